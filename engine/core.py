@@ -1,0 +1,193 @@
+"""The game contract that every game in palazzo implements, and the local driver.
+
+Theory of operation
+-------------------
+A game is a state machine over three kinds of step:
+
+* a **decision** by a seat (``current_player(state)`` is a seat number, 0-based);
+* a **chance** step (``CHANCE``): a card drawn from a shuffled deck, a tie broken by lot.
+  ``chance_outcomes(state)`` lists the outcomes with their probabilities;
+* a **reveal** step (``REVEAL``): the one seat that knows a face-down card shows it.
+  ``revealer(state)`` names that seat.
+
+``TERMINAL`` means the game is over; ``outcome(state)`` then gives scores and winners.
+
+Every step is an action in the history, so applying an action never touches a random
+generator. A local game (``LocalGame``) resolves chance from a seeded ``random.Random`` and
+reveals from its full knowledge; a networked session resolves both from the protocol. The same
+rules code runs in both.
+
+States are immutable values. ``view(state, seat)`` is the one place that hides cards: it returns
+a state of the same type in which every card the seat may not know is ``UNKNOWN``. Rules code
+works on such masked states too (a draw of an ``UNKNOWN`` card, a play of a card from a hand
+that holds ``UNKNOWN`` cards), which is what lets a peer follow a game whose hidden cards it
+never sees, and lets a search bot fill the unknowns with guesses.
+
+Input from people and peers goes through the checked door ``apply`` (``InvalidActionError`` for
+malformed input, ``IllegalActionError`` for a well-formed action that is not legal now); search
+may use ``apply_unchecked`` on actions it took from ``legal_actions``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+CHANCE = -1
+REVEAL = -2
+TERMINAL = -3
+
+#: A card this state's holder may not know.
+UNKNOWN = -1
+
+
+class InvalidActionError(ValueError):
+    """An action that is malformed: wrong kind, wrong fields, out-of-range values."""
+
+
+class IllegalActionError(ValueError):
+    """A well-formed action that the rules do not allow now."""
+
+
+class InvalidStateError(ValueError):
+    """Plain data that does not describe a state of the game."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    end: str
+    turns: int
+    detail: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "end": self.end,
+            "turns": self.turns,
+        }
+
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class Rules(Protocol[S, A]):
+    """What every game module offers (see ``engine.medici.rules`` for one)."""
+
+    name: str
+    title: str
+
+    def new_game(self, config: Any) -> S: ...
+    def current_player(self, state: S) -> int: ...
+    def legal_actions(self, state: S) -> list[A]: ...
+    def chance_outcomes(self, state: S) -> list[tuple[A, float]]: ...
+    def revealer(self, state: S) -> int: ...
+    def apply(self, state: S, action: A) -> S: ...
+    def apply_unchecked(self, state: S, action: A) -> S: ...
+    def is_over(self, state: S) -> bool: ...
+    def outcome(self, state: S) -> Outcome: ...
+    def view(self, state: S, seat: int) -> S: ...
+    def action_text(self, state: S, action: A) -> str: ...
+    def state_to_data(self, state: S) -> dict[str, Any]: ...
+    def state_from_data(self, data: Any) -> S: ...
+    def action_to_data(self, action: A) -> dict[str, Any]: ...
+    def action_from_data(self, data: Any) -> A: ...
+
+
+class Bot(Protocol):
+    """A computer player. It is given only its seat's view of the game."""
+
+    name: str
+
+    def choose(self, view: Any, seat: int) -> Any: ...
+
+
+def sample_chance(outcomes: Sequence[tuple[A, float]], rng: random.Random) -> A:
+    """Pick a chance outcome by its probability."""
+    x = rng.random()
+    acc = 0.0
+    for action, p in outcomes:
+        acc += p
+        if x < acc:
+            return action
+    return outcomes[-1][0]
+
+
+@dataclass
+class Step(Generic[S, A]):
+    """One entry of a local game's history: who acted, what, and the state it acted on."""
+
+    actor: int
+    action: A
+    before: S
+
+
+class LocalGame(Generic[S, A]):
+    """A game played in one process: the rules, a state, a seeded generator for chance.
+
+    The same seed and the same decisions replay the same game exactly.
+    """
+
+    def __init__(self, rules: Rules[S, A], config: Any, seed: int) -> None:
+        self.rules = rules
+        self.config = config
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.state: S = rules.new_game(config)
+        self.history: list[Step[S, A]] = []
+
+    def step(self, action: A, checked: bool = True) -> None:
+        """Apply one action (through the checked door unless told otherwise) and record it."""
+        before = self.state
+        actor = self.rules.current_player(before)
+        if checked:
+            self.state = self.rules.apply(before, action)
+        else:
+            self.state = self.rules.apply_unchecked(before, action)
+        self.history.append(Step(actor, action, before))
+
+    def text(self, step: Step[S, A], viewer: int | None = None) -> str:
+        """A history entry in words, as the seat ``viewer`` may hear it."""
+        return self.rules.action_text(step.before, step.action, viewer)
+
+    def _automatic_action(self) -> A | None:
+        rules, state = self.rules, self.state
+        who = rules.current_player(state)
+        if who == CHANCE:
+            return sample_chance(rules.chance_outcomes(state), self.rng)
+        if who == REVEAL:
+            return rules.legal_actions(state)[0]
+        return None
+
+    def advance(self) -> list[Step[S, A]]:
+        """Resolve chance and reveal steps until a seat must decide or the game is over."""
+        done: list[Step[S, A]] = []
+        while True:
+            action = self._automatic_action()
+            if action is None:
+                return done
+            self.step(action, checked=False)
+            done.append(self.history[-1])
+
+    def play_out(self, bots: Sequence[Bot], checked: bool = True, limit: int = 100_000) -> Outcome:
+        """Play to the end with one bot per seat, each deciding from its own view.
+
+        ``checked=False`` trusts the bots' actions (they come from the legal actions of the
+        seat's view, which the conformance tests show equal the state's): for fast simulation.
+        """
+        rules = self.rules
+        for _ in range(limit):
+            self.advance()
+            who = rules.current_player(self.state)
+            if who == TERMINAL:
+                return rules.outcome(self.state)
+            view = rules.view(self.state, who)
+            self.step(bots[who].choose(view, who), checked)
+        raise RuntimeError(f"game did not end within {limit} steps")

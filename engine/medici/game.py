@@ -1,0 +1,172 @@
+"""Court of the Medici behind the engine contract: the checked door, the outcome, the rules
+object that the command line, the table and the network use.
+
+The checked door ``apply`` takes input from people and peers. It raises
+``InvalidActionError`` for anything that is not an ``Action`` of a known kind with int fields,
+and ``IllegalActionError`` for a well-formed action the rules do not allow now. On a masked
+state (a view), an action may name a card the state does not know (a card a seat plays from a
+hand the view cannot see) or ``UNKNOWN`` (a card placed face down or under a deck): it is
+legal when it would be with that card in the hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import TERMINAL, UNKNOWN, IllegalActionError, InvalidActionError, Outcome
+from engine.medici import rules, text
+from engine.medici.cards import HOUSES, RANK_VALUE, RANKS, house_of
+from engine.medici.state import KINDS, Action, MediciConfig, State
+from engine.medici.view import view
+
+END_TEXT = {
+    rules.END_ALLIANCES: "a player has no shadow alliances left",
+    rules.END_ALL_STRUCK: "no player has a shadow alliance left",
+    rules.END_STUCK: "a player started a turn with no card it could play",
+}
+
+
+def _check_form(action: Any) -> Action:
+    if isinstance(action, dict):
+        return Action.from_data(action)
+    if not isinstance(action, Action):
+        raise InvalidActionError(f"not a Court of the Medici action: {action!r}")
+    if action.kind not in KINDS or any(type(x) is not int for x in action[1:]):
+        raise InvalidActionError(f"malformed action {action!r}")
+    return action
+
+
+def _with_card_in_hand(state: State, seat: int, card: int) -> State | None:
+    """The state with one ``UNKNOWN`` of ``seat``'s hand taken to be ``card``, if that fits."""
+    hand = state.hands[seat]
+    if card in hand or UNKNOWN not in hand:
+        return None
+    if card >= 0 and house_of(card) != seat:
+        return None
+    s = state.copy()
+    i = hand.index(UNKNOWN)
+    s.hands = s.hands[:seat] + (tuple(sorted(hand[:i] + hand[i + 1 :] + (card,))),) + s.hands[seat + 1 :]
+    return s
+
+
+def _masked_draw_ok(state: State, a: Action) -> bool:
+    if state.phase not in ("deal", "draw") or a.seat != state.turn:
+        return False
+    deck = state.pools[a.seat] or state.bottoms[a.seat][:1]
+    if UNKNOWN not in deck:
+        return False
+    last = len(state.pools[a.seat]) + len(state.bottoms[a.seat]) == 1
+    if a.card == UNKNOWN:
+        return not last
+    return house_of(a.card) == a.seat
+
+
+def apply(state: State, action: Any) -> State:
+    """The checked door: validate ``action`` and apply it."""
+    a = _check_form(action)
+    if state.phase == "over":
+        raise IllegalActionError(f"{a!r}: the game is over ({state.end})")
+    legal = rules.legal_actions(state)
+    if a in legal:
+        return rules.apply_unchecked(state, a)
+    if a.kind == "draw" and _masked_draw_ok(state, a):
+        return rules.apply_unchecked(state, a)
+    if a.kind not in ("draw", "first", "reveal", "flip", "resolve", "stuck"):
+        widened = _with_card_in_hand(state, a.seat, a.card)
+        if widened is not None and a in rules.legal_actions(widened):
+            return rules.apply_unchecked(state, a)
+    try:
+        said = text.action_text(state, a)
+    except (IndexError, KeyError, ValueError, TypeError):
+        said = repr(a)
+    raise IllegalActionError(f"illegal action {said!r} ({a!r}): {text.summary(state)}")
+
+
+def scores(state: State) -> tuple[int, ...]:
+    """Each house's influence in the middle (a Jester scores 1)."""
+    out = [0] * state.players
+    for _, _, cards in state.middle:
+        for c, _ in cards:
+            out[c // RANKS] += RANK_VALUE[c % RANKS]
+    return tuple(out)
+
+
+def best_cards(state: State) -> tuple[int, ...]:
+    """Each house's single highest card value in the middle (-1 if none): the tie-break."""
+    out = [-1] * state.players
+    for _, _, cards in state.middle:
+        for c, _ in cards:
+            h = c // RANKS
+            out[h] = max(out[h], RANK_VALUE[c % RANKS])
+    return tuple(out)
+
+
+def outcome(state: State) -> Outcome:
+    if state.phase != "over":
+        raise ValueError("the game is not over")
+    sc = scores(state)
+    top = max(sc)
+    tied = [i for i, x in enumerate(sc) if x == top]
+    if len(tied) > 1:
+        best = best_cards(state)
+        high = max(best[i] for i in tied)
+        tied = [i for i in tied if best[i] == high]
+    return Outcome(sc, tuple(tied), state.end, state.turns, {"text": END_TEXT[state.end]})
+
+
+class MediciRules:
+    """Court of the Medici: Shadow Alliances behind the engine contract (``engine.core.Rules``)."""
+
+    name = "medici"
+    title = "Court of the Medici: Shadow Alliances"
+    min_players, max_players = 3, 4
+    options = ("end_when_all_struck",)
+    seat_names = HOUSES
+    Config = MediciConfig
+    Action = Action
+    State = State
+
+    def new_game(self, config: MediciConfig | None = None) -> State:
+        return rules.new_game(config)
+
+    def make_config(self, players: int, options: dict[str, Any]) -> MediciConfig:
+        unknown = set(options) - set(self.options)
+        if unknown:
+            raise ValueError(
+                f"unknown option {sorted(unknown)[0]!r} for medici (options: {', '.join(self.options)})"
+            )
+        flag = options.get("end_when_all_struck", False)
+        if flag not in (True, False):
+            raise ValueError("end_when_all_struck takes no value")
+        return MediciConfig(players, bool(flag))
+
+    current_player = staticmethod(rules.current_player)
+    legal_actions = staticmethod(rules.legal_actions)
+    chance_outcomes = staticmethod(rules.chance_outcomes)
+    revealer = staticmethod(rules.revealer)
+    apply_unchecked = staticmethod(rules.apply_unchecked)
+    apply = staticmethod(apply)
+    outcome = staticmethod(outcome)
+    view = staticmethod(view)
+    scores = staticmethod(scores)
+
+    def is_over(self, state: State) -> bool:
+        return rules.current_player(state) == TERMINAL
+
+    def action_text(self, state: State, action: Action, viewer: int | None = None) -> str:
+        return text.action_text(state, action, viewer)
+
+    def state_to_data(self, state: State) -> dict[str, Any]:
+        return state.to_data()
+
+    def state_from_data(self, data: Any) -> State:
+        return State.from_data(data)
+
+    def action_to_data(self, action: Action) -> dict[str, Any]:
+        return action.to_data()
+
+    def action_from_data(self, data: Any) -> Action:
+        return Action.from_data(data)
+
+
+RULES = MediciRules()

@@ -1,0 +1,605 @@
+"""The rules of Court of the Medici: Shadow Alliances, as pure functions over ``State``.
+
+The game, step by step (``docs/rules/medici.md`` gives every decision and its reason):
+
+* **deal** (chance): each seat in turn draws 11 cards from its own shuffled house deck.
+* **hide**: each seat in turn places one card face down before every other seat (with three
+  players, before itself too); the card lands in the holder's slot ``(placer - holder - 1) % n``.
+* **top**: each seat in turn places one of its own cards on each of its three slots; others see
+  only that a card was placed (the choice is simultaneous in effect).
+* **flip** (reveal): the top cards are turned up, holder by holder, slot by slot.
+* **first** (chance): only when the face-up totals tie (a Jester counts 1): a lot decides.
+* **play**: the seat on turn plays one card: court, build, conspire, strike or plan. A strike
+  goes through **reveal** (the placer shows the hidden card) and **resolve** (the striker
+  declares Jester values and eliminates a matching stack, or the strike fizzles).
+* **draw** (chance): the seat draws the top card of its deck if it has one; the last card of a
+  deck is shown to all and sets that seat's limit.
+* The game ends after a turn that leaves some seat (option ``end_when_all_struck``: every seat)
+  without shadow alliances, the draw of that turn skipped; or when a seat starts its turn with
+  no card it may play (its one legal action is then ``stuck``).
+
+Legal actions come in one canonical order, ``sort_key``: by card, then kind (court, build,
+conspire, strike, plan), then target, eliminated stack, value and extra.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.core import CHANCE, REVEAL, TERMINAL, UNKNOWN, IllegalActionError
+from engine.medici.cards import (
+    COPIES,
+    JESTER,
+    JESTER_MAX,
+    LADY,
+    MINISTER,
+    RANK_VALUE,
+    RANKS,
+    house_deck,
+)
+from engine.medici.state import (
+    KINDS,
+    NO_CARD,
+    NO_LIMIT,
+    Action,
+    Alliance,
+    MediciConfig,
+    State,
+    _new,
+    mk,
+)
+
+HAND_START = 11
+KIND_ORDER = {k: i for i, k in enumerate(KINDS)}
+
+END_ALLIANCES = "alliances-gone"
+END_ALL_STRUCK = "all-struck"
+END_STUCK = "no-playable-card"
+
+
+def sort_key(a: Action) -> tuple[int, ...]:
+    return (a.card, KIND_ORDER[a.kind], a.target, a.elim, a.value, a.extra)
+
+
+# -- creating a game ---------------------------------------------------------------------------
+
+
+def new_game(config: MediciConfig | None = None) -> State:
+    """The position before the deal: every house deck full and unshuffled (order is chance)."""
+    config = config or MediciConfig()
+    n = config.players
+    s = object.__new__(State)
+    s.config = config
+    s.phase = "deal"
+    s.turn = 0
+    s.hands = ((),) * n
+    s.pools = tuple(house_deck(h) for h in range(n))
+    s.bottoms = ((),) * n
+    s.alliances = ((None, None, None),) * n
+    s.middle = ()
+    s.next_sid = 0
+    s.eliminated = ()
+    s.limits = (NO_LIMIT,) * n
+    s.shown = (NO_CARD,) * n
+    s.pending = None
+    s.turns = 0
+    s.end = ""
+    return s
+
+
+# -- who acts ----------------------------------------------------------------------------------
+
+
+def current_player(s: State) -> int:
+    phase = s.phase
+    if phase in ("play", "hide", "top", "resolve"):
+        return s.turn
+    if phase in ("deal", "draw", "first"):
+        return CHANCE
+    if phase in ("reveal", "flip"):
+        return REVEAL
+    return TERMINAL
+
+
+def revealer(s: State) -> int:
+    """The seat that must show a card now: the placer of a struck hidden card, or a holder
+    turning up its top cards."""
+    if s.phase == "flip":
+        return s.turn
+    if s.phase == "reveal":
+        assert s.pending is not None
+        a = s.alliances[s.turn][s.pending[0]]
+        assert a is not None
+        return a[0]
+    raise ValueError(f"no reveal is due in phase {s.phase}")
+
+
+def is_over(s: State) -> bool:
+    return s.phase == "over"
+
+
+# -- chance ------------------------------------------------------------------------------------
+
+
+def chance_outcomes(s: State) -> list[tuple[Action, float]]:
+    if s.phase in ("deal", "draw"):
+        seat = s.turn
+        pool = s.pools[seat]
+        if pool:
+            counts = Counter(pool)
+            n = len(pool)
+            return [(mk("draw", seat, c), k / n) for c, k in sorted(counts.items())]
+        bottom = s.bottoms[seat]
+        return [(mk("draw", seat, bottom[0]), 1.0)] if bottom else []
+    if s.phase == "first":
+        tied = first_candidates(s)
+        return [(mk("first", seat), 1 / len(tied)) for seat in tied]
+    return []
+
+
+def first_candidates(s: State) -> list[int]:
+    """Seats with the highest face-up total (a Jester counts 1)."""
+    totals = [sum(RANK_VALUE[a[2] % RANKS] for a in row if a is not None) for row in s.alliances]
+    best = max(totals)
+    return [seat for seat, t in enumerate(totals) if t == best]
+
+
+# -- knowledge helpers -------------------------------------------------------------------------
+
+
+def deck_size(s: State, seat: int) -> int:
+    return len(s.pools[seat]) + len(s.bottoms[seat])
+
+
+def _values(c: int, limit: int = NO_LIMIT) -> range:
+    """The values card ``c`` may be played as under ``limit``."""
+    r = c % RANKS
+    if r == JESTER:
+        top = JESTER_MAX if limit == NO_LIMIT else min(JESTER_MAX, limit)
+        return range(1, top + 1)
+    v = RANK_VALUE[r]
+    if limit != NO_LIMIT and v > limit:
+        return range(0)
+    return range(v, v + 1)
+
+
+def _public_counts(s: State, house: int) -> list[int]:
+    """How many of each rank of ``house`` everyone can see are out of the hidden places."""
+    lo = house * RANKS
+    hi = lo + RANKS
+    seen = [0] * RANKS
+    for _, _, cards in s.middle:
+        for c, _ in cards:
+            if lo <= c < hi:
+                seen[c - lo] += 1
+    for c in s.eliminated:
+        if lo <= c < hi:
+            seen[c - lo] += 1
+    for row in s.alliances:
+        for a in row:
+            if a is not None and a[3] and lo <= a[2] < hi:
+                seen[a[2] - lo] += 1
+    if s.pending is not None and lo <= s.pending[3] < hi:
+        seen[s.pending[3] - lo] += 1
+    if s.pending is not None and lo <= s.pending[1] < hi:
+        seen[s.pending[1] - lo] += 1
+    shown = s.shown[house] if house < len(s.shown) else NO_CARD
+    if shown >= 0:
+        seen[shown - lo] += 1
+    return seen
+
+
+def possible_hidden(s: State, seat: int, a: Alliance) -> list[int]:
+    """Cards that the hidden card of alliance ``a`` may be, as far as ``seat`` knows."""
+    placer, hidden = a[0], a[1]
+    if placer == seat and hidden != UNKNOWN:
+        return [hidden]
+    seen = _public_counts(s, placer)
+    base = placer * RANKS
+    return [base + r for r in range(RANKS) if seen[r] < COPIES[r]]
+
+
+def _strike_sums(s: State, seat: int, a: Alliance) -> set[int]:
+    """Totals the face-up and hidden cards of ``a`` may make together, as ``seat`` knows."""
+    hvals: set[int] = set()
+    for h in possible_hidden(s, seat, a):
+        hvals.update(_values(h))
+    return {tv + hv for tv in _values(a[2]) for hv in hvals}
+
+
+def can_play(s: State, seat: int) -> bool:
+    limit = s.limits[seat]
+    hand = s.hands[seat]
+    if limit == NO_LIMIT:
+        return bool(hand)
+    return any(c == UNKNOWN or len(_values(c, limit)) for c in hand)
+
+
+# -- legal actions -----------------------------------------------------------------------------
+
+
+def legal_actions(s: State) -> list[Action]:
+    phase = s.phase
+    if phase == "play":
+        return _play_actions(s)
+    if phase in ("deal", "draw", "first"):
+        return [a for a, _ in chance_outcomes(s)]
+    if phase == "hide":
+        return _hide_actions(s)
+    if phase == "top":
+        seat = s.turn
+        slots = [k for k, a in enumerate(s.alliances[seat]) if a is not None and a[2] == NO_CARD]
+        return [mk("top", seat, c, target=k) for c in sorted(set(s.hands[seat])) for k in slots]
+    if phase == "flip":
+        seat = s.turn
+        for k, a in enumerate(s.alliances[seat]):
+            if a is not None and not a[3]:
+                if a[2] == UNKNOWN:
+                    return [mk("flip", seat, c, target=k) for c in _own_possible(s, seat)]
+                return [mk("flip", seat, a[2], target=k)]
+        return []
+    if phase == "reveal":
+        assert s.pending is not None
+        slot = s.pending[0]
+        a = s.alliances[s.turn][slot]
+        assert a is not None
+        if a[1] == UNKNOWN:
+            return [mk("reveal", a[0], c, target=slot) for c in possible_hidden(s, s.turn, a)]
+        return [mk("reveal", a[0], a[1], target=slot)]
+    if phase == "resolve":
+        return _resolve_actions(s)
+    return []
+
+
+def _own_possible(s: State, seat: int) -> list[int]:
+    seen = _public_counts(s, seat)
+    base = seat * RANKS
+    return [base + r for r in range(RANKS) if seen[r] < COPIES[r]]
+
+
+def _hide_actions(s: State) -> list[Action]:
+    seat, n = s.turn, s.players
+    holders = [
+        h
+        for h in range(n)
+        if (h != seat or n == 3) and s.alliances[h][(seat - h - 1) % n] is None
+    ]
+    return [mk("hide", seat, c, target=h) for c in sorted(set(s.hands[seat])) for h in holders]
+
+
+def _totals(s: State) -> dict[int, list[int]]:
+    totals: dict[int, list[int]] = {}
+    for sid, total, _ in s.middle:
+        totals.setdefault(total, []).append(sid)
+    return totals
+
+
+def _play_actions(s: State) -> list[Action]:
+    seat = s.turn
+    hand = s.hands[seat]
+    limit = s.limits[seat]
+    if not can_play(s, seat):
+        return [mk("stuck", seat)]
+    middle = s.middle
+    sids = [st[0] for st in middle]
+    totals = _totals(s)
+    deck = bool(s.pools[seat] or s.bottoms[seat])
+    sums = [(k, _strike_sums(s, seat, a)) for k, a in enumerate(s.alliances[seat]) if a is not None]
+    out: list[Action] = []
+    add = out.append
+    new = _new
+    A = Action
+    prev = None
+    for c in hand:
+        if c == prev:
+            continue
+        prev = c
+        if c == UNKNOWN:
+            if deck:
+                add(mk("plan", seat, c))
+            continue
+        vals = _values(c, limit)
+        if not vals:
+            continue
+        if len(vals) == 1:
+            v = vals[0]
+            add(new(A, ("court", seat, c, v, -1, -1, 0)))
+            for sid in sids:
+                add(new(A, ("build", seat, c, v, sid, -1, 0)))
+            for sid, total, _ in middle:
+                for other in totals.get(total + v, ()):
+                    if other != sid:
+                        add(new(A, ("conspire", seat, c, v, sid, other, 0)))
+        else:
+            for v in vals:
+                add(new(A, ("court", seat, c, v, -1, -1, 0)))
+            for sid in sids:
+                for v in vals:
+                    add(new(A, ("build", seat, c, v, sid, -1, 0)))
+            for sid, total, _ in middle:
+                found = []
+                for v in vals:
+                    for other in totals.get(total + v, ()):
+                        if other != sid:
+                            found.append((other, v))
+                found.sort()
+                for other, v in found:
+                    add(new(A, ("conspire", seat, c, v, sid, other, 0)))
+        for k, ks in sums:
+            for v in vals:
+                for x in ks:
+                    if v + x in totals:
+                        add(new(A, ("strike", seat, c, v, k, -1, 0)))
+                        break
+        if deck:
+            add(new(A, ("plan", seat, c, 0, -1, -1, 0)))
+    return out
+
+
+def _resolve_actions(s: State) -> list[Action]:
+    seat = s.turn
+    assert s.pending is not None
+    slot, _, pv, hidden = s.pending
+    a = s.alliances[seat][slot]
+    assert a is not None
+    top = a[2]
+    tjest = top % RANKS == JESTER
+    hjest = hidden % RANKS == JESTER
+    totals = _totals(s)
+    hits: list[Action] = []
+    misses: list[Action] = []
+    for tv in _values(top):
+        for hv in _values(hidden):
+            value, extra = (tv if tjest else 0), (hv if hjest else 0)
+            matches = totals.get(pv + tv + hv, ())
+            for sid in matches:
+                hits.append(mk("resolve", seat, NO_CARD, value, -1, sid, extra))
+            if not matches:
+                misses.append(mk("resolve", seat, NO_CARD, value, -1, -1, extra))
+    out = hits or misses
+    out.sort(key=sort_key)
+    return out
+
+
+# -- applying ----------------------------------------------------------------------------------
+
+
+def _remove(cards: tuple[int, ...], c: int) -> tuple[int, ...]:
+    """Take one ``c`` out of a sorted tuple, or one ``UNKNOWN`` when ``c`` is not there."""
+    i = cards.index(c) if c in cards else cards.index(UNKNOWN)
+    return cards[:i] + cards[i + 1 :]
+
+
+def _insert(cards: tuple[int, ...], c: int) -> tuple[int, ...]:
+    i = 0
+    for i, x in enumerate(cards):  # noqa: B007 - hands are short
+        if x > c:
+            break
+    else:
+        return cards + (c,)
+    return cards[:i] + (c,) + cards[i:]
+
+
+def _set(t: tuple, i: int, v: object) -> tuple:
+    return t[:i] + (v,) + t[i + 1 :]
+
+
+def _take_from_hand(s: State, seat: int, c: int) -> None:
+    hand = _remove(s.hands[seat], c)
+    s.hands = _set(s.hands, seat, hand)
+    shown = s.shown[seat]
+    if shown != NO_CARD and shown not in hand:
+        s.shown = _set(s.shown, seat, NO_CARD)
+
+
+def apply_unchecked(state: State, action: Action) -> State:
+    """Apply an action taken from ``legal_actions`` (or a chance outcome); no checks."""
+    s = state.copy()
+    _APPLY[action.kind](s, action)
+    return s
+
+
+def _apply_draw(s: State, a: Action) -> None:
+    seat, c = a.seat, a.card
+    pool = s.pools[seat]
+    if pool:
+        s.pools = _set(s.pools, seat, _remove(pool, c))
+    else:
+        s.bottoms = _set(s.bottoms, seat, s.bottoms[seat][1:])
+    s.hands = _set(s.hands, seat, _insert(s.hands[seat], c))
+    if not s.pools[seat] and not s.bottoms[seat]:
+        limit = JESTER_MAX if c % RANKS == JESTER else RANK_VALUE[c % RANKS]
+        s.limits = _set(s.limits, seat, limit)
+        s.shown = _set(s.shown, seat, c)
+    if s.phase == "deal":
+        if len(s.hands[seat]) == HAND_START:
+            if seat + 1 == s.players:
+                s.phase, s.turn = "hide", 0
+            else:
+                s.turn = seat + 1
+    else:
+        _next_turn(s)
+
+
+def _apply_first(s: State, a: Action) -> None:
+    s.phase, s.turn = "play", a.seat
+
+
+def _apply_hide(s: State, a: Action) -> None:
+    seat, holder, n = a.seat, a.target, s.players
+    _take_from_hand(s, seat, a.card)
+    k = (seat - holder - 1) % n
+    s.alliances = _set(s.alliances, holder, _set(s.alliances[holder], k, (seat, a.card, NO_CARD, 0)))
+    placed = sum(
+        1 for h in range(n) if (h != seat or n == 3) and s.alliances[h][(seat - h - 1) % n] is not None
+    )
+    if placed == 3:
+        if seat + 1 == n:
+            s.phase, s.turn = "top", 0
+        else:
+            s.turn = seat + 1
+
+
+def _apply_top(s: State, a: Action) -> None:
+    seat = a.seat
+    _take_from_hand(s, seat, a.card)
+    row = s.alliances[seat]
+    old = row[a.target]
+    assert old is not None
+    row = _set(row, a.target, (old[0], old[1], a.card, 0))
+    s.alliances = _set(s.alliances, seat, row)
+    if all(x is not None and x[2] != NO_CARD for x in row):
+        if seat + 1 == s.players:
+            s.phase, s.turn = "flip", 0
+        else:
+            s.turn = seat + 1
+
+
+def _apply_flip(s: State, a: Action) -> None:
+    seat = a.seat
+    row = s.alliances[seat]
+    old = row[a.target]
+    assert old is not None
+    row = _set(row, a.target, (old[0], old[1], a.card, 1))
+    s.alliances = _set(s.alliances, seat, row)
+    if all(x is not None and x[3] for x in row):
+        if seat + 1 < s.players:
+            s.turn = seat + 1
+            return
+        tied = first_candidates(s)
+        if len(tied) == 1:
+            s.phase, s.turn = "play", tied[0]
+        else:
+            s.phase, s.turn = "first", 0
+
+
+def _apply_court(s: State, a: Action) -> None:
+    _take_from_hand(s, a.seat, a.card)
+    s.middle = s.middle + ((s.next_sid, a.value, ((a.card, a.value),)),)
+    s.next_sid += 1
+    _end_turn(s)
+
+
+def _index(s: State, sid: int) -> int:
+    for i, st in enumerate(s.middle):
+        if st[0] == sid:
+            return i
+    raise IllegalActionError(f"there is no stack {sid}")
+
+
+def _apply_build(s: State, a: Action) -> None:
+    _take_from_hand(s, a.seat, a.card)
+    i = _index(s, a.target)
+    sid, total, cards = s.middle[i]
+    rank = a.card % RANKS
+    if rank == MINISTER and len(cards) >= 2:
+        s.eliminated = tuple(sorted(s.eliminated + tuple(c for c, _ in cards)))
+        s.middle = _set(s.middle, i, (sid, 0, ((a.card, 0),)))
+    elif rank == LADY:
+        cards = cards + ((a.card, a.value),)
+        first = (sid, cards[0][1], (cards[0],))
+        rest = tuple((s.next_sid + j, v, ((c, v),)) for j, (c, v) in enumerate(cards[1:]))
+        s.next_sid += len(rest)
+        s.middle = s.middle[:i] + (first,) + s.middle[i + 1 :] + rest
+    else:
+        s.middle = _set(s.middle, i, (sid, total + a.value, cards + ((a.card, a.value),)))
+    _end_turn(s)
+
+
+def _eliminate(s: State, sid: int) -> None:
+    i = _index(s, sid)
+    s.eliminated = tuple(sorted(s.eliminated + tuple(c for c, _ in s.middle[i][2])))
+    s.middle = s.middle[:i] + s.middle[i + 1 :]
+
+
+def _apply_conspire(s: State, a: Action) -> None:
+    _take_from_hand(s, a.seat, a.card)
+    i = _index(s, a.target)
+    sid, total, cards = s.middle[i]
+    s.middle = _set(s.middle, i, (sid, total + a.value, cards + ((a.card, a.value),)))
+    _eliminate(s, a.elim)
+    _end_turn(s)
+
+
+def _apply_strike(s: State, a: Action) -> None:
+    _take_from_hand(s, a.seat, a.card)
+    s.pending = (a.target, a.card, a.value, NO_CARD)
+    s.phase = "reveal"
+
+
+def _apply_reveal(s: State, a: Action) -> None:
+    assert s.pending is not None
+    slot, c, v, _ = s.pending
+    s.pending = (slot, c, v, a.card)
+    row = s.alliances[s.turn]
+    old = row[slot]
+    assert old is not None
+    s.alliances = _set(s.alliances, s.turn, _set(row, slot, (old[0], a.card, old[2], old[3])))
+    s.phase = "resolve"
+
+
+def _apply_resolve(s: State, a: Action) -> None:
+    seat = s.turn
+    assert s.pending is not None
+    slot, pc, pv, hidden = s.pending
+    row = s.alliances[seat]
+    alliance = row[slot]
+    assert alliance is not None
+    top = alliance[2]
+    tv = a.value if top % RANKS == JESTER else RANK_VALUE[top % RANKS]
+    hv = a.extra if hidden % RANKS == JESTER else RANK_VALUE[hidden % RANKS]
+    s.alliances = _set(s.alliances, seat, _set(row, slot, None))
+    if a.elim >= 0:
+        _eliminate(s, a.elim)
+    s.middle = s.middle + ((s.next_sid, hv + tv + pv, ((hidden, hv), (top, tv), (pc, pv))),)
+    s.next_sid += 1
+    s.pending = None
+    _end_turn(s)
+
+
+def _apply_plan(s: State, a: Action) -> None:
+    _take_from_hand(s, a.seat, a.card)
+    s.bottoms = _set(s.bottoms, a.seat, s.bottoms[a.seat] + (a.card,))
+    _end_turn(s)
+
+
+def _apply_stuck(s: State, a: Action) -> None:
+    s.phase, s.end = "over", END_STUCK
+
+
+def _end_turn(s: State) -> None:
+    if s.config.end_when_all_struck:
+        if all(a is None for row in s.alliances for a in row):
+            s.phase, s.end, s.turns = "over", END_ALL_STRUCK, s.turns + 1
+            return
+    elif any(all(a is None for a in row) for row in s.alliances):
+        s.phase, s.end, s.turns = "over", END_ALLIANCES, s.turns + 1
+        return
+    if s.pools[s.turn] or s.bottoms[s.turn]:
+        s.phase = "draw"
+    else:
+        _next_turn(s)
+
+
+def _next_turn(s: State) -> None:
+    s.turns += 1
+    s.turn = (s.turn + 1) % s.players
+    s.phase = "play"
+
+
+_APPLY = {
+    "draw": _apply_draw,
+    "first": _apply_first,
+    "hide": _apply_hide,
+    "top": _apply_top,
+    "flip": _apply_flip,
+    "court": _apply_court,
+    "build": _apply_build,
+    "conspire": _apply_conspire,
+    "strike": _apply_strike,
+    "plan": _apply_plan,
+    "reveal": _apply_reveal,
+    "resolve": _apply_resolve,
+    "stuck": _apply_stuck,
+}
+assert set(_APPLY) == set(KINDS)

@@ -1,0 +1,309 @@
+"""Values of Court of the Medici: the configuration, actions and the state, with plain data.
+
+A state is immutable by convention: rules code copies it (``State.copy``) and changes only the
+copy before returning it. Fields, all tuples and ints:
+
+``phase``      deal | hide | top | flip | first | play | reveal | resolve | draw | over
+``turn``       the seat acting (drawing, placing or playing) in the phase
+``hands``      per seat, a sorted tuple of cards (``UNKNOWN`` where masked)
+``pools``      per seat, the unordered top part of the deck (sorted; masked for others)
+``bottoms``    per seat, cards put under the deck by *plan for the future*, in order
+``alliances``  per holder, three slots: ``(placer, hidden, top, up)`` or ``None``; ``top`` is
+               ``NO_CARD`` until placed, ``up`` 1 once it is turned face up; a struck slot is
+               ``None``
+``middle``     stacks ``(sid, total, ((card, value), ...))`` bottom card first, by sid
+``eliminated`` sorted tuple of cards out of the game
+``limits``     per seat, the empty-deck value limit or ``NO_LIMIT``
+``shown``      per seat, the last card of the deck while it is in hand, else ``NO_CARD``
+``pending``    a strike in progress: ``(slot, card, value, revealed)`` or ``None``
+``turns``      completed turns of play;  ``end`` why the game ended ("" while it runs)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from engine.core import UNKNOWN, InvalidActionError, InvalidStateError
+
+NO_CARD = -2
+NO_LIMIT = -1
+
+PHASES = ("deal", "hide", "top", "flip", "first", "play", "reveal", "resolve", "draw", "over")
+KINDS = (
+    "draw",
+    "first",
+    "hide",
+    "top",
+    "flip",
+    "court",
+    "build",
+    "conspire",
+    "strike",
+    "plan",
+    "reveal",
+    "resolve",
+    "stuck",
+)
+OPTIONS = ("end_when_all_struck",)
+
+
+@dataclass(frozen=True)
+class MediciConfig:
+    """A game's configuration. ``end_when_all_struck``: the game ends only when no player has a
+    shadow alliance left (the default ends it when some player has none left)."""
+
+    players: int = 4
+    end_when_all_struck: bool = False
+
+    def __post_init__(self) -> None:
+        if self.players not in (3, 4):
+            raise ValueError(f"Court of the Medici is for 3 or 4 players, not {self.players}")
+
+    def to_data(self) -> dict[str, Any]:
+        return {"players": self.players, "end_when_all_struck": self.end_when_all_struck}
+
+    @classmethod
+    def from_data(cls, data: Any) -> MediciConfig:
+        if not isinstance(data, dict) or set(data) - {"players", "end_when_all_struck"}:
+            raise InvalidStateError(f"not a Medici configuration: {data!r}")
+        players = data.get("players", 4)
+        flag = data.get("end_when_all_struck", False)
+        if type(players) is not int or type(flag) is not bool:
+            raise InvalidStateError(f"not a Medici configuration: {data!r}")
+        try:
+            return cls(players, flag)
+        except ValueError as e:
+            raise InvalidStateError(str(e)) from None
+
+
+class Action(NamedTuple):
+    """One step of the game. Unused fields keep their defaults.
+
+    ==========  ===========================================================================
+    kind        fields used
+    ==========  ===========================================================================
+    draw        seat draws ``card`` (chance)
+    first       ``seat`` goes first (chance, breaks a tie)
+    hide        seat places ``card`` face down before holder ``target``
+    top         seat places ``card`` on its own alliance slot ``target`` (0..2), still hidden
+    flip        holder ``seat`` turns up the ``card`` on its slot ``target`` (a reveal step)
+    court       seat sends ``card`` (as ``value``) to court
+    build       seat puts ``card`` (as ``value``) on stack ``target`` (a stack id)
+    conspire    as build, and eliminates stack ``elim``
+    strike      seat plays ``card`` (as ``value``) on its alliance slot ``target``
+    plan        seat puts ``card`` under its deck
+    reveal      ``seat`` (the placer) shows the hidden ``card`` of the striker's slot ``target``
+    resolve     the striker declares Jester values (``value`` for the face-up card, ``extra``
+                for the hidden one, 0 when not a Jester) and eliminates ``elim`` (-1: fizzle)
+    stuck       ``seat`` holds no card it may play at the start of its turn: the game ends
+    ==========  ===========================================================================
+    """
+
+    kind: str
+    seat: int
+    card: int = NO_CARD
+    value: int = 0
+    target: int = -1
+    elim: int = -1
+    extra: int = 0
+
+    def to_data(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
+        for name, default in _DEFAULTS:
+            v = getattr(self, name)
+            if v != default:
+                d[name] = v
+        return d
+
+    @classmethod
+    def from_data(cls, data: Any) -> Action:
+        if not isinstance(data, dict):
+            raise InvalidActionError(f"an action must be a map, not {data!r}")
+        unknown = set(data) - _FIELDS
+        if unknown:
+            raise InvalidActionError(f"unknown action fields {sorted(unknown)} in {data!r}")
+        kind = data.get("kind")
+        if kind not in KINDS:
+            raise InvalidActionError(f"unknown action kind {kind!r} in {data!r}")
+        values = [kind]
+        for name, default in (("seat", None), *_DEFAULTS):
+            v = data.get(name, default)
+            if type(v) is not int or not -2 <= v <= 10_000:
+                raise InvalidActionError(f"action field {name} must be a small int in {data!r}")
+            values.append(v)
+        return cls(*values)
+
+
+_DEFAULTS = (("card", NO_CARD), ("value", 0), ("target", -1), ("elim", -1), ("extra", 0))
+_FIELDS = {"kind", "seat"} | {n for n, _ in _DEFAULTS}
+_new = tuple.__new__
+
+
+def mk(kind: str, seat: int, card: int = NO_CARD, value: int = 0, target: int = -1,
+       elim: int = -1, extra: int = 0) -> Action:
+    """The fast constructor used by the rules' inner loops."""
+    return _new(Action, (kind, seat, card, value, target, elim, extra))
+
+
+Alliance = tuple[int, int, int, int]  # (placer, hidden, top, up)
+Stack = tuple[int, int, tuple[tuple[int, int], ...]]  # (sid, total, cards)
+
+_SLOTS = (
+    "config", "phase", "turn", "hands", "pools", "bottoms", "alliances", "middle", "next_sid",
+    "eliminated", "limits", "shown", "pending", "turns", "end",
+)
+
+
+class State:
+    """A position of Court of the Medici (see the module docstring for the fields)."""
+
+    __slots__ = _SLOTS
+    config: MediciConfig
+    phase: str
+    turn: int
+    hands: tuple[tuple[int, ...], ...]
+    pools: tuple[tuple[int, ...], ...]
+    bottoms: tuple[tuple[int, ...], ...]
+    alliances: tuple[tuple[Alliance | None, ...], ...]
+    middle: tuple[Stack, ...]
+    next_sid: int
+    eliminated: tuple[int, ...]
+    limits: tuple[int, ...]
+    shown: tuple[int, ...]
+    pending: tuple[int, int, int, int] | None
+    turns: int
+    end: str
+
+    def copy(self) -> State:
+        new = object.__new__(State)
+        for name in _SLOTS:
+            object.__setattr__(new, name, getattr(self, name))
+        return new
+
+    def key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in _SLOTS)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        return f"State.from_data({self.to_data()!r})"
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    def stack(self, sid: int) -> Stack | None:
+        for s in self.middle:
+            if s[0] == sid:
+                return s
+        return None
+
+    # -- plain data -------------------------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "config": self.config.to_data(),
+            "phase": self.phase,
+            "turn": self.turn,
+            "hands": [list(h) for h in self.hands],
+            "pools": [list(p) for p in self.pools],
+            "bottoms": [list(b) for b in self.bottoms],
+            "alliances": [[None if a is None else list(a) for a in row] for row in self.alliances],
+            "middle": [[sid, total, [list(c) for c in cards]] for sid, total, cards in self.middle],
+            "next_sid": self.next_sid,
+            "eliminated": list(self.eliminated),
+            "limits": list(self.limits),
+            "shown": list(self.shown),
+            "pending": None if self.pending is None else list(self.pending),
+            "turns": self.turns,
+            "end": self.end,
+        }
+
+    @classmethod
+    def from_data(cls, data: Any) -> State:
+        try:
+            return _from_data(data)
+        except InvalidStateError:
+            raise
+        except (KeyError, TypeError, ValueError) as e:
+            raise InvalidStateError(f"not a Medici state: {e}") from None
+
+
+def _ints(xs: Any) -> tuple[int, ...]:
+    if not isinstance(xs, list) or any(type(x) is not int for x in xs):
+        raise InvalidStateError(f"expected a list of ints, not {xs!r}")
+    return tuple(xs)
+
+
+def _from_data(d: dict[str, Any]) -> State:
+    if not isinstance(d, dict) or set(d) != set(_SLOTS):
+        raise InvalidStateError("a Medici state needs exactly the fields " + ", ".join(_SLOTS))
+    s = object.__new__(State)
+    config = MediciConfig.from_data(d["config"])
+    n = config.players
+    if d["phase"] not in PHASES:
+        raise InvalidStateError(f"unknown phase {d['phase']!r}")
+    seats = [d["hands"], d["pools"], d["bottoms"], d["alliances"], d["limits"], d["shown"]]
+    if any(not isinstance(x, list) or len(x) != n for x in seats):
+        raise InvalidStateError(f"per-seat fields must list {n} seats")
+    alliances = []
+    for row in d["alliances"]:
+        if not isinstance(row, list) or len(row) != 3:
+            raise InvalidStateError("each holder has three alliance slots")
+        alliances.append(tuple(None if a is None else _alliance(a) for a in row))
+    middle = []
+    for entry in d["middle"]:
+        sid, total, cards = entry
+        pairs = tuple(_pair(c) for c in cards)
+        if type(sid) is not int or total != sum(v for _, v in pairs) or not pairs:
+            raise InvalidStateError(f"bad stack {entry!r}")
+        middle.append((sid, total, pairs))
+    values = {
+        "config": config,
+        "phase": d["phase"],
+        "turn": d["turn"],
+        "hands": tuple(_ints(h) for h in d["hands"]),
+        "pools": tuple(_ints(p) for p in d["pools"]),
+        "bottoms": tuple(_ints(b) for b in d["bottoms"]),
+        "alliances": tuple(alliances),
+        "middle": tuple(middle),
+        "next_sid": d["next_sid"],
+        "eliminated": _ints(d["eliminated"]),
+        "limits": _ints(d["limits"]),
+        "shown": _ints(d["shown"]),
+        "pending": None if d["pending"] is None else _ints(d["pending"]),
+        "turns": d["turns"],
+        "end": d["end"],
+    }
+    if values["pending"] is not None and len(values["pending"]) != 4:
+        raise InvalidStateError("pending strike needs four fields")
+    for name in ("turn", "next_sid", "turns"):
+        if type(values[name]) is not int:
+            raise InvalidStateError(f"{name} must be an int")
+    if type(values["end"]) is not str:
+        raise InvalidStateError("end must be a string")
+    for name, v in values.items():
+        object.__setattr__(s, name, v)
+    return s
+
+
+def _alliance(a: Any) -> Alliance:
+    t = _ints(a)
+    if len(t) != 4:
+        raise InvalidStateError(f"an alliance is [placer, hidden, top, up], not {a!r}")
+    return (t[0], t[1], t[2], t[3])
+
+
+def _pair(c: Any) -> tuple[int, int]:
+    t = _ints(c)
+    if len(t) != 2:
+        raise InvalidStateError(f"a stack card is [card, value], not {c!r}")
+    return (t[0], t[1])
+
+
+__all__ = ["Action", "MediciConfig", "State", "mk", "NO_CARD", "NO_LIMIT", "UNKNOWN"]

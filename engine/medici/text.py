@@ -1,0 +1,116 @@
+"""Court of the Medici in words: stack labels, action texts and a state summary.
+
+``action_text(state, action, viewer)`` says what ``action`` does in ``state`` as the seat
+``viewer`` may hear it (``None``: everything, for a referee). A card that ``viewer`` may not know
+is "a card". Slots are numbered 1 to 3 for people; stacks have letters that never change
+(A, B, ..., Z, AA, AB, ...).
+"""
+
+from __future__ import annotations
+
+from engine.medici.cards import HOUSES, JESTER, RANKS, long_name, short_name
+from engine.medici.state import Action, State
+
+
+def stack_label(sid: int) -> str:
+    label = ""
+    n = sid + 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        label = chr(65 + r) + label
+    return label
+
+
+def parse_stack_label(label: str) -> int:
+    n = 0
+    for ch in label.upper():
+        if not "A" <= ch <= "Z":
+            raise ValueError(f"not a stack label: {label!r}")
+        n = n * 26 + (ord(ch) - 64)
+    if n == 0:
+        raise ValueError("empty stack label")
+    return n - 1
+
+
+def played(card: int, value: int) -> str:
+    """``Noble 4``, ``Jester as 5``."""
+    if card >= 0 and card % RANKS == JESTER:
+        return f"Jester as {value}"
+    return short_name(card)
+
+
+def stack_text(stack: tuple) -> str:
+    """``Orsini Noble 4 + Colonna Jester(5) = 9``."""
+    _, total, cards = stack
+    parts = [
+        long_name(c) + (f"({v})" if c % RANKS == JESTER else "") for c, v in cards
+    ]
+    return " + ".join(parts) + f" = {total}"
+
+
+def action_text(state: State, a: Action, viewer: int | None = None) -> str:
+    who = HOUSES[a.seat] if 0 <= a.seat < len(HOUSES) else f"seat {a.seat}"
+    sees = viewer is None or viewer == a.seat
+    k = a.kind
+    if k == "draw":
+        last = len(state.pools[a.seat]) + len(state.bottoms[a.seat]) == 1
+        if last:
+            return f"{who} draws the last card of the deck and shows it: {short_name(a.card)}"
+        return f"{who} draws {short_name(a.card) if sees else 'a card'}"
+    if k == "first":
+        return f"{who} goes first (a tie for the highest face-up total, decided by lot)"
+    if k == "hide":
+        what = short_name(a.card) if sees else "a card"
+        return f"{who} places {what} face down before {HOUSES[a.target]}"
+    if k == "top":
+        what = short_name(a.card) if sees else "a card"
+        return f"{who} places {what} on shadow alliance {a.target + 1}"
+    if k == "flip":
+        return f"{who} turns up {short_name(a.card)} on shadow alliance {a.target + 1}"
+    if k == "court":
+        return f"{who}: sends {played(a.card, a.value)} to court (stack {stack_label(state.next_sid)})"
+    if k == "build":
+        return f"{who}: alliance, {played(a.card, a.value)} onto stack {stack_label(a.target)}"
+    if k == "conspire":
+        return (
+            f"{who}: conspiracy, {played(a.card, a.value)} onto stack {stack_label(a.target)}, "
+            f"eliminating stack {stack_label(a.elim)}"
+        )
+    if k == "strike":
+        return f"{who}: strike with {played(a.card, a.value)} on shadow alliance {a.target + 1}"
+    if k == "plan":
+        what = short_name(a.card) if sees else "a card"
+        return f"{who}: plans for the future, {what} under the deck"
+    if k == "reveal":
+        return f"{who} reveals the hidden card: {long_name(a.card)}"
+    if k == "resolve":
+        return f"{who}: {_resolve_text(state, a)}"
+    if k == "stuck":
+        return f"{who} holds no card it may play: the game ends"
+    return repr(a)
+
+
+def _resolve_text(state: State, a: Action) -> str:
+    declared = []
+    if state.pending is not None:
+        slot, _, _, hidden = state.pending
+        alliance = state.alliances[state.turn][slot]
+        if alliance is not None and alliance[2] % RANKS == JESTER:
+            declared.append(f"the face-up Jester as {a.value}")
+        if hidden >= 0 and hidden % RANKS == JESTER:
+            declared.append(f"the hidden Jester as {a.extra}")
+    head = ("declares " + " and ".join(declared) + "; ") if declared else ""
+    if a.elim < 0:
+        return head + "no stack matches, the strike fizzles"
+    return head + f"the strike eliminates stack {stack_label(a.elim)}"
+
+
+def summary(state: State) -> str:
+    """One line about the position, for error messages."""
+    if state.phase == "over":
+        return f"the game is over ({state.end})"
+    who = HOUSES[state.turn]
+    return (
+        f"phase {state.phase}, {who} to act, turn {state.turns + 1}, "
+        f"{len(state.middle)} stacks in the middle"
+    )

@@ -1,0 +1,69 @@
+"""What one seat may know: ``view(state, seat)`` masks every other card with ``UNKNOWN``.
+
+Hidden from a seat (see ``docs/rules/medici.md``, "Hidden information"):
+
+* other seats' hands, except a deck's last card while its owner still holds it (it was shown);
+* the order of every deck: pools stay multisets. A seat's own pool is kept, since the seat can
+  work out which of its house's cards it holds (they are all the house's cards it cannot see
+  elsewhere); other pools and other seats' bottom cards become ``UNKNOWN``;
+* the hidden card of a shadow alliance, except to the seat that placed it;
+* a top card before it is turned face up, except to its holder.
+
+Everything else (the middle, eliminated cards, face-up cards, a strike under way, hand and deck
+sizes, limits) is public.
+"""
+
+from __future__ import annotations
+
+from engine.core import UNKNOWN
+from engine.medici.state import NO_CARD, State
+
+
+def _masked_hand(hand: tuple[int, ...], shown: int) -> tuple[int, ...]:
+    if shown != NO_CARD and shown in hand:
+        return (UNKNOWN,) * (len(hand) - 1) + (shown,)
+    return (UNKNOWN,) * len(hand)
+
+
+def view(state: State, seat: int) -> State:
+    v = state.copy()
+    n = state.players
+    v.hands = tuple(
+        h if i == seat else _masked_hand(h, state.shown[i]) for i, h in enumerate(state.hands)
+    )
+    v.pools = tuple(p if i == seat else (UNKNOWN,) * len(p) for i, p in enumerate(state.pools))
+    v.bottoms = tuple(
+        b if i == seat else (UNKNOWN,) * len(b) for i, b in enumerate(state.bottoms)
+    )
+    rows = []
+    for holder in range(n):
+        row = []
+        for a in state.alliances[holder]:
+            if a is not None:
+                placer, hidden, top, up = a
+                if placer != seat and hidden >= 0:
+                    hidden = UNKNOWN
+                if not up and holder != seat and top >= 0:
+                    top = UNKNOWN
+                a = (placer, hidden, top, up)
+            row.append(a)
+        rows.append(tuple(row))
+    v.alliances = tuple(rows)
+    if state.pending is not None and state.pending[3] != NO_CARD:
+        # a revealed hidden card is public: show it in its slot
+        slot = state.pending[0]
+        row = v.alliances[state.turn]
+        a = row[slot]
+        if a is not None:
+            row = row[:slot] + ((a[0], state.pending[3], a[2], a[3]),) + row[slot + 1 :]
+            v.alliances = v.alliances[:state.turn] + (row,) + v.alliances[state.turn + 1 :]
+    return v
+
+
+def is_masked(state: State) -> bool:
+    """Whether any card of this state is ``UNKNOWN`` (it is a view, not the full state)."""
+    if any(UNKNOWN in h for h in state.hands) or any(UNKNOWN in p for p in state.pools):
+        return True
+    if any(UNKNOWN in b for b in state.bottoms):
+        return True
+    return any(a is not None and UNKNOWN in a[1:3] for row in state.alliances for a in row)
