@@ -1,0 +1,57 @@
+"""Hash commitments: commit to a secret now, open it later, and nobody can change it between.
+
+``commit(tag, game, seat, slot, value, salt)`` is SHA-256 over the fields, each as a 4-byte
+big-endian length and its bytes, in this order:
+
+    b"palazzo/commit/v1", tag, game id, seat (signed 4-byte big-endian), slot, value, salt
+
+* ``tag`` names the purpose (``b"card"``, ``b"seed"``), ``slot`` the place within it
+  (``b"hide/2"``, ``b"top/0"``, ``b"plan/3"``): a commitment made for one place cannot be
+  opened at another, in another game, or for another seat.
+* ``salt`` is 32 fresh random bytes (``new_salt``), so the few possible cards cannot be tried
+  one by one against a commitment.
+* ``opens`` is the check; a mismatch is a detected cheat for the caller to name.
+
+Cards are committed as ``card_value(card)``: a signed 2-byte big-endian number.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import struct
+
+DOMAIN = b"palazzo/commit/v1"
+SALT_SIZE = 32
+COMMIT_SIZE = 32
+
+
+def new_salt() -> bytes:
+    return os.urandom(SALT_SIZE)
+
+
+def _field(b: bytes) -> bytes:
+    return struct.pack(">I", len(b)) + b
+
+
+def commit(tag: bytes, game: bytes, seat: int, slot: bytes, value: bytes, salt: bytes) -> bytes:
+    if len(salt) != SALT_SIZE:
+        raise ValueError(f"a salt is {SALT_SIZE} bytes")
+    h = hashlib.sha256()
+    for part in (DOMAIN, tag, game, struct.pack(">i", seat), slot, value, salt):
+        h.update(_field(part))
+    return h.digest()
+
+
+def opens(
+    commitment: bytes, tag: bytes, game: bytes, seat: int, slot: bytes, value: bytes, salt: bytes
+) -> bool:
+    """Whether ``value`` and ``salt`` open ``commitment`` for this game, seat and slot."""
+    if len(salt) != SALT_SIZE or len(commitment) != COMMIT_SIZE:
+        return False
+    return hmac.compare_digest(commitment, commit(tag, game, seat, slot, value, salt))
+
+
+def card_value(card: int) -> bytes:
+    return struct.pack(">h", card)

@@ -1,0 +1,108 @@
+"""A player's identity: an Ed25519 key pair kept in the user's configuration folder.
+
+Rules:
+
+* The key lives in ``$XDG_CONFIG_HOME/palazzo/identity.key`` (default
+  ``~/.config/palazzo/identity.key``): the 32-byte private seed, file mode 0600, made on first use.
+* Every signature covers a domain tag followed by the message, so a signature made for one
+  purpose can never be replayed for another (``sign(tag, message)``).
+* A fingerprint is the first 8 bytes of SHA-256 of the public key, as four groups of four hex
+  digits (``3f2a-91bc-07de-5a11``): short enough to read aloud in a lobby.
+* ``seal``/``unseal``: authenticated encryption to oneself (ChaCha20-Poly1305 under a key
+  derived from the private seed), so a player's secrets can travel inside the public transcript
+  and a player who rejoins with the same key gets them back. Nobody else can read them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+KEY_FILE = "identity.key"
+PUBLIC_KEY_SIZE = 32
+SIGNATURE_SIZE = 64
+_RAW = serialization.Encoding.Raw
+
+
+def config_dir() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "palazzo"
+
+
+def fingerprint(public_key: bytes) -> str:
+    h = hashlib.sha256(public_key).hexdigest()[:16]
+    return "-".join(h[i : i + 4] for i in range(0, 16, 4))
+
+
+def verify(public_key: bytes, tag: bytes, message: bytes, signature: bytes) -> bool:
+    """Whether ``signature`` is ``public_key``'s signature of ``tag || message``."""
+    if len(public_key) != PUBLIC_KEY_SIZE or len(signature) != SIGNATURE_SIZE:
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, tag + message)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+class Identity:
+    """A private key and what follows from it."""
+
+    def __init__(self, seed: bytes) -> None:
+        if len(seed) != 32:
+            raise ValueError("an identity seed is 32 bytes")
+        self._key = Ed25519PrivateKey.from_private_bytes(seed)
+        self.public_key: bytes = self._key.public_key().public_bytes(_RAW, serialization.PublicFormat.Raw)
+        seal_key = HKDF(hashes.SHA256(), 32, salt=None, info=b"palazzo/seal/v1").derive(seed)
+        self._aead = ChaCha20Poly1305(seal_key)
+
+    @classmethod
+    def generate(cls) -> Identity:
+        return cls(os.urandom(32))
+
+    @classmethod
+    def load_or_create(cls, folder: Path | None = None) -> Identity:
+        """The profile's identity, made and saved on first use."""
+        folder = folder or config_dir()
+        path = folder / KEY_FILE
+        if path.exists():
+            seed = path.read_bytes()
+            if len(seed) != 32:
+                raise ValueError(f"{path} is not a palazzo identity key (expected 32 bytes)")
+            return cls(seed)
+        folder.mkdir(parents=True, exist_ok=True)
+        seed = os.urandom(32)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(seed)
+        return cls(seed)
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.public_key)
+
+    def sign(self, tag: bytes, message: bytes) -> bytes:
+        return self._key.sign(tag + message)
+
+    def seal(self, aad: bytes, plaintext: bytes) -> bytes:
+        nonce = os.urandom(12)
+        return nonce + self._aead.encrypt(nonce, plaintext, aad)
+
+    def unseal(self, aad: bytes, sealed: bytes) -> bytes | None:
+        """The plaintext, or ``None`` when ``sealed`` was not made by this identity for ``aad``."""
+        if len(sealed) < 12 + 16:
+            return None
+        try:
+            return self._aead.decrypt(sealed[:12], sealed[12:], aad)
+        except Exception:
+            return None
+
+    def __repr__(self) -> str:
+        return f"<Identity {self.fingerprint}>"

@@ -1,0 +1,300 @@
+"""A sans-IO msgpack-rpc codec: bytes in, typed events out; events in, bytes out.
+
+Wire format (msgpack-rpc, one msgpack value per frame, frames back to back on the stream):
+
+* request       ``[0, msgid, method, params]``
+* response      ``[1, msgid, error, result]``; ``error`` is nil or ``[code, message]``
+* notification  ``[2, method, params]``
+
+Rules of this codec:
+
+* A frame is at most ``FRAME_LIMIT`` bytes; the ``msgpack.Unpacker`` runs with
+  ``max_buffer_size`` at that limit, short arrays and maps (``MAX_ARRAY``, ``MAX_MAP``),
+  ``raw=False`` (strings are UTF-8), ``strict_map_key=True``, and no extension types at all.
+* Values may be nil, bool, int, str, bytes, arrays and maps with str keys. Floats,
+  extension types and timestamps are refused.
+* ``msgid`` is a uint32, ``method`` a name of 1 to 32 characters ``[a-z_.-]``, ``params`` an array.
+* Anything else is a ``RemoteProtocolError`` with its wire code; after one, the connection is
+  dead (``receive_data`` refuses more input) and should be closed.
+* Sending an event this codec would refuse on receipt is a ``LocalProtocolError``.
+
+Only this module looks inside raw wire lists; the rest of ``net`` sees frozen events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from net.errors import LocalProtocolError, RemoteProtocolError
+
+FRAME_LIMIT = 256 * 1024
+MAX_ARRAY = 64
+MAX_MAP = 32
+MAX_DEPTH = 8
+
+# wire error codes (docs/protocol.md lists them with their meaning)
+E_MALFORMED = 1
+E_TOO_LARGE = 2
+E_UNKNOWN_METHOD = 3
+E_BAD_PARAMS = 4
+E_WRONG_CODE = 5
+E_BAD_SIGNATURE = 6
+E_NOT_YOUR_TURN = 7
+E_OUT_OF_ORDER = 8
+E_ILLEGAL = 9
+E_FULL = 10
+E_KEY_IN_USE = 11
+E_WRONG_PHASE = 12
+E_CHEAT = 13
+
+REQUEST, RESPONSE, NOTIFICATION = 0, 1, 2
+_METHOD = re.compile(r"[a-z_.-]{1,32}\Z")
+
+
+def _refuse_ext(code: int, data: bytes) -> Any:
+    raise ValueError(f"extension type {code} is not allowed")
+
+
+def check_value(value: Any, depth: int = 0) -> None:
+    """Raise ``ValueError`` unless ``value`` is plain protocol data (see the module rules)."""
+    if depth > MAX_DEPTH:
+        raise ValueError("value nested too deeply")
+    t = type(value)
+    if value is None or t in (bool, int, str, bytes):
+        if t is int and not -(1 << 63) <= value < (1 << 64):
+            raise ValueError("integer out of range")
+        return
+    if t is list or t is tuple:
+        if len(value) > MAX_ARRAY:
+            raise ValueError(f"array longer than {MAX_ARRAY}")
+        for v in value:
+            check_value(v, depth + 1)
+        return
+    if t is dict:
+        if len(value) > MAX_MAP:
+            raise ValueError(f"map larger than {MAX_MAP}")
+        for k, v in value.items():
+            if type(k) is not str:
+                raise ValueError("map keys must be strings")
+            check_value(v, depth + 1)
+        return
+    raise ValueError(f"values of type {t.__name__} are not allowed")
+
+
+@dataclass(frozen=True)
+class RpcError:
+    """An error carried by a response: ``[code, message]``."""
+
+    code: int
+    message: str
+
+    def __post_init__(self) -> None:
+        if type(self.code) is not int or type(self.message) is not str:
+            raise ValueError("an error is [int code, str message]")
+
+
+@dataclass(frozen=True)
+class Request:
+    msgid: int
+    method: str
+    params: tuple[Any, ...]
+
+    def __post_init__(self) -> None:
+        _check_msgid(self.msgid)
+        _check_method(self.method)
+        _check_params(self.params)
+
+
+@dataclass(frozen=True)
+class Response:
+    msgid: int
+    error: RpcError | None
+    result: Any
+
+    def __post_init__(self) -> None:
+        _check_msgid(self.msgid)
+        if self.error is not None and not isinstance(self.error, RpcError):
+            raise ValueError("a response error is an RpcError or None")
+        check_value(self.result)
+
+
+@dataclass(frozen=True)
+class Notification:
+    method: str
+    params: tuple[Any, ...]
+
+    def __post_init__(self) -> None:
+        _check_method(self.method)
+        _check_params(self.params)
+
+
+Event = Request | Response | Notification
+
+
+def _check_msgid(msgid: Any) -> None:
+    if type(msgid) is not int or not 0 <= msgid < (1 << 32):
+        raise ValueError(f"msgid must be a uint32, not {msgid!r}")
+
+
+def _check_method(method: Any) -> None:
+    if type(method) is not str or not _METHOD.match(method):
+        raise ValueError(f"bad method name {method!r}")
+
+
+def _check_params(params: Any) -> None:
+    if type(params) is not tuple:
+        raise ValueError("params must be a tuple")
+    check_value(params)
+
+
+def _event_from_wire(obj: Any) -> Event:
+    """Turn one decoded frame into an event; ``ValueError`` says what is wrong with it."""
+    if type(obj) is not list or not obj or type(obj[0]) is not int:
+        raise ValueError("a frame must be an array starting with its type 0, 1 or 2")
+    kind = obj[0]
+    check_value(obj)
+    if kind == REQUEST and len(obj) == 4:
+        if type(obj[3]) is not list:
+            raise ValueError("request params must be an array")
+        return Request(obj[1], obj[2], tuple(obj[3]))
+    if kind == RESPONSE and len(obj) == 4:
+        err = obj[2]
+        error = None
+        if err is not None:
+            if type(err) is not list or len(err) != 2:
+                raise ValueError("a response error must be [code, message]")
+            error = RpcError(err[0], err[1])
+        return Response(obj[1], error, obj[3])
+    if kind == NOTIFICATION and len(obj) == 3:
+        if type(obj[2]) is not list:
+            raise ValueError("notification params must be an array")
+        return Notification(obj[1], tuple(obj[2]))
+    raise ValueError(f"frame type {kind} with {len(obj)} fields is not msgpack-rpc")
+
+
+def _event_to_wire(event: Event) -> list[Any]:
+    if isinstance(event, Request):
+        return [REQUEST, event.msgid, event.method, list(event.params)]
+    if isinstance(event, Response):
+        err = None if event.error is None else [event.error.code, event.error.message]
+        return [RESPONSE, event.msgid, err, event.result]
+    if isinstance(event, Notification):
+        return [NOTIFICATION, event.method, list(event.params)]
+    raise LocalProtocolError(f"not an rpc event: {event!r}")
+
+
+class Codec:
+    """One side of one connection. ``receive_data`` parses; ``send`` encodes."""
+
+    def __init__(self, frame_limit: int = FRAME_LIMIT) -> None:
+        self.frame_limit = frame_limit
+        self._unpacker = msgpack.Unpacker(
+            max_buffer_size=frame_limit,
+            max_array_len=MAX_ARRAY,
+            max_map_len=MAX_MAP,
+            max_ext_len=0,
+            raw=False,
+            strict_map_key=True,
+            ext_hook=_refuse_ext,
+            use_list=True,
+        )
+        self._packer = msgpack.Packer(use_bin_type=True)
+        self._fed = 0
+        self._frame_start = 0
+        self.broken: RemoteProtocolError | None = None
+        self._next_id = 0
+
+    def next_msgid(self) -> int:
+        self._next_id = (self._next_id + 1) % (1 << 32)
+        return self._next_id
+
+    def receive_data(self, data: bytes) -> list[Event]:
+        """Feed bytes from the peer; return the complete events they finish."""
+        if self.broken is not None:
+            raise self.broken
+        events: list[Event] = []
+        view = memoryview(data)
+        try:
+            while True:
+                events.extend(self._drain())
+                if not view:
+                    return events
+                free = self.frame_limit - (self._fed - self._unpacker.tell())
+                if free <= 0:
+                    raise RemoteProtocolError(
+                        f"frame larger than {self.frame_limit} bytes", E_TOO_LARGE
+                    )
+                chunk = view[:free]
+                view = view[free:]
+                try:
+                    self._unpacker.feed(chunk)
+                except msgpack.BufferFull:
+                    raise RemoteProtocolError(
+                        f"frame larger than {self.frame_limit} bytes", E_TOO_LARGE
+                    ) from None
+                self._fed += len(chunk)
+        except RemoteProtocolError as e:
+            self.broken = e
+            raise
+
+    def _drain(self) -> list[Event]:
+        out: list[Event] = []
+        while True:
+            try:
+                obj = self._unpacker.unpack()
+            except msgpack.OutOfData:
+                break
+            except Exception as e:  # the unpacker's many ways to refuse bad bytes
+                raise RemoteProtocolError(f"malformed frame: {e}", E_MALFORMED) from None
+            self._frame_start = self._unpacker.tell()
+            try:
+                out.append(_event_from_wire(obj))
+            except ValueError as e:
+                raise RemoteProtocolError(f"malformed frame: {e}", E_MALFORMED) from None
+        if self._unpacker.tell() - self._frame_start > self.frame_limit:
+            raise RemoteProtocolError(f"frame larger than {self.frame_limit} bytes", E_TOO_LARGE)
+        return out
+
+    def send(self, event: Event) -> bytes:
+        """Encode one event; ``LocalProtocolError`` if it would be refused on receipt."""
+        data = self._packer.pack(_event_to_wire(event))
+        if len(data) > self.frame_limit:
+            raise LocalProtocolError(f"frame of {len(data)} bytes exceeds {self.frame_limit}")
+        return data
+
+
+# -- the asyncio adapter ------------------------------------------------------------------------
+
+
+class StreamConnection:
+    """A codec on an asyncio stream pair: ``await recv()`` yields events, ``send`` writes."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.codec = Codec()
+        self._pending: list[Event] = []
+
+    async def recv(self) -> Event | None:
+        """The next event, or ``None`` when the other side closed the stream."""
+        while not self._pending:
+            data = await self.reader.read(65536)
+            if not data:
+                return None
+            self._pending.extend(self.codec.receive_data(data))
+        return self._pending.pop(0)
+
+    async def send(self, event: Event) -> None:
+        self.writer.write(self.codec.send(event))
+        await self.writer.drain()
+
+    async def close(self) -> None:
+        self.writer.close()
+        try:
+            await self.writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
