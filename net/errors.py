@@ -36,9 +36,10 @@ class RemoteProtocolError(ProtocolError):
 class CheatDetected(Exception):
     """A signed message that an honest author could not have written."""
 
-    def __init__(self, seat: int, step: int, reason: str) -> None:
+    def __init__(self, seat: int, step: int, reason: str, code: int = 13) -> None:
         who = "the host" if seat == HOST else f"seat {seat}"
         super().__init__(f"cheat detected: {who} at step {step}: {reason}")
         self.seat = seat
         self.step = step
         self.reason = reason
+        self.code = code

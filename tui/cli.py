@@ -1,6 +1,7 @@
 """The ``palazzo`` command line: one entry point for every way to play.
 
-Subcommands: ``sim`` (headless bot games); ``watch`` (a bot game told in the terminal).
+Subcommands: ``sim`` (headless bot games); ``watch`` (a bot game told in the terminal);
+``host`` and ``join`` (a networked game, see ``docs/protocol.md``).
 Bad arguments get one clear line on stderr and exit status 2, never a traceback.
 """
 
@@ -61,7 +62,45 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--seed", type=_int, default=None)
     watch.add_argument("--bots", default="")
     watch.add_argument("--option", action="append", default=[])
+    _add_host(sub)
+    _add_join(sub)
     return p
+
+
+def _seconds(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if x <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text}")
+    return x
+
+
+def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    h = sub.add_parser("host", help="host a networked game")
+    h.add_argument("game", help="medici or condottiere")
+    h.add_argument("--players", type=_positive, required=True)
+    h.add_argument("--port", type=_int, default=7342)
+    h.add_argument("--bind", default=None, help="address to listen on (default: all interfaces)")
+    h.add_argument("--no-seat", action="store_true", help="only relay; take no seat")
+    h.add_argument("--bots", type=_int, default=0, help="seats played by bots on this machine")
+    h.add_argument("--bot", default="greedy", help="the bots' kind or level")
+    h.add_argument("--option", action="append", default=[], help="a rules option, NAME or NAME=N")
+    h.add_argument("--headless", action="store_true", help="log lines instead of the table")
+    h.add_argument("--open", action="store_true", help="no game code needed to join")
+    h.add_argument("--name", default="host")
+    h.add_argument("--turn-timeout", type=_seconds, default=None, metavar="SECONDS")
+    h.add_argument("--on-timeout", choices=("forfeit", "bot"), default="forfeit")
+
+
+def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    j = sub.add_parser("join", help="join a networked game")
+    j.add_argument("address", metavar="HOST:PORT")
+    j.add_argument("--code", default=None, help="the game code the host gave")
+    j.add_argument("--name", default=None)
+    j.add_argument("--bot", default=None, help="play headless as this bot (any name sim --bots takes)")
+    j.add_argument("--verbose", action="store_true", help="print every move")
 
 
 def _setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -149,6 +188,40 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    from net.play import HostSettings, host_game
+
+    if not args.headless:
+        raise UsageError("the table for networked games is not available yet: add --headless")
+    if args.bots < 0:
+        raise UsageError("--bots takes a number from 0")
+    settings = HostSettings(
+        game=args.game, players=args.players, options=parse_options(args.option), port=args.port,
+        bind=args.bind, seat=not args.no_seat, bots=args.bots, bot=args.bot, open=args.open,
+        turn_timeout=args.turn_timeout, on_timeout=args.on_timeout, name=args.name,
+    )
+    return host_game(settings, _say)
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    import getpass
+
+    from net.play import join_game
+
+    if args.bot is None:
+        raise UsageError("the table for networked games is not available yet: join with --bot LEVEL")
+    from engine.registry import game_names
+
+    if not any(args.bot in get_game(g).bot_names() for g in game_names()):
+        raise UsageError(f"unknown bot {args.bot!r} (sim --bots lists the names)")
+    name = args.name or getpass.getuser()
+    return join_game(args.address, args.code, name, args.bot, _say, args.verbose)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
@@ -160,6 +233,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_sim(args)
         if args.command == "watch":
             return cmd_watch(args)
+        if args.command == "host":
+            return cmd_host(args)
+        if args.command == "join":
+            return cmd_join(args)
         raise UsageError(f"unknown command {args.command!r}")
     except (UsageError, ValueError) as e:
         print(f"palazzo: error: {e}", file=sys.stderr)

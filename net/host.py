@@ -1,0 +1,89 @@
+"""The asyncio host: a ``HostSession`` behind a TCP server, plus the seats it runs itself.
+
+A thin adapter: each socket is a connection id; bytes read go to the session, the session's
+output goes back to sockets (or to in-process peers through ``net.link``). A timer calls
+``tick`` for the turn timeout. The run ends when the game is over (the transcript is saved by
+the caller) or when the caller cancels it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from net.link import MemoryLink
+from net.session import Close, HostSession, Output, PeerSession, Send
+
+log = logging.getLogger("palazzo.net")
+READ_SIZE = 65536
+
+
+class HostRunner(MemoryLink):
+    """Routes the session's output to sockets or to the in-process peers."""
+
+    def __init__(self, session: HostSession) -> None:
+        super().__init__(session)
+        self.writers: dict[int, asyncio.StreamWriter] = {}
+        self.done = asyncio.Event()
+
+    def deliver(self, outputs: list[Output]) -> None:
+        local = [o for o in outputs if o.conn in self.peers]
+        super().deliver(local)
+        for out in outputs:
+            writer = self.writers.get(out.conn)
+            if writer is None:
+                continue
+            if isinstance(out, Send):
+                writer.write(out.data)
+            elif isinstance(out, Close):
+                self.writers.pop(out.conn, None)
+                writer.close()
+        if self.host.finished:
+            self.done.set()
+
+    def add_local(self, peer: PeerSession, bot: Any) -> None:
+        self.add(peer, bot)
+        self.pump()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._next += 1
+        conn = self._next
+        self.writers[conn] = writer
+        peer = writer.get_extra_info("peername")
+        log.info("connection %s from %s", conn, peer)
+        try:
+            self.deliver(self.host.connect(conn))
+            while conn in self.writers:
+                await writer.drain()
+                data = await reader.read(READ_SIZE)
+                if not data:
+                    break
+                self.send(conn, data)
+                self.pump()
+        except (ConnectionError, OSError) as e:
+            log.info("connection %s lost: %s", conn, e)
+        finally:
+            self.writers.pop(conn, None)
+            self.deliver(self.host.disconnect(conn))
+            self.pump()
+            writer.close()
+
+    async def run(self, bind: str | None, port: int, started: asyncio.Future[Any] | None = None) -> None:
+        server = await asyncio.start_server(self._serve, bind, port)
+        if started is not None:
+            started.set_result([s.getsockname() for s in server.sockets])
+        async with server:
+            while not self.done.is_set():
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self.done.wait(), 0.5)
+                self.deliver(self.host.tick())
+                self.pump()
+            # let the last entries and the goodbyes reach every socket before closing
+            for writer in list(self.writers.values()):
+                with contextlib.suppress(ConnectionError, OSError):
+                    await writer.drain()
+            await asyncio.sleep(0.2)
+            for writer in list(self.writers.values()):
+                writer.close()

@@ -1,0 +1,100 @@
+"""An in-memory link: a host session and its peers wired together without sockets.
+
+Tests use it to play whole games sans-IO; the asyncio host uses it for the seats it runs itself
+(its own seat and the bots, each a ``PeerSession`` with its own key). ``pump`` moves bytes both
+ways, and lets each peer's bot decide when its turn comes, until nothing moves any more.
+
+A ``RawPeer`` stands for a hostile or hand-driven connection: a test writes bytes for it and
+reads what the host answered, decoded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from net.rpc import Codec, Event
+from net.session import Close, HostSession, Output, PeerSession, Send
+
+
+class RawPeer:
+    """A connection driven by hand: ``received`` collects the host's bytes, ``closed`` its close."""
+
+    def __init__(self) -> None:
+        self.received = bytearray()
+        self.closed = False
+        self.outbox = bytearray()
+
+    def receive_data(self, data: bytes) -> None:
+        self.received += data
+
+    def data_to_send(self) -> bytes:
+        out, self.outbox = bytes(self.outbox), bytearray()
+        return out
+
+    def connection_lost(self) -> None:
+        self.closed = True
+
+    def decision_due(self) -> bool:
+        return False
+
+    def events(self) -> list[Event]:
+        """Everything the host sent so far, decoded."""
+        return Codec().receive_data(bytes(self.received))
+
+
+class MemoryLink:
+    def __init__(self, host: HostSession) -> None:
+        self.host = host
+        self.peers: dict[int, Any] = {}
+        self.bots: dict[int, Any] = {}
+        self._next = 0
+
+    def add(self, peer: Any, bot: Any = None) -> int:
+        """Connect ``peer`` (a ``PeerSession`` or ``RawPeer``), played by ``bot`` if given."""
+        self._next += 1
+        conn = self._next
+        self.peers[conn] = peer
+        if bot is not None:
+            self.bots[conn] = bot
+        self.deliver(self.host.connect(conn))
+        return conn
+
+    def drop(self, conn: int) -> None:
+        """Cut a connection as if the network failed."""
+        peer = self.peers.pop(conn, None)
+        self.bots.pop(conn, None)
+        if peer is not None:
+            peer.connection_lost()
+        self.deliver(self.host.disconnect(conn))
+
+    def deliver(self, outputs: list[Output]) -> None:
+        for out in outputs:
+            peer = self.peers.get(out.conn)
+            if peer is None:
+                continue
+            if isinstance(out, Send):
+                peer.receive_data(out.data)
+            elif isinstance(out, Close):
+                self.drop(out.conn)
+
+    def send(self, conn: int, data: bytes) -> None:
+        """Bytes from connection ``conn`` to the host."""
+        self.deliver(self.host.receive_data(conn, data))
+
+    def pump(self, limit: int = 1_000_000) -> None:
+        for _ in range(limit):
+            moved = False
+            for conn, peer in list(self.peers.items()):
+                data = peer.data_to_send()
+                if data:
+                    moved = True
+                    self.send(conn, data)
+                bot = self.bots.get(conn)
+                if bot is not None and isinstance(peer, PeerSession) and peer.decision_due():
+                    assert peer.table is not None
+                    peer.act(bot.choose(peer.view, peer.table.me))
+                    moved = True
+            self.deliver(self.host.tick())
+            if not moved:
+                return
+        raise RuntimeError("the link did not settle")

@@ -1,0 +1,196 @@
+"""Headless host and join, as the command line runs them: set up, play, save, report.
+
+``host_game`` and ``join_game`` return an exit status (0: the game ended normally) and talk to
+the user only through ``say`` (one line at a time). The transcript is saved under
+``$XDG_DATA_HOME/palazzo/games/`` and its path said at the end, also after a failure (it is the
+evidence of a detected cheat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from net import transcript as files
+from net.errors import CheatDetected
+from net.host import HostRunner
+from net.identity import Identity
+from net.peer import PeerGone, run_peer
+from net.session import HostSession, PeerEvent, PeerSession, new_code
+from net.table import Table
+
+DEFAULT_PORT = 7342
+Say = Callable[[str], None]
+
+
+@dataclass
+class HostSettings:
+    game: str
+    players: int
+    options: dict[str, Any]
+    port: int = DEFAULT_PORT
+    bind: str | None = None
+    seat: bool = True
+    bots: int = 0
+    bot: str = "greedy"
+    open: bool = False
+    turn_timeout: float | None = None
+    on_timeout: str = "forfeit"
+    name: str = "host"
+
+
+def lan_address() -> str:
+    """This machine's address on its LAN (no packet is sent), or 127.0.0.1."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            return str(s.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+
+
+def _save(table: Table | None, say: Say) -> None:
+    if table is None or not table.transcript.entries or not table.game_id:
+        return
+    path = files.save(table.transcript, files.file_name(table.game, table.started, table.game_id))
+    say(f"transcript: {path}")
+
+
+def _result_line(table: Table) -> str:
+    r = table.result()
+    if r.get("end") == "forfeit":
+        return f"game over: {r['text']}"
+    names = [s.name for s in table.seats]
+    scores = ", ".join(f"{names[i]} {x}" for i, x in enumerate(r["scores"]))
+    winners = " and ".join(names[w] for w in r["winners"])
+    return f"game over ({r['text']}): {scores}; winner: {winners}"
+
+
+def host_game(s: HostSettings, say: Say) -> int:
+    from engine.registry import get_game
+
+    entry = get_game(s.game)
+    config = entry.rules.make_config(s.players, s.options)
+    local = (1 if s.seat else 0) + s.bots
+    if local > s.players:
+        raise ValueError(f"{local} local seats for a game of {s.players}")
+    entry.make_bot(s.bot, random.Random(0))  # an unknown bot name fails here, before the network
+    identity = Identity.load_or_create()
+    code = None if s.open else new_code()
+    session = HostSession(identity, s.game, config, code=code, turn_timeout=s.turn_timeout,
+                          on_timeout=s.on_timeout)
+
+    async def main() -> None:
+        runner = HostRunner(session)
+        started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        task = asyncio.create_task(runner.run(s.bind, s.port, started))
+        done, _ = await asyncio.wait({task, started}, return_when=asyncio.FIRST_COMPLETED)
+        if task in done:
+            task.result()
+        address = s.bind if s.bind not in (None, "", "0.0.0.0", "::") else lan_address()
+        port = started.result()[0][1]
+        line = f"palazzo join {address}:{port}" + (f" --code {code}" if code else "")
+        say(f"hosting {entry.rules.title} for {s.players} players; key {identity.fingerprint}")
+        say(f"give this line to your friends: {line}")
+        if s.seat:
+            me = PeerSession(identity, s.name)
+            runner.add_local(me, entry.make_bot(s.bot, random.Random()))
+        for i in range(s.bots):
+            bot = PeerSession(Identity.generate(), f"bot-{i + 1} ({s.bot})")
+            runner.add_local(bot, entry.make_bot(s.bot, random.Random()))
+        await task
+
+    logged = 0
+
+    def tell() -> None:
+        nonlocal logged
+        for line in session.table.log[logged:]:
+            say(line)
+        logged = len(session.table.log)
+
+    handler = _SayHandler(say)
+    logging.getLogger("palazzo.net").addHandler(handler)
+    logging.getLogger("palazzo.net").setLevel(logging.INFO)
+    try:
+        asyncio.run(main())
+    except OSError as e:
+        raise ValueError(f"cannot listen on port {s.port}: {e.strerror or e}") from None
+    finally:
+        logging.getLogger("palazzo.net").removeHandler(handler)
+    tell()
+    say(_result_line(session.table))
+    _save(session.table, say)
+    return 0
+
+
+class _SayHandler(logging.Handler):
+    def __init__(self, say: Say) -> None:
+        super().__init__()
+        self.say = say
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.say(record.getMessage())
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        return text, DEFAULT_PORT
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"not a HOST:PORT address: {text!r}")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def join_game(address: str, code: str | None, name: str, game_bot: str | None, say: Say,
+              verbose: bool = False) -> int:
+    host, port = parse_address(address)
+    identity = Identity.load_or_create()
+    session = PeerSession(identity, name, code)
+    bots: dict[str, Any] = {}
+
+    class SeatBot:
+        """Builds the bot of the named kind once the game is known (from the start entry)."""
+
+        def choose(self, view: Any, seat: int) -> Any:
+            from engine.registry import get_game
+
+            assert session.table is not None and game_bot is not None
+            if "bot" not in bots:
+                bots["bot"] = get_game(session.table.game).make_bot(game_bot, random.Random())
+            return bots["bot"].choose(view, seat)
+
+    def on_event(e: PeerEvent) -> None:
+        if e.kind == "log" and verbose:
+            say(e.data)
+        elif e.kind == "lobby":
+            seats = ", ".join(f"{x['name']} [{x['fp']}]" + ("" if x["online"] else " (away)")
+                              for x in e.data.get("seats", []))
+            say(f"lobby {len(e.data.get('seats', []))}/{e.data.get('players')}: {seats}")
+        elif e.kind == "disconnected":
+            say("connection lost; rejoining")
+
+    say(f"joining {host}:{port} as {name} (key {identity.fingerprint})")
+    try:
+        asyncio.run(run_peer(session, host, port, SeatBot() if game_bot else None, on_event))
+    except PeerGone as e:
+        say(f"error: {e}")
+        _save(session.table, say)
+        return 1
+    if session.state == "over":
+        assert session.table is not None
+        say(_result_line(session.table))
+        _save(session.table, say)
+        return 0
+    err = session.error
+    if isinstance(err, CheatDetected):
+        say(f"error: {err}")
+        _save(session.table, say)
+        return 3
+    say(f"error: {err}")
+    _save(session.table, say)
+    return 1

@@ -1,0 +1,600 @@
+"""The host and peer sessions: sans-IO state machines over the rpc codec and the table.
+
+Both take bytes and return bytes; neither touches a socket, a clock it was not given, or a file.
+``net.host`` and ``net.peer`` drive them over asyncio; tests and host-side bots drive them
+through ``net.link``.
+
+The conversation (``docs/protocol.md`` gives every field):
+
+1. On connect the host sends ``challenge {nonce, host, version, game, players, code}``.
+2. The peer asks ``hello {name, key, sig, code, have}``: ``sig`` signs the nonce and the host key
+   with the peer's identity. The host checks the game code and the signature, then seats the key
+   (a key already seated takes its seat back: a rejoin) and answers ``{seat, players, length}``;
+   to a rejoining peer it then sends the transcript entries from ``have`` on.
+3. In the lobby the host broadcasts ``lobby {...}`` on every change; peers ask ``ready``.
+4. When every seat is taken and ready, the host writes the ``start`` entry. From then on peers
+   ask ``post {body, sig}`` with their entries; the host checks each on its observer table and
+   either answers an error (nothing relayed) or relays it to everyone as ``entry {body, sig}``.
+5. When the table reaches ``over`` the host sends ``bye`` and the peers save the transcript.
+
+Host states per connection: new (challenged) -> seated (after hello) -> closed. A frame the
+codec refuses gets an ``error`` notification and the connection is closed; a bad request gets
+an error response and the connection stays. Nothing a connection sends can change another
+connection's game except a valid entry from the seat due to write.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from net.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
+from net.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
+from net.rpc import (
+    E_BAD_PARAMS,
+    E_BAD_SIGNATURE,
+    E_FULL,
+    E_KEY_IN_USE,
+    E_NOT_YOUR_SEAT,
+    E_UNKNOWN_METHOD,
+    E_WRONG_CODE,
+    E_WRONG_PHASE,
+    Codec,
+    Notification,
+    Request,
+    Response,
+    RpcError,
+)
+from net.table import NAME_LIMIT, Table
+from net.transcript import GENESIS, Entry
+
+VERSION = 1
+HELLO_TAG = b"palazzo/hello/v1\x00"
+NONCE_SIZE = 32
+CODE_WORDS = (
+    "ROOK", "LUTE", "DUKE", "MASK", "OWL", "VINE", "BELL", "FIG", "SWAN", "TOWER",
+    "LAMP", "ROSE", "BOAR", "OAK", "GULL", "HARP", "MOTH", "FORT", "WOLF", "PEAR",
+)
+
+log = logging.getLogger("palazzo.net")
+
+
+def new_code() -> str:
+    """A short random game code, e.g. ``ROOK-4821``."""
+    return f"{secrets.choice(CODE_WORDS)}-{secrets.randbelow(10000):04d}"
+
+
+def hello_signature(identity: Identity, nonce: bytes, host_key: bytes) -> bytes:
+    return identity.sign(HELLO_TAG, nonce + host_key)
+
+
+@dataclass(frozen=True)
+class Send:
+    conn: int
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Close:
+    conn: int
+    reason: str
+
+
+Output = Send | Close
+
+
+@dataclass
+class Seat:
+    name: str
+    key: bytes
+    conn: int | None
+    ready: bool = False
+
+
+@dataclass
+class _Conn:
+    codec: Codec
+    nonce: bytes
+    seat: int | None = None
+    closed: bool = False
+    resume_from: int = 0
+
+
+def _param_map(req: Request) -> dict[str, Any]:
+    if len(req.params) != 1 or type(req.params[0]) is not dict:
+        raise RemoteProtocolError(f"{req.method} takes one map of fields", E_BAD_PARAMS)
+    return req.params[0]
+
+
+def _typed(m: dict[str, Any], name: str, t: type, *, size: int | None = None,
+           optional: bool = False) -> Any:
+    v = m.get(name)
+    if v is None and optional:
+        return None
+    if type(v) is not t or (size is not None and len(v) != size):
+        what = f"{t.__name__}" + (f" of {size} bytes" if size is not None else "")
+        raise RemoteProtocolError(f"field {name!r} must be {what}", E_BAD_PARAMS)
+    return v
+
+
+class HostSession:
+    """The host: lobby, seats, the start, and the checked relay of every entry."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        game: str,
+        config: Any,
+        *,
+        code: str | None = None,
+        turn_timeout: float | None = None,
+        on_timeout: str = "forfeit",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.identity = identity
+        self.game = game
+        self.config = config
+        self.players: int = config.players
+        self.code = code
+        self.turn_timeout = turn_timeout
+        self.on_timeout = on_timeout
+        self.clock = clock
+        self.table = Table(identity.public_key, None)
+        self.seats: list[Seat] = []
+        self.conns: dict[int, _Conn] = {}
+        self._out: list[Output] = []
+        self._due: tuple[int | None, int] = (None, -1)
+        self._due_since = clock()
+        self.finished = False
+
+    # -- the sans-IO surface ------------------------------------------------------------------
+
+    def connect(self, conn: int) -> list[Output]:
+        c = _Conn(Codec(), os.urandom(NONCE_SIZE))
+        self.conns[conn] = c
+        self._notify(conn, "challenge", {
+            "nonce": c.nonce, "host": self.identity.public_key, "version": VERSION,
+            "game": self.game, "players": self.players, "code": self.code is not None,
+        })
+        return self.take_output()
+
+    def receive_data(self, conn: int, data: bytes) -> list[Output]:
+        c = self.conns.get(conn)
+        if c is None or c.closed:
+            return []
+        try:
+            events = c.codec.receive_data(data)
+        except RemoteProtocolError as e:
+            log.warning("connection %s: %s", conn, e)
+            self._notify(conn, "error", {"code": e.code, "message": str(e)})
+            self._close(conn, str(e))
+            return self.take_output()
+        for event in events:
+            if c.closed:
+                break
+            self._handle(conn, event)
+        return self.take_output()
+
+    def disconnect(self, conn: int) -> list[Output]:
+        c = self.conns.pop(conn, None)
+        if c is not None and c.seat is not None and self.seats[c.seat].conn == conn:
+            log.info("seat %s (%s) left", c.seat, self.seats[c.seat].name)
+            if self.table.phase == "lobby":  # before the start a seat is simply given up
+                del self.seats[c.seat]
+                for other in self.conns.values():
+                    if other.seat is not None and other.seat > c.seat:
+                        other.seat -= 1
+            else:
+                self.seats[c.seat].conn = None
+            self._broadcast_lobby()
+        return self.take_output()
+
+    def tick(self) -> list[Output]:
+        """Check the turn timeout (call it now and then)."""
+        if self.turn_timeout is None or self.finished:
+            return []
+        self._track_due()
+        who, _ = self._due
+        if who is None or who < 0 or self.table.phase not in ("seed-commit", "seed-open", "play"):
+            return []
+        limit = self.turn_timeout * (2 if self.on_timeout == "bot" else 1)
+        if self.clock() - self._due_since >= limit:
+            reason = f"no move within {limit:g} seconds"
+            self._write({"kind": "forfeit", "seat": who, "reason": reason})
+        return self.take_output()
+
+    def take_output(self) -> list[Output]:
+        out, self._out = self._out, []
+        return out
+
+    # -- handling -------------------------------------------------------------------------------
+
+    def _handle(self, conn: int, event: Any) -> None:
+        if isinstance(event, Request):
+            handler = _METHODS.get(event.method)
+            try:
+                if handler is None:
+                    raise RemoteProtocolError(f"unknown method {event.method!r}", E_UNKNOWN_METHOD)
+                result = handler(self, conn, event)
+            except (RemoteProtocolError, CheatDetected) as e:
+                log.warning("connection %s, %s: %s", conn, event.method, e)
+                self._respond(conn, event.msgid, None, RpcError(e.code, str(e)))
+                if e.code == E_WRONG_CODE:
+                    self._close(conn, str(e))
+                return
+            self._respond(conn, event.msgid, result)
+            self._after(conn, event.method)
+        elif isinstance(event, Notification):
+            msg = f"unknown notification {event.method!r} (peers send requests only)"
+            log.warning("connection %s: %s", conn, msg)
+            self._notify(conn, "error", {"code": E_UNKNOWN_METHOD, "message": msg})
+        else:
+            log.info("connection %s: ignoring a response (msgid %s)", conn, event.msgid)
+
+    def _hello(self, conn: int, req: Request) -> Any:
+        m = _param_map(req)
+        c = self.conns[conn]
+        if self.code is not None:
+            given = m.get("code")
+            if type(given) is not str or given.strip().upper() != self.code:
+                what = "a wrong" if given else "no"
+                raise RemoteProtocolError(
+                    f"{what} game code: ask the host for the line to join "
+                    f"(palazzo join HOST:PORT --code CODE)", E_WRONG_CODE)
+        name = _typed(m, "name", str).strip()
+        if not 1 <= len(name) <= NAME_LIMIT or not name.isprintable():
+            raise RemoteProtocolError(f"a name is 1 to {NAME_LIMIT} printable characters",
+                                      E_BAD_PARAMS)
+        key = _typed(m, "key", bytes, size=PUBLIC_KEY_SIZE)
+        sig = _typed(m, "sig", bytes, size=SIGNATURE_SIZE)
+        have = _typed(m, "have", int, optional=True) or 0
+        if not verify(key, HELLO_TAG, c.nonce + self.identity.public_key, sig):
+            raise RemoteProtocolError("the hello signature does not match the key", E_BAD_SIGNATURE)
+        if c.seat is not None:
+            raise RemoteProtocolError("this connection already said hello", E_WRONG_PHASE)
+        started = self.table.phase != "lobby"
+        for i, seat in enumerate(self.seats):
+            if seat.key == key:
+                if seat.conn is not None and seat.conn in self.conns:
+                    raise RemoteProtocolError(f"this key already holds seat {i} and is connected",
+                                              E_KEY_IN_USE)
+                if not 0 <= have <= len(self.table.transcript):
+                    raise RemoteProtocolError("'have' is beyond the transcript", E_BAD_PARAMS)
+                seat.conn, c.seat, c.resume_from = conn, i, have
+                log.info("seat %s (%s) is back", i, seat.name)
+                return {"seat": i, "players": self.players, "length": len(self.table.transcript),
+                        "resume": started}
+        if started or len(self.seats) >= self.players:
+            raise RemoteProtocolError("the game is full", E_FULL)
+        self.seats.append(Seat(name, key, conn))
+        c.seat = len(self.seats) - 1
+        log.info("seat %s: %s (%s)", c.seat, name, _fp(key))
+        return {"seat": c.seat, "players": self.players, "length": 0, "resume": False}
+
+    def _ready(self, conn: int, req: Request) -> Any:
+        seat = self._seat_of(conn)
+        self.seats[seat].ready = True
+        return None
+
+    def _post(self, conn: int, req: Request) -> Any:
+        seat = self._seat_of(conn)
+        m = _param_map(req)
+        entry = Entry.parse(m.get("body"), m.get("sig"))
+        if entry.author != seat:
+            raise RemoteProtocolError(f"you hold seat {seat}, not {entry.author}", E_NOT_YOUR_SEAT)
+        if self.table.phase == "lobby":
+            raise RemoteProtocolError("the game has not started", E_WRONG_PHASE)
+        self.table.accept(entry)
+        self._relay(entry)
+        return {"seq": entry.seq}
+
+    def _after(self, conn: int, method: str) -> None:
+        if method == "hello":
+            c = self.conns[conn]
+            for entry in self.table.transcript.entries[c.resume_from :]:
+                self._notify(conn, "entry", entry.to_wire())
+            self._broadcast_lobby()
+        elif method == "ready":
+            self._broadcast_lobby()
+            self._maybe_start()
+
+    def _seat_of(self, conn: int) -> int:
+        seat = self.conns[conn].seat
+        if seat is None:
+            raise RemoteProtocolError("say hello first", E_WRONG_PHASE)
+        return seat
+
+    # -- the game -----------------------------------------------------------------------------
+
+    def _maybe_start(self) -> None:
+        if self.table.phase != "lobby" or len(self.seats) < self.players:
+            return
+        if not all(s.ready for s in self.seats):
+            return
+        self._write({
+            "kind": "start", "rules": self.game, "config": self.config.to_data(),
+            "seats": [{"name": s.name, "key": s.key} for s in self.seats],
+            "time": int(time.time()),
+            "timeout": int(self.turn_timeout or 0), "on_timeout": self.on_timeout,
+        }, game_id=os.urandom(16))
+        log.info("the game starts: %s", ", ".join(s.name for s in self.seats))
+
+    def _write(self, fields: dict[str, Any], game_id: bytes | None = None) -> None:
+        t = self.table
+        header = {"game": game_id or t.game_id, "seq": len(t.transcript),
+                  "prev": t.transcript.head if t.transcript.entries else GENESIS, "author": HOST}
+        entry = Entry.sign(self.identity, {**header, **fields})
+        t.accept(entry)
+        self._relay(entry)
+
+    def _relay(self, entry: Entry) -> None:
+        for conn, c in self.conns.items():
+            if c.seat is not None and not c.closed:
+                self._notify(conn, "entry", entry.to_wire())
+        self._track_due()
+        if self.table.phase == "over" and not self.finished:
+            self.finished = True
+            log.info("the game is over: %s", self.table.result().get("text"))
+            for conn, c in list(self.conns.items()):
+                if not c.closed:
+                    self._notify(conn, "bye", {"reason": "the game is over"})
+
+    def _track_due(self) -> None:
+        due = (self.table.writer(), len(self.table.transcript))
+        if due != self._due:
+            self._due, self._due_since = due, self.clock()
+
+    # -- output -------------------------------------------------------------------------------
+
+    def _send(self, conn: int, event: Any) -> None:
+        c = self.conns.get(conn)
+        if c is not None and not c.closed:
+            self._out.append(Send(conn, c.codec.send(event)))
+
+    def _notify(self, conn: int, method: str, payload: dict[str, Any]) -> None:
+        self._send(conn, Notification(method, (payload,)))
+
+    def _respond(self, conn: int, msgid: int, result: Any, error: RpcError | None = None) -> None:
+        self._send(conn, Response(msgid, error, result))
+
+    def _close(self, conn: int, reason: str) -> None:
+        c = self.conns.get(conn)
+        if c is not None and not c.closed:
+            c.closed = True
+            self._out.append(Close(conn, reason))
+
+    def lobby(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "players": self.players,
+            "seats": [{"seat": i, "name": s.name, "fp": _fp(s.key), "ready": s.ready,
+                       "online": s.conn is not None} for i, s in enumerate(self.seats)],
+        }
+
+    def _broadcast_lobby(self) -> None:
+        data = self.lobby()
+        for conn, c in self.conns.items():
+            if c.seat is not None:
+                self._notify(conn, "lobby", data)
+
+
+def _fp(key: bytes) -> str:
+    from net.identity import fingerprint
+
+    return fingerprint(key)
+
+
+_METHODS: dict[str, Callable[[HostSession, int, Request], Any]] = {
+    "hello": HostSession._hello,
+    "ready": HostSession._ready,
+    "post": HostSession._post,
+}
+
+
+# -- the peer -----------------------------------------------------------------------------------
+
+
+@dataclass
+class PeerEvent:
+    """Something a peer's user may want to hear: ``kind`` is lobby, log, turn, over or failed."""
+
+    kind: str
+    data: Any = field(default=None)
+
+
+class PeerSession:
+    """A seat's side: answers the challenge, follows the transcript, writes its entries.
+
+    ``receive_data`` takes bytes from the host; ``data_to_send`` gives bytes for it. When
+    ``decision_due()`` the caller (a bot, or the table screen) calls ``act(action)``.
+    """
+
+    def __init__(self, identity: Identity, name: str, code: str | None = None,
+                 auto_ready: bool = True) -> None:
+        self.identity = identity
+        self.name = name
+        self.code = code
+        self.auto_ready = auto_ready
+        self.codec = Codec()
+        self.table: Table | None = None
+        self.state = "connecting"
+        self.seat: int | None = None
+        self.lobby: dict[str, Any] = {}
+        self.error: Exception | None = None
+        self.events: list[PeerEvent] = []
+        self._out = bytearray()
+        self._calls: dict[int, str] = {}
+        self._pending: int | None = None
+        self._sync_to = 0
+        self._logged = 0
+
+    # -- the sans-IO surface ------------------------------------------------------------------
+
+    def receive_data(self, data: bytes) -> None:
+        if self.state in ("failed", "over"):
+            return
+        try:
+            for event in self.codec.receive_data(data):
+                self._handle(event)
+                if self.state == "failed":
+                    return
+        except RemoteProtocolError as e:
+            self._fail(RemoteProtocolError(f"the host sent a malformed frame: {e}", e.code))
+        except CheatDetected as e:
+            self._fail(e)
+
+    def data_to_send(self) -> bytes:
+        out, self._out = bytes(self._out), bytearray()
+        return out
+
+    def reconnect(self) -> None:
+        """Start over on a new connection, keeping the game followed so far."""
+        if self.state in ("over", "failed"):
+            return
+        self.codec = Codec()
+        self._calls.clear()
+        self._pending = None
+        self.state = "connecting"
+
+    def connection_lost(self) -> None:
+        if self.state not in ("over", "failed"):
+            self.state = "disconnected"
+
+    def decision_due(self) -> bool:
+        return (self.state == "playing" and self._pending is None and self.table is not None
+                and self._synced() and self.table.decision_due())
+
+    @property
+    def view(self) -> Any:
+        return None if self.table is None else self.table.view
+
+    def act(self, action: Any) -> None:
+        """Post this seat's decision; ``LocalProtocolError`` if it is not legal or not due."""
+        if not self.decision_due():
+            raise LocalProtocolError("no decision is due from this seat now")
+        assert self.table is not None
+        self._post(self.table.decide(action))
+
+    def ready(self) -> None:
+        self._call("ready", ())
+
+    # -- handling -------------------------------------------------------------------------------
+
+    def _handle(self, event: Any) -> None:
+        if isinstance(event, Notification):
+            payload = event.params[0] if event.params and type(event.params[0]) is dict else {}
+            handler = _PEER_NOTES.get(event.method)
+            if handler is None:
+                raise RemoteProtocolError(f"unknown notification {event.method!r}", E_UNKNOWN_METHOD)
+            handler(self, payload)
+        elif isinstance(event, Response):
+            method = self._calls.pop(event.msgid, None)
+            if method is None:
+                raise RemoteProtocolError(f"a response to no request ({event.msgid})", E_BAD_PARAMS)
+            if event.error is not None:
+                self._fail(RemoteProtocolError(
+                    f"the host refused {method}: {event.error.message}", event.error.code))
+                return
+            if method == "hello":
+                self._on_welcome(event.result)
+        else:
+            raise RemoteProtocolError("the host sent a request", E_UNKNOWN_METHOD)
+
+    def _on_challenge(self, m: dict[str, Any]) -> None:
+        nonce = _typed(m, "nonce", bytes, size=NONCE_SIZE)
+        host = _typed(m, "host", bytes, size=PUBLIC_KEY_SIZE)
+        if self.table is None:
+            self.table = Table(host, self.identity)
+        elif self.table.host_key != host:
+            raise RemoteProtocolError("a different host answered", E_BAD_SIGNATURE)
+        self._call("hello", ({
+            "name": self.name, "key": self.identity.public_key, "code": self.code,
+            "sig": hello_signature(self.identity, nonce, host), "have": len(self.table.transcript),
+        },))
+
+    def _on_welcome(self, result: Any) -> None:
+        if type(result) is not dict or type(result.get("seat")) is not int:
+            raise RemoteProtocolError("a malformed hello answer", E_BAD_PARAMS)
+        self.seat = result["seat"]
+        self._sync_to = result.get("length", 0) if type(result.get("length")) is int else 0
+        if result.get("resume"):
+            self.state = "playing"
+        else:
+            self.state = "lobby"
+            if self.auto_ready:
+                self.ready()
+        self._maybe_write()
+
+    def _on_lobby(self, m: dict[str, Any]) -> None:
+        self.lobby = m
+        self.events.append(PeerEvent("lobby", m))
+
+    def _on_entry(self, m: dict[str, Any]) -> None:
+        assert self.table is not None
+        entry = Entry.parse(m.get("body"), m.get("sig"))
+        if len(self.table.transcript) > entry.seq:
+            return  # already held (a rejoin may resend what arrived before the drop)
+        try:
+            self.table.accept(entry)
+        except RemoteProtocolError as e:
+            raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
+        if self._pending is not None and entry.seq >= self._pending:
+            self._pending = None
+        if self.state == "lobby":
+            self.state = "playing"
+        t = self.table
+        for line in t.log[self._logged :]:
+            self.events.append(PeerEvent("log", line))
+        self._logged = len(t.log)
+        if t.phase == "over":
+            self.state = "over"
+            self.events.append(PeerEvent("over", t.result()))
+            return
+        self._maybe_write()
+
+    def _on_error(self, m: dict[str, Any]) -> None:
+        self._fail(RemoteProtocolError(f"the host says: {m.get('message')}", m.get("code") or 1))
+
+    def _on_bye(self, m: dict[str, Any]) -> None:
+        if self.state != "over":
+            self._fail(RemoteProtocolError(f"the host ended the session: {m.get('reason')}"))
+
+    def _synced(self) -> bool:
+        return self.table is not None and len(self.table.transcript) >= self._sync_to
+
+    def _maybe_write(self) -> None:
+        if self.state != "playing" or self._pending is not None or not self._synced():
+            return
+        assert self.table is not None
+        entry = self.table.auto_entry()
+        if entry is not None:
+            self._post(entry)
+        elif self.table.decision_due():
+            self.events.append(PeerEvent("turn"))
+
+    def _post(self, entry: Entry) -> None:
+        self._pending = entry.seq
+        self._call("post", (entry.to_wire(),))
+
+    def _call(self, method: str, params: tuple[Any, ...]) -> None:
+        msgid = self.codec.next_msgid()
+        self._calls[msgid] = method
+        self._out += self.codec.send(Request(msgid, method, params))
+
+    def _fail(self, error: Exception) -> None:
+        self.state = "failed"
+        self.error = error
+        self.events.append(PeerEvent("failed", error))
+
+
+_PEER_NOTES: dict[str, Callable[[PeerSession, dict[str, Any]], None]] = {
+    "challenge": PeerSession._on_challenge,
+    "lobby": PeerSession._on_lobby,
+    "entry": PeerSession._on_entry,
+    "error": PeerSession._on_error,
+    "bye": PeerSession._on_bye,
+}
