@@ -94,7 +94,10 @@ class MemoryLink:
                     assert peer.table is not None
                     peer.act(bot.choose(peer.view, peer.table.me))
                     moved = True
-            self.deliver(self.host.tick())
+            ticked = self.host.tick()
+            if ticked:
+                moved = True
+                self.deliver(ticked)
             if not moved:
                 return
         raise RuntimeError("the link did not settle")

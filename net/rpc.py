@@ -252,7 +252,10 @@ class Codec:
                 break
             except Exception as e:  # the unpacker's many ways to refuse bad bytes
                 raise RemoteProtocolError(f"malformed frame: {e}", E_MALFORMED) from None
-            self._frame_start = self._unpacker.tell()
+            end = self._unpacker.tell()
+            if end - self._frame_start > self.frame_limit:
+                raise RemoteProtocolError(f"frame larger than {self.frame_limit} bytes", E_TOO_LARGE)
+            self._frame_start = end
             try:
                 out.append(_event_from_wire(obj))
             except ValueError as e:

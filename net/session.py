@@ -457,6 +457,7 @@ class PeerSession:
             return
         self.codec = Codec()
         self._calls.clear()
+        self._out = bytearray()  # whatever was not sent went with the old connection
         self._pending = None
         self.state = "connecting"
 

@@ -1,0 +1,122 @@
+"""Helpers for the network tests: a sans-IO host with bot peers on an in-memory link."""
+
+import random
+from dataclasses import dataclass, field
+
+import pytest
+
+from engine.registry import get_game
+from net.identity import Identity
+from net.link import MemoryLink, RawPeer
+from net.session import HostSession, PeerSession
+
+
+@dataclass
+class Game:
+    host: HostSession
+    link: MemoryLink
+    peers: list = field(default_factory=list)
+    conns: list = field(default_factory=list)
+
+    def add_bot(self, seed, name=None, identity=None, code=None, bot="greedy"):
+        peer = PeerSession(identity or Identity.generate(), name or f"bot{len(self.peers)}",
+                           code=code if code is not None else self.host.code)
+        entry = get_game(self.host.game)
+        conn = self.link.add(peer, entry.make_bot(bot, random.Random(seed)) if bot else None)
+        self.peers.append(peer)
+        self.conns.append(conn)
+        return peer
+
+    def add_raw(self):
+        raw = RawPeer()
+        return raw, self.link.add(raw)
+
+    def transcripts(self):
+        return {p.table.transcript.to_bytes() for p in self.peers}
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def make_game():
+    def make(players=3, game="medici", code=None, options=None, **kw):
+        entry = get_game(game)
+        config = entry.rules.make_config(players, options or {})
+        host = HostSession(Identity.generate(), game, config, code=code, **kw)
+        return Game(host, MemoryLink(host))
+
+    return make
+
+
+@pytest.fixture
+def played(make_game):
+    """A finished 3-player game of greedy bots."""
+    g = make_game(3)
+    for i in range(3):
+        g.add_bot(i)
+    g.link.pump()
+    return g
+
+
+class TolerantPeer(PeerSession):
+    """A peer a test drives by hand: it records the host's refusals instead of failing, and
+    while ``hold`` is set it writes nothing by itself."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.refusals = []
+        self.hold = False
+
+    def _handle(self, event):
+        from net.rpc import Response
+
+        if isinstance(event, Response) and event.error is not None:
+            self._calls.pop(event.msgid, None)
+            self.refusals.append(event.error)
+            self._pending = None
+            return
+        super()._handle(event)
+
+    def _maybe_write(self):
+        if not self.hold:
+            super()._maybe_write()
+
+    def decision_due(self):
+        return not self.hold and super().decision_due()
+
+    def post_now(self, link, conn, wire):
+        """Send a ``post`` with these fields at once and return the host's refusal, if any."""
+        before = len(self.refusals)
+        self._call("post", (wire,))
+        link.send(conn, self.data_to_send())
+        return self.refusals[before] if len(self.refusals) > before else None
+
+
+@pytest.fixture
+def tolerant_game(make_game):
+    """A 3-player game whose seat 0 is a held ``TolerantPeer``, the others greedy bots."""
+
+    def make(players=3):
+        g = make_game(players)
+        cheat = TolerantPeer(Identity.generate(), "mallory")
+        cheat.hold = True
+        conn = g.link.add(cheat)
+        g.peers.append(cheat)
+        g.conns.append(conn)
+        for i in range(1, players):
+            g.add_bot(i)
+        g.link.pump()
+        return g, cheat, conn
+
+    return make

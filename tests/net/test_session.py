@@ -1,0 +1,230 @@
+"""Whole games through the sans-IO host and peers on an in-memory link."""
+
+import msgpack
+import pytest
+
+from engine.core import UNKNOWN
+from net.identity import Identity
+from net.rpc import E_FULL, E_KEY_IN_USE, E_WRONG_CODE, Codec, Notification, Request, Response
+from net.session import PeerSession, new_code
+from net.transcript import Transcript
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_bot_game_ends_with_every_transcript_identical(make_game, players):
+    g = make_game(players)
+    for i in range(players):
+        g.add_bot(i)
+    g.link.pump()
+    assert [p.state for p in g.peers] == ["over"] * players
+    assert g.host.finished
+    assert len(g.transcripts()) == 1
+    assert g.host.table.transcript.to_bytes() in g.transcripts()
+    results = [p.table.result() for p in g.peers]
+    assert all(r == g.host.table.result() for r in results)
+    assert results[0]["end"] in ("alliances-gone", "no-playable-card")
+    # the saved form reads back, every entry signed by its author's key
+    t = Transcript.from_bytes(g.peers[0].table.transcript.to_bytes())
+    keys = {i: s.key for i, s in enumerate(g.host.table.seats)} | {-1: g.host.identity.public_key}
+    assert all(e.signed_by(keys[e.author]) for e in t.entries)
+
+
+def test_no_entry_and_no_view_shows_a_card_before_its_reveal(played):
+    host = played.host.table
+    for e in host.transcript.entries:
+        action = e.fields.get("action")
+        if action and action["kind"] in ("hide", "top", "plan"):
+            assert action.get("card") == UNKNOWN
+            assert len(e.fields["commit"]) == 32
+    # the relay's view never held a card of any hand, except the shown last card of a deck
+    v = host.view
+    for seat, hand in enumerate(v.hands):
+        assert all(c == UNKNOWN or c == v.shown[seat] for c in hand)
+    # a seat's own view knows its hand; another seat's view does not
+    p0, p1 = played.peers[0].table.view, played.peers[1].table.view
+    assert UNKNOWN not in p0.hands[0]
+    assert all(c == UNKNOWN or c == p1.shown[0] for c in p1.hands[0])
+
+
+def test_every_hidden_choice_is_opened_at_the_end(played):
+    host = played.host.table
+    assert set(host.commitments) == host.opened
+    ends = [e for e in host.transcript.entries if e.kind == "end"]
+    assert [e.author for e in ends] == [0, 1, 2]
+
+
+def test_the_lobby_shows_names_fingerprints_and_readiness(make_game):
+    g = make_game(3)
+    ada = g.add_bot(0, name="Ada")
+    g.link.pump()
+    seats = ada.lobby["seats"]
+    assert seats == [{"seat": 0, "name": "Ada", "fp": ada.identity.fingerprint, "ready": True,
+                      "online": True}]
+    assert ada.state == "lobby"
+
+
+def test_the_game_code_is_required_and_checked(make_game):
+    code = new_code()
+    word, digits = code.split("-")
+    assert word.isalpha() and len(digits) == 4
+    g = make_game(3, code=code)
+    wrong = g.add_bot(0, code="NOPE-0000")
+    none = g.add_bot(1, code="")
+    right = g.add_bot(2, code=code.lower())
+    g.link.pump()
+    for p in (wrong, none):
+        assert p.state == "failed"
+        assert p.error.code == E_WRONG_CODE
+        assert "game code" in str(p.error)
+    assert right.state == "lobby"
+    assert [s.name for s in g.host.seats] == ["bot2"]
+
+
+def test_a_full_game_and_a_key_in_use_are_refused(make_game):
+    g = make_game(3)
+    twin = Identity.generate()
+    first = g.add_bot(0, identity=twin, bot=None)
+    again = g.add_bot(1, identity=twin, bot=None)
+    g.link.pump()
+    assert first.state == "lobby"
+    assert again.state == "failed" and again.error.code == E_KEY_IN_USE
+    for i in range(2):
+        g.add_bot(10 + i)
+    g.link.pump()
+    late = g.add_bot(20)
+    g.link.pump()
+    assert late.state == "failed" and late.error.code == E_FULL
+
+
+def test_a_seat_left_in_the_lobby_is_given_up(make_game):
+    g = make_game(3)
+    g.add_bot(0)
+    g.add_bot(1)
+    g.link.pump()
+    g.link.drop(g.conns[0])
+    assert [s.name for s in g.host.seats] == ["bot1"]
+    for i in range(2):
+        g.add_bot(5 + i)
+    g.link.pump()
+    assert g.host.finished
+
+
+def _steps_until(g, n):
+    """Pump one message at a time until the transcript holds ``n`` entries."""
+    while len(g.host.table.transcript) < n:
+        for conn, peer in list(g.link.peers.items()):
+            data = peer.data_to_send()
+            if data:
+                g.link.send(conn, data)
+            bot = g.link.bots.get(conn)
+            if bot is not None and peer.decision_due():
+                peer.act(bot.choose(peer.view, peer.table.me))
+
+
+def test_a_dropped_peer_rejoins_with_its_key_and_the_game_goes_on(make_game):
+    import random
+
+    from engine.registry import get_game
+
+    g = make_game(4)
+    ids = [Identity.generate() for _ in range(4)]
+    for i in range(4):
+        g.add_bot(i, identity=ids[i])
+    _steps_until(g, 40)  # well into the game: placements made, cards committed
+    g.link.drop(g.conns[2])
+    assert g.host.seats[2].conn is None
+    g.link.pump()
+    assert not g.host.finished or g.host.table.writer() != 2
+    # a new process with the same key: it learns everything again from the transcript
+    back = PeerSession(ids[2], "bot2-again")
+    g.link.add(back, get_game("medici").make_bot("greedy", random.Random(9)))
+    g.peers[2] = back
+    g.link.pump()
+    assert g.host.finished
+    assert [p.state for p in g.peers] == ["over"] * 4
+    assert len(g.transcripts()) == 1
+    # it could open its own earlier commitments: they came back from its sealed notes
+    assert back.table.secrets
+
+
+def test_a_peer_keeps_its_game_across_a_reconnect(make_game):
+    g = make_game(3)
+    for i in range(3):
+        g.add_bot(i)
+    _steps_until(g, 30)
+    peer = g.peers[1]
+    g.link.drop(g.conns[1])
+    peer.reconnect()
+    bot = g.link.bots.get(g.conns[1])
+    import random
+
+    from engine.registry import get_game
+
+    g.link.add(peer, bot or get_game("medici").make_bot("greedy", random.Random(3)))
+    g.link.pump()
+    assert peer.state == "over"
+    assert len(g.transcripts()) == 1
+
+
+def test_a_turn_timeout_forfeits_the_seat(make_game, clock):
+    g = make_game(3, turn_timeout=30, clock=clock)
+    g.add_bot(0)
+    g.add_bot(1)
+    idle = g.add_bot(2, bot=None)  # never decides
+    g.link.pump()
+    assert not g.host.finished
+    due = g.host.table.writer()
+    assert due == 2
+    clock.now += 29
+    g.link.pump()
+    assert not g.host.finished
+    clock.now += 2
+    g.link.pump()
+    assert g.host.finished
+    result = g.peers[0].table.result()
+    assert result["end"] == "forfeit" and result["forfeited"] == [2]
+    assert idle.state == "over"
+    kinds = [e.kind for e in g.host.table.transcript.entries]
+    assert kinds[-3:] == ["forfeit", "end", "end"]  # the seats still in close the game
+    assert len(g.transcripts()) == 1
+
+
+def test_no_timeout_by_default(make_game, clock):
+    g = make_game(3, clock=clock)
+    g.add_bot(0)
+    g.add_bot(1)
+    g.add_bot(2, bot=None)
+    g.link.pump()
+    clock.now += 10_000
+    g.link.pump()
+    assert not g.host.finished and g.host.table.phase == "play"
+
+
+def test_a_peer_that_is_not_due_cannot_act(make_game):
+    g = make_game(3)
+    for i in range(3):
+        g.add_bot(i, bot=None)
+    g.link.pump()
+    due = g.host.table.writer()
+    other = g.peers[(due + 1) % 3]
+    assert not other.decision_due()
+    with pytest.raises(Exception, match="no decision is due"):
+        other.act(None)
+
+
+def test_the_wire_conversation_starts_with_a_challenge_and_a_hello(make_game):
+    g = make_game(3)
+    raw, conn = g.add_raw()
+    (challenge,) = raw.events()
+    assert isinstance(challenge, Notification) and challenge.method == "challenge"
+    fields = challenge.params[0]
+    assert fields["game"] == "medici" and fields["players"] == 3 and fields["version"] == 1
+    ident = Identity.generate()
+    from net.session import hello_signature
+
+    sig = hello_signature(ident, fields["nonce"], fields["host"])
+    hello = Request(1, "hello", ({"name": "Raw", "key": ident.public_key, "sig": sig},))
+    g.link.send(conn, Codec().send(hello))
+    answer = [e for e in raw.events() if isinstance(e, Response)]
+    assert answer == [Response(1, None, {"seat": 0, "players": 3, "length": 0, "resume": False})]
+    assert msgpack.unpackb(Codec().send(hello))[0] == 0
