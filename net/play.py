@@ -98,10 +98,10 @@ def host_game(s: HostSettings, say: Say) -> int:
         say(f"hosting {entry.rules.title} for {s.players} players; key {identity.fingerprint}")
         say(f"give this line to your friends: {line}")
         if s.seat:
-            me = PeerSession(identity, s.name)
+            me = PeerSession(identity, s.name, code)
             runner.add_local(me, entry.make_bot(s.bot, random.Random()))
         for i in range(s.bots):
-            bot = PeerSession(Identity.generate(), f"bot-{i + 1} ({s.bot})")
+            bot = PeerSession(Identity.generate(), f"bot-{i + 1} ({s.bot})", code)
             runner.add_local(bot, entry.make_bot(s.bot, random.Random()))
         await task
 
