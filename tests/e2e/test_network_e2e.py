@@ -66,7 +66,7 @@ def play(tmp_path, game, players, host_args):
             if code:
                 args += ["--code", code.group(1)]
             procs.append(_palazzo(args, homes[i], logs[i]))
-        for p, log in zip(procs, logs):
+        for p, log in zip(procs, logs[: len(procs)], strict=True):
             assert p.wait(TIMEOUT) == 0, log.read_text()[-2000:]
     finally:
         for p in procs:
