@@ -488,10 +488,10 @@ class PeerSession:
     def _handle(self, event: Any) -> None:
         if isinstance(event, Notification):
             payload = event.params[0] if event.params and type(event.params[0]) is dict else {}
-            handler = _PEER_NOTES.get(event.method)
-            if handler is None:
+            name = _PEER_NOTES.get(event.method)
+            if name is None:
                 raise RemoteProtocolError(f"unknown notification {event.method!r}", E_UNKNOWN_METHOD)
-            handler(self, payload)
+            getattr(self, name)(payload)
         elif isinstance(event, Response):
             method = self._calls.pop(event.msgid, None)
             if method is None:
@@ -592,10 +592,11 @@ class PeerSession:
         self.events.append(PeerEvent("failed", error))
 
 
-_PEER_NOTES: dict[str, Callable[[PeerSession, dict[str, Any]], None]] = {
-    "challenge": PeerSession._on_challenge,
-    "lobby": PeerSession._on_lobby,
-    "entry": PeerSession._on_entry,
-    "error": PeerSession._on_error,
-    "bye": PeerSession._on_bye,
+#: notification -> the PeerSession method that handles it
+_PEER_NOTES: dict[str, str] = {
+    "challenge": "_on_challenge",
+    "lobby": "_on_lobby",
+    "entry": "_on_entry",
+    "error": "_on_error",
+    "bye": "_on_bye",
 }
