@@ -52,7 +52,7 @@ async def one_game(seed: int) -> None:
     port = (await started)[0][1]
     peers = [TimedPeer(Identity.generate(), f"p{i}") for i in range(4)]
     bots = [entry.make_bot("greedy", random.Random(seed * 10 + i)) for i in range(4)]
-    await asyncio.gather(*(run_peer(p, "127.0.0.1", port, b) for p, b in zip(peers, bots)))
+    await asyncio.gather(*(run_peer(p, "127.0.0.1", port, b) for p, b in zip(peers, bots, strict=True)))
     await serve
     assert all(p.state == "over" for p in peers), [p.error for p in peers]
 
