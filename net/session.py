@@ -26,6 +26,7 @@ connection's game except a valid entry from the seat due to write.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import secrets
 import time
@@ -320,7 +321,7 @@ class HostSession:
             "kind": "start", "rules": self.game, "config": self.config.to_data(),
             "seats": [{"name": s.name, "key": s.key} for s in self.seats],
             "time": int(time.time()),
-            "timeout": int(self.turn_timeout or 0), "on_timeout": self.on_timeout,
+            "timeout": math.ceil(self.turn_timeout or 0), "on_timeout": self.on_timeout,
         }, game_id=os.urandom(16))
         log.info("the game starts: %s", ", ".join(s.name for s in self.seats))
 
@@ -414,8 +415,10 @@ class PeerSession:
     """
 
     def __init__(self, identity: Identity, name: str, code: str | None = None,
-                 auto_ready: bool = True) -> None:
+                 auto_ready: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
         self.identity = identity
+        self.clock = clock
+        self._turn_since = 0.0
         self.name = name
         self.code = code
         self.auto_ready = auto_ready
@@ -468,6 +471,15 @@ class PeerSession:
     def decision_due(self) -> bool:
         return (self.state == "playing" and self._pending is None and self.table is not None
                 and self._synced() and self.table.decision_due())
+
+    def takeover_due(self) -> bool:
+        """Whether the seat's own bot should decide now: the host chose ``--on-timeout bot`` and
+        the player has let a decision wait for the turn timeout. (The host forfeits the seat at
+        twice the timeout; this peer's bot decides first, on the machine that holds the secrets.)
+        """
+        t = self.table
+        return (self.decision_due() and t is not None and t.on_timeout == "bot" and t.timeout > 0
+                and self.clock() - self._turn_since >= t.timeout)
 
     @property
     def view(self) -> Any:
@@ -575,6 +587,7 @@ class PeerSession:
         if entry is not None:
             self._post(entry)
         elif self.table.decision_due():
+            self._turn_since = self.clock()
             self.events.append(PeerEvent("turn"))
 
     def _post(self, entry: Entry) -> None:

@@ -97,6 +97,8 @@ class Table:
         self.my_seed: tuple[bytes, bytes] | None = None
         self.forfeited: set[int] = set()
         self.ended: list[int] = []
+        self.timeout = 0
+        self.on_timeout = "forfeit"
         self.log: list[str] = []
 
     # -- whose move ---------------------------------------------------------------------------
@@ -192,11 +194,16 @@ class Table:
         if len(seats) != config.players or len({s.key for s in seats}) != len(seats):
             raise CheatDetected(HOST, e.seq, "the seats do not match the players", E_BAD_PARAMS)
         started = self._field(e, "time", int)
+        timeout = e.fields.get("timeout", 0)
+        on_timeout = e.fields.get("on_timeout", "forfeit")
+        if type(timeout) is not int or timeout < 0 or on_timeout not in ("forfeit", "bot"):
+            raise CheatDetected(HOST, e.seq, "bad turn timeout in start", E_BAD_PARAMS)
 
         def apply() -> None:
             self.game_id = e.fields["game"]
             self.game, self.rules, self.config = game.rules.name, game.rules, config
             self.seats, self.started = seats, started
+            self.timeout, self.on_timeout = timeout, on_timeout
             keys = [s.key for s in seats]
             if self.identity is not None and self.identity.public_key in keys:
                 self.me = keys.index(self.identity.public_key)

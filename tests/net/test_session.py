@@ -228,3 +228,26 @@ def test_the_wire_conversation_starts_with_a_challenge_and_a_hello(make_game):
     answer = [e for e in raw.events() if isinstance(e, Response)]
     assert answer == [Response(1, None, {"seat": 0, "players": 3, "length": 0, "resume": False})]
     assert msgpack.unpackb(Codec().send(hello))[0] == 0
+
+
+def test_with_on_timeout_bot_the_seat_own_client_is_told_to_let_its_bot_play(make_game, clock):
+    g = make_game(3, turn_timeout=30, on_timeout="bot", clock=clock)
+    g.add_bot(0)
+    g.add_bot(1)
+    slow = PeerSession(Identity.generate(), "slow", clock=clock)
+    conn = g.link.add(slow)
+    g.peers.append(slow)
+    g.link.pump()
+    assert slow.decision_due() and not slow.takeover_due()
+    assert slow.table.timeout == 30 and slow.table.on_timeout == "bot"
+    clock.now += 31
+    assert slow.takeover_due()
+    g.link.pump()
+    assert not g.host.finished  # the host waits twice as long before it forfeits the seat
+    import random
+
+    from engine.registry import get_game
+
+    g.link.bots[conn] = get_game("medici").make_bot("greedy", random.Random(1))
+    g.link.pump()
+    assert g.host.finished and g.peers[0].table.result()["end"] != "forfeit"

@@ -1,0 +1,65 @@
+"""The asyncio host and peers on 127.0.0.1: a whole game, and a peer whose connection is cut
+mid-game reconnects by itself and finishes."""
+
+import asyncio
+import random
+
+from engine.registry import get_game
+from net.host import HostRunner
+from net.identity import Identity
+from net.peer import run_peer
+from net.session import HostSession, PeerSession
+
+
+async def _cutting_proxy(upstream_port, cut_after):
+    """A proxy that forwards to the host and cuts its first connection after ``cut_after`` bytes
+    came down from the host."""
+    state = {"connections": 0}
+
+    async def handle(reader, writer):
+        state["connections"] += 1
+        first = state["connections"] == 1
+        up_r, up_w = await asyncio.open_connection("127.0.0.1", upstream_port)
+
+        async def pipe(src, dst, limit):
+            sent = 0
+            try:
+                while data := await src.read(4096):
+                    dst.write(data)
+                    await dst.drain()
+                    sent += len(data)
+                    if limit and sent >= limit:
+                        break
+            except ConnectionError:
+                pass
+            dst.close()
+
+        await asyncio.gather(pipe(up_r, writer, cut_after if first else 0), pipe(reader, up_w, 0))
+        writer.close()
+        up_w.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    return server, state
+
+
+async def test_a_cut_connection_is_rejoined_and_the_game_finishes():
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    port = (await started)[0][1]
+    proxy, state = await _cutting_proxy(port, cut_after=3000)
+    proxy_port = proxy.sockets[0].getsockname()[1]
+    peers = [PeerSession(Identity.generate(), f"p{i}") for i in range(3)]
+    bots = [entry.make_bot("greedy", random.Random(i)) for i in range(3)]
+    ports = [port, port, proxy_port]
+    await asyncio.wait_for(asyncio.gather(*(
+        run_peer(p, "127.0.0.1", pt, b, retry_delay=0.05)
+        for p, b, pt in zip(peers, bots, ports, strict=True))), 60)
+    await asyncio.wait_for(serving, 10)
+    proxy.close()
+    assert state["connections"] >= 2  # the third peer came back
+    assert [p.state for p in peers] == ["over"] * 3
+    assert len({p.table.transcript.to_bytes() for p in peers}) == 1
+    assert host.finished
