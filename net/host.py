@@ -23,10 +23,11 @@ READ_SIZE = 65536
 class HostRunner(MemoryLink):
     """Routes the session's output to sockets or to the in-process peers."""
 
-    def __init__(self, session: HostSession) -> None:
+    def __init__(self, session: HostSession, on_change: Any = None) -> None:
         super().__init__(session)
         self.writers: dict[int, asyncio.StreamWriter] = {}
         self.done = asyncio.Event()
+        self.on_change = on_change  # called after every burst of traffic (e.g. to print moves)
 
     def deliver(self, outputs: list[Output]) -> None:
         local = [o for o in outputs if o.conn in self.peers]
@@ -46,6 +47,11 @@ class HostRunner(MemoryLink):
     def add_local(self, peer: PeerSession, bot: Any) -> None:
         self.add(peer, bot)
         self.pump()
+
+    def pump(self, limit: int = 1_000_000) -> None:
+        super().pump(limit)
+        if self.on_change is not None:
+            self.on_change()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._next += 1

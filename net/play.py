@@ -85,8 +85,16 @@ def host_game(s: HostSettings, say: Say) -> int:
     session = HostSession(identity, s.game, config, code=code, turn_timeout=s.turn_timeout,
                           on_timeout=s.on_timeout)
 
+    logged = 0
+
+    def tell() -> None:
+        nonlocal logged
+        for line in session.table.log[logged:]:
+            say(line)
+        logged = len(session.table.log)
+
     async def main() -> None:
-        runner = HostRunner(session)
+        runner = HostRunner(session, tell)
         started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         task = asyncio.create_task(runner.run(s.bind, s.port, started))
         done, _ = await asyncio.wait({task, started}, return_when=asyncio.FIRST_COMPLETED)
@@ -104,14 +112,6 @@ def host_game(s: HostSettings, say: Say) -> int:
             bot = PeerSession(Identity.generate(), f"bot-{i + 1} ({s.bot})", code)
             runner.add_local(bot, entry.make_bot(s.bot, random.Random()))
         await task
-
-    logged = 0
-
-    def tell() -> None:
-        nonlocal logged
-        for line in session.table.log[logged:]:
-            say(line)
-        logged = len(session.table.log)
 
     handler = _SayHandler(say)
     logging.getLogger("palazzo.net").addHandler(handler)

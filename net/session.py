@@ -465,8 +465,9 @@ class PeerSession:
         self.state = "connecting"
 
     def connection_lost(self) -> None:
-        if self.state not in ("over", "failed"):
+        if self.state not in ("over", "failed", "disconnected"):
             self.state = "disconnected"
+            self.events.append(PeerEvent("disconnected"))
 
     def decision_due(self) -> bool:
         return (self.state == "playing" and self._pending is None and self.table is not None
