@@ -34,6 +34,9 @@ class Dealer(Protocol):
     def chance(self, view: Any, me: int) -> Any | None:
         """The chance action for ``me``'s view now, or ``None`` if it must come from an entry."""
 
+    def note(self, view: Any, action: Any) -> None:
+        """An action from an entry was applied to ``me``'s view (as ``me`` knows it)."""
+
     def feed(self, entry: Entry) -> None:
         """Take an entry that carries dealing messages (none for the seed dealer)."""
 
@@ -75,11 +78,90 @@ class MediciSeedDealer:
             return None  # the deck's last card, from under it: its owner shows it in an entry
         return mk("draw", seat, bottoms[0] if me == seat else UNKNOWN)
 
+    def note(self, view: Any, action: Any) -> None:
+        return None
+
     def feed(self, entry: Entry) -> None:
         return None
 
 
-SEED_DEALERS: dict[str, Any] = {"medici": MediciSeedDealer}
+class CondottiereSeedDealer:
+    """Condottiere's shared deck dealt from the joint seed.
+
+    The pile is a multiset that reshuffles take discards into, so this dealer follows the whole
+    game in a shadow state with every card known, and draws the k-th card of the game from the
+    shadow's pile with a generator seeded by ``SHA-256("palazzo/deal/v1" || seed || k)``
+    (``engine.core.sample_chance`` over the pile's cards in order). The starting player is
+    drawn the same way (k = 0).
+
+    The shadow learns every action from the entries. A card another seat plays face down
+    (Hidden Cards) is unknown until it is turned up; from that play on, the shadow keeps the
+    actions aside and replays them once every such card is known. Every face-down card is
+    turned up before a battle is resolved, and cards are only dealt after that, so the shadow
+    is always complete when a card is dealt.
+    """
+
+    def __init__(self, seed: bytes, config: Any) -> None:
+        from engine.registry import get_game
+
+        self.seed = seed
+        self.rules = get_game("condottiere").rules
+        self.shadow = self.rules.new_game(config)
+        self.count = 0
+        self.tail: list[Any] = []  # actions after the first face-down card not known yet
+        self.down: list[list[int | None]] = [[] for _ in range(config.players)]
+
+    def chance(self, view: Any, me: int) -> Any | None:
+        from engine.core import sample_chance
+
+        if self.tail:
+            raise RuntimeError("a card is due while a face-down card is still unknown")
+        rng = _seeded(b"palazzo/deal/v1", self.seed, *self.count.to_bytes(4, "big"))
+        self.count += 1
+        action = sample_chance(self.rules.chance_outcomes(self.shadow), rng)
+        self.shadow = self.rules.apply_unchecked(self.shadow, action)
+        if action.kind == "draw" and action.seat != me:
+            return action._replace(card=UNKNOWN)
+        return action
+
+    def note(self, view: Any, action: Any) -> None:
+        """Follow ``action``; ``ValueError`` (and no change) if the shadow's rules refuse it."""
+        seat = action.seat
+        down = [list(d) for d in self.down]
+        tail = list(self.tail)
+        if action.kind == "play" and view.config.hidden_cards and (
+            action.card == UNKNOWN or action.card in _face_down()
+        ):
+            down[seat].append(len(tail) if action.card == UNKNOWN or tail else None)
+        elif action.kind == "reveal":
+            line = view.lines[seat]
+            k = sum(1 for _, up in line[: action.target] if not up)
+            index = down[seat].pop(k)
+            if index is not None:
+                tail[index] = tail[index]._replace(card=action.card)
+        shadow = self.shadow
+        if tail or action.card == UNKNOWN:
+            tail.append(action)
+            if all(a.card != UNKNOWN for a in tail if a.kind == "play"):
+                for a in tail:
+                    shadow = self.rules.apply(shadow, a)
+                tail = []
+                down = [[None] * len(d) for d in down]  # every card in them is known now
+        else:
+            shadow = self.rules.apply(shadow, action)
+        self.shadow, self.tail, self.down = shadow, tail, down
+
+    def feed(self, entry: Entry) -> None:
+        return None
+
+
+def _face_down() -> frozenset[int]:
+    from engine.condottiere.cards import FACE_DOWN_KINDS
+
+    return FACE_DOWN_KINDS
+
+
+SEED_DEALERS: dict[str, Any] = {"medici": MediciSeedDealer, "condottiere": CondottiereSeedDealer}
 
 
 def seed_dealer(game: str, seed: bytes, config: Any) -> Dealer:

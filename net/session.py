@@ -40,6 +40,7 @@ from net.rpc import (
     E_BAD_PARAMS,
     E_BAD_SIGNATURE,
     E_FULL,
+    E_INTERNAL,
     E_KEY_IN_USE,
     E_NOT_YOUR_SEAT,
     E_UNKNOWN_METHOD,
@@ -227,6 +228,10 @@ class HostSession:
                 self._respond(conn, event.msgid, None, RpcError(e.code, str(e)))
                 if e.code == E_WRONG_CODE:
                     self._close(conn, str(e))
+                return
+            except Exception as e:  # a fault here must not stop the other players' game
+                log.exception("connection %s, %s: internal error", conn, event.method)
+                self._respond(conn, event.msgid, None, RpcError(E_INTERNAL, f"host error: {e!r}"))
                 return
             self._respond(conn, event.msgid, result)
             self._after(conn, event.method)
@@ -449,6 +454,9 @@ class PeerSession:
             self._fail(RemoteProtocolError(f"the host sent a malformed frame: {e}", e.code))
         except CheatDetected as e:
             self._fail(e)
+        except Exception as e:  # a fault of this program: stop cleanly and say so
+            log.exception("peer: internal error")
+            self._fail(LocalProtocolError(f"internal error: {e!r}"))
 
     def data_to_send(self) -> bytes:
         out, self._out = bytes(self._out), bytearray()

@@ -207,7 +207,9 @@ class Table:
             keys = [s.key for s in seats]
             if self.identity is not None and self.identity.public_key in keys:
                 self.me = keys.index(self.identity.public_key)
-            self.view = self.rules.view(self.rules.new_game(config), self.me)
+            # an observer sees as a seat that holds nothing: the seat number after the last
+            self.view = self.rules.view(self.rules.new_game(config),
+                                        self.me if self.me >= 0 else len(seats))
             self.policy = make_policy(self.game, config)
             self.phase = "seed-commit"
             self.log.append(f"{self.rules.title}: " + ", ".join(s.name for s in seats))
@@ -251,18 +253,26 @@ class Table:
         if getattr(action, "seat", e.author) != e.author:
             raise CheatDetected(e.author, e.seq, "an action for another seat", E_NOT_YOUR_TURN)
         policy, view = self.policy, self.view
-        mine = action
+        mine = dealt = action
         slot = policy.hidden_slot(action)
         c = None
         secret = None
-        if slot is not None:
+        if slot is None:
+            if policy.public(action) != action:
+                raise CheatDetected(e.author, e.seq, "an action must travel in its public form",
+                                    E_BAD_PARAMS)
+            try:
+                mine, dealt = policy.reader_actions(action, e.fields, e.author == self.me)
+            except ValueError as err:
+                raise CheatDetected(e.author, e.seq, str(err), E_BAD_PARAMS) from None
+        else:
             c = self._field(e, "commit", bytes, COMMIT_SIZE)
             if policy.public(action) != action:
                 raise CheatDetected(e.author, e.seq, "a face-down card must not be named", E_BAD_PARAMS)
             if e.author == self.me:
                 note = self._unseal(e, slot)
                 secret = (note["card"], note["salt"])
-                mine = policy.with_card(action, note["card"])
+                mine = dealt = policy.with_card(action, note["card"])
         opening = policy.opening(view, action)
         if opening is not None:
             seat, oslot = opening
@@ -278,6 +288,11 @@ class Table:
         except (IllegalActionError, InvalidActionError, ValueError) as err:
             raise CheatDetected(e.author, e.seq, str(err), E_ILLEGAL) from None
         text = self._text(view, mine)
+        assert self.dealer is not None
+        try:  # the last check: the dealer follows the action (and changes only if it fits)
+            self.dealer.note(view, dealt)
+        except (IllegalActionError, InvalidActionError, ValueError) as err:
+            raise CheatDetected(e.author, e.seq, f"the dealer refuses it: {err}", E_ILLEGAL) from None
 
         def apply() -> None:
             if slot is not None:
@@ -392,7 +407,7 @@ class Table:
         fields = self._header("act")
         slot = self.policy.hidden_slot(action)
         if slot is None:
-            fields["action"] = self.rules.action_to_data(action)
+            fields["action"] = self.rules.action_to_data(self.policy.public(action))
             fields.update(self.policy.shown_fields(self.view, action))
             return self._sign(fields)
         salt = new_salt()
