@@ -63,3 +63,41 @@ async def test_a_cut_connection_is_rejoined_and_the_game_finishes():
     assert [p.state for p in peers] == ["over"] * 3
     assert len({p.table.transcript.to_bytes() for p in peers}) == 1
     assert host.finished
+
+
+async def test_a_raw_client_over_tcp_gets_clear_errors_and_the_host_goes_on():
+    from net.rpc import (
+        E_MALFORMED,
+        E_UNKNOWN_METHOD,
+        Notification,
+        Request,
+        Response,
+        StreamConnection,
+    )
+
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    port = (await started)[0][1]
+
+    conn = StreamConnection(*await asyncio.open_connection("127.0.0.1", port))
+    challenge = await conn.recv()
+    assert isinstance(challenge, Notification) and challenge.method == "challenge"
+    await conn.send(Request(7, "deal_me_aces", ()))
+    answer = await conn.recv()
+    assert isinstance(answer, Response) and answer.msgid == 7
+    assert answer.error.code == E_UNKNOWN_METHOD
+    conn.writer.write(b"\xc1")  # never valid msgpack
+    note = await conn.recv()
+    assert note.method == "error" and note.params[0]["code"] == E_MALFORMED
+    assert await conn.recv() is None  # and the host closed the connection
+    await conn.close()
+
+    peers = [PeerSession(Identity.generate(), f"p{i}") for i in range(3)]
+    bots = [entry.make_bot("greedy", random.Random(i)) for i in range(3)]
+    await asyncio.wait_for(asyncio.gather(*(
+        run_peer(p, "127.0.0.1", port, b) for p, b in zip(peers, bots, strict=True))), 60)
+    await asyncio.wait_for(serving, 10)
+    assert [p.state for p in peers] == ["over"] * 3
