@@ -123,7 +123,7 @@ def test_a_hello_signed_by_another_key_is_refused(make_game):
     assert g.host.seats == []
 
 
-def test_an_entry_with_a_bad_signature_is_refused(tolerant_game):
+def test_an_entry_with_a_bad_signature_is_refused(tolerant_game, caplog):
     g, cheat, conn = tolerant_game()
     run_until_due(g, cheat, conn, "play")
     t = cheat.table
@@ -133,6 +133,7 @@ def test_an_entry_with_a_bad_signature_is_refused(tolerant_game):
                    honest.fields)
     err = cheat.post_now(g.link, conn, forged.to_wire())
     assert err.code == E_BAD_SIGNATURE
+    assert "bad signature" in caplog.text
     assert len(g.host.table.transcript) == len(t.transcript)
     finish(g, cheat, conn)
 
@@ -155,7 +156,7 @@ def test_replayed_and_out_of_order_entries_are_refused(tolerant_game):
     finish(g, cheat, conn)
 
 
-def test_out_of_turn_illegal_and_other_seat_entries_are_refused(tolerant_game):
+def test_out_of_turn_illegal_and_other_seat_entries_are_refused(tolerant_game, caplog):
     g, cheat, conn = tolerant_game()
     run_until_due(g, cheat, conn, "seed-commit")
     t = cheat.table
@@ -167,6 +168,7 @@ def test_out_of_turn_illegal_and_other_seat_entries_are_refused(tolerant_game):
     e = Entry.sign(cheat.identity, fields_for(t, kind="act", action=bogus))
     err = cheat.post_now(g.link, conn, e.to_wire())
     assert err.code == E_ILLEGAL and "illegal action" in err.message
+    assert "illegal action" in caplog.text  # the host logs every refusal
     e = Entry.sign(cheat.identity, {**fields_for(t, kind="act", action=bogus), "author": 1})
     assert cheat.post_now(g.link, conn, e.to_wire()).code == E_NOT_YOUR_SEAT
     e = Entry.sign(cheat.identity, fields_for(t, kind="end", openings=b"\x90"))
