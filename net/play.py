@@ -185,6 +185,9 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
         assert session.table is not None
         say(_result_line(session.table))
         _save(session.table, say)
+        if session.table.verdict is not None:
+            say(f"error: {session.table.verdict}")
+            return 3
         return 0
     err = session.error
     if isinstance(err, CheatDetected):

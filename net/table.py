@@ -50,6 +50,7 @@ from net.dealer import Dealer, seed_dealer
 from net.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
 from net.identity import PUBLIC_KEY_SIZE, Identity
 from net.policy import make_policy
+from net.replay import REPLAYED, replay
 from net.rpc import (
     E_BAD_PARAMS,
     E_BAD_SIGNATURE,
@@ -91,6 +92,8 @@ class Table:
         self.seed = b""
         self.commitments: dict[tuple[int, str], bytes] = {}
         self.opened: set[tuple[int, str]] = set()
+        self.revealed: dict[tuple[int, str], int] = {}  # the card of each opened commitment
+        self.verdict: CheatDetected | None = None  # the end-of-game replay's finding
         self.secrets: dict[str, tuple[int, bytes]] = {}
         self.seed_commits: list[bytes] = []
         self.seed_values: list[bytes] = []
@@ -301,6 +304,7 @@ class Table:
                     self.secrets[slot] = secret
             if opening is not None:
                 self.opened.add(opening)
+                self.revealed[opening] = action.card
             policy.note(view, mine)
             self.view = after
             self.log.append(text)
@@ -346,9 +350,14 @@ class Table:
 
         def apply() -> None:
             self.opened.update(openings)
+            self.revealed.update((k, card) for k, (card, _) in openings.items())
             self.ended.append(e.author)
             if not self._end_order():
                 self.phase = "over"
+                if self.game in REPLAYED and not self.forfeited:
+                    self.verdict = replay(self)
+                    if self.verdict is not None:
+                        self.log.append(str(self.verdict))
 
         return apply
 
@@ -467,7 +476,8 @@ class Table:
             return {"end": "forfeit", "forfeited": sorted(self.forfeited),
                     "text": f"{names} forfeited", "scores": [], "winners": []}
         o = self.rules.outcome(self.view)
-        return {**o.to_data(), "text": o.detail.get("text", o.end)}
+        verdict = "verified" if self.verdict is None else str(self.verdict)
+        return {**o.to_data(), "text": o.detail.get("text", o.end), "verdict": verdict}
 
 
 def _no_ext(code: int, data: bytes) -> Any:

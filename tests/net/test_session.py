@@ -251,3 +251,21 @@ def test_with_on_timeout_bot_the_seat_own_client_is_told_to_let_its_bot_play(mak
     g.link.bots[conn] = get_game("medici").make_bot("greedy", random.Random(1))
     g.link.pump()
     assert g.host.finished and g.peers[0].table.result()["end"] != "forfeit"
+
+
+def test_the_end_replay_verifies_an_honest_game_and_names_a_hidden_lie(played):
+    from net.replay import replay
+
+    for p in played.peers:
+        assert p.table.verdict is None
+        assert p.table.result()["verdict"] == "verified"
+    t = played.peers[0].table
+    # as if seat 1 had committed, and later opened, a card it never held
+    slot = next(k for k in t.revealed if k[0] == 1 and k[1].startswith("hide/"))
+    held = t.revealed[slot]
+    t.revealed[slot] = 3 * 13 + 12 if held // 13 != 3 else 0  # a Duke of another house
+    found = replay(t)
+    assert found is not None and found.seat == 1
+    assert "the replay with every card known refuses it" in found.reason
+    t.revealed[slot] = held
+    assert replay(t) is None
