@@ -101,3 +101,38 @@ async def test_a_raw_client_over_tcp_gets_clear_errors_and_the_host_goes_on():
         run_peer(p, "127.0.0.1", port, b) for p, b in zip(peers, bots, strict=True))), 60)
     await asyncio.wait_for(serving, 10)
     assert [p.state for p in peers] == ["over"] * 3
+
+
+async def test_a_player_deciding_from_outside_and_the_fallback_bot_after_the_timeout():
+    """A table screen decides through ``PeerRunner.act``; once, the player lets the turn
+    timeout pass and the seat's own fallback bot decides on its machine."""
+    from net.peer import PeerRunner
+
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}),
+                       turn_timeout=1, on_timeout="bot")
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    port = (await started)[0][1]
+    me = PeerSession(Identity.generate(), "person")
+    mine = entry.make_bot("greedy", random.Random(7))
+    decided = []
+    person = None
+
+    def on_event(e):
+        if e.kind == "turn" and len(decided) < 1000:
+            decided.append(e)
+            if len(decided) > 1:  # the first decision is left to the timeout
+                asyncio.get_running_loop().call_soon(
+                    lambda: me.decision_due() and person.act(mine.choose(me.view, me.table.me)))
+
+    person = PeerRunner(me, "127.0.0.1", port, on_event=on_event,
+                        fallback=entry.make_bot("greedy", random.Random(8)))
+    others = [PeerSession(Identity.generate(), f"p{i}") for i in range(2)]
+    bots = [entry.make_bot("greedy", random.Random(i)) for i in range(2)]
+    await asyncio.wait_for(asyncio.gather(person.run(), *(
+        run_peer(p, "127.0.0.1", port, b) for p, b in zip(others, bots, strict=True))), 60)
+    await asyncio.wait_for(serving, 10)
+    assert me.state == "over" and len(decided) > 1
+    assert me.table.result()["end"] != "forfeit"
