@@ -9,7 +9,7 @@ The conversation (``docs/protocol.md`` gives every field):
 1. On connect the host sends ``challenge {nonce, host, version, game, players, code}``.
 2. The peer asks ``hello {name, key, sig, code, have}``: ``sig`` signs the nonce and the host key
    with the peer's identity. The host checks the game code and the signature, then seats the key
-   (a key already seated takes its seat back: a rejoin) and answers ``{seat, players, length}``;
+   (a key already seated takes its seat back, from an older connection too: a rejoin) and answers ``{seat, players, length}``;
    to a rejoining peer it then sends the transcript entries from ``have`` on.
 3. In the lobby the host broadcasts ``lobby {...}`` on every change; peers ask ``ready``.
 4. When every seat is taken and ready, the host writes the ``start`` entry. From then on peers
@@ -266,11 +266,16 @@ class HostSession:
         started = self.table.phase != "lobby"
         for i, seat in enumerate(self.seats):
             if seat.key == key:
-                if seat.conn is not None and seat.conn in self.conns:
-                    raise RemoteProtocolError(f"this key already holds seat {i} and is connected",
-                                              E_KEY_IN_USE)
                 if not 0 <= have <= len(self.table.transcript):
                     raise RemoteProtocolError("'have' is beyond the transcript", E_BAD_PARAMS)
+                old = seat.conn
+                if old is not None and old in self.conns and old != conn:
+                    # the newest connection that proves the key wins: the old one may be a
+                    # connection the network broke without either side noticing
+                    msg = f"seat {i} was taken over by a new connection with the same key"
+                    self._notify(old, "error", {"code": E_KEY_IN_USE, "message": msg})
+                    self._close(old, msg)
+                    self.conns[old].seat = None
                 seat.conn, c.seat, c.resume_from = conn, i, have
                 log.info("seat %s (%s) is back", i, seat.name)
                 return {"seat": i, "players": self.players, "length": len(self.table.transcript),

@@ -80,14 +80,16 @@ def test_the_game_code_is_required_and_checked(make_game):
     assert [s.name for s in g.host.seats] == ["bot2"]
 
 
-def test_a_full_game_and_a_key_in_use_are_refused(make_game):
+def test_a_full_game_is_refused_and_a_key_connecting_again_takes_its_seat(make_game):
     g = make_game(3)
     twin = Identity.generate()
     first = g.add_bot(0, identity=twin, bot=None)
-    again = g.add_bot(1, identity=twin, bot=None)
     g.link.pump()
-    assert first.state == "lobby"
-    assert again.state == "failed" and again.error.code == E_KEY_IN_USE
+    again = g.add_bot(1, identity=twin, bot=None)  # e.g. after a connection broke unnoticed
+    g.link.pump()
+    assert again.state == "lobby" and len(g.host.seats) == 1
+    assert first.state == "failed" and first.error.code == E_KEY_IN_USE
+    assert "taken over by a new connection with the same key" in str(first.error)
     for i in range(2):
         g.add_bot(10 + i)
     g.link.pump()
