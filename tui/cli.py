@@ -85,7 +85,8 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     h.add_argument("--bind", default=None, help="address to listen on (default: all interfaces)")
     h.add_argument("--no-seat", action="store_true", help="only relay; take no seat")
     h.add_argument("--bots", type=_int, default=0, help="seats played by bots on this machine")
-    h.add_argument("--bot", default="greedy", help="the bots' kind or level")
+    h.add_argument("--bot", default="greedy",
+                   help="kind or level of the --bots (and of the host's own seat when headless)")
     h.add_argument("--option", action="append", default=[], help="a rules option, NAME or NAME=N")
     h.add_argument("--headless", action="store_true", help="log lines instead of the table")
     h.add_argument("--open", action="store_true", help="no game code needed to join")
