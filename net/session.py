@@ -534,6 +534,10 @@ class PeerSession:
     def _on_challenge(self, m: dict[str, Any]) -> None:
         nonce = _typed(m, "nonce", bytes, size=NONCE_SIZE)
         host = _typed(m, "host", bytes, size=PUBLIC_KEY_SIZE)
+        if m.get("version") != VERSION:
+            raise RemoteProtocolError(
+                f"the host speaks protocol version {m.get('version')!r}, this program {VERSION}",
+                E_WRONG_PHASE)
         if self.table is None:
             self.table = Table(host, self.identity)
         elif self.table.host_key != host:
