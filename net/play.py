@@ -164,13 +164,18 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
                 bots["bot"] = get_game(session.table.game).make_bot(game_bot, random.Random())
             return bots["bot"].choose(view, seat)
 
+    last_lobby = [""]
+
     def on_event(e: PeerEvent) -> None:
-        if e.kind == "log" and verbose:
+        if e.kind == "log" and (verbose or len(session.table.log) <= 2):  # type: ignore[union-attr]
             say(e.data)
         elif e.kind == "lobby":
             seats = ", ".join(f"{x['name']} [{x['fp']}]" + ("" if x["online"] else " (away)")
                               for x in e.data.get("seats", []))
-            say(f"lobby {len(e.data.get('seats', []))}/{e.data.get('players')}: {seats}")
+            line = f"lobby {len(e.data.get('seats', []))}/{e.data.get('players')}: {seats}"
+            if line != last_lobby[0]:
+                say(line)
+                last_lobby[0] = line
         elif e.kind == "disconnected":
             say("connection lost; rejoining")
 
