@@ -165,10 +165,13 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
             return bots["bot"].choose(view, seat)
 
     last_lobby = [""]
+    told = [0]
 
     def on_event(e: PeerEvent) -> None:
-        if e.kind == "log" and (verbose or len(session.table.log) <= 2):  # type: ignore[union-attr]
-            say(e.data)
+        if e.kind == "log":
+            told[0] += 1
+            if verbose or told[0] <= 2:  # the game and its seats; the seed
+                say(e.data)
         elif e.kind == "lobby":
             seats = ", ".join(f"{x['name']} [{x['fp']}]" + ("" if x["online"] else " (away)")
                               for x in e.data.get("seats", []))
