@@ -130,7 +130,7 @@ class MediciRules:
         return rules.new_game(config)
 
     def make_config(self, players: int, options: dict[str, Any]) -> MediciConfig:
-        unknown = set(options) - set(self.options)
+        unknown = set(options) - set(self.options) - {"ages"}
         if unknown:
             raise ValueError(
                 f"unknown option {sorted(unknown)[0]!r} for medici (options: {', '.join(self.options)})"
@@ -138,7 +138,7 @@ class MediciRules:
         flag = options.get("end_when_all_struck", False)
         if flag not in (True, False):
             raise ValueError("end_when_all_struck takes no value")
-        return MediciConfig(players, bool(flag))
+        return MediciConfig(players, bool(flag), tuple(options.get("ages", ())))
 
     current_player = staticmethod(rules.current_player)
     legal_actions = staticmethod(rules.legal_actions)

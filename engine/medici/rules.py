@@ -24,8 +24,6 @@ conspire, strike, plan), then target, eliminated stack, value and extra.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from engine.core import CHANCE, REVEAL, TERMINAL, UNKNOWN, IllegalActionError
 from engine.medici.cards import (
     COPIES,
@@ -126,9 +124,16 @@ def chance_outcomes(s: State) -> list[tuple[Action, float]]:
         seat = s.turn
         pool = s.pools[seat]
         if pool:
-            counts = Counter(pool)
             n = len(pool)
-            return [(mk("draw", seat, c), k / n) for c, k in sorted(counts.items())]
+            out: list[tuple[Action, float]] = []
+            prev, count = pool[0], 0
+            for c in pool:  # the pool is sorted: count runs of equal cards
+                if c != prev:
+                    out.append((mk("draw", seat, prev), count / n))
+                    prev, count = c, 0
+                count += 1
+            out.append((mk("draw", seat, prev), count / n))
+            return out
         bottom = s.bottoms[seat]
         return [(mk("draw", seat, bottom[0]), 1.0)] if bottom else []
     if s.phase == "first":
@@ -138,10 +143,16 @@ def chance_outcomes(s: State) -> list[tuple[Action, float]]:
 
 
 def first_candidates(s: State) -> list[int]:
-    """Seats with the highest face-up total (a Jester counts 1)."""
+    """Seats with the highest face-up total (a Jester counts 1); when the players entered
+    ages, the youngest of those. More than one left: a lot decides."""
     totals = [sum(RANK_VALUE[a[2] % RANKS] for a in row if a is not None) for row in s.alliances]
     best = max(totals)
-    return [seat for seat, t in enumerate(totals) if t == best]
+    tied = [seat for seat, t in enumerate(totals) if t == best]
+    ages = s.config.ages
+    if ages and len(tied) > 1:
+        youngest = min(ages[seat] for seat in tied)
+        tied = [seat for seat in tied if ages[seat] == youngest]
+    return tied
 
 
 # -- knowledge helpers -------------------------------------------------------------------------
@@ -199,12 +210,23 @@ def possible_hidden(s: State, seat: int, a: Alliance) -> list[int]:
     return [base + r for r in range(RANKS) if seen[r] < COPIES[r]]
 
 
+#: the values each rank may take when revealed (a Jester: 1..10)
+_RANK_VALUES: tuple[frozenset[int], ...] = tuple(frozenset(_values(r)) for r in range(RANKS))
+
+
 def _strike_sums(s: State, seat: int, a: Alliance) -> set[int]:
-    """Totals the face-up and hidden cards of ``a`` may make together, as ``seat`` knows."""
-    hvals: set[int] = set()
-    for h in possible_hidden(s, seat, a):
-        hvals.update(_values(h))
-    return {tv + hv for tv in _values(a[2]) for hv in hvals}
+    """Totals the face-up and hidden cards of ``a`` may make together, as ``seat`` knows
+    (the values of the cards ``possible_hidden`` lists)."""
+    placer, hidden = a[0], a[1]
+    if placer == seat and hidden != UNKNOWN:
+        hvals: frozenset[int] | set[int] = _RANK_VALUES[hidden % RANKS]
+    else:
+        seen = _public_counts(s, placer)
+        hvals = set()
+        for r in range(RANKS):
+            if seen[r] < COPIES[r]:
+                hvals |= _RANK_VALUES[r]
+    return {tv + hv for tv in _RANK_VALUES[a[2] % RANKS] for hv in hvals}
 
 
 def can_play(s: State, seat: int) -> bool:
@@ -284,7 +306,12 @@ def _play_actions(s: State) -> list[Action]:
     sids = [st[0] for st in middle]
     totals = _totals(s)
     deck = bool(s.pools[seat] or s.bottoms[seat])
-    sums = [(k, _strike_sums(s, seat, a)) for k, a in enumerate(s.alliances[seat]) if a is not None]
+    # per alliance slot, the values a played card may have for the strike to be declarable
+    needs = [
+        (k, {t - x for x in _strike_sums(s, seat, a) for t in totals})
+        for k, a in enumerate(s.alliances[seat])
+        if a is not None
+    ]
     out: list[Action] = []
     add = out.append
     new = _new
@@ -325,12 +352,10 @@ def _play_actions(s: State) -> list[Action]:
                 found.sort()
                 for other, v in found:
                     add(new(A, ("conspire", seat, c, v, sid, other, 0)))
-        for k, ks in sums:
+        for k, need in needs:
             for v in vals:
-                for x in ks:
-                    if v + x in totals:
-                        add(new(A, ("strike", seat, c, v, k, -1, 0)))
-                        break
+                if v in need:
+                    add(new(A, ("strike", seat, c, v, k, -1, 0)))
         if deck:
             add(new(A, ("plan", seat, c, 0, -1, -1, 0)))
     return out
@@ -388,7 +413,9 @@ def _take_from_hand(s: State, seat: int, c: int) -> None:
     hand = _remove(s.hands[seat], c)
     s.hands = _set(s.hands, seat, hand)
     shown = s.shown[seat]
-    if shown != NO_CARD and shown not in hand:
+    # a copy of the shown card leaving the hand is the shown card: nobody can tell the copies
+    # apart, so keeping it "shown" would tell everyone that the hand holds a second copy
+    if shown != NO_CARD and (shown == c or shown not in hand):
         s.shown = _set(s.shown, seat, NO_CARD)
 
 

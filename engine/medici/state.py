@@ -51,28 +51,42 @@ OPTIONS = ("end_when_all_struck",)
 @dataclass(frozen=True)
 class MediciConfig:
     """A game's configuration. ``end_when_all_struck``: the game ends only when no player has a
-    shadow alliance left (the default ends it when some player has none left)."""
+    shadow alliance left (the default ends it when some player has none left). ``ages``: the
+    players' ages by seat, if they entered them; then a tie for the first player goes to the
+    youngest tied player (a lot only among equally young ones), else a lot decides."""
 
     players: int = 4
     end_when_all_struck: bool = False
+    ages: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.players not in (3, 4):
             raise ValueError(f"Court of the Medici is for 3 or 4 players, not {self.players}")
+        if not isinstance(self.ages, tuple):
+            object.__setattr__(self, "ages", tuple(self.ages))
+        if self.ages and (
+            len(self.ages) != self.players
+            or any(type(x) is not int or not 0 <= x <= 200 for x in self.ages)
+        ):
+            raise ValueError(f"ages must give one age (0..200) per player, not {self.ages!r}")
 
     def to_data(self) -> dict[str, Any]:
-        return {"players": self.players, "end_when_all_struck": self.end_when_all_struck}
+        d: dict[str, Any] = {"players": self.players, "end_when_all_struck": self.end_when_all_struck}
+        if self.ages:
+            d["ages"] = list(self.ages)
+        return d
 
     @classmethod
     def from_data(cls, data: Any) -> MediciConfig:
-        if not isinstance(data, dict) or set(data) - {"players", "end_when_all_struck"}:
+        if not isinstance(data, dict) or set(data) - {"players", "end_when_all_struck", "ages"}:
             raise InvalidStateError(f"not a Medici configuration: {data!r}")
         players = data.get("players", 4)
         flag = data.get("end_when_all_struck", False)
-        if type(players) is not int or type(flag) is not bool:
+        ages = data.get("ages", [])
+        if type(players) is not int or type(flag) is not bool or not isinstance(ages, list):
             raise InvalidStateError(f"not a Medici configuration: {data!r}")
         try:
-            return cls(players, flag)
+            return cls(players, flag, tuple(ages))
         except ValueError as e:
             raise InvalidStateError(str(e)) from None
 
@@ -177,8 +191,21 @@ class State:
 
     def copy(self) -> State:
         new = object.__new__(State)
-        for name in _SLOTS:
-            object.__setattr__(new, name, getattr(self, name))
+        new.config = self.config
+        new.phase = self.phase
+        new.turn = self.turn
+        new.hands = self.hands
+        new.pools = self.pools
+        new.bottoms = self.bottoms
+        new.alliances = self.alliances
+        new.middle = self.middle
+        new.next_sid = self.next_sid
+        new.eliminated = self.eliminated
+        new.limits = self.limits
+        new.shown = self.shown
+        new.pending = self.pending
+        new.turns = self.turns
+        new.end = self.end
         return new
 
     def key(self) -> tuple[Any, ...]:
