@@ -66,6 +66,8 @@ def apply(state: State, action: Any) -> State:
     a = _check_form(action)
     if state.phase == "over":
         raise IllegalActionError(f"{a!r}: the game is over ({state.end})")
+    if not 0 <= a.seat < state.players:
+        raise IllegalActionError(f"{a!r}: there is no seat {a.seat} in a {state.players}-player game")
     legal = rules.legal_actions(state)
     if a in legal:
         return rules.apply_unchecked(state, a)

@@ -261,8 +261,11 @@ class State:
             raise InvalidStateError(f"not a Medici state: {e}") from None
 
 
+_INT = {int}
+
+
 def _ints(xs: Any) -> tuple[int, ...]:
-    if not isinstance(xs, list) or any(type(x) is not int for x in xs):
+    if not isinstance(xs, list) or (xs and set(map(type, xs)) != _INT):
         raise InvalidStateError(f"expected a list of ints, not {xs!r}")
     return tuple(xs)
 
