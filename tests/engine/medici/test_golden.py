@@ -43,4 +43,4 @@ def test_golden_playthroughs_keep_other_seats_private_cards_unnamed():
             private = ("draws a card", "places a card", "plans for the future, a card")
             assert any(p in line for p in private) or "draws the last card" in line, (path.name, line)
             checked += 1
-    assert checked > 500
+    assert checked > 400
