@@ -69,7 +69,7 @@ def shuffle_hidden(s: State, seat: int, rng: random.Random) -> State:
                     places.append(("top", holder, k))
         cards = [_get(data, p) for p in places]
         rng.shuffle(cards)
-        for p, c in zip(places, cards):
+        for p, c in zip(places, cards, strict=True):
             _put(data, p, c)
         data["hands"][house].sort()
         data["pools"][house].sort()
@@ -152,10 +152,10 @@ def test_public_things_are_the_same_in_every_view():
             assert (v.middle, v.eliminated, v.limits, v.shown, v.pending, v.phase, v.turn) == (
                 s.middle, s.eliminated, s.limits, s.shown, s.pending, s.phase, s.turn)
             assert [len(h) for h in v.hands] == [len(h) for h in s.hands]
-            assert [len(p) + len(b) for p, b in zip(v.pools, v.bottoms)] == [
-                len(p) + len(b) for p, b in zip(s.pools, s.bottoms)]
-            for row_v, row_s in zip(v.alliances, s.alliances):
-                for a, b in zip(row_v, row_s):
+            assert [len(p) + len(b) for p, b in zip(v.pools, v.bottoms, strict=True)] == [
+                len(p) + len(b) for p, b in zip(s.pools, s.bottoms, strict=True)]
+            for row_v, row_s in zip(v.alliances, s.alliances, strict=True):
+                for a, b in zip(row_v, row_s, strict=True):
                     if b is not None and b[3]:
                         assert a[2] == b[2]  # a face-up card is public
 
