@@ -27,6 +27,7 @@ from __future__ import annotations
 from engine.core import CHANCE, REVEAL, TERMINAL, UNKNOWN, IllegalActionError
 from engine.medici.cards import (
     COPIES,
+    HOUSES,
     JESTER,
     JESTER_MAX,
     LADY,
@@ -125,15 +126,8 @@ def chance_outcomes(s: State) -> list[tuple[Action, float]]:
         pool = s.pools[seat]
         if pool:
             n = len(pool)
-            out: list[tuple[Action, float]] = []
-            prev, count = pool[0], 0
-            for c in pool:  # the pool is sorted: count runs of equal cards
-                if c != prev:
-                    out.append((mk("draw", seat, prev), count / n))
-                    prev, count = c, 0
-                count += 1
-            out.append((mk("draw", seat, prev), count / n))
-            return out
+            count = pool.count
+            return [(_new(Action, ("draw", seat, c, 0, -1, -1, 0)), count(c) / n) for c in sorted(set(pool))]
         bottom = s.bottoms[seat]
         return [(mk("draw", seat, bottom[0]), 1.0)] if bottom else []
     if s.phase == "first":
@@ -174,30 +168,33 @@ def _values(c: int, limit: int = NO_LIMIT) -> range:
     return range(v, v + 1)
 
 
-def _public_counts(s: State, house: int) -> list[int]:
-    """How many of each rank of ``house`` everyone can see are out of the hidden places."""
-    lo = house * RANKS
-    hi = lo + RANKS
-    seen = [0] * RANKS
+def _seen(s: State) -> list[int]:
+    """How many copies of each card everyone can see out of the hidden places (indexed by
+    card): in the middle, eliminated, face up in shadow alliances, in a strike under way, shown
+    as a deck's last card."""
+    seen = [0] * (len(HOUSES) * RANKS)
     for _, _, cards in s.middle:
         for c, _ in cards:
-            if lo <= c < hi:
-                seen[c - lo] += 1
+            seen[c] += 1
     for c in s.eliminated:
-        if lo <= c < hi:
-            seen[c - lo] += 1
+        seen[c] += 1
     for row in s.alliances:
         for a in row:
-            if a is not None and a[3] and lo <= a[2] < hi:
-                seen[a[2] - lo] += 1
-    if s.pending is not None and lo <= s.pending[3] < hi:
-        seen[s.pending[3] - lo] += 1
-    if s.pending is not None and lo <= s.pending[1] < hi:
-        seen[s.pending[1] - lo] += 1
-    shown = s.shown[house] if house < len(s.shown) else NO_CARD
-    if shown >= 0:
-        seen[shown - lo] += 1
+            if a is not None and a[3] and a[2] >= 0:
+                seen[a[2]] += 1
+    if s.pending is not None:
+        for c in (s.pending[1], s.pending[3]):
+            if c >= 0:
+                seen[c] += 1
+    for c in s.shown:
+        if c >= 0:
+            seen[c] += 1
     return seen
+
+
+def _public_counts(s: State, house: int) -> list[int]:
+    """How many of each rank of ``house`` everyone can see are out of the hidden places."""
+    return _seen(s)[house * RANKS : (house + 1) * RANKS]
 
 
 def possible_hidden(s: State, seat: int, a: Alliance) -> list[int]:
@@ -205,26 +202,28 @@ def possible_hidden(s: State, seat: int, a: Alliance) -> list[int]:
     placer, hidden = a[0], a[1]
     if placer == seat and hidden != UNKNOWN:
         return [hidden]
-    seen = _public_counts(s, placer)
+    seen = _seen(s)
     base = placer * RANKS
-    return [base + r for r in range(RANKS) if seen[r] < COPIES[r]]
+    return [base + r for r in range(RANKS) if seen[base + r] < COPIES[r]]
 
 
 #: the values each rank may take when revealed (a Jester: 1..10)
 _RANK_VALUES: tuple[frozenset[int], ...] = tuple(frozenset(_values(r)) for r in range(RANKS))
 
 
-def _strike_sums(s: State, seat: int, a: Alliance) -> set[int]:
+def _strike_sums(s: State, seat: int, a: Alliance, seen: list[int] | None = None) -> set[int]:
     """Totals the face-up and hidden cards of ``a`` may make together, as ``seat`` knows
-    (the values of the cards ``possible_hidden`` lists)."""
+    (the values of the cards ``possible_hidden`` lists; ``seen`` is ``_seen(s)`` if known)."""
     placer, hidden = a[0], a[1]
     if placer == seat and hidden != UNKNOWN:
         hvals: frozenset[int] | set[int] = _RANK_VALUES[hidden % RANKS]
     else:
-        seen = _public_counts(s, placer)
+        if seen is None:
+            seen = _seen(s)
+        base = placer * RANKS
         hvals = set()
         for r in range(RANKS):
-            if seen[r] < COPIES[r]:
+            if seen[base + r] < COPIES[r]:
                 hvals |= _RANK_VALUES[r]
     return {tv + hv for tv in _RANK_VALUES[a[2] % RANKS] for hv in hvals}
 
@@ -307,9 +306,11 @@ def _play_actions(s: State) -> list[Action]:
     totals = _totals(s)
     deck = bool(s.pools[seat] or s.bottoms[seat])
     # per alliance slot, the values a played card may have for the strike to be declarable
+    row = s.alliances[seat]
+    seen = _seen(s) if any(a is not None and a[0] != seat for a in row) else None
     needs = [
-        (k, {t - x for x in _strike_sums(s, seat, a) for t in totals})
-        for k, a in enumerate(s.alliances[seat])
+        (k, {t - x for x in _strike_sums(s, seat, a, seen) for t in totals})
+        for k, a in enumerate(row)
         if a is not None
     ]
     out: list[Action] = []
@@ -331,18 +332,14 @@ def _play_actions(s: State) -> list[Action]:
         if len(vals) == 1:
             v = vals[0]
             add(new(A, ("court", seat, c, v, -1, -1, 0)))
-            for sid in sids:
-                add(new(A, ("build", seat, c, v, sid, -1, 0)))
+            out += [new(A, ("build", seat, c, v, sid, -1, 0)) for sid in sids]
             for sid, total, _ in middle:
                 for other in totals.get(total + v, ()):
                     if other != sid:
                         add(new(A, ("conspire", seat, c, v, sid, other, 0)))
         else:
-            for v in vals:
-                add(new(A, ("court", seat, c, v, -1, -1, 0)))
-            for sid in sids:
-                for v in vals:
-                    add(new(A, ("build", seat, c, v, sid, -1, 0)))
+            out += [new(A, ("court", seat, c, v, -1, -1, 0)) for v in vals]
+            out += [new(A, ("build", seat, c, v, sid, -1, 0)) for sid in sids for v in vals]
             for sid, total, _ in middle:
                 found = []
                 for v in vals:
