@@ -75,6 +75,7 @@ def test_no_playable_card_ends_game():
     assert RULES.legal_actions(s) == [action("stuck", 0)]
     s = after(s, action("stuck", 0))
     assert RULES.current_player(s) == TERMINAL and s.end == "no-playable-card"
+    assert s.turns == 0  # the turn that could not be played is not counted
     assert RULES.outcome(s).end == "no-playable-card"
 
 

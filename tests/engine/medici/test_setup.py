@@ -179,3 +179,14 @@ def test_setup_hide_and_top_cards_come_from_the_hand():
     assert hide.card in game.state.hands[0]
     game.step(hide)
     assert len(game.state.hands[0]) == 10
+
+
+def test_slot_order_follows_the_placers_clockwise():
+    # slot 1 holds the card of the next player clockwise, slot 2 the one after; with three
+    # players a player's own face-down card is in slot 3
+    for players in (3, 4):
+        game = dealt(players)
+        place_all(game, "hide")
+        for holder, row in enumerate(game.state.alliances):
+            placers = [(holder + k + 1) % players for k in range(3)]
+            assert [a[0] for a in row] == placers

@@ -145,3 +145,28 @@ def test_fizzled_strike_with_a_jester_still_declares_it():
     assert [(a.value, a.elim) for a in legal] == [(v, -1) for v in range(1, 11)]
     s = after(s, action("resolve", 0, None, 4))
     assert s.middle[-1] == (1, 20, ((card_of("C6"), 6), (card_of("OJ"), 4), (card_of("O10"), 10)))
+
+
+def test_limit_binds_the_played_card_of_a_strike():
+    s = board(["R10 R5"], hands=("OJ O5", "", "", ""), limits=[4, None, None, None])
+    # the Noble 5 is above the limit, the Jester may be 4 at most: 4 + 2 + an unseen 9 = 15
+    found = [(a.card, a.value) for a in RULES.legal_actions(s) if a.kind == "strike" and a.target == 0]
+    assert found == [(card_of("OJ"), 4)]
+
+
+def test_limit_does_not_bind_jesters_declared_at_resolve():
+    alliances = [["OJ/C6", "O3/R6", "O4/G6"], ["C2/R7", "C3/G7", "C4/O7"],
+                 ["R2/G8", "R3/O8", "R4/C8"], ["G2/O9", "G3/C9", "G4/R9"]]
+    s = board(["R10 R5 R3"], alliances=alliances, hands=("O2", "", "", ""), limits=[2, None, None, None])
+    s = after(s, action("strike", 0, "O2", slot=1), action("reveal", 1, "C6", slot=1))
+    # 2 + 6 + the face-up Jester = 18: it is not played from the hand, so it may be 10
+    assert [(a.value, a.elim) for a in RULES.legal_actions(s)] == [(10, 0)]
+
+
+def test_minister_and_lady_have_no_effect_in_a_strike():
+    s = after(board(["G9", "R8"], hands=("OL OM", "", "", "")), action("strike", 0, "OL", slot=1),
+              action("reveal", 1, "C6", slot=1), action("resolve", 0, elim="A"))
+    assert stacks(s) == {"B": "R8", "C": "C6 O2 OL"}  # 1 + 2 + 6 = 9: no split
+    s = after(board(["G9", "R8"], hands=("OL OM", "", "", "")), action("strike", 0, "OM", slot=1),
+              action("reveal", 1, "C6", slot=1), action("resolve", 0, elim="B"))
+    assert stacks(s) == {"A": "G9", "C": "C6 O2 OM"}  # 0 + 2 + 6 = 8: nothing else eliminated
