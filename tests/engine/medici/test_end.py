@@ -162,3 +162,12 @@ def test_shared_win_when_still_tied():
 def test_outcome_only_when_over():
     with pytest.raises(ValueError):
         RULES.outcome(position(hands=["O2", "", "", ""]))
+
+
+def test_with_the_option_a_player_without_alliances_plays_on():
+    s = position(hands=["O5 O6", "C2", "R2", "G2"], alliances=[[None] * 3] + ONE_LEFT[1:],
+                 middle=["R10 R3"], end_when_all_struck=True)
+    kinds = {a.kind for a in RULES.legal_actions(s)}
+    assert kinds == {"court", "build", "plan"}  # no strike without an alliance; no conspiracy here
+    s = after(s, action("court", 0, "O5"))
+    assert not RULES.is_over(s)
