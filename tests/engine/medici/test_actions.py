@@ -175,3 +175,17 @@ def test_malformed_actions_are_invalid_and_wrong_ones_illegal():
         RULES.apply(s, action("court", 1, "C4"))  # not Colonna's turn
     assert RULES.apply(s, Action.from_data({"kind": "court", "seat": 0, "card": card_of("O4"),
                                             "value": 4})).middle[-1][1] == 4
+
+
+def test_checked_door_on_a_view_accepts_only_cards_the_hand_may_hold():
+    # a peer follows the game on its view: Orsini's hand is hidden from Colonna
+    s = position(hands=["O5 O6", "C2", "", ""], middle=["G10", "O10 O10"])
+    v = RULES.view(s, 1)
+    assert RULES.apply(v, action("court", 0, "O7")).middle[-1][2] == ((card_of("O7"), 7),)
+    for bad in (
+        Action("court", 0, -2, 5),  # not a card
+        action("court", 0, "C7"),  # another house's card
+        action("court", 0, "O10"),  # both Orsini 10s are in the middle
+    ):
+        with pytest.raises(IllegalActionError):
+            RULES.apply(v, bad)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.core import CHANCE, REVEAL, TERMINAL, UNKNOWN, sample_chance
+from engine.core import CHANCE, REVEAL, TERMINAL, UNKNOWN, IllegalActionError, sample_chance
 from engine.medici import RULES, MediciConfig
 from engine.medici.scenario import action, after, card_of, cards_of, position
 from engine.medici.state import NO_CARD, State
@@ -164,3 +165,34 @@ def test_shown_last_card_is_public():
     s = position(hands=["O5 O9", "", "", ""], decks=[""] * 4, limits=[9, None, None, None],
                  shown=["O9", None, None, None])
     assert RULES.view(s, 2).hands[0] == (UNKNOWN, card_of("O9"))
+
+
+def heard(s: State, a, seat: int):
+    """The action as ``seat`` hears it: a card private to another seat becomes ``UNKNOWN``."""
+    last_draw = a.kind == "draw" and len(s.pools[a.seat]) + len(s.bottoms[a.seat]) == 1
+    if a.kind in ("draw", "hide", "top", "plan") and a.seat != seat and not last_draw:
+        return a._replace(card=UNKNOWN)
+    return a
+
+
+def test_a_seat_following_the_game_on_its_view_keeps_the_same_view():
+    # what a peer does in a networked game: apply each action, as it hears it, to its own view
+    for seed in range(16):
+        players = 3 + seed % 2
+        states = random_positions(players, 500 + seed)
+        for s, t in zip(states, states[1:], strict=False):
+            a = next(a for a in RULES.legal_actions(s) + [x for x, _ in RULES.chance_outcomes(s)]
+                     if RULES.apply_unchecked(s, a) == t)
+            for seat in range(players):
+                followed = RULES.apply(RULES.view(s, seat), heard(s, a, seat))
+                assert RULES.view(followed, seat) == RULES.view(t, seat), (seed, a, seat)
+
+
+def test_checked_door_on_a_view_accepts_a_stuck_only_when_it_may_be_true():
+    hidden_hand = position(hands=["O9 O10", "C2", "", ""], decks=[""] * 4, limits=[5, None, None, None])
+    assert RULES.legal_actions(hidden_hand) == [action("stuck", 0)]
+    followed = RULES.apply(RULES.view(hidden_hand, 1), action("stuck", 0))
+    assert RULES.is_over(followed)
+    playable = position(hands=["O9 O10", "C2", "", ""], decks=[""] * 4, limits=[None] * 4)
+    with pytest.raises(IllegalActionError):
+        RULES.apply(RULES.view(playable, 1), action("stuck", 0))  # no limit: any card plays
