@@ -305,14 +305,12 @@ def _play_actions(s: State) -> list[Action]:
     sids = [st[0] for st in middle]
     totals = _totals(s)
     deck = bool(s.pools[seat] or s.bottoms[seat])
-    # per alliance slot, the values a played card may have for the strike to be declarable
+    # per alliance slot, the totals its face-up and hidden cards may make: a card played as v
+    # may strike when v plus one of them is the total of a stack
     row = s.alliances[seat]
     seen = _seen(s) if any(a is not None and a[0] != seat for a in row) else None
-    needs = [
-        (k, {t - x for x in _strike_sums(s, seat, a, seen) for t in totals})
-        for k, a in enumerate(row)
-        if a is not None
-    ]
+    sums = [(k, _strike_sums(s, seat, a, seen)) for k, a in enumerate(row) if a is not None]
+    wanted: dict[int, set[int]] = {}  # v -> the totals that v would complete
     out: list[Action] = []
     add = out.append
     new = _new
@@ -349,9 +347,12 @@ def _play_actions(s: State) -> list[Action]:
                 found.sort()
                 for other, v in found:
                     add(new(A, ("conspire", seat, c, v, sid, other, 0)))
-        for k, need in needs:
+        for k, ks in sums:
             for v in vals:
-                if v in need:
+                w = wanted.get(v)
+                if w is None:
+                    w = wanted[v] = {t - v for t in totals}
+                if not ks.isdisjoint(w):
                     add(new(A, ("strike", seat, c, v, k, -1, 0)))
         if deck:
             add(new(A, ("plan", seat, c, 0, -1, -1, 0)))
