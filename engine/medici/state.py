@@ -317,9 +317,48 @@ def _from_data(d: dict[str, Any]) -> State:
             raise InvalidStateError(f"{name} must be an int")
     if type(values["end"]) is not str:
         raise InvalidStateError("end must be a string")
+    _check_ranges(values, n)
     for name, v in values.items():
         object.__setattr__(s, name, v)
     return s
+
+
+_CARDS = 4 * 13  # card ids run 0 .. 51
+
+
+def _within(name: str, xs: tuple[int, ...], lo: int, hi: int) -> None:
+    if xs and (min(xs) < lo or max(xs) > hi):
+        raise InvalidStateError(f"{name} holds a value outside {lo}..{hi}: {list(xs)!r}")
+
+
+def _check_ranges(v: dict[str, Any], n: int) -> None:
+    """Every number of a state in its range (cards may be UNKNOWN where a view masks them)."""
+    for name in ("hands", "pools", "bottoms"):
+        for xs in v[name]:
+            _within(name, xs, UNKNOWN, _CARDS - 1)
+    _within("eliminated", v["eliminated"], 0, _CARDS - 1)
+    _within("limits", v["limits"], NO_LIMIT, 15)
+    _within("shown", v["shown"], NO_CARD, _CARDS - 1)
+    for row in v["alliances"]:
+        for a in row:
+            if a is not None and not (
+                0 <= a[0] < n and UNKNOWN <= a[1] < _CARDS and NO_CARD <= a[2] < _CARDS and a[3] in (0, 1)
+            ):
+                raise InvalidStateError(f"bad shadow alliance {list(a)!r}")
+    sids = [st[0] for st in v["middle"]]
+    for _, _, cards in v["middle"]:
+        for c, value in cards:
+            if not (0 <= c < _CARDS and 0 <= value <= 15):
+                raise InvalidStateError(f"bad card in the middle: {[c, value]!r}")
+    if sids != sorted(set(sids)) or (sids and (sids[0] < 0 or sids[-1] >= v["next_sid"])):
+        raise InvalidStateError(f"stack ids must rise and stay below next_sid: {sids!r}")
+    if not 0 <= v["turn"] < n or v["turns"] < 0 or v["next_sid"] < 0:
+        raise InvalidStateError("turn, turns or next_sid out of range")
+    p = v["pending"]
+    if p is not None and not (
+        0 <= p[0] < 3 and 0 <= p[1] < _CARDS and 0 <= p[2] <= 15 and NO_CARD <= p[3] < _CARDS
+    ):
+        raise InvalidStateError(f"bad strike under way {list(p)!r}")
 
 
 def _alliance(a: Any) -> Alliance:

@@ -99,3 +99,16 @@ def test_card_names_and_codes_round_trip():
     for c in range(4 * 13):
         assert parse_card(long_name(c)) == c
         assert card_of(code_of(c)) == c
+
+
+@pytest.mark.parametrize("field, value", [
+    ("turn", 4), ("next_sid", 1), ("turns", -1), ("limits", [16, -1, -1, -1]),
+    ("eliminated", [52]), ("hands", [[60], [], [], []]), ("shown", [-3, -2, -2, -2]),
+    ("middle", [[0, 5, [[3, 5]]], [0, 9, [[20, 9]]]]), ("middle", [[0, 99, [[99, 99]]]]),
+    ("pending", [3, 3, 5, -2]), ("alliances", [[[7, 1, 2, 1], None, None]] + [[None] * 3] * 3),
+])
+def test_a_state_with_numbers_out_of_range_is_refused(field, value):
+    data = STATE.to_data()
+    data[field] = value
+    with pytest.raises(InvalidStateError):
+        State.from_data(data)
