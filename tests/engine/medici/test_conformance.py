@@ -32,9 +32,9 @@ from engine.medici.rules import sort_key
 from engine.medici.state import NO_CARD, Action, State
 
 LONG = os.environ.get("PALAZZO_LONG") == "1"
-GAMES = 1000 if LONG else 75
+GAMES = 750 if LONG else 75
 #: one game in FULL checks every legal action through the checked door (the others a sample)
-FULL = 1 if LONG else 15
+FULL = 10 if LONG else 15
 STEP_LIMIT = 2000
 
 
