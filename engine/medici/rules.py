@@ -19,7 +19,7 @@ The game, step by step (``docs/rules/medici.md`` gives every decision and its re
   no card it may play (its one legal action is then ``stuck``).
 
 Legal actions come in one canonical order, ``sort_key``: by card, then kind (court, build,
-conspire, strike, plan), then target, eliminated stack, value and extra.
+conspire, strike, plan), then target, eliminated stack, value, extra and seat.
 """
 
 from __future__ import annotations
@@ -57,7 +57,9 @@ END_STUCK = "no-playable-card"
 
 
 def sort_key(a: Action) -> tuple[int, ...]:
-    return (a.card, KIND_ORDER[a.kind], a.target, a.elim, a.value, a.extra)
+    """The canonical order of actions: by card, kind, target, eliminated stack, value, extra,
+    then seat (only the lot for the first player lists several seats)."""
+    return (a.card, KIND_ORDER[a.kind], a.target, a.elim, a.value, a.extra, a.seat)
 
 
 # -- creating a game ---------------------------------------------------------------------------
