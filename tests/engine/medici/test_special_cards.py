@@ -1,6 +1,8 @@
 """Rules of the special cards: Minister, Lady-in-Waiting, Jester, Duke."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.core import IllegalActionError
 from engine.medici import RULES
@@ -102,3 +104,37 @@ def test_duke_is_worth_fifteen_and_has_no_ability():
     s = position(hands=["OD", "", "", ""], middle=["C3 G7", "R5"])
     s = after(s, action("build", 0, "OD", stack="A"))
     assert middle(s) == {"A": "C3 G7 OD (25)", "B": "R5 (5)"}
+
+
+NOBLES = [h + str(v) for h in "CRG" for v in range(2, 11)]
+ONE_ALLIANCE_EACH = [["OD/OM", None, None], ["CD/CM", None, None], ["RD/RM", None, None],
+                     ["GD/GM", None, None]]
+
+
+@given(st.lists(st.sampled_from(NOBLES), unique=True, min_size=1, max_size=8),
+       st.lists(st.sampled_from(NOBLES[:9]), unique=True, max_size=2))
+def test_lady_split_property(stack, others):
+    others = [c for c in others if c not in stack]
+    s = position(hands=["OL", "", "", ""], alliances=ONE_ALLIANCE_EACH,
+                 middle=others + [" ".join(stack)])
+    target = stack_label(len(others))
+    after_split = after(s, action("build", 0, "OL", stack=target))
+    got = middle(after_split)
+    # the stack's cards, bottom first, then the Lady: each alone; the bottom one keeps the letter
+    singles = [got[target]] + [got[stack_label(len(others) + 1 + i)] for i in range(len(stack))]
+    codes = [*stack, "OL"]
+    assert [x.split(" (")[0] for x in singles] == codes
+    assert len(after_split.middle) == len(s.middle) + len(stack)
+    assert after_split.eliminated == s.eliminated
+
+
+@given(st.lists(st.sampled_from(NOBLES), unique=True, min_size=1, max_size=8))
+def test_minister_property(stack):
+    s = position(hands=["OM", "", "", ""], alliances=ONE_ALLIANCE_EACH, middle=[" ".join(stack)])
+    done = after(s, action("build", 0, "OM", stack="A"))
+    if len(stack) >= 2:
+        assert middle(done) == {"A": "OM (0)"}
+        assert sorted(done.eliminated) == sorted(list(s.eliminated) + cards_of(" ".join(stack)))
+    else:
+        assert middle(done) == {"A": f"{stack[0]} OM ({int(stack[0][1:])})"}
+        assert done.eliminated == s.eliminated
