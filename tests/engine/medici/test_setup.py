@@ -190,3 +190,15 @@ def test_slot_order_follows_the_placers_clockwise():
         for holder, row in enumerate(game.state.alliances):
             placers = [(holder + k + 1) % players for k in range(3)]
             assert [a[0] for a in row] == placers
+
+
+def test_ages_are_part_of_the_configuration():
+    config = RULES.make_config(3, {"ages": [30, 8, 51]})
+    assert config == MediciConfig(3, False, (30, 8, 51))
+    assert RULES.new_game(config).config.ages == (30, 8, 51)
+    for bad in ([30, 8], [30, 8, -1]):
+        try:
+            RULES.make_config(3, {"ages": bad})
+        except ValueError:
+            continue
+        raise AssertionError(f"ages {bad} accepted")
