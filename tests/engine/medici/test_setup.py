@@ -1,5 +1,7 @@
 """Rules of the set-up: the deal, the two simultaneous placements, the first player."""
 
+import pytest
+
 from engine.core import CHANCE, REVEAL, UNKNOWN, LocalGame
 from engine.medici import RULES, MediciConfig
 from engine.medici.cards import COPIES, HOUSE_SIZE, RANK_VALUE, house_deck, house_of
@@ -197,8 +199,5 @@ def test_ages_are_part_of_the_configuration():
     assert config == MediciConfig(3, False, (30, 8, 51))
     assert RULES.new_game(config).config.ages == (30, 8, 51)
     for bad in ([30, 8], [30, 8, -1]):
-        try:
+        with pytest.raises(ValueError):
             RULES.make_config(3, {"ages": bad})
-        except ValueError:
-            continue
-        raise AssertionError(f"ages {bad} accepted")
