@@ -169,7 +169,10 @@ class MediciRules:
         flag = options.get("end_when_all_struck", False)
         if flag not in (True, False):
             raise ValueError("end_when_all_struck takes no value")
-        return MediciConfig(players, bool(flag), tuple(options.get("ages", ())))
+        ages = options.get("ages", ())
+        if not isinstance(ages, (list, tuple)):
+            raise ValueError("ages takes one age per player")
+        return MediciConfig(players, bool(flag), tuple(ages))
 
     current_player = staticmethod(rules.current_player)
     legal_actions = staticmethod(rules.legal_actions)

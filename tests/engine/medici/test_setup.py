@@ -198,6 +198,6 @@ def test_ages_are_part_of_the_configuration():
     config = RULES.make_config(3, {"ages": [30, 8, 51]})
     assert config == MediciConfig(3, False, (30, 8, 51))
     assert RULES.new_game(config).config.ages == (30, 8, 51)
-    for bad in ([30, 8], [30, 8, -1]):
+    for bad in ([30, 8], [30, 8, -1], 30):
         with pytest.raises(ValueError):
             RULES.make_config(3, {"ages": bad})
