@@ -1,0 +1,221 @@
+"""Computer players for Condottiere. They decide from a view.
+
+``RandomBot`` picks uniformly among the legal actions.
+
+``GreedyBot`` plays like a sensible person, one decision at a time:
+
+* **What a battle is worth.** A region is worth more when it joins or extends the bot's largest
+  connected group, most when it wins the game; it is worth fighting to deny a region that would
+  win the game for someone else. Cards are a resource for the whole round, so the bot spends
+  only what the region is worth.
+* **In a battle** it estimates every line's strength (face-up cards exactly, a face-down card as
+  an average mercenary) and scores each play by the lead it gives over the strongest other line
+  against the card's worth in hand. It plays the cheapest card that takes the lead when the
+  region deserves it, and passes when it leads or cannot lead cheaply. A Surrender ends a battle
+  it leads; a Bishop comes when the top mercenaries in play are mostly others'; Winter and
+  Spring when they swing the totals its way; a Scarecrow takes back its best mercenary from a
+  battle it is losing (and then it passes).
+* **The Favor of the Pope** goes on the region that best serves the strongest rival's groups;
+  the **Condottiere token** on the free region that best extends its own group.
+* It discards a hand with no mercenary when the hand is weak, keeps its two strongest cards at
+  the end of a round, and always draws as many cards as it may.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.condottiere import rules
+from engine.condottiere.cards import (
+    BISHOP,
+    COURTESAN,
+    DRUMMER,
+    HEROINE,
+    MERC_STRENGTH,
+    NEIGHBOURS,
+    NREGIONS,
+    SCARECROW,
+    SPRING,
+    SURRENDER,
+    WINTER,
+    largest_group,
+)
+from engine.condottiere.state import Action, State
+from engine.core import UNKNOWN
+
+#: how much the bot likes to hold each card (mercenaries by strength, specials by use)
+HAND_WORTH: tuple[float, ...] = (1, 2, 3, 4, 5, 6, 10, 10, 1.5, 4, 3, 3, 5, 2.5, 6)
+FACE_DOWN_GUESS = 4.0
+
+
+class RandomBot:
+    name = "random"
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+
+    def choose(self, view: State, seat: int) -> Action:
+        return self.rng.choice(rules.legal_actions(view))
+
+
+def estimated_strengths(view: State) -> list[float]:
+    """Each line's strength as ``view`` knows it; a masked face-down card counts as an average
+    mercenary."""
+    known = rules.line_strengths(view.lines)
+    return [
+        k + FACE_DOWN_GUESS * sum(1 for c, up in line if c == UNKNOWN)
+        for k, line in zip(known, view.lines, strict=True)
+    ]
+
+
+def region_worth(view: State, seat: int, region: int) -> float:
+    """What winning ``region`` is worth to ``seat``: more when it grows the seat's largest
+    group, most when it wins the game."""
+    if region < 0:
+        return 100.0  # a final battle decides the game
+    total_need, adjacent_need = rules.thresholds(view.config)
+    mine = view.regions_of(seat) | (1 << region)
+    group = largest_group(mine)
+    if group >= adjacent_need or mine.bit_count() >= total_need:
+        return 50.0
+    worth = 2.0 + 1.5 * (group - largest_group(view.regions_of(seat)))
+    if NEIGHBOURS[region] & view.regions_of(seat):
+        worth += 1.0
+    return worth
+
+
+def threat(view: State, seat: int, region: int) -> float:
+    """How badly ``seat`` must stop another seat from winning ``region``."""
+    if region < 0:
+        return 0.0
+    total_need, adjacent_need = rules.thresholds(view.config)
+    worst = 0.0
+    for other in range(view.players):
+        if other == seat:
+            continue
+        theirs = view.regions_of(other) | (1 << region)
+        if largest_group(theirs) >= adjacent_need or theirs.bit_count() >= total_need:
+            return 40.0
+        worst = max(worst, float(largest_group(theirs) - 1))
+    return worst
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+
+    def choose(self, view: State, seat: int) -> Action:
+        legal = rules.legal_actions(view)
+        if len(legal) == 1:
+            return legal[0]
+        phase = view.phase
+        if phase == "play":
+            return self._battle(view, seat, legal)
+        if phase == "place":
+            return max(legal, key=lambda a: (self._place_score(view, seat, a.target), -a.target))
+        if phase == "take":
+            return legal[-1]
+        if phase == "discard":
+            hand = view.hands[seat]
+            weak = sum(HAND_WORTH[c] for c in hand) < 12 and HEROINE not in hand
+            return legal[-1] if weak else legal[0]
+        if phase == "keep":
+            return max(legal, key=lambda a: (len(a.cards), sum(HAND_WORTH[c] for c in a.cards)))
+        return legal[0]
+
+    # -- the token -----------------------------------------------------------------------------
+
+    def _place_score(self, view: State, seat: int, region: int) -> float:
+        score = region_worth(view, seat, region)
+        defender = view.owner[region]
+        if defender >= 0:
+            score += 1.0 + 0.5 * view.regions_of(defender).bit_count()
+        # keep away from regions where a rival would grow most
+        score -= 0.3 * threat(view, seat, region)
+        return score
+
+    # -- a battle ------------------------------------------------------------------------------
+
+    def _battle(self, view: State, seat: int, legal: list[Action]) -> Action:
+        region = view.battle
+        stakes = max(region_worth(view, seat, region), threat(view, seat, region))
+        now = estimated_strengths(view)
+        others = [now[q] for q in range(view.players) if q != seat and not view.passed[q]]
+        rivals = [now[q] for q in range(view.players) if q != seat]
+        best_other = max(rivals) if rivals else 0.0
+        active = bool(others)
+        lead = now[seat] - best_other
+        budget = stakes * (1.5 if len(view.hands[seat]) > 6 else 1.0)
+        best: tuple[float, int] | None = None
+        choice = legal[0]  # pass
+        pass_score = self._pass_score(lead, active)
+        best = (pass_score, 0)
+        for i, a in enumerate(legal):
+            if a.kind != "play":
+                continue
+            score = self._play_score(view, seat, a, stakes, budget, lead, active)
+            if score > best[0]:
+                best = (score, -i)
+                choice = a
+        return choice
+
+    @staticmethod
+    def _pass_score(lead: float, active: bool) -> float:
+        if lead > 0 and not active:
+            return 100.0  # alone and ahead: the region is won
+        if lead > 0:
+            return min(lead, 6.0) * 0.6
+        return 0.0
+
+    def _play_score(
+        self, view: State, seat: int, a: Action, stakes: float, budget: float, lead: float,
+        active: bool,
+    ) -> float:
+        c = a.card
+        if c == SURRENDER:
+            return 90.0 if lead > 0 else -50.0
+        after = rules.apply_unchecked(view, a) if c != SURRENDER else view
+        strengths = estimated_strengths(after)
+        rivals = [strengths[q] for q in range(view.players) if q != seat]
+        new_lead = strengths[seat] - (max(rivals) if rivals else 0.0)
+        cost = HAND_WORTH[c] if c >= 0 else 0.0
+        if c == SCARECROW:
+            if lead > 0 or a.target < 0:
+                return -10.0
+            # take back the best mercenary from a lost cause
+            return MERC_STRENGTH[a.target] - 3.0 - (stakes if new_lead > -8 else 0)
+        if c == BISHOP:
+            cost += self._favor_cost(view, seat, a.target)
+        gain = new_lead - lead
+        if gain <= 0:
+            return -20.0 + gain
+        winning = new_lead > 0
+        score = (stakes if winning else stakes * 0.3) - cost * (10.0 / max(budget, 1.0)) * 0.5
+        score += min(gain, 10.0) * 0.2
+        if winning and new_lead > 8:
+            score -= (new_lead - 8) * 0.15  # overkill wastes strength
+        if c in (WINTER, SPRING, DRUMMER, COURTESAN, HEROINE):
+            score += 0.1
+        return score
+
+    def _favor_cost(self, view: State, seat: int, target: int) -> float:
+        """Lower is better: the Favor is best on a region a strong rival wants."""
+        if target < 0:
+            return 1.0
+        best = 0.0
+        for other in range(view.players):
+            if other == seat:
+                continue
+            theirs = view.regions_of(other)
+            if NEIGHBOURS[target] & theirs:
+                best = max(best, 1.0 + largest_group(theirs | (1 << target)) - largest_group(theirs))
+        mine = view.regions_of(seat)
+        if NEIGHBOURS[target] & mine and view.owner[target] < 0:
+            best -= 1.5  # do not block our own growth
+        return -best * 0.5
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}
+assert NREGIONS == 17
