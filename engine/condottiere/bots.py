@@ -29,15 +29,12 @@ from engine.condottiere import rules
 from engine.condottiere.cards import (
     BISHOP,
     COURTESAN,
-    DRUMMER,
     HEROINE,
     MERC_STRENGTH,
     NEIGHBOURS,
     NREGIONS,
     SCARECROW,
-    SPRING,
     SURRENDER,
-    WINTER,
     largest_group,
 )
 from engine.condottiere.state import Action, State
@@ -46,6 +43,8 @@ from engine.core import UNKNOWN
 #: how much the bot likes to hold each card (mercenaries by strength, specials by use)
 HAND_WORTH: tuple[float, ...] = (1, 2, 3, 4, 5, 6, 10, 10, 1.5, 4, 3, 3, 5, 2.5, 6)
 FACE_DOWN_GUESS = 4.0
+#: a card's worth in hand against a region's worth in a battle
+COST_WEIGHT = 0.5
 
 
 class RandomBot:
@@ -69,23 +68,24 @@ def estimated_strengths(view: State) -> list[float]:
 
 
 def region_worth(view: State, seat: int, region: int) -> float:
-    """What winning ``region`` is worth to ``seat``: more when it grows the seat's largest
-    group, most when it wins the game."""
+    """What winning ``region`` is worth to ``seat``, in points of card strength: more when it
+    grows the seat's largest group, most when it wins the game."""
     if region < 0:
         return 100.0  # a final battle decides the game
     total_need, adjacent_need = rules.thresholds(view.config)
-    mine = view.regions_of(seat) | (1 << region)
+    mask = view.regions_of(seat)
+    mine = mask | (1 << region)
     group = largest_group(mine)
     if group >= adjacent_need or mine.bit_count() >= total_need:
-        return 50.0
-    worth = 2.0 + 1.5 * (group - largest_group(view.regions_of(seat)))
-    if NEIGHBOURS[region] & view.regions_of(seat):
-        worth += 1.0
+        return 60.0
+    worth = 6.0 + 4.0 * (group - largest_group(mask))
+    if NEIGHBOURS[region] & mask:
+        worth += 2.0
     return worth
 
 
 def threat(view: State, seat: int, region: int) -> float:
-    """How badly ``seat`` must stop another seat from winning ``region``."""
+    """How much it is worth to ``seat`` to stop the others from winning ``region``."""
     if region < 0:
         return 0.0
     total_need, adjacent_need = rules.thresholds(view.config)
@@ -96,7 +96,7 @@ def threat(view: State, seat: int, region: int) -> float:
         theirs = view.regions_of(other) | (1 << region)
         if largest_group(theirs) >= adjacent_need or theirs.bit_count() >= total_need:
             return 40.0
-        worst = max(worst, float(largest_group(theirs) - 1))
+        worst = max(worst, 2.0 * (largest_group(theirs) - 1))
     return worst
 
 
@@ -118,8 +118,10 @@ class GreedyBot:
         if phase == "take":
             return legal[-1]
         if phase == "discard":
+            # a hand without mercenaries adds little: only a Heroine or a few Courtesans
+            # are worth keeping it for
             hand = view.hands[seat]
-            weak = sum(HAND_WORTH[c] for c in hand) < 12 and HEROINE not in hand
+            weak = HEROINE not in hand and hand.count(COURTESAN) < 3
             return legal[-1] if weak else legal[0]
         if phase == "keep":
             return max(legal, key=lambda a: (len(a.cards), sum(HAND_WORTH[c] for c in a.cards)))
@@ -142,63 +144,59 @@ class GreedyBot:
         region = view.battle
         stakes = max(region_worth(view, seat, region), threat(view, seat, region))
         now = estimated_strengths(view)
-        others = [now[q] for q in range(view.players) if q != seat and not view.passed[q]]
-        rivals = [now[q] for q in range(view.players) if q != seat]
-        best_other = max(rivals) if rivals else 0.0
-        active = bool(others)
-        lead = now[seat] - best_other
-        budget = stakes * (1.5 if len(view.hands[seat]) > 6 else 1.0)
-        best: tuple[float, int] | None = None
-        choice = legal[0]  # pass
-        pass_score = self._pass_score(lead, active)
-        best = (pass_score, 0)
-        for i, a in enumerate(legal):
-            if a.kind != "play":
-                continue
-            score = self._play_score(view, seat, a, stakes, budget, lead, active)
-            if score > best[0]:
-                best = (score, -i)
-                choice = a
+        n = view.players
+        others_in = any(not view.passed[q] for q in range(n) if q != seat)
+        lead = now[seat] - max(now[q] for q in range(n) if q != seat)
+        if lead > 0 and not others_in:
+            return legal[0]  # alone and ahead: passing wins the region
+        hand = view.hands[seat]
+        # cards grow dearer as the hand shrinks (they come back only at the end of a round)
+        scarcity = 1.0 + 0.12 * max(0, 7 - len(hand))
+        choice, best = legal[0], 0.0
+        for a in legal[1:]:
+            score = self._play_score(view, seat, a, stakes, scarcity, lead)
+            if score > best:
+                choice, best = a, score
         return choice
 
-    @staticmethod
-    def _pass_score(lead: float, active: bool) -> float:
-        if lead > 0 and not active:
-            return 100.0  # alone and ahead: the region is won
-        if lead > 0:
-            return min(lead, 6.0) * 0.6
-        return 0.0
-
     def _play_score(
-        self, view: State, seat: int, a: Action, stakes: float, budget: float, lead: float,
-        active: bool,
+        self, view: State, seat: int, a: Action, stakes: float, scarcity: float, lead: float
     ) -> float:
         c = a.card
+        cost = HAND_WORTH[c] * scarcity * COST_WEIGHT
         if c == SURRENDER:
-            return 90.0 if lead > 0 else -50.0
-        after = rules.apply_unchecked(view, a) if c != SURRENDER else view
+            # ends the battle at once: a sure win when ahead
+            return stakes + 4.0 - cost if lead > 0 else -1.0
+        after = rules.apply_unchecked(view, a)
         strengths = estimated_strengths(after)
-        rivals = [strengths[q] for q in range(view.players) if q != seat]
-        new_lead = strengths[seat] - (max(rivals) if rivals else 0.0)
-        cost = HAND_WORTH[c] if c >= 0 else 0.0
+        new_lead = strengths[seat] - max(s for q, s in enumerate(strengths) if q != seat)
         if c == SCARECROW:
-            if lead > 0 or a.target < 0:
-                return -10.0
-            # take back the best mercenary from a lost cause
-            return MERC_STRENGTH[a.target] - 3.0 - (stakes if new_lead > -8 else 0)
+            if a.target < 0 or lead > 0:
+                return -1.0
+            # take back the best mercenary from a battle that is not worth winning
+            if self._can_win(view, seat, lead, stakes, scarcity):
+                return -1.0
+            return MERC_STRENGTH[a.target] * 0.8 - cost * 0.5
         if c == BISHOP:
             cost += self._favor_cost(view, seat, a.target)
         gain = new_lead - lead
         if gain <= 0:
-            return -20.0 + gain
-        winning = new_lead > 0
-        score = (stakes if winning else stakes * 0.3) - cost * (10.0 / max(budget, 1.0)) * 0.5
-        score += min(gain, 10.0) * 0.2
-        if winning and new_lead > 8:
-            score -= (new_lead - 8) * 0.15  # overkill wastes strength
-        if c in (WINTER, SPRING, DRUMMER, COURTESAN, HEROINE):
-            score += 0.1
-        return score
+            return -1.0
+        if lead > 0:
+            # already ahead: only cheap insurance
+            return min(gain, 6.0) * 0.4 - cost * 0.5
+        if new_lead > 0:
+            return stakes - cost - max(0.0, new_lead - 6) * 0.2
+        return stakes * 0.25 - cost
+
+    def _can_win(self, view: State, seat: int, lead: float, stakes: float, scarcity: float) -> bool:
+        """Whether the hand could still take the lead at a price the region is worth."""
+        hand = [c for c in view.hands[seat] if 0 <= c < 8]
+        if not hand:
+            return False
+        need = -lead + 1
+        power = sum(MERC_STRENGTH[c] if c < 7 else 10 for c in hand)
+        return power >= need and need * scarcity <= stakes * 1.5
 
     def _favor_cost(self, view: State, seat: int, target: int) -> float:
         """Lower is better: the Favor is best on a region a strong rival wants."""
