@@ -153,23 +153,30 @@ class GreedyBot:
         # cards grow dearer as the hand shrinks (they come back only at the end of a round)
         scarcity = 1.0 + 0.12 * max(0, 7 - len(hand))
         choice, best = legal[0], 0.0
+        leads: dict[tuple[int, int], float] = {}
+        masks = [view.regions_of(q) for q in range(n)]
         for a in legal[1:]:
-            score = self._play_score(view, seat, a, stakes, scarcity, lead)
+            score = self._play_score(view, seat, a, stakes, scarcity, lead, leads, masks)
             if score > best:
                 choice, best = a, score
         return choice
 
     def _play_score(
-        self, view: State, seat: int, a: Action, stakes: float, scarcity: float, lead: float
+        self, view: State, seat: int, a: Action, stakes: float, scarcity: float, lead: float,
+        leads: dict[tuple[int, int], float], masks: list[int],
     ) -> float:
         c = a.card
         cost = HAND_WORTH[c] * scarcity * COST_WEIGHT
         if c == SURRENDER:
             # ends the battle at once: a sure win when ahead
             return stakes + 4.0 - cost if lead > 0 else -1.0
-        after = rules.apply_unchecked(view, a)
-        strengths = estimated_strengths(after)
-        new_lead = strengths[seat] - max(s for q, s in enumerate(strengths) if q != seat)
+        # where the Favor goes and which face-down card turns up change no strength
+        key = (c, a.target if c == SCARECROW else -1)
+        new_lead = leads.get(key)
+        if new_lead is None:
+            strengths = estimated_strengths(rules.apply_unchecked(view, a._replace(flip=-1)))
+            new_lead = strengths[seat] - max(s for q, s in enumerate(strengths) if q != seat)
+            leads[key] = new_lead
         if c == SCARECROW:
             if a.target < 0 or lead > 0:
                 return -1.0
@@ -178,7 +185,7 @@ class GreedyBot:
                 return -1.0
             return MERC_STRENGTH[a.target] * 0.8 - cost * 0.5
         if c == BISHOP:
-            cost += self._favor_cost(view, seat, a.target)
+            cost += self._favor_cost(view, seat, a.target, masks)
         gain = new_lead - lead
         if gain <= 0:
             return -1.0
@@ -198,7 +205,8 @@ class GreedyBot:
         power = sum(MERC_STRENGTH[c] if c < 7 else 10 for c in hand)
         return power >= need and need * scarcity <= stakes * 1.5
 
-    def _favor_cost(self, view: State, seat: int, target: int) -> float:
+    @staticmethod
+    def _favor_cost(view: State, seat: int, target: int, masks: list[int]) -> float:
         """Lower is better: the Favor is best on a region a strong rival wants."""
         if target < 0:
             return 1.0
@@ -206,10 +214,10 @@ class GreedyBot:
         for other in range(view.players):
             if other == seat:
                 continue
-            theirs = view.regions_of(other)
+            theirs = masks[other]
             if NEIGHBOURS[target] & theirs:
                 best = max(best, 1.0 + largest_group(theirs | (1 << target)) - largest_group(theirs))
-        mine = view.regions_of(seat)
+        mine = masks[seat]
         if NEIGHBOURS[target] & mine and view.owner[target] < 0:
             best -= 1.5  # do not block our own growth
         return -best * 0.5
