@@ -133,7 +133,11 @@ class GreedyBot:
         score = region_worth(view, seat, region)
         defender = view.owner[region]
         if defender >= 0:
-            score += 1.0 + 0.5 * view.regions_of(defender).bit_count()
+            # a defender wins ties and passes freely: attack only to stop a leader
+            counts = view.region_counts()
+            score -= 3.0
+            if counts[defender] == max(counts):
+                score += 2.0 + threat(view, seat, -1) + counts[defender]
         # keep away from regions where a rival would grow most
         score -= 0.3 * threat(view, seat, region)
         return score
