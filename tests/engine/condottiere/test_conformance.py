@@ -31,8 +31,8 @@ CONFIGS = (
     + [(f"4p-{v}", CondottiereConfig(4, **{v: True})) for v in VARIANTS]
     + [(f"{n}p-all", CondottiereConfig(n, **{v: True for v in VARIANTS})) for n in (2, 3, 5, 6)]
 )
-GAMES = 400 if LONG else 4
-DEEP = 40 if LONG else 2  # games per configuration with every check at every step
+GAMES = 400 if LONG else 12
+DEEP = 40 if LONG else 3  # games per configuration with every check at every step
 
 
 def conserved(s: State) -> bool:
@@ -56,6 +56,20 @@ def random_action(rng: random.Random, n: int) -> Action:
               rng.randrange(-1, 3), cards)
 
 
+def mutate(a: Action, rng: random.Random, n: int) -> Action:
+    """A legal action with one field changed: usually illegal."""
+    field = rng.randrange(5)
+    if field == 0:
+        return a._replace(seat=(a.seat + 1 + rng.randrange(n - 1)) % n)
+    if field == 1:
+        return a._replace(card=rng.randrange(-1, KINDS))
+    if field == 2:
+        return a._replace(target=rng.randrange(-1, 18))
+    if field == 3:
+        return a._replace(flip=rng.randrange(-1, 3))
+    return a._replace(cards=tuple(sorted(a.cards + (rng.randrange(KINDS),))))
+
+
 def check_step(s: State, a: Action, rng: random.Random) -> State:
     """Every contract check on one step; returns the next state."""
     n = s.players
@@ -71,8 +85,8 @@ def check_step(s: State, a: Action, rng: random.Random) -> State:
     if who >= 0:
         # the actor's view offers exactly the same decisions
         assert R.legal_actions(view(s, who)) == legal
-    for _ in range(3):
-        bad = random_action(rng, n)
+    near = [mutate(rng.choice(legal), rng, n) for _ in range(3)]
+    for bad in [random_action(rng, n) for _ in range(3)] + near:
         if bad not in legal:
             with pytest.raises(IllegalActionError):
                 RULES.apply(s, bad)
