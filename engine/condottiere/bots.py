@@ -137,7 +137,7 @@ class GreedyBot:
             counts = view.region_counts()
             score -= 3.0
             if counts[defender] == max(counts):
-                score += 2.0 + threat(view, seat, -1) + counts[defender]
+                score += 2.0 + counts[defender]
         # keep away from regions where a rival would grow most
         score -= 0.3 * threat(view, seat, region)
         return score

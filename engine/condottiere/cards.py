@@ -72,7 +72,9 @@ def is_mercenary(c: int) -> bool:
 
 
 def name(c: int) -> str:
-    return "a hidden card" if c == UNKNOWN else NAMES[c]
+    if c == UNKNOWN:
+        return "a hidden card"
+    return NAMES[c] if 0 <= c < KINDS else "no card"
 
 
 def parse_card(text: str) -> int:
