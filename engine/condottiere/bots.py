@@ -163,6 +163,11 @@ class GreedyBot:
             score = self._play_score(view, seat, a, stakes, scarcity, lead, leads, masks)
             if score > best:
                 choice, best = a, score
+        if choice.flip >= 0:
+            # turn up the face-down card that tells the others least
+            down = [c for c, up in view.lines[seat] if not up]
+            weakest = min(range(len(down)), key=lambda k: (HAND_WORTH[down[k]], k))
+            choice = choice._replace(flip=weakest)
         return choice
 
     def _play_score(
