@@ -388,6 +388,19 @@ def _from_data(d: Any) -> State:
             raise InvalidStateError(f"{name} must count {SLOTS} kinds of card")
     for name in ("passed", "owed", "queue", "fighters", "points", "winners"):
         values[name] = _ints(d[name], 0)
+    ranges = {
+        "viewer": (-1, n - 1), "turn": (0, n - 1), "holder": (0, n - 1), "placer": (0, n - 1),
+        "battle": (-1, NREGIONS - 1), "favor": (-1, NREGIONS - 1), "defender": (-1, n - 1),
+        "free": (0, 1), "pending": (-1, 200), "final": (0, 2),
+    }
+    for name, (lo, hi) in ranges.items():
+        if not lo <= values[name] <= hi:
+            raise InvalidStateError(f"{name} must be from {lo} to {hi}, not {values[name]}")
+    for name in ("queue", "fighters", "winners"):
+        if any(q >= n for q in values[name]):
+            raise InvalidStateError(f"{name} names a seat beyond {n} players")
+    if any(p not in (0, 1) for p in values["passed"]):
+        raise InvalidStateError("passed holds 0 or 1 per seat")
     s = object.__new__(State)
     for name, v in values.items():
         object.__setattr__(s, name, v)

@@ -29,7 +29,7 @@ VARIANTS = ("draw_after_battle", "playing_for_points", "bigger_kingdoms", "captu
 CONFIGS = (
     [(f"{n}p", CondottiereConfig(n)) for n in range(2, 7)]
     + [(f"4p-{v}", CondottiereConfig(4, **{v: True})) for v in VARIANTS]
-    + [(f"{n}p-all", CondottiereConfig(n, **{v: True for v in VARIANTS})) for n in (2, 3, 5, 6)]
+    + [(f"{n}p-all", CondottiereConfig(n, **{v: True for v in VARIANTS})) for n in (2, 3, 4, 5, 6)]
 )
 GAMES = 400 if LONG else 12
 DEEP = 40 if LONG else 3  # games per configuration with every check at every step

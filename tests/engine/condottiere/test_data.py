@@ -59,6 +59,10 @@ def test_a_state_with_a_wrong_field_is_invalid() -> None:
     d["owner"] = [5] * 17
     with pytest.raises(InvalidStateError):
         State.from_data(d)
+    d = position(2).to_data()
+    d["turn"] = 2
+    with pytest.raises(InvalidStateError, match="turn"):
+        State.from_data(d)
 
 
 def test_action_texts_read_as_the_table_says_them() -> None:
