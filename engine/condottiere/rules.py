@@ -30,7 +30,8 @@ returns one card for one it spends, Scarecrows being finite; a defender's free p
 with other seats' plays or end the battle). A game could still go on for ever if battles kept
 ending in ties (or, with Capturing Regions, regions changed hands in a circle), so a game that
 reaches ``MAX_BATTLES`` battles ends as if the board were exhausted ("the long war"), and a
-match that reaches ``MAX_GAMES`` games ends as if the target were reached. Ordinary games
+match that reaches ``game_limit`` games (players times the target score: a match in which
+games keep scoring cannot need as many) ends as if the target were reached. Ordinary games
 never come near either limit.
 
 Legal actions come in one canonical order: pass first, then plays by card (Mercenary 1 ...
@@ -77,7 +78,6 @@ DRAW_MAX = 3
 KEEP_MAX = 2
 ADJACENT_BONUS = 5
 MAX_BATTLES = 100
-MAX_GAMES = 50
 U = SLOTS - 1  # the counts slot of masked cards
 
 END_ADJACENT = "adjacent"
@@ -101,6 +101,12 @@ def thresholds(config: CondottiereConfig) -> tuple[int, int]:
     if config.bigger_kingdoms:
         adjacent += 1
     return total, adjacent
+
+
+def game_limit(config: CondottiereConfig) -> int:
+    """Games after which a match ends even if nobody reached the target. Every game in which
+    some region is held scores a point, so a match that scores reaches the target sooner."""
+    return config.players * config.target_score
 
 
 def hand_limit(s: State, seat: int) -> int:
@@ -858,7 +864,7 @@ def _end_game(s: State, winners: tuple[int, ...], how: str) -> None:
     s.points = tuple(points)
     s.games += 1
     reached = max(points) >= cfg.target_score
-    if reached or s.games >= MAX_GAMES:
+    if reached or s.games >= game_limit(cfg):
         best = max(points)
         tied = tuple(q for q in range(s.players) if points[q] == best)
         if len(tied) == 1:

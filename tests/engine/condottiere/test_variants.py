@@ -359,7 +359,7 @@ def test_bad_options_and_player_counts_are_clear_errors() -> None:
 
 def test_every_game_and_match_ends_even_when_everyone_always_passes() -> None:
     for config in (CondottiereConfig(2), CondottiereConfig(4, draw_after_battle=True),
-                   CondottiereConfig(3, playing_for_points=True, capturing_regions=True)):
+                   CondottiereConfig(3, playing_for_points=True, target_score=2, capturing_regions=True)):
         s = RULES.new_game(config)
         rng = random.Random(1)
         while R.current_player(s) != TERMINAL:
@@ -373,6 +373,6 @@ def test_every_game_and_match_ends_even_when_everyone_always_passes() -> None:
             s = R.apply_unchecked(s, a)
         o = RULES.outcome(s)
         if config.playing_for_points:
-            assert o.end in (R.END_GAME_LIMIT, R.END_MATCH_FINAL) and s.games == R.MAX_GAMES
+            assert o.end in (R.END_GAME_LIMIT, R.END_MATCH_FINAL) and s.games == R.game_limit(config)
         else:
             assert o.end in (R.END_LIMIT, R.END_FINAL) and s.battles == R.MAX_BATTLES
