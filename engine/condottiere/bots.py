@@ -154,8 +154,11 @@ class GreedyBot:
         if lead > 0 and not others_in:
             return legal[0]  # alone and ahead: passing wins the region
         hand = view.hands[seat]
-        # cards grow dearer as the hand shrinks (they come back only at the end of a round)
+        # cards grow dearer as the hand shrinks (they come back only at the end of a round),
+        # and cheap again when the round is ending: unspent cards are then mostly lost
         scarcity = 1.0 + 0.12 * max(0, 7 - len(hand))
+        if sum(1 for q in range(n) if q != seat and view.hands[q]) <= 1:
+            scarcity *= 0.5
         choice, best = legal[0], 0.0
         leads: dict[tuple[int, int], float] = {}
         masks = [view.regions_of(q) for q in range(n)]

@@ -376,3 +376,10 @@ def test_every_game_and_match_ends_even_when_everyone_always_passes() -> None:
             assert o.end in (R.END_GAME_LIMIT, R.END_MATCH_FINAL) and s.games == R.game_limit(config)
         else:
             assert o.end in (R.END_LIMIT, R.END_FINAL) and s.battles == R.MAX_BATTLES
+
+
+def test_hidden_cards_players_announce_only_their_face_up_strength() -> None:
+    config = CondottiereConfig(2, hidden_cards=True)
+    s = position(config=config, lines=[["Mercenary 6", "~Drummer", "~Heroine"], ["~Mercenary 10"]])
+    assert R.line_strengths(s.lines, only_up=True) == [6, 0]
+    assert R.line_strengths(s.lines) == [22, 10]
