@@ -29,7 +29,7 @@ Termination. Every battle ends (each turn spends a card or takes a seat out, and
 returns one card for one it spends, Scarecrows being finite; a defender's free passes alternate
 with other seats' plays or end the battle). A game could still go on for ever if battles kept
 ending in ties (or, with Capturing Regions, regions changed hands in a circle), so a game that
-reaches ``MAX_BATTLES`` battles ends as if the board were exhausted ("the long war"), and a
+reaches ``MAX_BATTLES`` (200) battles ends as if the board were exhausted ("the long war"), and a
 match that reaches ``game_limit`` games (players times the target score: a match in which
 games keep scoring cannot need as many) ends as if the target were reached. Ordinary games
 never come near either limit.
@@ -77,7 +77,7 @@ HAND_BASE = 10
 DRAW_MAX = 3
 KEEP_MAX = 2
 ADJACENT_BONUS = 5
-MAX_BATTLES = 100
+MAX_BATTLES = 200
 U = SLOTS - 1  # the counts slot of masked cards
 
 END_ADJACENT = "adjacent"
