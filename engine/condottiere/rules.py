@@ -34,6 +34,9 @@ match that reaches ``game_limit`` games (players times the target score: a match
 games keep scoring cannot need as many) ends as if the target were reached. Ordinary games
 never come near either limit.
 
+What a position is worth (strength, legal regions, victory, hand limits) is in ``measures``;
+this module re-exports it.
+
 Legal actions come in one canonical order: pass first, then plays by card (Mercenary 1 ...
 Surrender), then by target (-1 first: the Favor off the board, no Scarecrow pick), then by the
 face-down position to turn up. Regions, draw counts and seats ascend; ``hold`` comes before
@@ -44,12 +47,9 @@ from __future__ import annotations
 
 from engine.condottiere.cards import (
     BISHOP,
-    COURTESAN,
-    DRUMMER,
     EMPTY,
     FACE_DOWN_KINDS,
     FULL_DECK,
-    HEROINE,
     KINDS,
     MERC_STRENGTH,
     NREGIONS,
@@ -58,7 +58,27 @@ from engine.condottiere.cards import (
     SPRING,
     SURRENDER,
     WINTER,
-    largest_group,
+)
+from engine.condottiere.measures import (
+    ADJACENT_BONUS,
+    DRAW_MAX,
+    END_ADJACENT,
+    END_TOTAL,
+    HAND_BASE,
+    HAND_START,
+    HAND_START_DRAW,
+    KEEP_MAX,
+    MAX_BATTLES,
+    battle_regions,
+    courtesans,
+    favor_regions,
+    game_limit,
+    hand_limit,
+    line_strengths,
+    max_take,
+    start_hand,
+    thresholds,
+    victory,
 )
 from engine.condottiere.state import (
     NO_CARD,
@@ -71,51 +91,23 @@ from engine.condottiere.state import (
 )
 from engine.core import CHANCE, REVEAL, TERMINAL, UNKNOWN
 
-HAND_START = 10
-HAND_START_DRAW = 7
-HAND_BASE = 10
-DRAW_MAX = 3
-KEEP_MAX = 2
-ADJACENT_BONUS = 5
-MAX_BATTLES = 200
+# the measures of a position are part of this module's interface too
+__all__ = [
+    "ADJACENT_BONUS", "DRAW_MAX", "END_ADJACENT", "END_TOTAL", "HAND_BASE", "HAND_START",
+    "HAND_START_DRAW", "KEEP_MAX", "MAX_BATTLES", "apply_unchecked", "battle_regions",
+    "chance_outcomes", "courtesans", "current_player", "face_down_position", "favor_regions",
+    "game_limit", "hand_limit", "is_over", "keep_choices", "legal_actions", "line_strengths",
+    "max_take", "new_game", "revealer", "start_hand", "thresholds", "victory",
+]
+
 U = SLOTS - 1  # the counts slot of masked cards
 
-END_ADJACENT = "adjacent"
-END_TOTAL = "regions"
 END_EXHAUSTED = "board-exhausted"
 END_LIMIT = "battle-limit"
 END_FINAL = "final-battle"
 END_TARGET = "target-score"
 END_GAME_LIMIT = "game-limit"
 END_MATCH_FINAL = "match-final-battle"
-
-
-# -- configuration-dependent numbers -----------------------------------------------------------
-
-
-def thresholds(config: CondottiereConfig) -> tuple[int, int]:
-    """(regions in total, connected regions) that win, by player count and Bigger Kingdoms."""
-    small = config.players <= 3
-    total = 6 if small else 5
-    adjacent = 4 if small else 3
-    if config.bigger_kingdoms:
-        adjacent += 1
-    return total, adjacent
-
-
-def game_limit(config: CondottiereConfig) -> int:
-    """Games after which a match ends even if nobody reached the target. Every game in which
-    some region is held scores a point, so a match that scores reaches the target sooner."""
-    return config.players * config.target_score
-
-
-def hand_limit(s: State, seat: int) -> int:
-    """10 plus one per region ``seat`` controls (the deal's size and the draw limit)."""
-    return HAND_BASE + s.owner.count(seat)
-
-
-def start_hand(config: CondottiereConfig) -> int:
-    return HAND_START_DRAW if config.draw_after_battle else HAND_START
 
 
 # -- creating a game ---------------------------------------------------------------------------
@@ -229,79 +221,6 @@ def chance_outcomes(s: State) -> list[tuple[Action, float]]:
                 out.append((_new(Action, ("draw", seat, c, -1, -1, ())), k / total))
         return out
     return []
-
-
-# -- strength ----------------------------------------------------------------------------------
-
-
-def line_strengths(lines: tuple[tuple[tuple[int, int], ...], ...], only_up: bool = False) -> list[int]:
-    """Every line's strength at conclusion (``only_up``: counting face-up cards alone, the
-    strength a seat announces; a masked card counts nothing)."""
-    winter = spring = False
-    top = 0
-    for line in lines:
-        for c, up in line:
-            if only_up and not up:
-                continue
-            if c < 7:
-                if c >= 0 and MERC_STRENGTH[c] > top:
-                    top = MERC_STRENGTH[c]
-            elif c == WINTER:
-                winter = True
-            elif c == SPRING:
-                spring = True
-    out = []
-    for line in lines:
-        mercs = 0
-        bonus = 0
-        drum = False
-        for c, up in line:
-            if (only_up and not up) or c < 0:
-                continue
-            if c < 7:
-                v = 1 if winter else MERC_STRENGTH[c]
-                mercs += v
-                if spring and MERC_STRENGTH[c] == top:
-                    bonus += 3
-            elif c == HEROINE:
-                bonus += 10
-            elif c == COURTESAN:
-                bonus += 1
-            elif c == DRUMMER:
-                drum = True
-        out.append((2 * mercs if drum else mercs) + bonus)
-    return out
-
-
-def courtesans(s: State) -> list[int]:
-    return [sum(1 for c, _ in line if c == COURTESAN) for line in s.lines]
-
-
-# -- regions -----------------------------------------------------------------------------------
-
-
-def battle_regions(s: State, seat: int) -> list[int]:
-    """Regions where ``seat`` may place the Condottiere token."""
-    favor = s.favor
-    owner = s.owner
-    if s.config.capturing_regions:
-        return [r for r in range(NREGIONS) if r != favor and owner[r] != seat]
-    return [r for r in range(NREGIONS) if r != favor and owner[r] < 0]
-
-
-def favor_regions(s: State) -> list[int]:
-    """Regions where a Bishop may place the Favor of the Pope (off the board is -1, always)."""
-    battle = s.battle
-    if s.config.capturing_regions:
-        return [r for r in range(NREGIONS) if r != battle]
-    owner = s.owner
-    return [r for r in range(NREGIONS) if r != battle and owner[r] < 0]
-
-
-def max_take(s: State, seat: int) -> int:
-    """How many cards ``seat`` may draw after a battle (Draw After Battle)."""
-    room = hand_limit(s, seat) - len(s.hands[seat])
-    return max(0, min(DRAW_MAX, room, sum(s.pile) + sum(s.discards)))
 
 
 # -- legal actions -----------------------------------------------------------------------------
@@ -762,17 +681,6 @@ def _resolve(s: State) -> None:
         return
     s.phase = "place"
     s.turn = s.holder
-
-
-def victory(s: State, seat: int) -> str:
-    """How ``seat`` meets a victory condition now ("" if it does not)."""
-    total_need, adjacent_need = thresholds(s.config)
-    mask = s.regions_of(seat)
-    if largest_group(mask) >= adjacent_need:
-        return END_ADJACENT
-    if mask.bit_count() >= total_need:
-        return END_TOTAL
-    return ""
 
 
 def _start_draws(s: State) -> None:
