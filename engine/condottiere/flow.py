@@ -76,6 +76,7 @@ def first_face_down(s: State) -> tuple[int, int]:
 
 
 def set_at(t: tuple, i: int, v: object) -> tuple:
+    """``t`` with item ``i`` replaced by ``v``."""
     return t[:i] + (v,) + t[i + 1 :]
 
 
@@ -129,6 +130,7 @@ def _collect_all(s: State) -> None:
 
 
 def start_deal(s: State) -> None:
+    """Deal the cards ``owed``, seat by seat clockwise from the token holder."""
     n = s.players
     h = s.holder
     owed = s.owed
@@ -147,6 +149,7 @@ def start_deal(s: State) -> None:
 
 
 def after_deal(s: State) -> None:
+    """What the deal under way was for (``then``): a placement, a battle, more draws."""
     then = s.then
     if then == "place":
         s.phase = "place"
@@ -158,6 +161,8 @@ def after_deal(s: State) -> None:
 
 
 def next_discard(s: State) -> None:
+    """Step 4 for the next seat in the queue; then the end of a round if at most one seat
+    still holds cards, or the next battle."""
     if s.queue:
         s.phase = "discard"
         s.turn = s.queue[0]
@@ -173,6 +178,7 @@ def next_discard(s: State) -> None:
 
 
 def new_round(s: State) -> None:
+    """Shuffle everything but the hands back and deal up to 10 plus one per region."""
     reshuffle(s)
     s.owed = tuple(
         max(0, hand_limit(s, q) - len(s.hands[q])) for q in range(s.players)
@@ -182,6 +188,8 @@ def new_round(s: State) -> None:
 
 
 def begin_battle(s: State) -> None:
+    """Start the battle for ``battle`` (or a final battle): the placer, or the token holder
+    nearest the fighters, acts first; empty hands pass at once."""
     n = s.players
     fighters = s.fighters
     s.lines = ((),) * n
@@ -305,6 +313,7 @@ def _start_draws(s: State) -> None:
 
 
 def next_take(s: State) -> None:
+    """Draw After Battle: the next seat in the queue that may draw decides; then step 2."""
     while s.queue:
         seat = s.queue[0]
         if max_take(s, seat) > 0:
