@@ -103,6 +103,9 @@ class Table:
         self.timeout = 0
         self.on_timeout = "forfeit"
         self.log: list[str] = []
+        #: every step applied to this peer's view, chance steps included, as
+        #: (view before, action as this peer knows it, view after): a table screen tells them
+        self.steps: list[tuple[Any, Any, Any]] = []
 
     # -- whose move ---------------------------------------------------------------------------
 
@@ -308,6 +311,7 @@ class Table:
             policy.note(view, mine)
             self.view = after
             self.log.append(text)
+            self.steps.append((view, mine, after))
             if self.rules.current_player(after) == TERMINAL:
                 self._to_end()
 
@@ -391,7 +395,8 @@ class Table:
                 return
             after = self.rules.apply(self.view, action)
             self.policy.note(self.view, action)
-            self.view = after
+            before, self.view = self.view, after
+            self.steps.append((before, action, after))
             if self.rules.current_player(after) == TERMINAL:
                 self._to_end()
 
