@@ -48,6 +48,10 @@ class PeerRunner:
         self.session.act(action)
         self._wake.set()
 
+    def flush(self) -> None:
+        """Send what the session has to say now (after ``session.ready()``, say)."""
+        self._wake.set()
+
     async def run(self) -> None:
         session = self.session
         attempt = 0

@@ -54,7 +54,8 @@ def lan_address() -> str:
         return "127.0.0.1"
 
 
-def _save(table: Table | None, say: Say) -> None:
+def save_transcript(table: Table | None, say: Say) -> None:
+    """Save a game's transcript (if it started) and say where."""
     if table is None or not table.transcript.entries or not table.game_id:
         return
     path = files.save(table.transcript, files.file_name(table.game, table.started, table.game_id))
@@ -71,7 +72,9 @@ def _result_line(table: Table) -> str:
     return f"game over ({r['text']}): {scores}; winner: {winners}"
 
 
-def host_game(s: HostSettings, say: Say) -> int:
+def make_host(s: HostSettings) -> tuple[HostSession, str | None]:
+    """The host session for these settings, and its game code (``None`` with ``open``);
+    ``ValueError`` for settings that cannot make a game."""
     from engine.registry import get_game
 
     entry = get_game(s.game)
@@ -84,6 +87,21 @@ def host_game(s: HostSettings, say: Say) -> int:
     code = None if s.open else new_code()
     session = HostSession(identity, s.game, config, code=code, turn_timeout=s.turn_timeout,
                           on_timeout=s.on_timeout)
+    return session, code
+
+
+def join_line(s: HostSettings, port: int, code: str | None) -> str:
+    """The line to give to friends."""
+    address = s.bind if s.bind not in (None, "", "0.0.0.0", "::") else lan_address()
+    return f"palazzo join {address}:{port}" + (f" --code {code}" if code else "")
+
+
+def host_game(s: HostSettings, say: Say) -> int:
+    from engine.registry import get_game
+
+    entry = get_game(s.game)
+    session, code = make_host(s)
+    identity = session.identity
 
     logged = 0
 
@@ -100,9 +118,7 @@ def host_game(s: HostSettings, say: Say) -> int:
         done, _ = await asyncio.wait({task, started}, return_when=asyncio.FIRST_COMPLETED)
         if task in done:
             task.result()
-        address = s.bind if s.bind not in (None, "", "0.0.0.0", "::") else lan_address()
-        port = started.result()[0][1]
-        line = f"palazzo join {address}:{port}" + (f" --code {code}" if code else "")
+        line = join_line(s, started.result()[0][1], code)
         say(f"hosting {entry.rules.title} for {s.players} players; key {identity.fingerprint}")
         say(f"give this line to your friends: {line}")
         if s.seat:
@@ -124,7 +140,7 @@ def host_game(s: HostSettings, say: Say) -> int:
         logging.getLogger("palazzo.net").removeHandler(handler)
     tell()
     say(_result_line(session.table))
-    _save(session.table, say)
+    save_transcript(session.table, say)
     return 0
 
 
@@ -187,12 +203,12 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
         asyncio.run(run_peer(session, host, port, SeatBot() if game_bot else None, on_event))
     except PeerGone as e:
         say(f"error: {e}")
-        _save(session.table, say)
+        save_transcript(session.table, say)
         return 1
     if session.state == "over":
         assert session.table is not None
         say(_result_line(session.table))
-        _save(session.table, say)
+        save_transcript(session.table, say)
         if session.table.verdict is not None:
             say(f"error: {session.table.verdict}")
             return 3
@@ -200,8 +216,8 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
     err = session.error
     if isinstance(err, CheatDetected):
         say(f"error: {err}")
-        _save(session.table, say)
+        save_transcript(session.table, say)
         return 3
     say(f"error: {err}")
-    _save(session.table, say)
+    save_transcript(session.table, say)
     return 1

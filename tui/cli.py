@@ -198,8 +198,6 @@ def _say(line: str) -> None:
 def cmd_host(args: argparse.Namespace) -> int:
     from net.play import HostSettings, host_game
 
-    if not args.headless:
-        raise UsageError("the table for networked games is not available yet: add --headless")
     if args.bots < 0:
         raise UsageError("--bots takes a number from 0")
     settings = HostSettings(
@@ -207,7 +205,13 @@ def cmd_host(args: argparse.Namespace) -> int:
         bind=args.bind, seat=not args.no_seat, bots=args.bots, bot=args.bot, open=args.open,
         turn_timeout=args.turn_timeout, on_timeout=args.on_timeout, name=args.name,
     )
-    return host_game(settings, _say)
+    if args.headless or args.no_seat:  # a relay-only host has no table to draw: log lines
+        return host_game(settings, _say)
+    try:
+        from tui.netapp import host_tui
+    except ImportError:
+        raise UsageError("the table for networked games is not here yet: add --headless") from None
+    return host_tui(settings, _say)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
@@ -215,13 +219,20 @@ def cmd_join(args: argparse.Namespace) -> int:
 
     from net.play import join_game
 
+    name = args.name or getpass.getuser()
     if args.bot is None:
-        raise UsageError("the table for networked games is not available yet: join with --bot LEVEL")
+        from net.play import parse_address
+
+        try:
+            from tui.netapp import join_tui
+        except ImportError:
+            raise UsageError("the table for networked games is not here yet: join with --bot LEVEL") from None
+
+        return join_tui(*parse_address(args.address), args.code, name, _say)
     from engine.registry import game_names
 
     if not any(args.bot in get_game(g).bot_names() for g in game_names()):
         raise UsageError(f"unknown bot {args.bot!r} (sim --bots lists the names)")
-    name = args.name or getpass.getuser()
     return join_game(args.address, args.code, name, args.bot, _say, args.verbose)
 
 

@@ -6,14 +6,13 @@ from tui.cli import main
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["host", "medici", "--players", "4"], "add --headless"),
+    (["host", "medici", "--players", "3", "--headless", "--port", "x"], "whole number"),
     (["host", "chess", "--players", "4", "--headless"], "unknown game"),
     (["host", "medici", "--players", "5", "--headless"], "3 or 4 players"),
     (["host", "medici", "--players", "3", "--bots", "3", "--headless"], "local seats"),
     (["host", "medici", "--players", "3", "--headless", "--bot", "oracle"], "unknown bot"),
     (["host", "medici", "--players", "3", "--headless", "--turn-timeout", "0"], "positive"),
     (["host", "medici", "--players", "3", "--headless", "--on-timeout", "nap"], "invalid choice"),
-    (["join", "127.0.0.1:7342"], "join with --bot"),
     (["join", "127.0.0.1:7342", "--bot", "oracle"], "unknown bot"),
     (["join", "127.0.0.1:99999", "--bot", "greedy"], "not a HOST:PORT"),
 ])

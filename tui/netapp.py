@@ -1,0 +1,161 @@
+"""A networked game in the terminal: the lobby, then the same table as local play, then the end.
+
+``NetApp`` is the palazzo app (help, rules and the game's table screen) with a different start:
+it shows the ``LobbyScreen`` while the seats fill, and once the host's start entry arrives it
+opens the game's table with a ``NetClient``. The network runs as a worker in the app's own
+event loop: a ``PeerRunner`` for ``palazzo join``, or the ``HostRunner`` for ``palazzo host``,
+whose own seat is an in-process peer on the host's link. Either calls ``changed()`` when the
+session moves.
+
+``join_tui`` and ``host_tui`` are what the command line runs without ``--headless``; they return
+the exit status (0: the game ended; 1: it could not go on; 3: a cheat was detected) and save the
+transcript like the headless commands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from net.errors import CheatDetected
+from net.identity import Identity
+from net.session import PeerSession
+from tui.app import PalazzoApp
+from tui.netclient import NetClient
+from tui.screens.lobby import LobbyScreen
+from tui.setup import GameSetup, adapter
+
+
+class NetApp(PalazzoApp):
+    def __init__(
+        self,
+        session: PeerSession,
+        network: Callable[[], Awaitable[None]],
+        send: Callable[[Any], None],
+        flush: Callable[[], None],
+        title: str,
+        join_line: str = "",
+    ) -> None:
+        super().__init__(GameSetup())
+        self.session = session
+        self.network = network
+        self.send = send
+        self.flush = flush
+        self.lobby_title = title
+        self.join_line = join_line
+        self.client: NetClient | None = None
+        self.failure: str = ""
+
+    def on_mount(self) -> None:
+        self.lobby = LobbyScreen(self.session, self.lobby_title, self.join_line)
+        self.push_screen(self.lobby)
+        self.run_worker(self._run_network(), exclusive=True, group="network")
+
+    async def _run_network(self) -> None:
+        try:
+            await self.network()
+        except Exception as e:  # the host could not be reached: say so on the screen
+            self.failure = str(e)
+        self.changed()
+
+    def flush_network(self) -> None:
+        self.flush()
+
+    def changed(self) -> None:
+        """The session may have moved: redraw the lobby, open the table, tell the client."""
+        s = self.session
+        if s.state == "failed" and not self.failure:
+            self.failure = str(s.error)
+        if self.failure:
+            self.notify(self.failure, title="The game cannot go on", severity="error",
+                        timeout=30)
+        if self.client is None and s.table is not None and s.table.phase not in ("lobby",):
+            self._open_table()
+        elif self.client is None and self.screen is self.lobby:
+            self.lobby.refresh_lobby()
+        if self.client is not None:
+            self.client.changed()
+
+    def _open_table(self) -> None:
+        table = self.session.table
+        assert table is not None
+        game = adapter(table.game)
+        names = tuple(f"{n} ({s.name})" for n, s in zip(table.rules.seat_names, table.seats,
+                                                             strict=False))
+        self.client = NetClient(self.session, self.send, names, getattr(game, "narrate", None))
+        self.setup = GameSetup(game=table.game, players=len(table.seats), seat=max(table.me, 0))
+        self.push_screen(game.TABLE(self.client, self.setup))
+
+    def after_game(self, setup: Any, choice: str | None) -> None:
+        if choice is None:
+            return
+        self.exit()
+
+    def exit_status(self) -> int:
+        table = self.session.table
+        if self.session.state == "over" and table is not None:
+            return 3 if table.verdict is not None else 0
+        return 3 if isinstance(self.session.error, CheatDetected) else 1
+
+
+def join_tui(host: str, port: int, code: str | None, name: str, say: Callable[[str], None]) -> int:
+    from net.peer import PeerRunner
+    from net.play import save_transcript
+
+    identity = Identity.load_or_create()
+    session = PeerSession(identity, name, code, auto_ready=False)
+    app: NetApp | None = None
+    runner = PeerRunner(session, host, port, on_event=lambda e: app and app.changed())
+
+    app = NetApp(session, runner.run, runner.act, runner.flush,
+                 f"Joining {host}:{port} as {name}")
+    app.run()
+    save_transcript(session.table, say)
+    if app.failure:
+        say(f"error: {app.failure}")
+    return app.exit_status()
+
+
+def host_tui(settings: Any, say: Callable[[str], None]) -> int:
+    from engine.registry import get_game
+    from net.host import HostRunner
+    from net.play import join_line, make_host, save_transcript
+
+    entry = get_game(settings.game)
+    session, code = make_host(settings)
+    me = PeerSession(session.identity, settings.name, code, auto_ready=False)
+    app: NetApp | None = None
+    runner = HostRunner(session, lambda: app and app.changed())
+    started: asyncio.Future[Any] | None = None
+
+    async def network() -> None:
+        nonlocal started
+        started = asyncio.get_running_loop().create_future()
+        task = asyncio.create_task(runner.run(settings.bind, settings.port, started))
+        await asyncio.wait({task, started}, return_when=asyncio.FIRST_COMPLETED)
+        if task.done():
+            task.result()
+        assert app is not None
+        app.join_line = join_line(settings, started.result()[0][1], code)
+        app.lobby.query_one("#invite").update(  # type: ignore[attr-defined]
+            f"Give this line to your friends:\n  {app.join_line}")
+        runner.add(me)
+        for i in range(settings.bots):
+            bot = PeerSession(Identity.generate(), f"bot-{i + 1} ({settings.bot})", code)
+            runner.add(bot, entry.make_bot(settings.bot, random.Random()))
+        runner.pump()
+        await task
+
+    def send(action: Any) -> None:
+        me.act(action)
+        runner.pump()
+
+    app = NetApp(me, network, send, runner.pump,
+                 f"Hosting {entry.rules.title} for {settings.players}", join_line="...")
+    app.run()
+    save_transcript(me.table, say)
+    if app.failure:
+        say(f"error: {app.failure}")
+    return app.exit_status()

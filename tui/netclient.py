@@ -1,0 +1,135 @@
+"""A networked seat behind the table's ``GameClient`` interface: ``NetClient``.
+
+The game runs on the network (``net``): a ``PeerSession`` follows the signed transcript on this
+seat's view and posts the seat's entries. This client turns the session into ``TableView``
+snapshots for a table screen and passes the seat's decisions on; it holds no game facts of its
+own.
+
+``send(action)`` posts a decision: ``PeerRunner.act`` for a seat on a TCP connection, or the
+host's in-process link for the host's own seat. ``changed()`` must be called whenever the
+session may have moved (the runner's event callback does it); ``updates()`` then yields a new
+snapshot if anything the seat may see is different. A session that fails (a detected cheat, a
+lost host) ends the stream; ``error`` says why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any
+
+from engine.core import CHANCE, TERMINAL, IllegalActionError, Outcome
+from net.session import PeerSession
+from tui.client import NotYourTurn, TableView
+
+Narrator = Callable[[Any, Any, Any, int, Sequence[str]], list[str]]
+
+
+class NetClient:
+    def __init__(
+        self,
+        session: PeerSession,
+        send: Callable[[Any], None],
+        names: Sequence[str] | None = None,
+        narrator: Narrator | None = None,
+        on_close: Callable[[], None] | None = None,
+    ) -> None:
+        table = session.table
+        if table is None or table.rules is None:
+            raise ValueError("the game has not started")
+        self.session = session
+        self.game: str = table.game
+        self.seat: int = table.me
+        self.rules: Any = table.rules
+        self.names: tuple[str, ...] = tuple(names or (s.name for s in table.seats))
+        self._send = send
+        self._narrate = narrator
+        self._on_close = on_close
+        self._told = 0
+        self._log: list[str] = []
+        self._changed = asyncio.Event()
+        self._closed = False
+
+    @property
+    def error(self) -> Exception | None:
+        return self.session.error
+
+    def changed(self) -> None:
+        self._changed.set()
+
+    # -- the interface -------------------------------------------------------------------------
+
+    def snapshot(self) -> TableView:
+        table = self.session.table
+        assert table is not None
+        self._tell()
+        view = table.view
+        over = table.phase in ("end", "over")
+        actor = TERMINAL if over else self.rules.current_player(view)
+        if actor < 0 and not over and table.writer() is not None:
+            actor = CHANCE  # a reveal or a draw some seat must write: the table waits
+        legal = tuple(self.rules.legal_actions(view)) if self.session.decision_due() else ()
+        outcome = self._outcome() if table.phase == "over" else None
+        return TableView(
+            game=self.game, seat=self.seat, names=self.names, state=view, actor=actor,
+            legal=legal, log=tuple(self._log), outcome=outcome, steps=len(table.transcript),
+            extra={"verdict": table.result().get("verdict")} if outcome is not None else {},
+        )
+
+    def submit(self, action: Any) -> None:
+        if self._closed or not self.session.decision_due():
+            raise NotYourTurn(f"it is not {self.names[self.seat]}'s turn")
+        table = self.session.table
+        assert table is not None
+        self.rules.apply(table.view, action)  # IllegalActionError / InvalidActionError
+        try:
+            self._send(action)
+        except ValueError as e:
+            raise IllegalActionError(str(e)) from None
+        self._changed.set()
+
+    async def updates(self) -> AsyncIterator[TableView]:
+        last: tuple[Any, ...] | None = None
+        while not self._closed:
+            snap = self.snapshot()
+            key = (snap.steps, snap.legal, len(snap.log), snap.over, self.session.state)
+            if key != last:
+                last = key
+                yield snap
+            if snap.over or self.session.state == "failed":
+                return
+            self._changed.clear()
+            await self._changed.wait()
+
+    def close(self) -> None:
+        self._closed = True
+        self._changed.set()
+        if self._on_close is not None:
+            self._on_close()
+
+    # -- inside --------------------------------------------------------------------------------
+
+    def _tell(self) -> None:
+        table = self.session.table
+        assert table is not None
+        steps = table.steps
+        while self._told < len(steps):
+            before, action, after = steps[self._told]
+            self._told += 1
+            if self._narrate is not None:
+                self._log.extend(self._narrate(before, action, after, self.seat, self.names))
+            else:
+                self._log.append(self.rules.action_text(before, action, self.seat))
+
+    def _outcome(self) -> Outcome:
+        table = self.session.table
+        assert table is not None
+        r = table.result()
+        if r["end"] == "forfeit":
+            n = len(table.seats)
+            scores = tuple(int(x) for x in (r.get("scores") or [0] * n))
+            rest = tuple(s for s in range(n) if s not in r["forfeited"])
+            return Outcome(scores, rest, "forfeit", getattr(table.view, "turns", 0),
+                           {"text": r["text"]})
+        return self.rules.outcome(table.view)
+

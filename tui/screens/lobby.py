@@ -1,0 +1,78 @@
+"""The lobby of a networked game: who has taken a seat (with their key's fingerprint), who is
+ready, and for the host the line to give to friends. ``r`` says this player is ready.
+
+The screen holds no lobby facts of its own: ``refresh_lobby()`` redraws from the session
+(``PeerSession.lobby``, as the host last sent it); the app calls it whenever the session moved.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+
+def lobby_text(lobby: dict[str, Any], me: bytes | None = None, my_fp: str = "") -> Text:
+    seats = lobby.get("seats", [])
+    t = Text()
+    for s in seats:
+        mark = "ready" if s.get("ready") else "not ready"
+        away = "" if s.get("online", True) else "  (away)"
+        mine = "  <- you" if s.get("fp") == my_fp else ""
+        t.append(f" {s.get('seat', 0) + 1}. {s.get('name', '?'):<20} {s.get('fp', '')}  ")
+        t.append(mark, style="bold green" if s.get("ready") else "yellow")
+        t.append(away + mine + "\n")
+    for k in range(len(seats), lobby.get("players", len(seats))):
+        t.append(f" {k + 1}. (free)\n", style="dim")
+    return t
+
+
+class LobbyScreen(Screen[None]):
+    CSS_PATH = "lobby.tcss"
+    BINDINGS = [
+        Binding("r", "ready", "I am ready"),
+        Binding("q", "app.quit", "Leave"),
+    ]
+
+    def __init__(self, session: Any, title: str, join_line: str = "") -> None:
+        super().__init__()
+        self.session = session
+        self.title_text = title
+        self.join_line = join_line
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.title_text, id="title")
+        if self.join_line:
+            yield Static(f"Give this line to your friends:\n  {self.join_line}", id="invite")
+        yield Static(id="seats")
+        yield Static(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_lobby()
+
+    def refresh_lobby(self) -> None:
+        s = self.session
+        fp = s.identity.fingerprint
+        lobby = s.lobby or {}
+        self.query_one("#seats", Static).update(lobby_text(lobby, my_fp=fp))
+        seated = len(lobby.get("seats", []))
+        players = lobby.get("players", "?")
+        if s.state == "failed":
+            status = f"Cannot join: {s.error}"
+        elif s.state == "connecting":
+            status = "Connecting..."
+        elif any(x.get("fp") == fp and x.get("ready") for x in lobby.get("seats", [])):
+            status = f"You are ready. Waiting for the others ({seated} of {players} seats taken)."
+        else:
+            status = f"Your key: {fp}. Press r when you are ready."
+        self.query_one("#status", Static).update(status)
+
+    def action_ready(self) -> None:
+        if self.session.state == "lobby":
+            self.session.ready()
+            self.app.flush_network()  # type: ignore[attr-defined]
