@@ -33,8 +33,9 @@ def replay(table: Any) -> CheatDetected | None:
 
     def advance(state: Any) -> Any:
         while rules.current_player(state) == CHANCE:
-            seat = state.turn
-            action = dealer.chance(state, seat) or policy.own_chance(state, seat)
+            action = dealer.chance(state, state.turn)
+            if action is None:
+                break  # a card only its owner knows: it comes in the owner's entry
             policy.note(state, action)
             state = rules.apply_unchecked(state, action)
         return state

@@ -19,6 +19,8 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from textual import events
+
 from net.errors import CheatDetected
 from net.identity import Identity
 from net.session import PeerSession
@@ -48,7 +50,8 @@ class NetApp(PalazzoApp):
         self.client: NetClient | None = None
         self.failure: str = ""
 
-    def on_mount(self) -> None:
+    def on_mount(self, event: events.Mount) -> None:
+        event.prevent_default()  # not the start screen of a local game
         self.lobby = LobbyScreen(self.session, self.lobby_title, self.join_line)
         self.push_screen(self.lobby)
         self.run_worker(self._run_network(), exclusive=True, group="network")
@@ -100,47 +103,39 @@ class NetApp(PalazzoApp):
         return 3 if isinstance(self.session.error, CheatDetected) else 1
 
 
-def join_tui(host: str, port: int, code: str | None, name: str, say: Callable[[str], None]) -> int:
+def join_app(host: str, port: int, code: str | None, name: str,
+             identity: Identity | None = None) -> NetApp:
+    """The app that joins ``host:port`` as ``name``."""
     from net.peer import PeerRunner
-    from net.play import save_transcript
 
-    identity = Identity.load_or_create()
-    session = PeerSession(identity, name, code, auto_ready=False)
+    session = PeerSession(identity or Identity.load_or_create(), name, code, auto_ready=False)
     app: NetApp | None = None
     runner = PeerRunner(session, host, port, on_event=lambda e: app and app.changed())
-
-    app = NetApp(session, runner.run, runner.act, runner.flush,
-                 f"Joining {host}:{port} as {name}")
-    app.run()
-    save_transcript(session.table, say)
-    if app.failure:
-        say(f"error: {app.failure}")
-    return app.exit_status()
+    app = NetApp(session, runner.run, runner.act, runner.flush, f"Joining {host}:{port} as {name}")
+    return app
 
 
-def host_tui(settings: Any, say: Callable[[str], None]) -> int:
+def host_app(settings: Any) -> NetApp:
+    """The app that hosts a game for ``settings`` and plays the host's own seat."""
     from engine.registry import get_game
     from net.host import HostRunner
-    from net.play import join_line, make_host, save_transcript
+    from net.play import join_line, make_host
 
     entry = get_game(settings.game)
     session, code = make_host(settings)
     me = PeerSession(session.identity, settings.name, code, auto_ready=False)
     app: NetApp | None = None
     runner = HostRunner(session, lambda: app and app.changed())
-    started: asyncio.Future[Any] | None = None
 
     async def network() -> None:
-        nonlocal started
-        started = asyncio.get_running_loop().create_future()
+        started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         task = asyncio.create_task(runner.run(settings.bind, settings.port, started))
         await asyncio.wait({task, started}, return_when=asyncio.FIRST_COMPLETED)
         if task.done():
             task.result()
         assert app is not None
         app.join_line = join_line(settings, started.result()[0][1], code)
-        app.lobby.query_one("#invite").update(  # type: ignore[attr-defined]
-            f"Give this line to your friends:\n  {app.join_line}")
+        app.lobby.show_invite(app.join_line)
         runner.add(me)
         for i in range(settings.bots):
             bot = PeerSession(Identity.generate(), f"bot-{i + 1} ({settings.bot})", code)
@@ -154,8 +149,27 @@ def host_tui(settings: Any, say: Callable[[str], None]) -> int:
 
     app = NetApp(me, network, send, runner.pump,
                  f"Hosting {entry.rules.title} for {settings.players}", join_line="...")
-    app.run()
-    save_transcript(me.table, say)
+    app.host_session = session  # type: ignore[attr-defined]
+    return app
+
+
+def finish(app: NetApp, say: Callable[[str], None]) -> int:
+    """After the app: save the transcript, say what went wrong, give the exit status."""
+    from net.play import save_transcript
+
+    save_transcript(app.session.table, say)
     if app.failure:
         say(f"error: {app.failure}")
     return app.exit_status()
+
+
+def join_tui(host: str, port: int, code: str | None, name: str, say: Callable[[str], None]) -> int:
+    app = join_app(host, port, code, name)
+    app.run()
+    return finish(app, say)
+
+
+def host_tui(settings: Any, say: Callable[[str], None]) -> int:
+    app = host_app(settings)
+    app.run()
+    return finish(app, say)

@@ -271,3 +271,18 @@ def test_the_end_replay_verifies_an_honest_game_and_names_a_hidden_lie(played):
     assert "the replay with every card known refuses it" in found.reason
     t.revealed[slot] = held
     assert replay(t) is None
+
+
+@pytest.mark.parametrize("players, seed", [(3, 1), (4, 2), (3, 3)])
+def test_random_bots_that_plan_and_strike_finish_verified(make_game, players, seed):
+    """Random bots put cards under their decks and draw them back as last cards: every path of
+    the protocol, and the end replay agrees with the game."""
+    g = make_game(players, options={"end_when_all_struck": True})
+    for i in range(players):
+        g.add_bot(seed * 10 + i, bot="random")
+    g.link.pump()
+    assert [p.state for p in g.peers] == ["over"] * players
+    kinds = {e.fields["action"]["kind"] for e in g.host.table.transcript.entries if e.kind == "act"}
+    assert {"plan", "strike", "reveal"} <= kinds
+    assert all(p.table.verdict is None for p in g.peers), [str(p.table.verdict) for p in g.peers]
+    assert len(g.transcripts()) == 1

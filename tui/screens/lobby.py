@@ -46,14 +46,23 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(self.title_text, id="title")
-        if self.join_line:
-            yield Static(f"Give this line to your friends:\n  {self.join_line}", id="invite")
+        invite = Static(id="invite")
+        invite.display = bool(self.join_line)
+        yield invite
         yield Static(id="seats")
         yield Static(id="status")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.show_invite(self.join_line)
         self.refresh_lobby()
+
+    def show_invite(self, line: str) -> None:
+        """The host's line for its friends (the port is known once the host listens)."""
+        self.join_line = line
+        invite = self.query_one("#invite", Static)
+        invite.display = bool(line)
+        invite.update(f"Give this line to your friends:\n  {line}")
 
     def refresh_lobby(self) -> None:
         s = self.session
