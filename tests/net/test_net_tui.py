@@ -48,8 +48,9 @@ def profile(tmp_path, monkeypatch):
     return tmp_path
 
 
-async def test_the_host_plays_its_seat_at_the_table(profile):
-    settings = HostSettings(game="medici", players=3, options={}, port=0, bind="127.0.0.1",
+@pytest.mark.parametrize("game, options", [("medici", {}), ("condottiere", {"hidden_cards": True})])
+async def test_the_host_plays_its_seat_at_the_table(profile, game, options):
+    settings = HostSettings(game=game, players=3, options=options, port=0, bind="127.0.0.1",
                             bots=2, open=True, name="Ada")
     app = host_app(settings)
     async with app.run_test(size=(110, 34)) as pilot:
@@ -60,7 +61,7 @@ async def test_the_host_plays_its_seat_at_the_table(profile):
         assert "Press r when you are ready" in screen and app.session.identity.fingerprint in screen
         await pilot.press("r")
         await until(pilot, lambda: asking(app), "the first question at the table")
-        assert "Ada" in text(app)
+        assert "(Ada)" in text(app)  # the seat names carry the players' names
         await play_to_the_end(app, pilot)
         view = app.client.snapshot()
         assert view.over and view.extra.get("verdict") == "verified"
