@@ -15,6 +15,7 @@ transcript like the headless commands.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -52,6 +53,9 @@ class NetApp(PalazzoApp):
 
     def on_mount(self, event: events.Mount) -> None:
         event.prevent_default()  # not the start screen of a local game
+        # the network's log lines become notes on the screen, never stray text over it
+        self.note_handler = _NoteHandler(self)
+        logging.getLogger("palazzo.net").addHandler(self.note_handler)
         self.lobby = LobbyScreen(self.session, self.lobby_title, self.join_line)
         self.push_screen(self.lobby)
         self.run_worker(self._run_network(), exclusive=True, group="network")
@@ -101,6 +105,18 @@ class NetApp(PalazzoApp):
         if self.session.state == "over" and table is not None:
             return 3 if table.verdict is not None else 0
         return 3 if isinstance(self.session.error, CheatDetected) else 1
+
+
+class _NoteHandler(logging.Handler):
+    def __init__(self, app: NetApp) -> None:
+        super().__init__(logging.WARNING)
+        self.app = app
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.app.notify(record.getMessage(), severity="warning", timeout=8)
+        except Exception:
+            pass
 
 
 def join_app(host: str, port: int, code: str | None, name: str,
@@ -157,6 +173,7 @@ def finish(app: NetApp, say: Callable[[str], None]) -> int:
     """After the app: save the transcript, say what went wrong, give the exit status."""
     from net.play import save_transcript
 
+    logging.getLogger("palazzo.net").removeHandler(getattr(app, "note_handler", None))
     save_transcript(app.session.table, say)
     if app.failure:
         say(f"error: {app.failure}")
