@@ -47,15 +47,19 @@ class MemoryLink:
         self.host = host
         self.peers: dict[int, Any] = {}
         self.bots: dict[int, Any] = {}
+        self.fallbacks: dict[int, Any] = {}  # bots that play a seat whose player let time pass
         self._next = 0
 
-    def add(self, peer: Any, bot: Any = None) -> int:
-        """Connect ``peer`` (a ``PeerSession`` or ``RawPeer``), played by ``bot`` if given."""
+    def add(self, peer: Any, bot: Any = None, fallback: Any = None) -> int:
+        """Connect ``peer`` (a ``PeerSession`` or ``RawPeer``), played by ``bot`` if given, or
+        by ``fallback`` when its player lets the turn timeout pass (``--on-timeout bot``)."""
         self._next += 1
         conn = self._next
         self.peers[conn] = peer
         if bot is not None:
             self.bots[conn] = bot
+        if fallback is not None:
+            self.fallbacks[conn] = fallback
         self.deliver(self.host.connect(conn))
         return conn
 
@@ -90,6 +94,9 @@ class MemoryLink:
                     moved = True
                     self.send(conn, data)
                 bot = self.bots.get(conn)
+                if bot is None and conn in self.fallbacks and isinstance(peer, PeerSession) \
+                        and peer.takeover_due():
+                    bot = self.fallbacks[conn]
                 if bot is not None and isinstance(peer, PeerSession) and peer.decision_due():
                     assert peer.table is not None
                     peer.act(bot.choose(peer.view, peer.table.me))

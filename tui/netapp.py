@@ -119,6 +119,24 @@ class _NoteHandler(logging.Handler):
             pass
 
 
+class _FallbackBot:
+    """The game's default bot, made once the game is known: it plays this seat when the host
+    chose ``--on-timeout bot`` and the player lets the turn timeout pass."""
+
+    def __init__(self, session: PeerSession) -> None:
+        self.session = session
+        self.bot: Any = None
+
+    def choose(self, view: Any, seat: int) -> Any:
+        from engine.registry import get_game
+
+        if self.bot is None:
+            assert self.session.table is not None
+            entry = get_game(self.session.table.game)
+            self.bot = entry.make_bot(entry.default_bot, random.Random())
+        return self.bot.choose(view, seat)
+
+
 def join_app(host: str, port: int, code: str | None, name: str,
              identity: Identity | None = None) -> NetApp:
     """The app that joins ``host:port`` as ``name``."""
@@ -126,7 +144,8 @@ def join_app(host: str, port: int, code: str | None, name: str,
 
     session = PeerSession(identity or Identity.load_or_create(), name, code, auto_ready=False)
     app: NetApp | None = None
-    runner = PeerRunner(session, host, port, on_event=lambda e: app and app.changed())
+    runner = PeerRunner(session, host, port, on_event=lambda e: app and app.changed(),
+                        fallback=_FallbackBot(session))
     app = NetApp(session, runner.run, runner.act, runner.flush, f"Joining {host}:{port} as {name}")
     return app
 
@@ -152,7 +171,7 @@ def host_app(settings: Any) -> NetApp:
         assert app is not None
         app.join_line = join_line(settings, started.result()[0][1], code)
         app.lobby.show_invite(app.join_line)
-        runner.add(me)
+        runner.add(me, fallback=entry.make_bot(entry.default_bot, random.Random()))
         for i in range(settings.bots):
             bot = PeerSession(Identity.generate(), f"bot-{i + 1} ({settings.bot})", code)
             runner.add(bot, entry.make_bot(settings.bot, random.Random()))

@@ -286,3 +286,25 @@ def test_random_bots_that_plan_and_strike_finish_verified(make_game, players, se
     assert {"plan", "strike", "reveal"} <= kinds
     assert all(p.table.verdict is None for p in g.peers), [str(p.table.verdict) for p in g.peers]
     assert len(g.transcripts()) == 1
+
+
+def test_a_fallback_bot_on_the_link_plays_a_seat_left_past_the_timeout(make_game, clock):
+    import random
+
+    from engine.registry import get_game
+
+    g = make_game(3, turn_timeout=30, on_timeout="bot", clock=clock)
+    g.add_bot(0)
+    g.add_bot(1)
+    person = PeerSession(Identity.generate(), "person", clock=clock)
+    g.link.add(person, fallback=get_game("medici").make_bot("greedy", random.Random(2)))
+    g.peers.append(person)
+    g.link.pump()
+    assert person.decision_due()  # nobody plays for the person before the timeout
+    for _ in range(200):
+        if g.host.finished:
+            break
+        clock.now += 31
+        g.link.pump()
+    assert g.host.finished and person.state == "over"
+    assert g.host.table.result()["end"] != "forfeit"
