@@ -18,6 +18,7 @@ from net.session import Close, HostSession, Output, PeerSession, Send
 
 log = logging.getLogger("palazzo.net")
 READ_SIZE = 65536
+MAX_CONNECTIONS = 64  # at most this many open sockets at once: more are closed at once
 
 
 class HostRunner(MemoryLink):
@@ -54,10 +55,14 @@ class HostRunner(MemoryLink):
             self.on_change()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        if len(self.writers) >= MAX_CONNECTIONS:
+            log.warning("refusing a connection from %s: %s already open", peer, MAX_CONNECTIONS)
+            writer.close()
+            return
         self._next += 1
         conn = self._next
         self.writers[conn] = writer
-        peer = writer.get_extra_info("peername")
         log.info("connection %s from %s", conn, peer)
         try:
             self.deliver(self.host.connect(conn))
