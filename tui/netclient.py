@@ -73,7 +73,6 @@ class NetClient:
         return TableView(
             game=self.game, seat=self.seat, names=self.names, state=view, actor=actor,
             legal=legal, log=tuple(self._log), outcome=outcome, steps=len(table.transcript),
-            extra={"verdict": table.result().get("verdict")} if outcome is not None else {},
         )
 
     def submit(self, action: Any) -> None:

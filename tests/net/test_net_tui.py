@@ -64,7 +64,7 @@ async def test_the_host_plays_its_seat_at_the_table(profile, game, options):
         assert "(Ada)" in text(app)  # the seat names carry the players' names
         await play_to_the_end(app, pilot)
         view = app.client.snapshot()
-        assert view.over and view.extra.get("verdict") == "verified"
+        assert view.over and app.session.table.result()["verdict"] == "verified"
         await pilot.press("q")
     assert app.exit_status() == 0
     host_table = app.host_session.table
