@@ -1,0 +1,91 @@
+"""The Court of the Medici table: the court, the houses with their shadow alliances, your hand,
+your move and the log, all drawn from one seat's view (see ``tui.table``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, Static
+
+from engine.medici.cards import HOUSES
+from engine.medici.state import NO_LIMIT
+from tui.choices import Question
+from tui.client import TableView
+from tui.medici import choices, render
+from tui.table import TableScreen
+
+PHASE_WORDS = {
+    "hide": "set-up: hidden cards",
+    "top": "set-up: crowning the alliances",
+    "flip": "set-up: turning up",
+    "first": "set-up: first player",
+    "play": "play",
+    "reveal": "a strike",
+    "resolve": "a strike",
+    "draw": "play",
+    "over": "game over",
+}
+
+
+class MediciTable(TableScreen):
+    CSS_PATH = "table.tcss"
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="board"):
+            with Vertical(id="left"):
+                with VerticalScroll(id="court-box") as court:
+                    court.border_title = "Court: stack, total, cards"
+                    yield Static(id="court")
+                hand = Static(id="hand")
+                hand.border_title = "Your hand"
+                yield hand
+                with Vertical(id="move-box") as box:
+                    box.border_title = "Your move"
+                    yield from self.compose_moves()
+            with Vertical(id="right"):
+                with VerticalScroll(id="houses-box") as houses:
+                    houses.border_title = "Houses"
+                    yield Static(id="houses")
+                    yield Static(id="legend")
+                yield from self.compose_log()
+        yield Footer()
+
+    def draw(self, view: TableView) -> None:
+        s = view.state
+        self.query_one("#court", Static).update(render.court_table(s))
+        width = self.query_one("#houses-box").content_size.width or self.size.width // 2
+        self.query_one("#houses", Static).update(
+            render.houses_text(s, view.seat, view.names, view.actor, width)
+        )
+        self.query_one("#legend", Static).update(render.houses_legend(width))
+        hand = self.query_one("#hand", Static)
+        hand.border_title = f"Your hand ({HOUSES[view.seat]}, {len(s.hands[view.seat])} cards)"
+        hand.update(render.hand_text(s, view.seat))
+
+    def on_resize(self) -> None:
+        if self.view is not None:
+            self.draw(self.view)
+
+    def status_text(self, view: TableView) -> str:
+        s = view.state
+        phase = PHASE_WORDS.get(s.phase, s.phase)
+        if view.over:
+            who = "game over"
+        elif view.my_turn:
+            who = "your turn"
+        elif view.actor >= 0:
+            who = f"{view.names[view.actor]} to play"
+        else:
+            who = "..."
+        limit = s.limits[view.seat]
+        extra = f" | your limit {limit}" if limit != NO_LIMIT else ""
+        return (
+            f"Court of the Medici | you are {HOUSES[view.seat]} | turn {s.turns + 1} | {phase} | "
+            f"{who}{extra}"
+        )
+
+    def question(self, view: TableView, actions: tuple[Any, ...], asked: tuple[str, ...]) -> Question | None:
+        return choices.question(view, actions, asked)

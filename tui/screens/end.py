@@ -1,0 +1,75 @@
+"""The end of a game: how it ended, every seat's score, the winners, and what next.
+
+Returns ``"again"`` (same table, fresh shuffle), ``"new"`` (the start screen), ``"quit"``, or
+``None`` to look at the final table again.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from tui.client import TableView
+
+
+def result_text(view: TableView) -> Text:
+    o = view.outcome
+    assert o is not None
+    how = o.detail.get("text", o.end)
+    t = Text()
+    winners = " and ".join(view.names[w] for w in o.winners)
+    verb = "wins" if len(o.winners) == 1 else "share the win"
+    t.append(f"{winners} {verb}!\n", style="bold")
+    t.append(f"The game ended after {o.turns} turns: {how}.\n\n")
+    order = sorted(range(len(o.scores)), key=lambda i: (-o.scores[i], i))
+    width = max(len(n) for n in view.names)
+    for i in order:
+        mark = "*" if i in o.winners else " "
+        t.append(f" {mark} {view.names[i]:<{width}}  {o.scores[i]:>4}", style="bold" if mark == "*" else "")
+        if i in o.winners:
+            t.append("  winner")
+        t.append("\n")
+    extra = o.detail.get("table")
+    if extra:
+        t.append("\n" + str(extra))
+    return t
+
+
+class EndScreen(ModalScreen[str | None]):
+    CSS_PATH = "end.tcss"
+    BINDINGS = [
+        Binding("a,enter", "finish('again')", "Play again"),
+        Binding("n", "finish('new')", "New game"),
+        Binding("escape,t", "finish(None)", "See the table"),
+        Binding("q", "finish('quit')", "Quit"),
+    ]
+
+    def __init__(self, view: TableView) -> None:
+        super().__init__()
+        self.view = view
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="end"):
+            yield Static("Game over", id="end-title")
+            yield Static(result_text(self.view), id="result")
+            with Horizontal(id="end-buttons"):
+                yield Button("Play again (a)", id="again", variant="primary")
+                yield Button("New game (n)", id="new")
+                yield Button("Table (t)", id="table")
+                yield Button("Quit (q)", id="quit", variant="error")
+
+    def on_mount(self) -> None:
+        self.query_one("#again", Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        choice = event.button.id
+        self.action_finish(None if choice == "table" else choice)
+
+    def action_finish(self, choice: str | None) -> None:
+        self.dismiss(choice)
