@@ -66,7 +66,6 @@ class TableView:
     log: tuple[str, ...]
     outcome: Outcome | None = None
     steps: int = 0
-    thinking: int | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
@@ -138,7 +137,6 @@ class LocalClient:
         self._log: list[str] = []
         self._decided = asyncio.Event()
         self._closed = False
-        self._thinking: int | None = None
         self._advance()
 
     # -- the interface -------------------------------------------------------------------------
@@ -159,7 +157,6 @@ class LocalClient:
             log=tuple(self._log),
             outcome=outcome,
             steps=len(self._local.history),
-            thinking=self._thinking,
         )
 
     def submit(self, action: Any) -> None:
@@ -173,35 +170,35 @@ class LocalClient:
         self._decided.set()
 
     async def updates(self) -> AsyncIterator[TableView]:
-        rules = self.rules
-        yield self.snapshot()
+        rules, history = self.rules, self._local.history
+        shown = -1
         while not self._closed:
+            if len(history) != shown:
+                shown = len(history)
+                yield self.snapshot()
+                continue
             actor = rules.current_player(self._local.state)
             if actor == TERMINAL:
                 return
             if actor == self.seat:
                 self._decided.clear()
                 await self._decided.wait()
-                if self._closed:
-                    return
-                yield self.snapshot()
                 continue
-            view = rules.view(self._local.state, actor)
-            if self.pace > 0 and not self._quiet(view):
-                self._thinking = actor
-                yield self.snapshot()
-                await asyncio.sleep(self.pace)
-            else:
-                await asyncio.sleep(0)
-            if self._closed:
-                return
-            action = await asyncio.to_thread(self._bots[actor].choose, view, actor)
-            self._thinking = None
-            if self._closed:
-                return
-            self._step(action)
-            self._advance()
-            yield self.snapshot()
+            await self._bot_move(actor)
+
+    async def _bot_move(self, actor: int) -> None:
+        view = self.rules.view(self._local.state, actor)
+        if self.pace > 0 and not self._quiet(view):
+            await asyncio.sleep(self.pace)
+        else:
+            await asyncio.sleep(0)
+        if self._closed:
+            return
+        action = await asyncio.to_thread(self._bots[actor].choose, view, actor)
+        if self._closed:
+            return
+        self._step(action)
+        self._advance()
 
     def close(self) -> None:
         self._closed = True

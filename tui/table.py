@@ -93,6 +93,10 @@ class TableScreen(Screen[None]):
     def status_text(self, view: TableView) -> str:
         return ""
 
+    def end_words(self, view: TableView) -> str:
+        """How the game ended, in this game's words ("" for the outcome's own words)."""
+        return ""
+
     # -- shared parts --------------------------------------------------------------------------
 
     def compose_moves(self) -> ComposeResult:
@@ -138,7 +142,8 @@ class TableScreen(Screen[None]):
             return
         self._logged = len(view.log)
         self.query_one("#log-text", Static).update("\n".join(view.log[-LOG_LINES:]))
-        self.query_one("#log", VerticalScroll).scroll_end(animate=False, immediate=False)
+        log = self.query_one("#log", VerticalScroll)
+        self.call_after_refresh(log.scroll_end, animate=False)
 
     def _actions(self) -> tuple[Any, ...]:
         view = self.view
@@ -217,7 +222,7 @@ class TableScreen(Screen[None]):
             return
         from tui.screens.end import EndScreen
 
-        self.app.push_screen(EndScreen(view), self._after_end)
+        self.app.push_screen(EndScreen(view, self.end_words(view)), self._after_end)
 
     def _after_end(self, result: str | None) -> None:
         self.app.after_game(self.setup, result)  # type: ignore[attr-defined]

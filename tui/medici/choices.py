@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from engine.medici.cards import HOUSES, JESTER, RANK_VALUE, RANKS, short_name
+from engine.medici.cards import HOUSES, JESTER, RANK_VALUE, RANKS, long_name, short_name
 from engine.medici.state import NO_CARD, Action, State
 from engine.medici.text import stack_label
 from tui.choices import Level, Question, next_question
@@ -78,7 +78,7 @@ def levels(view: TableView) -> list[Level]:
 
     def elim_label(e: int, acts: tuple[Action, ...]) -> str:
         if e < 0:
-            return "No stack matches: the strike fizzles"
+            return "Go on: the strike fizzles, the three cards join the court"
         return "Eliminate " + stack_label_of(e, ())
 
     def value_label(v: int, acts: tuple[Action, ...]) -> str:
@@ -90,7 +90,8 @@ def levels(view: TableView) -> list[Level]:
         return [card, Level("target", lambda a: a.target, target_label, target_prompt)]
     if phase == "resolve":
         return [
-            Level("elim", lambda a: a.elim, elim_label, _resolve_prompt(s), always=True),
+            Level("elim", lambda a: a.elim, elim_label, _resolve_prompt(s, any(a.elim >= 0 for a in view.legal)),
+                  always=True),
             Level("value", lambda a: a.value, value_label, "Declare the face-up Jester as"),
             Level("extra", lambda a: a.extra, value_label, "Declare the hidden Jester as"),
         ]
@@ -130,14 +131,14 @@ def _card_prompt(view: TableView) -> str:
     return "Your turn: which card will you play?"
 
 
-def _resolve_prompt(s: State) -> str:
+def _resolve_prompt(s: State, hits: bool) -> str:
     if s.pending is None:
         return "Resolve your strike"
     slot, pc, pv, hidden = s.pending
-    return (
-        f"The hidden card is {short_name(hidden)}. Your strike totals "
-        f"{_strike_total(s)}: choose the stack it eliminates"
-    )
+    head = f"The hidden card is {long_name(hidden)}. Your strike totals {_strike_total(s)}"
+    if not hits:
+        return f"{head}. No stack has that total: the strike fizzles."
+    return f"{head}: choose the stack it eliminates."
 
 
 def _strike_total(s: State) -> str:

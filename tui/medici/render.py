@@ -78,7 +78,7 @@ def alliance_words(s: State, holder: int, seat: int, k: int, short: bool = False
         return "(struck)" if s.phase not in ("deal", "hide", "top") else "-"
     placer, hidden, top, up = a
     if top == NO_CARD:
-        top_w = "..."
+        top_w = "__"
     elif top == UNKNOWN:
         top_w = "(down)"
     else:

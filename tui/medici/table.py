@@ -72,20 +72,29 @@ class MediciTable(TableScreen):
     def status_text(self, view: TableView) -> str:
         s = view.state
         phase = PHASE_WORDS.get(s.phase, s.phase)
-        if view.over:
-            who = "game over"
+        if view.outcome is not None:
+            who = " and ".join(view.names[w] for w in view.outcome.winners) + " won"
         elif view.my_turn:
-            who = "your turn"
+            who = "Your turn"
         elif view.actor >= 0:
             who = f"{view.names[view.actor]} to play"
         else:
             who = "..."
         limit = s.limits[view.seat]
         extra = f" | your limit {limit}" if limit != NO_LIMIT else ""
-        return (
-            f"Court of the Medici | you are {HOUSES[view.seat]} | turn {s.turns + 1} | {phase} | "
-            f"{who}{extra}"
-        )
+        turn = s.turns + (0 if view.over else 1)
+        return f"{who} | turn {turn}, {phase}{extra} | Court of the Medici, you are {HOUSES[view.seat]}"
+
+    def end_words(self, view: TableView) -> str:
+        s = view.state
+        if s.end == "alliances-gone":
+            gone = [view.names[h] for h in range(s.players) if all(a is None for a in s.alliances[h])]
+            return f"{' and '.join(gone)} had no shadow alliance left"
+        if s.end == "all-struck":
+            return "no house had a shadow alliance left"
+        if s.end == "no-playable-card":
+            return f"{view.names[s.turn]} started a turn with no card it could play"
+        return ""
 
     def question(self, view: TableView, actions: tuple[Any, ...], asked: tuple[str, ...]) -> Question | None:
         return choices.question(view, actions, asked)

@@ -16,11 +16,13 @@ from textual.widgets import Button, Static
 
 from tui.client import TableView
 
+ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth")
 
-def result_text(view: TableView) -> Text:
+
+def result_text(view: TableView, how: str = "") -> Text:
     o = view.outcome
     assert o is not None
-    how = o.detail.get("text", o.end)
+    how = how or o.detail.get("text", o.end)
     t = Text()
     winners = " and ".join(view.names[w] for w in o.winners)
     verb = "wins" if len(o.winners) == 1 else "share the win"
@@ -34,6 +36,11 @@ def result_text(view: TableView) -> Text:
         if i in o.winners:
             t.append("  winner")
         t.append("\n")
+    place = 1 + sum(1 for x in o.scores if x > o.scores[view.seat])
+    if view.seat in o.winners:
+        t.append("\nYou win.", style="bold")
+    else:
+        t.append(f"\nYou finish {ORDINAL[place - 1]} of {len(o.scores)}.")
     extra = o.detail.get("table")
     if extra:
         t.append("\n" + str(extra))
@@ -49,14 +56,15 @@ class EndScreen(ModalScreen[str | None]):
         Binding("q", "finish('quit')", "Quit"),
     ]
 
-    def __init__(self, view: TableView) -> None:
+    def __init__(self, view: TableView, how: str = "") -> None:
         super().__init__()
         self.view = view
+        self.how = how
 
     def compose(self) -> ComposeResult:
         with Vertical(id="end"):
             yield Static("Game over", id="end-title")
-            yield Static(result_text(self.view), id="result")
+            yield Static(result_text(self.view, self.how), id="result")
             with Horizontal(id="end-buttons"):
                 yield Button("Play again (a)", id="again", variant="primary")
                 yield Button("New game (n)", id="new")

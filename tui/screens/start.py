@@ -21,7 +21,6 @@ from textual.widgets import (
     Footer,
     Input,
     Label,
-    RadioButton,
     RadioSet,
     Select,
     Static,
@@ -29,6 +28,7 @@ from textual.widgets import (
 
 from engine.registry import game_names, get_game
 from tui.setup import GameSetup, default_bot
+from tui.widgets import Pick, Tick
 
 GAME_WORDS = {
     "medici": "Court of the Medici: Shadow Alliances",
@@ -75,6 +75,11 @@ class StartScreen(Screen[GameSetup]):
     def compose(self) -> ComposeResult:
         s = self.setup
         yield Static("palazzo: card games of Renaissance Italy", id="title")
+        yield Static(
+            "Play against computer opponents: press Enter to start with the settings below, "
+            "or change them first. ? shows every key, F2 the rules.",
+            id="intro",
+        )
         with VerticalScroll(id="form"):
             with Horizontal(classes="row"):
                 yield Label("Game", classes="label")
@@ -82,7 +87,7 @@ class StartScreen(Screen[GameSetup]):
                     for g in self.games:
                         rules = get_game(g).rules
                         r = _players(rules)
-                        yield RadioButton(
+                        yield Pick(
                             f"{GAME_WORDS.get(g, rules.title)} ({r.start}-{r.stop - 1} players)",
                             value=g == s.game,
                             name=g,
@@ -192,7 +197,7 @@ class StartScreen(Screen[GameSetup]):
                     classes="option",
                 ))
             else:
-                widgets.append(Checkbox(words, value=bool(chosen.get(name)), compact=True,
+                widgets.append(Tick(words, value=bool(chosen.get(name)), compact=True,
                                         id=f"opt-{name}", classes="option"))
         if not widgets:
             widgets.append(Label("none", classes="none"))
