@@ -18,23 +18,39 @@ asked)``.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.choices import Choice, Question
 from tui.client import GameClient, NotYourTurn, TableView
 
-#: how many of the latest log lines the table shows (the panel scrolls)
-LOG_LINES = 200
+
+class LogTail(Widget):
+    """The latest lines of the log that fit, newest at the bottom, long lines wrapped with an
+    indent. It only repaints (no layout) when lines are added; ``l`` opens the whole log."""
+
+    lines: reactive[tuple[str, ...]] = reactive(())
+
+    def render(self) -> Text:
+        width = max(self.content_size.width, 10)
+        height = max(self.content_size.height, 1)
+        rows: list[str] = []
+        for line in reversed(self.lines):
+            rows[:0] = textwrap.wrap(line, width, subsequent_indent="  ") or [""]
+            if len(rows) >= height:
+                break
+        return Text("\n".join(rows[-height:]))
 
 
 class MovePanel(OptionList):
@@ -49,6 +65,7 @@ class TableScreen(Screen[None]):
         Binding("escape,backspace", "back", "Back"),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
         Binding("r,f2", "app.rules", "Rules"),
+        Binding("l", "whole_log", "Log"),
         Binding("e", "results", "Results"),
         Binding("q", "leave", "Quit"),
     ]
@@ -70,6 +87,9 @@ class TableScreen(Screen[None]):
         self._logged = 0
         self._question: Question | None = None
         self._ended = False
+        self._keys: tuple[bool, ...] = ()
+        self._waiting = False
+        self._prompt_rows = 0
 
     HELP = (
         "Your move is asked one question at a time: a card, then what to do with it, then its "
@@ -104,9 +124,9 @@ class TableScreen(Screen[None]):
         yield MovePanel(id="moves")
 
     def compose_log(self) -> ComposeResult:
-        with VerticalScroll(id="log") as log:
-            log.border_title = "Log"
-            yield Static(id="log-text", markup=False)
+        log = LogTail(id="log")
+        log.border_title = "Log (l: the whole log)"
+        yield log
 
     def on_mount(self) -> None:
         self.view = self.client.snapshot()
@@ -127,23 +147,27 @@ class TableScreen(Screen[None]):
         self.draw(view)
         self._write_log(view)
         self._ask()
-        self.query_one("#status", Static).update(self.status_text(view))
-        self.refresh_bindings()
+        self.query_one("#status", Static).update(self.status_text(view), layout=False)
+        self._update_keys()
         if view.over and not self._ended:
             self._ended = True
             self.call_after_refresh(self.action_results)
 
     def watch_path(self) -> None:
         self._ask()
-        self.refresh_bindings()
+        self._update_keys()
+
+    def _update_keys(self) -> None:
+        """Let the footer show the keys that work now (it is rebuilt only when they change)."""
+        keys = (self._question is not None, bool(self.path), self.view is not None and self.view.over)
+        if keys != self._keys:
+            self._keys = keys
+            self.refresh_bindings()
 
     def _write_log(self, view: TableView) -> None:
-        if len(view.log) == self._logged:
-            return
-        self._logged = len(view.log)
-        self.query_one("#log-text", Static).update("\n".join(view.log[-LOG_LINES:]))
-        log = self.query_one("#log", VerticalScroll)
-        self.call_after_refresh(log.scroll_end, animate=False)
+        if len(view.log) != self._logged:
+            self._logged = len(view.log)
+            self.query_one("#log", LogTail).lines = view.log
 
     def _actions(self) -> tuple[Any, ...]:
         view = self.view
@@ -154,14 +178,15 @@ class TableScreen(Screen[None]):
     def _ask(self) -> None:
         view = self.view
         panel = self.query_one("#moves", MovePanel)
-        prompt = self.query_one("#prompt", Static)
         actions = self._actions()
         if view is None or not actions:
-            self._question = None
-            panel.clear_options()
-            panel.display = False
-            prompt.update(self.waiting_text(view) if view else "")
+            if self._question is not None or not self._waiting:
+                self._question = None
+                self._waiting = True
+                panel.clear_options()
+            self._say(self.waiting_text(view) if view else "")
             return
+        self._waiting = False
         asked = tuple(q.field for q, _ in self.path)
         q = self.question(view, actions, asked)
         if q is None:
@@ -169,15 +194,21 @@ class TableScreen(Screen[None]):
             self._submit(actions[0])
             return
         self._question = q
-        trail = " / ".join(c.label.split(":")[0] for _, c in self.path)
-        prompt.update((f"{trail}\n" if trail else "") + q.prompt)
-        panel.display = True
+        self._say(q.prompt)
         panel.set_options(
             Option(f"{i + 1 if i < 9 else 0 if i == 9 else ' '} {c.label}") for i, c in enumerate(q.choices)
         )
         panel.highlighted = 0
         if self.app.focused is None or not isinstance(self.app.focused, MovePanel):
             panel.focus()
+
+    def _say(self, text: str) -> None:
+        """Set the prompt; lay the screen out again only if its height changes."""
+        prompt = self.query_one("#prompt", Static)
+        width = max(prompt.content_size.width, 10)
+        rows = sum(len(textwrap.wrap(line, width)) or 1 for line in text.split("\n"))
+        prompt.update(text, layout=rows != self._prompt_rows)
+        self._prompt_rows = rows
 
     def waiting_text(self, view: TableView) -> str:
         if view.over:
@@ -216,6 +247,12 @@ class TableScreen(Screen[None]):
         if self.path:
             self.path = self.path[:-1]
 
+    def action_whole_log(self) -> None:
+        from tui.screens.log import LogScreen
+
+        if self.view is not None:
+            self.app.push_screen(LogScreen(self.view.log))
+
     def action_results(self) -> None:
         view = self.view
         if view is None or view.outcome is None:
@@ -243,7 +280,8 @@ class TableScreen(Screen[None]):
         if action == "pick":
             return self._question is not None
         if action == "back":
-            return bool(self.path)
+            # shown (dimmed while there is nothing to take back) all through the seat's turn
+            return True if self.path else (None if self._question is not None else False)
         if action == "results":
             return self.view is not None and self.view.over
         return True

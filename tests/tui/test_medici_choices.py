@@ -66,7 +66,7 @@ def test_a_turn_asks_card_then_action_then_target():
         q2 = question(tv, card.actions, ("card",))
         assert q2.field == "kind"
         build = next(c for c in q2.choices if c.key == "build")
-        assert build.label.startswith("Build an alliance")
+        assert build.label.startswith("Alliance")
         q3 = question(tv, build.actions, ("card", "kind"))
         assert q3.field == "target" and q3.prompt.endswith("on which stack?")
         assert all("->" in c.label for c in q3.choices)  # the new total is shown

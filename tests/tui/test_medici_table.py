@@ -47,15 +47,19 @@ async def test_a_whole_game_by_keyboard(ui, monkeypatch):
         assert "Your hand (Orsini, 11 cards)" in text
         assert "Set-up, step 1 of 2" in text
         assert "Your turn" in text
-        assert "1-9 Choose" in text and "esc Back" not in text
+        assert "1-9 Choose" in text and "e Results" not in text
 
         # a hidden card: a card, then a house; Escape takes the card back
         await pilot.press("1")
         await pilot.pause()
         assert "before which house?" in ui.text(app) and "esc Back" in ui.text(app)
+        assert "Noble" in table.path[0][1].label
         await pilot.press("escape")
         await pilot.pause()
-        assert "Set-up, step 1 of 2" in ui.text(app)
+        assert "Set-up, step 1 of 2" in ui.text(app) and table.path == ()
+        await pilot.press("escape")  # nothing more to take back: nothing happens
+        await pilot.pause()
+        assert "Set-up, step 1 of 2" in ui.text(app) and table.view.my_turn
 
         strikes = 0
         crowned = False
@@ -89,6 +93,13 @@ async def test_a_whole_game_by_keyboard(ui, monkeypatch):
         assert ("You win" in text) or ("You finish" in text)
         assert strikes > 0, "the game should have gone through at least one strike of ours"
         assert "The game ends:" in table.view.log[-1]
+        await pilot.press("t")  # back to the final table: its footer offers the results
+        await pilot.pause()
+        text = ui.text(app)
+        assert "e Results" in text and "Choose" not in text and "Press e for the results" in text
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
 
         # the table was only ever given seat 0's views of real states
         client = table.client

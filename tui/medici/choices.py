@@ -18,11 +18,11 @@ from tui.client import TableView
 from tui.medici.render import alliance_words, stack_inline
 
 KIND_WORDS = {
-    "court": "Send to court: a new stack of its own",
-    "build": "Build an alliance: put it on a stack",
-    "conspire": "Conspire: put it on a stack, then eliminate another stack of equal total",
-    "strike": "Strike from the shadows with one of your shadow alliances",
-    "plan": "Plan for the future: put it under your deck",
+    "court": "Court: send it to court as a new stack",
+    "build": "Alliance: put it on a stack",
+    "conspire": "Conspire: put it on a stack, eliminate an equal one",
+    "strike": "Strike from the shadows with an alliance",
+    "plan": "Plan: put it under your deck",
     "stuck": "End the game",
 }
 

@@ -32,6 +32,10 @@ PHASE_WORDS = {
 class MediciTable(TableScreen):
     CSS_PATH = "table.tcss"
 
+    def __init__(self, client: Any, setup: Any = None) -> None:
+        super().__init__(client, setup)
+        self._drawn: dict[str, object] = {}
+
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         with Horizontal(id="board"):
@@ -54,18 +58,33 @@ class MediciTable(TableScreen):
         yield Footer()
 
     def draw(self, view: TableView) -> None:
+        """Redraw the panels whose part of the view changed (each redraw costs a layout)."""
         s = view.state
-        self.query_one("#court", Static).update(render.court_table(s))
         width = self.query_one("#houses-box").content_size.width or self.size.width // 2
-        self.query_one("#houses", Static).update(
-            render.houses_text(s, view.seat, view.names, view.actor, width)
-        )
-        self.query_one("#legend", Static).update(render.houses_legend(width))
-        hand = self.query_one("#hand", Static)
-        hand.border_title = f"Your hand ({HOUSES[view.seat]}, {len(s.hands[view.seat])} cards)"
-        hand.update(render.hand_text(s, view.seat))
+        seat = view.seat
+        if self._changed("court", s.middle):
+            self.query_one("#court", Static).update(render.court_table(s))
+        houses = (s.alliances, s.pending, s.middle, tuple(map(len, s.hands)), s.pools, s.bottoms,
+                  s.limits, view.actor, width)
+        if self._changed("houses", houses):
+            self.query_one("#houses", Static).update(
+                render.houses_text(s, seat, view.names, view.actor, width)
+            )
+        if self._changed("legend", width < 46):
+            self.query_one("#legend", Static).update(render.houses_legend(width))
+        if self._changed("hand", (s.hands[seat], s.limits[seat])):
+            hand = self.query_one("#hand", Static)
+            hand.border_title = f"Your hand ({HOUSES[seat]}, {len(s.hands[seat])} cards)"
+            hand.update(render.hand_text(s, seat))
+
+    def _changed(self, part: str, key: object) -> bool:
+        if self._drawn.get(part) == key:
+            return False
+        self._drawn[part] = key
+        return True
 
     def on_resize(self) -> None:
+        self._drawn.clear()
         if self.view is not None:
             self.draw(self.view)
 

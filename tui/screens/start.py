@@ -102,10 +102,10 @@ class StartScreen(Screen[GameSetup]):
                              allow_blank=False, compact=True)
             with Horizontal(classes="row"):
                 yield Label("Opponents", classes="label")
-                yield Vertical(id="opponents")
+                yield Vertical(*self._opponent_rows(s.game, s.players, s.seat, s), id="opponents")
             with Horizontal(classes="row"):
                 yield Label("Options", classes="label")
-                yield Vertical(id="options")
+                yield Vertical(*self._option_widgets(s.game, s), id="options")
             with Horizontal(classes="row"):
                 yield Label("Your name", classes="label")
                 yield Input(s.name, placeholder="(optional)", id="name", compact=True, max_length=20)
@@ -118,9 +118,8 @@ class StartScreen(Screen[GameSetup]):
             )
         yield Footer()
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
         self._shown = self.setup.game
-        await self._fill()
 
     # -- the form follows the game ---------------------------------------------------------------
 
@@ -157,13 +156,16 @@ class StartScreen(Screen[GameSetup]):
         await self._fill_opponents(game, players, seat, s)
 
     async def _fill_opponents(self, game: str, players: int, seat: int, s: GameSetup) -> None:
+        box = self.query_one("#opponents", Vertical)
+        await box.remove_children()
+        await box.mount_all(self._opponent_rows(game, players, seat, s))
+
+    def _opponent_rows(self, game: str, players: int, seat: int, s: GameSetup) -> list[Any]:
         entry = get_game(game)
         names = list(entry.rules.seat_names)[:players]
         levels = entry.bot_names()
         default = default_bot(game)
         given = list(s.bots) if s.game == game else []
-        box = self.query_one("#opponents", Vertical)
-        await box.remove_children()
         rows = []
         for i, n in enumerate(names):
             if i == seat:
@@ -178,13 +180,16 @@ class StartScreen(Screen[GameSetup]):
                 classes="opponent",
             )
             rows.append(row)
-        await box.mount_all(rows)
+        return rows
 
     async def _fill_options(self, game: str, s: GameSetup) -> None:
-        rules = get_game(game).rules
-        chosen = dict(s.options) if s.game == game else {}
         box = self.query_one("#options", Vertical)
         await box.remove_children()
+        await box.mount_all(self._option_widgets(game, s))
+
+    def _option_widgets(self, game: str, s: GameSetup) -> list[Any]:
+        rules = get_game(game).rules
+        chosen = dict(s.options) if s.game == game else {}
         widgets: list[Any] = []
         for name in getattr(rules, "options", ()):
             words = OPTION_WORDS.get(name, name.replace("_", " "))
@@ -201,7 +206,7 @@ class StartScreen(Screen[GameSetup]):
                                         id=f"opt-{name}", classes="option"))
         if not widgets:
             widgets.append(Label("none", classes="none"))
-        await box.mount_all(widgets)
+        return widgets
 
     @on(RadioSet.Changed, "#game")
     async def _game_changed(self) -> None:
