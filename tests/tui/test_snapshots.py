@@ -1,5 +1,5 @@
 """Pictures of the screens a player meets, at 80x24 and 120x40: the start screen, the Court of
-the Medici table in the middle of a game, and the end of a game. Regenerate with
+the Medici and the Condottiere tables in the middle of a game, and the end of a game. Regenerate with
 ``pytest tests/tui/test_snapshots.py --snapshot-update`` and look at the SVG files before
 committing them."""
 
@@ -63,3 +63,21 @@ def test_medici_end_screen(snap_compare, size):
 
     app = PalazzoApp(GameSetup(seed=21, pace=0), play=True)
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_condottiere_table_mid_game(snap_compare, size):
+    pytest.importorskip("engine.condottiere")
+
+    async def run_before(pilot):
+        app = pilot.app
+        while True:
+            await _settle(pilot, lambda: _asking(app))
+            s = app.screen.view.state
+            if s.phase == "play" and s.battles >= 2:
+                return
+            q = app.screen._question
+            await pilot.press("2" if q.choices[0].label.startswith("Pass") else "1")
+
+    setup = GameSetup(game="condottiere", players=4, seed=8, pace=0)
+    assert snap_compare(PalazzoApp(setup, play=True), terminal_size=size, run_before=run_before)

@@ -1,5 +1,6 @@
-"""The rules of the game being played, from a summary shipped with the program
-(``tui/rules/<game>.md``)."""
+"""The rules of the game being played: a summary shipped with the program
+(``tui/rules/<game>.md``), followed, when the project's documents are at hand, by the rules as
+implemented in full (``docs/rules/<game>.md``)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,19 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, MarkdownViewer
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+DOCS_DIR = Path(__file__).resolve().parent.parent.parent / "docs" / "rules"
 
 
 def rules_markdown(game: str) -> str:
-    path = RULES_DIR / f"{game}.md"
     try:
-        return path.read_text(encoding="utf-8")
+        text = (RULES_DIR / f"{game}.md").read_text(encoding="utf-8")
     except OSError:
-        return f"# {game}\n\nNo rules summary is installed for this game."
+        text = f"# {game}\n\nNo rules summary is installed for this game."
+    try:
+        full = (DOCS_DIR / f"{game}.md").read_text(encoding="utf-8")
+    except OSError:
+        return text
+    return text + "\n\n---\n\n" + full
 
 
 class RulesScreen(ModalScreen[None]):
