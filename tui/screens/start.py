@@ -80,7 +80,7 @@ class StartScreen(Screen[GameSetup]):
             "or change them first. ? shows every key, F2 the rules.",
             id="intro",
         )
-        with VerticalScroll(id="form"):
+        with VerticalScroll(id="form", can_focus=False):
             with Horizontal(classes="row"):
                 yield Label("Game", classes="label")
                 with RadioSet(id="game", compact=True):
@@ -120,6 +120,7 @@ class StartScreen(Screen[GameSetup]):
 
     def on_mount(self) -> None:
         self._shown = self.setup.game
+        self._seat = self.setup.seat
 
     # -- the form follows the game ---------------------------------------------------------------
 
@@ -148,11 +149,16 @@ class StartScreen(Screen[GameSetup]):
         await self._fill_options(game, s)
 
     async def _fill_seats(self, game: str, players: int, s: GameSetup) -> None:
-        seat_sel = self.query_one("#seat", Select)
+        # a new select: one whose options change under an unchanged value keeps its old label
+        old = self.query_one("#seat", Select)
         seat = s.seat if s.seat < players else 0
-        with seat_sel.prevent(Select.Changed):
-            seat_sel.set_options(self._seat_choices(game, players))
-            seat_sel.value = seat
+        row = old.parent
+        assert row is not None
+        await old.remove()
+        new = Select(self._seat_choices(game, players), value=seat, id="seat",
+                     allow_blank=False, compact=True)
+        self._seat = seat
+        await row.mount(new)
         await self._fill_opponents(game, players, seat, s)
 
     async def _fill_opponents(self, game: str, players: int, seat: int, s: GameSetup) -> None:
@@ -221,6 +227,9 @@ class StartScreen(Screen[GameSetup]):
 
     @on(Select.Changed, "#seat")
     async def _seat_changed(self, event: Select.Changed) -> None:
+        if event.value == self._seat:
+            return
+        self._seat = int(event.value)  # type: ignore[arg-type]
         game = self._game()
         players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
         await self._fill_opponents(game, players, int(event.value), self._current(partial=True))
