@@ -51,6 +51,10 @@ class PalazzoApp(App[None]):
             self.show_start(setup)
             return
         self.push_screen(table)
+        rules = table.client.rules
+        config = rules.make_config(setup.players, dict(setup.options))
+        for note in getattr(rules, "config_warnings", lambda c: [])(config):
+            self.notify(note, title="Note", timeout=8)
 
     def after_game(self, setup: GameSetup, choice: str | None) -> None:
         """What the end screen (or leaving a table) asked for."""

@@ -113,9 +113,10 @@ class TableScreen(Screen[None]):
     def status_text(self, view: TableView) -> str:
         return ""
 
-    def end_words(self, view: TableView) -> str:
-        """How the game ended, in this game's words ("" for the outcome's own words)."""
-        return ""
+    def end_words(self, view: TableView) -> tuple[str, str, str]:
+        """How the game ended, how long it lasted, what a score counts, in this game's words
+        ("" for the defaults)."""
+        return ("", "", "")
 
     # -- shared parts --------------------------------------------------------------------------
 

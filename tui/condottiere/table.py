@@ -99,8 +99,14 @@ class CondottiereTable(TableScreen):
             where = f"battle {s.battles + 1}"
         return f"{who} | {where} | Condottiere, you are {SEAT_NAMES[view.seat]}"
 
-    def end_words(self, view: TableView) -> str:
-        return ""
+    def end_words(self, view: TableView) -> tuple[str, str, str]:
+        s = view.state
+        battles = view.outcome.detail.get("battles", s.battles) if view.outcome else s.battles
+        length = f"after {battles} battle" + ("" if battles == 1 else "s")
+        if s.config.playing_for_points:
+            length += f" in game {s.games} of the match"
+            return ("", length, "points")
+        return ("", length, "regions")
 
     def question(self, view: TableView, actions: tuple[Any, ...], asked: tuple[str, ...]) -> Question | None:
         return choices.question(view, actions, asked)

@@ -104,16 +104,17 @@ class MediciTable(TableScreen):
         turn = s.turns + (0 if view.over else 1)
         return f"{who} | turn {turn}, {phase}{extra} | Court of the Medici, you are {HOUSES[view.seat]}"
 
-    def end_words(self, view: TableView) -> str:
+    def end_words(self, view: TableView) -> tuple[str, str, str]:
         s = view.state
+        how = ""
         if s.end == "alliances-gone":
             gone = [view.names[h] for h in range(s.players) if all(a is None for a in s.alliances[h])]
-            return f"{' and '.join(gone)} had no shadow alliance left"
-        if s.end == "all-struck":
-            return "no house had a shadow alliance left"
-        if s.end == "no-playable-card":
-            return f"{view.names[s.turn]} started a turn with no card it could play"
-        return ""
+            how = f"{' and '.join(gone)} had no shadow alliance left"
+        elif s.end == "all-struck":
+            how = "no house had a shadow alliance left"
+        elif s.end == "no-playable-card":
+            how = f"{view.names[s.turn]} started a turn with no card it could play"
+        return (how, "", "points")
 
     def question(self, view: TableView, actions: tuple[Any, ...], asked: tuple[str, ...]) -> Question | None:
         return choices.question(view, actions, asked)

@@ -19,20 +19,23 @@ from tui.client import TableView
 ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
-def result_text(view: TableView, how: str = "") -> Text:
+def result_text(view: TableView, how: str = "", length: str = "", unit: str = "") -> Text:
+    """Who won, how and when the game ended, every seat's score (``unit``: what it counts)."""
     o = view.outcome
     assert o is not None
     how = how or o.detail.get("text", o.end)
+    length = length or f"after {o.turns} turns"
     t = Text()
     winners = " and ".join(view.names[w] for w in o.winners)
     verb = "wins" if len(o.winners) == 1 else "share the win"
     t.append(f"{winners} {verb}!\n", style="bold")
-    t.append(f"The game ended after {o.turns} turns: {how}.\n\n")
+    t.append(f"The game ended {length}: {how}.\n\n")
     order = sorted(range(len(o.scores)), key=lambda i: (-o.scores[i], i))
     width = max(len(n) for n in view.names)
     for i in order:
         mark = "*" if i in o.winners else " "
-        t.append(f" {mark} {view.names[i]:<{width}}  {o.scores[i]:>4}", style="bold" if mark == "*" else "")
+        t.append(f" {mark} {view.names[i]:<{width}}  {o.scores[i]:>4} {unit}",
+                 style="bold" if mark == "*" else "")
         if i in o.winners:
             t.append("  winner")
         t.append("\n")
@@ -41,9 +44,6 @@ def result_text(view: TableView, how: str = "") -> Text:
         t.append("\nYou win.", style="bold")
     else:
         t.append(f"\nYou finish {ORDINAL[place - 1]} of {len(o.scores)}.")
-    extra = o.detail.get("table")
-    if extra:
-        t.append("\n" + str(extra))
     return t
 
 
@@ -56,15 +56,15 @@ class EndScreen(ModalScreen[str | None]):
         Binding("q", "finish('quit')", "Quit"),
     ]
 
-    def __init__(self, view: TableView, how: str = "") -> None:
+    def __init__(self, view: TableView, words: tuple[str, str, str] = ("", "", "")) -> None:
         super().__init__()
         self.view = view
-        self.how = how
+        self.words = words
 
     def compose(self) -> ComposeResult:
         with Vertical(id="end"):
             yield Static("Game over", id="end-title")
-            yield Static(result_text(self.view, self.how), id="result")
+            yield Static(result_text(self.view, *self.words), id="result")
             with Horizontal(id="end-buttons"):
                 yield Button("Play again (a)", id="again", variant="primary")
                 yield Button("New game (n)", id="new")
