@@ -75,9 +75,10 @@ class PalazzoApp(App[None]):
         from tui.screens.help import HelpScreen
 
         screen = self.screen
-        sections = [(f"On this screen ({type(screen).__name__.replace('Screen', ' screen')})",
-                     list(getattr(type(screen), "BINDINGS", [])))]
-        sections.append(("Everywhere", [Binding("ctrl+q", "quit", "Quit palazzo at once")]))
+        title = getattr(screen, "HELP_TITLE", "On this screen")
+        keys = getattr(screen, "HELP_KEYS", ())
+        sections = [(title, list(getattr(type(screen), "BINDINGS", [])), keys)]
+        sections.append(("Everywhere", [Binding("ctrl+q", "quit", "Quit palazzo at once")], ()))
         notes = getattr(screen, "HELP", "")
         self.push_screen(HelpScreen(sections, notes))
 

@@ -91,6 +91,14 @@ class TableScreen(Screen[None]):
         self._waiting = False
         self._prompt_rows = 0
 
+    HELP_TITLE = "At the table"
+    HELP_KEYS = (
+        ("0", "Choose the tenth answer"),
+        ("up, down", "Move among the answers (or scroll the panel with the focus)"),
+        ("enter", "Choose the highlighted answer"),
+        ("tab, shift+tab", "Move the focus between the answers and the panels"),
+        ("pgup, pgdn", "Scroll the panel with the focus"),
+    )
     HELP = (
         "Your move is asked one question at a time: a card, then what to do with it, then its "
         "target, then a value when one is needed. Only legal answers are offered. Press the "

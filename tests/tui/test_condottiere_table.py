@@ -103,3 +103,15 @@ async def test_a_bishop_asks_where_the_pope_goes(ui):
                 return
             await pilot.press(str(_choose(q) + 1))
     raise AssertionError(f"no Bishop came to hand; asked {asked}")
+
+
+async def test_resizing_switches_between_the_map_and_the_list(ui):
+    app = PalazzoApp(GameSetup(game="condottiere", players=4, seed=2, pace=0), play=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ui.until(pilot, lambda: ui.asking(app), what="the first decision")
+        assert "[x] battle here" in ui.text(app) and "Regions and their neighbours" not in ui.text(app)
+        await pilot.resize_terminal(80, 24)
+        await ui.until(pilot, lambda: "Regions and their neighbours" in ui.text(app), what="the list")
+        assert "Your move" in ui.text(app) and "1-9 Choose" in ui.text(app)
+        await pilot.resize_terminal(120, 40)
+        await ui.until(pilot, lambda: "[x] battle here" in ui.text(app), what="the map")

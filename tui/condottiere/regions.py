@@ -101,7 +101,7 @@ def map_text(s: State) -> Text:
             if x + i < MAP_WIDTH:
                 grid[y][x + i] = ch
         spans.append((y, x, len(label), r))
-    out = Text()
+    out = Text(no_wrap=True, overflow="crop")
     for y, row in enumerate(grid):
         line = Text("".join(row).rstrip(), style="dim")
         for sy, sx, length, r in spans:

@@ -48,6 +48,9 @@ class CondottiereTable(TableScreen):
         yield Footer()
 
     def on_resize(self) -> None:
+        self.call_after_refresh(self._redraw)
+
+    def _redraw(self) -> None:
         self._drawn.clear()
         if self.view is not None:
             self.draw(self.view)
@@ -62,8 +65,9 @@ class CondottiereTable(TableScreen):
         s = view.state
         seat = view.seat
         box = self.query_one("#map-box")
-        drawn = (box.content_size.width >= regions.MAP_WIDTH
-                 and box.content_size.height >= regions.MAP_HEIGHT + 1)
+        # the box less its border and padding: a scrollbar left over from the list does not count
+        drawn = (box.outer_size.width - 4 >= regions.MAP_WIDTH
+                 and box.outer_size.height - 2 >= regions.MAP_HEIGHT + 1)
         if self._changed("map", (s.owner, s.battle, s.favor, drawn)):
             box.border_title = "Map" if drawn else "Regions and their neighbours"
             self.query_one("#map", Static).update(regions.map_text(s) if drawn else regions.regions_text(s))

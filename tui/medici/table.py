@@ -84,6 +84,9 @@ class MediciTable(TableScreen):
         return True
 
     def on_resize(self) -> None:
+        self.call_after_refresh(self._redraw)
+
+    def _redraw(self) -> None:
         self._drawn.clear()
         if self.view is not None:
             self.draw(self.view)

@@ -21,7 +21,8 @@ def _key_names(binding: Binding) -> str:
     return ", ".join(k.replace("question_mark", "?").replace("ctrl+", "Ctrl+") for k in binding.key.split(","))
 
 
-def bindings_table(title: str, bindings: list[Binding]) -> Table:
+def bindings_table(title: str, bindings: list[Binding], extra: tuple[tuple[str, str], ...] = ()) -> Table:
+    """Every binding with a description, then ``extra`` rows (keys that widgets handle)."""
     table = Table(title=title, title_justify="left", show_header=False, box=None, padding=(0, 2))
     table.add_column("keys", style="bold", no_wrap=True)
     table.add_column("does")
@@ -29,6 +30,8 @@ def bindings_table(title: str, bindings: list[Binding]) -> Table:
         if not b.description:
             continue
         table.add_row(_key_names(b), b.description)
+    for keys, does in extra:
+        table.add_row(keys, does)
     return table
 
 
@@ -36,7 +39,11 @@ class HelpScreen(ModalScreen[None]):
     CSS_PATH = "help.tcss"
     BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
 
-    def __init__(self, sections: list[tuple[str, list[Binding]]], notes: str = "") -> None:
+    def __init__(
+        self,
+        sections: list[tuple[str, list[Binding], tuple[tuple[str, str], ...]]],
+        notes: str = "",
+    ) -> None:
         super().__init__()
         self.sections = sections
         self.notes = notes
@@ -44,8 +51,8 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help") as box:
             box.border_title = "Help: keys (Escape closes)"
-            for title, bindings in self.sections:
-                yield Static(bindings_table(title, bindings), classes="keys")
+            for title, bindings, extra in self.sections:
+                yield Static(bindings_table(title, bindings, extra), classes="keys")
             if self.notes:
                 yield Static(self.notes, classes="notes")
             yield Static(MOUSE, classes="notes")

@@ -56,6 +56,13 @@ def _players(rules: Any) -> range:
 class StartScreen(Screen[GameSetup]):
     CSS_PATH = "start.tcss"
     AUTO_FOCUS = "#play"
+    HELP_TITLE = "On the start screen"
+    HELP_KEYS = (
+        ("enter", "On Play or in your name: start the game; on a list: open or choose"),
+        ("tab, shift+tab", "Move between the fields"),
+        ("up, down", "Move in a list or among the games"),
+        ("space", "Tick an option, or choose the highlighted game"),
+    )
     BINDINGS = [
         Binding("ctrl+s", "play", "Play"),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
