@@ -69,17 +69,3 @@ def next_question(
             choices = tuple(Choice(level.label(k, acts), acts, k) for k, acts in groups)
             return Question(prompt, level.field, choices)
     return None
-
-
-def walk(levels: Sequence[Level], actions: Sequence[Any], answers: Sequence[int]) -> Any:
-    """Follow ``answers`` (choice indices) from ``actions`` to the action they name: for tests
-    and scripts that drive the table's questions without a screen."""
-    actions = tuple(actions)
-    asked: list[str] = []
-    for i in answers:
-        q = next_question(levels, actions, asked)
-        if q is None:
-            break
-        actions = q.choices[i].actions
-        asked.append(q.field)
-    return actions[0]

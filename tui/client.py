@@ -30,14 +30,16 @@ The interface, small on purpose (a networked client implements the same):
 ``LocalClient`` runs the rules and the bots in process through ``engine.core.LocalGame``: it
 resolves chance and reveal steps from the seeded generator, lets each bot decide from its own
 seat's view (in a thread, so a slow bot never freezes the screen), and paces the bots' visible
-moves ``pace`` seconds apart (0 in tests) so a person can follow them one at a time.
+moves ``pace`` seconds apart (0 in tests) so a person can follow them one at a time. It words
+the log with the game's narrator (``tui.<game>.adapter.narrate``), which reads only the seat's
+views around each step, so a networked client can word its log the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine.core import CHANCE, REVEAL, TERMINAL, LocalGame, Outcome, sample_chance
@@ -66,7 +68,6 @@ class TableView:
     log: tuple[str, ...]
     outcome: Outcome | None = None
     steps: int = 0
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def my_turn(self) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.registry import get_game
@@ -39,7 +39,6 @@ class GameSetup:
     name: str = ""
     seed: int | None = None
     pace: float = 0.8
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def seat_bots(self) -> dict[int, str]:
         bots = list(self.bots) or [default_bot(self.game)]

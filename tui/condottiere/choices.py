@@ -73,10 +73,15 @@ def levels(view: TableView) -> list[Level]:
                       lambda k, acts: "Draw nothing" if k == 0 else f"Draw {k} card" + ("s" if k > 1 else ""),
                       f"Draw after the battle: how many cards? (room for {room})", always=True)]
     if phase == "discard":
+        if any(a.kind == "discard" for a in view.legal):
+            prompt = "Your hand has no mercenary: keep it, or discard it all?"
+        else:
+            prompt = ("Between battles, a hand with no mercenary may be discarded. "
+                      "Yours has one: you keep it.")
         return [Level("kind", lambda a: a.kind,
                       lambda k, acts: "Keep your hand" if k == "hold"
                       else "Discard your whole hand (it has no mercenary)",
-                      "Your hand has no mercenary: keep it, or discard it all?", always=True)]
+                      prompt, always=True)]
     if phase == "keep":
         def first(a: Action) -> int:
             return a.cards[0] if a.cards else -1

@@ -34,7 +34,8 @@ def result_text(view: TableView, how: str = "", length: str = "", unit: str = ""
     width = max(len(n) for n in view.names)
     for i in order:
         mark = "*" if i in o.winners else " "
-        t.append(f" {mark} {view.names[i]:<{width}}  {o.scores[i]:>4} {unit}",
+        word = unit[:-1] if unit.endswith("s") and o.scores[i] == 1 else unit
+        t.append(f" {mark} {view.names[i]:<{width}}  {o.scores[i]:>4} {word}",
                  style="bold" if mark == "*" else "")
         if i in o.winners:
             t.append("  winner")
