@@ -150,3 +150,22 @@ async def test_help_and_rules_open_and_close(ui):
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, MediciTable)
+
+
+async def test_quit_asks_first_and_leads_back_to_the_start_screen(ui):
+    from tui.screens.modals import Confirm
+    from tui.screens.start import StartScreen
+
+    app = PalazzoApp(GameSetup(seed=5, pace=0), play=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ui.until(pilot, lambda: ui.asking(app), what="the first question")
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm) and "Leave this game" in ui.text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, MediciTable)
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.click("#yes")
+        await ui.until(pilot, lambda: isinstance(app.screen, StartScreen), what="the start screen")
