@@ -38,19 +38,28 @@ from tui.client import GameClient, NotYourTurn, TableView
 
 class LogTail(Widget):
     """The latest lines of the log that fit, newest at the bottom, long lines wrapped with an
-    indent. It only repaints (no layout) when lines are added; ``l`` opens the whole log."""
+    indent; the lines of the latest step in bold. It only repaints (no layout) when lines are
+    added; ``l`` opens the whole log."""
 
     lines: reactive[tuple[str, ...]] = reactive(())
+    fresh: int = 0
 
     def render(self) -> Text:
         width = max(self.content_size.width, 10)
         height = max(self.content_size.height, 1)
-        rows: list[str] = []
-        for line in reversed(self.lines):
-            rows[:0] = textwrap.wrap(line, width, subsequent_indent="  ") or [""]
+        rows: list[tuple[str, bool]] = []
+        n = len(self.lines)
+        for i in range(n - 1, -1, -1):
+            new = i >= n - self.fresh
+            rows[:0] = [(r, new) for r in textwrap.wrap(self.lines[i], width, subsequent_indent="  ") or [""]]
             if len(rows) >= height:
                 break
-        return Text("\n".join(rows[-height:]))
+        out = Text()
+        for k, (row, new) in enumerate(rows[-height:]):
+            if k:
+                out.append("\n")
+            out.append(row, style="bold" if new else "")
+        return out
 
 
 class MovePanel(OptionList):
@@ -175,8 +184,10 @@ class TableScreen(Screen[None]):
 
     def _write_log(self, view: TableView) -> None:
         if len(view.log) != self._logged:
+            tail = self.query_one("#log", LogTail)
+            tail.fresh = len(view.log) - self._logged
             self._logged = len(view.log)
-            self.query_one("#log", LogTail).lines = view.log
+            tail.lines = view.log
 
     def _actions(self) -> tuple[Any, ...]:
         view = self.view
