@@ -5,8 +5,8 @@ states are that seat's views, so nothing here can leak a card the seat may not k
 named only when the view around the step shows it, or when the seat itself played it.
 
 Set-up chatter is folded: the deal is one line, the other seats' face-down placements are not
-told one by one, the top cards turning up is one line; a strike is told once, when it resolves,
-with the hidden card and what it eliminated.
+told one by one, the top cards turning up is one line; a strike is announced when it is made
+and told in full when it resolves, with the hidden card and what it eliminated.
 """
 
 from __future__ import annotations
@@ -88,7 +88,10 @@ def _lines(before: State, a: Action, after: State, seat: int, names: Sequence[st
             f"now {total}; {stack_words(victim) if victim else 'a stack'} is eliminated."
         ]
     if k == "strike":
-        return []
+        return [
+            f"{who} strikes from the shadows with {_played(a.card, a.value)} on shadow "
+            f"alliance {a.target + 1}..."
+        ]
     if k == "reveal":
         return []
     if k == "resolve":
