@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.core import UNKNOWN
-from engine.medici.cards import JESTER, RANK_NAME, RANKS
+from engine.medici.cards import HOUSES, JESTER, RANK_NAME, RANKS
 from engine.medici.game import scores
 from engine.medici.rules import deck_size
 from engine.medici.state import NO_CARD, NO_LIMIT, State
@@ -132,10 +132,12 @@ def houses_text(s: State, seat: int, names: tuple[str, ...], actor: int, width: 
     return out
 
 
-def houses_legend(width: int = 80) -> Text:
-    sample = "?Gon" if width < 46 else "?Gonzaga"
+def houses_legend(width: int = 80, house: int = 1) -> Text:
+    """What the alliance marks mean, with ``house`` (one at the table) as the example."""
+    name = SHORT_HOUSE[house]
+    sample = "?" + (name[:3] if width < 46 else name)
     return Text(
-        f"face-up/hidden; {sample}: hidden Gonzaga card; [your 3]: placed by you",
+        f"face-up/hidden; {sample}: hidden {HOUSES[house]} card; [your 3]: placed by you",
         style="italic",
     )
 

@@ -71,7 +71,8 @@ class MediciTable(TableScreen):
                 render.houses_text(s, seat, view.names, view.actor, width)
             )
         if self._changed("legend", width < 46):
-            self.query_one("#legend", Static).update(render.houses_legend(width))
+            other = (seat + 1) % s.players
+            self.query_one("#legend", Static).update(render.houses_legend(width, other))
         if self._changed("hand", (s.hands[seat], s.limits[seat])):
             hand = self.query_one("#hand", Static)
             hand.border_title = f"Your hand ({HOUSES[seat]}, {len(s.hands[seat])} cards)"
