@@ -180,7 +180,8 @@ class TableScreen(Screen[None]):
         keys = (self._question is not None, bool(self.path), self.view is not None and self.view.over)
         if keys != self._keys:
             self._keys = keys
-            self.refresh_bindings()
+            # after the table is drawn: rebuilding the footer must not hold back the board
+            self.call_after_refresh(self.refresh_bindings)
 
     def _write_log(self, view: TableView) -> None:
         if len(view.log) != self._logged:
