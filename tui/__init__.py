@@ -1,0 +1,1 @@
+"""The Textual application and the command line: the face of palazzo."""

@@ -1,7 +1,8 @@
 """The ``palazzo`` command line: one entry point for every way to play.
 
-Subcommands: ``sim`` (headless bot games); ``watch`` (a bot game told in the terminal);
-``host`` and ``join`` (a networked game, see ``docs/protocol.md``).
+Subcommands: ``play`` (a game against computer opponents in the full-screen table; with no
+command at all, the start screen); ``sim`` (headless bot games); ``watch`` (a bot game told in
+the terminal); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``).
 Bad arguments get one clear line on stderr and exit status 2, never a traceback.
 """
 
@@ -45,6 +46,16 @@ def _int(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="palazzo", description="Court of the Medici and Condottiere in the terminal.")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
+
+    play = sub.add_parser("play", help="play against computer opponents at the full-screen table")
+    play.add_argument("game", nargs="?", default="medici", help="medici or condottiere")
+    play.add_argument("--players", type=_positive, default=None)
+    play.add_argument("--bots", default="", help="the opponents' bot or level, or one per seat, comma-separated")
+    play.add_argument("--seed", type=_int, default=None)
+    play.add_argument("--option", action="append", default=[], help="a rules option, NAME or NAME=N")
+    play.add_argument("--name", default="", help="your name at the table")
+    play.add_argument("--seat", type=_positive, default=1, help="which seat you take, from 1")
+    play.add_argument("--pace", type=float, default=0.8, help="seconds between computer moves")
 
     sim = sub.add_parser("sim", help="play bot games headlessly and print their results")
     sim.add_argument("game", help="medici or condottiere")
@@ -162,6 +173,39 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play_setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from tui.setup import GameSetup, make_client
+
+    entry = get_game(args.game)
+    players = args.players or (4 if entry.rules.max_players >= 4 else entry.rules.max_players)
+    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if len(names) == players - 1:
+        names.insert(args.seat - 1, "")
+    options = parse_options(args.option)
+    if args.pace < 0:
+        raise UsageError("--pace must be 0 or more seconds")
+    setup = GameSetup(
+        game=args.game, players=players, seat=args.seat - 1, bots=tuple(names),
+        options=tuple(options.items()), name=args.name, seed=args.seed, pace=args.pace,
+    )
+    make_client(setup).close()  # every argument is checked before the screen opens
+    return setup
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from tui.app import PalazzoApp
+
+    PalazzoApp(_play_setup(args), play=True).run()
+    return 0
+
+
+def cmd_start() -> int:
+    from tui.app import PalazzoApp
+
+    PalazzoApp().run()
+    return 0
+
+
 def cmd_watch(args: argparse.Namespace) -> int:
     import random
     import time
@@ -242,7 +286,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            args = parser.parse_args(["watch"])
+            return cmd_start()
+        if args.command == "play":
+            return cmd_play(args)
         if args.command == "sim":
             return cmd_sim(args)
         if args.command == "watch":

@@ -1,0 +1,34 @@
+"""``palazzo play`` checks its arguments before the screen opens: a bad one is one line on
+stderr and exit status 2."""
+
+from __future__ import annotations
+
+import pytest
+
+from tui.cli import _play_setup, build_parser, main
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["play", "medici", "--players", "5"], "3 or 4 players"),
+    (["play", "chess"], "unknown game"),
+    (["play", "medici", "--bots", "wizard"], "unknown bot"),
+    (["play", "medici", "--option", "no_such_rule"], "unknown option"),
+    (["play", "medici", "--seat", "7"], "seat 7"),
+    (["play", "medici", "--pace", "-1"], "--pace"),
+])
+def test_bad_arguments_are_one_line_and_status_2(capsys, argv, words):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("palazzo: error:") and words in err and err.count("\n") == 1
+
+
+def test_play_arguments_make_the_setup():
+    args = build_parser().parse_args(
+        ["play", "condottiere", "--players", "3", "--bots", "random,greedy", "--seed", "9",
+         "--option", "playing_for_points=30", "--name", "Ada", "--seat", "2", "--pace", "0"]
+    )
+    setup = _play_setup(args)
+    assert (setup.game, setup.players, setup.seat, setup.seed, setup.pace) == ("condottiere", 3, 1, 9, 0)
+    assert setup.seat_bots() == {0: "random", 2: "greedy"}
+    assert dict(setup.options) == {"playing_for_points": 30}
+    assert setup.name == "Ada"

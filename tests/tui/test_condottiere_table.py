@@ -1,0 +1,117 @@
+"""A whole game of Condottiere played through the screen, by keyboard, against bots: the map,
+the battle lines, the questions of a turn, the end screen."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("engine.condottiere")
+
+from engine.condottiere import RULES  # noqa: E402
+from engine.core import UNKNOWN  # noqa: E402
+from tui.app import PalazzoApp  # noqa: E402
+from tui.condottiere.table import CondottiereTable  # noqa: E402
+from tui.screens.end import EndScreen  # noqa: E402
+from tui.setup import GameSetup  # noqa: E402
+
+
+def _choose(question) -> int:
+    """The test's player: plays its first card rather than pass, else takes the first answer."""
+    labels = [c.label for c in question.choices]
+    if labels[0].startswith("Pass") and len(labels) > 1:
+        return 1
+    return 0
+
+
+async def _play_to_end(ui, pilot, app, seen_phases, checks=None):
+    table = app.screen
+    for _ in range(3000):
+        await ui.until(pilot, lambda: ui.asking(app) or isinstance(app.screen, EndScreen),
+                       what="a decision")
+        if isinstance(app.screen, EndScreen):
+            return table
+        seen_phases.add(table.view.state.phase)
+        if checks:
+            checks(table)
+        await pilot.press(str(_choose(table._question) + 1))
+    raise AssertionError("the game did not end")
+
+
+async def test_a_whole_game_of_condottiere_by_keyboard(ui):
+    setup = GameSetup(game="condottiere", players=3, seed=8, pace=0)
+    app = PalazzoApp(setup, play=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ui.until(pilot, lambda: ui.asking(app), what="the first decision")
+        table = app.screen
+        assert isinstance(table, CondottiereTable)
+        text = ui.text(app)
+        assert "Your hand (Red, 10 cards)" in text
+        assert "Map" in text and "Napoli" in text and "Torino" in text
+        assert "To win: 6 regions, or 4 adjacent ones." in text
+        phases: set[str] = set()
+
+        def check(t):
+            s = t.view.state
+            for q in range(1, 3):
+                assert all(c == UNKNOWN for c in s.hands[q]), "another player's hand was shown"
+            if s.phase == "play" and not t.path:
+                assert "or pass?" in ui.text(app) or "you defend" in ui.text(app)
+                assert f"Battle {s.battles + 1} for" in ui.text(app) or s.final
+
+        await _play_to_end(ui, pilot, app, phases, check)
+        assert {"play"} <= phases
+        outcome = table.view.outcome
+        assert outcome is not None and outcome == RULES.outcome(table.client._local.state)
+        text = ui.text(app)
+        assert "Game over" in text
+        assert any(table.view.names[w] in text for w in outcome.winners)
+        assert any(line.startswith("End of the battle for") for line in table.view.log)
+        assert "The game ends:" in table.view.log[-1]
+
+
+async def test_the_region_list_replaces_the_map_on_a_small_screen(ui):
+    app = PalazzoApp(GameSetup(game="condottiere", players=4, seed=2, pace=0), play=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ui.until(pilot, lambda: ui.asking(app), what="the first decision")
+        text = ui.text(app)
+        assert "Regions and their neighbours" in text
+        assert "Torino" in text and "- Milano, Genova" in text
+
+
+async def test_a_bishop_asks_where_the_pope_goes(ui):
+    """Hidden cards and every variant: the questions that follow a card are asked in turn."""
+    options = (("hidden_cards", True), ("capturing_regions", True), ("draw_after_battle", True))
+    app = PalazzoApp(GameSetup(game="condottiere", players=2, seed=4, pace=0, options=options),
+                     play=True)
+    asked = set()
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = None
+        for _ in range(2000):
+            await ui.until(pilot, lambda: ui.asking(app) or isinstance(app.screen, EndScreen),
+                           what="a decision")
+            if isinstance(app.screen, EndScreen):
+                break
+            table = app.screen
+            q = table._question
+            asked.add(q.field)
+            bishop = [i for i, c in enumerate(q.choices) if c.label.startswith("Bishop")]
+            if bishop:
+                await pilot.press(str(bishop[0] + 1))
+                await pilot.pause()
+                assert "Where does the Favor of the Pope go?" in ui.text(app)
+                assert "Off the board" in ui.text(app)
+                return
+            await pilot.press(str(_choose(q) + 1))
+    raise AssertionError(f"no Bishop came to hand; asked {asked}")
+
+
+async def test_resizing_switches_between_the_map_and_the_list(ui):
+    app = PalazzoApp(GameSetup(game="condottiere", players=4, seed=2, pace=0), play=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ui.until(pilot, lambda: ui.asking(app), what="the first decision")
+        assert "[x] battle here" in ui.text(app) and "Regions and their neighbours" not in ui.text(app)
+        await pilot.resize_terminal(80, 24)
+        await ui.until(pilot, lambda: "Regions and their neighbours" in ui.text(app), what="the list")
+        assert "Your move" in ui.text(app) and "1-9 Choose" in ui.text(app)
+        await pilot.resize_terminal(120, 40)
+        await ui.until(pilot, lambda: "[x] battle here" in ui.text(app), what="the map")

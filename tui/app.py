@@ -1,0 +1,89 @@
+"""The palazzo Textual application: the start screen, a game's table, the end, help and rules.
+
+``PalazzoApp(setup, play=False)`` opens on the start screen (with ``setup`` as its defaults);
+with ``play=True`` it goes straight to a table for ``setup``. The screens flow:
+
+    start --GameSetup--> table --(game over)--> end --again--> a new table
+                                                    --new----> start
+                                                    --quit---> exit
+"""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.binding import Binding
+
+from tui.setup import GameSetup, table_for
+
+
+class PalazzoApp(App[None]):
+    TITLE = "palazzo"
+    CSS_PATH = "app.tcss"
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, setup: GameSetup | None = None, play: bool = False) -> None:
+        super().__init__()
+        self.setup = setup or GameSetup()
+        self.play_now = play
+
+    def on_mount(self) -> None:
+        if self.play_now:
+            self.start_game(self.setup)
+        else:
+            self.show_start(self.setup)
+
+    def show_start(self, setup: GameSetup) -> None:
+        from tui.screens.start import StartScreen
+
+        self.push_screen(StartScreen(setup), self._chosen)
+
+    def _chosen(self, setup: GameSetup | None) -> None:
+        if setup is not None:
+            self.start_game(setup)
+
+    def start_game(self, setup: GameSetup) -> None:
+        self.setup = setup
+        try:
+            table = table_for(setup)
+        except ValueError as e:
+            self.notify(str(e), title="Cannot start this game", severity="error")
+            self.show_start(setup)
+            return
+        self.push_screen(table)
+        rules = table.client.rules
+        config = rules.make_config(setup.players, dict(setup.options))
+        for note in getattr(rules, "config_warnings", lambda c: [])(config):
+            self.notify(note, title="Note", timeout=8)
+
+    def after_game(self, setup: GameSetup, choice: str | None) -> None:
+        """What the end screen (or leaving a table) asked for."""
+        if choice is None:
+            return
+        if choice == "quit":
+            self.exit()
+            return
+        self.pop_screen()
+        if choice == "again":
+            self.start_game(setup.again())
+        else:
+            self.show_start(setup)
+
+    # -- help and rules, from any screen ---------------------------------------------------------
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        screen = self.screen
+        title = getattr(screen, "HELP_TITLE", "On this screen")
+        keys = getattr(screen, "HELP_KEYS", ())
+        sections = [(title, list(getattr(type(screen), "BINDINGS", [])), keys)]
+        sections.append(("Everywhere", [Binding("ctrl+q", "quit", "Quit palazzo at once")], ()))
+        notes = getattr(screen, "HELP", "")
+        self.push_screen(HelpScreen(sections, notes))
+
+    def action_rules(self) -> None:
+        from tui.screens.rules import RulesScreen
+
+        game = getattr(self.screen, "game_name", None) or self.setup.game
+        self.push_screen(RulesScreen(game))

@@ -1,0 +1,228 @@
+"""How a table screen talks to a game: the ``GameClient`` interface and ``LocalClient``.
+
+Theory of operation
+-------------------
+A table screen never holds the game. It holds one seat's ``TableView``: the seat's masked view
+of the state (``rules.view(state, seat)``), who must act, the legal actions open to the seat,
+the log as the seat may hear it, and the outcome once the game is over. A client hands out
+such snapshots and takes the seat's decisions; whether the game runs in this process or on the
+network is the client's business alone.
+
+The interface, small on purpose (a networked client implements the same):
+
+``game``, ``seat``, ``rules``, ``names``
+    The registry name of the game, the seat this client plays, the rules object (pure
+    functions, used by the screens only on views) and a display name per seat.
+``snapshot() -> TableView``
+    What the seat may know now. Cheap; call it as often as you like.
+``submit(action)``
+    The seat's decision. Checked at once: ``IllegalActionError`` / ``InvalidActionError``
+    (``ValueError`` subclasses) if the rules refuse it, ``NotYourTurn`` if the seat is not to
+    act. A client may apply the action at once (``LocalClient`` does) or later.
+``updates() -> AsyncIterator[TableView]``
+    An async stream of snapshots: one whenever something the seat may see has changed (a bot
+    move, a draw, the seat's own move) and one when the seat must decide. It ends after the
+    snapshot that carries the outcome. A screen consumes it in a Textual worker and reassigns
+    its reactive ``view`` with each item.
+``close()``
+    Stop: the stream ends and no more decisions are taken.
+
+``LocalClient`` runs the rules and the bots in process through ``engine.core.LocalGame``: it
+resolves chance and reveal steps from the seeded generator, lets each bot decide from its own
+seat's view (in a thread, so a slow bot never freezes the screen), and paces the bots' visible
+moves ``pace`` seconds apart (0 in tests) so a person can follow them one at a time. It words
+the log with the game's narrator (``tui.<game>.adapter.narrate``), which reads only the seat's
+views around each step, so a networked client can word its log the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine.core import CHANCE, REVEAL, TERMINAL, LocalGame, Outcome, sample_chance
+from engine.registry import GameEntry
+from engine.sim import bot_rng
+
+#: ``narrate(before, action, after, seat, names) -> list of lines``: a step in words as the seat
+#: may hear it; ``before`` and ``after`` are that seat's views around the step.
+Narrator = Callable[[Any, Any, Any, int, Sequence[str]], list[str]]
+
+
+class NotYourTurn(Exception):
+    """A decision submitted while another seat (or chance) is to act."""
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Everything a table screen may draw: one seat's knowledge of the game, at one moment."""
+
+    game: str
+    seat: int
+    names: tuple[str, ...]
+    state: Any
+    actor: int
+    legal: tuple[Any, ...]
+    log: tuple[str, ...]
+    outcome: Outcome | None = None
+    steps: int = 0
+
+    @property
+    def my_turn(self) -> bool:
+        return self.actor == self.seat and bool(self.legal)
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+
+class GameClient(Protocol):
+    """What a table screen needs from a game (see the module docstring)."""
+
+    game: str
+    seat: int
+    rules: Any
+    names: tuple[str, ...]
+
+    def snapshot(self) -> TableView: ...
+    def submit(self, action: Any) -> None: ...
+    def updates(self) -> AsyncIterator[TableView]: ...
+    def close(self) -> None: ...
+
+
+def _plain_narrator(rules: Any) -> Narrator:
+    def narrate(before: Any, action: Any, after: Any, seat: int, names: Sequence[str]) -> list[str]:
+        return [rules.action_text(before, action, seat)]
+
+    return narrate
+
+
+class LocalClient:
+    """A game against computer opponents, run in this process (see the module docstring).
+
+    ``bots`` names a bot (``entry.bot_names()``) for every seat but ``seat``. ``quiet(view)``
+    tells, for a seat's view before it decides, whether that decision is set-up work that need
+    not be paced.
+    """
+
+    def __init__(
+        self,
+        entry: GameEntry,
+        config: Any,
+        seed: int,
+        seat: int,
+        bots: dict[int, str],
+        names: Sequence[str],
+        pace: float = 0.8,
+        narrator: Narrator | None = None,
+        quiet: Callable[[Any], bool] | None = None,
+    ) -> None:
+        rules = entry.rules
+        self.game = rules.name
+        self.rules = rules
+        self.seat = seat
+        self.names = tuple(names)
+        self.pace = pace
+        self.seed = seed
+        self._local = LocalGame(rules, config, seed)
+        players = config.players
+        missing = [s for s in range(players) if s != seat and s not in bots]
+        if missing:
+            raise ValueError(f"no bot for seat {missing[0]}")
+        self._bots = {s: entry.make_bot(name, bot_rng(seed, s)) for s, name in bots.items()}
+        self.bot_kinds = dict(bots)
+        self._narrate = narrator or _plain_narrator(rules)
+        self._quiet = quiet or (lambda view: False)
+        self._log: list[str] = []
+        self._decided = asyncio.Event()
+        self._closed = False
+        self._advance()
+
+    # -- the interface -------------------------------------------------------------------------
+
+    def snapshot(self) -> TableView:
+        rules, state = self.rules, self._local.state
+        actor = rules.current_player(state)
+        view = rules.view(state, self.seat)
+        legal = tuple(rules.legal_actions(view)) if actor == self.seat else ()
+        outcome = rules.outcome(state) if actor == TERMINAL else None
+        return TableView(
+            game=self.game,
+            seat=self.seat,
+            names=self.names,
+            state=view,
+            actor=actor,
+            legal=legal,
+            log=tuple(self._log),
+            outcome=outcome,
+            steps=len(self._local.history),
+        )
+
+    def submit(self, action: Any) -> None:
+        if self._closed:
+            raise NotYourTurn("the game has been closed")
+        actor = self.rules.current_player(self._local.state)
+        if actor != self.seat:
+            raise NotYourTurn(f"it is not {self.names[self.seat]}'s turn")
+        self._step(action)
+        self._advance()
+        self._decided.set()
+
+    async def updates(self) -> AsyncIterator[TableView]:
+        rules, history = self.rules, self._local.history
+        shown = -1
+        while not self._closed:
+            if len(history) != shown:
+                shown = len(history)
+                yield self.snapshot()
+                continue
+            actor = rules.current_player(self._local.state)
+            if actor == TERMINAL:
+                return
+            if actor == self.seat:
+                self._decided.clear()
+                await self._decided.wait()
+                continue
+            await self._bot_move(actor)
+
+    async def _bot_move(self, actor: int) -> None:
+        view = self.rules.view(self._local.state, actor)
+        if self.pace > 0 and not self._quiet(view):
+            await asyncio.sleep(self.pace)
+        else:
+            await asyncio.sleep(0)
+        if self._closed:
+            return
+        action = await asyncio.to_thread(self._bots[actor].choose, view, actor)
+        if self._closed:
+            return
+        self._step(action)
+        self._advance()
+
+    def close(self) -> None:
+        self._closed = True
+        self._decided.set()
+
+    # -- inside --------------------------------------------------------------------------------
+
+    def _step(self, action: Any, checked: bool = True) -> None:
+        local, rules = self._local, self.rules
+        before = rules.view(local.state, self.seat)
+        local.step(action, checked)
+        after = rules.view(local.state, self.seat)
+        self._log.extend(self._narrate(before, action, after, self.seat, self.names))
+
+    def _advance(self) -> None:
+        """Resolve chance and reveal steps until a seat must decide or the game is over."""
+        local, rules = self._local, self.rules
+        while True:
+            who = rules.current_player(local.state)
+            if who == CHANCE:
+                action = sample_chance(rules.chance_outcomes(local.state), local.rng)
+            elif who == REVEAL:
+                action = rules.legal_actions(local.state)[0]
+            else:
+                return
+            self._step(action, checked=False)

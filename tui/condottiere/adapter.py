@@ -1,0 +1,17 @@
+"""Condottiere's part of the table: the screen, the log's words, which bot moves need no pace."""
+
+from __future__ import annotations
+
+from engine.condottiere.state import State
+from tui.condottiere.narrate import narrate
+from tui.condottiere.table import CondottiereTable
+
+TABLE = CondottiereTable
+
+
+def quiet(view: State) -> bool:
+    """Choices between battles that nobody waits to watch: keeping the hand or cards."""
+    return view.phase in ("discard", "keep", "take")
+
+
+__all__ = ["TABLE", "narrate", "quiet"]

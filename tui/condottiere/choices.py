@@ -1,0 +1,141 @@
+"""The questions of a Condottiere decision, built from the seat's legal actions.
+
+* ``place``: which region the Condottiere token goes to;
+* ``play``: a card or pass; then, for a Bishop, where the Favor of the Pope goes; for a
+  Scarecrow, which mercenary comes back to hand; with Hidden Cards, which face-down card to
+  turn up;
+* ``take`` (Draw After Battle): how many cards to draw;
+* ``discard``: keep the hand or discard it all;
+* ``keep`` (end of a round): the first card to keep, then the second.
+"""
+
+from __future__ import annotations
+
+from engine.condottiere.cards import (
+    BISHOP,
+    COURTESAN,
+    DRUMMER,
+    HEROINE,
+    KINDS,
+    NAMES,
+    NEIGHBOURS,
+    REGIONS,
+    SCARECROW,
+    SPRING,
+    SURRENDER,
+    WINTER,
+)
+from engine.condottiere.measures import hand_limit
+from engine.condottiere.state import Action, State
+from engine.condottiere.text import SEAT_NAMES
+from tui.choices import Level, Question, next_question
+from tui.client import TableView
+
+CARD_WORDS = {
+    HEROINE: "Heroine (10)",
+    COURTESAN: "Courtesan (1; the most Courtesans take the token)",
+    DRUMMER: "Drummer: doubles your mercenaries",
+    WINTER: "Winter: every mercenary counts 1",
+    SPRING: "Spring: +3 to the strongest mercenaries",
+    BISHOP: "Bishop: discards the strongest mercenaries, moves the Pope",
+    SCARECROW: "Scarecrow: take one of your mercenaries back",
+    SURRENDER: "Surrender: the battle ends now",
+}
+PASS = "pass"
+
+
+def card_label(c: object) -> str:
+    if c == PASS:
+        return "Pass: play no more cards in this battle"
+    assert isinstance(c, int)
+    if c in CARD_WORDS:
+        return CARD_WORDS[c]
+    return NAMES[c] if 0 <= c < KINDS else "a card"
+
+
+def _region_words(s: State, r: int) -> str:
+    near = ", ".join(REGIONS[q] for q in range(len(REGIONS)) if NEIGHBOURS[r] >> q & 1)
+    owner = s.owner[r]
+    held = f", held by {SEAT_NAMES[owner]}" if owner >= 0 else ""
+    return f"{REGIONS[r]}{held} (borders {near})"
+
+
+def levels(view: TableView) -> list[Level]:
+    s: State = view.state
+    seat = view.seat
+    phase = s.phase
+    if phase == "place":
+        return [Level("target", lambda a: a.target, lambda r, acts: _region_words(s, r),
+                      "Place the Condottiere token: where is the next battle?", always=True)]
+    if phase == "take":
+        room = hand_limit(s, seat) - len(s.hands[seat])
+        return [Level("target", lambda a: a.target,
+                      lambda k, acts: "Draw nothing" if k == 0 else f"Draw {k} card" + ("s" if k > 1 else ""),
+                      f"Draw after the battle: how many cards? (room for {room})", always=True)]
+    if phase == "discard":
+        if any(a.kind == "discard" for a in view.legal):
+            prompt = "Your hand has no mercenary: keep it, or discard it all?"
+        else:
+            prompt = ("Between battles, a hand with no mercenary may be discarded. "
+                      "Yours has one: you keep it.")
+        return [Level("kind", lambda a: a.kind,
+                      lambda k, acts: "Keep your hand" if k == "hold"
+                      else "Discard your whole hand (it has no mercenary)",
+                      prompt, always=True)]
+    if phase == "keep":
+        def first(a: Action) -> int:
+            return a.cards[0] if a.cards else -1
+
+        def second(a: Action) -> int:
+            return a.cards[1] if len(a.cards) > 1 else -1
+
+        return [
+            Level("first", first, lambda c, acts: "Keep nothing" if c < 0 else f"Keep {NAMES[c]}",
+                  "The round is over: you may keep up to two cards. The first?", always=True),
+            Level("second", second,
+                  lambda c, acts: "No second card" if c < 0 else f"and {NAMES[c]}",
+                  "And a second card?"),
+        ]
+
+    def target_label(t: int, acts: tuple[Action, ...]) -> str:
+        card = acts[0].card
+        if card == BISHOP:
+            return "Off the board" if t < 0 else _region_words(s, t)
+        if card == SCARECROW:
+            return "Nothing: the Scarecrow alone" if t < 0 else f"{NAMES[t]} back to hand"
+        return str(t)
+
+    def target_prompt(acts: tuple[Action, ...]) -> str:
+        if acts[0].card == BISHOP:
+            return "Where does the Favor of the Pope go? (no battle may be fought there)"
+        return "Which of your mercenaries goes back to your hand?"
+
+    def flip_label(k: int, acts: tuple[Action, ...]) -> str:
+        downs = [c for c, up in s.lines[seat] if not up]
+        if k < 0:
+            return "None"
+        card = downs[k] if k < len(downs) else -1
+        return f"Your face-down {NAMES[card] if 0 <= card < KINDS else 'card'} (number {k + 1})"
+
+    return [
+        Level("card", lambda a: PASS if a.kind == "pass" else a.card,
+              lambda c, acts: card_label(c), _play_prompt(view), always=True),
+        Level("target", lambda a: a.target, target_label, target_prompt),
+        Level("flip", lambda a: a.flip, flip_label,
+              "Hidden Cards: which of your face-down cards do you turn up?"),
+    ]
+
+
+def _play_prompt(view: TableView) -> str:
+    s: State = view.state
+    if s.battle >= 0 and not s.final:
+        where = f"the battle for {REGIONS[s.battle]}"
+    else:
+        where = "the final battle"
+    if view.seat == s.defender and s.free:
+        return f"Your turn in {where}: you defend, and may pass and still play later."
+    return f"Your turn in {where}: play a card, or pass?"
+
+
+def question(view: TableView, actions: tuple[Action, ...], asked: tuple[str, ...]) -> Question | None:
+    return next_question(levels(view), actions, asked)

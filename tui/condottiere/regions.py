@@ -1,0 +1,138 @@
+"""The map of Condottiere's 17 regions, drawn or listed, from one seat's view.
+
+``map_text(state, width)`` draws the regions where they lie in Italy, north at the top, with
+every border as a dotted road between two cities; ``regions_text(state)`` lists the regions
+with their holder and neighbours, for screens too small for the drawing. Both mark the
+region under the Condottiere token as ``[Firenze]``, the Favor of the Pope's as ``{Roma}``, and
+a held region with its holder's initial, ``Milano:R``; colours only repeat what the characters
+say.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from engine.condottiere.cards import BORDERS, NEIGHBOURS, REGIONS
+from engine.condottiere.state import State
+
+#: seat colours (their names are Red, Blue, Green, Yellow, Purple, Black)
+SEAT_STYLE = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold black on white")
+SEAT_INITIAL = ("R", "B", "G", "Y", "P", "K")
+
+#: where each region's label starts, (column, row): a schematic of Italy, north at the top
+PLACES: dict[str, tuple[int, int]] = {
+    "Torino": (0, 1),
+    "Milano": (15, 0),
+    "Venezia": (45, 0),
+    "Genova": (3, 4),
+    "Mantova": (30, 2),
+    "Parma": (14, 5),
+    "Ferrara": (47, 4),
+    "Modena": (27, 6),
+    "Bologna": (43, 7),
+    "Lucca": (9, 8),
+    "Firenze": (24, 10),
+    "Urbino": (46, 10),
+    "Ancona": (58, 12),
+    "Siena": (13, 12),
+    "Spoleto": (43, 13),
+    "Roma": (27, 15),
+    "Napoli": (52, 16),
+}
+MAP_WIDTH = 68
+MAP_HEIGHT = 17
+
+
+def region_label(s: State, r: int) -> str:
+    name = REGIONS[r]
+    if r == s.battle:
+        name = f"[{name}]"
+    elif r == s.favor:
+        name = "{" + name + "}"
+    owner = s.owner[r]
+    if owner >= 0:
+        name += ":" + SEAT_INITIAL[owner]
+    return name
+
+
+def _label_style(s: State, r: int) -> str:
+    owner = s.owner[r]
+    style = SEAT_STYLE[owner] if owner >= 0 else "bold"
+    if r == s.battle:
+        style += " reverse"
+    elif r == s.favor:
+        style += " italic"
+    return style
+
+
+def _road(grid: list[list[str]], a: tuple[int, int], b: tuple[int, int]) -> None:
+    """A border: a line of ``-``, ``|``, ``/`` or ``\\`` (by its slope) between two cities."""
+    (x0, y0), (x1, y1) = a, b
+    dx, dy = x1 - x0, (y1 - y0) * 2  # a character is about twice as tall as it is wide
+    if abs(dy) <= abs(dx) * 0.4:
+        ch = "-"
+    elif abs(dx) <= abs(dy) * 0.4:
+        ch = "|"
+    else:
+        ch = "\\" if (dx > 0) == (dy > 0) else "/"
+    steps = max(abs(x1 - x0), abs(y1 - y0), 1)
+    for i in range(1, steps):
+        x = round(x0 + (x1 - x0) * i / steps)
+        y = round(y0 + (y1 - y0) * i / steps)
+        if grid[y][x] == " ":
+            grid[y][x] = ch
+
+
+def map_text(s: State) -> Text:
+    """The drawn map (``MAP_WIDTH`` x ``MAP_HEIGHT`` characters)."""
+    grid = [[" "] * MAP_WIDTH for _ in range(MAP_HEIGHT)]
+    labels = {r: region_label(s, r) for r in range(len(REGIONS))}
+    centre = {}
+    for r, name in enumerate(REGIONS):
+        x, y = PLACES[name]
+        centre[r] = (x + len(labels[r]) // 2, y)
+    for a, b in BORDERS:
+        _road(grid, centre[a], centre[b])
+    spans: list[tuple[int, int, int, int]] = []  # (row, col, length, region)
+    for r, name in enumerate(REGIONS):
+        x, y = PLACES[name]
+        label = labels[r]
+        for i, ch in enumerate(label):
+            if x + i < MAP_WIDTH:
+                grid[y][x + i] = ch
+        spans.append((y, x, len(label), r))
+    out = Text(no_wrap=True, overflow="crop")
+    for y, row in enumerate(grid):
+        line = Text("".join(row).rstrip(), style="dim")
+        for sy, sx, length, r in spans:
+            if sy == y:
+                line.stylize(_label_style(s, r), sx, sx + length)
+        if y:
+            out.append("\n")
+        out.append_text(line)
+    return out
+
+
+def regions_text(s: State) -> Text:
+    """Every region on a line: its label, then its neighbours; first, the battle and the Pope."""
+    out = Text()
+    if s.battle >= 0:
+        out.append(f"Battle: {REGIONS[s.battle]}", style="bold reverse")
+    if s.favor >= 0:
+        out.append(("  " if s.battle >= 0 else "") + f"Pope: {REGIONS[s.favor]}", style="italic")
+    if s.battle >= 0 or s.favor >= 0:
+        out.append("\n")
+    width = max(len(region_label(s, r)) for r in range(len(REGIONS)))
+    for r in range(len(REGIONS)):
+        if r:
+            out.append("\n")
+        label = region_label(s, r)
+        out.append(label, style=_label_style(s, r))
+        out.append(" " * (width - len(label) + 1))
+        near = [REGIONS[q] for q in range(len(REGIONS)) if NEIGHBOURS[r] >> q & 1]
+        out.append("- " + ", ".join(near), style="dim")
+    return out
+
+
+def legend() -> Text:
+    return Text("[x] battle here  {x} Favor of the Pope  x:R held by Red", style="italic")

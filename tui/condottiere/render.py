@@ -1,0 +1,113 @@
+"""Drawing Condottiere's players, battle lines and hand from one seat's view.
+
+Every seat's line shows its cards in play order (a face-down card as ``##``, or to its owner
+``(6)``), the strength it would have if the battle ended now (other seats' face-down cards
+count nothing, as in the Hidden Cards variant they announce only their face-up strength),
+whether it passed, its hand size and regions, and the Condottiere token. ``>`` marks the seat
+to act; colours only repeat the names.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.text import Text
+
+from engine.condottiere.cards import KINDS, MERC_STRENGTH, NAMES, REGIONS
+from engine.condottiere.measures import line_strengths, thresholds
+from engine.condottiere.state import State
+from engine.core import UNKNOWN
+from tui.condottiere.regions import SEAT_STYLE
+
+SHORT = tuple(str(n) for n in MERC_STRENGTH) + NAMES[7:]
+
+
+def card_word(c: int, up: int = 1, mine: bool = False) -> str:
+    """``10``, ``Drummer``; a face-down card ``##``, or ``(10)`` to its owner."""
+    if c == UNKNOWN or not 0 <= c < KINDS:
+        return "##"
+    return SHORT[c] if up else f"({SHORT[c]})"
+
+
+def strengths(s: State, seat: int) -> list[int]:
+    """What each line would count now, as ``seat`` knows it: its own line in full, the others'
+    face-up cards."""
+    shown = line_strengths(s.lines, only_up=True)
+    if any(not up for _, up in s.lines[seat]):
+        full = line_strengths(tuple(line if i == seat else tuple((c, 1) for c, up in line if up)
+                                    for i, line in enumerate(s.lines)))
+        shown[seat] = full[seat]
+    return shown
+
+
+def players_text(s: State, seat: int, names: tuple[str, ...], actor: int, width: int = 80) -> Text:
+    """Every seat: marker, name, strength, pass; hand, regions, tokens; then its battle line."""
+    st = strengths(s, seat)
+    pad = max(len(n) for n in names[: s.players])
+    fighting = s.fighters or tuple(range(s.players))
+    out = Text()
+    for q in range(s.players):
+        if q:
+            out.append("\n")
+        head = Text()
+        head.append("> " if q == actor else "  ", style="bold")
+        head.append(names[q], style=SEAT_STYLE[q] + (" underline" if q == actor else ""))
+        head.append(" " * (pad - len(names[q])))
+        if q in fighting:
+            head.append(f" strength {st[q]:>2}", style="bold")
+            if s.passed[q]:
+                head.append(" passed", style="italic")
+        else:
+            head.append(" not fighting", style="italic")
+        more = f"hand {len(s.hands[q])}, regions {s.owner.count(q)}"
+        if s.config.playing_for_points:
+            more += f", points {s.points[q]}"
+        if q == s.holder:
+            more += ", Condottiere token"
+        if q == s.defender:
+            more += ", defending"
+        out.append_text(head)
+        if len(head) + 2 + len(more) <= width:
+            out.append("  " + more)
+        else:
+            out.append("\n    " + more)
+        line = s.lines[q]
+        cards = "  ".join(card_word(c, up, q == seat) for c, up in line) if line else "-"
+        out.append("\n    " + cards)
+    return out
+
+
+def battle_title(s: State) -> str:
+    if s.phase == "over":
+        return "The game is over"
+    if s.final:
+        return "Final battle"
+    if s.battle >= 0:
+        where = REGIONS[s.battle]
+        if s.defender >= 0:
+            return f"Battle {s.battles + 1} for {where} (held, attacked)"
+        return f"Battle {s.battles + 1} for {where}"
+    return f"Before battle {s.battles + 1}"
+
+
+def hand_text(s: State, seat: int) -> Text:
+    hand = s.hands[seat]
+    if not hand:
+        return Text("(no cards: you pass until the battle ends)", style="italic")
+    counts = Counter(hand)
+    t = Text()
+    for i, c in enumerate(sorted(counts, key=lambda c: (-(MERC_STRENGTH[c] if c < 7 else 0), c))):
+        if i:
+            t.append("  ")
+        t.append(NAMES[c] if 0 <= c < KINDS else "?", style="bold")
+        if counts[c] > 1:
+            t.append(f" x{counts[c]}")
+    return t
+
+
+def goal_text(s: State) -> str:
+    total, adjacent = thresholds(s.config)
+    text = f"To win: {total} regions, or {adjacent} adjacent ones."
+    if s.config.playing_for_points:
+        text += f" Match to {s.config.target_score} points (game {s.games + 1})."
+    return text

@@ -1,0 +1,1 @@
+"""The Court of the Medici table: its screen, its questions, its drawing and its words."""

@@ -1,0 +1,19 @@
+"""Court of the Medici's part of the table: the screen, the log's words, which bot moves are
+set-up work that need not be paced."""
+
+from __future__ import annotations
+
+from engine.medici.state import State
+from tui.medici.narrate import narrate
+from tui.medici.table import MediciTable
+
+TABLE = MediciTable
+RULES_FILE = "medici.md"
+
+
+def quiet(view: State) -> bool:
+    """The face-down placements of the set-up are quick; every move of play is paced."""
+    return view.phase in ("hide", "top")
+
+
+__all__ = ["TABLE", "RULES_FILE", "narrate", "quiet"]

@@ -1,0 +1,179 @@
+"""Court of the Medici in plain words for the table's log.
+
+``narrate(before, action, after, seat, names)`` tells one step as ``seat`` may hear it. Both
+states are that seat's views, so nothing here can leak a card the seat may not know: a card is
+named only when the view around the step shows it, or when the seat itself played it.
+
+Set-up chatter is folded: the deal is one line, the other seats' face-down placements are not
+told one by one, the top cards turning up is one line; a strike is announced when it is made
+and told in full when it resolves, with the hidden card and what it eliminated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.medici.cards import JESTER, RANK_VALUE, RANKS, long_name, short_name
+from engine.medici.game import END_TEXT
+from engine.medici.rules import first_candidates
+from engine.medici.state import Action, State
+from engine.medici.text import stack_label
+
+
+def card_text(card: int, value: int | None = None) -> str:
+    """``Gonzaga Noble 9``, ``Orsini Jester(5)``."""
+    text = long_name(card)
+    if value is not None and card >= 0 and card % RANKS == JESTER:
+        text += f"({value})"
+    return text
+
+
+def stack_words(stack: tuple) -> str:
+    """``stack C (Orsini Noble 4 + Colonna Jester(5) = 9)``."""
+    sid, total, cards = stack
+    inner = " + ".join(card_text(c, v) for c, v in cards)
+    return f"stack {stack_label(sid)} ({inner} = {total})"
+
+
+def _played(card: int, value: int) -> str:
+    if card >= 0 and card % RANKS == JESTER:
+        return f"Jester as {value}"
+    return short_name(card)
+
+
+def narrate(
+    before: State, a: Action, after: State, seat: int, names: Sequence[str]
+) -> list[str]:
+    lines = _lines(before, a, after, seat, names)
+    if after.phase == "over" and before.phase != "over":
+        lines.append(f"The game ends: {END_TEXT.get(after.end, after.end)}.")
+    return lines
+
+
+def _lines(before: State, a: Action, after: State, seat: int, names: Sequence[str]) -> list[str]:
+    who = names[a.seat] if 0 <= a.seat < len(names) else f"seat {a.seat}"
+    mine = a.seat == seat
+    k = a.kind
+    if k == "draw":
+        return _draw(before, a, after, seat, who)
+    if k == "hide":
+        if not mine:
+            return []
+        return [f"{who} places {short_name(a.card)} face down before {names[a.target]}."]
+    if k == "top":
+        if not mine:
+            return []
+        return [f"{who} places {short_name(a.card)} on shadow alliance {a.target + 1}."]
+    if k == "flip":
+        if before.phase == "flip" and any(
+            x is not None and x[3] for row in before.alliances for x in row
+        ):
+            return _first_player(after, names)
+        return ["Every top card is turned face up."] + _first_player(after, names)
+    if k == "first":
+        return [f"A lot decides between the tied houses: {who} plays first."]
+    if k == "court":
+        return [
+            f"{who} sends {_played(a.card, a.value)} to court: new stack "
+            f"{stack_label(before.next_sid)} ({a.value})."
+        ]
+    if k == "build":
+        return [_build(before, a, after, who)]
+    if k == "conspire":
+        st = before.stack(a.target)
+        victim = before.stack(a.elim)
+        total = (st[1] if st else 0) + a.value
+        return [
+            f"{who} conspires: {_played(a.card, a.value)} onto stack {stack_label(a.target)}, "
+            f"now {total}; {stack_words(victim) if victim else 'a stack'} is eliminated."
+        ]
+    if k == "strike":
+        return [
+            f"{who} strikes from the shadows with {_played(a.card, a.value)} on shadow "
+            f"alliance {a.target + 1}..."
+        ]
+    if k == "reveal":
+        return []
+    if k == "resolve":
+        return [_resolve(before, a, after, who)]
+    if k == "plan":
+        what = short_name(a.card) if mine else "a card"
+        return [f"{who} plans for the future: {what} goes under the deck."]
+    if k == "stuck":
+        return [f"{who} holds no card that may be played."]
+    return [f"{who}: {k}"]
+
+
+def _draw(before: State, a: Action, after: State, seat: int, who: str) -> list[str]:
+    if before.phase == "deal":
+        if a.seat == 0 and not before.hands[0]:
+            return ["Every house shuffles its deck and draws 11 cards."]
+        return []
+    last = len(before.pools[a.seat]) + len(before.bottoms[a.seat]) == 1
+    if last:
+        shown = after.shown[a.seat]
+        name = short_name(shown) if shown >= 0 else "its last card"
+        limit = after.limits[a.seat]
+        return [
+            f"{who} draws the last card of the deck and shows it: {name}. "
+            f"From now on {who} may play no card above {limit}."
+        ]
+    if a.seat == seat and a.card >= 0:
+        return [f"{who} draws {short_name(a.card)}."]
+    return []
+
+
+def _first_player(after: State, names: Sequence[str]) -> list[str]:
+    if after.phase != "play":
+        return []
+    tied = first_candidates(after)
+    if len(tied) > 1:
+        return []
+    return [f"{names[after.turn]} has the highest face-up total and plays first."]
+
+
+def _build(before: State, a: Action, after: State, who: str) -> str:
+    st = before.stack(a.target)
+    what = _played(a.card, a.value)
+    label = stack_label(a.target)
+    rank = a.card % RANKS
+    if st is not None and rank == 9 and len(st[2]) >= 2:
+        return (
+            f"{who} builds with the Minister on {stack_words(st)}: every other card of it is "
+            f"eliminated and the Minister stays alone as stack {label}."
+        )
+    if st is not None and rank == 10:
+        return (
+            f"{who} builds with the Lady-in-Waiting on {stack_words(st)}: "
+            "the stack splits into single cards."
+        )
+    total = (st[1] if st else 0) + a.value
+    return f"{who} builds an alliance: {what} onto stack {label}, now {total}."
+
+
+def _resolve(before: State, a: Action, after: State, who: str) -> str:
+    if before.pending is None:
+        return f"{who} resolves a strike."
+    slot, pc, pv, hidden = before.pending
+    alliance = before.alliances[before.turn][slot]
+    top = alliance[2] if alliance else -1
+    tv = a.value if top >= 0 and top % RANKS == JESTER else None
+    hv = a.extra if hidden >= 0 and hidden % RANKS == JESTER else None
+    tval = tv if tv is not None else RANK_VALUE[top % RANKS]
+    hval = hv if hv is not None else RANK_VALUE[hidden % RANKS]
+    total = tval + hval + pv
+    head = f"{who} strikes from the shadows: the hidden card is {card_text(hidden, hv)}"
+    parts = [head]
+    if tv is not None:
+        parts.append(f"the face-up Jester is declared as {tv}")
+    if a.elim >= 0:
+        victim = before.stack(a.elim)
+        parts.append(f"{stack_words(victim) if victim else 'a stack'} is eliminated")
+    else:
+        parts.append(f"no stack totals {total}, the strike fizzles")
+    new = stack_label(before.next_sid)
+    parts.append(
+        f"{card_text(top, tv)} + {card_text(hidden, hv)} + {card_text(pc, pv)} = {total} "
+        f"becomes stack {new}"
+    )
+    return "; ".join(parts) + "."

@@ -1,0 +1,1 @@
+"""Rules summaries shown by the rules screen, one Markdown file per game."""

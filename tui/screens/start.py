@@ -1,0 +1,277 @@
+"""The start screen: choose the game, the players, the computer opponents, the options and your
+name, then play. It returns a ``GameSetup``.
+
+The defaults are a game of Court of the Medici against three computer opponents, and the Play
+button has the focus, so Enter alone starts a game. Everything offered comes from the game
+registry: the games that are installed, their player counts, their bots and their options.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import (
+    Button,
+    Checkbox,
+    Footer,
+    Input,
+    Label,
+    RadioSet,
+    Select,
+    Static,
+)
+
+from engine.registry import game_names, get_game
+from tui.setup import GameSetup, default_bot
+from tui.widgets import Pick, Tick
+
+GAME_WORDS = {
+    "medici": "Court of the Medici: Shadow Alliances",
+    "condottiere": "Condottiere",
+}
+
+#: words for the options of each game; an option with a list of numbers takes one of them
+OPTION_WORDS: dict[str, str] = {
+    "end_when_all_struck": "Play on until no house has a shadow alliance left",
+    "draw_after_battle": "Draw after battle (no rounds; up to 3 cards after each battle)",
+    "playing_for_points": "Playing for points: a match to a target score",
+    "bigger_kingdoms": "Bigger kingdoms (more adjacent regions to win)",
+    "capturing_regions": "Capturing regions (battles for held regions)",
+    "hidden_cards": "Hidden cards (some cards are played face down)",
+}
+NUMERIC_OPTIONS: dict[str, tuple[int, ...]] = {"playing_for_points": (20, 30, 40)}
+
+
+def _players(rules: Any) -> range:
+    lo = getattr(rules, "min_players", 2)
+    hi = getattr(rules, "max_players", 6)
+    return range(lo, hi + 1)
+
+
+class StartScreen(Screen[GameSetup]):
+    CSS_PATH = "start.tcss"
+    AUTO_FOCUS = "#play"
+    HELP_TITLE = "On the start screen"
+    HELP_KEYS = (
+        ("enter", "On Play or in your name: start the game; on a list: open or choose"),
+        ("tab, shift+tab", "Move between the fields"),
+        ("up, down", "Move in a list or among the games"),
+        ("space", "Tick an option, or choose the highlighted game"),
+    )
+    BINDINGS = [
+        Binding("ctrl+s", "play", "Play"),
+        Binding("question_mark,f1", "app.help", "Help", key_display="?"),
+        Binding("f2", "app.rules", "Rules"),
+        Binding("ctrl+q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, setup: GameSetup | None = None) -> None:
+        super().__init__()
+        self.setup = setup or GameSetup()
+        self.games = game_names()
+
+    @property
+    def game_name(self) -> str:
+        return self._game()
+
+    def compose(self) -> ComposeResult:
+        s = self.setup
+        yield Static("palazzo: card games of Renaissance Italy", id="title")
+        yield Static(
+            "Play against computer opponents: press Enter to start with the settings below, "
+            "or change them first. ? shows every key, F2 the rules.",
+            id="intro",
+        )
+        with VerticalScroll(id="form", can_focus=False):
+            with Horizontal(classes="row"):
+                yield Label("Game", classes="label")
+                with RadioSet(id="game", compact=True):
+                    for g in self.games:
+                        rules = get_game(g).rules
+                        r = _players(rules)
+                        yield Pick(
+                            f"{GAME_WORDS.get(g, rules.title)} ({r.start}-{r.stop - 1} players)",
+                            value=g == s.game,
+                            name=g,
+                        )
+            with Horizontal(classes="row"):
+                yield Label("Players", classes="label")
+                yield Select(self._player_choices(s.game), value=s.players, id="players",
+                             allow_blank=False, compact=True)
+            with Horizontal(classes="row"):
+                yield Label("You play", classes="label")
+                yield Select(self._seat_choices(s.game, s.players), value=s.seat, id="seat",
+                             allow_blank=False, compact=True)
+            with Horizontal(classes="row"):
+                yield Label("Opponents", classes="label")
+                yield Vertical(*self._opponent_rows(s.game, s.players, s.seat, s), id="opponents")
+            with Horizontal(classes="row"):
+                yield Label("Options", classes="label")
+                yield Vertical(*self._option_widgets(s.game, s), id="options")
+            with Horizontal(classes="row"):
+                yield Label("Your name", classes="label")
+                yield Input(s.name, placeholder="(optional)", id="name", compact=True, max_length=20)
+        with Horizontal(id="actions"):
+            yield Button("Play", id="play", variant="primary")
+            yield Static(
+                "Enter on Play starts the game. Tab moves between fields; "
+                "arrows, Space and Enter change them.",
+                id="hint",
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._shown = self.setup.game
+        self._seat = self.setup.seat
+
+    # -- the form follows the game ---------------------------------------------------------------
+
+    def _player_choices(self, game: str) -> list[tuple[str, int]]:
+        return [(f"{n} players", n) for n in _players(get_game(game).rules)]
+
+    def _seat_choices(self, game: str, players: int) -> list[tuple[str, int]]:
+        return [(n, i) for i, n in enumerate(list(get_game(game).rules.seat_names)[:players])]
+
+    def _game(self) -> str:
+        rs = self.query_one("#game", RadioSet)
+        button = rs.pressed_button
+        return button.name if button is not None and button.name else self.setup.game
+
+    async def _fill(self, keep: bool = True) -> None:
+        game = self._game()
+        rules = get_game(game).rules
+        s = self.setup if keep and self.setup.game == game else GameSetup(game=game)
+        counts = list(_players(rules))
+        players = s.players if s.players in counts else (4 if 4 in counts else counts[0])
+        sel = self.query_one("#players", Select)
+        with sel.prevent(Select.Changed):
+            sel.set_options(self._player_choices(game))
+            sel.value = players
+        await self._fill_seats(game, players, s)
+        await self._fill_options(game, s)
+
+    async def _fill_seats(self, game: str, players: int, s: GameSetup) -> None:
+        # a new select: one whose options change under an unchanged value keeps its old label
+        old = self.query_one("#seat", Select)
+        seat = s.seat if s.seat < players else 0
+        row = old.parent
+        assert row is not None
+        await old.remove()
+        new = Select(self._seat_choices(game, players), value=seat, id="seat",
+                     allow_blank=False, compact=True)
+        self._seat = seat
+        await row.mount(new)
+        await self._fill_opponents(game, players, seat, s)
+
+    async def _fill_opponents(self, game: str, players: int, seat: int, s: GameSetup) -> None:
+        box = self.query_one("#opponents", Vertical)
+        await box.remove_children()
+        await box.mount_all(self._opponent_rows(game, players, seat, s))
+
+    def _opponent_rows(self, game: str, players: int, seat: int, s: GameSetup) -> list[Any]:
+        entry = get_game(game)
+        names = list(entry.rules.seat_names)[:players]
+        levels = entry.bot_names()
+        default = default_bot(game)
+        given = list(s.bots) if s.game == game else []
+        rows = []
+        for i, n in enumerate(names):
+            if i == seat:
+                continue
+            level = given[i] if len(given) == players else (given[0] if len(given) == 1 else default)
+            if level not in levels:
+                level = default
+            row = Horizontal(
+                Label(n, classes="seat-name"),
+                Select([(lv, lv) for lv in levels], value=level, allow_blank=False,
+                       compact=True, id=f"bot-{i}", classes="bot"),
+                classes="opponent",
+            )
+            rows.append(row)
+        return rows
+
+    async def _fill_options(self, game: str, s: GameSetup) -> None:
+        box = self.query_one("#options", Vertical)
+        await box.remove_children()
+        await box.mount_all(self._option_widgets(game, s))
+
+    def _option_widgets(self, game: str, s: GameSetup) -> list[Any]:
+        rules = get_game(game).rules
+        chosen = dict(s.options) if s.game == game else {}
+        widgets: list[Any] = []
+        for name in getattr(rules, "options", ()):
+            words = OPTION_WORDS.get(name, name.replace("_", " "))
+            if name in NUMERIC_OPTIONS:
+                choices = [("off", 0)] + [(f"to {n} points", n) for n in NUMERIC_OPTIONS[name]]
+                widgets.append(Horizontal(
+                    Label(words, classes="option-name"),
+                    Select(choices, value=int(chosen.get(name, 0) or 0), allow_blank=False,
+                           compact=True, id=f"opt-{name}", classes="option-number"),
+                    classes="option",
+                ))
+            else:
+                widgets.append(Tick(words, value=bool(chosen.get(name)), compact=True,
+                                        id=f"opt-{name}", classes="option"))
+        if not widgets:
+            widgets.append(Label("none", classes="none"))
+        return widgets
+
+    @on(RadioSet.Changed, "#game")
+    async def _game_changed(self) -> None:
+        if self._game() != self._shown:
+            self._shown = self._game()
+            await self._fill(keep=False)
+
+    @on(Select.Changed, "#players")
+    async def _players_changed(self, event: Select.Changed) -> None:
+        game = self._game()
+        await self._fill_seats(game, int(event.value), self._current(partial=True))
+
+    @on(Select.Changed, "#seat")
+    async def _seat_changed(self, event: Select.Changed) -> None:
+        if event.value == self._seat:
+            return
+        self._seat = int(event.value)  # type: ignore[arg-type]
+        game = self._game()
+        players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
+        await self._fill_opponents(game, players, int(event.value), self._current(partial=True))
+
+    # -- the result ------------------------------------------------------------------------------
+
+    def _current(self, partial: bool = False) -> GameSetup:
+        game = self._game()
+        rules = get_game(game).rules
+        players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
+        seat = int(self.query_one("#seat", Select).value)  # type: ignore[arg-type]
+        bots = []
+        for i in range(players):
+            if i == seat:
+                bots.append("")
+                continue
+            found = self.query(f"#bot-{i}")
+            bots.append(str(found.first(Select).value) if found else default_bot(game))
+        options: list[tuple[str, Any]] = []
+        for name in getattr(rules, "options", ()):
+            found = self.query(f"#opt-{name}")
+            if not found:
+                continue
+            w = found.first()
+            if isinstance(w, Checkbox) and w.value:
+                options.append((name, True))
+            elif isinstance(w, Select) and w.value:
+                options.append((name, int(w.value)))  # type: ignore[arg-type]
+        name = self.query_one("#name", Input).value.strip()
+        return GameSetup(
+            game=game, players=players, seat=seat, bots=tuple(bots), options=tuple(options),
+            name=name, seed=self.setup.seed, pace=self.setup.pace,
+        )
+
+    @on(Button.Pressed, "#play")
+    @on(Input.Submitted, "#name")
+    def action_play(self) -> None:
+        self.dismiss(self._current())
