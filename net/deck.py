@@ -1,0 +1,479 @@
+"""The fair deck: one peer's sans-IO view of a deck of masked cards (Barnett-Smart).
+
+Nobody, the host included, can see a hidden card before the rules reveal it, choose the order of a
+deck, or swap a card unnoticed. The group is ``net.group``, masking and shuffles are
+``net.deck_cipher``, the proofs ``net.deck_proofs``, the end-of-game check ``net.deck_audit``.
+
+Protocol (every message is a plain dict of str, int, bytes and lists; the session signs and
+orders them, and passes each one, its author's seat and a ``context`` (the transcript hash before
+it) to every peer's ``receive``; a peer's own messages go through ``receive`` too):
+
+1. **Key.** Each seat ``j`` draws a secret ``x_j`` and sends ``key_message``:
+   ``{"type": "deck/key", "key": Y_j, "proof": 64 bytes}``, a Schnorr proof of knowing ``x_j``
+   bound to the game id and the seat. ``read_key_message`` checks it; ``PublicKeys`` holds every
+   ``Y_j`` and the joint key ``H = sum(Y_j)``. One key serves every deck of the game.
+2. **Shuffle.** A new deck holds its cards face up, masked with ``r = 1``. Each seat in seat
+   order sends ``make_shuffle()``: ``{"type": "deck/shuffle", "deck": id, "number": n,
+   "commitment": 32 bytes, "cards": [64 bytes, ...]}``: the pile permuted and re-masked as its
+   secret seed decides, and a commitment to that seed (revealed at the audit).
+3. **Deal.** When the rules deal the top card to seat ``s`` (or turn it face up: ``s = None``),
+   every peer calls ``deal(s)`` in lockstep, which gives the card a handle (0, 1, 2, ...). Every
+   other seat sends its decryption shares with ``make_shares(handles)``: ``{"type": "deck/shares",
+   "deck": id, "shares": [[handle, D], ...], "proof": 64 bytes}``, each ``D = x_j*C1``, with one
+   Chaum-Pedersen proof for them all bound to the game, deck, seat, handles and context. Once the others' shares are in, the receiver
+   adds its own share privately and ``receive`` returns ``CardKnown`` to it alone.
+4. **Open.** The holder shows cards with ``make_open(handles)`` (its own shares, a proof); every
+   peer's ``receive`` returns ``CardOpened``. A card dealt face up (``s = None``) opens once every
+   seat has sent its share.
+5. **Moves without messages**, in lockstep: ``return_to_bottom(handle)`` puts a held card,
+   unopened, at the bottom of the pile (Medici's plan for the future); ``reshuffle(cards)`` adds
+   opened cards back face up and starts a new round of shuffles by every seat (Condottiere).
+6. **Audit.** At the end each seat reveals its secret and its seeds (``net.deck_audit``), and any
+   peer replays ``log`` with them: every shuffle re-derived from its seed, every share recomputed.
+
+Every point a peer sends is checked (``group.decode_point``); a bad message raises
+``CheatDetected(author, step, reason)`` with ``step`` one of ``"key"``, ``"shuffle"``, ``"deal"``,
+``"open"``. A card that unmasks to no card of the table raises ``DeckCorrupted``: some shuffle was
+dishonest and only the audit can tell whose, so the session should go straight to the reveal.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from net import deck_cipher as dc
+from net import deck_proofs as dp
+from net import group as g
+from net.errors import CheatDetected
+
+KEY_CONTEXT_TAG = b"palazzo/deck/key/v1"
+SHARE_CONTEXT_TAG = b"palazzo/deck/share/v1"
+
+
+class DeckCorrupted(Exception):
+    """A masked card that is no card, or a card twice: a shuffle cheated; the audit names it."""
+
+    def __init__(self, deck_id: str, handle: int, reason: str) -> None:
+        super().__init__(f"deck {deck_id!r}, card handle {handle}: {reason}")
+        self.deck_id = deck_id
+        self.handle = handle
+        self.reason = reason
+
+
+# -- keys ----------------------------------------------------------------------------------
+
+
+def key_context(game_id: bytes, seat: int) -> bytes:
+    return g.encode(KEY_CONTEXT_TAG, game_id, seat.to_bytes(2, "big"))
+
+
+def key_message(game_id: bytes, seat: int, secret: int, entropy: bytes | None = None) -> dict:
+    public, proof = dp.prove_key(secret, key_context(game_id, seat), entropy)
+    return {"type": "deck/key", "key": public, "proof": proof}
+
+
+def read_key_message(game_id: bytes, seat: int, msg: Mapping) -> bytes:
+    """The public key share in ``msg`` from ``seat``, or ``CheatDetected(seat, "key", ...)``."""
+    if not isinstance(msg, Mapping) or msg.get("type") != "deck/key":
+        raise CheatDetected(seat, "key", "not a key message")
+    try:
+        public = g.decode_point(msg.get("key"))
+    except g.InvalidPoint as e:
+        raise CheatDetected(seat, "key", f"invalid key share: {e}") from None
+    if not dp.verify_key(public, msg.get("proof"), key_context(game_id, seat)):
+        raise CheatDetected(seat, "key", "the proof of knowledge of the key share does not verify")
+    return public
+
+
+@dataclass(frozen=True)
+class PublicKeys:
+    """Every seat's public key share (checked) and the joint key."""
+
+    game_id: bytes
+    shares: tuple[bytes, ...]
+    joint: bytes = field(init=False)
+
+    def __post_init__(self) -> None:
+        if len(self.shares) < 2:
+            raise ValueError("a fair deck needs at least two seats")
+        if len(set(self.shares)) != len(self.shares):
+            raise ValueError("two seats have the same key share")
+        joint = dc.joint_key(self.shares)
+        if not g.is_valid_point(joint):
+            raise ValueError("the joint key is not a valid point")
+        object.__setattr__(self, "joint", joint)
+
+    @property
+    def seats(self) -> int:
+        return len(self.shares)
+
+    @classmethod
+    def from_messages(cls, game_id: bytes, messages: Sequence[Mapping]) -> PublicKeys:
+        """Check every seat's key message (``messages[seat]``) and join the keys."""
+        return cls(game_id, tuple(read_key_message(game_id, s, m) for s, m in enumerate(messages)))
+
+
+# -- events --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shuffled:
+    seat: int
+    number: int
+    ready: bool  # every seat has shuffled this round: cards may be dealt
+
+
+@dataclass(frozen=True)
+class CardKnown:
+    """A card dealt to this peer: only this peer learns it."""
+
+    handle: int
+    card: int
+
+
+@dataclass(frozen=True)
+class CardOpened:
+    """A card shown to everyone; ``holder`` is the seat it had been dealt to (or ``None``)."""
+
+    handle: int
+    card: int
+    holder: int | None
+
+
+Event = Shuffled | CardKnown | CardOpened
+
+
+@dataclass
+class _Dealt:
+    ciphertext: dc.Ciphertext
+    holder: int | None
+    shares: dict[int, bytes] = field(default_factory=dict)
+    card: int | None = None  # known to this peer
+    public: bool = False
+    in_play: bool = True  # False once back in the pile
+
+
+# -- the deck ------------------------------------------------------------------------------
+
+
+class FairDeck:
+    """One peer's view of one deck. ``seat``/``secret`` are ``None`` for an observer (auditor)."""
+
+    def __init__(
+        self,
+        keys: PublicKeys,
+        deck_id: str,
+        table: dc.CardTable,
+        cards: Sequence[int],
+        seat: int | None = None,
+        secret: int | None = None,
+    ) -> None:
+        if (seat is None) != (secret is None):
+            raise ValueError("give both seat and secret, or neither (an observer)")
+        if seat is not None and (not 0 <= seat < keys.seats or g.base_mul(secret or 0) != keys.shares[seat]):
+            raise ValueError("the secret does not match that seat's key share")
+        if len(set(cards)) != len(cards):
+            raise ValueError("a deck holds each card once")
+        self.keys = keys
+        self.deck_id = deck_id
+        self.table = table
+        self.seat = seat
+        self._secret = secret
+        self.pile: list[dc.Ciphertext] = [
+            dc.public_mask(table.point(c), keys.joint) for c in cards
+        ]
+        self.shuffles = 0
+        self._to_shuffle: list[int] = list(range(keys.seats))
+        self._dealt: list[_Dealt] = []
+        self._seen: dict[int, int] = {}  # card -> handle, for cards known here and in play
+        self._my_seeds: dict[int, bytes] = {}
+        self.log: list[dict] = [
+            {"op": "start", "deck": deck_id, "domain": table.domain, "size": table.size,
+             "cards": list(cards)}
+        ]
+
+    # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def shuffling(self) -> bool:
+        return bool(self._to_shuffle)
+
+    @property
+    def next_shuffler(self) -> int | None:
+        return self._to_shuffle[0] if self._to_shuffle else None
+
+    @property
+    def handles(self) -> int:
+        return len(self._dealt)
+
+    def holder(self, handle: int) -> int | None:
+        return self._get(handle).holder
+
+    def card(self, handle: int) -> int | None:
+        """The card behind ``handle`` if this peer knows it (its own, or opened)."""
+        return self._get(handle).card
+
+    def ciphertext(self, handle: int) -> dc.Ciphertext:
+        return self._get(handle).ciphertext
+
+    def is_open(self, handle: int) -> bool:
+        return self._get(handle).public
+
+    def missing_shares(self, handle: int) -> list[int]:
+        """Seats whose share for ``handle`` is still awaited (the holder's only for an open)."""
+        d = self._get(handle)
+        return [s for s in range(self.keys.seats) if s != d.holder and s not in d.shares]
+
+    def my_seeds(self) -> list[list]:
+        """``[[number, seed], ...]`` of this peer's shuffles, for the end-of-game reveal."""
+        return [[n, s] for n, s in sorted(self._my_seeds.items())]
+
+    # -- making messages -------------------------------------------------------------------
+
+    def make_shuffle(self, seed: bytes | None = None) -> dict:
+        """This seat's shuffle of the pile (``seed`` only for reproducible tests)."""
+        if self.seat is None or self.next_shuffler != self.seat:
+            raise ValueError(f"not seat {self.seat}'s turn to shuffle")
+        seed = os.urandom(dc.SEED_BYTES) if seed is None else seed
+        self._my_seeds[self.shuffles] = seed
+        out = dc.shuffle(self.pile, seed, self.keys.joint)
+        commitment = dc.seed_commitment(
+            self.keys.game_id, self.deck_id, self.seat, self.shuffles, seed
+        )
+        return {"type": "deck/shuffle", "deck": self.deck_id, "number": self.shuffles,
+                "commitment": commitment, "cards": [ct.to_bytes() for ct in out]}
+
+    def make_shares(
+        self, handles: Sequence[int], context: bytes, entropy: bytes | None = None
+    ) -> dict:
+        """Decryption shares, with one proof, for cards dealt to other seats (or face up)."""
+        for h in handles:
+            if self._get(h).holder == self.seat:
+                raise ValueError(f"card {h} is this seat's own: show it with make_open")
+        return self._shares_message(handles, context, entropy)
+
+    def make_open(
+        self, handles: Sequence[int], context: bytes, entropy: bytes | None = None
+    ) -> dict:
+        """Show cards this seat holds: its own shares, with one proof."""
+        for h in handles:
+            if self._get(h).holder != self.seat:
+                raise ValueError(f"card {h} is not held by seat {self.seat}")
+        return self._shares_message(handles, context, entropy)
+
+    def _shares_message(self, handles: Sequence[int], context: bytes, entropy: bytes | None) -> dict:
+        if self.seat is None or self._secret is None:
+            raise ValueError("an observer has no shares")
+        if not handles or len(set(handles)) != len(handles):
+            raise ValueError("give one or more distinct handles")
+        for h in handles:
+            if not self._get(h).in_play:
+                raise ValueError(f"card {h} is back in the pile")
+        bases = [self._dealt[h].ciphertext.c1 for h in handles]
+        shares, proof = dp.prove_dleq(
+            self._secret, bases, self._share_context(handles, self.seat, context), entropy
+        )
+        return {"type": "deck/shares", "deck": self.deck_id,
+                "shares": [[h, d] for h, d in zip(handles, shares, strict=True)], "proof": proof}
+
+    # -- lockstep moves --------------------------------------------------------------------
+
+    def deal(self, to: int | None) -> int:
+        """Take the top card for seat ``to`` (``None``: face up for all); return its handle."""
+        if self.shuffling:
+            raise ValueError("the deck is being shuffled")
+        if not self.pile:
+            raise ValueError("the pile is empty")
+        if to is not None and not 0 <= to < self.keys.seats:
+            raise ValueError(f"no seat {to}")
+        self.log.append({"op": "deal", "to": to})
+        self._dealt.append(_Dealt(self.pile.pop(0), to))
+        return len(self._dealt) - 1
+
+    def return_to_bottom(self, handle: int) -> None:
+        """Put a held card, unopened, at the bottom of the pile."""
+        d = self._get(handle)
+        if d.public or not d.in_play or d.holder is None:
+            raise ValueError(f"card {handle} is not a hidden card in a hand")
+        if self.shuffling:
+            raise ValueError("the deck is being shuffled")
+        self.log.append({"op": "bottom", "handle": handle})
+        d.in_play = False
+        if d.card is not None:
+            self._seen.pop(d.card, None)
+        self.pile.append(d.ciphertext)
+
+    def reshuffle(self, cards: Sequence[int]) -> None:
+        """Add opened cards back face up and start a round of shuffles by every seat."""
+        if self.shuffling:
+            raise ValueError("the deck is being shuffled")
+        handles = []
+        for c in cards:
+            h = self._seen.get(c)
+            if h is None or not self._dealt[h].public or not self._dealt[h].in_play:
+                raise ValueError(f"card {c} is not an opened card of this deck")
+            handles.append(h)
+        if len(set(cards)) != len(cards):
+            raise ValueError("a card listed twice")
+        self.log.append({"op": "reshuffle", "cards": list(cards)})
+        for c, h in zip(cards, handles, strict=True):
+            self._dealt[h].in_play = False
+            del self._seen[c]
+            self.pile.append(dc.public_mask(self.table.point(c), self.keys.joint))
+        self._to_shuffle = list(range(self.keys.seats))
+
+    # -- receiving -------------------------------------------------------------------------
+
+    def receive(self, author: int, msg: Mapping, context: bytes) -> list[Event]:
+        """Check and apply a deck message from ``author`` (this seat's own included)."""
+        if not 0 <= author < self.keys.seats:
+            raise ValueError(f"no seat {author}")
+        if not isinstance(msg, Mapping) or msg.get("deck") != self.deck_id:
+            raise ValueError(f"not a message of deck {self.deck_id!r}")
+        kind = msg.get("type")
+        self.log.append({"op": "msg", "author": author, "msg": dict(msg), "context": context})
+        if kind == "deck/shuffle":
+            return [self._receive_shuffle(author, msg)]
+        if kind == "deck/shares":
+            return self._receive_shares(author, msg, context)
+        raise CheatDetected(author, "deal", f"unknown deck message type {kind!r}")
+
+    def _receive_shuffle(self, author: int, msg: Mapping) -> Shuffled:
+        if self.next_shuffler != author:
+            raise CheatDetected(author, "shuffle", "shuffled out of turn")
+        if msg.get("number") != self.shuffles:
+            raise CheatDetected(author, "shuffle", f"wrong shuffle number {msg.get('number')!r}")
+        commitment = msg.get("commitment")
+        if not isinstance(commitment, bytes) or len(commitment) != 32:
+            raise CheatDetected(author, "shuffle", "the seed commitment must be 32 bytes")
+        raw = msg.get("cards")
+        if not isinstance(raw, list) or len(raw) != len(self.pile):
+            raise CheatDetected(author, "shuffle", f"the pile has {len(self.pile)} cards")
+        if len(set(raw)) != len(raw):
+            raise CheatDetected(author, "shuffle", "the same masked card twice")
+        out = []
+        for j, data in enumerate(raw):
+            if author == self.seat:  # this peer's own output: its points are made here
+                out.append(dc.Ciphertext(data[:32], data[32:]))
+                continue
+            try:
+                out.append(dc.Ciphertext.decode(data))
+            except g.InvalidPoint as e:
+                raise CheatDetected(author, "shuffle", f"masked card {j}: {e}") from None
+        self._check_shuffle(author, self.shuffles, self.pile, out, commitment)
+        self.pile = out
+        self.shuffles += 1
+        self._to_shuffle.pop(0)
+        return Shuffled(author, self.shuffles - 1, not self._to_shuffle)
+
+    def _receive_shares(self, author: int, msg: Mapping, context: bytes) -> list[Event]:
+        entries = msg.get("shares")
+        if not isinstance(entries, list) or not entries:
+            raise CheatDetected(author, "deal", "no shares")
+        handles: list[int] = []
+        for entry in entries:
+            if not isinstance(entry, (list, tuple)) or len(entry) != 2:
+                raise CheatDetected(author, "deal", "a share is [handle, point]")
+            h = entry[0]
+            if not isinstance(h, int) or isinstance(h, bool) or not 0 <= h < len(self._dealt):
+                raise CheatDetected(author, "deal", f"no card with handle {h!r}")
+            handles.append(h)
+        own = [self._dealt[h].holder == author for h in handles]
+        step = "open" if all(own) else "deal"
+        if any(own) and not all(own):
+            raise CheatDetected(author, step, "one message both deals and opens")
+        if len(set(handles)) != len(handles):
+            raise CheatDetected(author, step, "a card twice in one message")
+        shares: list[bytes] = []
+        for h, entry in zip(handles, entries, strict=True):
+            d = self._dealt[h]
+            if not d.in_play:
+                raise CheatDetected(author, step, f"card {h} is back in the pile")
+            if author in d.shares:
+                raise CheatDetected(author, step, f"a second share for card {h}")
+            try:
+                shares.append(g.decode_point(entry[1]))
+            except g.InvalidPoint as e:
+                raise CheatDetected(author, step, f"share for card {h}: {e}") from None
+        bases = [self._dealt[h].ciphertext.c1 for h in handles]
+        if author != self.seat and not dp.verify_dleq(
+            self.keys.shares[author], bases, shares, msg.get("proof"),
+            self._share_context(handles, author, context),
+        ):
+            raise CheatDetected(author, step, f"the shares for cards {handles} fail their proof")
+        events: list[Event] = []
+        for h, share in zip(handles, shares, strict=True):
+            d = self._dealt[h]
+            self._check_share(author, h, d.ciphertext, share)
+            d.shares[author] = share
+            event = self._progress(h, d)
+            if event is not None:
+                events.append(event)
+        return events
+
+    def _progress(self, h: int, d: _Dealt) -> Event | None:
+        n = self.keys.seats
+        if len(d.shares) == n and not d.public:
+            card = self._learn(h, d, dc.unmask(d.ciphertext, list(d.shares.values())))
+            d.public = True
+            return CardOpened(h, card, d.holder)
+        if (
+            d.holder is not None and d.holder == self.seat and d.card is None
+            and len(d.shares) == n - 1 and self._secret is not None
+        ):
+            own = g.mul(self._secret, d.ciphertext.c1)
+            card = self._learn(h, d, dc.unmask(d.ciphertext, [*d.shares.values(), own]))
+            return CardKnown(h, card)
+        return None
+
+    def _learn(self, h: int, d: _Dealt, point: bytes) -> int:
+        card = self.table.index(point)
+        if card is None:
+            raise DeckCorrupted(self.deck_id, h, "unmasks to no card of the table")
+        other = self._seen.get(card)
+        if other is not None and other != h:
+            raise DeckCorrupted(self.deck_id, h, f"card {card} is also card handle {other}")
+        d.card = card
+        self._seen[card] = h
+        return card
+
+    # -- audit hooks (no-ops in play; see net.deck_audit) ------------------------------------
+
+    def _check_shuffle(
+        self, author: int, number: int, before: Sequence[dc.Ciphertext],
+        after: Sequence[dc.Ciphertext], commitment: bytes,
+    ) -> None:
+        return None
+
+    def _check_share(self, author: int, handle: int, ct: dc.Ciphertext, share: bytes) -> None:
+        return None
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _get(self, handle: int) -> _Dealt:
+        if not 0 <= handle < len(self._dealt):
+            raise ValueError(f"no card with handle {handle}")
+        return self._dealt[handle]
+
+    def _share_context(self, handles: Sequence[int], seat: int, context: bytes) -> bytes:
+        return g.encode(
+            SHARE_CONTEXT_TAG, self.keys.game_id, self.deck_id.encode(), seat.to_bytes(2, "big"),
+            b"".join(h.to_bytes(8, "big") for h in handles), context,
+        )
+
+    def replay(self, entry: Mapping) -> list[Event]:
+        """Apply one ``log`` entry (an observer rebuilding the deck from a record)."""
+        op = entry.get("op")
+        if op == "msg":
+            return self.receive(entry["author"], entry["msg"], entry["context"])
+        if op == "deal":
+            self.deal(entry["to"])
+        elif op == "bottom":
+            self.return_to_bottom(entry["handle"])
+        elif op == "reshuffle":
+            self.reshuffle(entry["cards"])
+        else:
+            raise ValueError(f"unknown log entry {op!r}")
+        return []

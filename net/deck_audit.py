@@ -1,0 +1,153 @@
+"""The end-of-game audit of the fair deck: reveal everything, replay, name the first cheat.
+
+Construction
+------------
+When the game is over every seat sends ``reveal_message``: ``{"type": "deck/reveal",
+"secret": x_j (32 bytes), "seeds": {deck_id: [[number, seed], ...]}}``. ``read_reveals`` checks
+that every seat revealed, that ``x_j*G`` is the key share it proved at the start, and the form of
+its seeds; a seat that does not, is named (step ``"reveal"``).
+
+``audit_deck`` then replays one deck's ``log`` through an observer ``FairDeck`` that knows every
+secret. Besides every check made in play (points, turns, proofs) it checks, in log order:
+
+* each shuffle: the revealed seed opens the shuffler's commitment, and re-derives the output
+  exactly from the input (``deck_cipher.rederive``); if not, it unmasks both sides with the joint
+  secret to say what the shuffle did (a card not of the table, a card duplicated or dropped, or
+  an order its seed does not make: a stacked deck);
+* each decryption share: ``D == x_j*C1`` with the revealed ``x_j``;
+* at the end, that the pile and every card still out of it unmask to the deck's cards, each once.
+
+The first failure raises ``CheatDetected(seat, step, reason)``; ``audit_game`` audits every deck
+of a game in the order given. Re-deriving a shuffle costs what making it cost (two scalar
+multiplications per card); a share costs one multiplication on top of its proof.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from net import deck_cipher as dc
+from net import group as g
+from net.deck import FairDeck, PublicKeys
+from net.errors import CheatDetected
+
+Seeds = dict[int, dict[tuple[str, int], bytes]]  # seat -> (deck id, shuffle number) -> seed
+
+
+def reveal_message(secret: int, decks: Sequence[FairDeck]) -> dict:
+    """This seat's end-of-game reveal: its key secret and the seeds of its shuffles."""
+    return {"type": "deck/reveal", "secret": g.scalar_bytes(secret),
+            "seeds": {d.deck_id: d.my_seeds() for d in decks}}
+
+
+def read_reveals(keys: PublicKeys, reveals: Mapping[int, Mapping]) -> tuple[dict[int, int], Seeds]:
+    """Every seat's secret (checked against its key share) and seeds, or the first seat that
+    did not reveal properly."""
+    secrets: dict[int, int] = {}
+    seeds: Seeds = {}
+    for seat in range(keys.seats):
+        msg = reveals.get(seat)
+        if not isinstance(msg, Mapping) or msg.get("type") != "deck/reveal":
+            raise CheatDetected(seat, "reveal", "no end-of-game reveal")
+        try:
+            x = g.decode_scalar(msg.get("secret"))
+        except g.InvalidScalar as e:
+            raise CheatDetected(seat, "reveal", f"revealed secret: {e}") from None
+        if g.base_mul(x) != keys.shares[seat]:
+            raise CheatDetected(seat, "reveal", "the revealed secret is not its key share's")
+        secrets[seat] = x
+        seeds[seat] = {}
+        raw = msg.get("seeds")
+        if not isinstance(raw, Mapping):
+            raise CheatDetected(seat, "reveal", "seeds must be a map of deck id to a list")
+        for deck_id, items in raw.items():
+            if not isinstance(deck_id, str) or not isinstance(items, list):
+                raise CheatDetected(seat, "reveal", "seeds must be a map of deck id to a list")
+            for item in items:
+                ok = (isinstance(item, (list, tuple)) and len(item) == 2
+                      and isinstance(item[0], int) and isinstance(item[1], bytes)
+                      and len(item[1]) == dc.SEED_BYTES)
+                if not ok:
+                    raise CheatDetected(seat, "reveal", "a seed is [number, 32 bytes]")
+                seeds[seat][(deck_id, item[0])] = item[1]
+    return secrets, seeds
+
+
+class _AuditDeck(FairDeck):
+    """An observer that also knows every secret and seed."""
+
+    def __init__(self, keys: PublicKeys, start: Mapping, secrets: dict[int, int], seeds: Seeds):
+        table = dc.CardTable(start["domain"], start["size"])
+        super().__init__(keys, start["deck"], table, start["cards"])
+        self._secrets = secrets
+        self._seeds = seeds
+        self._joint_secret = sum(secrets.values()) % g.L
+
+    def _check_shuffle(self, author, number, before, after, commitment) -> None:  # type: ignore[override]
+        seed = self._seeds[author].get((self.deck_id, number))
+        if seed is None:
+            raise CheatDetected(author, "reveal", f"no seed revealed for shuffle {number}")
+        expected = dc.seed_commitment(self.keys.game_id, self.deck_id, author, number, seed)
+        if expected != commitment:
+            raise CheatDetected(
+                author, "shuffle", f"the revealed seed does not open the commitment of shuffle {number}"
+            )
+        if dc.rederive(before, after, seed, self.keys.joint) is not None:
+            raise CheatDetected(author, "shuffle", f"shuffle {number}: {self._describe(before, after)}")
+
+    def _describe(self, before: Sequence[dc.Ciphertext], after: Sequence[dc.Ciphertext]) -> str:
+        def cards(cts: Sequence[dc.Ciphertext]) -> list[int | None]:
+            return [self.table.index(dc.decrypt(ct, self._joint_secret)) for ct in cts]
+
+        was, now = Counter(cards(before)), cards(after)
+        if None in now:
+            return f"output position {now.index(None)} is not a card of the deck"
+        count = Counter(now)
+        extra = sorted(c for c in count if count[c] > was[c])
+        lost = sorted(c for c in was if count[c] < was[c])
+        if extra or lost:
+            parts = []
+            if extra:
+                parts.append("duplicates card " + ", ".join(map(str, extra)))
+            if lost:
+                parts.append("drops card " + ", ".join(map(str, lost)))
+            return "; ".join(parts)
+        return "the order is not the one its committed seed derives (a stacked deck)"
+
+    def _check_share(self, author, handle, ct, share) -> None:  # type: ignore[override]
+        if g.mul(self._secrets[author], ct.c1) != share:
+            step = "open" if self.holder(handle) == author else "deal"
+            raise CheatDetected(author, step, f"the share for card {handle} is not x*C1")
+
+    def check_composition(self) -> None:
+        """The pile and the cards out of it hold the deck's cards, each exactly once."""
+        found = [self.table.index(dc.decrypt(ct, self._joint_secret)) for ct in self.pile]
+        found += [
+            self.table.index(dc.decrypt(d.ciphertext, self._joint_secret))
+            for d in self._dealt if d.in_play
+        ]
+        expected = self.log[0]["cards"]
+        if sorted(found, key=lambda c: -1 if c is None else c) != sorted(expected):
+            raise AssertionError(f"deck {self.deck_id!r} does not hold its cards at the end")
+
+
+def audit_deck(
+    keys: PublicKeys, log: Sequence[Mapping], secrets: dict[int, int], seeds: Seeds
+) -> None:
+    """Replay one deck's log with every secret; raise ``CheatDetected`` for the first cheat."""
+    if not log or log[0].get("op") != "start":
+        raise ValueError("a deck log begins with its start entry")
+    deck = _AuditDeck(keys, log[0], secrets, seeds)
+    for entry in log[1:]:
+        deck.replay(entry)
+    deck.check_composition()
+
+
+def audit_game(
+    keys: PublicKeys, logs: Sequence[Sequence[Mapping]], reveals: Mapping[int, Mapping]
+) -> None:
+    """Check every reveal, then every deck's log in order; silent when all is well."""
+    secrets, seeds = read_reveals(keys, reveals)
+    for log in logs:
+        audit_deck(keys, log, secrets, seeds)
