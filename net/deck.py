@@ -353,16 +353,7 @@ class FairDeck:
             raise CheatDetected(author, "shuffle", f"the pile has {len(self.pile)} cards")
         if len(set(raw)) != len(raw):
             raise CheatDetected(author, "shuffle", "the same masked card twice")
-        out = []
-        for j, data in enumerate(raw):
-            if author == self.seat:  # this peer's own output: its points are made here
-                out.append(dc.Ciphertext(data[:32], data[32:]))
-                continue
-            try:
-                out.append(dc.Ciphertext.decode(data))
-            except g.InvalidPoint as e:
-                raise CheatDetected(author, "shuffle", f"masked card {j}: {e}") from None
-        self._check_shuffle(author, self.shuffles, self.pile, out, commitment)
+        out = self._read_shuffle(author, raw, commitment)
         self.pile = out
         self.shuffles += 1
         self._to_shuffle.pop(0)
@@ -393,10 +384,7 @@ class FairDeck:
                 raise CheatDetected(author, step, f"card {h} is back in the pile")
             if author in d.shares:
                 raise CheatDetected(author, step, f"a second share for card {h}")
-            try:
-                shares.append(g.decode_point(entry[1]))
-            except g.InvalidPoint as e:
-                raise CheatDetected(author, step, f"share for card {h}: {e}") from None
+            shares.append(self._read_share(author, h, entry[1], step))
         bases = [self._dealt[h].ciphertext.c1 for h in handles]
         if author != self.seat and not dp.verify_dleq(
             self.keys.shares[author], bases, shares, msg.get("proof"),
@@ -406,7 +394,6 @@ class FairDeck:
         events: list[Event] = []
         for h, share in zip(handles, shares, strict=True):
             d = self._dealt[h]
-            self._check_share(author, h, d.ciphertext, share)
             d.shares[author] = share
             event = self._progress(h, d)
             if event is not None:
@@ -439,16 +426,25 @@ class FairDeck:
         self._seen[card] = h
         return card
 
-    # -- audit hooks (no-ops in play; see net.deck_audit) ------------------------------------
+    # -- reading points (the audit overrides these to check against the secrets) -------------
 
-    def _check_shuffle(
-        self, author: int, number: int, before: Sequence[dc.Ciphertext],
-        after: Sequence[dc.Ciphertext], commitment: bytes,
-    ) -> None:
-        return None
+    def _read_shuffle(self, author: int, raw: list, commitment: bytes) -> list[dc.Ciphertext]:
+        """The masked cards of a shuffle, every point checked (this peer's own trusted)."""
+        if author == self.seat:
+            return [dc.Ciphertext(data[:32], data[32:]) for data in raw]
+        out = []
+        for j, data in enumerate(raw):
+            try:
+                out.append(dc.Ciphertext.decode(data))
+            except g.InvalidPoint as e:
+                raise CheatDetected(author, "shuffle", f"masked card {j}: {e}") from None
+        return out
 
-    def _check_share(self, author: int, handle: int, ct: dc.Ciphertext, share: bytes) -> None:
-        return None
+    def _read_share(self, author: int, handle: int, data: object, step: str) -> bytes:
+        try:
+            return g.decode_point(data)
+        except g.InvalidPoint as e:
+            raise CheatDetected(author, step, f"share for card {handle}: {e}") from None
 
     # -- helpers ---------------------------------------------------------------------------
 

@@ -6,7 +6,8 @@ its author included, in one order, with a ``context`` that chains a hash over th
 it, as a transcript would. ``tamper`` may replace a message in transit (tests of cheating peers).
 
 A ``random.Random`` makes secrets, seeds and proof nonces reproducible; without one they come from
-the operating system.
+the operating system. ``cpu[seat]`` adds up the processor time spent in each peer's deck calls (what
+that peer's own machine would spend), for the benchmark.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import time
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from net import deck_audit
 from net import group as g
@@ -45,12 +48,20 @@ class LocalTable:
         messages = [key_message(game_id, s, x, self._bytes()) for s, x in enumerate(secrets)]
         self.keys = PublicKeys.from_messages(game_id, messages)
         self.peers = [Peer(s, x) for s, x in enumerate(secrets)]
+        self.cpu = [0.0] * seats
 
     def _bytes(self, n: int = 32) -> bytes:
         return os.urandom(n) if self.rng is None else self.rng.randbytes(n)
 
     def _scalar(self) -> int:
         return int.from_bytes(self._bytes(64), "little") % g.L or 1
+
+    def _timed(self, seat: int, call: Callable, *args: object) -> Any:
+        start = time.process_time()
+        try:
+            return call(*args)
+        finally:
+            self.cpu[seat] += time.process_time() - start
 
     # -- the protocol ----------------------------------------------------------------------
 
@@ -63,7 +74,7 @@ class LocalTable:
             msg = self.tamper(author, msg)
         context = self.context
         for p in self.peers:
-            for e in p.decks[msg["deck"]].receive(author, msg, context):
+            for e in self._timed(p.seat, p.decks[msg["deck"]].receive, author, msg, context):
                 p.events.append((msg["deck"], e))
         self.context = hashlib.sha256(context + repr((author, msg)).encode()).digest()
 
@@ -73,7 +84,8 @@ class LocalTable:
         while lead.shuffling:
             seat = lead.next_shuffler
             assert seat is not None
-            self.broadcast(seat, self.peers[seat].decks[deck_id].make_shuffle(self._bytes()))
+            deck = self.peers[seat].decks[deck_id]
+            self.broadcast(seat, self._timed(seat, deck.make_shuffle, self._bytes()))
 
     def deal(self, deck_id: str, to: int | None, count: int = 1) -> list[int]:
         """Deal ``count`` top cards to ``to``; every other seat sends its shares in one message."""
@@ -82,8 +94,8 @@ class LocalTable:
             handles = [p.decks[deck_id].deal(to) for _ in range(count)]
         for p in self.peers:
             if p.seat != to:
-                msg = p.decks[deck_id].make_shares(handles, self.context, self._bytes())
-                self.broadcast(p.seat, msg)
+                make = p.decks[deck_id].make_shares
+                self.broadcast(p.seat, self._timed(p.seat, make, handles, self.context, self._bytes()))
         return handles
 
     def deal_round(self, deck_id: str, count: int) -> dict[int, list[int]]:
@@ -95,13 +107,15 @@ class LocalTable:
                 dealt[s] = [p.decks[deck_id].deal(s) for _ in range(count)]
         for p in self.peers:
             mine = [h for s, hs in dealt.items() if s != p.seat for h in hs]
-            self.broadcast(p.seat, p.decks[deck_id].make_shares(mine, self.context, self._bytes()))
+            make = p.decks[deck_id].make_shares
+            self.broadcast(p.seat, self._timed(p.seat, make, mine, self.context, self._bytes()))
         return dealt
 
     def open(self, deck_id: str, handle: int) -> None:
         holder = self.peers[0].decks[deck_id].holder(handle)
         assert holder is not None
-        self.broadcast(holder, self.peers[holder].decks[deck_id].make_open([handle], self.context, self._bytes()))
+        make = self.peers[holder].decks[deck_id].make_open
+        self.broadcast(holder, self._timed(holder, make, [handle], self.context, self._bytes()))
 
     def return_to_bottom(self, deck_id: str, handle: int) -> None:
         for p in self.peers:
