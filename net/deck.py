@@ -42,6 +42,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from net import deck_cipher as dc
 from net import deck_proofs as dp
@@ -69,12 +70,12 @@ def key_context(game_id: bytes, seat: int) -> bytes:
     return g.encode(KEY_CONTEXT_TAG, game_id, seat.to_bytes(2, "big"))
 
 
-def key_message(game_id: bytes, seat: int, secret: int, entropy: bytes | None = None) -> dict:
+def key_message(game_id: bytes, seat: int, secret: int, entropy: bytes | None = None) -> dict[str, Any]:
     public, proof = dp.prove_key(secret, key_context(game_id, seat), entropy)
     return {"type": "deck/key", "key": public, "proof": proof}
 
 
-def read_key_message(game_id: bytes, seat: int, msg: Mapping) -> bytes:
+def read_key_message(game_id: bytes, seat: int, msg: Mapping[str, Any]) -> bytes:
     """The public key share in ``msg`` from ``seat``, or ``CheatDetected(seat, "key", ...)``."""
     if not isinstance(msg, Mapping) or msg.get("type") != "deck/key":
         raise CheatDetected(seat, "key", "not a key message")
@@ -110,7 +111,7 @@ class PublicKeys:
         return len(self.shares)
 
     @classmethod
-    def from_messages(cls, game_id: bytes, messages: Sequence[Mapping]) -> PublicKeys:
+    def from_messages(cls, game_id: bytes, messages: Sequence[Mapping[str, Any]]) -> PublicKeys:
         """Check every seat's key message (``messages[seat]``) and join the keys."""
         return cls(game_id, tuple(read_key_message(game_id, s, m) for s, m in enumerate(messages)))
 
@@ -189,7 +190,7 @@ class FairDeck:
         self._dealt: list[_Dealt] = []
         self._seen: dict[int, int] = {}  # card -> handle, for cards known here and in play
         self._my_seeds: dict[int, bytes] = {}
-        self.log: list[dict] = [
+        self.log: list[dict[str, Any]] = [
             {"op": "start", "deck": deck_id, "domain": table.domain, "size": table.size,
              "cards": list(cards)}
         ]
@@ -226,13 +227,13 @@ class FairDeck:
         d = self._get(handle)
         return [s for s in range(self.keys.seats) if s != d.holder and s not in d.shares]
 
-    def my_seeds(self) -> list[list]:
+    def my_seeds(self) -> list[list[Any]]:
         """``[[number, seed], ...]`` of this peer's shuffles, for the end-of-game reveal."""
         return [[n, s] for n, s in sorted(self._my_seeds.items())]
 
     # -- making messages -------------------------------------------------------------------
 
-    def make_shuffle(self, seed: bytes | None = None) -> dict:
+    def make_shuffle(self, seed: bytes | None = None) -> dict[str, Any]:
         """This seat's shuffle of the pile (``seed`` only for reproducible tests)."""
         if self.seat is None or self.next_shuffler != self.seat:
             raise ValueError(f"not seat {self.seat}'s turn to shuffle")
@@ -247,7 +248,7 @@ class FairDeck:
 
     def make_shares(
         self, handles: Sequence[int], context: bytes, entropy: bytes | None = None
-    ) -> dict:
+    ) -> dict[str, Any]:
         """Decryption shares, with one proof, for cards dealt to other seats (or face up)."""
         for h in handles:
             if self._get(h).holder == self.seat:
@@ -256,14 +257,14 @@ class FairDeck:
 
     def make_open(
         self, handles: Sequence[int], context: bytes, entropy: bytes | None = None
-    ) -> dict:
+    ) -> dict[str, Any]:
         """Show cards this seat holds: its own shares, with one proof."""
         for h in handles:
             if self._get(h).holder != self.seat:
                 raise ValueError(f"card {h} is not held by seat {self.seat}")
         return self._shares_message(handles, context, entropy)
 
-    def _shares_message(self, handles: Sequence[int], context: bytes, entropy: bytes | None) -> dict:
+    def _shares_message(self, handles: Sequence[int], context: bytes, entropy: bytes | None) -> dict[str, Any]:
         if self.seat is None or self._secret is None:
             raise ValueError("an observer has no shares")
         if not handles or len(set(handles)) != len(handles):
@@ -326,7 +327,7 @@ class FairDeck:
 
     # -- receiving -------------------------------------------------------------------------
 
-    def receive(self, author: int, msg: Mapping, context: bytes) -> list[Event]:
+    def receive(self, author: int, msg: Mapping[str, Any], context: bytes) -> list[Event]:
         """Check and apply a deck message from ``author`` (this seat's own included)."""
         if not 0 <= author < self.keys.seats:
             raise ValueError(f"no seat {author}")
@@ -340,7 +341,7 @@ class FairDeck:
             return self._receive_shares(author, msg, context)
         raise CheatDetected(author, "deal", f"unknown deck message type {kind!r}")
 
-    def _receive_shuffle(self, author: int, msg: Mapping) -> Shuffled:
+    def _receive_shuffle(self, author: int, msg: Mapping[str, Any]) -> Shuffled:
         if self.next_shuffler != author:
             raise CheatDetected(author, "shuffle", "shuffled out of turn")
         if msg.get("number") != self.shuffles:
@@ -359,7 +360,7 @@ class FairDeck:
         self._to_shuffle.pop(0)
         return Shuffled(author, self.shuffles - 1, not self._to_shuffle)
 
-    def _receive_shares(self, author: int, msg: Mapping, context: bytes) -> list[Event]:
+    def _receive_shares(self, author: int, msg: Mapping[str, Any], context: bytes) -> list[Event]:
         entries = msg.get("shares")
         if not isinstance(entries, list) or not entries:
             raise CheatDetected(author, "deal", "no shares")
@@ -386,8 +387,8 @@ class FairDeck:
                 raise CheatDetected(author, step, f"a second share for card {h}")
             shares.append(self._read_share(author, h, entry[1], step))
         bases = [self._dealt[h].ciphertext.c1 for h in handles]
-        if author != self.seat and not dp.verify_dleq(
-            self.keys.shares[author], bases, shares, msg.get("proof"),
+        if author != self.seat and not self._verify_shares(
+            author, handles, bases, shares, msg.get("proof"),
             self._share_context(handles, author, context),
         ):
             raise CheatDetected(author, step, f"the shares for cards {handles} fail their proof")
@@ -426,9 +427,9 @@ class FairDeck:
         self._seen[card] = h
         return card
 
-    # -- reading points (the audit overrides these to check against the secrets) -------------
+    # -- reading points and proofs (the audit overrides these: it knows the secrets) ------------
 
-    def _read_shuffle(self, author: int, raw: list, commitment: bytes) -> list[dc.Ciphertext]:
+    def _read_shuffle(self, author: int, raw: list[Any], commitment: bytes) -> list[dc.Ciphertext]:
         """The masked cards of a shuffle, every point checked (this peer's own trusted)."""
         if author == self.seat:
             return [dc.Ciphertext(data[:32], data[32:]) for data in raw]
@@ -439,6 +440,12 @@ class FairDeck:
             except g.InvalidPoint as e:
                 raise CheatDetected(author, "shuffle", f"masked card {j}: {e}") from None
         return out
+
+    def _verify_shares(
+        self, author: int, handles: Sequence[int], bases: Sequence[bytes],
+        shares: Sequence[bytes], proof: object, context: bytes,
+    ) -> bool:
+        return dp.verify_dleq(self.keys.shares[author], bases, shares, proof, context)
 
     def _read_share(self, author: int, handle: int, data: object, step: str) -> bytes:
         try:
@@ -459,7 +466,7 @@ class FairDeck:
             b"".join(h.to_bytes(8, "big") for h in handles), context,
         )
 
-    def replay(self, entry: Mapping) -> list[Event]:
+    def replay(self, entry: Mapping[str, Any]) -> list[Event]:
         """Apply one ``log`` entry (an observer rebuilding the deck from a record)."""
         op = entry.get("op")
         if op == "msg":

@@ -19,17 +19,22 @@ secret. Besides every check made in play (points, turns, proofs) it checks, in l
 * at the end, that the pile and every card still out of it unmask to the deck's cards, each once.
 
 The first failure raises ``CheatDetected(seat, step, reason)``; ``audit_game`` audits every deck
-of a game in the order given. Re-deriving a shuffle costs what making it cost (two scalar
-multiplications per card); a share costs one multiplication on top of its proof, which is
-still verified.
+of a game in the order given.
+
+Cost: the auditor knows the joint secret ``x`` and every seed, so it tracks the discrete log ``r``
+of every first half (``C1 = r*G``, and ``C2 = M + (r*x)*G``). Re-deriving a masked card, a share
+(``D = (x_j*r)*G``) or a proof's commitments then takes multiplications of the base point only,
+about five times cheaper than by any other point.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from net import deck_cipher as dc
+from net import deck_proofs as dp
 from net import group as g
 from net.deck import FairDeck, PublicKeys
 from net.errors import CheatDetected
@@ -37,13 +42,13 @@ from net.errors import CheatDetected
 Seeds = dict[int, dict[tuple[str, int], bytes]]  # seat -> (deck id, shuffle number) -> seed
 
 
-def reveal_message(secret: int, decks: Sequence[FairDeck]) -> dict:
+def reveal_message(secret: int, decks: Sequence[FairDeck]) -> dict[str, Any]:
     """This seat's end-of-game reveal: its key secret and the seeds of its shuffles."""
     return {"type": "deck/reveal", "secret": g.scalar_bytes(secret),
             "seeds": {d.deck_id: d.my_seeds() for d in decks}}
 
 
-def read_reveals(keys: PublicKeys, reveals: Mapping[int, Mapping]) -> tuple[dict[int, int], Seeds]:
+def read_reveals(keys: PublicKeys, reveals: Mapping[int, Mapping[str, Any]]) -> tuple[dict[int, int], Seeds]:
     """Every seat's secret (checked against its key share) and seeds, or the first seat that
     did not reveal properly."""
     secrets: dict[int, int] = {}
@@ -77,16 +82,40 @@ def read_reveals(keys: PublicKeys, reveals: Mapping[int, Mapping]) -> tuple[dict
 
 
 class _AuditDeck(FairDeck):
-    """An observer that also knows every secret and seed."""
+    """An observer that also knows every secret and seed, and so the discrete log ``r`` of the
+    first half of every masked card (``C1 = r*G``, ``C2 = M + (r*x)*G``): it re-derives shuffles
+    and recomputes shares and proofs with fixed-base multiplications only."""
 
-    def __init__(self, keys: PublicKeys, start: Mapping, secrets: dict[int, int], seeds: Seeds):
+    def __init__(
+        self, keys: PublicKeys, start: Mapping[str, Any], secrets: dict[int, int], seeds: Seeds
+    ) -> None:
         table = dc.CardTable(start["domain"], start["size"])
         super().__init__(keys, start["deck"], table, start["cards"])
         self._secrets = secrets
         self._seeds = seeds
         self._joint_secret = sum(secrets.values()) % g.L
+        self._pile_logs = [1] * len(self.pile)  # public masks: r = 1
+        self._pile_cards = list(start["cards"])
+        self._held_logs: list[int] = []
+        self._held_cards: list[int] = []
 
-    def _read_shuffle(self, author: int, raw: list, commitment: bytes) -> list[dc.Ciphertext]:
+    def deal(self, to: int | None) -> int:
+        handle = super().deal(to)
+        self._held_logs.append(self._pile_logs.pop(0))
+        self._held_cards.append(self._pile_cards.pop(0))
+        return handle
+
+    def return_to_bottom(self, handle: int) -> None:
+        super().return_to_bottom(handle)
+        self._pile_logs.append(self._held_logs[handle])
+        self._pile_cards.append(self._held_cards[handle])
+
+    def reshuffle(self, cards: Sequence[int]) -> None:
+        super().reshuffle(cards)
+        self._pile_logs += [1] * len(cards)
+        self._pile_cards += list(cards)
+
+    def _read_shuffle(self, author: int, raw: list[Any], commitment: bytes) -> list[dc.Ciphertext]:
         number = self.shuffles
         seed = self._seeds[author].get((self.deck_id, number))
         if seed is None:
@@ -96,9 +125,16 @@ class _AuditDeck(FairDeck):
             raise CheatDetected(
                 author, "shuffle", f"the revealed seed does not open the commitment of shuffle {number}"
             )
-        made = dc.shuffle(self.pile, seed, self.keys.joint)
+        draw = dc.shuffle_draw(seed, len(self.pile))
+        logs = [(self._pile_logs[i] + s) % g.L for i, s in zip(draw.order, draw.scalars, strict=True)]
+        cards = [self._pile_cards[i] for i in draw.order]
+        made = [
+            dc.Ciphertext(g.base_mul(r), g.add(self.table.point(m), g.base_mul(r * self._joint_secret)))
+            for r, m in zip(logs, cards, strict=True)
+        ]
         if [ct.to_bytes() for ct in made] == raw:
-            return made  # made here from checked points: no need to decode them again
+            self._pile_logs, self._pile_cards = logs, cards
+            return made  # made here from checked values: no need to decode them again
         out = super()._read_shuffle(author, raw, commitment)
         raise CheatDetected(author, "shuffle", f"shuffle {number}: {self._describe(self.pile, out)}")
 
@@ -110,8 +146,8 @@ class _AuditDeck(FairDeck):
         if None in now:
             return f"output position {now.index(None)} is not a card of the deck"
         count = Counter(now)
-        extra = sorted(c for c in count if count[c] > was[c])
-        lost = sorted(c for c in was if count[c] < was[c])
+        extra = sorted(c for c in count if c is not None and count[c] > was[c])
+        lost = sorted(c for c in was if c is not None and count[c] < was[c])
         if extra or lost:
             parts = []
             if extra:
@@ -122,11 +158,21 @@ class _AuditDeck(FairDeck):
         return "the order is not the one its committed seed derives (a stacked deck)"
 
     def _read_share(self, author: int, handle: int, data: object, step: str) -> bytes:
-        share = g.mul(self._secrets[author], self.ciphertext(handle).c1)
+        share = g.base_mul(self._secrets[author] * self._held_logs[handle])
         if data == share:
             return share
         super()._read_share(author, handle, data, step)
         raise CheatDetected(author, step, f"the share for card {handle} is not x*C1")
+
+    def _verify_shares(
+        self, author: int, handles: Sequence[int], bases: Sequence[bytes],
+        shares: Sequence[bytes], proof: object, context: bytes,
+    ) -> bool:
+        # every share was just recomputed by _read_share, so the fast check is exact
+        logs = [self._held_logs[h] for h in handles]
+        return dp.verify_dleq_known(
+            self.keys.shares[author], bases, shares, proof, context, self._secrets[author], logs
+        )
 
     def check_composition(self) -> None:
         """The pile and the cards out of it hold the deck's cards, each exactly once."""
@@ -135,13 +181,12 @@ class _AuditDeck(FairDeck):
             self.table.index(dc.decrypt(d.ciphertext, self._joint_secret))
             for d in self._dealt if d.in_play
         ]
-        expected = self.log[0]["cards"]
-        if sorted(found, key=lambda c: -1 if c is None else c) != sorted(expected):
+        if Counter(found) != Counter(self.log[0]["cards"]):
             raise AssertionError(f"deck {self.deck_id!r} does not hold its cards at the end")
 
 
 def audit_deck(
-    keys: PublicKeys, log: Sequence[Mapping], secrets: dict[int, int], seeds: Seeds
+    keys: PublicKeys, log: Sequence[Mapping[str, Any]], secrets: dict[int, int], seeds: Seeds
 ) -> None:
     """Replay one deck's log with every secret; raise ``CheatDetected`` for the first cheat."""
     if not log or log[0].get("op") != "start":
@@ -153,7 +198,7 @@ def audit_deck(
 
 
 def audit_game(
-    keys: PublicKeys, logs: Sequence[Sequence[Mapping]], reveals: Mapping[int, Mapping]
+    keys: PublicKeys, logs: Sequence[Sequence[Mapping[str, Any]]], reveals: Mapping[int, Mapping[str, Any]]
 ) -> None:
     """Check every reveal, then every deck's log in order; silent when all is well."""
     secrets, seeds = read_reveals(keys, reveals)

@@ -24,7 +24,7 @@ from net import group as g
 from net.deck import Event, FairDeck, PublicKeys, key_message
 from net.deck_cipher import CardTable
 
-Tamper = Callable[[int, dict], dict]
+Tamper = Callable[[int, dict[str, Any]], dict[str, Any]]
 
 
 class Peer:
@@ -56,7 +56,7 @@ class LocalTable:
     def _scalar(self) -> int:
         return int.from_bytes(self._bytes(64), "little") % g.L or 1
 
-    def _timed(self, seat: int, call: Callable, *args: object) -> Any:
+    def _timed(self, seat: int, call: Callable[..., Any], *args: object) -> Any:
         start = time.process_time()
         try:
             return call(*args)
@@ -69,7 +69,7 @@ class LocalTable:
         for p in self.peers:
             p.decks[deck_id] = FairDeck(self.keys, deck_id, table, cards, p.seat, p.secret)
 
-    def broadcast(self, author: int, msg: dict) -> None:
+    def broadcast(self, author: int, msg: dict[str, Any]) -> None:
         if self.tamper is not None:
             msg = self.tamper(author, msg)
         context = self.context
@@ -128,12 +128,12 @@ class LocalTable:
 
     # -- end of game -----------------------------------------------------------------------
 
-    def reveals(self) -> dict[int, dict]:
+    def reveals(self) -> dict[int, dict[str, Any]]:
         return {
             p.seat: deck_audit.reveal_message(p.secret, list(p.decks.values())) for p in self.peers
         }
 
-    def audit(self, reveals: Mapping[int, Mapping] | None = None, seat: int = 0) -> None:
+    def audit(self, reveals: Mapping[int, Mapping[str, Any]] | None = None, seat: int = 0) -> None:
         """Seat ``seat`` audits the game from its own logs."""
         logs = [d.log for d in self.peers[seat].decks.values()]
         deck_audit.audit_game(self.keys, logs, self.reveals() if reveals is None else reveals)

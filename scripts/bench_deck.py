@@ -27,7 +27,9 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -65,8 +67,8 @@ class _Counting:
         return counted
 
 
-COUNTER = _Counting(group._na)
-group._na = COUNTER  # type: ignore[assignment]
+COUNTER = _Counting(group._na)  # type: ignore[attr-defined]
+group._na = COUNTER  # type: ignore[attr-defined]
 
 
 def condottiere(rng: random.Random) -> LocalTable:
@@ -100,7 +102,8 @@ def condottiere_game(rng: random.Random, rounds: int = 4) -> LocalTable:
                 t.open("deck", dealt[seat][i])
         if r < rounds - 1:
             deck = t.peers[0].decks["deck"]
-            t.reshuffle("deck", [deck.card(h) for hs in dealt.values() for h in hs])
+            shown = [c for hs in dealt.values() for h in hs if (c := deck.card(h)) is not None]
+            t.reshuffle("deck", shown)
     return t
 
 
@@ -129,7 +132,7 @@ def medici_game(rng: random.Random, turns: int = 40) -> LocalTable:
     return t
 
 
-def measure(run, runs: int) -> dict:
+def measure(run: Callable[[random.Random], LocalTable], runs: int) -> dict[str, Any]:
     walls, cpus, busiest, counts = [], [], [], []
     for i in range(runs):
         rng = random.Random(i)
@@ -144,7 +147,7 @@ def measure(run, runs: int) -> dict:
             "busiest": statistics.median(busiest), "counts": counts[0]}
 
 
-def measure_audit(build, runs: int) -> dict:
+def measure_audit(build: Callable[[random.Random], LocalTable], runs: int) -> dict[str, Any]:
     walls, cpus, counts = [], [], []
     for i in range(runs):
         t = build(random.Random(100 + i))
