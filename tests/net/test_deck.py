@@ -129,6 +129,36 @@ def test_an_observer_learns_only_opened_cards():
     assert events == [CardOpened(handles[0], known(t, 1)[handles[0]], 1)]
 
 
+def test_a_relay_sees_no_card_before_it_is_opened():
+    # everything a relaying host receives: no card point appears in it, and replaying it all
+    # tells an observer no hidden card
+    sent = []
+
+    def spy(author, msg):
+        sent.append(msg)
+        return msg
+
+    t = table(seats=3, cards=12, tamper=spy)
+    dealt = t.deal_round("d", 3)
+    points = {TABLE.point(c) for c in range(12)}
+
+    def chunks(value):
+        if isinstance(value, bytes):
+            yield from (value[i:i + 32] for i in range(0, len(value), 32))
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                yield from chunks(v)
+        elif isinstance(value, dict):
+            for v in value.values():
+                yield from chunks(v)
+
+    assert not any(c in points for msg in sent for c in chunks(msg))
+    watcher = FairDeck(t.keys, "d", TABLE, range(12))
+    for entry in t.peers[0].decks["d"].log[1:]:
+        watcher.replay(entry)
+    assert all(watcher.card(h) is None for hs in dealt.values() for h in hs)
+
+
 def test_an_opened_card_is_the_card_its_holder_was_dealt():
     t = table(seats=4, cards=10)
     handles = t.deal("d", 2, 3)

@@ -203,6 +203,26 @@ def test_the_audit_recomputes_shares_even_if_a_proof_were_forged(monkeypatch):
     assert (e.value.seat, e.value.step) == (1, "deal")
 
 
+def test_the_audit_checks_every_proof_too(monkeypatch):
+    # a proof that fails, let through in play, is named at the audit even though its shares
+    # are right
+    def bad_proof(author, msg):
+        if author == 0 and msg["type"] == "deck/shares":
+            msg = dict(msg, proof=bytes(64))
+        return msg
+
+    live = dp.verify_dleq
+    monkeypatch.setattr(dp, "verify_dleq", lambda *args: True)
+    t = LocalTable(3, rng=random.Random(7), tamper=bad_proof)
+    t.new_deck("main", TABLE, range(6))
+    t.shuffle("main")
+    t.deal_round("main", 1)
+    monkeypatch.setattr(dp, "verify_dleq", live)
+    with pytest.raises(CheatDetected, match="fail their proof") as e:
+        t.audit()
+    assert (e.value.seat, e.value.step) == (0, "deal")
+
+
 def test_uniform_positions_over_many_shuffled_games():
     # 240 games of 3 seats shuffling 4 cards, reproducible: where does each card end up? The
     # chi-square statistic of the 4x4 table of counts (9 degrees of freedom) stays below 27.88,
