@@ -20,8 +20,9 @@ it) to every peer's ``receive``; a peer's own messages go through ``receive`` to
    every peer calls ``deal(s)`` in lockstep, which gives the card a handle (0, 1, 2, ...). Every
    other seat sends its decryption shares with ``make_shares(handles)``: ``{"type": "deck/shares",
    "deck": id, "shares": [[handle, D], ...], "proof": 64 bytes}``, each ``D = x_j*C1``, with one
-   Chaum-Pedersen proof for them all bound to the game, deck, seat, handles and context. Once the others' shares are in, the receiver
-   adds its own share privately and ``receive`` returns ``CardKnown`` to it alone.
+   Chaum-Pedersen proof for them all bound to the game, deck, seat, handles and context. Once the
+   others' shares are in, the receiver adds its own share privately and ``receive`` returns
+   ``CardKnown`` to it alone.
 4. **Open.** The holder shows cards with ``make_open(handles)`` (its own shares, a proof); every
    peer's ``receive`` returns ``CardOpened``. A card dealt face up (``s = None``) opens once every
    seat has sent its share.
@@ -344,7 +345,7 @@ class FairDeck:
     def _receive_shuffle(self, author: int, msg: Mapping[str, Any]) -> Shuffled:
         if self.next_shuffler != author:
             raise CheatDetected(author, "shuffle", "shuffled out of turn")
-        if msg.get("number") != self.shuffles:
+        if type(msg.get("number")) is not int or msg.get("number") != self.shuffles:
             raise CheatDetected(author, "shuffle", f"wrong shuffle number {msg.get('number')!r}")
         commitment = msg.get("commitment")
         if not isinstance(commitment, bytes) or len(commitment) != 32:
@@ -352,6 +353,8 @@ class FairDeck:
         raw = msg.get("cards")
         if not isinstance(raw, list) or len(raw) != len(self.pile):
             raise CheatDetected(author, "shuffle", f"the pile has {len(self.pile)} cards")
+        if not all(isinstance(c, bytes) and len(c) == 2 * g.POINT_BYTES for c in raw):
+            raise CheatDetected(author, "shuffle", "a masked card must be 64 bytes")
         if len(set(raw)) != len(raw):
             raise CheatDetected(author, "shuffle", "the same masked card twice")
         out = self._read_shuffle(author, raw, commitment)

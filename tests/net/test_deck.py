@@ -1,10 +1,13 @@
 """The fair deck as a protocol: keys, shuffles, deals, opens, moves, and every message checked."""
 
+import copy
 import json
 import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from net import deck_cipher as dc
 from net import group as g
@@ -276,6 +279,8 @@ def test_a_point_with_a_torsion_component_in_a_shuffle_is_caught_at_once():
         (lambda cards: [cards[0], *cards[:-1]], "the same masked card twice"),
         (lambda cards: [NOT_ON_CURVE * 2, *cards[1:]], "not the encoding of a curve point"),
         (lambda cards: [cards[0][:40], *cards[1:]], "64 bytes"),
+        (lambda cards: [[1, 2], *cards[1:]], "64 bytes"),
+        (lambda cards: [None, *cards[1:]], "64 bytes"),
     ],
 )
 def test_a_malformed_shuffle_names_its_author(change, reason):
@@ -290,8 +295,11 @@ def test_a_shuffle_out_of_turn_or_misnumbered_is_caught():
     first = t.peers[0].decks["d"].make_shuffle()
     with pytest.raises(CheatDetected, match="out of turn"):
         t.peers[2].decks["d"].receive(1, first, b"")
-    with pytest.raises(CheatDetected, match="wrong shuffle number"):
-        t.peers[2].decks["d"].receive(0, dict(first, number=1), b"")
+    for number in (1, True, "0", None):
+        with pytest.raises(CheatDetected, match="wrong shuffle number"):
+            t.peers[2].decks["d"].receive(0, dict(first, number=number), b"")
+    with pytest.raises(CheatDetected, match="commitment"):
+        t.peers[2].decks["d"].receive(0, dict(first, commitment=b"short"), b"")
 
 
 def tamper_shares(seat, change):
@@ -414,3 +422,47 @@ def test_a_card_that_unmasks_to_no_card_stops_the_deal():
     # the joker sits somewhere in the pile; deal until it surfaces
     with pytest.raises(DeckCorrupted, match="unmasks to no card"):
         t.deal("d", None, 5)
+
+
+# -- hostile input: any message gets a clear answer, never a crash ------------------------------
+
+values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 2**70) | st.binary(max_size=70) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=8,
+)
+HOSTILE_TABLE = table(seats=2, cards=4, seed=11)
+HOSTILE_TABLE.deal("d", 1)
+
+
+@given(
+    kind=st.sampled_from(["deck/shuffle", "deck/shares", "deck/key", None, 3]),
+    fields=st.dictionaries(
+        st.sampled_from(["number", "commitment", "cards", "shares", "proof", "x"]), values, max_size=5
+    ),
+    author=st.integers(0, 1),
+)
+def test_hostile_messages_are_refused_cleanly(kind, fields, author):
+    deck = copy.deepcopy(HOSTILE_TABLE.peers[0].decks["d"])
+    msg = {**fields, "type": kind, "deck": "d"}
+    try:
+        deck.receive(author, msg, b"context")
+    except (CheatDetected, DeckCorrupted) as e:
+        assert str(e)
+
+
+VALID_SHARES = HOSTILE_TABLE.peers[0].decks["d"].make_shares([0], b"context")
+
+
+@given(
+    entry=st.lists(values, max_size=3),
+    proof=values,
+    keep_proof=st.booleans(),
+)
+def test_hostile_shares_are_refused_cleanly(entry, proof, keep_proof):
+    deck = copy.deepcopy(HOSTILE_TABLE.peers[1].decks["d"])
+    msg = dict(VALID_SHARES, shares=[entry, *VALID_SHARES["shares"]])
+    if not keep_proof:
+        msg["proof"] = proof
+    with pytest.raises(CheatDetected):
+        deck.receive(0, msg, b"context")
