@@ -65,7 +65,36 @@ def make() -> dict:
                     "order": list(dc.shuffle_draw(SEED, 5).order),
                     "output": [h(c.to_bytes()) for c in out],
                     "commitment": h(dc.seed_commitment(b"game", "deck", 2, 3, SEED))}
+    v["protocol"] = protocol_vector()
     return v
+
+
+def protocol_vector() -> dict:
+    """A whole small game through the in-memory table, every input fixed: the SHA-256 of the
+    msgpack encoding of every message in order freezes the wire format and every domain tag."""
+    import hashlib
+    import random
+
+    import msgpack
+
+    from net.deck_table import LocalTable
+
+    sent: list = []
+
+    def spy(author: int, msg: dict) -> dict:
+        sent.append([author, msg])
+        return msg
+
+    t = LocalTable(2, game_id=b"vector game", rng=random.Random(1), tamper=spy)
+    t.new_deck("d", dc.CardTable("condottiere", 110), range(4))
+    t.shuffle("d")
+    hands = t.deal_round("d", 1)
+    t.open("d", hands[0][0])
+    keys = [h(k) for k in t.keys.shares]
+    digest = hashlib.sha256(msgpack.packb(sent, use_bin_type=True)).hexdigest()
+    return {"seats": 2, "game_id": "vector game", "rng_seed": 1, "cards": 4,
+            "key_shares": keys, "messages": len(sent), "sha256": digest,
+            "opened": t.peers[1].decks["d"].card(hands[0][0])}
 
 
 if __name__ == "__main__":

@@ -1,10 +1,12 @@
 """The fair deck as a protocol: keys, shuffles, deals, opens, moves, and every message checked."""
 
 import copy
+import hashlib
 import json
 import random
 from pathlib import Path
 
+import msgpack
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -466,3 +468,25 @@ def test_hostile_shares_are_refused_cleanly(entry, proof, keep_proof):
         msg["proof"] = proof
     with pytest.raises(CheatDetected):
         deck.receive(0, msg, b"context")
+
+
+def test_protocol_known_answer():
+    # a whole small game with every input fixed: the messages' msgpack encoding is frozen
+    v = VECTORS["protocol"]
+    sent = []
+
+    def spy(author, msg):
+        sent.append([author, msg])
+        return msg
+
+    t = LocalTable(v["seats"], game_id=v["game_id"].encode(), rng=random.Random(v["rng_seed"]),
+                   tamper=spy)
+    t.new_deck("d", TABLE, range(v["cards"]))
+    t.shuffle("d")
+    hands = t.deal_round("d", 1)
+    t.open("d", hands[0][0])
+    assert [k.hex() for k in t.keys.shares] == v["key_shares"]
+    assert len(sent) == v["messages"]
+    assert hashlib.sha256(msgpack.packb(sent, use_bin_type=True)).hexdigest() == v["sha256"]
+    assert t.peers[1].decks["d"].card(hands[0][0]) == v["opened"]
+    t.audit()

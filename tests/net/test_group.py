@@ -99,9 +99,13 @@ def test_decode_refuses_what_is_not_a_curve_point():
 
 def test_decode_refuses_non_canonical_encodings():
     # y = p + 1 encodes the identity non-canonically; y = p + y(B) would be B if accepted
-    for y in (ref.P + 1, ref.P + 4):
-        with pytest.raises(g.InvalidPoint):
+    for y in (ref.P, ref.P + 1, ref.P + 4, 2**255 - 1):
+        with pytest.raises(g.InvalidPoint, match="non-canonical"):
             g.decode_point(y.to_bytes(32, "little"))
+    # x = 0 with the sign bit set: "negative zero" spellings of the two points with x = 0
+    for y in (1, ref.P - 1):
+        with pytest.raises(g.InvalidPoint, match="small order|curve point"):
+            g.decode_point((y | 1 << 255).to_bytes(32, "little"))
 
 
 @pytest.mark.parametrize("bad", [b"", bytes(31), bytes(33), "58" * 32, None, 5, bytearray(32)])
