@@ -253,3 +253,27 @@ def test_dealt_cards_are_known_only_to_the_receiver_even_across_decks():
         for deck_id, e in t.peers[seat].events:
             if isinstance(e, CardKnown):
                 assert t.peers[0].decks[deck_id].holder(e.handle) == seat
+
+
+def test_a_receiver_shows_everyone_a_card_that_is_no_card_by_opening_it():
+    def joker(cards):
+        key = holder[0].keys.joint
+        return [dc.mask(g.hash_to_point(b"joker", b""), 5, key), *cards[1:]]
+
+    holder = []
+    t = LocalTable(3, rng=random.Random(2), tamper=cheating_shuffle(1, 1, joker))
+    t.new_deck("main", TABLE, range(6))
+    holder.append(t)
+    t.shuffle("main")
+    bad = None
+    for _ in range(6):
+        try:
+            [h] = t.deal("main", 2)
+        except DeckCorrupted as e:
+            bad = e.handle
+            break
+    assert bad is not None and t.peers[0].decks["main"].card(bad) is None
+    msg = t.peers[2].decks["main"].make_open([bad], t.context)
+    for seat in (0, 1):
+        with pytest.raises(DeckCorrupted, match="no card"):
+            t.peers[seat].decks["main"].receive(2, msg, t.context)

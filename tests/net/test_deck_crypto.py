@@ -205,4 +205,5 @@ def test_card_table_bounds():
         dc.CardTable("x", 0)
     assert table.index(g.BASE) is None
     assert len({table.point(i) for i in range(100)}) == 100
+    assert all(g.is_valid_point(table.point(i)) for i in range(100))
     assert dc.CardTable("condottiere", 100).point(0) != table.point(0)
