@@ -14,12 +14,13 @@ it) to every peer's ``receive``; a peer's own messages go through ``receive`` to
    ``Y_j`` and the joint key ``H = sum(Y_j)``. One key serves every deck of the game.
 2. **Shuffle.** A new deck holds its cards face up, masked with ``r = 1``. Each seat in seat
    order sends ``make_shuffle()``: ``{"type": "deck/shuffle", "deck": id, "number": n,
-   "commitment": 32 bytes, "cards": [64 bytes, ...]}``: the pile permuted and re-masked as its
+   "commitment": 32 bytes, "cards": 64 bytes per card}``: the pile permuted and re-masked as its
    secret seed decides, and a commitment to that seed (revealed at the audit).
 3. **Deal.** When the rules deal the top card to seat ``s`` (or turn it face up: ``s = None``),
    every peer calls ``deal(s)`` in lockstep, which gives the card a handle (0, 1, 2, ...). Every
    other seat sends its decryption shares with ``make_shares(handles)``: ``{"type": "deck/shares",
-   "deck": id, "shares": [[handle, D], ...], "proof": 64 bytes}``, each ``D = x_j*C1``, with one
+   "deck": id, "handles": 4 bytes each (big-endian), "shares": 32 bytes each, "proof": 64 bytes}``,
+   each share ``D = x_j*C1`` of the card with the handle in the same place, with one
    Chaum-Pedersen proof for them all bound to the game, deck, seat, handles and context. Once the
    others' shares are in, the receiver adds its own share privately and ``receive`` returns
    ``CardKnown`` to it alone.
@@ -31,6 +32,9 @@ it) to every peer's ``receive``; a peer's own messages go through ``receive`` to
    opened cards back face up and starts a new round of shuffles by every seat (Condottiere).
 6. **Audit.** At the end each seat reveals its secret and its seeds (``net.deck_audit``), and any
    peer replays ``log`` with them: every shuffle re-derived from its seed, every share recomputed.
+
+Lists of cards, handles and shares travel as packed bytes (``pack``/``unpack`` below), so that a
+message stays within a codec's array limits whatever the size of the deck.
 
 Every point a peer sends is checked (``group.decode_point``); a bad message raises
 ``CheatDetected(author, step, reason)`` with ``step`` one of ``"key"``, ``"shuffle"``, ``"deal"``,
@@ -52,6 +56,21 @@ from net.errors import CheatDetected
 
 KEY_CONTEXT_TAG = b"palazzo/deck/key/v1"
 SHARE_CONTEXT_TAG = b"palazzo/deck/share/v1"
+CARD_BYTES = 2 * g.POINT_BYTES
+HANDLE_BYTES = 4
+
+
+def unpack(data: bytes, size: int) -> list[bytes]:
+    """Cut packed bytes into items of ``size`` bytes."""
+    return [data[i:i + size] for i in range(0, len(data), size)]
+
+
+def pack_handles(handles: Sequence[int]) -> bytes:
+    return b"".join(h.to_bytes(HANDLE_BYTES, "big") for h in handles)
+
+
+def unpack_handles(data: bytes) -> list[int]:
+    return [int.from_bytes(b, "big") for b in unpack(data, HANDLE_BYTES)]
 
 
 class DeckCorrupted(Exception):
@@ -228,9 +247,10 @@ class FairDeck:
         d = self._get(handle)
         return [s for s in range(self.keys.seats) if s != d.holder and s not in d.shares]
 
-    def my_seeds(self) -> list[list[Any]]:
-        """``[[number, seed], ...]`` of this peer's shuffles, for the end-of-game reveal."""
-        return [[n, s] for n, s in sorted(self._my_seeds.items())]
+    def my_seeds(self) -> bytes:
+        """This peer's shuffle seeds for the end-of-game reveal, packed: for each of its shuffles
+        in order, the shuffle number (4 bytes, big-endian) and the 32-byte seed."""
+        return b"".join(n.to_bytes(4, "big") + seed for n, seed in sorted(self._my_seeds.items()))
 
     # -- making messages -------------------------------------------------------------------
 
@@ -245,7 +265,7 @@ class FairDeck:
             self.keys.game_id, self.deck_id, self.seat, self.shuffles, seed
         )
         return {"type": "deck/shuffle", "deck": self.deck_id, "number": self.shuffles,
-                "commitment": commitment, "cards": [ct.to_bytes() for ct in out]}
+                "commitment": commitment, "cards": b"".join(ct.to_bytes() for ct in out)}
 
     def make_shares(
         self, handles: Sequence[int], context: bytes, entropy: bytes | None = None
@@ -277,8 +297,8 @@ class FairDeck:
         shares, proof = dp.prove_dleq(
             self._secret, bases, self._share_context(handles, self.seat, context), entropy
         )
-        return {"type": "deck/shares", "deck": self.deck_id,
-                "shares": [[h, d] for h, d in zip(handles, shares, strict=True)], "proof": proof}
+        return {"type": "deck/shares", "deck": self.deck_id, "handles": pack_handles(handles),
+                "shares": b"".join(shares), "proof": proof}
 
     # -- lockstep moves --------------------------------------------------------------------
 
@@ -350,11 +370,12 @@ class FairDeck:
         commitment = msg.get("commitment")
         if not isinstance(commitment, bytes) or len(commitment) != 32:
             raise CheatDetected(author, "shuffle", "the seed commitment must be 32 bytes")
-        raw = msg.get("cards")
-        if not isinstance(raw, list) or len(raw) != len(self.pile):
-            raise CheatDetected(author, "shuffle", f"the pile has {len(self.pile)} cards")
-        if not all(isinstance(c, bytes) and len(c) == 2 * g.POINT_BYTES for c in raw):
-            raise CheatDetected(author, "shuffle", "a masked card must be 64 bytes")
+        packed = msg.get("cards")
+        if not isinstance(packed, bytes) or len(packed) != CARD_BYTES * len(self.pile):
+            raise CheatDetected(
+                author, "shuffle", f"the pile has {len(self.pile)} cards of {CARD_BYTES} bytes"
+            )
+        raw = unpack(packed, CARD_BYTES)
         if len(set(raw)) != len(raw):
             raise CheatDetected(author, "shuffle", "the same masked card twice")
         out = self._read_shuffle(author, raw, commitment)
@@ -364,17 +385,18 @@ class FairDeck:
         return Shuffled(author, self.shuffles - 1, not self._to_shuffle)
 
     def _receive_shares(self, author: int, msg: Mapping[str, Any], context: bytes) -> list[Event]:
-        entries = msg.get("shares")
-        if not isinstance(entries, list) or not entries:
-            raise CheatDetected(author, "deal", "no shares")
-        handles: list[int] = []
-        for entry in entries:
-            if not isinstance(entry, (list, tuple)) or len(entry) != 2:
-                raise CheatDetected(author, "deal", "a share is [handle, point]")
-            h = entry[0]
-            if not isinstance(h, int) or isinstance(h, bool) or not 0 <= h < len(self._dealt):
-                raise CheatDetected(author, "deal", f"no card with handle {h!r}")
-            handles.append(h)
+        packed_handles, packed_shares = msg.get("handles"), msg.get("shares")
+        if (
+            not isinstance(packed_handles, bytes) or not isinstance(packed_shares, bytes)
+            or not packed_handles or len(packed_handles) % HANDLE_BYTES
+            or len(packed_shares) != g.POINT_BYTES * (len(packed_handles) // HANDLE_BYTES)
+        ):
+            raise CheatDetected(author, "deal", "shares are 4-byte handles and 32-byte points, one each")
+        handles = unpack_handles(packed_handles)
+        entries = unpack(packed_shares, g.POINT_BYTES)
+        for h in handles:
+            if not h < len(self._dealt):
+                raise CheatDetected(author, "deal", f"no card with handle {h}")
         own = [self._dealt[h].holder == author for h in handles]
         step = "open" if all(own) else "deal"
         if any(own) and not all(own):
@@ -388,7 +410,7 @@ class FairDeck:
                 raise CheatDetected(author, step, f"card {h} is back in the pile")
             if author in d.shares:
                 raise CheatDetected(author, step, f"a second share for card {h}")
-            shares.append(self._read_share(author, h, entry[1], step))
+            shares.append(self._read_share(author, h, entry, step))
         bases = [self._dealt[h].ciphertext.c1 for h in handles]
         if author != self.seat and not self._verify_shares(
             author, handles, bases, shares, msg.get("proof"),
@@ -432,7 +454,7 @@ class FairDeck:
 
     # -- reading points and proofs (the audit overrides these: it knows the secrets) ------------
 
-    def _read_shuffle(self, author: int, raw: list[Any], commitment: bytes) -> list[dc.Ciphertext]:
+    def _read_shuffle(self, author: int, raw: list[bytes], commitment: bytes) -> list[dc.Ciphertext]:
         """The masked cards of a shuffle, every point checked (this peer's own trusted)."""
         if author == self.seat:
             return [dc.Ciphertext(data[:32], data[32:]) for data in raw]

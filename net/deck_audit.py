@@ -3,7 +3,8 @@
 Construction
 ------------
 When the game is over every seat sends ``reveal_message``: ``{"type": "deck/reveal",
-"secret": x_j (32 bytes), "seeds": {deck_id: [[number, seed], ...]}}``. ``read_reveals`` checks
+"secret": x_j (32 bytes), "seeds": {deck_id: packed seeds}}``, where each deck's seeds are
+packed as a 4-byte shuffle number and a 32-byte seed for each of the seat's shuffles. ``read_reveals`` checks
 that every seat revealed, that ``x_j*G`` is the key share it proved at the start, and the form of
 its seeds; a seat that does not, is named (step ``"reveal"``).
 
@@ -36,7 +37,7 @@ from typing import Any
 from net import deck_cipher as dc
 from net import deck_proofs as dp
 from net import group as g
-from net.deck import FairDeck, PublicKeys
+from net.deck import FairDeck, PublicKeys, unpack
 from net.errors import CheatDetected
 
 Seeds = dict[int, dict[tuple[str, int], bytes]]  # seat -> (deck id, shuffle number) -> seed
@@ -67,17 +68,13 @@ def read_reveals(keys: PublicKeys, reveals: Mapping[int, Mapping[str, Any]]) -> 
         seeds[seat] = {}
         raw = msg.get("seeds")
         if not isinstance(raw, Mapping):
-            raise CheatDetected(seat, "reveal", "seeds must be a map of deck id to a list")
-        for deck_id, items in raw.items():
-            if not isinstance(deck_id, str) or not isinstance(items, list):
-                raise CheatDetected(seat, "reveal", "seeds must be a map of deck id to a list")
-            for item in items:
-                ok = (isinstance(item, (list, tuple)) and len(item) == 2
-                      and isinstance(item[0], int) and isinstance(item[1], bytes)
-                      and len(item[1]) == dc.SEED_BYTES)
-                if not ok:
-                    raise CheatDetected(seat, "reveal", "a seed is [number, 32 bytes]")
-                seeds[seat][(deck_id, item[0])] = item[1]
+            raise CheatDetected(seat, "reveal", "seeds must be a map of deck id to packed seeds")
+        item = 4 + dc.SEED_BYTES
+        for deck_id, packed in raw.items():
+            if not isinstance(deck_id, str) or not isinstance(packed, bytes) or len(packed) % item:
+                raise CheatDetected(seat, "reveal", "seeds are a 4-byte number and a 32-byte seed each")
+            for chunk in unpack(packed, item):
+                seeds[seat][(deck_id, int.from_bytes(chunk[:4], "big"))] = chunk[4:]
     return secrets, seeds
 
 
@@ -115,7 +112,7 @@ class _AuditDeck(FairDeck):
         self._pile_logs += [1] * len(cards)
         self._pile_cards += list(cards)
 
-    def _read_shuffle(self, author: int, raw: list[Any], commitment: bytes) -> list[dc.Ciphertext]:
+    def _read_shuffle(self, author: int, raw: list[bytes], commitment: bytes) -> list[dc.Ciphertext]:
         number = self.shuffles
         seed = self._seeds[author].get((self.deck_id, number))
         if seed is None:

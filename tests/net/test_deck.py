@@ -20,7 +20,10 @@ from net.deck import (
     FairDeck,
     PublicKeys,
     key_message,
+    pack_handles,
     read_key_message,
+    unpack,
+    unpack_handles,
 )
 from net.deck_table import LocalTable
 from net.errors import CheatDetected
@@ -245,9 +248,15 @@ def test_lockstep_moves_are_refused_out_of_place():
 
 
 def tamper_shuffle(seat, change):
+    """``change`` gets the shuffle's masked cards as a list of 64-byte items and returns a list
+    (packed again) or any value to send as it is."""
+
     def tamper(author, msg):
         if author == seat and msg["type"] == "deck/shuffle":
-            msg = dict(msg, cards=change(list(msg["cards"])))
+            cards = change(unpack(msg["cards"], 64))
+            if isinstance(cards, list) and all(isinstance(c, bytes) for c in cards):
+                cards = b"".join(cards)
+            msg = dict(msg, cards=cards)
         return msg
 
     return tamper
@@ -277,12 +286,12 @@ def test_a_point_with_a_torsion_component_in_a_shuffle_is_caught_at_once():
 @pytest.mark.parametrize(
     "change, reason",
     [
-        (lambda cards: cards[:-1], "the pile has 12 cards"),
+        (lambda cards: cards[:-1], "the pile has 12 cards of 64 bytes"),
         (lambda cards: [cards[0], *cards[:-1]], "the same masked card twice"),
         (lambda cards: [NOT_ON_CURVE * 2, *cards[1:]], "not the encoding of a curve point"),
         (lambda cards: [cards[0][:40], *cards[1:]], "64 bytes"),
-        (lambda cards: [[1, 2], *cards[1:]], "64 bytes"),
-        (lambda cards: [None, *cards[1:]], "64 bytes"),
+        (lambda cards: [*cards, None], "64 bytes"),  # a list, not packed bytes
+        (lambda cards: None, "64 bytes"),
     ],
 )
 def test_a_malformed_shuffle_names_its_author(change, reason):
@@ -313,11 +322,19 @@ def tamper_shares(seat, change):
     return tamper
 
 
+def entries(msg):
+    return [list(e) for e in zip(unpack_handles(msg["handles"]), unpack(msg["shares"], 32), strict=True)]
+
+
+def with_entries(msg, items):
+    return dict(msg, handles=pack_handles([h for h, _ in items]), shares=b"".join(d for _, d in items))
+
+
 def test_a_wrong_decryption_share_is_caught_at_once_with_its_author():
     def change(msg):
-        shares = [list(s) for s in msg["shares"]]
-        shares[1][1] = g.add(shares[1][1], g.BASE)
-        return dict(msg, shares=shares)
+        items = entries(msg)
+        items[1][1] = g.add(items[1][1], g.BASE)
+        return with_entries(msg, items)
 
     t = table(seats=3, cards=9, tamper=tamper_shares(2, change))
     with pytest.raises(CheatDetected, match="fail their proof") as e:
@@ -328,7 +345,9 @@ def test_a_wrong_decryption_share_is_caught_at_once_with_its_author():
 @pytest.mark.parametrize("index", [0, 1, 4])
 def test_a_small_order_share_is_caught(index):
     def change(msg):
-        return dict(msg, shares=[[msg["shares"][0][0], TORSION[index]], *msg["shares"][1:]])
+        items = entries(msg)
+        items[0][1] = TORSION[index]
+        return with_entries(msg, items)
 
     t = table(seats=2, cards=4, tamper=tamper_shares(0, change))
     with pytest.raises(CheatDetected, match="small order|identity") as e:
@@ -349,10 +368,12 @@ def test_a_proof_does_not_survive_a_change_of_context():
 @pytest.mark.parametrize(
     "change, reason",
     [
-        (lambda m: dict(m, shares=[]), "no shares"),
-        (lambda m: dict(m, shares=[[99, m["shares"][0][1]]]), "no card with handle 99"),
-        (lambda m: dict(m, shares=[m["shares"][0] + [b""]]), r"\[handle, point\]"),
-        (lambda m: dict(m, shares=[m["shares"][0], m["shares"][0]]), "twice in one message"),
+        (lambda m: dict(m, handles=b"", shares=b""), "4-byte handles and 32-byte points"),
+        (lambda m: dict(m, shares=m["shares"] + b"\0"), "4-byte handles and 32-byte points"),
+        (lambda m: dict(m, handles=m["handles"][:3]), "4-byte handles and 32-byte points"),
+        (lambda m: dict(m, handles=[0]), "4-byte handles and 32-byte points"),
+        (lambda m: with_entries(m, [[99, entries(m)[0][1]]]), "no card with handle 99"),
+        (lambda m: with_entries(m, entries(m) * 2), "twice in one message"),
         (lambda m: dict(m, proof=b"\0" * 64), "fail their proof"),
         (lambda m: dict(m, proof=None), "fail their proof"),
         (lambda m: dict(m, type="deck/other"), "unknown deck message"),
@@ -388,7 +409,7 @@ def test_a_false_open_is_caught_at_once():
     others = [deck._dealt[h].shares[s] for s in (0, 2)]
     forged = g.sub(g.sub(ct.c2, g.add_all(others)), TABLE.point(claimed))
     honest = deck.make_open([h], t.context)
-    msg = dict(honest, shares=[[h, forged]])
+    msg = dict(honest, shares=forged)
     with pytest.raises(CheatDetected, match="fail their proof") as e:
         t.peers[0].decks["d"].receive(1, msg, t.context)
     assert (e.value.seat, e.value.step) == (1, "open")
@@ -399,8 +420,9 @@ def test_one_message_may_not_both_deal_and_open():
     [a] = t.deal("d", 0)
     [b] = t.deal("d", 1)
     deck = t.peers[0].decks["d"]
-    mixed = dict(deck.make_open([a], b""))
-    mixed["shares"] = mixed["shares"] + deck.make_shares([b], b"")["shares"]
+    mixed = with_entries(
+        deck.make_open([a], b""), entries(deck.make_open([a], b"")) + entries(deck.make_shares([b], b""))
+    )
     with pytest.raises(CheatDetected, match="both deals and opens"):
         t.peers[1].decks["d"].receive(0, mixed, b"")
 
@@ -411,9 +433,7 @@ def test_a_card_that_unmasks_to_no_card_stops_the_deal():
     def tamper(author, msg):
         if author == 1 and msg["type"] == "deck/shuffle":
             key = t_keys[0]
-            cards = list(msg["cards"])
-            cards[0] = dc.mask(joker, 77, key).to_bytes()
-            msg = dict(msg, cards=cards)
+            msg = dict(msg, cards=dc.mask(joker, 77, key).to_bytes() + msg["cards"][64:])
         return msg
 
     t_keys = []
@@ -457,15 +477,16 @@ VALID_SHARES = HOSTILE_TABLE.peers[0].decks["d"].make_shares([0], b"context")
 
 
 @given(
-    entry=st.lists(values, max_size=3),
+    handles=values | st.binary(max_size=12),
+    shares=values | st.binary(max_size=96),
     proof=values,
-    keep_proof=st.booleans(),
+    keep=st.sampled_from(["handles", "shares", "proof", "none"]),
 )
-def test_hostile_shares_are_refused_cleanly(entry, proof, keep_proof):
+def test_hostile_shares_are_refused_cleanly(handles, shares, proof, keep):
     deck = copy.deepcopy(HOSTILE_TABLE.peers[1].decks["d"])
-    msg = dict(VALID_SHARES, shares=[entry, *VALID_SHARES["shares"]])
-    if not keep_proof:
-        msg["proof"] = proof
+    msg = {**VALID_SHARES, "handles": handles, "shares": shares, "proof": proof}
+    if keep != "none":
+        msg[keep] = VALID_SHARES[keep]
     with pytest.raises(CheatDetected):
         deck.receive(0, msg, b"context")
 

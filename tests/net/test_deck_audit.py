@@ -8,7 +8,7 @@ import pytest
 from net import deck_cipher as dc
 from net import deck_proofs as dp
 from net import group as g
-from net.deck import CardKnown, DeckCorrupted
+from net.deck import CardKnown, DeckCorrupted, unpack
 from net.deck_table import LocalTable
 from net.errors import CheatDetected
 
@@ -45,8 +45,8 @@ def test_an_honest_game_passes_the_audit_from_every_seat():
 def test_the_reveal_carries_every_seed_of_its_seat():
     t = honest_game()
     reveal = t.reveals()[1]
-    assert [n for n, _ in reveal["seeds"]["main"]] == [1, 4]
-    assert [n for n, _ in reveal["seeds"]["house 1"]] == [1]
+    numbers = {d: [int.from_bytes(c[:4], "big") for c in unpack(p, 36)] for d, p in reveal["seeds"].items()}
+    assert numbers == {"main": [1, 4], "house 1": [1]}
     assert g.decode_scalar(reveal["secret"]) == t.peers[1].secret
 
 
@@ -63,8 +63,8 @@ def test_a_missing_or_false_reveal_names_its_seat():
         t.audit(reveals)
     assert e.value.seat == 1
     reveals = t.reveals()
-    reveals[0] = dict(reveals[0], seeds={"main": [[0, b"short"]]})
-    with pytest.raises(CheatDetected, match="a seed is") as e:
+    reveals[0] = dict(reveals[0], seeds={"main": bytes(35)})
+    with pytest.raises(CheatDetected, match="a 4-byte number and a 32-byte seed") as e:
         t.audit(reveals)
     assert e.value.seat == 0
 
@@ -72,8 +72,9 @@ def test_a_missing_or_false_reveal_names_its_seat():
 def test_a_seed_that_does_not_open_its_commitment_is_caught():
     t = honest_game()
     reveals = t.reveals()
-    seeds = reveals[2]["seeds"]["main"]
-    reveals[2] = dict(reveals[2], seeds={**reveals[2]["seeds"], "main": [[seeds[0][0], bytes(32)], seeds[1]]})
+    seeds = reveals[2]["seeds"]["main"]  # shuffles 2 and 5, 36 bytes each
+    forged = seeds[:4] + bytes(32) + seeds[36:]
+    reveals[2] = dict(reveals[2], seeds={**reveals[2]["seeds"], "main": forged})
     with pytest.raises(CheatDetected, match="does not open the commitment of shuffle 2") as e:
         t.audit(reveals)
     assert (e.value.seat, e.value.step) == (2, "shuffle")
@@ -94,8 +95,8 @@ def cheating_shuffle(seat, number, change):
     def tamper(author, msg):
         if author == seat and msg["type"] == "deck/shuffle" and msg["deck"] == "main" \
                 and msg["number"] == number:
-            cards = [dc.Ciphertext.decode(c) for c in msg["cards"]]
-            msg = dict(msg, cards=[c.to_bytes() for c in change(cards)])
+            cards = [dc.Ciphertext.decode(c) for c in unpack(msg["cards"], 64)]
+            msg = dict(msg, cards=b"".join(c.to_bytes() for c in change(cards)))
         return msg
 
     return tamper
@@ -188,8 +189,8 @@ def test_the_audit_recomputes_shares_even_if_a_proof_were_forged(monkeypatch):
     # were the proof system broken, the audit would still catch a wrong share with the secrets
     def wrong_share(author, msg):
         if author == 1 and msg["type"] == "deck/shares":
-            shares = [[h, g.add(d, g.BASE)] for h, d in msg["shares"]]
-            msg = dict(msg, shares=shares)
+            shares = [g.add(d, g.BASE) for d in unpack(msg["shares"], 32)]
+            msg = dict(msg, shares=b"".join(shares))
         return msg
 
     monkeypatch.setattr(dp, "verify_dleq", lambda *args: True)
