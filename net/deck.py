@@ -252,6 +252,15 @@ class FairDeck:
         in order, the shuffle number (4 bytes, big-endian) and the 32-byte seed."""
         return b"".join(n.to_bytes(4, "big") + seed for n, seed in sorted(self._my_seeds.items()))
 
+    def restore_seeds(self, packed: bytes) -> None:
+        """Take back the seeds ``my_seeds`` gave (a peer rebuilding its deck after a restart:
+        a new ``FairDeck`` with its seat and secret, ``restore_seeds``, then ``replay`` of the
+        log)."""
+        if len(packed) % (4 + dc.SEED_BYTES):
+            raise ValueError("packed seeds are 36 bytes each")
+        for chunk in unpack(packed, 4 + dc.SEED_BYTES):
+            self._my_seeds[int.from_bytes(chunk[:4], "big")] = chunk[4:]
+
     # -- making messages -------------------------------------------------------------------
 
     def make_shuffle(self, seed: bytes | None = None) -> dict[str, Any]:

@@ -511,3 +511,19 @@ def test_protocol_known_answer():
     assert hashlib.sha256(msgpack.packb(sent, use_bin_type=True)).hexdigest() == v["sha256"]
     assert t.peers[1].decks["d"].card(hands[0][0]) == v["opened"]
     t.audit()
+
+
+def test_a_peer_rebuilds_its_deck_from_the_log_and_its_seeds():
+    t = table(seats=3, cards=9)
+    hands = t.deal_round("d", 2)
+    t.open("d", hands[1][0])
+    old = t.peers[1].decks["d"]
+    new = FairDeck(t.keys, "d", TABLE, range(9), 1, t.peers[1].secret)
+    new.restore_seeds(old.my_seeds())
+    events = [e for entry in old.log[1:] for e in new.replay(entry)]
+    assert {e.handle: e.card for e in events if isinstance(e, CardKnown)} == known(t, 1)
+    assert new.pile == old.pile and new.my_seeds() == old.my_seeds()
+    assert [new.card(h) for h in range(6)] == [old.card(h) for h in range(6)]
+    t.peers[1].decks["d"] = new
+    t.deal("d", 1)  # and play goes on
+    t.audit()
