@@ -83,8 +83,9 @@ def decode_scalar(data: object) -> int:
 def decode_point(data: object) -> bytes:
     """Check that ``data`` encodes a point of order exactly ``L`` and return it.
 
-    Raises ``InvalidPoint`` naming the fault: wrong length, not a curve point, the identity or
-    another point of small order (or a non-canonical encoding), or a point outside the subgroup.
+    Raises ``InvalidPoint`` naming the fault: wrong length or type, the identity, a
+    non-canonical encoding, not a curve point, another point of small order, or a point with a
+    small-order component (outside the subgroup).
     """
     if not isinstance(data, bytes) or len(data) != POINT_BYTES:
         raise InvalidPoint("a point must be 32 bytes")
