@@ -209,6 +209,7 @@ class FairDeck:
         self._to_shuffle: list[int] = list(range(keys.seats))
         self._dealt: list[_Dealt] = []
         self._seen: dict[int, int] = {}  # card -> handle, for cards known here and in play
+        self._returned: dict[dc.Ciphertext, _Dealt] = {}  # cards under the pile, not re-masked
         self._my_seeds: dict[int, bytes] = {}
         self.log: list[dict[str, Any]] = [
             {"op": "start", "deck": deck_id, "domain": table.domain, "size": table.size,
@@ -312,19 +313,36 @@ class FairDeck:
     # -- lockstep moves --------------------------------------------------------------------
 
     def deal(self, to: int | None) -> int:
-        """Take the top card for seat ``to`` (``None``: face up for all); return its handle."""
+        """Take the top card for seat ``to`` (``None``: face up for all); return its handle.
+        The seats in ``missing_shares(handle)`` then send their shares."""
         if self.shuffling:
             raise ValueError("the deck is being shuffled")
         if not self.pile:
             raise ValueError("the pile is empty")
         if to is not None and not 0 <= to < self.keys.seats:
             raise ValueError(f"no seat {to}")
+        earlier = self._returned.get(self.pile[0])
+        if earlier is not None and to is not None and to != earlier.holder:
+            raise ValueError(
+                f"the top card went under the pile from seat {earlier.holder}'s hand, with every "
+                "other seat's share public: dealt to another seat it would be shown to all"
+            )
         self.log.append({"op": "deal", "to": to})
-        self._dealt.append(_Dealt(self.pile.pop(0), to))
-        return len(self._dealt) - 1
+        d = _Dealt(self.pile.pop(0), to)
+        self._dealt.append(d)
+        handle = len(self._dealt) - 1
+        if earlier is not None:  # back to its holder (or face up): the shares still serve
+            del self._returned[d.ciphertext]
+            d.shares = dict(earlier.shares)
+            if earlier.card is not None and to is not None:
+                d.card = earlier.card
+                self._seen[earlier.card] = handle
+        return handle
 
     def return_to_bottom(self, handle: int) -> None:
-        """Put a held card, unopened, at the bottom of the pile."""
+        """Put a held card, unopened, at the bottom of the pile. Until the next shuffle it may
+        only be dealt back to its holder (who knows it at once: no shares are needed) or face
+        up (its holder's share alone is missing)."""
         d = self._get(handle)
         if d.public or not d.in_play or d.holder is None:
             raise ValueError(f"card {handle} is not a hidden card in a hand")
@@ -335,6 +353,7 @@ class FairDeck:
         if d.card is not None:
             self._seen.pop(d.card, None)
         self.pile.append(d.ciphertext)
+        self._returned[d.ciphertext] = d
 
     def reshuffle(self, cards: Sequence[int]) -> None:
         """Add opened cards back face up and start a round of shuffles by every seat."""
@@ -389,6 +408,7 @@ class FairDeck:
             raise CheatDetected(author, "shuffle", "the same masked card twice")
         out = self._read_shuffle(author, raw, commitment)
         self.pile = out
+        self._returned.clear()  # every card re-masked: earlier shares no longer apply
         self.shuffles += 1
         self._to_shuffle.pop(0)
         return Shuffled(author, self.shuffles - 1, not self._to_shuffle)

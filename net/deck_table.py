@@ -93,9 +93,10 @@ class LocalTable:
         for p in self.peers:
             handles = [p.decks[deck_id].deal(to) for _ in range(count)]
         for p in self.peers:
-            if p.seat != to:
-                make = p.decks[deck_id].make_shares
-                self.broadcast(p.seat, self._timed(p.seat, make, handles, self.context, self._bytes()))
+            deck = p.decks[deck_id]
+            mine = [h for h in handles if p.seat in deck.missing_shares(h)]
+            if mine:
+                self.broadcast(p.seat, self._timed(p.seat, deck.make_shares, mine, self.context, self._bytes()))
         return handles
 
     def deal_round(self, deck_id: str, count: int) -> dict[int, list[int]]:
@@ -106,9 +107,10 @@ class LocalTable:
             for p in self.peers:
                 dealt[s] = [p.decks[deck_id].deal(s) for _ in range(count)]
         for p in self.peers:
-            mine = [h for s, hs in dealt.items() if s != p.seat for h in hs]
-            make = p.decks[deck_id].make_shares
-            self.broadcast(p.seat, self._timed(p.seat, make, mine, self.context, self._bytes()))
+            deck = p.decks[deck_id]
+            mine = [h for hs in dealt.values() for h in hs if p.seat in deck.missing_shares(h)]
+            if mine:
+                self.broadcast(p.seat, self._timed(p.seat, deck.make_shares, mine, self.context, self._bytes()))
         return dealt
 
     def open(self, deck_id: str, handle: int) -> None:

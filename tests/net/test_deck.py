@@ -201,10 +201,30 @@ def test_a_card_returned_to_the_bottom_comes_back_to_its_holder_unopened():
     assert len(deck.pile) == 5 and deck.pile[-1] == deck.ciphertext(h)
     assert opened(t, 0) == {}
     t.deal("d", 0, 4)
+    with pytest.raises(ValueError, match="shown to all"):
+        deck.deal(2)  # the others' shares of it are public: only its holder may get it back
+    sent = len(deck.log)
     [again] = t.deal("d", 1)
-    assert known(t, 1)[again] == card
+    assert len(deck.log) == sent + 1  # the deal alone: its shares still serve, none are sent
+    assert t.peers[1].decks["d"].card(again) == card
+    assert [t.peers[s].decks["d"].card(again) for s in (0, 2)] == [None, None]
+    assert deck.missing_shares(again) == []
+    t.open("d", again)
+    assert opened(t, 2) == {again: card}
     with pytest.raises(ValueError):
-        deck.return_to_bottom(h)  # already back in the pile once
+        deck.return_to_bottom(h)  # that handle is done with
+    t.audit()
+
+
+def test_a_returned_card_may_be_turned_face_up_with_its_holders_share():
+    t = table(seats=3, cards=3)
+    [h] = t.deal("d", 2)
+    card = known(t, 2)[h]
+    t.return_to_bottom("d", h)
+    t.deal("d", 0, 2)
+    [up] = t.deal("d", None)
+    assert opened(t, 0)[up] == card
+    t.audit()
 
 
 def test_a_reshuffle_brings_opened_cards_back_and_everyone_shuffles_again():
