@@ -8,10 +8,10 @@ Protocol (every message is a plain dict of str, int, bytes and lists; the sessio
 orders them, and passes each one, its author's seat and a ``context`` (the transcript hash before
 it) to every peer's ``receive``; a peer's own messages go through ``receive`` too):
 
-1. **Key.** Each seat ``j`` draws a secret ``x_j`` and sends ``key_message``:
-   ``{"type": "deck/key", "key": Y_j, "proof": 64 bytes}``, a Schnorr proof of knowing ``x_j``
-   bound to the game id and the seat. ``read_key_message`` checks it; ``PublicKeys`` holds every
-   ``Y_j`` and the joint key ``H = sum(Y_j)``. One key serves every deck of the game.
+1. **Key** (``net.deck_keys``). Each seat ``j`` draws a secret ``x_j`` and sends
+   ``key_message``: ``{"type": "deck/key", "key": Y_j, "proof": 64 bytes}``, a Schnorr proof of
+   knowing ``x_j`` bound to the game id and the seat. ``PublicKeys`` holds every checked ``Y_j``
+   and the joint key ``H = sum(Y_j)``. One key serves every deck of the game.
 2. **Shuffle.** A new deck holds its cards face up, masked with ``r = 1``. Each seat in seat
    order sends ``make_shuffle()``: ``{"type": "deck/shuffle", "deck": id, "number": n,
    "commitment": 32 bytes, "cards": 64 bytes per card}``: the pile permuted and re-masked as its
@@ -52,9 +52,9 @@ from typing import Any
 from net import deck_cipher as dc
 from net import deck_proofs as dp
 from net import group as g
+from net.deck_keys import PublicKeys
 from net.errors import CheatDetected
 
-KEY_CONTEXT_TAG = b"palazzo/deck/key/v1"
 SHARE_CONTEXT_TAG = b"palazzo/deck/share/v1"
 CARD_BYTES = 2 * g.POINT_BYTES
 HANDLE_BYTES = 4
@@ -81,59 +81,6 @@ class DeckCorrupted(Exception):
         self.deck_id = deck_id
         self.handle = handle
         self.reason = reason
-
-
-# -- keys ----------------------------------------------------------------------------------
-
-
-def key_context(game_id: bytes, seat: int) -> bytes:
-    return g.encode(KEY_CONTEXT_TAG, game_id, seat.to_bytes(2, "big"))
-
-
-def key_message(game_id: bytes, seat: int, secret: int, entropy: bytes | None = None) -> dict[str, Any]:
-    public, proof = dp.prove_key(secret, key_context(game_id, seat), entropy)
-    return {"type": "deck/key", "key": public, "proof": proof}
-
-
-def read_key_message(game_id: bytes, seat: int, msg: Mapping[str, Any]) -> bytes:
-    """The public key share in ``msg`` from ``seat``, or ``CheatDetected(seat, "key", ...)``."""
-    if not isinstance(msg, Mapping) or msg.get("type") != "deck/key":
-        raise CheatDetected(seat, "key", "not a key message")
-    try:
-        public = g.decode_point(msg.get("key"))
-    except g.InvalidPoint as e:
-        raise CheatDetected(seat, "key", f"invalid key share: {e}") from None
-    if not dp.verify_key(public, msg.get("proof"), key_context(game_id, seat)):
-        raise CheatDetected(seat, "key", "the proof of knowledge of the key share does not verify")
-    return public
-
-
-@dataclass(frozen=True)
-class PublicKeys:
-    """Every seat's public key share (checked) and the joint key."""
-
-    game_id: bytes
-    shares: tuple[bytes, ...]
-    joint: bytes = field(init=False)
-
-    def __post_init__(self) -> None:
-        if len(self.shares) < 2:
-            raise ValueError("a fair deck needs at least two seats")
-        if len(set(self.shares)) != len(self.shares):
-            raise ValueError("two seats have the same key share")
-        joint = dc.joint_key(self.shares)
-        if not g.is_valid_point(joint):
-            raise ValueError("the joint key is not a valid point")
-        object.__setattr__(self, "joint", joint)
-
-    @property
-    def seats(self) -> int:
-        return len(self.shares)
-
-    @classmethod
-    def from_messages(cls, game_id: bytes, messages: Sequence[Mapping[str, Any]]) -> PublicKeys:
-        """Check every seat's key message (``messages[seat]``) and join the keys."""
-        return cls(game_id, tuple(read_key_message(game_id, s, m) for s, m in enumerate(messages)))
 
 
 # -- events --------------------------------------------------------------------------------

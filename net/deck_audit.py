@@ -37,7 +37,8 @@ from typing import Any
 from net import deck_cipher as dc
 from net import deck_proofs as dp
 from net import group as g
-from net.deck import FairDeck, PublicKeys, unpack
+from net.deck import FairDeck, unpack
+from net.deck_keys import PublicKeys
 from net.errors import CheatDetected
 
 Seeds = dict[int, dict[tuple[str, int], bytes]]  # seat -> (deck id, shuffle number) -> seed

@@ -21,8 +21,9 @@ from typing import Any
 
 from net import deck_audit
 from net import group as g
-from net.deck import Event, FairDeck, PublicKeys, key_message
+from net.deck import Event, FairDeck
 from net.deck_cipher import CardTable
+from net.deck_keys import PublicKeys, key_message
 
 Tamper = Callable[[int, dict[str, Any]], dict[str, Any]]
 

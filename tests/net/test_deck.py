@@ -18,13 +18,11 @@ from net.deck import (
     CardOpened,
     DeckCorrupted,
     FairDeck,
-    PublicKeys,
-    key_message,
     pack_handles,
-    read_key_message,
     unpack,
     unpack_handles,
 )
+from net.deck_keys import PublicKeys, key_message, read_key_message
 from net.deck_table import LocalTable
 from net.errors import CheatDetected
 
