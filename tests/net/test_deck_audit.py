@@ -4,6 +4,8 @@ uniform."""
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from net import deck_cipher as dc
 from net import deck_proofs as dp
@@ -278,3 +280,67 @@ def test_a_receiver_shows_everyone_a_card_that_is_no_card_by_opening_it():
     for seat in (0, 1):
         with pytest.raises(DeckCorrupted, match="no card"):
             t.peers[seat].decks["main"].receive(2, msg, t.context)
+
+
+# -- any honest sequence of moves keeps every card where it belongs, and passes the audit -------
+
+moves = st.lists(
+    st.one_of(
+        st.tuples(st.just("deal"), st.sampled_from([0, 1, 2, None])),
+        st.tuples(st.just("open"), st.integers(0, 20)),
+        st.tuples(st.just("bottom"), st.integers(0, 20)),
+        st.tuples(st.just("reshuffle"), st.integers(1, 3)),
+    ),
+    max_size=14,
+)
+
+
+@settings(max_examples=15, deadline=None)
+@given(moves=moves, seed=st.integers(0, 2**32))
+def test_honest_play_keeps_cards_private_distinct_and_audited(moves, seed):
+    t = LocalTable(3, rng=random.Random(seed))
+    t.new_deck("d", TABLE, range(4))
+    t.shuffle("d")
+    deck = t.peers[0].decks["d"]
+    held = {0: [], 1: [], 2: []}  # hidden cards in hands, by handle
+    shown = []  # opened handles still in play
+    returned = {}  # ciphertext under the pile -> its holder
+    for kind, arg in moves:
+        if kind == "deal" and deck.pile:
+            back = returned.get(deck.pile[0])
+            if back is not None and arg is not None and arg != back:
+                with pytest.raises(ValueError):
+                    deck.deal(arg)
+                continue
+            returned.pop(deck.pile[0], None)
+            [h] = t.deal("d", arg)
+            (shown if arg is None else held[arg]).append(h)
+        elif kind in ("open", "bottom"):
+            cards = [(s, h) for s in range(3) for h in held[s]]
+            if not cards:
+                continue
+            seat, h = cards[arg % len(cards)]
+            held[seat].remove(h)
+            if kind == "open":
+                t.open("d", h)
+                shown.append(h)
+            else:
+                t.return_to_bottom("d", h)
+                returned[deck.ciphertext(h)] = seat
+        elif kind == "reshuffle" and shown:
+            back_in = shown[:arg]
+            del shown[:arg]
+            t.reshuffle("d", [deck.card(h) for h in back_in])
+            returned.clear()
+    for seat in range(3):
+        view = t.peers[seat].decks["d"]
+        for s in range(3):
+            for h in held[s]:
+                assert (view.card(h) is not None) == (s == seat)
+        assert all(view.card(h) is not None for h in shown)
+    x = sum(p.secret for p in t.peers) % g.L
+    everywhere = [TABLE.index(dc.decrypt(c, x)) for c in deck.pile]
+    everywhere += [TABLE.index(dc.decrypt(deck.ciphertext(h), x)) for h in shown]
+    everywhere += [TABLE.index(dc.decrypt(deck.ciphertext(h), x)) for hs in held.values() for h in hs]
+    assert sorted(everywhere) == list(range(4))
+    t.audit()
