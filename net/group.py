@@ -20,6 +20,7 @@ accepts only the canonical encoding of a point of order exactly ``L`` (libsodium
 * ``hash_to_point``: SHA-512 over a domain tag and parts, split in two 32-byte halves, each mapped
   by Elligator 2 (``crypto_core_ed25519_from_uniform``, which also clears the cofactor), and the
   two points added: nobody knows a discrete logarithm between two such points.
+  (The binding appeared in PyNaCl 1.6; the known-answer tests pin the points it gives.)
 * ``ScalarStream``: a deterministic stream of bytes, integers and scalars from a seed (SHA-512 in
   counter mode over the tag and the seed), for shuffles that must be re-derived from their seed.
   ``below(n)`` is unbiased (rejection sampling) and ``permutation`` is Fisher-Yates over it.
