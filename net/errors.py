@@ -4,9 +4,12 @@
   a caller asking for the impossible). Nothing was sent.
 * ``RemoteProtocolError``: the other side sent something malformed or out of place. It carries
   the wire error ``code`` to answer with.
-* ``CheatDetected(seat, step, reason)``: a signed message breaks the rules of the game or of the
-  protocol (a false opening, a move out of turn, an altered relay). ``seat`` names the author
-  (``HOST`` for the host that relayed it), ``step`` the transcript position.
+* ``CheatDetected(seat, step, reason)``: something a seat signed or sent could not have come
+  from an honest peer (a false opening, a move out of turn, an altered relay, a bad shuffle).
+  ``seat`` names the author (``HOST`` for the host that relayed it); ``step`` is the transcript
+  position (an int) or, for the fair deck, the protocol step (``"key"``, ``"shuffle"``,
+  ``"deal"``, ``"open"``, ``"reveal"``); ``reason`` says what was wrong in plain words; ``code``
+  is the wire error code that tells the sender.
 """
 
 from __future__ import annotations
@@ -34,12 +37,16 @@ class RemoteProtocolError(ProtocolError):
 
 
 class CheatDetected(Exception):
-    """A signed message that an honest author could not have written."""
+    """A peer broke the protocol in a way no honest peer could: the author is named."""
 
-    def __init__(self, seat: int, step: int, reason: str, code: int = 13) -> None:
+    def __init__(self, seat: int, step: int | str, reason: str, code: int = 13) -> None:
         who = "the host" if seat == HOST else f"seat {seat}"
-        super().__init__(f"cheat detected: {who} at step {step}: {reason}")
+        where = f"step {step}" if isinstance(step, int) else step
+        super().__init__(f"cheat detected: {who} at {where}: {reason}")
         self.seat = seat
         self.step = step
         self.reason = reason
         self.code = code
+
+    def __repr__(self) -> str:
+        return f"CheatDetected({self.seat!r}, {self.step!r}, {self.reason!r})"

@@ -1,0 +1,483 @@
+"""The fair deck: one peer's sans-IO view of a deck of masked cards (Barnett-Smart).
+
+Nobody, the host included, can see a hidden card before the rules reveal it, choose the order of a
+deck, or swap a card unnoticed. The group is ``net.group``, masking and shuffles are
+``net.deck_cipher``, the proofs ``net.deck_proofs``, the end-of-game check ``net.deck_audit``.
+
+Protocol (every message is a plain dict of str, int, bytes and lists; the session signs and
+orders them, and passes each one, its author's seat and a ``context`` (the transcript hash before
+it) to every peer's ``receive``; a peer's own messages go through ``receive`` too):
+
+1. **Key** (``net.deck_keys``). Each seat ``j`` draws a secret ``x_j`` and sends
+   ``key_message``: ``{"type": "deck/key", "key": Y_j, "proof": 64 bytes}``, a Schnorr proof of
+   knowing ``x_j`` bound to the game id and the seat. ``PublicKeys`` holds every checked ``Y_j``
+   and the joint key ``H = sum(Y_j)``. One key serves every deck of the game.
+2. **Shuffle.** A new deck holds its cards face up, masked with ``r = 1``. Each seat in seat
+   order sends ``make_shuffle()``: ``{"type": "deck/shuffle", "deck": id, "number": n,
+   "commitment": 32 bytes, "cards": 64 bytes per card}``: the pile permuted and re-masked as its
+   secret seed decides, and a commitment to that seed (revealed at the audit).
+3. **Deal.** When the rules deal the top card to seat ``s`` (or turn it face up: ``s = None``),
+   every peer calls ``deal(s)`` in lockstep, which gives the card a handle (0, 1, 2, ...). Every
+   other seat sends its decryption shares with ``make_shares(handles)``: ``{"type": "deck/shares",
+   "deck": id, "handles": 4 bytes each (big-endian), "shares": 32 bytes each, "proof": 64 bytes}``,
+   each share ``D = x_j*C1`` of the card with the handle in the same place, with one
+   Chaum-Pedersen proof for them all bound to the game, deck, seat, handles and context. Once the
+   others' shares are in, the receiver adds its own share privately and ``receive`` returns
+   ``CardKnown`` to it alone.
+4. **Open.** The holder shows cards with ``make_open(handles)`` (its own shares, a proof); every
+   peer's ``receive`` returns ``CardOpened``. A card dealt face up (``s = None``) opens once every
+   seat has sent its share.
+5. **Moves without messages**, in lockstep: ``return_to_bottom(handle)`` puts a held card,
+   unopened, at the bottom of the pile (Medici's plan for the future); ``reshuffle(cards)`` adds
+   opened cards back face up and starts a new round of shuffles by every seat (Condottiere).
+6. **Audit.** At the end each seat reveals its secret and its seeds (``net.deck_audit``), and any
+   peer replays ``log`` with them: every shuffle re-derived from its seed, every share recomputed.
+
+Lists of cards, handles and shares travel as packed bytes (``pack``/``unpack`` below), so that a
+message stays within a codec's array limits whatever the size of the deck.
+
+Every point a peer sends is checked (``group.decode_point``); a bad message raises
+``CheatDetected(author, step, reason)`` with ``step`` one of ``"key"``, ``"shuffle"``, ``"deal"``,
+``"open"``. A card that unmasks to no card of the table raises ``DeckCorrupted``: some shuffle was
+dishonest and only the audit can tell whose, so the session should go straight to the reveal.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from net import deck_cipher as dc
+from net import deck_proofs as dp
+from net import group as g
+from net.deck_keys import PublicKeys
+from net.errors import CheatDetected
+
+SHARE_CONTEXT_TAG = b"palazzo/deck/share/v1"
+CARD_BYTES = 2 * g.POINT_BYTES
+HANDLE_BYTES = 4
+
+
+def unpack(data: bytes, size: int) -> list[bytes]:
+    """Cut packed bytes into items of ``size`` bytes."""
+    return [data[i:i + size] for i in range(0, len(data), size)]
+
+
+def pack_handles(handles: Sequence[int]) -> bytes:
+    return b"".join(h.to_bytes(HANDLE_BYTES, "big") for h in handles)
+
+
+def unpack_handles(data: bytes) -> list[int]:
+    return [int.from_bytes(b, "big") for b in unpack(data, HANDLE_BYTES)]
+
+
+class DeckCorrupted(Exception):
+    """A masked card that is no card, or a card twice: a shuffle cheated; the audit names it."""
+
+    def __init__(self, deck_id: str, handle: int, reason: str) -> None:
+        super().__init__(f"deck {deck_id!r}, card handle {handle}: {reason}")
+        self.deck_id = deck_id
+        self.handle = handle
+        self.reason = reason
+
+
+# -- events --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shuffled:
+    seat: int
+    number: int
+    ready: bool  # every seat has shuffled this round: cards may be dealt
+
+
+@dataclass(frozen=True)
+class CardKnown:
+    """A card dealt to this peer: only this peer learns it."""
+
+    handle: int
+    card: int
+
+
+@dataclass(frozen=True)
+class CardOpened:
+    """A card shown to everyone; ``holder`` is the seat it had been dealt to (or ``None``)."""
+
+    handle: int
+    card: int
+    holder: int | None
+
+
+Event = Shuffled | CardKnown | CardOpened
+
+
+@dataclass
+class _Dealt:
+    ciphertext: dc.Ciphertext
+    holder: int | None
+    shares: dict[int, bytes] = field(default_factory=dict)
+    card: int | None = None  # known to this peer
+    public: bool = False
+    in_play: bool = True  # False once back in the pile
+
+
+# -- the deck ------------------------------------------------------------------------------
+
+
+class FairDeck:
+    """One peer's view of one deck. ``seat``/``secret`` are ``None`` for an observer (auditor)."""
+
+    def __init__(
+        self,
+        keys: PublicKeys,
+        deck_id: str,
+        table: dc.CardTable,
+        cards: Sequence[int],
+        seat: int | None = None,
+        secret: int | None = None,
+    ) -> None:
+        if (seat is None) != (secret is None):
+            raise ValueError("give both seat and secret, or neither (an observer)")
+        if seat is not None and (not 0 <= seat < keys.seats or g.base_mul(secret or 0) != keys.shares[seat]):
+            raise ValueError("the secret does not match that seat's key share")
+        if len(set(cards)) != len(cards):
+            raise ValueError("a deck holds each card once")
+        self.keys = keys
+        self.deck_id = deck_id
+        self.table = table
+        self.seat = seat
+        self._secret = secret
+        self.pile: list[dc.Ciphertext] = [
+            dc.public_mask(table.point(c), keys.joint) for c in cards
+        ]
+        self.shuffles = 0
+        self._to_shuffle: list[int] = list(range(keys.seats))
+        self._dealt: list[_Dealt] = []
+        self._seen: dict[int, int] = {}  # card -> handle, for cards known here and in play
+        self._returned: dict[dc.Ciphertext, _Dealt] = {}  # cards under the pile, not re-masked
+        self._my_seeds: dict[int, bytes] = {}
+        self.log: list[dict[str, Any]] = [
+            {"op": "start", "deck": deck_id, "domain": table.domain, "size": table.size,
+             "cards": list(cards)}
+        ]
+
+    # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def shuffling(self) -> bool:
+        return bool(self._to_shuffle)
+
+    @property
+    def next_shuffler(self) -> int | None:
+        return self._to_shuffle[0] if self._to_shuffle else None
+
+    @property
+    def handles(self) -> int:
+        return len(self._dealt)
+
+    def holder(self, handle: int) -> int | None:
+        return self._get(handle).holder
+
+    def card(self, handle: int) -> int | None:
+        """The card behind ``handle`` if this peer knows it (its own, or opened)."""
+        return self._get(handle).card
+
+    def ciphertext(self, handle: int) -> dc.Ciphertext:
+        return self._get(handle).ciphertext
+
+    def is_open(self, handle: int) -> bool:
+        return self._get(handle).public
+
+    def missing_shares(self, handle: int) -> list[int]:
+        """Seats whose share for ``handle`` is still awaited (the holder's only for an open)."""
+        d = self._get(handle)
+        return [s for s in range(self.keys.seats) if s != d.holder and s not in d.shares]
+
+    def my_seeds(self) -> bytes:
+        """This peer's shuffle seeds for the end-of-game reveal, packed: for each of its shuffles
+        in order, the shuffle number (4 bytes, big-endian) and the 32-byte seed."""
+        return b"".join(n.to_bytes(4, "big") + seed for n, seed in sorted(self._my_seeds.items()))
+
+    def restore_seeds(self, packed: bytes) -> None:
+        """Take back the seeds ``my_seeds`` gave (a peer rebuilding its deck after a restart:
+        a new ``FairDeck`` with its seat and secret, ``restore_seeds``, then ``replay`` of the
+        log)."""
+        if len(packed) % (4 + dc.SEED_BYTES):
+            raise ValueError("packed seeds are 36 bytes each")
+        for chunk in unpack(packed, 4 + dc.SEED_BYTES):
+            self._my_seeds[int.from_bytes(chunk[:4], "big")] = chunk[4:]
+
+    # -- making messages -------------------------------------------------------------------
+
+    def make_shuffle(self, seed: bytes | None = None) -> dict[str, Any]:
+        """This seat's shuffle of the pile (``seed`` only for reproducible tests)."""
+        if self.seat is None or self.next_shuffler != self.seat:
+            raise ValueError(f"not seat {self.seat}'s turn to shuffle")
+        seed = os.urandom(dc.SEED_BYTES) if seed is None else seed
+        self._my_seeds[self.shuffles] = seed
+        out = dc.shuffle(self.pile, seed, self.keys.joint)
+        commitment = dc.seed_commitment(
+            self.keys.game_id, self.deck_id, self.seat, self.shuffles, seed
+        )
+        return {"type": "deck/shuffle", "deck": self.deck_id, "number": self.shuffles,
+                "commitment": commitment, "cards": b"".join(ct.to_bytes() for ct in out)}
+
+    def make_shares(
+        self, handles: Sequence[int], context: bytes, entropy: bytes | None = None
+    ) -> dict[str, Any]:
+        """Decryption shares, with one proof, for cards dealt to other seats (or face up)."""
+        for h in handles:
+            if self._get(h).holder == self.seat:
+                raise ValueError(f"card {h} is this seat's own: show it with make_open")
+        return self._shares_message(handles, context, entropy)
+
+    def make_open(
+        self, handles: Sequence[int], context: bytes, entropy: bytes | None = None
+    ) -> dict[str, Any]:
+        """Show cards this seat holds: its own shares, with one proof."""
+        for h in handles:
+            if self._get(h).holder != self.seat:
+                raise ValueError(f"card {h} is not held by seat {self.seat}")
+        return self._shares_message(handles, context, entropy)
+
+    def _shares_message(self, handles: Sequence[int], context: bytes, entropy: bytes | None) -> dict[str, Any]:
+        if self.seat is None or self._secret is None:
+            raise ValueError("an observer has no shares")
+        if not handles or len(set(handles)) != len(handles):
+            raise ValueError("give one or more distinct handles")
+        for h in handles:
+            if not self._get(h).in_play:
+                raise ValueError(f"card {h} is back in the pile")
+        bases = [self._dealt[h].ciphertext.c1 for h in handles]
+        shares, proof = dp.prove_dleq(
+            self._secret, bases, self._share_context(handles, self.seat, context), entropy
+        )
+        return {"type": "deck/shares", "deck": self.deck_id, "handles": pack_handles(handles),
+                "shares": b"".join(shares), "proof": proof}
+
+    # -- lockstep moves --------------------------------------------------------------------
+
+    def deal(self, to: int | None) -> int:
+        """Take the top card for seat ``to`` (``None``: face up for all); return its handle.
+        The seats in ``missing_shares(handle)`` then send their shares."""
+        if self.shuffling:
+            raise ValueError("the deck is being shuffled")
+        if not self.pile:
+            raise ValueError("the pile is empty")
+        if to is not None and not 0 <= to < self.keys.seats:
+            raise ValueError(f"no seat {to}")
+        earlier = self._returned.get(self.pile[0])
+        if earlier is not None and to is not None and to != earlier.holder:
+            raise ValueError(
+                f"the top card went under the pile from seat {earlier.holder}'s hand, with every "
+                "other seat's share public: dealt to another seat it would be shown to all"
+            )
+        self.log.append({"op": "deal", "to": to})
+        d = _Dealt(self.pile.pop(0), to)
+        self._dealt.append(d)
+        handle = len(self._dealt) - 1
+        if earlier is not None:  # back to its holder (or face up): the shares still serve
+            del self._returned[d.ciphertext]
+            d.shares = dict(earlier.shares)
+            if earlier.card is not None and to is not None:
+                d.card = earlier.card
+                self._seen[earlier.card] = handle
+        return handle
+
+    def return_to_bottom(self, handle: int) -> None:
+        """Put a held card, unopened, at the bottom of the pile. Until the next shuffle it may
+        only be dealt back to its holder (who knows it at once: no shares are needed) or face
+        up (its holder's share alone is missing)."""
+        d = self._get(handle)
+        if d.public or not d.in_play or d.holder is None:
+            raise ValueError(f"card {handle} is not a hidden card in a hand")
+        if self.shuffling:
+            raise ValueError("the deck is being shuffled")
+        self.log.append({"op": "bottom", "handle": handle})
+        d.in_play = False
+        if d.card is not None:
+            self._seen.pop(d.card, None)
+        self.pile.append(d.ciphertext)
+        self._returned[d.ciphertext] = d
+
+    def reshuffle(self, cards: Sequence[int]) -> None:
+        """Add opened cards back face up and start a round of shuffles by every seat."""
+        if self.shuffling:
+            raise ValueError("the deck is being shuffled")
+        handles = []
+        for c in cards:
+            h = self._seen.get(c)
+            if h is None or not self._dealt[h].public or not self._dealt[h].in_play:
+                raise ValueError(f"card {c} is not an opened card of this deck")
+            handles.append(h)
+        if len(set(cards)) != len(cards):
+            raise ValueError("a card listed twice")
+        self.log.append({"op": "reshuffle", "cards": list(cards)})
+        for c, h in zip(cards, handles, strict=True):
+            self._dealt[h].in_play = False
+            del self._seen[c]
+            self.pile.append(dc.public_mask(self.table.point(c), self.keys.joint))
+        self._to_shuffle = list(range(self.keys.seats))
+
+    # -- receiving -------------------------------------------------------------------------
+
+    def receive(self, author: int, msg: Mapping[str, Any], context: bytes) -> list[Event]:
+        """Check and apply a deck message from ``author`` (this seat's own included)."""
+        if not 0 <= author < self.keys.seats:
+            raise ValueError(f"no seat {author}")
+        if not isinstance(msg, Mapping) or msg.get("deck") != self.deck_id:
+            raise ValueError(f"not a message of deck {self.deck_id!r}")
+        kind = msg.get("type")
+        self.log.append({"op": "msg", "author": author, "msg": dict(msg), "context": context})
+        if kind == "deck/shuffle":
+            return [self._receive_shuffle(author, msg)]
+        if kind == "deck/shares":
+            return self._receive_shares(author, msg, context)
+        raise CheatDetected(author, "deal", f"unknown deck message type {kind!r}")
+
+    def _receive_shuffle(self, author: int, msg: Mapping[str, Any]) -> Shuffled:
+        if self.next_shuffler != author:
+            raise CheatDetected(author, "shuffle", "shuffled out of turn")
+        if type(msg.get("number")) is not int or msg.get("number") != self.shuffles:
+            raise CheatDetected(author, "shuffle", f"wrong shuffle number {msg.get('number')!r}")
+        commitment = msg.get("commitment")
+        if not isinstance(commitment, bytes) or len(commitment) != 32:
+            raise CheatDetected(author, "shuffle", "the seed commitment must be 32 bytes")
+        packed = msg.get("cards")
+        if not isinstance(packed, bytes) or len(packed) != CARD_BYTES * len(self.pile):
+            raise CheatDetected(
+                author, "shuffle", f"the pile has {len(self.pile)} cards of {CARD_BYTES} bytes"
+            )
+        raw = unpack(packed, CARD_BYTES)
+        if len(set(raw)) != len(raw):
+            raise CheatDetected(author, "shuffle", "the same masked card twice")
+        out = self._read_shuffle(author, raw, commitment)
+        self.pile = out
+        self._returned.clear()  # every card re-masked: earlier shares no longer apply
+        self.shuffles += 1
+        self._to_shuffle.pop(0)
+        return Shuffled(author, self.shuffles - 1, not self._to_shuffle)
+
+    def _receive_shares(self, author: int, msg: Mapping[str, Any], context: bytes) -> list[Event]:
+        packed_handles, packed_shares = msg.get("handles"), msg.get("shares")
+        if (
+            not isinstance(packed_handles, bytes) or not isinstance(packed_shares, bytes)
+            or not packed_handles or len(packed_handles) % HANDLE_BYTES
+            or len(packed_shares) != g.POINT_BYTES * (len(packed_handles) // HANDLE_BYTES)
+        ):
+            raise CheatDetected(author, "deal", "shares are 4-byte handles and 32-byte points, one each")
+        handles = unpack_handles(packed_handles)
+        entries = unpack(packed_shares, g.POINT_BYTES)
+        for h in handles:
+            if not h < len(self._dealt):
+                raise CheatDetected(author, "deal", f"no card with handle {h}")
+        own = [self._dealt[h].holder == author for h in handles]
+        step = "open" if all(own) else "deal"
+        if any(own) and not all(own):
+            raise CheatDetected(author, step, "one message both deals and opens")
+        if len(set(handles)) != len(handles):
+            raise CheatDetected(author, step, "a card twice in one message")
+        shares: list[bytes] = []
+        for h, entry in zip(handles, entries, strict=True):
+            d = self._dealt[h]
+            if not d.in_play:
+                raise CheatDetected(author, step, f"card {h} is back in the pile")
+            if author in d.shares:
+                raise CheatDetected(author, step, f"a second share for card {h}")
+            shares.append(self._read_share(author, h, entry, step))
+        bases = [self._dealt[h].ciphertext.c1 for h in handles]
+        if author != self.seat and not self._verify_shares(
+            author, handles, bases, shares, msg.get("proof"),
+            self._share_context(handles, author, context),
+        ):
+            raise CheatDetected(author, step, f"the shares for cards {handles} fail their proof")
+        events: list[Event] = []
+        for h, share in zip(handles, shares, strict=True):
+            d = self._dealt[h]
+            d.shares[author] = share
+            event = self._progress(h, d)
+            if event is not None:
+                events.append(event)
+        return events
+
+    def _progress(self, h: int, d: _Dealt) -> Event | None:
+        n = self.keys.seats
+        if len(d.shares) == n and not d.public:
+            card = self._learn(h, d, dc.unmask(d.ciphertext, list(d.shares.values())))
+            d.public = True
+            return CardOpened(h, card, d.holder)
+        if (
+            d.holder is not None and d.holder == self.seat and d.card is None
+            and len(d.shares) == n - 1 and self._secret is not None
+        ):
+            own = g.mul(self._secret, d.ciphertext.c1)
+            card = self._learn(h, d, dc.unmask(d.ciphertext, [*d.shares.values(), own]))
+            return CardKnown(h, card)
+        return None
+
+    def _learn(self, h: int, d: _Dealt, point: bytes) -> int:
+        card = self.table.index(point)
+        if card is None:
+            raise DeckCorrupted(self.deck_id, h, "unmasks to no card of the table")
+        other = self._seen.get(card)
+        if other is not None and other != h:
+            raise DeckCorrupted(self.deck_id, h, f"card {card} is also card handle {other}")
+        d.card = card
+        self._seen[card] = h
+        return card
+
+    # -- reading points and proofs (the audit overrides these: it knows the secrets) ------------
+
+    def _read_shuffle(self, author: int, raw: list[bytes], commitment: bytes) -> list[dc.Ciphertext]:
+        """The masked cards of a shuffle, every point checked (this peer's own trusted)."""
+        if author == self.seat:
+            return [dc.Ciphertext(data[:32], data[32:]) for data in raw]
+        out = []
+        for j, data in enumerate(raw):
+            try:
+                out.append(dc.Ciphertext.decode(data))
+            except g.InvalidPoint as e:
+                raise CheatDetected(author, "shuffle", f"masked card {j}: {e}") from None
+        return out
+
+    def _verify_shares(
+        self, author: int, handles: Sequence[int], bases: Sequence[bytes],
+        shares: Sequence[bytes], proof: object, context: bytes,
+    ) -> bool:
+        return dp.verify_dleq(self.keys.shares[author], bases, shares, proof, context)
+
+    def _read_share(self, author: int, handle: int, data: object, step: str) -> bytes:
+        try:
+            return g.decode_point(data)
+        except g.InvalidPoint as e:
+            raise CheatDetected(author, step, f"share for card {handle}: {e}") from None
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _get(self, handle: int) -> _Dealt:
+        if not 0 <= handle < len(self._dealt):
+            raise ValueError(f"no card with handle {handle}")
+        return self._dealt[handle]
+
+    def _share_context(self, handles: Sequence[int], seat: int, context: bytes) -> bytes:
+        return g.encode(
+            SHARE_CONTEXT_TAG, self.keys.game_id, self.deck_id.encode(), seat.to_bytes(2, "big"),
+            b"".join(h.to_bytes(8, "big") for h in handles), context,
+        )
+
+    def replay(self, entry: Mapping[str, Any]) -> list[Event]:
+        """Apply one ``log`` entry (an observer rebuilding the deck from a record)."""
+        op = entry.get("op")
+        if op == "msg":
+            return self.receive(entry["author"], entry["msg"], entry["context"])
+        if op == "deal":
+            self.deal(entry["to"])
+        elif op == "bottom":
+            self.return_to_bottom(entry["handle"])
+        elif op == "reshuffle":
+            self.reshuffle(entry["cards"])
+        else:
+            raise ValueError(f"unknown log entry {op!r}")
+        return []

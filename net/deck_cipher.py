@@ -1,0 +1,160 @@
+"""ElGamal masking of cards under a joint key, and the seeded shuffle step (Barnett-Smart).
+
+Construction
+------------
+* **Cards.** Card ``i`` of a game's card table is the point ``M_i = hash_to_point(CARD_TAG,
+  domain, i)``: nobody knows a discrete log between two cards. ``CardTable.index`` maps a point
+  back to its card (or ``None``: not a card of this table).
+* **Keys.** Each seat ``j`` holds a secret share ``x_j``; its public share is ``Y_j = x_j*G`` and
+  the joint key is ``H = sum(Y_j)``. Nobody knows ``x = sum(x_j)`` until every seat reveals its
+  share at the end of the game.
+* **Masking.** A masked card is ``(C1, C2) = (r*G, M + r*H)`` (64 bytes on the wire).
+  ``remask`` adds a fresh masking of zero: ``(C1 + r*G, C2 + r*H)``, which changes every byte and
+  not the card. A public card enters a deck as ``(G, M + H)``, its masking with the known ``r = 1``
+  (so every first half is a proper group element, never the identity).
+* **Unmasking.** Each seat's decryption share of a masked card is ``D_j = x_j*C1``; then
+  ``M = C2 - sum(D_j)``. A receiver adds its own share privately, so only it learns ``M``.
+* **Shuffle step.** A shuffler draws a 32-byte seed, publishes ``seed_commitment`` (SHA-256 over a
+  domain tag, the game, the deck, its seat, the shuffle number and the seed) with its output, and
+  reveals the seed at the audit. From the seed, ``ScalarStream`` gives a uniform permutation
+  ``pi`` (Fisher-Yates) and then one re-masking scalar per position:
+  ``out[j] = remask(in[pi[j]], r_j)``. ``shuffle`` makes it and ``rederive`` recomputes it, so the
+  audit checks each output against its seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from net import group as g
+
+CARD_TAG = b"palazzo/deck/card/v1"
+SHUFFLE_TAG = b"palazzo/deck/shuffle/v1"
+COMMIT_TAG = b"palazzo/deck/shuffle-commitment/v1"
+SEED_BYTES = 32
+
+
+@dataclass(frozen=True)
+class Ciphertext:
+    """A masked card ``(c1, c2)``; build one from outside input with ``Ciphertext.decode``."""
+
+    c1: bytes
+    c2: bytes
+
+    def to_bytes(self) -> bytes:
+        return self.c1 + self.c2
+
+    @classmethod
+    def decode(cls, data: object) -> Ciphertext:
+        """Parse 64 bytes; both halves must be points of the subgroup (``InvalidPoint``)."""
+        if not isinstance(data, bytes) or len(data) != 2 * g.POINT_BYTES:
+            raise g.InvalidPoint("a masked card must be 64 bytes")
+        return cls(g.decode_point(data[:32]), g.decode_point(data[32:]))
+
+    def __repr__(self) -> str:
+        return f"Ciphertext.decode(bytes.fromhex({self.to_bytes().hex()!r}))"
+
+
+class CardTable:
+    """The points of a game's cards: ``point(i)`` and its inverse ``index(point)``."""
+
+    def __init__(self, domain: str, size: int) -> None:
+        if size <= 0:
+            raise ValueError("a card table needs at least one card")
+        self.domain = domain
+        self.size = size
+        self._points = [
+            g.hash_to_point(CARD_TAG, domain.encode(), i.to_bytes(4, "big")) for i in range(size)
+        ]
+        self._index = {p: i for i, p in enumerate(self._points)}
+
+    def point(self, card: int) -> bytes:
+        if not 0 <= card < self.size:
+            raise ValueError(f"no card {card} in table {self.domain!r} of {self.size}")
+        return self._points[card]
+
+    def index(self, point: bytes) -> int | None:
+        return self._index.get(point)
+
+    def __repr__(self) -> str:
+        return f"CardTable({self.domain!r}, {self.size})"
+
+
+def joint_key(publics: Sequence[bytes]) -> bytes:
+    return g.add_all(publics)
+
+
+def mask(message: bytes, r: int, key: bytes) -> Ciphertext:
+    """``(r*G, M + r*H)`` for a non-zero ``r``."""
+    if not 0 < r < g.L:
+        raise ValueError("masking needs a non-zero scalar")
+    return Ciphertext(g.base_mul(r), g.add(message, g.mul(r, key)))
+
+
+def public_mask(message: bytes, key: bytes) -> Ciphertext:
+    """The masking of a public card with the known scalar 1: ``(G, M + H)``."""
+    return Ciphertext(g.BASE, g.add(message, key))
+
+
+def remask(ct: Ciphertext, r: int, key: bytes) -> Ciphertext:
+    """``(C1 + r*G, C2 + r*H)``: the same card, fresh bytes."""
+    return Ciphertext(g.add(ct.c1, g.base_mul(r)), g.add(ct.c2, g.mul(r, key)))
+
+
+def unmask(ct: Ciphertext, shares: Sequence[bytes]) -> bytes:
+    """``C2 - sum(shares)``: the card point once every seat's share is in."""
+    return g.sub(ct.c2, g.add_all(shares))
+
+
+def decrypt(ct: Ciphertext, secret: int) -> bytes:
+    """``C2 - x*C1`` with the joint secret (the audit, once every share is revealed)."""
+    return g.sub(ct.c2, g.mul(secret, ct.c1))
+
+
+def seed_commitment(game_id: bytes, deck_id: str, seat: int, number: int, seed: bytes) -> bytes:
+    """SHA-256 commitment to a shuffle seed, bound to the game, deck, seat and shuffle number."""
+    return hashlib.sha256(
+        g.encode(
+            COMMIT_TAG, game_id, deck_id.encode(), seat.to_bytes(2, "big"),
+            number.to_bytes(4, "big"), seed,
+        )
+    ).digest()
+
+
+@dataclass(frozen=True)
+class ShuffleDraw:
+    """What a seed decides: ``order[j]`` is the input position sent to output ``j``, re-masked
+    by ``scalars[j]``."""
+
+    order: tuple[int, ...]
+    scalars: tuple[int, ...]
+
+
+def shuffle_draw(seed: bytes, size: int) -> ShuffleDraw:
+    if len(seed) != SEED_BYTES:
+        raise ValueError("a shuffle seed is 32 bytes")
+    stream = g.ScalarStream(seed, SHUFFLE_TAG)
+    order = g.permutation(stream, size)
+    return ShuffleDraw(tuple(order), tuple(stream.scalar() for _ in range(size)))
+
+
+def shuffle(cards: Sequence[Ciphertext], seed: bytes, key: bytes) -> list[Ciphertext]:
+    """Permute and re-mask ``cards`` as the seed decides (top of the deck first)."""
+    draw = shuffle_draw(seed, len(cards))
+    return [remask(cards[i], r, key) for i, r in zip(draw.order, draw.scalars, strict=True)]
+
+
+def rederive(
+    before: Sequence[Ciphertext], after: Sequence[Ciphertext], seed: bytes, key: bytes
+) -> int | None:
+    """Check a shuffle against its seed: ``None`` when ``after`` is exactly what ``seed`` makes
+    of ``before``, else the first output position that differs."""
+    if len(before) != len(after):
+        return min(len(before), len(after))
+    expected = shuffle(before, seed, key)
+    for j, (want, got) in enumerate(zip(expected, after, strict=True)):
+        if want != got:
+            return j
+    return None

@@ -1,0 +1,73 @@
+"""The joint key of the fair deck: every seat's key share, each with a proof of knowledge.
+
+Seat ``j`` draws a secret scalar ``x_j`` and sends ``key_message``: ``{"type": "deck/key",
+"key": Y_j, "proof": 64 bytes}`` with ``Y_j = x_j*G`` and a Schnorr proof (``net.deck_proofs``)
+that it knows ``x_j``, bound to the game id and its seat, so that no seat can pick its share as a
+function of the others' (a "rogue key" giving it the joint secret) or copy another seat's.
+``read_key_message`` checks one message and names its seat on failure; ``PublicKeys`` holds every
+checked share and the joint key ``H = sum(Y_j)``, whose secret ``x = sum(x_j)`` nobody knows until
+the end-of-game reveal. One key serves every deck of a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from net import deck_cipher as dc
+from net import deck_proofs as dp
+from net import group as g
+from net.errors import CheatDetected
+
+KEY_CONTEXT_TAG = b"palazzo/deck/key/v1"
+
+
+def key_context(game_id: bytes, seat: int) -> bytes:
+    return g.encode(KEY_CONTEXT_TAG, game_id, seat.to_bytes(2, "big"))
+
+
+def key_message(game_id: bytes, seat: int, secret: int, entropy: bytes | None = None) -> dict[str, Any]:
+    public, proof = dp.prove_key(secret, key_context(game_id, seat), entropy)
+    return {"type": "deck/key", "key": public, "proof": proof}
+
+
+def read_key_message(game_id: bytes, seat: int, msg: Mapping[str, Any]) -> bytes:
+    """The public key share in ``msg`` from ``seat``, or ``CheatDetected(seat, "key", ...)``."""
+    if not isinstance(msg, Mapping) or msg.get("type") != "deck/key":
+        raise CheatDetected(seat, "key", "not a key message")
+    try:
+        public = g.decode_point(msg.get("key"))
+    except g.InvalidPoint as e:
+        raise CheatDetected(seat, "key", f"invalid key share: {e}") from None
+    if not dp.verify_key(public, msg.get("proof"), key_context(game_id, seat)):
+        raise CheatDetected(seat, "key", "the proof of knowledge of the key share does not verify")
+    return public
+
+
+@dataclass(frozen=True)
+class PublicKeys:
+    """Every seat's public key share (checked) and the joint key."""
+
+    game_id: bytes
+    shares: tuple[bytes, ...]
+    joint: bytes = field(init=False)
+
+    def __post_init__(self) -> None:
+        if len(self.shares) < 2:
+            raise ValueError("a fair deck needs at least two seats")
+        if len(set(self.shares)) != len(self.shares):
+            raise ValueError("two seats have the same key share")
+        joint = dc.joint_key(self.shares)
+        if not g.is_valid_point(joint):
+            raise ValueError("the joint key is not a valid point")
+        object.__setattr__(self, "joint", joint)
+
+    @property
+    def seats(self) -> int:
+        return len(self.shares)
+
+    @classmethod
+    def from_messages(cls, game_id: bytes, messages: Sequence[Mapping[str, Any]]) -> PublicKeys:
+        """Check every seat's key message (``messages[seat]``) and join the keys."""
+        return cls(game_id, tuple(read_key_message(game_id, s, m) for s, m in enumerate(messages)))

@@ -1,0 +1,135 @@
+"""Zero-knowledge proofs of the fair deck: Schnorr and Chaum-Pedersen, made non-interactive.
+
+Both are sigma protocols made non-interactive with the *strong* Fiat-Shamir transform: the
+challenge hashes the whole statement (every public point), the prover's commitments, a domain tag
+and a caller's ``context`` (game id, seat, card, transcript hash...), so a proof cannot be moved
+to another statement, seat, card or moment of the game.
+
+* **Key share** (Schnorr proof of knowledge of ``x`` with ``Y = x*G``). The prover picks ``k``,
+  sends ``c = H(tag, G, Y, k*G, context)`` and ``s = k + c*x``. The verifier recomputes
+  ``R = s*G - c*Y`` and checks ``c == H(tag, G, Y, R, context)``. It stops a peer from choosing
+  its key share as a function of the others' (a "rogue key" that would give it the joint key).
+* **Equal discrete logs** (Chaum-Pedersen, ``log_G Y == log_C_i D_i`` for ``i = 1..m``):
+  decryption shares ``D_i = x*C_i`` of the first halves ``C_i`` of ``m`` masked cards, all made
+  with the secret of the public key share ``Y``. The prover picks one ``k`` and sends
+  ``c = H(tag, G, Y, m, C_1, D_1, ..., C_m, D_m, k*G, k*C_1, ..., k*C_m, context)`` and
+  ``s = k + c*x``; the verifier recomputes ``A = s*G - c*Y`` and ``B_i = s*C_i - c*D_i`` and the
+  hash. Two answers ``s, s'`` to two challenges for the same commitments give
+  ``x = (s - s')/(c - c')``, which satisfies every equation at once (soundness); picking ``c`` and
+  ``s`` first and solving for the commitments simulates a proof (zero knowledge). One proof covers
+  all the shares a seat sends in one message: ``2m + 2`` multiplications to verify instead of
+  ``4m``. With ``m = 1`` it is the classic Chaum-Pedersen proof.
+
+A proof is 64 bytes: ``c || s``, two canonical scalars. The nonce ``k`` is hedged: a hash of the
+secret, the statement, the context and 32 fresh random bytes (``entropy``; tests pass fixed bytes
+for known-answer vectors). Verification functions return ``False`` on any malformed or wrong
+proof; they never raise for bad input.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from net import group as g
+
+KEY_TAG = b"palazzo/deck/key-proof/v1"
+DLEQ_TAG = b"palazzo/deck/dleq-proof/v1"
+NONCE_TAG = b"palazzo/deck/nonce/v1"
+PROOF_BYTES = 64
+
+
+def _nonce(secret: int, entropy: bytes | None, *parts: bytes) -> int:
+    fresh = os.urandom(32) if entropy is None else entropy
+    k = g.hash_to_scalar(NONCE_TAG, g.scalar_bytes(secret), fresh, *parts)
+    return k or 1
+
+
+def _split(proof: object) -> tuple[int, int] | None:
+    if not isinstance(proof, bytes) or len(proof) != PROOF_BYTES:
+        return None
+    try:
+        return g.decode_scalar(proof[:32]), g.decode_scalar(proof[32:])
+    except g.InvalidScalar:
+        return None
+
+
+def prove_key(secret: int, context: bytes, entropy: bytes | None = None) -> tuple[bytes, bytes]:
+    """Return ``(Y, proof)``: the public key share ``secret*G`` and a proof of knowing it."""
+    if not 0 < secret < g.L:
+        raise ValueError("a secret key share must be a non-zero scalar")
+    public = g.base_mul(secret)
+    k = _nonce(secret, entropy, KEY_TAG, public, context)
+    c = g.hash_to_scalar(KEY_TAG, g.BASE, public, g.base_mul(k), context)
+    s = (k + c * secret) % g.L
+    return public, g.scalar_bytes(c) + g.scalar_bytes(s)
+
+
+def verify_key(public: bytes, proof: object, context: bytes) -> bool:
+    """Whether ``proof`` shows knowledge of the discrete log of ``public`` (a checked point)."""
+    cs = _split(proof)
+    if cs is None:
+        return False
+    c, s = cs
+    r = g.sub(g.base_mul(s), g.mul(c, public))
+    return c == g.hash_to_scalar(KEY_TAG, g.BASE, public, r, context)
+
+
+def prove_dleq(
+    secret: int, bases: Sequence[bytes], context: bytes, entropy: bytes | None = None
+) -> tuple[list[bytes], bytes]:
+    """Return ``(shares, proof)``: ``shares[i] = secret*bases[i]`` and one proof that every
+    ``log_bases[i](shares[i])`` equals ``log_G(secret*G)``."""
+    if not 0 < secret < g.L:
+        raise ValueError("a secret key share must be a non-zero scalar")
+    if not bases:
+        raise ValueError("a proof of equal logs needs at least one base")
+    public = g.base_mul(secret)
+    shares = [g.mul(secret, c) for c in bases]
+    statement = _dleq_statement(public, bases, shares)
+    k = _nonce(secret, entropy, DLEQ_TAG, statement, context)
+    commitments = [g.base_mul(k), *(g.mul(k, c) for c in bases)]
+    c = g.hash_to_scalar(DLEQ_TAG, statement, *commitments, context)
+    s = (k + c * secret) % g.L
+    return shares, g.scalar_bytes(c) + g.scalar_bytes(s)
+
+
+def verify_dleq(
+    public: bytes, bases: Sequence[bytes], shares: Sequence[bytes], proof: object, context: bytes
+) -> bool:
+    """Whether ``proof`` shows ``log_G(public) == log_bases[i](shares[i])`` for every ``i``
+    (every point already checked)."""
+    cs = _split(proof)
+    if cs is None or not bases or len(bases) != len(shares):
+        return False
+    c, s = cs
+    commitments = [g.sub(g.base_mul(s), g.mul(c, public))]
+    commitments += [g.sub(g.mul(s, b), g.mul(c, d)) for b, d in zip(bases, shares, strict=True)]
+    statement = _dleq_statement(public, bases, shares)
+    return c == g.hash_to_scalar(DLEQ_TAG, statement, *commitments, context)
+
+
+def verify_dleq_known(
+    public: bytes, bases: Sequence[bytes], shares: Sequence[bytes], proof: object, context: bytes,
+    secret: int, base_logs: Sequence[int],
+) -> bool:
+    """``verify_dleq`` for an auditor who knows the secret and the discrete log of every base.
+
+    When ``public = secret*G``, ``bases[i] = base_logs[i]*G`` and ``shares[i] = secret*bases[i]``
+    (the caller checks these), the verifier's ``s*G - c*public`` is ``k*G`` and
+    ``s*bases[i] - c*shares[i]`` is ``(k*base_logs[i])*G`` with ``k = s - c*secret``: the same
+    check with fixed-base multiplications only (about five times faster).
+    """
+    cs = _split(proof)
+    if cs is None or not bases or not len(bases) == len(shares) == len(base_logs):
+        return False
+    c, s = cs
+    k = (s - c * secret) % g.L
+    commitments = [g.base_mul(k), *(g.base_mul(k * r % g.L) for r in base_logs)]
+    statement = _dleq_statement(public, bases, shares)
+    return c == g.hash_to_scalar(DLEQ_TAG, statement, *commitments, context)
+
+
+def _dleq_statement(public: bytes, bases: Sequence[bytes], shares: Sequence[bytes]) -> bytes:
+    pairs = b"".join(b + d for b, d in zip(bases, shares, strict=True))
+    return g.encode(g.BASE, public, len(bases).to_bytes(4, "big"), pairs)

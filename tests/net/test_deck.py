@@ -1,0 +1,547 @@
+"""The fair deck as a protocol: keys, shuffles, deals, opens, moves, and every message checked."""
+
+import copy
+import hashlib
+import json
+import random
+from pathlib import Path
+
+import msgpack
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from net import deck_cipher as dc
+from net import group as g
+from net.deck import (
+    CardKnown,
+    CardOpened,
+    DeckCorrupted,
+    FairDeck,
+    pack_handles,
+    unpack,
+    unpack_handles,
+)
+from net.deck_keys import PublicKeys, key_message, read_key_message
+from net.deck_table import LocalTable
+from net.errors import CheatDetected
+
+VECTORS = json.loads((Path(__file__).resolve().parent / "data" / "deck_vectors.json").read_text())
+TORSION = [bytes.fromhex(t) for t in VECTORS["torsion"]]
+TABLE = dc.CardTable("condottiere", 110)
+
+
+def _not_a_curve_point() -> bytes:
+    for y in range(2, 100):
+        data = y.to_bytes(32, "little")
+        try:
+            g.decode_point(data)
+        except g.InvalidPoint as e:
+            if "curve point" in str(e):
+                return data
+    raise AssertionError("no such y below 100")
+
+
+NOT_ON_CURVE = _not_a_curve_point()
+
+
+def table(seats=3, cards=12, seed=1, tamper=None, deck="d"):
+    t = LocalTable(seats, rng=random.Random(seed), tamper=tamper)
+    t.new_deck(deck, TABLE, range(cards))
+    t.shuffle(deck)
+    return t
+
+
+def known(t, seat):
+    return {e.handle: e.card for _, e in t.peers[seat].events if isinstance(e, CardKnown)}
+
+
+def opened(t, seat):
+    return {e.handle: e.card for _, e in t.peers[seat].events if isinstance(e, CardOpened)}
+
+
+# -- keys --------------------------------------------------------------------------------
+
+
+def test_key_messages_join_into_one_key():
+    xs = [11, 22, 33]
+    keys = PublicKeys.from_messages(b"g", [key_message(b"g", s, x) for s, x in enumerate(xs)])
+    assert keys.joint == g.base_mul(66)
+    assert keys.seats == 3
+
+
+def test_a_key_proof_is_bound_to_game_and_seat():
+    msg = key_message(b"g", 1, 1234)
+    assert read_key_message(b"g", 1, msg) == g.base_mul(1234)
+    for game, seat in ((b"g", 2), (b"other game", 1)):
+        with pytest.raises(CheatDetected) as e:
+            read_key_message(game, seat, msg)
+        assert (e.value.seat, e.value.step) == (seat, "key")
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_a_small_order_key_share_is_refused(index):
+    msg = dict(key_message(b"g", 0, 5), key=TORSION[index])
+    with pytest.raises(CheatDetected, match="invalid key share"):
+        read_key_message(b"g", 0, msg)
+
+
+def test_a_copied_key_share_is_refused():
+    msg = key_message(b"g", 0, 5)
+    with pytest.raises(CheatDetected):
+        PublicKeys.from_messages(b"g", [msg, msg])
+    with pytest.raises(ValueError, match="same key share"):
+        PublicKeys(b"g", (g.base_mul(5), g.base_mul(5)))
+
+
+def test_a_deck_refuses_a_secret_that_is_not_its_seats():
+    t = LocalTable(2, rng=random.Random(0))
+    with pytest.raises(ValueError):
+        FairDeck(t.keys, "d", TABLE, range(5), 0, t.peers[1].secret)
+    with pytest.raises(ValueError):
+        FairDeck(t.keys, "d", TABLE, [1, 1])
+
+
+# -- dealing -----------------------------------------------------------------------------
+
+
+def test_each_seat_learns_its_cards_and_nobody_elses():
+    t = table(seats=3, cards=12)
+    dealt = t.deal_round("d", 3)
+    all_cards = []
+    for seat in range(3):
+        mine = known(t, seat)
+        assert sorted(mine) == dealt[seat]
+        all_cards += mine.values()
+        for other in range(3):
+            for h in dealt[other]:
+                card = t.peers[seat].decks["d"].card(h)
+                assert (card is not None) == (other == seat)
+    assert len(set(all_cards)) == 9 and set(all_cards) <= set(range(12))
+    assert t.peers[0].decks["d"].ciphertext(0) == t.peers[2].decks["d"].ciphertext(0)
+
+
+def test_an_observer_learns_only_opened_cards():
+    t = table(seats=2, cards=6)
+    watcher = FairDeck(t.keys, "d", TABLE, range(6))
+    for entry in t.peers[0].decks["d"].log[1:]:
+        watcher.replay(entry)
+    handles = t.deal("d", 1, 2)
+    for entry in t.peers[0].decks["d"].log[-3:]:
+        watcher.replay(entry)
+    assert [watcher.card(h) for h in handles] == [None, None]
+    t.open("d", handles[0])
+    events = watcher.replay(t.peers[0].decks["d"].log[-1])
+    assert events == [CardOpened(handles[0], known(t, 1)[handles[0]], 1)]
+
+
+def test_a_relay_sees_no_card_before_it_is_opened():
+    # everything a relaying host receives: no card point appears in it, and replaying it all
+    # tells an observer no hidden card
+    sent = []
+
+    def spy(author, msg):
+        sent.append(msg)
+        return msg
+
+    t = table(seats=3, cards=12, tamper=spy)
+    dealt = t.deal_round("d", 3)
+    points = {TABLE.point(c) for c in range(12)}
+
+    def chunks(value):
+        if isinstance(value, bytes):
+            yield from (value[i:i + 32] for i in range(0, len(value), 32))
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                yield from chunks(v)
+        elif isinstance(value, dict):
+            for v in value.values():
+                yield from chunks(v)
+
+    assert not any(c in points for msg in sent for c in chunks(msg))
+    watcher = FairDeck(t.keys, "d", TABLE, range(12))
+    for entry in t.peers[0].decks["d"].log[1:]:
+        watcher.replay(entry)
+    assert all(watcher.card(h) is None for hs in dealt.values() for h in hs)
+
+
+def test_an_opened_card_is_the_card_its_holder_was_dealt():
+    t = table(seats=4, cards=10)
+    handles = t.deal("d", 2, 3)
+    t.open("d", handles[1])
+    card = known(t, 2)[handles[1]]
+    for seat in range(4):
+        assert opened(t, seat) == {handles[1]: card}
+        assert t.peers[seat].decks["d"].is_open(handles[1])
+
+
+def test_a_card_dealt_face_up_opens_once_every_seat_has_shared():
+    t = table(seats=3, cards=5)
+    [h] = t.deal("d", None)
+    cards = {opened(t, s)[h] for s in range(3)}
+    assert len(cards) == 1
+    assert t.peers[0].decks["d"].missing_shares(h) == []
+
+
+def test_dealing_the_whole_deck_gives_every_card_once():
+    t = table(seats=3, cards=9)
+    t.deal_round("d", 3)
+    cards = [c for s in range(3) for c in known(t, s).values()]
+    assert sorted(cards) == list(range(9))
+
+
+def test_a_card_returned_to_the_bottom_comes_back_to_its_holder_unopened():
+    t = table(seats=3, cards=5)
+    [h] = t.deal("d", 1)
+    card = known(t, 1)[h]
+    t.return_to_bottom("d", h)
+    deck = t.peers[0].decks["d"]
+    assert len(deck.pile) == 5 and deck.pile[-1] == deck.ciphertext(h)
+    assert opened(t, 0) == {}
+    t.deal("d", 0, 4)
+    with pytest.raises(ValueError, match="shown to all"):
+        deck.deal(2)  # the others' shares of it are public: only its holder may get it back
+    sent = len(deck.log)
+    [again] = t.deal("d", 1)
+    assert len(deck.log) == sent + 1  # the deal alone: its shares still serve, none are sent
+    assert t.peers[1].decks["d"].card(again) == card
+    assert [t.peers[s].decks["d"].card(again) for s in (0, 2)] == [None, None]
+    assert deck.missing_shares(again) == []
+    t.open("d", again)
+    assert opened(t, 2) == {again: card}
+    with pytest.raises(ValueError):
+        deck.return_to_bottom(h)  # that handle is done with
+    t.audit()
+
+
+def test_a_returned_card_may_be_turned_face_up_with_its_holders_share():
+    t = table(seats=3, cards=3)
+    [h] = t.deal("d", 2)
+    card = known(t, 2)[h]
+    t.return_to_bottom("d", h)
+    t.deal("d", 0, 2)
+    [up] = t.deal("d", None)
+    assert opened(t, 0)[up] == card
+    t.audit()
+
+
+def test_a_reshuffle_brings_opened_cards_back_and_everyone_shuffles_again():
+    t = table(seats=3, cards=8)
+    hands = t.deal_round("d", 2)
+    for h in hands[0]:
+        t.open("d", h)
+    shown = sorted(opened(t, 0).values())
+    deck = t.peers[1].decks["d"]
+    with pytest.raises(ValueError, match="not an opened card"):
+        deck.reshuffle([known(t, 1)[hands[1][0]]])
+    t.reshuffle("d", shown)
+    assert deck.shuffles == 6 and len(deck.pile) == 4
+    t.deal("d", 2, 4)
+    back = [c for h, c in known(t, 2).items() if h not in hands[2]]
+    kept = [known(t, s)[h] for s in (1, 2) for h in hands[s]]
+    assert sorted(back + kept) == list(range(8))
+
+
+def test_lockstep_moves_are_refused_out_of_place():
+    t = LocalTable(2, rng=random.Random(3))
+    t.new_deck("d", TABLE, range(4))
+    deck = t.peers[1].decks["d"]
+    with pytest.raises(ValueError, match="being shuffled"):
+        deck.deal(0)
+    with pytest.raises(ValueError, match="turn to shuffle"):
+        deck.make_shuffle()
+    t.shuffle("d")
+    [h] = t.deal("d", 1)
+    with pytest.raises(ValueError, match="make_open"):
+        deck.make_shares([h], b"")
+    with pytest.raises(ValueError, match="not held"):
+        t.peers[0].decks["d"].make_open([h], b"")
+    with pytest.raises(ValueError, match="no seat"):
+        deck.deal(5)
+    with pytest.raises(ValueError, match="no card"):
+        deck.card(7)
+
+
+# -- every message is checked, and its author named ------------------------------------------
+
+
+def tamper_shuffle(seat, change):
+    """``change`` gets the shuffle's masked cards as a list of 64-byte items and returns a list
+    (packed again) or any value to send as it is."""
+
+    def tamper(author, msg):
+        if author == seat and msg["type"] == "deck/shuffle":
+            cards = change(unpack(msg["cards"], 64))
+            if isinstance(cards, list) and all(isinstance(c, bytes) for c in cards):
+                cards = b"".join(cards)
+            msg = dict(msg, cards=cards)
+        return msg
+
+    return tamper
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_a_small_order_point_in_a_shuffle_is_caught_at_once(index):
+    def change(cards):
+        cards[3] = TORSION[index] + cards[3][32:]
+        return cards
+
+    with pytest.raises(CheatDetected, match="masked card 3: .*(identity|small order)") as e:
+        table(tamper=tamper_shuffle(1, change))
+    assert (e.value.seat, e.value.step) == (1, "shuffle")
+
+
+def test_a_point_with_a_torsion_component_in_a_shuffle_is_caught_at_once():
+    def change(cards):
+        cards[0] = cards[0][:32] + g.add(cards[0][32:], TORSION[1])
+        return cards
+
+    with pytest.raises(CheatDetected, match="outside the prime-order subgroup") as e:
+        table(tamper=tamper_shuffle(2, change))
+    assert e.value.seat == 2
+
+
+@pytest.mark.parametrize(
+    "change, reason",
+    [
+        (lambda cards: cards[:-1], "the pile has 12 cards of 64 bytes"),
+        (lambda cards: [cards[0], *cards[:-1]], "the same masked card twice"),
+        (lambda cards: [NOT_ON_CURVE * 2, *cards[1:]], "not the encoding of a curve point"),
+        (lambda cards: [cards[0][:40], *cards[1:]], "64 bytes"),
+        (lambda cards: [*cards, None], "64 bytes"),  # a list, not packed bytes
+        (lambda cards: None, "64 bytes"),
+    ],
+)
+def test_a_malformed_shuffle_names_its_author(change, reason):
+    with pytest.raises(CheatDetected, match=reason) as e:
+        table(tamper=tamper_shuffle(0, change))
+    assert (e.value.seat, e.value.step) == (0, "shuffle")
+
+
+def test_a_shuffle_out_of_turn_or_misnumbered_is_caught():
+    t = LocalTable(3, rng=random.Random(5))
+    t.new_deck("d", TABLE, range(4))
+    first = t.peers[0].decks["d"].make_shuffle()
+    with pytest.raises(CheatDetected, match="out of turn"):
+        t.peers[2].decks["d"].receive(1, first, b"")
+    for number in (1, True, "0", None):
+        with pytest.raises(CheatDetected, match="wrong shuffle number"):
+            t.peers[2].decks["d"].receive(0, dict(first, number=number), b"")
+    with pytest.raises(CheatDetected, match="commitment"):
+        t.peers[2].decks["d"].receive(0, dict(first, commitment=b"short"), b"")
+
+
+def tamper_shares(seat, change):
+    def tamper(author, msg):
+        if author == seat and msg["type"] == "deck/shares":
+            msg = change(dict(msg))
+        return msg
+
+    return tamper
+
+
+def entries(msg):
+    return [list(e) for e in zip(unpack_handles(msg["handles"]), unpack(msg["shares"], 32), strict=True)]
+
+
+def with_entries(msg, items):
+    return dict(msg, handles=pack_handles([h for h, _ in items]), shares=b"".join(d for _, d in items))
+
+
+def test_a_wrong_decryption_share_is_caught_at_once_with_its_author():
+    def change(msg):
+        items = entries(msg)
+        items[1][1] = g.add(items[1][1], g.BASE)
+        return with_entries(msg, items)
+
+    t = table(seats=3, cards=9, tamper=tamper_shares(2, change))
+    with pytest.raises(CheatDetected, match="fail their proof") as e:
+        t.deal_round("d", 2)
+    assert (e.value.seat, e.value.step) == (2, "deal")
+
+
+@pytest.mark.parametrize("index", [0, 1, 4])
+def test_a_small_order_share_is_caught(index):
+    def change(msg):
+        items = entries(msg)
+        items[0][1] = TORSION[index]
+        return with_entries(msg, items)
+
+    t = table(seats=2, cards=4, tamper=tamper_shares(0, change))
+    with pytest.raises(CheatDetected, match="small order|identity") as e:
+        t.deal("d", 1)
+    assert e.value.seat == 0
+
+
+def test_a_proof_does_not_survive_a_change_of_context():
+    t = table(seats=2, cards=4)
+    for p in t.peers:
+        p.decks["d"].deal(1)
+    msg = t.peers[0].decks["d"].make_shares([0], b"transcript A")
+    with pytest.raises(CheatDetected, match="fail their proof"):
+        t.peers[1].decks["d"].receive(0, msg, b"transcript B")
+    assert t.peers[1].decks["d"].receive(0, msg, b"transcript A") != []
+
+
+@pytest.mark.parametrize(
+    "change, reason",
+    [
+        (lambda m: dict(m, handles=b"", shares=b""), "4-byte handles and 32-byte points"),
+        (lambda m: dict(m, shares=m["shares"] + b"\0"), "4-byte handles and 32-byte points"),
+        (lambda m: dict(m, handles=m["handles"][:3]), "4-byte handles and 32-byte points"),
+        (lambda m: dict(m, handles=[0]), "4-byte handles and 32-byte points"),
+        (lambda m: with_entries(m, [[99, entries(m)[0][1]]]), "no card with handle 99"),
+        (lambda m: with_entries(m, entries(m) * 2), "twice in one message"),
+        (lambda m: dict(m, proof=b"\0" * 64), "fail their proof"),
+        (lambda m: dict(m, proof=None), "fail their proof"),
+        (lambda m: dict(m, type="deck/other"), "unknown deck message"),
+    ],
+)
+def test_malformed_shares_name_their_author(change, reason):
+    t = table(seats=2, cards=4, tamper=tamper_shares(0, change))
+    with pytest.raises(CheatDetected, match=reason) as e:
+        t.deal("d", 1)
+    assert e.value.seat == 0
+
+
+def test_a_second_share_or_a_share_for_a_card_back_in_the_pile_is_caught():
+    t = table(seats=2, cards=4)
+    [h] = t.deal("d", 1)
+    msg = t.peers[0].decks["d"].make_shares([h], b"")
+    with pytest.raises(CheatDetected, match="a second share"):
+        t.peers[1].decks["d"].receive(0, msg, b"")
+    t.return_to_bottom("d", h)
+    with pytest.raises(CheatDetected, match="back in the pile"):
+        t.peers[0].decks["d"].receive(0, msg, b"")
+
+
+def test_a_false_open_is_caught_at_once():
+    # the holder of card h claims it is another card: its share would have to be
+    # C2 - (others' shares) - M_claimed, which it cannot prove equal to x*C1
+    t = table(seats=3, cards=6)
+    [h] = t.deal("d", 1)
+    real = known(t, 1)[h]
+    claimed = (real + 1) % 6
+    deck = t.peers[1].decks["d"]
+    ct = deck.ciphertext(h)
+    others = [deck._dealt[h].shares[s] for s in (0, 2)]
+    forged = g.sub(g.sub(ct.c2, g.add_all(others)), TABLE.point(claimed))
+    honest = deck.make_open([h], t.context)
+    msg = dict(honest, shares=forged)
+    with pytest.raises(CheatDetected, match="fail their proof") as e:
+        t.peers[0].decks["d"].receive(1, msg, t.context)
+    assert (e.value.seat, e.value.step) == (1, "open")
+
+
+def test_one_message_may_not_both_deal_and_open():
+    t = table(seats=2, cards=4)
+    [a] = t.deal("d", 0)
+    [b] = t.deal("d", 1)
+    deck = t.peers[0].decks["d"]
+    mixed = with_entries(
+        deck.make_open([a], b""), entries(deck.make_open([a], b"")) + entries(deck.make_shares([b], b""))
+    )
+    with pytest.raises(CheatDetected, match="both deals and opens"):
+        t.peers[1].decks["d"].receive(0, mixed, b"")
+
+
+def test_a_card_that_unmasks_to_no_card_stops_the_deal():
+    joker = g.hash_to_point(b"not a card", b"")
+
+    def tamper(author, msg):
+        if author == 1 and msg["type"] == "deck/shuffle":
+            key = t_keys[0]
+            msg = dict(msg, cards=dc.mask(joker, 77, key).to_bytes() + msg["cards"][64:])
+        return msg
+
+    t_keys = []
+    t = LocalTable(3, rng=random.Random(9), tamper=tamper)
+    t_keys.append(t.keys.joint)
+    t.new_deck("d", TABLE, range(5))
+    t.shuffle("d")
+    # the joker sits somewhere in the pile; deal until it surfaces
+    with pytest.raises(DeckCorrupted, match="unmasks to no card"):
+        t.deal("d", None, 5)
+
+
+# -- hostile input: any message gets a clear answer, never a crash ------------------------------
+
+values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 2**70) | st.binary(max_size=70) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=8,
+)
+HOSTILE_TABLE = table(seats=2, cards=4, seed=11)
+HOSTILE_TABLE.deal("d", 1)
+
+
+@given(
+    kind=st.sampled_from(["deck/shuffle", "deck/shares", "deck/key", None, 3]),
+    fields=st.dictionaries(
+        st.sampled_from(["number", "commitment", "cards", "shares", "proof", "x"]), values, max_size=5
+    ),
+    author=st.integers(0, 1),
+)
+def test_hostile_messages_are_refused_cleanly(kind, fields, author):
+    deck = copy.deepcopy(HOSTILE_TABLE.peers[0].decks["d"])
+    msg = {**fields, "type": kind, "deck": "d"}
+    try:
+        deck.receive(author, msg, b"context")
+    except (CheatDetected, DeckCorrupted) as e:
+        assert str(e)
+
+
+VALID_SHARES = HOSTILE_TABLE.peers[0].decks["d"].make_shares([0], b"context")
+
+
+@given(
+    handles=values | st.binary(max_size=12),
+    shares=values | st.binary(max_size=96),
+    proof=values,
+    keep=st.sampled_from(["handles", "shares", "proof", "none"]),
+)
+def test_hostile_shares_are_refused_cleanly(handles, shares, proof, keep):
+    deck = copy.deepcopy(HOSTILE_TABLE.peers[1].decks["d"])
+    msg = {**VALID_SHARES, "handles": handles, "shares": shares, "proof": proof}
+    if keep != "none":
+        msg[keep] = VALID_SHARES[keep]
+    with pytest.raises(CheatDetected):
+        deck.receive(0, msg, b"context")
+
+
+def test_protocol_known_answer():
+    # a whole small game with every input fixed: the messages' msgpack encoding is frozen
+    v = VECTORS["protocol"]
+    sent = []
+
+    def spy(author, msg):
+        sent.append([author, msg])
+        return msg
+
+    t = LocalTable(v["seats"], game_id=v["game_id"].encode(), rng=random.Random(v["rng_seed"]),
+                   tamper=spy)
+    t.new_deck("d", TABLE, range(v["cards"]))
+    t.shuffle("d")
+    hands = t.deal_round("d", 1)
+    t.open("d", hands[0][0])
+    assert [k.hex() for k in t.keys.shares] == v["key_shares"]
+    assert len(sent) == v["messages"]
+    assert hashlib.sha256(msgpack.packb(sent, use_bin_type=True)).hexdigest() == v["sha256"]
+    assert t.peers[1].decks["d"].card(hands[0][0]) == v["opened"]
+    t.audit()
+
+
+def test_a_peer_rebuilds_its_deck_from_the_log_and_its_seeds():
+    t = table(seats=3, cards=9)
+    hands = t.deal_round("d", 2)
+    t.open("d", hands[1][0])
+    old = t.peers[1].decks["d"]
+    new = FairDeck(t.keys, "d", TABLE, range(9), 1, t.peers[1].secret)
+    new.restore_seeds(old.my_seeds())
+    events = [e for entry in old.log[1:] for e in new.replay(entry)]
+    assert {e.handle: e.card for e in events if isinstance(e, CardKnown)} == known(t, 1)
+    assert new.pile == old.pile and new.my_seeds() == old.my_seeds()
+    assert [new.card(h) for h in range(6)] == [old.card(h) for h in range(6)]
+    t.peers[1].decks["d"] = new
+    t.deal("d", 1)  # and play goes on
+    t.audit()
