@@ -50,6 +50,7 @@ class NetApp(PalazzoApp):
         self.join_line = join_line
         self.client: NetClient | None = None
         self.failure: str = ""
+        self.saved = False
 
     def on_mount(self, event: events.Mount) -> None:
         event.prevent_default()  # not the start screen of a local game
@@ -84,6 +85,16 @@ class NetApp(PalazzoApp):
             self.lobby.refresh_lobby()
         if self.client is not None:
             self.client.changed()
+        if s.state == "over" and not self.saved:
+            self._save()
+
+    def _save(self) -> None:
+        """Save the transcript the moment the game ends, and show where it went."""
+        from net.play import save_transcript
+
+        self.saved = True
+        save_transcript(self.session.table, lambda line: self.notify(
+            line, title="The game's signed record is saved", timeout=60))
 
     def _open_table(self) -> None:
         table = self.session.table
@@ -193,7 +204,7 @@ def finish(app: NetApp, say: Callable[[str], None]) -> int:
     from net.play import save_transcript
 
     logging.getLogger("palazzo.net").removeHandler(getattr(app, "note_handler", None))
-    save_transcript(app.session.table, say)
+    save_transcript(app.session.table, say)  # again after a failure; the same file at the end
     if app.failure:
         say(f"error: {app.failure}")
     return app.exit_status()

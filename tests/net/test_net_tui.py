@@ -5,13 +5,10 @@ import asyncio
 
 import pytest
 
-pytest.importorskip("tui.app", reason="the table is not here yet")
-
-from tui.screens.end import EndScreen  # noqa: E402
-
-from net.play import HostSettings  # noqa: E402
-from tui.netapp import host_app, join_app  # noqa: E402
-from tui.screens.lobby import LobbyScreen  # noqa: E402
+from net.play import HostSettings
+from tui.netapp import host_app, join_app
+from tui.screens.end import EndScreen
+from tui.screens.lobby import LobbyScreen
 
 
 def text(app) -> str:
@@ -101,6 +98,11 @@ async def test_a_join_at_the_table_and_a_wrong_code(profile):
         await until(pilot, lambda: "Press r when you are ready" in text(app), "the lobby")
         await pilot.press("r")
         await play_to_the_end(app, pilot)
+        games = profile / "data" / "palazzo" / "games"
+        await until(pilot, lambda: games.is_dir() and any(games.iterdir()), "the saved transcript")
+        saved = list(games.iterdir())
+        assert any("transcript:" in str(n.message) for n in app._notifications)
+        assert len(saved) == 1 and saved[0].read_bytes() == app.session.table.transcript.to_bytes()
         await pilot.press("q")
     await asyncio.wait_for(serving, 10)
     assert app.exit_status() == 0
