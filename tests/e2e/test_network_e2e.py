@@ -9,10 +9,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
-from engine.registry import game_names
-
 TIMEOUT = 120
 
 
@@ -83,7 +79,6 @@ def test_a_four_player_medici_game_between_processes(tmp_path):
     assert data.startswith(b"palazzo transcript v1\n")
 
 
-@pytest.mark.skipif("condottiere" not in game_names(), reason="the Condottiere engine is not here yet")
 def test_a_six_player_condottiere_game_between_processes(tmp_path):
     play(tmp_path, "condottiere", 6, ["--no-seat", "--open"])
 

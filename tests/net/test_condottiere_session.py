@@ -4,10 +4,6 @@ face-down cards as commitments, and the seed dealer's shadow of the game."""
 import pytest
 
 from engine.core import UNKNOWN
-from engine.registry import game_names
-
-pytestmark = pytest.mark.skipif("condottiere" not in game_names(),
-                                reason="the Condottiere engine is not here yet")
 
 
 def _play(make_game, players, options, bot="greedy"):

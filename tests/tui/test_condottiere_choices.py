@@ -8,8 +8,6 @@ import random
 
 import pytest
 
-pytest.importorskip("engine.condottiere")
-
 from engine.condottiere import RULES  # noqa: E402
 from engine.condottiere.bots import GreedyBot, RandomBot  # noqa: E402
 from engine.core import TERMINAL, LocalGame  # noqa: E402

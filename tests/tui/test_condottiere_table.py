@@ -3,10 +3,6 @@ the battle lines, the questions of a turn, the end screen."""
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip("engine.condottiere")
-
 from engine.condottiere import RULES  # noqa: E402
 from engine.core import UNKNOWN  # noqa: E402
 from tui.app import PalazzoApp  # noqa: E402

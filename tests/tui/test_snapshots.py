@@ -67,7 +67,6 @@ def test_medici_end_screen(snap_compare, size):
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_condottiere_table_mid_game(snap_compare, size):
-    pytest.importorskip("engine.condottiere")
 
     async def run_before(pilot):
         app = pilot.app

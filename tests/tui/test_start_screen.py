@@ -3,9 +3,7 @@ every choice (game, players, seat, opponents, options, name) reaches the table."
 
 from __future__ import annotations
 
-import pytest
-
-from engine.registry import game_names, get_game
+from engine.registry import get_game
 from tui.app import PalazzoApp
 from tui.condottiere.table import CondottiereTable
 from tui.medici.table import MediciTable
@@ -31,7 +29,6 @@ async def test_enter_starts_medici_against_three_bots(ui):
         assert sorted(table.client.bot_kinds) == [1, 2, 3]
 
 
-@pytest.mark.skipif("condottiere" not in game_names(), reason="no Condottiere engine")
 async def test_every_choice_reaches_the_table(ui):
     app = PalazzoApp(GameSetup(seed=1, pace=0))
     async with app.run_test(size=(100, 30)) as pilot:
