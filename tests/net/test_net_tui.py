@@ -7,10 +7,9 @@ import pytest
 
 pytest.importorskip("tui.app", reason="the table is not here yet")
 
-from tui.screens.end import EndScreen  # noqa: E402
-
 from net.play import HostSettings  # noqa: E402
 from tui.netapp import host_app, join_app  # noqa: E402
+from tui.screens.end import EndScreen  # noqa: E402
 from tui.screens.lobby import LobbyScreen  # noqa: E402
 
 
