@@ -14,6 +14,7 @@ A networked game started from a form is a ``tui.netapp.NetGame`` held in ``net``
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from textual.app import App
@@ -87,6 +88,10 @@ class PalazzoApp(App[None]):
         net, self.net = self.net, None
         if net is not None:
             save_transcript(net.session.table, lambda line: self.notify(line, timeout=15))
+        handler = getattr(self, "note_handler", None)
+        if handler is not None and not hasattr(self, "exit_status"):  # not a NetApp
+            logging.getLogger("palazzo.net").removeHandler(handler)
+            self.note_handler = None
         if net is not None and net.lobby in self.screen_stack:
             while self.screen is not net.lobby:
                 self.pop_screen()

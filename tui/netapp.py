@@ -222,7 +222,11 @@ def host_net(settings: Any) -> NetGame:
         task = asyncio.create_task(runner.run(settings.bind, settings.port, started))
         await asyncio.wait({task, started}, return_when=asyncio.FIRST_COMPLETED)
         if task.done():
-            task.result()
+            try:
+                task.result()
+            except OSError as e:
+                raise ValueError(f"cannot listen on port {settings.port}: "
+                                 f"{e.strerror or e}") from None
         assert net is not None
         net.show_invite(join_line(settings, started.result()[0][1], code))
         runner.add(me, fallback=entry.make_bot(entry.default_bot, random.Random()))

@@ -116,3 +116,37 @@ async def test_join_form_with_a_wrong_code(profile):
             assert isinstance(app.screen, JoinScreen)
     finally:
         serving.cancel()
+
+
+async def test_host_form_on_a_port_in_use_stays_with_the_reason(profile):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    app = PalazzoApp(GameSetup())
+    try:
+        async with app.run_test(size=(110, 34)) as pilot:
+            await pilot.press("f3")
+            await fill(pilot, "#port", str(port))
+            await fill(pilot, "#bind", "127.0.0.1")
+            await pilot.click("#go")
+            await until(pilot, lambda: f"cannot listen on port {port}" in text(app),
+                        "the reason on the form")
+            assert isinstance(app.screen, HostScreen)
+            taken.close()  # the port is free again: the same form now hosts
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: f"palazzo join 127.0.0.1:{port}" in text(app), "the lobby")
+            await pilot.press("q")  # leave the lobby: back to the form, the port closed
+            assert isinstance(app.screen, HostScreen)
+            await until(pilot, lambda: can_bind(port), "the port to be free")
+    finally:
+        taken.close()
+
+
+def can_bind(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True

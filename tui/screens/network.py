@@ -47,6 +47,7 @@ class _Form(Screen[None]):
         error = self.query_one("#error", Static)
         error.update(f"Cannot go on: {reason}")
         error.display = True
+        self.query_one("#go").focus()  # Enter tries again
 
     def _clear_error(self) -> None:
         self.query_one("#error", Static).display = False
