@@ -4,6 +4,10 @@ A thin adapter: each socket is a connection id; bytes read go to the session, th
 output goes back to sockets (or to in-process peers through ``net.link``). A timer calls
 ``tick`` for the turn timeout. The run ends when the game is over (the transcript is saved by
 the caller) or when the caller cancels it.
+
+Writes are bounded: the bytes waiting for one socket may not pass ``write_limit``. A peer that
+stops reading while the game goes on (broadcasts keep coming) is dropped with a logged reason,
+as if it had left; it may rejoin. The other seats' game goes on.
 """
 
 from __future__ import annotations
@@ -19,13 +23,17 @@ from net.session import Close, HostSession, Output, PeerSession, Send
 log = logging.getLogger("palazzo.net")
 READ_SIZE = 65536
 MAX_CONNECTIONS = 64  # at most this many open sockets at once: more are closed at once
+WRITE_LIMIT = 16 * 1024 * 1024  # bytes waiting for one socket; beyond it the peer is dropped
+DRAIN_TIMEOUT = 5.0  # seconds for the last words to reach a peer at the end
 
 
 class HostRunner(MemoryLink):
     """Routes the session's output to sockets or to the in-process peers."""
 
-    def __init__(self, session: HostSession, on_change: Any = None) -> None:
+    def __init__(self, session: HostSession, on_change: Any = None,
+                 write_limit: int = WRITE_LIMIT) -> None:
         super().__init__(session)
+        self.write_limit = write_limit
         self.writers: dict[int, asyncio.StreamWriter] = {}
         self.done = asyncio.Event()
         self.on_change = on_change  # called after every burst of traffic (e.g. to print moves)
@@ -39,11 +47,23 @@ class HostRunner(MemoryLink):
                 continue
             if isinstance(out, Send):
                 writer.write(out.data)
+                waiting = writer.transport.get_write_buffer_size()
+                if waiting > self.write_limit:
+                    self.drop(out.conn, f"it does not read ({waiting} bytes wait for it)")
             elif isinstance(out, Close):
                 self.writers.pop(out.conn, None)
                 writer.close()
         if self.host.finished:
             self.done.set()
+
+    def drop(self, conn: int, reason: str) -> None:
+        """Close a socket at once (what waits for it is lost); its ``_serve`` task then tells
+        the session that the peer left."""
+        writer = self.writers.pop(conn, None)
+        if writer is None:
+            return
+        log.warning("dropping connection %s: %s", conn, reason)
+        writer.transport.abort()
 
     def add_local(self, peer: PeerSession, bot: Any) -> None:
         self.add(peer, bot)
@@ -93,8 +113,8 @@ class HostRunner(MemoryLink):
                 self.pump()
             # let the last entries and the goodbyes reach every socket before closing
             for writer in list(self.writers.values()):
-                with contextlib.suppress(ConnectionError, OSError):
-                    await writer.drain()
+                with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError):
+                    await asyncio.wait_for(writer.drain(), DRAIN_TIMEOUT)
             await asyncio.sleep(0.2)
             for writer in list(self.writers.values()):
                 writer.close()

@@ -6,9 +6,16 @@ with ``play=True`` it goes straight to a table for ``setup``. The screens flow:
     start --GameSetup--> table --(game over)--> end --again--> a new table
                                                     --new----> start
                                                     --quit---> exit
+    start --F3/F4--> host or join form --> lobby --> table --> end --> start
+                                 ^--(cannot connect, wrong code)--'
+
+A networked game started from a form is a ``tui.netapp.NetGame`` held in ``net``.
 """
 
 from __future__ import annotations
+
+import logging
+from typing import Any
 
 from textual.app import App
 from textual.binding import Binding
@@ -26,6 +33,7 @@ class PalazzoApp(App[None]):
         super().__init__()
         self.setup = setup or GameSetup()
         self.play_now = play
+        self.net: Any = None  # a networked game started from the host or join form
 
     def on_mount(self) -> None:
         if self.play_now:
@@ -56,12 +64,53 @@ class PalazzoApp(App[None]):
         for note in getattr(rules, "config_warnings", lambda c: [])(config):
             self.notify(note, title="Note", timeout=8)
 
+    # -- a networked game from the host or join form ----------------------------------------------
+
+    def start_network(self, net: Any, form: Any) -> None:
+        """Open the lobby of ``net`` over ``form``; if the game fails before its table opens,
+        come back to the form with the reason."""
+        from tui.netapp import add_note_handler
+
+        self.net = net
+        net.on_failed = lambda reason: self._network_failed(form, reason)
+        add_note_handler(self)
+        net.start(self)
+
+    def _network_failed(self, form: Any, reason: str) -> None:
+        self.leave_network()
+        form.show_error(reason)
+
+    def leave_network(self) -> None:
+        """Stop the networked game and go back to the screen that started it."""
+        from net.play import save_transcript
+
+        self.workers.cancel_group(self, "network")
+        net, self.net = self.net, None
+        if net is not None:
+            save_transcript(net.session.table, lambda line: self.notify(line, timeout=15))
+        handler = getattr(self, "note_handler", None)
+        if handler is not None and not hasattr(self, "exit_status"):  # not a NetApp
+            logging.getLogger("palazzo.net").removeHandler(handler)
+            self.note_handler = None
+        if net is not None and net.lobby in self.screen_stack:
+            while self.screen is not net.lobby:
+                self.pop_screen()
+            self.pop_screen()
+
+    def flush_network(self) -> None:
+        if self.net is not None:
+            self.net.flush()
+
     def after_game(self, setup: GameSetup, choice: str | None) -> None:
         """What the end screen (or leaving a table) asked for."""
         if choice is None:
             return
         if choice == "quit":
             self.exit()
+            return
+        if self.net is not None:  # a networked game: back to the start screen
+            self.leave_network()
+            self.pop_screen()  # the form
             return
         self.pop_screen()
         if choice == "again":

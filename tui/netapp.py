@@ -1,9 +1,10 @@
 """A networked game in the terminal: the lobby, then the same table as local play, then the end.
 
-``NetApp`` is the palazzo app (help, rules and the game's table screen) with a different start:
-it shows the ``LobbyScreen`` while the seats fill, and once the host's start entry arrives it
-opens the game's table with a ``NetClient``. The network runs as a worker in the app's own
-event loop: a ``PeerRunner`` for ``palazzo join``, or the ``HostRunner`` for ``palazzo host``,
+``NetGame`` is one networked game inside a palazzo app: it shows the ``LobbyScreen`` while the
+seats fill, and once the host's start entry arrives it opens the game's table with a
+``NetClient``. ``NetApp`` is the palazzo app (help, rules and the game's table screen) that opens
+on such a game; the start screen's host and join forms start one in the ordinary app. The
+network runs as a worker in the app's own event loop: a ``PeerRunner`` for ``palazzo join``, or the ``HostRunner`` for ``palazzo host``,
 whose own seat is an in-process peer on the host's link. Either calls ``changed()`` when the
 session moves.
 
@@ -31,7 +32,15 @@ from tui.screens.lobby import LobbyScreen
 from tui.setup import GameSetup, adapter
 
 
-class NetApp(PalazzoApp):
+class NetGame:
+    """One networked game inside a palazzo app: the lobby, then the game's table.
+
+    ``start(app)`` shows the ``LobbyScreen`` and runs ``network`` as a worker; ``changed()``
+    redraws the lobby, opens the table once the game has started, and tells the table's client.
+    ``on_failed(reason)``, if given, is called instead of a note when the game fails before its
+    table opened (a form that started it shows the reason and stays).
+    """
+
     def __init__(
         self,
         session: PeerSession,
@@ -41,25 +50,24 @@ class NetApp(PalazzoApp):
         title: str,
         join_line: str = "",
     ) -> None:
-        super().__init__(GameSetup())
         self.session = session
         self.network = network
         self.send = send
         self.flush = flush
-        self.lobby_title = title
+        self.title = title
         self.join_line = join_line
         self.client: NetClient | None = None
         self.failure: str = ""
         self.saved = False
+        self.host_session: Any = None
+        self.on_failed: Callable[[str], None] | None = None
+        self.app: PalazzoApp | None = None
 
-    def on_mount(self, event: events.Mount) -> None:
-        event.prevent_default()  # not the start screen of a local game
-        # the network's log lines become notes on the screen, never stray text over it
-        self.note_handler = _NoteHandler(self)
-        logging.getLogger("palazzo.net").addHandler(self.note_handler)
-        self.lobby = LobbyScreen(self.session, self.lobby_title, self.join_line)
-        self.push_screen(self.lobby)
-        self.run_worker(self._run_network(), exclusive=True, group="network")
+    def start(self, app: PalazzoApp) -> None:
+        self.app = app
+        self.lobby = LobbyScreen(self.session, self.title, self.join_line)
+        app.push_screen(self.lobby)
+        app.run_worker(self._run_network(), exclusive=True, group="network")
 
     async def _run_network(self) -> None:
         try:
@@ -68,20 +76,26 @@ class NetApp(PalazzoApp):
             self.failure = str(e)
         self.changed()
 
-    def flush_network(self) -> None:
-        self.flush()
+    def show_invite(self, line: str) -> None:
+        self.join_line = line
+        self.lobby.show_invite(line)
 
     def changed(self) -> None:
         """The session may have moved: redraw the lobby, open the table, tell the client."""
-        s = self.session
+        app, s = self.app, self.session
+        if app is None:
+            return
         if s.state == "failed" and not self.failure:
             self.failure = str(s.error)
+        if self.failure and self.client is None and self.on_failed is not None:
+            on_failed, self.on_failed = self.on_failed, None
+            on_failed(self.failure)
+            return
         if self.failure:
-            self.notify(self.failure, title="The game cannot go on", severity="error",
-                        timeout=30)
+            app.notify(self.failure, title="The game cannot go on", severity="error", timeout=30)
         if self.client is None and s.table is not None and s.table.phase not in ("lobby",):
             self._open_table()
-        elif self.client is None and self.screen is self.lobby:
+        elif self.client is None and app.screen is self.lobby:
             self.lobby.refresh_lobby()
         if self.client is not None:
             self.client.changed()
@@ -93,23 +107,22 @@ class NetApp(PalazzoApp):
         from net.play import save_transcript
 
         self.saved = True
-        save_transcript(self.session.table, lambda line: self.notify(
-            line, title="The game's signed record is saved", timeout=60))
+        app = self.app
+        if app is not None:
+            save_transcript(self.session.table, lambda line: app.notify(
+                line, title="The game's signed record is saved", timeout=60))
 
     def _open_table(self) -> None:
+        assert self.app is not None
         table = self.session.table
         assert table is not None
         game = adapter(table.game)
         names = tuple(f"{n} ({s.name})" for n, s in zip(table.rules.seat_names, table.seats,
                                                              strict=False))
         self.client = NetClient(self.session, self.send, names, getattr(game, "narrate", None))
-        self.setup = GameSetup(game=table.game, players=len(table.seats), seat=max(table.me, 0))
-        self.push_screen(game.TABLE(self.client, self.setup))
-
-    def after_game(self, setup: Any, choice: str | None) -> None:
-        if choice is None:
-            return
-        self.exit()
+        self.app.setup = GameSetup(game=table.game, players=len(table.seats),
+                                   seat=max(table.me, 0))
+        self.app.push_screen(game.TABLE(self.client, self.app.setup))
 
     def exit_status(self) -> int:
         table = self.session.table
@@ -118,8 +131,45 @@ class NetApp(PalazzoApp):
         return 3 if isinstance(self.session.error, CheatDetected) else 1
 
 
+class NetApp(PalazzoApp):
+    """The palazzo app that opens on a networked game's lobby (``palazzo host`` / ``join``)."""
+
+    def __init__(self, net: NetGame) -> None:
+        super().__init__(GameSetup())
+        self.net = net
+
+    session = property(lambda self: self.net.session)
+    client = property(lambda self: self.net.client)
+    failure = property(lambda self: self.net.failure)
+    host_session = property(lambda self: self.net.host_session)
+
+    def on_mount(self, event: events.Mount) -> None:
+        event.prevent_default()  # not the start screen of a local game
+        # the network's log lines become notes on the screen, never stray text over it
+        add_note_handler(self)
+        self.net.start(self)
+
+    def after_game(self, setup: Any, choice: str | None) -> None:
+        if choice is None:
+            return
+        self.exit()
+
+    def leave_network(self) -> None:
+        self.exit()
+
+    def exit_status(self) -> int:
+        return self.net.exit_status()
+
+
+def add_note_handler(app: PalazzoApp) -> None:
+    """The network's log lines (warnings and worse) become notes on ``app``'s screen."""
+    if getattr(app, "note_handler", None) is None:
+        app.note_handler = _NoteHandler(app)  # type: ignore[attr-defined]
+        logging.getLogger("palazzo.net").addHandler(app.note_handler)  # type: ignore[attr-defined]
+
+
 class _NoteHandler(logging.Handler):
-    def __init__(self, app: NetApp) -> None:
+    def __init__(self, app: PalazzoApp) -> None:
         super().__init__(logging.WARNING)
         self.app = app
 
@@ -148,21 +198,28 @@ class _FallbackBot:
         return self.bot.choose(view, seat)
 
 
-def join_app(host: str, port: int, code: str | None, name: str,
-             identity: Identity | None = None) -> NetApp:
-    """The app that joins ``host:port`` as ``name``."""
+def join_net(host: str, port: int, code: str | None, name: str,
+             identity: Identity | None = None) -> NetGame:
+    """The networked game that joins ``host:port`` as ``name``."""
     from net.peer import PeerRunner
 
     session = PeerSession(identity or Identity.load_or_create(), name, code, auto_ready=False)
-    app: NetApp | None = None
-    runner = PeerRunner(session, host, port, on_event=lambda e: app and app.changed(),
+    net: NetGame | None = None
+    runner = PeerRunner(session, host, port, on_event=lambda e: net and net.changed(),
                         fallback=_FallbackBot(session))
-    app = NetApp(session, runner.run, runner.act, runner.flush, f"Joining {host}:{port} as {name}")
-    return app
+    net = NetGame(session, runner.run, runner.act, runner.flush, f"Joining {host}:{port} as {name}")
+    return net
 
 
-def host_app(settings: Any) -> NetApp:
-    """The app that hosts a game for ``settings`` and plays the host's own seat."""
+def join_app(host: str, port: int, code: str | None, name: str,
+             identity: Identity | None = None) -> NetApp:
+    """The app that joins ``host:port`` as ``name``."""
+    return NetApp(join_net(host, port, code, name, identity))
+
+
+def host_net(settings: Any) -> NetGame:
+    """The networked game that hosts ``settings`` and plays the host's own seat; ``ValueError``
+    for settings that cannot make a game."""
     from engine.registry import get_game
     from net.host import HostRunner
     from net.play import join_line, make_host
@@ -170,18 +227,21 @@ def host_app(settings: Any) -> NetApp:
     entry = get_game(settings.game)
     session, code = make_host(settings)
     me = PeerSession(session.identity, settings.name, code, auto_ready=False)
-    app: NetApp | None = None
-    runner = HostRunner(session, lambda: app and app.changed())
+    net: NetGame | None = None
+    runner = HostRunner(session, lambda: net and net.changed())
 
     async def network() -> None:
         started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         task = asyncio.create_task(runner.run(settings.bind, settings.port, started))
         await asyncio.wait({task, started}, return_when=asyncio.FIRST_COMPLETED)
         if task.done():
-            task.result()
-        assert app is not None
-        app.join_line = join_line(settings, started.result()[0][1], code)
-        app.lobby.show_invite(app.join_line)
+            try:
+                task.result()
+            except OSError as e:
+                raise ValueError(f"cannot listen on port {settings.port}: "
+                                 f"{e.strerror or e}") from None
+        assert net is not None
+        net.show_invite(join_line(settings, started.result()[0][1], code))
         runner.add(me, fallback=entry.make_bot(entry.default_bot, random.Random()))
         for i in range(settings.bots):
             bot = PeerSession(Identity.generate(), f"bot-{i + 1} ({settings.bot})", code)
@@ -193,10 +253,15 @@ def host_app(settings: Any) -> NetApp:
         me.act(action)
         runner.pump()
 
-    app = NetApp(me, network, send, runner.pump,
-                 f"Hosting {entry.rules.title} for {settings.players}", join_line="...")
-    app.host_session = session  # type: ignore[attr-defined]
-    return app
+    net = NetGame(me, network, send, runner.pump,
+                  f"Hosting {entry.rules.title} for {settings.players}", join_line="...")
+    net.host_session = session
+    return net
+
+
+def host_app(settings: Any) -> NetApp:
+    """The app that hosts a game for ``settings`` and plays the host's own seat."""
+    return NetApp(host_net(settings))
 
 
 def finish(app: NetApp, say: Callable[[str], None]) -> int:

@@ -35,7 +35,7 @@ class LobbyScreen(Screen[None]):
     CSS_PATH = "lobby.tcss"
     BINDINGS = [
         Binding("r", "ready", "I am ready"),
-        Binding("q", "app.quit", "Leave"),
+        Binding("q", "leave", "Leave"),
     ]
 
     def __init__(self, session: Any, title: str, join_line: str = "") -> None:
@@ -80,6 +80,9 @@ class LobbyScreen(Screen[None]):
         else:
             status = f"Your key: {fp}. Press r when you are ready."
         self.query_one("#status", Static).update(status)
+
+    def action_leave(self) -> None:
+        self.app.leave_network()  # type: ignore[attr-defined]
 
     def action_ready(self) -> None:
         if self.session.state == "lobby":

@@ -1,5 +1,6 @@
 """The start screen: choose the game, the players, the computer opponents, the options and your
-name, then play. It returns a ``GameSetup``.
+name, then play. It returns a ``GameSetup``. F3 and F4 (or their buttons) open the forms that
+host or join a game on the network instead (``tui.screens.network``).
 
 The defaults are a game of Court of the Medici against three computer opponents, and the Play
 button has the focus, so Enter alone starts a game. Everything offered comes from the game
@@ -65,6 +66,8 @@ class StartScreen(Screen[GameSetup]):
     )
     BINDINGS = [
         Binding("ctrl+s", "play", "Play"),
+        Binding("f3", "host", "Host a game on the network"),
+        Binding("f4", "join", "Join a game"),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
         Binding("f2", "app.rules", "Rules"),
         Binding("ctrl+q", "app.quit", "Quit"),
@@ -118,9 +121,10 @@ class StartScreen(Screen[GameSetup]):
                 yield Input(s.name, placeholder="(optional)", id="name", compact=True, max_length=20)
         with Horizontal(id="actions"):
             yield Button("Play", id="play", variant="primary")
+            yield Button("Host a game", id="host")
+            yield Button("Join a game", id="join")
             yield Static(
-                "Enter on Play starts the game. Tab moves between fields; "
-                "arrows, Space and Enter change them.",
+                "Enter on Play starts the game; Tab moves between fields.",
                 id="hint",
             )
         yield Footer()
@@ -270,6 +274,19 @@ class StartScreen(Screen[GameSetup]):
             game=game, players=players, seat=seat, bots=tuple(bots), options=tuple(options),
             name=name, seed=self.setup.seed, pace=self.setup.pace,
         )
+
+    @on(Button.Pressed, "#host")
+    def action_host(self) -> None:
+        from tui.screens.network import HostScreen
+
+        name = self.query_one("#name", Input).value.strip()
+        self.app.push_screen(HostScreen(self._game(), name))
+
+    @on(Button.Pressed, "#join")
+    def action_join(self) -> None:
+        from tui.screens.network import JoinScreen
+
+        self.app.push_screen(JoinScreen(self.query_one("#name", Input).value.strip()))
 
     @on(Button.Pressed, "#play")
     @on(Input.Submitted, "#name")

@@ -1,0 +1,62 @@
+"""A peer that stops reading cannot make the host buffer without limit: once more than the
+host's write limit waits for its socket, the host drops it with a logged reason, and the other
+seats play their game to the end."""
+
+import asyncio
+import logging
+import random
+import socket
+
+from engine.registry import get_game
+from net.host import HostRunner
+from net.identity import Identity
+from net.peer import run_peer
+from net.session import HostSession, PeerSession, Send
+
+LIMIT = 256 * 1024
+CHUNK = 64 * 1024
+
+
+async def test_a_peer_that_never_reads_is_dropped_and_the_game_goes_on(caplog):
+    caplog.set_level(logging.INFO, logger="palazzo.net")
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}), code=None)
+    runner = HostRunner(host, write_limit=LIMIT)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    port = (await started)[0][1]
+    for i in range(2):
+        runner.add(PeerSession(Identity.generate(), f"bot{i}", None),
+                   entry.make_bot("random", random.Random(i)))
+    runner.pump()
+
+    # a client on 127.0.0.1 that connects and never reads a byte
+    silent = socket.socket()
+    silent.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    silent.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(silent, ("127.0.0.1", port))
+    for _ in range(500):
+        if runner.writers:
+            break
+        await asyncio.sleep(0.01)
+    (conn, writer), = runner.writers.items()
+
+    # the host keeps sending to it; what waits for it never passes the limit by more than a send
+    for _ in range(2000):
+        if conn not in runner.writers:
+            break
+        runner.deliver([Send(conn, b"\x00" * CHUNK)])
+        assert writer.transport.get_write_buffer_size() <= LIMIT + CHUNK
+        await asyncio.sleep(0)
+    assert conn not in runner.writers, "the silent peer was never dropped"
+    assert any(f"dropping connection {conn}: it does not read" in r.getMessage()
+               for r in caplog.records)
+
+    # the third seat joins over the network and the game is played to the end
+    peer = PeerSession(Identity.generate(), "late", None)
+    await asyncio.wait_for(run_peer(peer, "127.0.0.1", port,
+                                    entry.make_bot("random", random.Random(9))), 60)
+    await asyncio.wait_for(serving, 10)
+    silent.close()
+    assert peer.state == "over" and host.finished
+    assert peer.table.result()["verdict"] == "verified"

@@ -1,0 +1,228 @@
+"""The host and join forms: a networked game started from the start screen.
+
+``HostScreen`` asks for the game, the players, the port, whether the game is open or needs a
+code, the computer seats and the host's name, then opens the lobby with the line to give to
+friends, as ``palazzo host`` does. ``JoinScreen`` asks for ``HOST:PORT``, the code and a name,
+then opens the lobby and the table, as ``palazzo join`` does. Both call into ``tui.netapp``
+(``host_net``, ``join_net``), which runs the network; a game that cannot start (a port in use, no
+host listening, a wrong code) brings the user back to the form with the reason written on it.
+Escape goes back to the start screen.
+"""
+
+from __future__ import annotations
+
+import getpass
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from engine.registry import game_names, get_game
+from net.play import DEFAULT_PORT, HostSettings, parse_address
+from tui.setup import default_bot
+from tui.widgets import Tick
+
+CSS = "network.tcss"
+
+
+def _user() -> str:
+    try:
+        return getpass.getuser()[:20]
+    except Exception:
+        return "player"
+
+
+class _Form(Screen[None]):
+    CSS_PATH = CSS
+    HELP_KEYS = (
+        ("enter", "On the button or in the last field: go ahead"),
+        ("tab, shift+tab", "Move between the fields"),
+    )
+
+    def show_error(self, reason: str) -> None:
+        """What went wrong, on the form (the user stays on it to try again)."""
+        error = self.query_one("#error", Static)
+        error.update(f"Cannot go on: {reason}")
+        error.display = True
+        self.query_one("#go").focus()  # Enter tries again
+
+    def _clear_error(self) -> None:
+        self.query_one("#error", Static).display = False
+
+    def _error_line(self) -> Static:
+        error = Static(id="error")
+        error.display = False
+        return error
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+
+class HostScreen(_Form):
+    AUTO_FOCUS = "#go"
+    HELP_TITLE = "On the host form"
+    BINDINGS = [
+        Binding("ctrl+s", "host", "Host"),
+        Binding("escape", "back", "Back"),
+        Binding("question_mark,f1", "app.help", "Help", key_display="?"),
+        Binding("ctrl+q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, game: str = "medici", name: str = "") -> None:
+        super().__init__()
+        self.game = game if game in game_names() else game_names()[0]
+        self.name_given = name
+
+    @property
+    def game_name(self) -> str:
+        return str(self.query_one("#game", Select).value)
+
+    def compose(self) -> ComposeResult:
+        yield Static("Host a game on the network", id="title")
+        with VerticalScroll(id="form", can_focus=False):
+            with Horizontal(classes="row"):
+                yield Label("Game", classes="label")
+                yield Select([(get_game(g).rules.title, g) for g in game_names()], value=self.game,
+                             id="game", allow_blank=False, compact=True)
+            with Horizontal(classes="row"):
+                yield Label("Players", classes="label")
+                yield Select(self._players(self.game), value=self._default_players(self.game),
+                             id="players", allow_blank=False, compact=True)
+            with Horizontal(classes="row"):
+                yield Label("Computers", classes="label")
+                yield Select(self._bots(self._default_players(self.game)), value=0, id="bots",
+                             allow_blank=False, compact=True)
+            with Horizontal(classes="row"):
+                yield Label("Port", classes="label")
+                yield Input(str(DEFAULT_PORT), id="port", compact=True, max_length=5,
+                            restrict=r"[0-9]*")
+            with Horizontal(classes="row"):
+                yield Label("Listen on", classes="label")
+                yield Input("", placeholder="every address of this machine", id="bind",
+                            compact=True, max_length=64)
+            with Horizontal(classes="row"):
+                yield Label("Code", classes="label")
+                yield Tick("Open game: anyone who can reach this machine may join, without a code",
+                           id="open", compact=True)
+            with Horizontal(classes="row"):
+                yield Label("Your name", classes="label")
+                yield Input(self.name_given or _user(), id="name", compact=True, max_length=20)
+        yield self._error_line()
+        with Horizontal(id="actions"):
+            yield Button("Host", id="go", variant="primary")
+            yield Static("Escape goes back. The lobby shows the line to give to your friends.",
+                         id="hint")
+        yield Footer()
+
+    def _players(self, game: str) -> list[tuple[str, int]]:
+        rules = get_game(game).rules
+        lo, hi = getattr(rules, "min_players", 2), getattr(rules, "max_players", 6)
+        return [(f"{n} players", n) for n in range(lo, hi + 1)]
+
+    def _default_players(self, game: str) -> int:
+        counts = [n for _, n in self._players(game)]
+        return 4 if 4 in counts else counts[0]
+
+    def _bots(self, players: int) -> list[tuple[str, int]]:
+        return [("none" if k == 0 else f"{k} computer seat{'s' if k > 1 else ''}", k)
+                for k in range(players)]
+
+    @on(Select.Changed, "#game")
+    def _game_changed(self, event: Select.Changed) -> None:
+        players = self.query_one("#players", Select)
+        players.set_options(self._players(str(event.value)))
+        players.value = self._default_players(str(event.value))
+
+    @on(Select.Changed, "#players")
+    def _players_changed(self, event: Select.Changed) -> None:
+        bots = self.query_one("#bots", Select)
+        keep = bots.value if isinstance(bots.value, int) and bots.value < int(event.value) else 0  # type: ignore[arg-type]
+        bots.set_options(self._bots(int(event.value)))  # type: ignore[arg-type]
+        bots.value = keep
+
+    def settings(self) -> HostSettings:
+        """The settings on the form; ``ValueError`` says what is wrong with them."""
+        game = self.game_name
+        port_text = self.query_one("#port", Input).value.strip()
+        if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+            raise ValueError(f"the port must be a number from 1 to 65535, not {port_text!r}")
+        return HostSettings(
+            game=game, players=int(self.query_one("#players", Select).value),  # type: ignore[arg-type]
+            options={}, port=int(port_text),
+            bind=self.query_one("#bind", Input).value.strip() or None,
+            bots=int(self.query_one("#bots", Select).value),  # type: ignore[arg-type]
+            bot=default_bot(game), open=self.query_one("#open", Tick).value,
+            name=self.query_one("#name", Input).value.strip() or _user(),
+        )
+
+    @on(Button.Pressed, "#go")
+    @on(Input.Submitted)
+    def action_host(self) -> None:
+        from tui.netapp import host_net
+
+        self._clear_error()
+        try:
+            net = host_net(self.settings())
+        except ValueError as e:
+            self.show_error(str(e))
+            return
+        self.app.start_network(net, self)  # type: ignore[attr-defined]
+
+
+class JoinScreen(_Form):
+    AUTO_FOCUS = "#address"
+    HELP_TITLE = "On the join form"
+    BINDINGS = [
+        Binding("ctrl+s", "join", "Join"),
+        Binding("escape", "back", "Back"),
+        Binding("question_mark,f1", "app.help", "Help", key_display="?"),
+        Binding("ctrl+q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__()
+        self.name_given = name
+
+    def compose(self) -> ComposeResult:
+        yield Static("Join a game on the network", id="title")
+        yield Static("Type what the host's line says: palazzo join HOST:PORT --code CODE",
+                     id="intro")
+        with VerticalScroll(id="form", can_focus=False):
+            with Horizontal(classes="row"):
+                yield Label("Host", classes="label")
+                yield Input("", placeholder=f"HOST:PORT, e.g. 192.168.1.20:{DEFAULT_PORT}",
+                            id="address", compact=True, max_length=80)
+            with Horizontal(classes="row"):
+                yield Label("Code", classes="label")
+                yield Input("", placeholder="(none for an open game)", id="code", compact=True,
+                            max_length=32)
+            with Horizontal(classes="row"):
+                yield Label("Your name", classes="label")
+                yield Input(self.name_given or _user(), id="name", compact=True, max_length=20)
+        yield self._error_line()
+        with Horizontal(id="actions"):
+            yield Button("Join", id="go", variant="primary")
+            yield Static("Escape goes back.", id="hint")
+        yield Footer()
+
+    @on(Button.Pressed, "#go")
+    @on(Input.Submitted)
+    def action_join(self) -> None:
+        from tui.netapp import join_net
+
+        self._clear_error()
+        address = self.query_one("#address", Input).value.strip()
+        code = self.query_one("#code", Input).value.strip() or None
+        name = self.query_one("#name", Input).value.strip() or _user()
+        try:
+            if not address:
+                raise ValueError("type the host's address, as HOST:PORT")
+            host, port = parse_address(address)
+            net = join_net(host, port, code, name)
+        except ValueError as e:
+            self.show_error(str(e))
+            return
+        self.app.start_network(net, self)  # type: ignore[attr-defined]
