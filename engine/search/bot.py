@@ -7,6 +7,7 @@ Settings (from the registry's levels and the command line):
                 same view always gives the same choice (for tests and reproducible runs)
 ``rollout``     the default policy's name (``random``, or a game's cheaper heuristic)
 ``exploration`` the UCB constant
+``bias``        the weight of the game's prior (progressive bias; 0 turns it off)
 ``setup``       ``"greedy"`` hands the set-up decisions of a game (phases listed in
                 ``SETUP_PHASES``) to the game's greedy bot; ``"search"`` searches them too
 
@@ -33,6 +34,7 @@ class SearchBot:
         iterations: int | None = None,
         rollout: str = "random",
         exploration: float = 0.7,
+        bias: float = 0.0,
         fallback: Any = None,
         setup_phases: tuple[str, ...] = (),
     ) -> None:
@@ -41,7 +43,7 @@ class SearchBot:
         self.game = game
         self.rng = rng
         self.budget = Budget(seconds=think, iterations=iterations)
-        self.search = Search(game, rng, exploration=exploration, rollout=rollout)
+        self.search = Search(game, rng, exploration=exploration, rollout=rollout, bias=bias)
         self.fallback = fallback
         self.setup_phases = setup_phases
         self.last: SearchResult | None = None
@@ -53,10 +55,17 @@ class SearchBot:
         return self.last.action
 
 
-def factory(game: SearchGame, make_fallback: Any = None, setup_phases: tuple[str, ...] = ()) -> Any:
-    """A registry bot factory ``(rng, settings) -> SearchBot`` for ``game``."""
+def factory(
+    game: SearchGame,
+    make_fallback: Any = None,
+    setup_phases: tuple[str, ...] = (),
+    defaults: dict[str, Any] | None = None,
+) -> Any:
+    """A registry bot factory ``(rng, settings) -> SearchBot`` for ``game``; ``defaults`` are
+    the game's best settings, which the given ones override."""
 
-    def make(rng: random.Random, settings: dict[str, Any]) -> SearchBot:
+    def make(rng: random.Random, given: dict[str, Any]) -> SearchBot:
+        settings = {**(defaults or {}), **given}
         think = settings.get("think")
         iterations = settings.get("iterations")
         setup = settings.get("setup", "greedy")
@@ -70,6 +79,7 @@ def factory(game: SearchGame, make_fallback: Any = None, setup_phases: tuple[str
             iterations=None if iterations is None else int(iterations),
             rollout=settings.get("rollout", "random"),
             exploration=float(settings.get("exploration", 0.7)),
+            bias=float(settings.get("bias", 0.0)),
             fallback=fallback,
             setup_phases=setup_phases,
         )

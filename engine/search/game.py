@@ -13,7 +13,10 @@ The search bot (``engine.search.ismcts``) works on any game that offers the engi
   ``engine.core.sample_chance`` would pick it, but fast;
 * ``rollouts``: default policies, by name, that play a simulated game to its end: each maps
   ``(state, seat, rng)`` to an action of ``seat``; ``"random"`` is always offered;
-* ``rewards(state)``: one number per seat for a finished game, larger is better.
+* ``rewards(state)``: one number per seat for a finished game, larger is better;
+* ``prior(state, action, seat)``: optionally, a quick judgement of an action for the seat that
+  takes it, about in ``[-1, 1]``: the search tries actions in its order and adds it as a
+  progressive bias that fades as the action gathers visits.
 
 ``outcome_rewards`` turns an ``Outcome`` into rewards: a win (shared equally among tied
 winners) is worth ``1 - margin_weight``, and ``margin_weight`` more is spread by the score margin
@@ -57,3 +60,4 @@ class SearchGame:
     sample_chance: Callable[[Any, random.Random], Any]
     rollouts: Mapping[str, Callable[[Any, int, random.Random], Any]]
     rewards: Callable[[Any], list[float]]
+    prior: Callable[[Any, Any, int], float] | None = None

@@ -22,10 +22,14 @@ Each iteration:
 
    where *availability* counts the iterations in which that group was legal (the ISMCTS form of
    UCB1: an action that is rarely legal is not penalised for the visits it could not have).
+   When the game offers a ``prior`` (a quick judgement of an action) and ``bias`` is set, the
+   term ``bias * prior / (visits + 1)`` is added (progressive bias, Chaslot et al. 2008): the
+   search looks at promising actions first, and the statistics take over as visits grow.
    Within a group, the concrete action is drawn uniformly (the observer cannot know which one
    was played, so it is modelled as random: the "POM" part). Chance and reveal steps draw their
    outcome in the determinization and follow (or create) the child of its observation.
-3. **Expand** one untried group: add its child and play one of its actions.
+3. **Expand** one untried group (at random, or the best by the prior): add its child and play
+   one of its actions.
 4. **Roll out**: play to the end of the game with a cheap default policy.
 5. **Backpropagate** the finished game's per-seat rewards: each node adds the reward of the
    seat that chose the edge into it.
@@ -52,13 +56,14 @@ from engine.search.game import SearchGame
 class Node:
     """An information set of the observer, and the statistics of the edge into it."""
 
-    __slots__ = ("children", "visits", "reward", "avail")
+    __slots__ = ("children", "visits", "reward", "avail", "prior")
 
-    def __init__(self) -> None:
+    def __init__(self, prior: float = 0.0) -> None:
         self.children: dict[Hashable, Node] = {}
         self.visits = 0
         self.reward = 0.0
         self.avail = 1
+        self.prior = prior
 
 
 @dataclass(frozen=True)
@@ -88,10 +93,12 @@ class Search:
         rng: random.Random,
         exploration: float = 0.7,
         rollout: str = "random",
+        bias: float = 0.0,
     ) -> None:
         self.game = game
         self.rng = rng
         self.c = exploration
+        self.bias = bias if game.prior is not None else 0.0
         self.rollout_policy = game.rollouts[rollout]
 
     def run(self, view: Any, seat: int, budget: Budget) -> SearchResult:
@@ -156,8 +163,8 @@ class Search:
                 else:
                     child.avail += 1
             if untried:
-                key = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-                child = children[key] = Node()
+                key, prior = self._pick_untried(state, untried, groups, p)
+                child = children[key] = Node(prior)
                 path.append((child, p))
                 options = groups[key]
                 state = apply(state, options[rng.randrange(len(options))])
@@ -189,8 +196,29 @@ class Search:
                 bucket.append(a)
         return groups
 
+    def _pick_untried(
+        self, state: Any, untried: list[Hashable], groups: dict[Hashable, list[Any]], p: int
+    ) -> tuple[Hashable, float]:
+        """The untried group to expand: at random, or with a prior, the best by the prior
+        (ties at random); for another seat's group the prior of its best action."""
+        rng = self.rng
+        if not self.bias:
+            return (untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]), 0.0
+        prior = self.game.prior
+        assert prior is not None
+        best = -1e300
+        picks: list[Hashable] = []
+        for key in untried:
+            v = max(prior(state, a, p) for a in groups[key])
+            if v > best:
+                best, picks = v, [key]
+            elif v == best:
+                picks.append(key)
+        return (picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]), best
+
     def _select(self, children: dict[Hashable, Node], groups: dict[Hashable, list[Any]]) -> Hashable:
         c = self.c
+        bias = self.bias
         log = math.log
         sqrt = math.sqrt
         best_key = None
@@ -201,6 +229,8 @@ class Search:
             if v == 0:  # created this iteration elsewhere on the path; try it
                 return key
             score = ch.reward / v + c * sqrt(log(ch.avail) / v)
+            if bias:
+                score += bias * ch.prior / (v + 1)
             if score > best:
                 best, best_key = score, key
         return best_key
