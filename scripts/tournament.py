@@ -122,10 +122,26 @@ def run_match(args: argparse.Namespace, lineup: list[str], pool: Any) -> dict[st
             "seconds": time.time() - start}
 
 
+def describe(game: str, spec: str, think: float | None) -> str:
+    """What a bot spec stands for: ``hard`` -> ``hard = ismcts, think 1.0``."""
+    name, settings = parse_bot(spec)
+    kind = name
+    entry = get_game(game)
+    if name in entry.levels:
+        kind, preset = entry.levels[name]
+        settings = {**preset, **settings}
+        name = f"{name} = {kind}"
+    if think is not None and "think" not in settings and kind == "ismcts":
+        settings["think"] = think
+    return name + "".join(f", {k} {v}" for k, v in settings.items())
+
+
 def print_table(args: argparse.Namespace, match: dict[str, Any]) -> None:
     lineup = match["lineup"]
     print(f"\n{args.game}, {args.players} players, {args.games} games, seed {args.seed}, "
-          f"think {args.think}: {', '.join(lineup)}  ({match['seconds'] / 60:.1f} min)")
+          f"{args.workers} workers, {match['seconds'] / 60:.1f} min wall")
+    for spec in dict.fromkeys(lineup):
+        print(f"  {describe(args.game, spec, args.think)}")
     print(f"| {'bot':<40} | seat-games | wins | win rate | 95% CI |")
     print(f"|{'-' * 42}|-----------:|-----:|---------:|:------:|")
     for spec in dict.fromkeys(lineup):
