@@ -6,7 +6,10 @@ The checked door ``apply`` takes input from people and peers. It raises
 and ``IllegalActionError`` for a well-formed action the rules do not allow now. On a masked
 state (a view), an action may name a card the state does not know (a card a seat plays from a
 hand the view cannot see) or ``UNKNOWN`` (a card placed face down or under a deck): it is
-legal when it would be with that card in the hand.
+legal when it would be with that card in the hand, and the card is one of the seat's house with
+a copy nobody can see elsewhere. A ``stuck`` is accepted on a masked state when the hidden part
+of the hand could hold only unplayable cards. A peer that follows a game on its own view thus
+accepts every action of the game as it hears it; the end-of-game audit checks the claims.
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ from typing import Any
 
 from engine.core import TERMINAL, UNKNOWN, IllegalActionError, InvalidActionError, Outcome
 from engine.medici import rules, text
-from engine.medici.cards import HOUSES, RANK_VALUE, RANKS, house_of
-from engine.medici.state import KINDS, Action, MediciConfig, State
+from engine.medici.cards import COPIES, HOUSES, RANK_VALUE, RANKS, house_of
+from engine.medici.state import KINDS, NO_LIMIT, Action, MediciConfig, State
 from engine.medici.view import view
 
 END_TEXT = {
@@ -36,12 +39,18 @@ def _check_form(action: Any) -> Action:
     return action
 
 
+def _could_be_hidden(state: State, seat: int, card: int) -> bool:
+    """Whether ``card`` may be one of ``seat``'s cards that this state does not show: a card of
+    its house with a copy that nobody can see elsewhere."""
+    if not 0 <= card < len(HOUSES) * RANKS or house_of(card) != seat:
+        return False
+    return rules._seen(state)[card] < COPIES[card % RANKS]
+
+
 def _with_card_in_hand(state: State, seat: int, card: int) -> State | None:
     """The state with one ``UNKNOWN`` of ``seat``'s hand taken to be ``card``, if that fits."""
     hand = state.hands[seat]
-    if card in hand or UNKNOWN not in hand:
-        return None
-    if card >= 0 and house_of(card) != seat:
+    if card in hand or UNKNOWN not in hand or not _could_be_hidden(state, seat, card):
         return None
     s = state.copy()
     i = hand.index(UNKNOWN)
@@ -58,7 +67,25 @@ def _masked_draw_ok(state: State, a: Action) -> bool:
     last = len(state.pools[a.seat]) + len(state.bottoms[a.seat]) == 1
     if a.card == UNKNOWN:
         return not last
-    return house_of(a.card) == a.seat
+    return _could_be_hidden(state, a.seat, a.card)
+
+
+def _masked_stuck_ok(state: State, a: Action) -> bool:
+    """On a masked state: ``stuck`` is accepted when the cards of the hand this state does not
+    show could all be unplayable under the seat's limit (the audit checks the claim)."""
+    seat = a.seat
+    if state.phase != "play" or seat != state.turn or a != Action("stuck", seat):
+        return False
+    hand, limit = state.hands[seat], state.limits[seat]
+    if UNKNOWN not in hand or limit == NO_LIMIT:
+        return False
+    if any(c != UNKNOWN and rules._values(c, limit) for c in hand):
+        return False
+    base = seat * RANKS
+    return any(
+        not rules._values(base + r, limit) and _could_be_hidden(state, seat, base + r)
+        for r in range(RANKS)
+    )
 
 
 def apply(state: State, action: Any) -> State:
@@ -66,10 +93,14 @@ def apply(state: State, action: Any) -> State:
     a = _check_form(action)
     if state.phase == "over":
         raise IllegalActionError(f"{a!r}: the game is over ({state.end})")
+    if not 0 <= a.seat < state.players:
+        raise IllegalActionError(f"{a!r}: there is no seat {a.seat} in a {state.players}-player game")
     legal = rules.legal_actions(state)
     if a in legal:
         return rules.apply_unchecked(state, a)
     if a.kind == "draw" and _masked_draw_ok(state, a):
+        return rules.apply_unchecked(state, a)
+    if a.kind == "stuck" and _masked_stuck_ok(state, a):
         return rules.apply_unchecked(state, a)
     if a.kind not in ("draw", "first", "reveal", "flip", "resolve", "stuck"):
         widened = _with_card_in_hand(state, a.seat, a.card)
@@ -130,7 +161,7 @@ class MediciRules:
         return rules.new_game(config)
 
     def make_config(self, players: int, options: dict[str, Any]) -> MediciConfig:
-        unknown = set(options) - set(self.options)
+        unknown = set(options) - set(self.options) - {"ages"}
         if unknown:
             raise ValueError(
                 f"unknown option {sorted(unknown)[0]!r} for medici (options: {', '.join(self.options)})"
@@ -138,7 +169,10 @@ class MediciRules:
         flag = options.get("end_when_all_struck", False)
         if flag not in (True, False):
             raise ValueError("end_when_all_struck takes no value")
-        return MediciConfig(players, bool(flag))
+        ages = options.get("ages", ())
+        if not isinstance(ages, (list, tuple)):
+            raise ValueError("ages takes one age per player")
+        return MediciConfig(players, bool(flag), tuple(ages))
 
     current_player = staticmethod(rules.current_player)
     legal_actions = staticmethod(rules.legal_actions)

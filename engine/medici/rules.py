@@ -19,16 +19,15 @@ The game, step by step (``docs/rules/medici.md`` gives every decision and its re
   no card it may play (its one legal action is then ``stuck``).
 
 Legal actions come in one canonical order, ``sort_key``: by card, then kind (court, build,
-conspire, strike, plan), then target, eliminated stack, value and extra.
+conspire, strike, plan), then target, eliminated stack, value, extra and seat.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-
 from engine.core import CHANCE, REVEAL, TERMINAL, UNKNOWN, IllegalActionError
 from engine.medici.cards import (
     COPIES,
+    HOUSES,
     JESTER,
     JESTER_MAX,
     LADY,
@@ -58,7 +57,9 @@ END_STUCK = "no-playable-card"
 
 
 def sort_key(a: Action) -> tuple[int, ...]:
-    return (a.card, KIND_ORDER[a.kind], a.target, a.elim, a.value, a.extra)
+    """The canonical order of actions: by card, kind, target, eliminated stack, value, extra,
+    then seat (only the lot for the first player lists several seats)."""
+    return (a.card, KIND_ORDER[a.kind], a.target, a.elim, a.value, a.extra, a.seat)
 
 
 # -- creating a game ---------------------------------------------------------------------------
@@ -126,9 +127,9 @@ def chance_outcomes(s: State) -> list[tuple[Action, float]]:
         seat = s.turn
         pool = s.pools[seat]
         if pool:
-            counts = Counter(pool)
             n = len(pool)
-            return [(mk("draw", seat, c), k / n) for c, k in sorted(counts.items())]
+            count = pool.count
+            return [(_new(Action, ("draw", seat, c, 0, -1, -1, 0)), count(c) / n) for c in sorted(set(pool))]
         bottom = s.bottoms[seat]
         return [(mk("draw", seat, bottom[0]), 1.0)] if bottom else []
     if s.phase == "first":
@@ -138,10 +139,16 @@ def chance_outcomes(s: State) -> list[tuple[Action, float]]:
 
 
 def first_candidates(s: State) -> list[int]:
-    """Seats with the highest face-up total (a Jester counts 1)."""
+    """Seats with the highest face-up total (a Jester counts 1); when the players entered
+    ages, the youngest of those. More than one left: a lot decides."""
     totals = [sum(RANK_VALUE[a[2] % RANKS] for a in row if a is not None) for row in s.alliances]
     best = max(totals)
-    return [seat for seat, t in enumerate(totals) if t == best]
+    tied = [seat for seat, t in enumerate(totals) if t == best]
+    ages = s.config.ages
+    if ages and len(tied) > 1:
+        youngest = min(ages[seat] for seat in tied)
+        tied = [seat for seat in tied if ages[seat] == youngest]
+    return tied
 
 
 # -- knowledge helpers -------------------------------------------------------------------------
@@ -163,30 +170,33 @@ def _values(c: int, limit: int = NO_LIMIT) -> range:
     return range(v, v + 1)
 
 
-def _public_counts(s: State, house: int) -> list[int]:
-    """How many of each rank of ``house`` everyone can see are out of the hidden places."""
-    lo = house * RANKS
-    hi = lo + RANKS
-    seen = [0] * RANKS
+def _seen(s: State) -> list[int]:
+    """How many copies of each card everyone can see out of the hidden places (indexed by
+    card): in the middle, eliminated, face up in shadow alliances, in a strike under way, shown
+    as a deck's last card."""
+    seen = [0] * (len(HOUSES) * RANKS)
     for _, _, cards in s.middle:
         for c, _ in cards:
-            if lo <= c < hi:
-                seen[c - lo] += 1
+            seen[c] += 1
     for c in s.eliminated:
-        if lo <= c < hi:
-            seen[c - lo] += 1
+        seen[c] += 1
     for row in s.alliances:
         for a in row:
-            if a is not None and a[3] and lo <= a[2] < hi:
-                seen[a[2] - lo] += 1
-    if s.pending is not None and lo <= s.pending[3] < hi:
-        seen[s.pending[3] - lo] += 1
-    if s.pending is not None and lo <= s.pending[1] < hi:
-        seen[s.pending[1] - lo] += 1
-    shown = s.shown[house] if house < len(s.shown) else NO_CARD
-    if shown >= 0:
-        seen[shown - lo] += 1
+            if a is not None and a[3] and a[2] >= 0:
+                seen[a[2]] += 1
+    if s.pending is not None:
+        for c in (s.pending[1], s.pending[3]):
+            if c >= 0:
+                seen[c] += 1
+    for c in s.shown:
+        if c >= 0:
+            seen[c] += 1
     return seen
+
+
+def _public_counts(s: State, house: int) -> list[int]:
+    """How many of each rank of ``house`` everyone can see are out of the hidden places."""
+    return _seen(s)[house * RANKS : (house + 1) * RANKS]
 
 
 def possible_hidden(s: State, seat: int, a: Alliance) -> list[int]:
@@ -194,17 +204,30 @@ def possible_hidden(s: State, seat: int, a: Alliance) -> list[int]:
     placer, hidden = a[0], a[1]
     if placer == seat and hidden != UNKNOWN:
         return [hidden]
-    seen = _public_counts(s, placer)
+    seen = _seen(s)
     base = placer * RANKS
-    return [base + r for r in range(RANKS) if seen[r] < COPIES[r]]
+    return [base + r for r in range(RANKS) if seen[base + r] < COPIES[r]]
 
 
-def _strike_sums(s: State, seat: int, a: Alliance) -> set[int]:
-    """Totals the face-up and hidden cards of ``a`` may make together, as ``seat`` knows."""
-    hvals: set[int] = set()
-    for h in possible_hidden(s, seat, a):
-        hvals.update(_values(h))
-    return {tv + hv for tv in _values(a[2]) for hv in hvals}
+#: the values each rank may take when revealed (a Jester: 1..10)
+_RANK_VALUES: tuple[frozenset[int], ...] = tuple(frozenset(_values(r)) for r in range(RANKS))
+
+
+def _strike_sums(s: State, seat: int, a: Alliance, seen: list[int] | None = None) -> set[int]:
+    """Totals the face-up and hidden cards of ``a`` may make together, as ``seat`` knows
+    (the values of the cards ``possible_hidden`` lists; ``seen`` is ``_seen(s)`` if known)."""
+    placer, hidden = a[0], a[1]
+    if placer == seat and hidden != UNKNOWN:
+        hvals: frozenset[int] | set[int] = _RANK_VALUES[hidden % RANKS]
+    else:
+        if seen is None:
+            seen = _seen(s)
+        base = placer * RANKS
+        hvals = set()
+        for r in range(RANKS):
+            if seen[base + r] < COPIES[r]:
+                hvals |= _RANK_VALUES[r]
+    return {tv + hv for tv in _RANK_VALUES[a[2] % RANKS] for hv in hvals}
 
 
 def can_play(s: State, seat: int) -> bool:
@@ -284,7 +307,12 @@ def _play_actions(s: State) -> list[Action]:
     sids = [st[0] for st in middle]
     totals = _totals(s)
     deck = bool(s.pools[seat] or s.bottoms[seat])
-    sums = [(k, _strike_sums(s, seat, a)) for k, a in enumerate(s.alliances[seat]) if a is not None]
+    # per alliance slot, the totals its face-up and hidden cards may make: a card played as v
+    # may strike when v plus one of them is the total of a stack
+    row = s.alliances[seat]
+    seen = _seen(s) if any(a is not None and a[0] != seat for a in row) else None
+    sums = [(k, _strike_sums(s, seat, a, seen)) for k, a in enumerate(row) if a is not None]
+    wanted: dict[int, set[int]] = {}  # v -> the totals that v would complete
     out: list[Action] = []
     add = out.append
     new = _new
@@ -304,18 +332,14 @@ def _play_actions(s: State) -> list[Action]:
         if len(vals) == 1:
             v = vals[0]
             add(new(A, ("court", seat, c, v, -1, -1, 0)))
-            for sid in sids:
-                add(new(A, ("build", seat, c, v, sid, -1, 0)))
+            out += [new(A, ("build", seat, c, v, sid, -1, 0)) for sid in sids]
             for sid, total, _ in middle:
                 for other in totals.get(total + v, ()):
                     if other != sid:
                         add(new(A, ("conspire", seat, c, v, sid, other, 0)))
         else:
-            for v in vals:
-                add(new(A, ("court", seat, c, v, -1, -1, 0)))
-            for sid in sids:
-                for v in vals:
-                    add(new(A, ("build", seat, c, v, sid, -1, 0)))
+            out += [new(A, ("court", seat, c, v, -1, -1, 0)) for v in vals]
+            out += [new(A, ("build", seat, c, v, sid, -1, 0)) for sid in sids for v in vals]
             for sid, total, _ in middle:
                 found = []
                 for v in vals:
@@ -327,10 +351,11 @@ def _play_actions(s: State) -> list[Action]:
                     add(new(A, ("conspire", seat, c, v, sid, other, 0)))
         for k, ks in sums:
             for v in vals:
-                for x in ks:
-                    if v + x in totals:
-                        add(new(A, ("strike", seat, c, v, k, -1, 0)))
-                        break
+                w = wanted.get(v)
+                if w is None:
+                    w = wanted[v] = {t - v for t in totals}
+                if not ks.isdisjoint(w):
+                    add(new(A, ("strike", seat, c, v, k, -1, 0)))
         if deck:
             add(new(A, ("plan", seat, c, 0, -1, -1, 0)))
     return out
@@ -388,7 +413,9 @@ def _take_from_hand(s: State, seat: int, c: int) -> None:
     hand = _remove(s.hands[seat], c)
     s.hands = _set(s.hands, seat, hand)
     shown = s.shown[seat]
-    if shown != NO_CARD and shown not in hand:
+    # a copy of the shown card leaving the hand is the shown card: nobody can tell the copies
+    # apart, so keeping it "shown" would tell everyone that the hand holds a second copy
+    if shown != NO_CARD and (shown == c or shown not in hand):
         s.shown = _set(s.shown, seat, NO_CARD)
 
 

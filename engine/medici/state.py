@@ -51,28 +51,42 @@ OPTIONS = ("end_when_all_struck",)
 @dataclass(frozen=True)
 class MediciConfig:
     """A game's configuration. ``end_when_all_struck``: the game ends only when no player has a
-    shadow alliance left (the default ends it when some player has none left)."""
+    shadow alliance left (the default ends it when some player has none left). ``ages``: the
+    players' ages by seat, if they entered them; then a tie for the first player goes to the
+    youngest tied player (a lot only among equally young ones), else a lot decides."""
 
     players: int = 4
     end_when_all_struck: bool = False
+    ages: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.players not in (3, 4):
             raise ValueError(f"Court of the Medici is for 3 or 4 players, not {self.players}")
+        if not isinstance(self.ages, tuple):
+            object.__setattr__(self, "ages", tuple(self.ages))
+        if self.ages and (
+            len(self.ages) != self.players
+            or any(type(x) is not int or not 0 <= x <= 200 for x in self.ages)
+        ):
+            raise ValueError(f"ages must give one age (0..200) per player, not {self.ages!r}")
 
     def to_data(self) -> dict[str, Any]:
-        return {"players": self.players, "end_when_all_struck": self.end_when_all_struck}
+        d: dict[str, Any] = {"players": self.players, "end_when_all_struck": self.end_when_all_struck}
+        if self.ages:
+            d["ages"] = list(self.ages)
+        return d
 
     @classmethod
     def from_data(cls, data: Any) -> MediciConfig:
-        if not isinstance(data, dict) or set(data) - {"players", "end_when_all_struck"}:
+        if not isinstance(data, dict) or set(data) - {"players", "end_when_all_struck", "ages"}:
             raise InvalidStateError(f"not a Medici configuration: {data!r}")
         players = data.get("players", 4)
         flag = data.get("end_when_all_struck", False)
-        if type(players) is not int or type(flag) is not bool:
+        ages = data.get("ages", [])
+        if type(players) is not int or type(flag) is not bool or not isinstance(ages, list):
             raise InvalidStateError(f"not a Medici configuration: {data!r}")
         try:
-            return cls(players, flag)
+            return cls(players, flag, tuple(ages))
         except ValueError as e:
             raise InvalidStateError(str(e)) from None
 
@@ -177,8 +191,21 @@ class State:
 
     def copy(self) -> State:
         new = object.__new__(State)
-        for name in _SLOTS:
-            object.__setattr__(new, name, getattr(self, name))
+        new.config = self.config
+        new.phase = self.phase
+        new.turn = self.turn
+        new.hands = self.hands
+        new.pools = self.pools
+        new.bottoms = self.bottoms
+        new.alliances = self.alliances
+        new.middle = self.middle
+        new.next_sid = self.next_sid
+        new.eliminated = self.eliminated
+        new.limits = self.limits
+        new.shown = self.shown
+        new.pending = self.pending
+        new.turns = self.turns
+        new.end = self.end
         return new
 
     def key(self) -> tuple[Any, ...]:
@@ -234,8 +261,11 @@ class State:
             raise InvalidStateError(f"not a Medici state: {e}") from None
 
 
+_INT = {int}
+
+
 def _ints(xs: Any) -> tuple[int, ...]:
-    if not isinstance(xs, list) or any(type(x) is not int for x in xs):
+    if not isinstance(xs, list) or (xs and set(map(type, xs)) != _INT):
         raise InvalidStateError(f"expected a list of ints, not {xs!r}")
     return tuple(xs)
 
@@ -287,9 +317,48 @@ def _from_data(d: dict[str, Any]) -> State:
             raise InvalidStateError(f"{name} must be an int")
     if type(values["end"]) is not str:
         raise InvalidStateError("end must be a string")
+    _check_ranges(values, n)
     for name, v in values.items():
         object.__setattr__(s, name, v)
     return s
+
+
+_CARDS = 4 * 13  # card ids run 0 .. 51
+
+
+def _within(name: str, xs: tuple[int, ...], lo: int, hi: int) -> None:
+    if xs and (min(xs) < lo or max(xs) > hi):
+        raise InvalidStateError(f"{name} holds a value outside {lo}..{hi}: {list(xs)!r}")
+
+
+def _check_ranges(v: dict[str, Any], n: int) -> None:
+    """Every number of a state in its range (cards may be UNKNOWN where a view masks them)."""
+    for name in ("hands", "pools", "bottoms"):
+        for xs in v[name]:
+            _within(name, xs, UNKNOWN, _CARDS - 1)
+    _within("eliminated", v["eliminated"], 0, _CARDS - 1)
+    _within("limits", v["limits"], NO_LIMIT, 15)
+    _within("shown", v["shown"], NO_CARD, _CARDS - 1)
+    for row in v["alliances"]:
+        for a in row:
+            if a is not None and not (
+                0 <= a[0] < n and UNKNOWN <= a[1] < _CARDS and NO_CARD <= a[2] < _CARDS and a[3] in (0, 1)
+            ):
+                raise InvalidStateError(f"bad shadow alliance {list(a)!r}")
+    sids = [st[0] for st in v["middle"]]
+    for _, _, cards in v["middle"]:
+        for c, value in cards:
+            if not (0 <= c < _CARDS and 0 <= value <= 15):
+                raise InvalidStateError(f"bad card in the middle: {[c, value]!r}")
+    if sids != sorted(set(sids)) or (sids and (sids[0] < 0 or sids[-1] >= v["next_sid"])):
+        raise InvalidStateError(f"stack ids must rise and stay below next_sid: {sids!r}")
+    if not 0 <= v["turn"] < n or v["turns"] < 0 or v["next_sid"] < 0:
+        raise InvalidStateError("turn, turns or next_sid out of range")
+    p = v["pending"]
+    if p is not None and not (
+        0 <= p[0] < 3 and 0 <= p[1] < _CARDS and 0 <= p[2] <= 15 and NO_CARD <= p[3] < _CARDS
+    ):
+        raise InvalidStateError(f"bad strike under way {list(p)!r}")
 
 
 def _alliance(a: Any) -> Alliance:

@@ -61,7 +61,8 @@ def action_text(state: State, a: Action, viewer: int | None = None) -> str:
         return f"{who} goes first (a tie for the highest face-up total, decided by lot)"
     if k == "hide":
         what = short_name(a.card) if sees else "a card"
-        return f"{who} places {what} face down before {HOUSES[a.target]}"
+        before = "itself" if a.target == a.seat else HOUSES[a.target]
+        return f"{who} places {what} face down before {before}"
     if k == "top":
         what = short_name(a.card) if sees else "a card"
         return f"{who} places {what} on shadow alliance {a.target + 1}"
@@ -114,3 +115,51 @@ def summary(state: State) -> str:
         f"phase {state.phase}, {who} to act, turn {state.turns + 1}, "
         f"{len(state.middle)} stacks in the middle"
     )
+
+
+def _card_or_unknown(c: int) -> str:
+    return "?" if c < 0 else long_name(c)
+
+
+def view_summary(view: State, seat: int) -> list[str]:
+    """A few lines about the position as ``seat`` sees it in ``view`` (a state from
+    ``view(state, seat)``): its hand and deck, everyone's shadow alliances, the middle."""
+    n = view.players
+    hand = view.hands[seat]
+    deck = len(view.pools[seat]) + len(view.bottoms[seat])
+    mine = f"hand: {', '.join(short_name(c) for c in hand) or 'empty'}; deck {deck}"
+    if view.bottoms[seat]:
+        mine += " (planned under it: " + ", ".join(short_name(c) for c in view.bottoms[seat]) + ")"
+    if view.limits[seat] >= 0:
+        mine += f"; may play up to {view.limits[seat]}"
+    others = []
+    for i in range(n):
+        if i == seat:
+            continue
+        shown = [c for c in view.hands[i] if c >= 0]
+        size = len(view.pools[i]) + len(view.bottoms[i])
+        part = f"{HOUSES[i]} {len(view.hands[i])} in hand, deck {size}"
+        if shown:
+            part += f", showing {short_name(shown[0])}"
+        if view.limits[i] >= 0:
+            part += f", up to {view.limits[i]}"
+        others.append(part)
+    rows = []
+    for holder in range(n):
+        slots = []
+        for a in view.alliances[holder]:
+            if a is None:
+                slots.append("empty" if view.phase in ("deal", "hide") else "gone")
+            elif a[2] < 0:
+                slots.append("? over ?" if a[1] < 0 else f"? over {long_name(a[1])}")
+            else:
+                top = short_name(a[2]) + ("" if a[3] else " (face down)")
+                slots.append(f"{top} over {_card_or_unknown(a[1])}")
+        rows.append(f"{HOUSES[holder]} [{' | '.join(slots)}]")
+    middle = "; ".join(f"{stack_label(st[0])} {stack_text(st)}" for st in view.middle) or "empty"
+    return [
+        mine,
+        "others: " + "; ".join(others),
+        "shadow alliances: " + "; ".join(rows),
+        "middle: " + middle,
+    ]

@@ -25,9 +25,24 @@ def _masked_hand(hand: tuple[int, ...], shown: int) -> tuple[int, ...]:
     return (UNKNOWN,) * len(hand)
 
 
+def _masked_row(row: tuple, holder: int, seat: int) -> tuple:
+    """A holder's three slots as ``seat`` sees them (the same tuple when nothing is hidden)."""
+    out = []
+    changed = False
+    for a in row:
+        if a is not None:
+            placer, hidden, top, up = a
+            mask_hidden = placer != seat and hidden >= 0
+            mask_top = not up and holder != seat and top >= 0
+            if mask_hidden or mask_top:
+                a = (placer, UNKNOWN if mask_hidden else hidden, UNKNOWN if mask_top else top, up)
+                changed = True
+        out.append(a)
+    return tuple(out) if changed else row
+
+
 def view(state: State, seat: int) -> State:
     v = state.copy()
-    n = state.players
     v.hands = tuple(
         h if i == seat else _masked_hand(h, state.shown[i]) for i, h in enumerate(state.hands)
     )
@@ -35,20 +50,7 @@ def view(state: State, seat: int) -> State:
     v.bottoms = tuple(
         b if i == seat else (UNKNOWN,) * len(b) for i, b in enumerate(state.bottoms)
     )
-    rows = []
-    for holder in range(n):
-        row = []
-        for a in state.alliances[holder]:
-            if a is not None:
-                placer, hidden, top, up = a
-                if placer != seat and hidden >= 0:
-                    hidden = UNKNOWN
-                if not up and holder != seat and top >= 0:
-                    top = UNKNOWN
-                a = (placer, hidden, top, up)
-            row.append(a)
-        rows.append(tuple(row))
-    v.alliances = tuple(rows)
+    v.alliances = tuple(_masked_row(row, holder, seat) for holder, row in enumerate(state.alliances))
     if state.pending is not None and state.pending[3] != NO_CARD:
         # a revealed hidden card is public: show it in its slot
         slot = state.pending[0]

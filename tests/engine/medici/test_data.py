@@ -1,0 +1,114 @@
+"""Plain data: actions, states and configurations round-trip exactly, and junk is refused with
+the project's own errors (never a crash)."""
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.core import InvalidActionError, InvalidStateError
+from engine.medici import RULES, MediciConfig
+from engine.medici.cards import long_name, parse_card
+from engine.medici.scenario import card_of, code_of, position
+from engine.medici.state import KINDS, Action, State
+from engine.medici.text import parse_stack_label, stack_label
+
+small = st.integers(-2, 10_000)
+actions = st.builds(Action, st.sampled_from(KINDS), small, small, small, small, small, small)
+junk = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(actions)
+def test_action_round_trips_through_plain_data_and_json(a):
+    assert Action.from_data(a.to_data()) == a
+    assert Action.from_data(json.loads(json.dumps(a.to_data()))) == a
+    assert eval(repr(a), {"Action": Action}) == a
+
+
+@given(junk)
+def test_junk_is_never_an_action_by_accident(data):
+    try:
+        a = Action.from_data(data)
+    except InvalidActionError:
+        return
+    assert a.to_data() == data
+
+
+@given(st.dictionaries(st.sampled_from(["kind", "seat", "card", "value", "target", "elim", "extra", "x"]),
+                       junk | small, max_size=7))
+def test_actions_with_wrong_fields_are_invalid(data):
+    well_formed = (
+        "x" not in data
+        and data.get("kind") in KINDS
+        and "seat" in data
+        and all(type(v) is int and -2 <= v <= 10_000 for k, v in data.items() if k != "kind")
+    )
+    try:
+        a = Action.from_data(data)
+    except InvalidActionError:
+        assert not well_formed
+        return
+    assert well_formed and all(getattr(a, k) == v for k, v in data.items())
+
+
+STATE = position(hands=["O5 OJ", "C2", "R3", "G4"], middle=["C10 GJ=4", "O9"])
+
+
+@given(st.sampled_from(sorted(STATE.to_data())), junk)
+def test_a_state_with_a_bad_field_is_refused_cleanly(field, value):
+    data = STATE.to_data()
+    data[field] = value
+    try:
+        s = State.from_data(data)
+    except InvalidStateError:
+        return
+    assert State.from_data(s.to_data()) == s
+
+
+def test_state_round_trips_and_repr_rebuilds_it():
+    assert State.from_data(STATE.to_data()) == STATE
+    assert eval(repr(STATE), {"State": State}) == STATE
+    assert RULES.state_from_data(json.loads(json.dumps(RULES.state_to_data(STATE)))) == STATE
+
+
+def test_configuration_round_trips():
+    for config in (MediciConfig(3), MediciConfig(4, True), MediciConfig(4, False, (30, 9, 41, 9))):
+        assert MediciConfig.from_data(json.loads(json.dumps(config.to_data()))) == config
+    for bad in ({"players": 2}, {"players": 5}, {"players": 4, "ages": [1, 2]},
+                {"players": 4, "end_when_all_struck": 1}, {"players": 4, "colour": "red"}, [4]):
+        with pytest.raises(InvalidStateError):
+            MediciConfig.from_data(bad)
+
+
+@given(st.integers(0, 100_000))
+def test_stack_labels_round_trip(sid):
+    label = stack_label(sid)
+    assert label.isalpha() and label.isupper() and parse_stack_label(label) == sid
+
+
+def test_stack_labels_run_a_to_z_then_aa():
+    assert [stack_label(i) for i in (0, 1, 25, 26, 27, 701, 702)] == ["A", "B", "Z", "AA", "AB", "ZZ", "AAA"]
+
+
+def test_card_names_and_codes_round_trip():
+    for c in range(4 * 13):
+        assert parse_card(long_name(c)) == c
+        assert card_of(code_of(c)) == c
+
+
+@pytest.mark.parametrize("field, value", [
+    ("turn", 4), ("next_sid", 1), ("turns", -1), ("limits", [16, -1, -1, -1]),
+    ("eliminated", [52]), ("hands", [[60], [], [], []]), ("shown", [-3, -2, -2, -2]),
+    ("middle", [[0, 5, [[3, 5]]], [0, 9, [[20, 9]]]]), ("middle", [[0, 99, [[99, 99]]]]),
+    ("pending", [3, 3, 5, -2]), ("alliances", [[[7, 1, 2, 1], None, None]] + [[None] * 3] * 3),
+])
+def test_a_state_with_numbers_out_of_range_is_refused(field, value):
+    data = STATE.to_data()
+    data[field] = value
+    with pytest.raises(InvalidStateError):
+        State.from_data(data)
