@@ -239,13 +239,16 @@ def fast_action(s: State, seat: int, rng: random.Random, explore: float = 0.3) -
     best = -10**9
     picks: list[tuple[str, int, int, int, int]] = []
     strikes = []
+    seen = None
     for k, al in enumerate(s.alliances[seat]):
         if al is not None:
             _, hidden, top, _ = al
             hv = RANK_VALUE[hidden % RANKS]
             g0 = RANK_VALUE[top % RANKS] + (hv if hidden // RANKS == seat else -hv)
             true = {tv + x for tv in values(top) for x in values(hidden)}
-            possible = rules._strike_sums(s, seat, al)
+            if seen is None:
+                seen = rules._seen(s)
+            possible = rules._strike_sums(s, seat, al, seen)
             strikes.append((k, g0, true, {total - t for total in totals for t in possible}))
     for c in cards:
         vals = values(c, limit)
