@@ -1,0 +1,414 @@
+"""Values of Condottiere: the configuration (the five variants as data), actions and the state.
+
+A state is immutable by convention: rules code copies it (``State.copy``) and changes only the
+copy before returning it. Fields, all ints, strs and tuples:
+
+``viewer``    ``REFEREE`` (-1) for the full state, else the seat whose view this is
+``phase``     start | deal | place | play | reveal | showdown | take | discard | keep | over
+``turn``      the seat that acts (or is dealt to) in the phase
+``holder``    the Condottiere token's holder;  ``placer``: who placed it for this battle
+``battle``    the region fought over (-1: none, or the final battle)
+``defender``  Capturing Regions: the owner of the attacked region (-1: none)
+``free``      1 while the defender has played no card (and so passes without leaving)
+``favor``     the Favor of the Pope's region (-1: off the board)
+``owner``     per region, the seat that controls it (-1: nobody)
+``hands``     per seat, a sorted tuple of cards (``UNKNOWN`` where masked); sizes are public
+``lines``     per seat, the battle line in play order: ``(card, up)`` pairs; ``up`` is 0 for a
+              face-down card (Hidden Cards), whose card is ``UNKNOWN`` to other seats
+``passed``    per seat, 1 once the seat is out of the battle (or not in a final battle)
+``pile``      the draw pile as counts (``cards.SLOTS``); its order is chance, so none is kept
+``discards``  the discards as counts (public)
+``owed``      per seat, cards still to be dealt or drawn now
+``queue``     seats still to decide in phase take or discard, the first one acting
+``then``      what follows the deal under way: place | battle | take | final
+``pending``   phase reveal: which of ``turn``'s face-down cards to turn up (0: the first)
+``fighters``  the seats of a final battle (empty: not a final battle)
+``final``     0; 1 for a game's final battle; 2 for a match's final battle
+``battles``   battles concluded in this game;  ``turns``: plays and passes in the whole match
+``games``     games finished in this match (Playing For Points)
+``points``    match points per seat (Playing For Points)
+``winners``   the winners once over;  ``end``: why it ended ("" while it runs);  ``won_by``:
+              how the last game was won (for the adjacency bonus)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from engine.condottiere.cards import KINDS, NREGIONS, SLOTS
+from engine.core import UNKNOWN, InvalidActionError, InvalidStateError
+
+REFEREE = -1
+NO_CARD = -2
+PHASES = (
+    "start", "deal", "place", "play", "reveal", "showdown", "take", "discard", "keep", "over",
+)
+ACTION_KINDS = (
+    "start", "draw", "place", "pass", "play", "reveal", "take", "hold", "discard", "keep",
+)
+OPTIONS = (
+    "draw_after_battle", "playing_for_points", "bigger_kingdoms", "capturing_regions",
+    "hidden_cards",
+)
+DEFAULT_TARGET = 20
+MAX_TARGET = 1000
+
+
+@dataclass(frozen=True)
+class CondottiereConfig:
+    """A game's configuration: the player count and the five optional variants, which combine
+    freely. ``playing_for_points`` makes the game a match to ``target_score`` points."""
+
+    players: int = 4
+    draw_after_battle: bool = False
+    playing_for_points: bool = False
+    target_score: int = DEFAULT_TARGET
+    bigger_kingdoms: bool = False
+    capturing_regions: bool = False
+    hidden_cards: bool = False
+
+    def __post_init__(self) -> None:
+        if type(self.players) is not int or not 2 <= self.players <= 6:
+            raise ValueError(f"Condottiere is for 2 to 6 players, not {self.players}")
+        for name in OPTIONS:
+            if type(getattr(self, name)) is not bool:
+                raise ValueError(f"option {name} is on or off, not {getattr(self, name)!r}")
+        if type(self.target_score) is not int or not 1 <= self.target_score <= MAX_TARGET:
+            raise ValueError(
+                f"the target score must be a whole number from 1 to {MAX_TARGET}, "
+                f"not {self.target_score!r}"
+            )
+
+    def warnings(self) -> list[str]:
+        """Advice about this combination of variants (it is still allowed)."""
+        if self.playing_for_points and self.capturing_regions:
+            return [
+                "Playing For Points with Capturing Regions: the rulebook advises against "
+                "combining these two variants (allowed here)"
+            ]
+        return []
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "draw_after_battle": self.draw_after_battle,
+            "playing_for_points": self.playing_for_points,
+            "target_score": self.target_score,
+            "bigger_kingdoms": self.bigger_kingdoms,
+            "capturing_regions": self.capturing_regions,
+            "hidden_cards": self.hidden_cards,
+        }
+
+    @classmethod
+    def from_data(cls, data: Any) -> CondottiereConfig:
+        fields = set(cls().to_data())
+        if not isinstance(data, dict) or set(data) - fields:
+            raise InvalidStateError(f"not a Condottiere configuration: {data!r}")
+        try:
+            return cls(**data)
+        except (TypeError, ValueError) as e:
+            raise InvalidStateError(str(e)) from None
+
+
+class Action(NamedTuple):
+    """One step of the game. Unused fields keep their defaults.
+
+    =========  =============================================================================
+    kind       fields used
+    =========  =============================================================================
+    start      ``seat`` starts the game and holds the token (chance)
+    draw       ``seat`` draws ``card`` (chance; ``UNKNOWN`` in other seats' views)
+    place      ``seat`` places the Condottiere token on region ``target``
+    pass       ``seat`` passes
+    play       ``seat`` plays ``card`` (``UNKNOWN``: face down, as others see it). Bishop:
+               ``target`` is the Favor's new region (-1: off the board). Scarecrow: ``target``
+               is the mercenary taken back (-1: none). ``flip``: which of the seat's face-down
+               cards to turn up after the play, counting from the first (0), -1 if none. Play
+               effects never move face-down cards, so the count is stable
+    reveal     ``seat`` turns up ``card`` at position ``target`` of its line (a reveal step)
+    take       ``seat`` will draw ``target`` cards (Draw After Battle)
+    hold       ``seat`` keeps its hand (step 4)
+    discard    ``seat`` discards its whole hand, ``cards``, shown to all (step 4)
+    keep       ``seat`` keeps ``cards`` (at most two) at the end of a round
+    =========  =============================================================================
+    """
+
+    kind: str
+    seat: int
+    card: int = NO_CARD
+    target: int = -1
+    flip: int = -1
+    cards: tuple[int, ...] = ()
+
+    def to_data(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
+        if self.card != NO_CARD:
+            d["card"] = self.card
+        if self.target != -1:
+            d["target"] = self.target
+        if self.flip != -1:
+            d["flip"] = self.flip
+        if self.cards:
+            d["cards"] = list(self.cards)
+        return d
+
+    @classmethod
+    def from_data(cls, data: Any) -> Action:
+        if not isinstance(data, dict):
+            raise InvalidActionError(f"an action must be a map, not {data!r}")
+        unknown = set(data) - _FIELDS
+        if unknown:
+            raise InvalidActionError(f"unknown action fields {sorted(unknown)} in {data!r}")
+        kind = data.get("kind")
+        if kind not in ACTION_KINDS:
+            raise InvalidActionError(f"unknown action kind {kind!r} in {data!r}")
+        values: list[Any] = [kind]
+        for name, default, lo, hi in _INT_FIELDS:
+            v = data.get(name, default)
+            if type(v) is not int or not lo <= v <= hi:
+                raise InvalidActionError(f"action field {name} out of range in {data!r}")
+            values.append(v)
+        cards = data.get("cards", [])
+        if (
+            not isinstance(cards, (list, tuple))
+            or len(cards) > 120
+            or any(type(c) is not int or not UNKNOWN <= c < KINDS for c in cards)
+        ):
+            raise InvalidActionError(f"action field cards must list cards in {data!r}")
+        values.append(tuple(sorted(cards)))
+        return cls(*values)
+
+
+_INT_FIELDS = (
+    ("seat", None, 0, 5),
+    ("card", NO_CARD, NO_CARD, KINDS - 1),
+    ("target", -1, -1, 64),
+    ("flip", -1, -1, 200),
+)
+_FIELDS = {"kind", "cards"} | {n for n, *_ in _INT_FIELDS}
+_new = tuple.__new__
+_object_new = object.__new__
+
+
+def mk(kind: str, seat: int, card: int = NO_CARD, target: int = -1, flip: int = -1,
+       cards: tuple[int, ...] = ()) -> Action:
+    """The fast constructor used by the rules' inner loops."""
+    return _new(Action, (kind, seat, card, target, flip, cards))
+
+
+Line = tuple[tuple[int, int], ...]
+
+_SLOTS = (
+    "config", "viewer", "phase", "turn", "holder", "placer", "battle", "defender", "free",
+    "favor", "owner", "hands", "lines", "passed", "pile", "discards", "owed", "queue", "then",
+    "pending", "fighters", "final", "battles", "turns", "games", "points", "winners", "end",
+    "won_by",
+)
+_TUPLES = ("owner", "passed", "pile", "discards", "owed", "queue", "fighters", "points", "winners")
+_INTS = (
+    "viewer", "turn", "holder", "placer", "battle", "defender", "free", "favor", "pending",
+    "final", "battles", "turns", "games",
+)
+
+
+class State:
+    """A position of Condottiere (see the module docstring for the fields)."""
+
+    # ``copy`` below names every field: keep it in step with ``_SLOTS``
+
+    __slots__ = _SLOTS
+    config: CondottiereConfig
+    viewer: int
+    phase: str
+    turn: int
+    holder: int
+    placer: int
+    battle: int
+    defender: int
+    free: int
+    favor: int
+    owner: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    lines: tuple[Line, ...]
+    passed: tuple[int, ...]
+    pile: tuple[int, ...]
+    discards: tuple[int, ...]
+    owed: tuple[int, ...]
+    queue: tuple[int, ...]
+    then: str
+    pending: int
+    fighters: tuple[int, ...]
+    final: int
+    battles: int
+    turns: int
+    games: int
+    points: tuple[int, ...]
+    winners: tuple[int, ...]
+    end: str
+    won_by: str
+
+    def copy(self) -> State:
+        """A shallow copy (every field is immutable), written out field by field for speed."""
+        new = _object_new(State)
+        new.config = self.config
+        new.viewer = self.viewer
+        new.phase = self.phase
+        new.turn = self.turn
+        new.holder = self.holder
+        new.placer = self.placer
+        new.battle = self.battle
+        new.defender = self.defender
+        new.free = self.free
+        new.favor = self.favor
+        new.owner = self.owner
+        new.hands = self.hands
+        new.lines = self.lines
+        new.passed = self.passed
+        new.pile = self.pile
+        new.discards = self.discards
+        new.owed = self.owed
+        new.queue = self.queue
+        new.then = self.then
+        new.pending = self.pending
+        new.fighters = self.fighters
+        new.final = self.final
+        new.battles = self.battles
+        new.turns = self.turns
+        new.games = self.games
+        new.points = self.points
+        new.winners = self.winners
+        new.end = self.end
+        new.won_by = self.won_by
+        return new
+
+    def key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in _SLOTS)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        return f"State.from_data({self.to_data()!r})"
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    def regions_of(self, seat: int) -> int:
+        """The bit mask of the regions ``seat`` controls."""
+        m = 0
+        for r, o in enumerate(self.owner):
+            if o == seat:
+                m |= 1 << r
+        return m
+
+    def region_counts(self) -> tuple[int, ...]:
+        out = [0] * self.players
+        for o in self.owner:
+            if o >= 0:
+                out[o] += 1
+        return tuple(out)
+
+    # -- plain data -------------------------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        d: dict[str, Any] = {}
+        for name in _SLOTS:
+            v = getattr(self, name)
+            if name == "config":
+                v = v.to_data()
+            elif name == "hands":
+                v = [list(h) for h in v]
+            elif name == "lines":
+                v = [[list(e) for e in line] for line in v]
+            elif name in _TUPLES:
+                v = list(v)
+            d[name] = v
+        return d
+
+    @classmethod
+    def from_data(cls, data: Any) -> State:
+        try:
+            return _from_data(data)
+        except InvalidStateError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise InvalidStateError(f"not a Condottiere state: {e}") from None
+
+
+def _ints(xs: Any, lo: int = -1, hi: int = 10_000) -> tuple[int, ...]:
+    if not isinstance(xs, list) or any(type(x) is not int or not lo <= x <= hi for x in xs):
+        raise InvalidStateError(f"expected a list of ints from {lo} to {hi}, not {xs!r}")
+    return tuple(xs)
+
+
+def _from_data(d: Any) -> State:
+    if not isinstance(d, dict) or set(d) != set(_SLOTS):
+        raise InvalidStateError("a Condottiere state needs exactly the fields " + ", ".join(_SLOTS))
+    config = CondottiereConfig.from_data(d["config"])
+    n = config.players
+    if d["phase"] not in PHASES or d["then"] not in ("place", "battle", "take", "final"):
+        raise InvalidStateError(f"unknown phase {d['phase']!r} or sequel {d['then']!r}")
+    for name in _INTS:
+        if type(d[name]) is not int:
+            raise InvalidStateError(f"{name} must be an int, not {d[name]!r}")
+    for name in ("end", "won_by"):
+        if type(d[name]) is not str:
+            raise InvalidStateError(f"{name} must be a string")
+    hands = d["hands"]
+    lines = d["lines"]
+    per_seat = [hands, lines, d["passed"], d["owed"], d["points"]]
+    if any(not isinstance(x, list) or len(x) != n for x in per_seat):
+        raise InvalidStateError(f"per-seat fields must list {n} seats")
+    values: dict[str, Any] = {name: d[name] for name in _SLOTS}
+    values["config"] = config
+    values["hands"] = tuple(tuple(sorted(_ints(h, UNKNOWN, KINDS - 1))) for h in hands)
+    parsed_lines = []
+    for line in lines:
+        if not isinstance(line, list):
+            raise InvalidStateError(f"a battle line is a list, not {line!r}")
+        entries = []
+        for e in line:
+            pair = _ints(e, UNKNOWN, KINDS - 1)
+            if len(pair) != 2 or pair[1] not in (0, 1):
+                raise InvalidStateError(f"a line entry is [card, up], not {e!r}")
+            entries.append(pair)
+        parsed_lines.append(tuple(entries))
+    values["lines"] = tuple(parsed_lines)
+    values["owner"] = _ints(d["owner"], -1, n - 1)
+    if len(values["owner"]) != NREGIONS:
+        raise InvalidStateError(f"owner must list {NREGIONS} regions")
+    for name in ("pile", "discards"):
+        values[name] = _ints(d[name], 0, 200)
+        if len(values[name]) != SLOTS:
+            raise InvalidStateError(f"{name} must count {SLOTS} kinds of card")
+    for name in ("passed", "owed", "queue", "fighters", "points", "winners"):
+        values[name] = _ints(d[name], 0)
+    ranges = {
+        "viewer": (-1, n - 1), "turn": (0, n - 1), "holder": (0, n - 1), "placer": (0, n - 1),
+        "battle": (-1, NREGIONS - 1), "favor": (-1, NREGIONS - 1), "defender": (-1, n - 1),
+        "free": (0, 1), "pending": (-1, 200), "final": (0, 2),
+    }
+    for name, (lo, hi) in ranges.items():
+        if not lo <= values[name] <= hi:
+            raise InvalidStateError(f"{name} must be from {lo} to {hi}, not {values[name]}")
+    for name in ("queue", "fighters", "winners"):
+        if any(q >= n for q in values[name]):
+            raise InvalidStateError(f"{name} names a seat beyond {n} players")
+    if any(p not in (0, 1) for p in values["passed"]):
+        raise InvalidStateError("passed holds 0 or 1 per seat")
+    s = object.__new__(State)
+    for name, v in values.items():
+        object.__setattr__(s, name, v)
+    return s
+
+
+__all__ = ["Action", "CondottiereConfig", "State", "mk", "NO_CARD", "REFEREE", "UNKNOWN"]
+
+assert State.copy.__code__.co_names.count("config") and all(
+    name in State.copy.__code__.co_names for name in _SLOTS
+), "State.copy must copy every field"

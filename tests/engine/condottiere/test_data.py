@@ -1,0 +1,87 @@
+"""Plain data and bad input: round trips, clear errors, readable texts."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.condottiere import RULES, CondottiereConfig
+from engine.condottiere.cards import BISHOP, SCARECROW, parse_card, region_index
+from engine.condottiere.scenario import position
+from engine.condottiere.state import Action, State, mk
+from engine.core import InvalidActionError, InvalidStateError
+from engine.registry import get_game
+
+
+def test_the_registry_knows_condottiere() -> None:
+    entry = get_game("condottiere")
+    assert entry.rules is RULES and RULES.name == "condottiere"
+    assert (RULES.min_players, RULES.max_players) == (2, 6)
+    assert set(entry.bot_names()) >= {"random", "greedy"}
+    assert RULES.seat_names[:2] == ("Red", "Blue")
+
+
+def test_states_and_actions_round_trip() -> None:
+    config = CondottiereConfig(3, hidden_cards=True, playing_for_points=True, target_score=30)
+    s = position(config=config, lines=[["~Mercenary 10", "Winter"], [], ["Heroine"]],
+                 hands=[["Bishop"], ["Scarecrow", "Scarecrow"], []], owner={"Roma": 1})
+    assert State.from_data(s.to_data()) == s
+    assert eval(repr(s), {"State": State}) == s
+    a = mk("play", 0, BISHOP, target=region_index("Roma"))
+    assert Action.from_data(a.to_data()) == a
+    assert a.to_data() == {"kind": "play", "seat": 0, "card": BISHOP, "target": 10 + 5}
+
+
+@pytest.mark.parametrize("bad", [
+    None, [], {"kind": "fly", "seat": 0}, {"kind": "pass"}, {"kind": "pass", "seat": 9},
+    {"kind": "play", "seat": 0, "card": 99}, {"kind": "play", "seat": 0, "card": "Heroine"},
+    {"kind": "keep", "seat": 0, "cards": [1, "x"]}, {"kind": "pass", "seat": 0, "colour": 1},
+])
+def test_malformed_actions_are_invalid(bad: object) -> None:
+    s = position(2, hands=[["Heroine"], ["Heroine"]])
+    with pytest.raises(InvalidActionError):
+        RULES.apply(s, bad)
+
+
+@pytest.mark.parametrize("bad", [
+    None, {}, {"phase": "play"},
+])
+def test_malformed_states_are_invalid(bad: object) -> None:
+    with pytest.raises(InvalidStateError):
+        State.from_data(bad)
+
+
+def test_a_state_with_a_wrong_field_is_invalid() -> None:
+    d = position(2).to_data()
+    d["hands"] = [[1], [2], [3]]
+    with pytest.raises(InvalidStateError, match="2 seats"):
+        State.from_data(d)
+    d = position(2).to_data()
+    d["owner"] = [5] * 17
+    with pytest.raises(InvalidStateError):
+        State.from_data(d)
+    d = position(2).to_data()
+    d["turn"] = 2
+    with pytest.raises(InvalidStateError, match="turn"):
+        State.from_data(d)
+
+
+def test_action_texts_read_as_the_table_says_them() -> None:
+    s = position(2, hands=[["Mercenary 6", "Bishop", "Scarecrow"], ["Surrender"]],
+                 lines=[["Mercenary 10"], []])
+    text = RULES.action_text
+    assert text(s, mk("play", 0, parse_card("Mercenary 6"))) == "Red: plays Mercenary 6"
+    assert text(s, mk("play", 0, BISHOP, target=region_index("Firenze"))) == \
+        "Red: Bishop, Favor of the Pope to Firenze"
+    assert text(s, mk("play", 0, BISHOP)) == "Red: Bishop, Favor of the Pope off the board"
+    assert text(s, mk("play", 0, SCARECROW, target=parse_card("Mercenary 10"))) == \
+        "Red: Scarecrow, takes back Mercenary 10"
+    assert text(s, mk("pass", 1)) == "Blue: passes"
+    assert text(s, mk("draw", 1, BISHOP), 0) == "Blue draws a card"
+    assert text(s, mk("draw", 1, BISHOP), 1) == "Blue draws Bishop"
+    assert text(s, mk("place", 0, target=region_index("Napoli"))) == \
+        "Red: places the Condottiere token on Napoli"
+
+
+def test_outcome_of_an_unfinished_game_is_an_error() -> None:
+    with pytest.raises(ValueError, match="not over"):
+        RULES.outcome(position(2))
