@@ -205,9 +205,9 @@ def fast_action(s: State, seat: int, rng: random.Random, explore: float = 0.3) -
     """``light`` without listing every legal action, for the play phase of a full state.
 
     The greedy part looks only at the moves that can gain: a card to court, a conspiracy, a
-    Minister on a stack of two or more, and a strike (judged by its true total: the hidden
-    card is known in a full state). The random part sends a random playable card to court,
-    onto a random stack or under the deck.
+    Minister on a stack of two or more, and a strike (judged by its total in the determinized
+    state, where the hidden card has been dealt). The random part sends a random playable card
+    to court, onto a random stack or under the deck.
     """
     if s.phase != "play":
         return light_action(s, seat, rng, explore)
