@@ -1,0 +1,87 @@
+"""The search bot: an ``engine.core.Bot`` that decides by ISMCTS from its view.
+
+Settings (from the registry's levels and the command line):
+
+``think``       seconds of search per decision (default 1.0); ignored when ``iterations`` is set
+``iterations``  a fixed number of iterations per decision: with the bot's seeded generator, the
+                same view always gives the same choice (for tests and reproducible runs)
+``rollout``     the default policy's name (``random``, or a game's cheaper heuristic)
+``exploration`` the UCB constant
+``bias``        the weight of the game's prior (progressive bias; 0 turns it off)
+``setup``       ``"greedy"`` hands the set-up decisions of a game (phases listed in
+                ``SETUP_PHASES``) to the game's greedy bot; ``"search"`` searches them too
+
+The bot is handed a view and never a state: everything it knows comes from that view.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.search.game import SearchGame
+from engine.search.ismcts import Budget, Search, SearchResult
+
+
+class SearchBot:
+    name = "ismcts"
+
+    def __init__(
+        self,
+        game: SearchGame,
+        rng: random.Random,
+        think: float = 1.0,
+        iterations: int | None = None,
+        rollout: str = "random",
+        exploration: float = 0.7,
+        bias: float = 0.0,
+        fallback: Any = None,
+        setup_phases: tuple[str, ...] = (),
+    ) -> None:
+        if rollout not in game.rollouts:
+            raise ValueError(f"unknown rollout {rollout!r} (choose from {', '.join(game.rollouts)})")
+        self.game = game
+        self.rng = rng
+        self.budget = Budget(seconds=think, iterations=iterations)
+        self.search = Search(game, rng, exploration=exploration, rollout=rollout, bias=bias)
+        self.fallback = fallback
+        self.setup_phases = setup_phases
+        self.last: SearchResult | None = None
+
+    def choose(self, view: Any, seat: int) -> Any:
+        if self.fallback is not None and getattr(view, "phase", None) in self.setup_phases:
+            return self.fallback.choose(view, seat)
+        self.last = self.search.run(view, seat, self.budget)
+        return self.last.action
+
+
+def factory(
+    game: SearchGame,
+    make_fallback: Any = None,
+    setup_phases: tuple[str, ...] = (),
+    defaults: dict[str, Any] | None = None,
+) -> Any:
+    """A registry bot factory ``(rng, settings) -> SearchBot`` for ``game``; ``defaults`` are
+    the game's best settings, which the given ones override."""
+
+    def make(rng: random.Random, given: dict[str, Any]) -> SearchBot:
+        settings = {**(defaults or {}), **given}
+        think = settings.get("think")
+        iterations = settings.get("iterations")
+        setup = settings.get("setup", "greedy")
+        if setup not in ("greedy", "search"):
+            raise ValueError(f"setup must be greedy or search, not {setup!r}")
+        fallback = make_fallback(rng) if setup == "greedy" and make_fallback else None
+        return SearchBot(
+            game,
+            rng,
+            think=1.0 if think is None else float(think),
+            iterations=None if iterations is None else int(iterations),
+            rollout=settings.get("rollout", "random"),
+            exploration=float(settings.get("exploration", 0.7)),
+            bias=float(settings.get("bias", 0.0)),
+            fallback=fallback,
+            setup_phases=setup_phases,
+        )
+
+    return make

@@ -1,0 +1,169 @@
+"""Condottiere for the search bot: determinizer, observations, rollout policies.
+
+Determinizing a view of seat ``s`` (see ``engine.condottiere.view`` for what it masks): the 110
+cards of ``cards.COPIES`` are all somewhere: in hands, battle lines, the draw pile or the
+discards. ``s`` sees its own hand, every face-up card in the lines, its own face-down cards and
+the discards; the unseen cards are the deck minus all of those, and they fill exactly:
+
+* the other seats' hands (their sizes are public);
+* the other seats' face-down cards (Hidden Cards), which can only be of the kinds played face
+  down (``cards.FACE_DOWN_KINDS``);
+* the draw pile (a view counts only how many cards it holds);
+* discards a view could not see (only in a view that followed masked actions; ``view()``
+  never hides a discard).
+
+The face-down places are filled first, by a uniform draw among the unseen cards of the kinds
+allowed there; the rest of the unseen cards are shuffled into the other places. That is the
+uniform distribution over all placements that respect the constraint.
+
+Observations are the engine's own ``mask_action``: what a seat learns of an action.
+
+Rollout policies: ``random`` (uniform over the legal actions) and ``light``: in a battle, pass
+when its line leads, else play the weakest card that takes the lead (a mercenary or Heroine),
+else pass; take as many cards as allowed, keep the two strongest; random elsewhere, and a
+random action now and then.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+
+from engine.condottiere import rules
+from engine.condottiere.cards import COPIES, FACE_DOWN_KINDS, KINDS, SLOTS, STRENGTH
+from engine.condottiere.game import outcome
+from engine.condottiere.state import REFEREE, Action, State, mk
+from engine.condottiere.view import mask_action
+from engine.core import UNKNOWN
+from engine.search.determinize import InconsistentViewError, deal, unseen
+from engine.search.game import SearchGame, outcome_rewards
+
+U = SLOTS - 1  # the count of masked cards in a count vector
+FULL = {c: COPIES[c] for c in range(KINDS)}
+
+
+def _visible_cards(v: State) -> list[int]:
+    seen: list[int] = []
+    for h in v.hands:
+        seen.extend(h)
+    for line in v.lines:
+        seen.extend(c for c, _ in line)
+    for c in range(KINDS):
+        seen.extend([c] * v.discards[c])
+        seen.extend([c] * v.pile[c])
+    return seen
+
+
+def determinize(v: State, seat: int, rng: random.Random) -> State:
+    """A full state drawn uniformly among those that look like ``v`` to ``seat``."""
+    if v.viewer == REFEREE:
+        return v
+    cards = unseen(FULL, _visible_cards(v))
+    face_down = sum(1 for line in v.lines for c, _ in line if c == UNKNOWN)
+    if face_down:
+        allowed = [i for i, c in enumerate(cards) if c in FACE_DOWN_KINDS]
+        if len(allowed) < face_down:
+            raise InconsistentViewError("too few unseen cards of the face-down kinds")
+        picked = rng.sample(allowed, face_down)
+        down = [cards[i] for i in picked]
+        for i in sorted(picked, reverse=True):
+            del cards[i]
+    else:
+        down = []
+    hand_slots = sum(h.count(UNKNOWN) for h in v.hands)
+    slots = hand_slots + v.pile[U] + v.discards[U]
+    rest = deal({0: slots}, {0: cards}, rng)[0]
+    s = v.copy()
+    s.viewer = REFEREE
+    if hand_slots:
+        hands = []
+        for h in v.hands:
+            if UNKNOWN in h:
+                h = tuple(sorted(rest.pop() if c == UNKNOWN else c for c in h))
+            hands.append(h)
+        s.hands = tuple(hands)
+    if down:
+        s.lines = tuple(
+            tuple((down.pop(), 0) if c == UNKNOWN else (c, up) for c, up in line)
+            for line in v.lines
+        )
+    if v.discards[U]:
+        d = list(v.discards)
+        for _ in range(v.discards[U]):
+            d[rest.pop()] += 1
+        d[U] = 0
+        s.discards = tuple(d)
+    pile = list(v.pile)
+    pile[U] = 0
+    for c in rest:
+        pile[c] += 1
+    s.pile = tuple(pile)
+    return s
+
+
+def observe(s: State, a: Action, seat: int) -> Hashable:
+    return mask_action(s, a, seat)
+
+
+def sample_chance(s: State, rng: random.Random) -> Action:
+    """A chance or reveal step of a full state, drawn as ``LocalGame`` would."""
+    phase = s.phase
+    if phase == "deal":
+        pile = s.pile
+        r = rng.randrange(sum(pile))
+        for c in range(KINDS):
+            r -= pile[c]
+            if r < 0:
+                return mk("draw", s.turn, c)
+        raise AssertionError("the pile counts do not add up")
+    if phase == "start":
+        return mk("start", rng.randrange(s.players))
+    return rules.legal_actions(s)[0]
+
+
+def random_action(s: State, seat: int, rng: random.Random) -> Action:
+    legal = rules.legal_actions(s)
+    return legal[rng.randrange(len(legal))]
+
+
+def light_action(s: State, seat: int, rng: random.Random, explore: float = 0.1) -> Action:
+    """A cheap battle sense (see the module docstring)."""
+    legal = rules.legal_actions(s)
+    if len(legal) == 1 or rng.random() < explore:
+        return legal[rng.randrange(len(legal))]
+    phase = s.phase
+    if phase == "play":
+        strengths = rules.line_strengths(s.lines)
+        mine = strengths[seat]
+        best = max(x for q, x in enumerate(strengths) if q != seat)
+        if mine > best:
+            return legal[0]  # pass while ahead
+        need = best - mine
+        fits = [a for a in legal if a.kind == "play" and 0 <= a.card < 8 and a.flip <= 0]
+        # with no Winter or Drummer about, a card adds its printed strength
+        winning = [a for a in fits if STRENGTH[a.card] > need]
+        if winning:
+            return min(winning, key=lambda a: STRENGTH[a.card])
+        return legal[0]
+    if phase == "take":
+        return legal[-1]
+    if phase == "keep":
+        return max(legal, key=lambda a: (len(a.cards), sum(STRENGTH[c] for c in a.cards)))
+    return legal[rng.randrange(len(legal))]
+
+
+def rewards(s: State) -> list[float]:
+    return outcome_rewards(outcome(s), scale=3.0)
+
+
+GAME = SearchGame(
+    name="condottiere",
+    current_player=rules.current_player,
+    legal_actions=rules.legal_actions,
+    apply=rules.apply_unchecked,
+    determinize=determinize,
+    observe=observe,
+    sample_chance=sample_chance,
+    rollouts={"random": random_action, "light": light_action},
+    rewards=rewards,
+)

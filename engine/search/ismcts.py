@@ -1,0 +1,248 @@
+"""Information-set Monte Carlo tree search (single observer, partially observable moves).
+
+Theory of operation
+-------------------
+This is SO-ISMCTS+POM of Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree
+Search" (IEEE TCIAIG, 2012). The searching seat (the *observer*) knows only its view. One tree
+is grown, whose nodes are the observer's information sets: a node is reached by the sequence of
+actions from the root **as the observer perceives them** (``SearchGame.observe``: a card the
+observer does not see is ``UNKNOWN``), so every node stands for all the positions the observer
+cannot tell apart.
+
+Each iteration:
+
+1. **Determinize**: draw a full state consistent with the view (``SearchGame.determinize``).
+2. **Select**: walk down the tree, playing in that state. At a decision node only the actions
+   legal in this determinization are candidates; they are grouped by their observation (for the
+   observer each group is one action; for another seat a group is, e.g., "plans a card"). If a
+   group has no child yet, go to step 3. Otherwise pick the group that maximises, for the seat
+   deciding there,
+
+       mean reward + c * sqrt(ln(availability) / visits)
+
+   where *availability* counts the iterations in which that group was legal (the ISMCTS form of
+   UCB1: an action that is rarely legal is not penalised for the visits it could not have).
+   When the game offers a ``prior`` (a quick judgement of an action) and ``bias`` is set, the
+   term ``bias * prior / (visits + 1)`` is added (progressive bias, Chaslot et al. 2008): the
+   search looks at promising actions first, and the statistics take over as visits grow.
+   Within a group, the concrete action is drawn uniformly (the observer cannot know which one
+   was played, so it is modelled as random: the "POM" part). Chance and reveal steps draw their
+   outcome in the determinization and follow (or create) the child of its observation.
+3. **Expand** one untried group (at random, or the best by the prior): add its child and play
+   one of its actions.
+4. **Roll out**: play to the end of the game with a cheap default policy.
+5. **Backpropagate** the finished game's per-seat rewards: each node adds the reward of the
+   seat that chose the edge into it.
+
+The move played is the root action with the most visits (ties: the better mean).
+
+Only ``SearchGame`` functions touch states, and the root state comes from the determinizer, so
+the search never sees more than the view it is given.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import TERMINAL
+from engine.search.game import SearchGame
+
+
+class Node:
+    """An information set of the observer, and the statistics of the edge into it."""
+
+    __slots__ = ("children", "visits", "reward", "avail", "prior")
+
+    def __init__(self, prior: float = 0.0) -> None:
+        self.children: dict[Hashable, Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 1
+        self.prior = prior
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long one decision may think: ``iterations`` when given (reproducible), else
+    ``seconds`` of wall time (always at least ``min_iterations``)."""
+
+    seconds: float = 1.0
+    iterations: int | None = None
+    min_iterations: int = 16
+
+
+@dataclass
+class SearchResult:
+    action: Any
+    iterations: int
+    visits: dict[Any, int]
+    means: dict[Any, float]
+
+
+class Search:
+    """One decision's search: a tree over the observer's information sets."""
+
+    def __init__(
+        self,
+        game: SearchGame,
+        rng: random.Random,
+        exploration: float = 0.7,
+        rollout: str = "random",
+        bias: float = 0.0,
+    ) -> None:
+        self.game = game
+        self.rng = rng
+        self.c = exploration
+        self.bias = bias if game.prior is not None else 0.0
+        self.rollout_policy = game.rollouts[rollout]
+
+    def run(self, view: Any, seat: int, budget: Budget) -> SearchResult:
+        g = self.game
+        legal = g.legal_actions(view)
+        if len(legal) == 1:
+            return SearchResult(legal[0], 0, {}, {})
+        root = Node()
+        done = 0
+        if budget.iterations is not None:
+            for _ in range(budget.iterations):
+                self._iterate(root, view, seat)
+            done = budget.iterations
+        else:
+            deadline = time.perf_counter() + budget.seconds
+            while done < budget.min_iterations or time.perf_counter() < deadline:
+                self._iterate(root, view, seat)
+                done += 1
+        visits = {a: root.children[a].visits for a in legal if a in root.children}
+        means = {
+            a: root.children[a].reward / root.children[a].visits
+            for a, v in visits.items()
+            if v > 0
+        }
+        best = max(legal, key=lambda a: (visits.get(a, 0), means.get(a, -1.0)))
+        return SearchResult(best, done, visits, means)
+
+    # -- one iteration ----------------------------------------------------------------------
+
+    def _iterate(self, root: Node, view: Any, seat: int) -> None:
+        g, rng = self.game, self.rng
+        state = g.determinize(view, seat, rng)
+        node = root
+        path: list[tuple[Node, int]] = []
+        current_player, legal_actions, apply, observe = (
+            g.current_player,
+            g.legal_actions,
+            g.apply,
+            g.observe,
+        )
+        while True:
+            p = current_player(state)
+            if p == TERMINAL:
+                break
+            if p < 0:
+                a = g.sample_chance(state, rng)
+                key = observe(state, a, seat)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = Node()
+                path.append((child, -1))
+                node = child
+                state = apply(state, a)
+                continue
+            groups = self._groups(state, legal_actions(state), p, seat)
+            children = node.children
+            untried = []
+            for key in groups:
+                child = children.get(key)
+                if child is None:
+                    untried.append(key)
+                else:
+                    child.avail += 1
+            if untried:
+                key, prior = self._pick_untried(state, untried, groups, p)
+                child = children[key] = Node(prior)
+                path.append((child, p))
+                options = groups[key]
+                state = apply(state, options[rng.randrange(len(options))])
+                break
+            key = self._select(children, groups)
+            child = children[key]
+            path.append((child, p))
+            node = child
+            options = groups[key]
+            state = apply(state, options[rng.randrange(len(options))] if len(options) > 1 else options[0])
+        rewards = self._rollout(state)
+        root.visits += 1
+        for n, mover in path:
+            n.visits += 1
+            if mover >= 0:
+                n.reward += rewards[mover]
+
+    def _groups(self, state: Any, legal: list[Any], p: int, seat: int) -> dict[Hashable, list[Any]]:
+        if p == seat:
+            return {a: [a] for a in legal}
+        observe = self.game.observe
+        groups: dict[Hashable, list[Any]] = {}
+        for a in legal:
+            key = observe(state, a, seat)
+            bucket = groups.get(key)
+            if bucket is None:
+                groups[key] = [a]
+            else:
+                bucket.append(a)
+        return groups
+
+    def _pick_untried(
+        self, state: Any, untried: list[Hashable], groups: dict[Hashable, list[Any]], p: int
+    ) -> tuple[Hashable, float]:
+        """The untried group to expand: at random, or with a prior, the best by the prior
+        (ties at random); for another seat's group the prior of its best action."""
+        rng = self.rng
+        if not self.bias:
+            return (untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]), 0.0
+        prior = self.game.prior
+        assert prior is not None
+        best = -1e300
+        picks: list[Hashable] = []
+        for key in untried:
+            v = max(prior(state, a, p) for a in groups[key])
+            if v > best:
+                best, picks = v, [key]
+            elif v == best:
+                picks.append(key)
+        return (picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]), best
+
+    def _select(self, children: dict[Hashable, Node], groups: dict[Hashable, list[Any]]) -> Hashable:
+        c = self.c
+        bias = self.bias
+        log = math.log
+        sqrt = math.sqrt
+        best_key = None
+        best = -1e300
+        for key in groups:
+            ch = children[key]
+            v = ch.visits
+            if v == 0:  # created this iteration elsewhere on the path; try it
+                return key
+            score = ch.reward / v + c * sqrt(log(ch.avail) / v)
+            if bias:
+                score += bias * ch.prior / (v + 1)
+            if score > best:
+                best, best_key = score, key
+        return best_key
+
+    def _rollout(self, state: Any) -> list[float]:
+        g, rng = self.game, self.rng
+        current_player, apply, policy = g.current_player, g.apply, self.rollout_policy
+        while True:
+            p = current_player(state)
+            if p == TERMINAL:
+                return g.rewards(state)
+            if p < 0:
+                state = apply(state, g.sample_chance(state, rng))
+            else:
+                state = apply(state, policy(state, p, rng))

@@ -1,0 +1,304 @@
+"""Court of the Medici for the search bot: determinizer, observations, rollout policies.
+
+Determinizing a view of seat ``s`` (see ``engine.medici.view`` for what it masks): each house
+has the 25 cards of ``engine.medici.cards.COPIES``. The cards ``s`` cannot see are exactly those
+in the ``UNKNOWN`` slots, and each slot's house is fixed by where it is:
+
+* another seat's hand (apart from a shown last card), pool and bottom cards: that seat's house;
+* a hidden alliance card that ``s`` did not place: its placer's house;
+* a top card not yet turned up in front of another holder: the holder's house.
+
+So a house's unseen cards are its 25 minus every card of that house the view shows (hands,
+pools, bottoms, alliance cards, the middle, eliminated cards, the card of a strike under way;
+a hidden card revealed by that strike is shown in its slot and counted once), and they are dealt
+at random into that house's slots (``engine.search.determinize.deal``). Hands and pools are
+multisets, kept sorted; bottoms keep their order.
+
+Observations: ``s`` sees every action in full except another seat's draw (unless it is the
+deck's shown last card), the card another seat hides, puts on top of its alliance or plans
+under its deck.
+
+Rollout policies: ``random`` (uniform over the legal actions), ``light`` (mostly the action
+with the best immediate change in influence, own minus others', judged without applying it;
+otherwise random) and ``fast`` (``light`` computed without listing every legal action).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+
+from engine.core import UNKNOWN
+from engine.medici import rules
+from engine.medici.cards import COPIES, MINISTER, RANK_VALUE, RANKS
+from engine.medici.game import outcome
+from engine.medici.state import NO_CARD, Action, State, mk
+from engine.search.determinize import deal, unseen
+from engine.search.game import SearchGame, outcome_rewards
+
+
+def _visible_cards(v: State) -> list[int]:
+    seen: list[int] = []
+    for group in (v.hands, v.pools, v.bottoms):
+        for cards in group:
+            seen.extend(cards)
+    for row in v.alliances:
+        for a in row:
+            if a is not None:
+                seen.append(a[1])
+                seen.append(a[2])
+    for _, _, cards in v.middle:
+        seen.extend(c for c, _ in cards)
+    seen.extend(v.eliminated)
+    if v.pending is not None:
+        seen.append(v.pending[1])
+    return seen
+
+
+def _full_counts(players: int) -> dict[int, int]:
+    return {h * RANKS + r: COPIES[r] for h in range(players) for r in range(RANKS)}
+
+
+def unseen_by_house(v: State) -> dict[int, list[int]]:
+    """Each house's cards that view ``v`` does not show anywhere."""
+    out: dict[int, list[int]] = {h: [] for h in range(v.players)}
+    for c in unseen(_full_counts(v.players), _visible_cards(v)):
+        out[c // RANKS].append(c)
+    return out
+
+
+def hidden_slots(v: State) -> dict[int, int]:
+    """How many ``UNKNOWN`` places of each house view ``v`` has."""
+    slots = dict.fromkeys(range(v.players), 0)
+    for group in (v.hands, v.pools, v.bottoms):
+        for i, cards in enumerate(group):
+            slots[i] += cards.count(UNKNOWN)
+    for holder, row in enumerate(v.alliances):
+        for a in row:
+            if a is not None:
+                if a[1] == UNKNOWN:
+                    slots[a[0]] += 1
+                if a[2] == UNKNOWN:
+                    slots[holder] += 1
+    return slots
+
+
+def determinize(v: State, seat: int, rng: random.Random) -> State:
+    """A full state drawn uniformly among those that look like ``v`` to ``seat``."""
+    dealt = deal(hidden_slots(v), unseen_by_house(v), rng)
+    if not any(dealt.values()):
+        return v
+    s = v.copy()
+
+    def fill(cards: tuple[int, ...], house: int) -> list[int]:
+        if UNKNOWN not in cards:
+            return list(cards)
+        pile = dealt[house]
+        return [pile.pop() if c == UNKNOWN else c for c in cards]
+
+    s.hands = tuple(tuple(sorted(fill(h, i))) for i, h in enumerate(v.hands))
+    s.pools = tuple(tuple(sorted(fill(p, i))) for i, p in enumerate(v.pools))
+    s.bottoms = tuple(tuple(fill(b, i)) for i, b in enumerate(v.bottoms))
+    rows = []
+    for holder, row in enumerate(v.alliances):
+        new_row = []
+        for a in row:
+            if a is not None and (a[1] == UNKNOWN or a[2] == UNKNOWN):
+                placer, hidden, top, up = a
+                if hidden == UNKNOWN:
+                    hidden = dealt[placer].pop()
+                if top == UNKNOWN:
+                    top = dealt[holder].pop()
+                a = (placer, hidden, top, up)
+            new_row.append(a)
+        rows.append(tuple(new_row))
+    s.alliances = tuple(rows)
+    return s
+
+
+def observe(s: State, a: Action, seat: int) -> Hashable:
+    """``a`` (taken in full state ``s``) as ``seat`` perceives it."""
+    if a.seat == seat:
+        return a
+    kind = a.kind
+    if kind == "draw":
+        if len(s.pools[a.seat]) + len(s.bottoms[a.seat]) == 1:
+            return a  # the last card of a deck is shown
+        return mk("draw", a.seat, UNKNOWN)
+    if kind in ("hide", "top", "plan"):
+        return a._replace(card=UNKNOWN)
+    return a
+
+
+def sample_chance(s: State, rng: random.Random) -> Action:
+    """A chance or reveal step of a full state, drawn as ``LocalGame`` would."""
+    phase = s.phase
+    if phase == "draw" or phase == "deal":
+        seat = s.turn
+        pool = s.pools[seat]
+        if pool:
+            return mk("draw", seat, pool[rng.randrange(len(pool))])
+        return mk("draw", seat, s.bottoms[seat][0])
+    if phase == "first":
+        tied = rules.first_candidates(s)
+        return mk("first", tied[rng.randrange(len(tied))])
+    return rules.legal_actions(s)[0]
+
+
+def random_action(s: State, seat: int, rng: random.Random) -> Action:
+    legal = rules.legal_actions(s)
+    return legal[rng.randrange(len(legal))]
+
+
+def _gain(s: State, a: Action, seat: int) -> int:
+    """The immediate change in influence, own house minus the others', that ``a`` makes."""
+    kind = a.kind
+    if kind in ("court", "build", "conspire"):
+        g = RANK_VALUE[a.card % RANKS]
+        lost: tuple[tuple[int, int], ...] = ()
+        if kind == "conspire":
+            st = s.stack(a.elim)
+            lost = st[2] if st is not None else ()
+        elif a.card % RANKS == MINISTER:
+            st = s.stack(a.target)
+            if st is not None and len(st[2]) >= 2:
+                lost = st[2]
+        for c, _ in lost:
+            g += -RANK_VALUE[c % RANKS] if c // RANKS == seat else RANK_VALUE[c % RANKS]
+        return g
+    if kind == "strike":
+        al = s.alliances[seat][a.target]
+        g = RANK_VALUE[a.card % RANKS]
+        if al is not None:
+            g += RANK_VALUE[al[2] % RANKS]
+            h = al[1]
+            if h >= 0:
+                g += RANK_VALUE[h % RANKS] * (1 if h // RANKS == seat else -1)
+        return g
+    if kind == "resolve" and a.elim >= 0:
+        st = s.stack(a.elim)
+        g = 0
+        if st is not None:
+            for c, _ in st[2]:
+                g += -RANK_VALUE[c % RANKS] if c // RANKS == seat else RANK_VALUE[c % RANKS]
+        return g
+    return 0
+
+
+def light_action(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> Action:
+    """Mostly the best immediate gain (ties at random), sometimes a random action."""
+    legal = rules.legal_actions(s)
+    if len(legal) == 1 or s.phase not in ("play", "resolve") or rng.random() < explore:
+        return legal[rng.randrange(len(legal))]
+    best = -10**9
+    picks: list[Action] = []
+    for a in legal:
+        g = _gain(s, a, seat)
+        if g > best:
+            best, picks = g, [a]
+        elif g == best:
+            picks.append(a)
+    return picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
+
+
+def fast_action(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> Action:
+    """``light`` without listing every legal action, for the play phase of a full state.
+
+    The greedy part looks only at the moves that can gain: a card to court, a conspiracy, a
+    Minister on a stack of two or more, and a strike (judged by its total in the determinized
+    state, where the hidden card has been dealt). The random part sends a random playable card
+    to court, onto a random stack or under the deck.
+    """
+    if s.phase != "play":
+        return light_action(s, seat, rng, explore)
+    hand = s.hands[seat]
+    limit = s.limits[seat]
+    values = rules._values
+    cards = sorted(c for c in set(hand) if values(c, limit))
+    if not cards:
+        return rules.legal_actions(s)[0]
+    middle = s.middle
+    if rng.random() < explore:
+        c = cards[rng.randrange(len(cards))]
+        vals = values(c, limit)
+        v = vals[rng.randrange(len(vals))]
+        r = rng.randrange(3)
+        if r == 1 and middle:
+            return mk("build", seat, c, v, middle[rng.randrange(len(middle))][0])
+        if r == 2 and (s.pools[seat] or s.bottoms[seat]):
+            return mk("plan", seat, c)
+        return mk("court", seat, c, v)
+    totals: dict[int, list[int]] = {}
+    lost: dict[int, int] = {}
+    for sid, total, st in middle:
+        totals.setdefault(total, []).append(sid)
+        g = 0
+        for c, _ in st:
+            g += -RANK_VALUE[c % RANKS] if c // RANKS == seat else RANK_VALUE[c % RANKS]
+        lost[sid] = g
+    best = -10**9
+    picks: list[tuple[str, int, int, int, int]] = []
+    strikes = []
+    seen = None
+    for k, al in enumerate(s.alliances[seat]):
+        if al is not None:
+            _, hidden, top, _ = al
+            hv = RANK_VALUE[hidden % RANKS]
+            g0 = RANK_VALUE[top % RANKS] + (hv if hidden // RANKS == seat else -hv)
+            true = {tv + x for tv in values(top) for x in values(hidden)}
+            if seen is None:
+                seen = rules._seen(s)
+            possible = rules._strike_sums(s, seat, al, seen)
+            strikes.append((k, g0, true, {total - t for total in totals for t in possible}))
+    for c in cards:
+        vals = values(c, limit)
+        face = RANK_VALUE[c % RANKS]
+        options = [(face, "court", c, vals[-1], -1, -1)]
+        if c % RANKS == MINISTER:
+            options += [(face + lost[sid], "build", c, 0, sid, -1) for sid, _, st in middle if len(st) >= 2]
+        for sid, total, _ in middle:
+            for v in vals:
+                for other in totals.get(total + v, ()):
+                    if other != sid:
+                        options.append((face + lost[other], "conspire", c, v, sid, other))
+        for k, g0, true, playable in strikes:
+            for v in vals:
+                if v in playable:
+                    elim = [lost[o] for t in true for o in totals.get(v + t, ())]
+                    options.append((face + g0 + max(elim, default=0), "strike", c, v, k, -1))
+        for g, *rest in options:
+            if g > best:
+                best, picks = g, [rest]
+            elif g == best:
+                picks.append(rest)
+    kind, c, v, target, elim = picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
+    return mk(kind, seat, c, v, target, elim)
+
+
+def prior(s: State, a: Action, seat: int) -> float:
+    """The immediate gain of ``a``, a tenth per point, within [-1, 1]; planning a little below
+    nothing."""
+    if a.kind == "plan":
+        return -0.05
+    g = _gain(s, a, seat) / 10.0
+    return -1.0 if g < -1.0 else 1.0 if g > 1.0 else g
+
+
+def rewards(s: State) -> list[float]:
+    return outcome_rewards(outcome(s), scale=20.0)
+
+
+GAME = SearchGame(
+    name="medici",
+    current_player=rules.current_player,
+    legal_actions=rules.legal_actions,
+    apply=rules.apply_unchecked,
+    determinize=determinize,
+    observe=observe,
+    sample_chance=sample_chance,
+    rollouts={"random": random_action, "light": light_action, "fast": fast_action},
+    rewards=rewards,
+    prior=prior,
+)
+
+__all__ = ["GAME", "determinize", "observe", "unseen_by_house", "hidden_slots", "NO_CARD"]

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Seeded bot tournaments with seats rotated, and win rates with 95% confidence intervals.
+
+A *match* is a line-up of bots, one per seat (``ismcts,greedy,greedy,greedy``). Game ``i`` of a
+match plays the line-up rotated by ``i`` seats, so every bot sits in every seat equally often
+(use a multiple of the player count). ``--round-robin A,B,C`` plays a match for every ordered
+pair of distinct bots: one ``A`` against ``players - 1`` copies of ``B``, and so on.
+
+A bot is a name the game's registry knows (a kind such as ``greedy`` or ``ismcts``, or a level
+such as ``hard``) with optional settings after colons: ``ismcts:think=0.3:rollout=light``.
+``--think`` sets the per-decision time of every search bot that does not set its own.
+
+Every game's seed comes from the run's seed and the game's number (``engine.sim.game_seed``), so
+a run replays exactly when the bots are given iteration budgets instead of time. Games run on
+``--workers`` processes (two by default). A shared win counts as a win for each winner. The
+interval is Wilson's score interval.
+
+    scripts/tournament.py medici --players 4 --games 200 --seed 1 \\
+        --lineup ismcts:think=0.25,greedy,greedy,greedy
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.core import LocalGame  # noqa: E402
+from engine.registry import get_game, parse_options  # noqa: E402
+from engine.sim import bot_rng, game_seed  # noqa: E402
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's 95% score interval for a proportion ``wins / n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"ismcts:think=0.3:rollout=light"`` -> ``("ismcts", {"think": 0.3, "rollout": "light"})``."""
+    name, *pairs = spec.split(":")
+    settings: dict[str, Any] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        for kind in (int, float):
+            try:
+                settings[key] = kind(value)
+                break
+            except ValueError:
+                continue
+        else:
+            settings[key] = value
+    return name, settings
+
+
+def play_game(task: tuple[str, int, dict[str, Any], int, int, list[str], float | None]) -> dict[str, Any]:
+    game_name, players, options, run_seed, index, lineup, think = task
+    entry = get_game(game_name)
+    config = entry.rules.make_config(players, options)
+    seed = game_seed(run_seed, index)
+    shift = index % players
+    seats = lineup[shift:] + lineup[:shift]
+    bots = []
+    for i, spec in enumerate(seats):
+        name, settings = parse_bot(spec)
+        if think is not None and "think" not in settings:
+            settings["think"] = think
+        bots.append(entry.make_bot(name, bot_rng(seed, i), **settings))
+    start = time.perf_counter()
+    outcome = LocalGame(entry.rules, config, seed).play_out(bots, checked=False)
+    return {
+        "index": index,
+        "seed": seed,
+        "seats": seats,
+        "winners": list(outcome.winners),
+        "scores": list(outcome.scores),
+        "turns": outcome.turns,
+        "seconds": round(time.perf_counter() - start, 2),
+    }
+
+
+def run_match(args: argparse.Namespace, lineup: list[str], pool: Any) -> dict[str, Any]:
+    options = parse_options(args.option)
+    tasks = [
+        (args.game, args.players, options, args.seed, i, lineup, args.think) for i in range(args.games)
+    ]
+    wins: dict[str, float] = defaultdict(float)
+    seat_games: dict[str, int] = defaultdict(int)
+    start = time.time()
+    log = open(args.log, "a") if args.log else None  # noqa: SIM115
+    for done, result in enumerate(pool.imap_unordered(play_game, tasks), 1):
+        for seat, spec in enumerate(result["seats"]):
+            seat_games[spec] += 1
+            if seat in result["winners"]:
+                wins[spec] += 1
+        if log:
+            log.write(json.dumps(result) + "\n")
+            log.flush()
+        if args.progress and done % args.progress == 0:
+            focal = lineup[0]
+            print(
+                f"  {done}/{args.games} games, {focal} won {wins[focal]:.0f}, "
+                f"{time.time() - start:.0f}s",
+                flush=True,
+            )
+    if log:
+        log.close()
+    return {"lineup": lineup, "wins": dict(wins), "seat_games": dict(seat_games),
+            "seconds": time.time() - start}
+
+
+def describe(game: str, spec: str, think: float | None) -> str:
+    """What a bot spec stands for: ``hard`` -> ``hard = ismcts, think 1.0``."""
+    name, settings = parse_bot(spec)
+    kind = name
+    entry = get_game(game)
+    if name in entry.levels:
+        kind, preset = entry.levels[name]
+        settings = {**preset, **settings}
+        name = f"{name} = {kind}"
+    if think is not None and "think" not in settings and kind == "ismcts":
+        settings["think"] = think
+    return name + "".join(f", {k} {v}" for k, v in settings.items())
+
+
+def print_table(args: argparse.Namespace, match: dict[str, Any]) -> None:
+    lineup = match["lineup"]
+    print(f"\n{args.game}, {args.players} players, {args.games} games, seed {args.seed}, "
+          f"{args.workers} workers, {match['seconds'] / 60:.1f} min wall")
+    for spec in dict.fromkeys(lineup):
+        print(f"  {describe(args.game, spec, args.think)}")
+    print(f"| {'bot':<40} | seat-games | wins | win rate | 95% CI |")
+    print(f"|{'-' * 42}|-----------:|-----:|---------:|:------:|")
+    for spec in dict.fromkeys(lineup):
+        n = match["seat_games"].get(spec, 0)
+        w = match["wins"].get(spec, 0.0)
+        lo, hi = wilson(w, n)
+        rate = w / n if n else 0.0
+        print(f"| {spec:<40} | {n:>10} | {w:>4.0f} | {rate:>8.1%} | {lo:.1%}-{hi:.1%} |")
+    sys.stdout.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("game")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--games", type=int, default=200, help="games per match")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--lineup", action="append", default=[], help="comma-separated bot per seat")
+    p.add_argument("--round-robin", default="", help="comma-separated bots: every ordered pair")
+    p.add_argument("--think", type=float, default=None, help="seconds per search decision")
+    p.add_argument("--option", action="append", default=[], help="a rules option, NAME or NAME=N")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--log", default="", help="append one JSON line per game to this file")
+    p.add_argument("--progress", type=int, default=0, help="print a line every N games")
+    args = p.parse_args(argv)
+
+    lineups = [[b.strip() for b in lu.split(",") if b.strip()] for lu in args.lineup]
+    if args.round_robin:
+        kinds = [b.strip() for b in args.round_robin.split(",") if b.strip()]
+        lineups += [[a] + [b] * (args.players - 1) for a in kinds for b in kinds if a != b]
+    if not lineups:
+        p.error("give --lineup or --round-robin")
+    for lu in lineups:
+        if len(lu) != args.players:
+            p.error(f"line-up {','.join(lu)} names {len(lu)} bots for {args.players} players")
+    with multiprocessing.Pool(args.workers) as pool:
+        for lu in lineups:
+            print_table(args, run_match(args, lu, pool))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
