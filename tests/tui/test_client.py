@@ -21,7 +21,7 @@ from tui.setup import GameSetup, make_client
 
 
 def _client(seed: int = 1, seat: int = 0) -> LocalClient:
-    return make_client(GameSetup(seed=seed, seat=seat, pace=0))
+    return make_client(GameSetup(bots=("greedy",), seed=seed, seat=seat, pace=0))
 
 
 async def _play(client: LocalClient, rng: random.Random) -> list:
@@ -74,7 +74,7 @@ def test_submit_refuses_a_move_out_of_turn_and_an_illegal_move():
 
 
 def test_bots_move_one_at_a_time_at_the_pace():
-    client = make_client(GameSetup(seed=3, pace=0.05))
+    client = make_client(GameSetup(bots=("greedy",), seed=3, pace=0.05))
 
     async def run():
         loop = asyncio.get_running_loop()

@@ -34,7 +34,7 @@ async def _play_to_end(ui, pilot, app, seen_phases, checks=None):
 
 
 async def test_a_whole_game_of_condottiere_by_keyboard(ui):
-    setup = GameSetup(game="condottiere", players=3, seed=8, pace=0)
+    setup = GameSetup(bots=("greedy",), game="condottiere", players=3, seed=8, pace=0)
     app = PalazzoApp(setup, play=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await ui.until(pilot, lambda: ui.asking(app), what="the first decision")
@@ -66,7 +66,7 @@ async def test_a_whole_game_of_condottiere_by_keyboard(ui):
 
 
 async def test_the_region_list_replaces_the_map_on_a_small_screen(ui):
-    app = PalazzoApp(GameSetup(game="condottiere", players=4, seed=2, pace=0), play=True)
+    app = PalazzoApp(GameSetup(bots=("greedy",), game="condottiere", players=4, seed=2, pace=0), play=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await ui.until(pilot, lambda: ui.asking(app), what="the first decision")
         text = ui.text(app)
@@ -77,7 +77,7 @@ async def test_the_region_list_replaces_the_map_on_a_small_screen(ui):
 async def test_a_bishop_asks_where_the_pope_goes(ui):
     """Hidden cards and every variant: the questions that follow a card are asked in turn."""
     options = (("hidden_cards", True), ("capturing_regions", True), ("draw_after_battle", True))
-    app = PalazzoApp(GameSetup(game="condottiere", players=2, seed=4, pace=0, options=options),
+    app = PalazzoApp(GameSetup(bots=("greedy",), game="condottiere", players=2, seed=4, pace=0, options=options),
                      play=True)
     asked = set()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -102,7 +102,7 @@ async def test_a_bishop_asks_where_the_pope_goes(ui):
 
 
 async def test_resizing_switches_between_the_map_and_the_list(ui):
-    app = PalazzoApp(GameSetup(game="condottiere", players=4, seed=2, pace=0), play=True)
+    app = PalazzoApp(GameSetup(bots=("greedy",), game="condottiere", players=4, seed=2, pace=0), play=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await ui.until(pilot, lambda: ui.asking(app), what="the first decision")
         assert "[x] battle here" in ui.text(app) and "Regions and their neighbours" not in ui.text(app)

@@ -33,7 +33,7 @@ async def test_a_whole_game_by_keyboard(ui, monkeypatch):
         return original(self, old, view)
 
     monkeypatch.setattr(MediciTable, "watch_view", spy)
-    app = PalazzoApp(GameSetup(seed=11, pace=0))
+    app = PalazzoApp(GameSetup(bots=("greedy",), seed=11, pace=0))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         text = ui.text(app)
@@ -123,7 +123,7 @@ async def test_a_whole_game_by_keyboard(ui, monkeypatch):
 
 
 async def test_a_click_answers_like_a_key(ui):
-    app = PalazzoApp(GameSetup(seed=5, pace=0), play=True)
+    app = PalazzoApp(GameSetup(bots=("greedy",), seed=5, pace=0), play=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await ui.until(pilot, lambda: ui.asking(app), what="the first question")
         table = app.screen
@@ -136,7 +136,7 @@ async def test_a_click_answers_like_a_key(ui):
 
 
 async def test_help_and_rules_open_and_close(ui):
-    app = PalazzoApp(GameSetup(seed=5, pace=0), play=True)
+    app = PalazzoApp(GameSetup(bots=("greedy",), seed=5, pace=0), play=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await ui.until(pilot, lambda: ui.asking(app), what="the first question")
         await pilot.press("question_mark")
@@ -156,7 +156,7 @@ async def test_quit_asks_first_and_leads_back_to_the_start_screen(ui):
     from tui.screens.modals import Confirm
     from tui.screens.start import StartScreen
 
-    app = PalazzoApp(GameSetup(seed=5, pace=0), play=True)
+    app = PalazzoApp(GameSetup(bots=("greedy",), seed=5, pace=0), play=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await ui.until(pilot, lambda: ui.asking(app), what="the first question")
         await pilot.press("q")

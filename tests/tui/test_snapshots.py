@@ -52,7 +52,7 @@ def test_medici_table_mid_game(snap_compare, size):
         await pilot.press("1")  # a card picked: the table asks what to do with it
         await pilot.pause()
 
-    app = PalazzoApp(GameSetup(seed=21, pace=0), play=True)
+    app = PalazzoApp(GameSetup(bots=("greedy",), seed=21, pace=0), play=True)
     assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
@@ -61,7 +61,7 @@ def test_medici_end_screen(snap_compare, size):
     async def run_before(pilot):
         await _play_turns(pilot, 10_000)
 
-    app = PalazzoApp(GameSetup(seed=21, pace=0), play=True)
+    app = PalazzoApp(GameSetup(bots=("greedy",), seed=21, pace=0), play=True)
     assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
@@ -78,5 +78,5 @@ def test_condottiere_table_mid_game(snap_compare, size):
             q = app.screen._question
             await pilot.press("2" if q.choices[0].label.startswith("Pass") else "1")
 
-    setup = GameSetup(game="condottiere", players=4, seed=8, pace=0)
+    setup = GameSetup(bots=("greedy",), game="condottiere", players=4, seed=8, pace=0)
     assert snap_compare(PalazzoApp(setup, play=True), terminal_size=size, run_before=run_before)

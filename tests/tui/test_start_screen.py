@@ -3,12 +3,11 @@ every choice (game, players, seat, opponents, options, name) reaches the table."
 
 from __future__ import annotations
 
-from engine.registry import get_game
 from tui.app import PalazzoApp
 from tui.condottiere.table import CondottiereTable
 from tui.medici.table import MediciTable
 from tui.screens.start import StartScreen
-from tui.setup import GameSetup
+from tui.setup import GameSetup, default_bot
 
 
 async def test_enter_starts_medici_against_three_bots(ui):
@@ -53,6 +52,6 @@ async def test_every_choice_reaches_the_table(ui):
         await ui.until(pilot, lambda: isinstance(app.screen, CondottiereTable), what="the table")
         table = app.screen
         assert table.view.names == ("Red", "Blue (Ada)", "Green")
-        assert table.client.bot_kinds == {0: get_game("condottiere").default_bot, 2: "random"}
+        assert table.client.bot_kinds == {0: default_bot("condottiere"), 2: "random"}
         assert table.client._local.config.hidden_cards
         assert table.client._local.config.players == 3
