@@ -101,6 +101,32 @@ class Rules(Protocol[S, A]):
     def action_from_data(self, data: Any) -> A: ...
 
 
+class RulesBase:
+    """What every game's rules object does the same way: its ``State`` and ``Action`` classes
+    carry their own plain-data conversions, and the game is over at a ``TERMINAL`` step."""
+
+    State: Any
+    Action: Any
+
+    def current_player(self, state: Any) -> int:  # pragma: no cover - every game defines it
+        raise NotImplementedError
+
+    def is_over(self, state: Any) -> bool:
+        return self.current_player(state) == TERMINAL
+
+    def state_to_data(self, state: Any) -> dict[str, Any]:
+        return state.to_data()  # type: ignore[no-any-return]
+
+    def state_from_data(self, data: Any) -> Any:
+        return self.State.from_data(data)
+
+    def action_to_data(self, action: Any) -> dict[str, Any]:
+        return action.to_data()  # type: ignore[no-any-return]
+
+    def action_from_data(self, data: Any) -> Any:
+        return self.Action.from_data(data)
+
+
 class Bot(Protocol):
     """A computer player. It is given only its seat's view of the game."""
 

@@ -24,7 +24,7 @@ from engine.condottiere.state import (
     State,
 )
 from engine.condottiere.view import mask_action, view
-from engine.core import TERMINAL, UNKNOWN, IllegalActionError, InvalidActionError, Outcome
+from engine.core import UNKNOWN, IllegalActionError, InvalidActionError, Outcome, RulesBase
 
 END_TEXT = {
     rules.END_ADJACENT: "a player holds enough connected regions",
@@ -173,7 +173,7 @@ def make_config(players: int, options: dict[str, Any]) -> CondottiereConfig:
     return CondottiereConfig(players, **flags)
 
 
-class CondottiereRules:
+class CondottiereRules(RulesBase):
     """Condottiere behind the engine contract (``engine.core.Rules``)."""
 
     name = "condottiere"
@@ -205,23 +205,8 @@ class CondottiereRules:
     mask_action = staticmethod(mask_action)
     scores = staticmethod(scores)
 
-    def is_over(self, state: State) -> bool:
-        return rules.current_player(state) == TERMINAL
-
     def action_text(self, state: State, action: Action, viewer: int | None = None) -> str:
         return text.action_text(state, action, viewer)
-
-    def state_to_data(self, state: State) -> dict[str, Any]:
-        return state.to_data()
-
-    def state_from_data(self, data: Any) -> State:
-        return State.from_data(data)
-
-    def action_to_data(self, action: Action) -> dict[str, Any]:
-        return action.to_data()
-
-    def action_from_data(self, data: Any) -> Action:
-        return Action.from_data(data)
 
 
 RULES = CondottiereRules()

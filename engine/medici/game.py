@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import TERMINAL, UNKNOWN, IllegalActionError, InvalidActionError, Outcome
+from engine.core import UNKNOWN, IllegalActionError, InvalidActionError, Outcome, RulesBase
 from engine.medici import rules, text
 from engine.medici.cards import COPIES, HOUSES, RANK_VALUE, RANKS, house_of
 from engine.medici.state import KINDS, NO_LIMIT, Action, MediciConfig, State
@@ -145,7 +145,7 @@ def outcome(state: State) -> Outcome:
     return Outcome(sc, tuple(tied), state.end, state.turns, {"text": END_TEXT[state.end]})
 
 
-class MediciRules:
+class MediciRules(RulesBase):
     """Court of the Medici: Shadow Alliances behind the engine contract (``engine.core.Rules``)."""
 
     name = "medici"
@@ -184,23 +184,8 @@ class MediciRules:
     view = staticmethod(view)
     scores = staticmethod(scores)
 
-    def is_over(self, state: State) -> bool:
-        return rules.current_player(state) == TERMINAL
-
     def action_text(self, state: State, action: Action, viewer: int | None = None) -> str:
         return text.action_text(state, action, viewer)
-
-    def state_to_data(self, state: State) -> dict[str, Any]:
-        return state.to_data()
-
-    def state_from_data(self, data: Any) -> State:
-        return State.from_data(data)
-
-    def action_to_data(self, action: Action) -> dict[str, Any]:
-        return action.to_data()
-
-    def action_from_data(self, data: Any) -> Action:
-        return Action.from_data(data)
 
 
 RULES = MediciRules()
