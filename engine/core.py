@@ -101,6 +101,29 @@ class Rules(Protocol[S, A]):
     def action_from_data(self, data: Any) -> A: ...
 
 
+class ValueState:
+    """Equality, hashing and a repr that rebuilds the value, for a game's ``State`` class: its
+    ``__slots__`` are its fields, and it has ``to_data`` and a ``config`` with ``players``."""
+
+    __slots__ = ()
+
+    def key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.key() == other.key()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        return f"State.from_data({self.to_data()!r})"  # type: ignore[attr-defined]
+
+    @property
+    def players(self) -> int:
+        return self.config.players  # type: ignore[attr-defined, no-any-return]
+
+
 class RulesBase:
     """What every game's rules object does the same way: its ``State`` and ``Action`` classes
     carry their own plain-data conversions, and the game is over at a ``TERMINAL`` step."""

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.condottiere.cards import KINDS, NREGIONS, SLOTS
-from engine.core import UNKNOWN, InvalidActionError, InvalidStateError
+from engine.core import UNKNOWN, InvalidActionError, InvalidStateError, ValueState
 
 REFEREE = -1
 NO_CARD = -2
@@ -212,7 +212,7 @@ _INTS = (
 )
 
 
-class State:
+class State(ValueState):
     """A position of Condottiere (see the module docstring for the fields)."""
 
     # ``copy`` below names every field: keep it in step with ``_SLOTS``
@@ -281,22 +281,6 @@ class State:
         new.end = self.end
         new.won_by = self.won_by
         return new
-
-    def key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in _SLOTS)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self.key() == other.key()
-
-    def __hash__(self) -> int:
-        return hash(self.key())
-
-    def __repr__(self) -> str:
-        return f"State.from_data({self.to_data()!r})"
-
-    @property
-    def players(self) -> int:
-        return self.config.players
 
     def regions_of(self, seat: int) -> int:
         """The bit mask of the regions ``seat`` controls."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from engine.core import UNKNOWN, InvalidActionError, InvalidStateError
+from engine.core import UNKNOWN, InvalidActionError, InvalidStateError, ValueState
 
 NO_CARD = -2
 NO_LIMIT = -1
@@ -169,7 +169,7 @@ _SLOTS = (
 )
 
 
-class State:
+class State(ValueState):
     """A position of Court of the Medici (see the module docstring for the fields)."""
 
     __slots__ = _SLOTS
@@ -207,22 +207,6 @@ class State:
         new.turns = self.turns
         new.end = self.end
         return new
-
-    def key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in _SLOTS)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self.key() == other.key()
-
-    def __hash__(self) -> int:
-        return hash(self.key())
-
-    def __repr__(self) -> str:
-        return f"State.from_data({self.to_data()!r})"
-
-    @property
-    def players(self) -> int:
-        return self.config.players
 
     def stack(self, sid: int) -> Stack | None:
         for s in self.middle:
