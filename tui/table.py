@@ -99,6 +99,7 @@ class TableScreen(Screen[None]):
         self._keys: tuple[bool, ...] = ()
         self._waiting = False
         self._prompt_rows = 0
+        self._drawn: dict[str, object] = {}
 
     HELP_TITLE = "At the table"
     HELP_KEYS = (
@@ -118,6 +119,23 @@ class TableScreen(Screen[None]):
     @property
     def game_name(self) -> str:
         return self.client.game
+
+    # -- redrawing only what changed ---------------------------------------------------------
+
+    def _changed(self, part: str, key: object) -> bool:
+        """Whether the panel ``part`` must be redrawn for ``key`` (and remember that it was)."""
+        if self._drawn.get(part) == key:
+            return False
+        self._drawn[part] = key
+        return True
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._redraw)
+
+    def _redraw(self) -> None:
+        self._drawn.clear()
+        if self.view is not None:
+            self.draw(self.view)
 
     # -- to be given by a game ---------------------------------------------------------------
 

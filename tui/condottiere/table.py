@@ -21,10 +21,6 @@ from tui.table import TableScreen
 class CondottiereTable(TableScreen):
     CSS_PATH = "table.tcss"
 
-    def __init__(self, client: Any, setup: Any = None) -> None:
-        super().__init__(client, setup)
-        self._drawn: dict[str, object] = {}
-
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         with Horizontal(id="board"):
@@ -46,20 +42,6 @@ class CondottiereTable(TableScreen):
                     yield Static(id="goal")
                 yield from self.compose_log()
         yield Footer()
-
-    def on_resize(self) -> None:
-        self.call_after_refresh(self._redraw)
-
-    def _redraw(self) -> None:
-        self._drawn.clear()
-        if self.view is not None:
-            self.draw(self.view)
-
-    def _changed(self, part: str, key: object) -> bool:
-        if self._drawn.get(part) == key:
-            return False
-        self._drawn[part] = key
-        return True
 
     def draw(self, view: TableView) -> None:
         s = view.state

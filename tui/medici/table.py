@@ -32,10 +32,6 @@ PHASE_WORDS = {
 class MediciTable(TableScreen):
     CSS_PATH = "table.tcss"
 
-    def __init__(self, client: Any, setup: Any = None) -> None:
-        super().__init__(client, setup)
-        self._drawn: dict[str, object] = {}
-
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         with Horizontal(id="board"):
@@ -77,20 +73,6 @@ class MediciTable(TableScreen):
             hand = self.query_one("#hand", Static)
             hand.border_title = f"Your hand ({HOUSES[seat]}, {len(s.hands[seat])} cards)"
             hand.update(render.hand_text(s, seat))
-
-    def _changed(self, part: str, key: object) -> bool:
-        if self._drawn.get(part) == key:
-            return False
-        self._drawn[part] = key
-        return True
-
-    def on_resize(self) -> None:
-        self.call_after_refresh(self._redraw)
-
-    def _redraw(self) -> None:
-        self._drawn.clear()
-        if self.view is not None:
-            self.draw(self.view)
 
     def status_text(self, view: TableView) -> str:
         s = view.state
