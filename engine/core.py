@@ -31,7 +31,7 @@ may use ``apply_unchecked`` on actions it took from ``legal_actions``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -53,6 +53,22 @@ class IllegalActionError(ValueError):
 
 class InvalidStateError(ValueError):
     """Plain data that does not describe a state of the game."""
+
+
+def action_kind(data: Any, fields: Collection[str], kinds: Collection[str]) -> str:
+    """Check that plain data is a map of known action fields with a known ``kind``; return it.
+
+    Each game's ``Action.from_data`` starts here, then checks its own fields' values.
+    """
+    if not isinstance(data, dict):
+        raise InvalidActionError(f"an action must be a map, not {data!r}")
+    unknown = set(data) - set(fields)
+    if unknown:
+        raise InvalidActionError(f"unknown action fields {sorted(unknown)} in {data!r}")
+    kind = data.get("kind")
+    if kind not in kinds:
+        raise InvalidActionError(f"unknown action kind {kind!r} in {data!r}")
+    return kind  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)

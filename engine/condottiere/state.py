@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.condottiere.cards import KINDS, NREGIONS, SLOTS
-from engine.core import UNKNOWN, InvalidActionError, InvalidStateError, ValueState
+from engine.core import UNKNOWN, InvalidActionError, InvalidStateError, ValueState, action_kind
 
 REFEREE = -1
 NO_CARD = -2
@@ -155,14 +155,7 @@ class Action(NamedTuple):
 
     @classmethod
     def from_data(cls, data: Any) -> Action:
-        if not isinstance(data, dict):
-            raise InvalidActionError(f"an action must be a map, not {data!r}")
-        unknown = set(data) - _FIELDS
-        if unknown:
-            raise InvalidActionError(f"unknown action fields {sorted(unknown)} in {data!r}")
-        kind = data.get("kind")
-        if kind not in ACTION_KINDS:
-            raise InvalidActionError(f"unknown action kind {kind!r} in {data!r}")
+        kind = action_kind(data, _FIELDS, ACTION_KINDS)
         values: list[Any] = [kind]
         for name, default, lo, hi in _INT_FIELDS:
             v = data.get(name, default)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from engine.core import UNKNOWN, InvalidActionError, InvalidStateError, ValueState
+from engine.core import UNKNOWN, InvalidActionError, InvalidStateError, ValueState, action_kind
 
 NO_CARD = -2
 NO_LIMIT = -1
@@ -132,14 +132,7 @@ class Action(NamedTuple):
 
     @classmethod
     def from_data(cls, data: Any) -> Action:
-        if not isinstance(data, dict):
-            raise InvalidActionError(f"an action must be a map, not {data!r}")
-        unknown = set(data) - _FIELDS
-        if unknown:
-            raise InvalidActionError(f"unknown action fields {sorted(unknown)} in {data!r}")
-        kind = data.get("kind")
-        if kind not in KINDS:
-            raise InvalidActionError(f"unknown action kind {kind!r} in {data!r}")
+        kind = action_kind(data, _FIELDS, KINDS)
         values = [kind]
         for name, default in (("seat", None), *_DEFAULTS):
             v = data.get(name, default)
