@@ -329,6 +329,7 @@ class HostSession:
             return
         self._write({
             "kind": "start", "rules": self.game, "config": self.config.to_data(),
+            "host": self.identity.public_key,
             "seats": [{"name": s.name, "key": s.key} for s in self.seats],
             "time": int(time.time()),
             "timeout": math.ceil(self.turn_timeout or 0), "on_timeout": self.on_timeout,

@@ -199,6 +199,8 @@ class Table:
             seats.append(SeatInfo(name, key))
         if len(seats) != config.players or len({s.key for s in seats}) != len(seats):
             raise CheatDetected(HOST, e.seq, "the seats do not match the players", E_BAD_PARAMS)
+        if self._field(e, "host", bytes, PUBLIC_KEY_SIZE) != self.host_key:
+            raise CheatDetected(HOST, e.seq, "the start names another host key", E_BAD_PARAMS)
         started = self._field(e, "time", int)
         timeout = e.fields.get("timeout", 0)
         on_timeout = e.fields.get("on_timeout", "forfeit")
