@@ -44,9 +44,10 @@ dishonest and only the audit can tell whose, so the session should go straight t
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from net import deck_cipher as dc
@@ -189,6 +190,23 @@ class FairDeck:
 
     def is_open(self, handle: int) -> bool:
         return self._get(handle).public
+
+    def in_play(self, handle: int) -> bool:
+        """Whether the card is out of the pile (not gone back under it or reshuffled in)."""
+        return self._get(handle).in_play
+
+    def clone(self) -> FairDeck:
+        """An independent copy (to check a message on without changing this deck)."""
+        new = copy.copy(self)
+        new.pile = list(self.pile)
+        new._to_shuffle = list(self._to_shuffle)
+        index = {id(d): i for i, d in enumerate(self._dealt)}
+        new._dealt = [replace(d, shares=dict(d.shares)) for d in self._dealt]
+        new._seen = dict(self._seen)
+        new._returned = {ct: new._dealt[index[id(d)]] for ct, d in self._returned.items()}
+        new._my_seeds = dict(self._my_seeds)
+        new.log = list(self.log)
+        return new
 
     def missing_shares(self, handle: int) -> list[int]:
         """Seats whose share for ``handle`` is still awaited (the holder's only for an open)."""

@@ -185,20 +185,22 @@ class _AuditDeck(FairDeck):
 
 def audit_deck(
     keys: PublicKeys, log: Sequence[Mapping[str, Any]], secrets: dict[int, int], seeds: Seeds
-) -> None:
-    """Replay one deck's log with every secret; raise ``CheatDetected`` for the first cheat."""
+) -> list[int]:
+    """Replay one deck's log with every secret; raise ``CheatDetected`` for the first cheat.
+    Return the card dealt under each handle, in handle order."""
     if not log or log[0].get("op") != "start":
         raise ValueError("a deck log begins with its start entry")
     deck = _AuditDeck(keys, log[0], secrets, seeds)
     for entry in log[1:]:
         deck.replay(entry)
     deck.check_composition()
+    return list(deck._held_cards)
 
 
 def audit_game(
     keys: PublicKeys, logs: Sequence[Sequence[Mapping[str, Any]]], reveals: Mapping[int, Mapping[str, Any]]
-) -> None:
-    """Check every reveal, then every deck's log in order; silent when all is well."""
+) -> dict[str, list[int]]:
+    """Check every reveal, then every deck's log in order. Return each deck's cards by handle
+    (``{deck id: [card of handle 0, ...]}``)."""
     secrets, seeds = read_reveals(keys, reveals)
-    for log in logs:
-        audit_deck(keys, log, secrets, seeds)
+    return {log[0]["deck"]: audit_deck(keys, log, secrets, seeds) for log in logs}

@@ -202,7 +202,7 @@ class HostSession:
             return []
         self._track_due()
         who, _ = self._due
-        if who is None or who < 0 or self.table.phase not in ("seed-commit", "seed-open", "play"):
+        if who is None or who < 0 or self.table.phase not in ("seed-commit", "seed-open", "play", "end"):
             return []
         limit = self.turn_timeout * (2 if self.on_timeout == "bot" else 1)
         if self.clock() - self._due_since >= limit:

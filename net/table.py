@@ -23,16 +23,21 @@ phase         entry        written by                         next phase
 lobby         start        the host                           seed-commit
 seed-commit   seed-commit  each seat in turn, from seat 0     seed-open after the last seat
 seed-open     seed-open    each seat in turn, from seat 0     play after the last seat
-play          act          the seat due (decision, reveal,    end when the game is over
-                           or a draw only its owner knows)
+play          deck         the seat the fair deck waits for   play
+                           (keys, shuffles, shares: ``net.fair``)
+play          act          the seat due (a decision, or a     end when the game is over
+                           reveal step)
 seed-*, play  forfeit      the host (a turn timed out)        end
-end           end          each seat still in, from seat 0    over after the last seat
+end           end          each seat still in, from seat 0,   over after the last seat; then
+                           with its deck reveal               the audit (``FairDealer.audit``)
+end           forfeit      the host (a seat withheld its      the seat is named as the cheat
+                           reveal)
 ============  ===========  =================================  ================================
 
-Chance steps need no entry while the dealer (``net.dealer``) can resolve them for this peer;
-they are applied as soon as the step comes up. A peer applies each action to its own view: the
-author of a face-down card applies the card itself (recovered from its sealed note), everyone
-else the public form with the card ``UNKNOWN``.
+Chance steps need no entry: the fair dealer resolves them for this peer from the deck entries
+as soon as their shares are in (a lot, from the joint seed, at once). A peer applies each
+action to its own view: the author of a face-down card applies the card itself (it knows the
+card behind the handle), everyone else the public form with the card ``UNKNOWN``.
 """
 
 from __future__ import annotations
@@ -45,12 +50,13 @@ import msgpack
 
 from engine.core import CHANCE, REVEAL, TERMINAL, IllegalActionError, InvalidActionError
 from engine.registry import get_game
-from net.commit import COMMIT_SIZE, SALT_SIZE, card_value, commit, new_salt, opens
-from net.dealer import Dealer, seed_dealer
+from net import group
+from net.commit import COMMIT_SIZE, SALT_SIZE, commit, new_salt, opens
 from net.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
+from net.fair import FairDealer, MoveError
+from net.fair_condottiere import CondottiereDealer
+from net.fair_medici import MediciDealer
 from net.identity import PUBLIC_KEY_SIZE, Identity
-from net.policy import make_policy
-from net.replay import REPLAYED, replay
 from net.rpc import (
     E_BAD_PARAMS,
     E_BAD_SIGNATURE,
@@ -62,7 +68,7 @@ from net.rpc import (
 from net.transcript import Entry, Transcript
 
 NAME_LIMIT = 32
-OPENINGS_LIMIT = 1024
+DEALERS: dict[str, type[FairDealer]] = {"medici": MediciDealer, "condottiere": CondottiereDealer}
 
 
 @dataclass(frozen=True)
@@ -87,14 +93,9 @@ class Table:
         self.config: Any = None
         self.seats: list[SeatInfo] = []
         self.view: Any = None
-        self.policy: Any = None
-        self.dealer: Dealer | None = None
+        self.dealer: FairDealer | None = None
         self.seed = b""
-        self.commitments: dict[tuple[int, str], bytes] = {}
-        self.opened: set[tuple[int, str]] = set()
-        self.revealed: dict[tuple[int, str], int] = {}  # the card of each opened commitment
-        self.verdict: CheatDetected | None = None  # the end-of-game replay's finding
-        self.secrets: dict[str, tuple[int, bytes]] = {}
+        self.verdict: CheatDetected | None = None  # the end-of-game audit's finding
         self.seed_commits: list[bytes] = []
         self.seed_values: list[bytes] = []
         self.my_seed: tuple[bytes, bytes] | None = None
@@ -123,13 +124,15 @@ class Table:
         if phase == "seed-open":
             return len(self.seed_values)
         if phase == "play":
+            assert self.dealer is not None
+            due = self.dealer.due()
+            if due is not None:
+                return due
             cp = self.rules.current_player(self.view)
             if cp >= 0:
                 return cp
             if cp == REVEAL:
                 return self.rules.revealer(self.view)
-            if cp == CHANCE:
-                return self.policy.chance_writer(self.view)
             return None
         if phase == "end":
             left = self._end_order()
@@ -144,6 +147,8 @@ class Table:
         return (
             self.phase == "play"
             and self.me >= 0
+            and self.dealer is not None
+            and self.dealer.due() is None
             and self.rules.current_player(self.view) == self.me
         )
 
@@ -218,7 +223,6 @@ class Table:
             # an observer sees as a seat that holds nothing: the seat number after the last
             self.view = self.rules.view(self.rules.new_game(config),
                                         self.me if self.me >= 0 else len(seats))
-            self.policy = make_policy(self.game, config)
             self.phase = "seed-commit"
             self.log.append(f"{self.rules.title}: " + ", ".join(s.name for s in seats))
 
@@ -247,9 +251,27 @@ class Table:
             self.seed_values.append(value)
             if len(self.seed_values) == self.players:
                 self.seed = hashlib.sha256(b"palazzo/seed/v1" + b"".join(self.seed_values)).digest()
-                self.dealer = seed_dealer(self.game, self.seed, self.config)
+                secret = group.random_scalar() if self.me >= 0 else None
+                self.dealer = DEALERS[self.game](self.game_id, self.config, self.seed, self.me, secret)
                 self.phase = "play"
-                self.log.append("the seats agreed on a seed; the cards are dealt")
+                self.log.append("the seats agreed on a seed; the fair deck is being shuffled")
+
+        return apply
+
+    def _on_deck(self, e: Entry) -> Any:
+        assert self.dealer is not None
+        fork = self.dealer.fork()
+        try:
+            fork.read_deck_entry(e.author, e.fields.get("msgs"), self.transcript.head)
+        except CheatDetected as err:
+            raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
+        except (ValueError, TypeError) as err:
+            raise CheatDetected(e.author, e.seq, f"bad deck message: {err}", E_BAD_PARAMS) from None
+        if e.author == self.me:
+            fork.restore(self._unseal(e, "deck"))
+
+        def apply() -> None:
+            self.dealer = fork
 
         return apply
 
@@ -260,57 +282,30 @@ class Table:
             raise CheatDetected(e.author, e.seq, f"malformed action: {err}", E_BAD_PARAMS) from None
         if getattr(action, "seat", e.author) != e.author:
             raise CheatDetected(e.author, e.seq, "an action for another seat", E_NOT_YOUR_TURN)
-        policy, view = self.policy, self.view
-        mine = dealt = action
-        slot = policy.hidden_slot(action)
-        c = None
-        secret = None
-        if slot is None:
-            if policy.public(action) != action:
-                raise CheatDetected(e.author, e.seq, "an action must travel in its public form",
-                                    E_BAD_PARAMS)
-            try:
-                mine, dealt = policy.reader_actions(action, e.fields, e.author == self.me)
-            except ValueError as err:
-                raise CheatDetected(e.author, e.seq, str(err), E_BAD_PARAMS) from None
-        else:
-            c = self._field(e, "commit", bytes, COMMIT_SIZE)
-            if policy.public(action) != action:
-                raise CheatDetected(e.author, e.seq, "a face-down card must not be named", E_BAD_PARAMS)
-            if e.author == self.me:
-                note = self._unseal(e, slot)
-                secret = (note["card"], note["salt"])
-                mine = dealt = policy.with_card(action, note["card"])
-        opening = policy.opening(view, action)
-        if opening is not None:
-            seat, oslot = opening
-            salt = self._field(e, "salt", bytes, SALT_SIZE)
-            known = self.commitments.get((seat, oslot))
-            if known is None or (seat, oslot) in self.opened:
-                raise CheatDetected(e.author, e.seq, f"nothing to open at {oslot}", E_CHEAT)
-            if not opens(known, b"card", self.game_id, seat, oslot.encode(), card_value(action.card), salt):
-                raise CheatDetected(e.author, e.seq,
-                                    f"the card shown at {oslot} does not match its commitment", E_CHEAT)
+        assert self.dealer is not None
+        view = self.view
+        fork = self.dealer.fork()
         try:
-            after = self.rules.apply(policy.prepare(view, mine, e.fields), mine)
+            mine, check = fork.read_act(view, action, e.fields, e.author, self.transcript.head, e.seq)
+        except CheatDetected as err:
+            raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
+        except MoveError as err:
+            try:  # an illegal move is named as such, whatever its cards
+                self.rules.apply(view, action)
+            except (IllegalActionError, InvalidActionError, ValueError) as illegal:
+                raise CheatDetected(e.author, e.seq, str(illegal), E_ILLEGAL) from None
+            raise CheatDetected(e.author, e.seq, str(err), E_CHEAT) from None
+        except (ValueError, TypeError) as err:
+            raise CheatDetected(e.author, e.seq, f"bad cards: {err}", E_BAD_PARAMS) from None
+        try:
+            after = self.rules.apply(check, mine)
         except (IllegalActionError, InvalidActionError, ValueError) as err:
             raise CheatDetected(e.author, e.seq, str(err), E_ILLEGAL) from None
+        fork.settle(after)
         text = self._text(view, mine)
-        assert self.dealer is not None
-        try:  # the last check: the dealer follows the action (and changes only if it fits)
-            self.dealer.note(view, dealt)
-        except (IllegalActionError, InvalidActionError, ValueError) as err:
-            raise CheatDetected(e.author, e.seq, f"the dealer refuses it: {err}", E_ILLEGAL) from None
 
         def apply() -> None:
-            if slot is not None:
-                self.commitments[(e.author, slot)] = c  # type: ignore[assignment]
-                if secret is not None:
-                    self.secrets[slot] = secret
-            if opening is not None:
-                self.opened.add(opening)
-                self.revealed[opening] = action.card
-            policy.note(view, mine)
+            self.dealer = fork
             self.view = after
             self.log.append(text)
             self.steps.append((view, mine, after))
@@ -325,43 +320,36 @@ class Table:
         if not 0 <= seat < self.players or seat in self.forfeited:
             raise CheatDetected(HOST, e.seq, f"no seat {seat} to forfeit", E_BAD_PARAMS)
 
+        in_end = self.phase == "end"
+
         def apply() -> None:
             self.forfeited.add(seat)
             self.log.append(f"{self.seats[seat].name} forfeits: {reason}")
+            if in_end and self.verdict is None:
+                # the game was over: a seat that withholds its reveal stops the audit
+                self.verdict = CheatDetected(
+                    seat, "reveal", f"{self.seats[seat].name} did not reveal its secrets at the end "
+                    "of the game, so the deck cannot be audited")
+                self.log.append(str(self.verdict))
             self._to_end()
 
         return apply
 
     def _on_end(self, e: Entry) -> Any:
-        blob = self._field(e, "openings", bytes)
+        assert self.dealer is not None
+        fork = self.dealer.fork()
         try:
-            items = msgpack.unpackb(blob, raw=False, max_array_len=OPENINGS_LIMIT, ext_hook=_no_ext)
-            openings = {}
-            for s, c, salt in items:
-                if type(s) is not str or type(c) is not int or type(salt) is not bytes:
-                    raise ValueError("bad opening")
-                openings[(e.author, s)] = (c, salt)
-        except Exception:
-            raise CheatDetected(e.author, e.seq, "openings are [[slot, card, salt], ...]",
-                                E_BAD_PARAMS) from None
-        due = {k for k in self.commitments if k[0] == e.author and k not in self.opened}
-        if set(openings) != due:
-            raise CheatDetected(e.author, e.seq, "the end must open every unopened commitment", E_CHEAT)
-        for (seat, slot), (card, salt) in openings.items():
-            if not -(1 << 15) <= card < (1 << 15) or not opens(
-                self.commitments[(seat, slot)], b"card", self.game_id, seat, slot.encode(),
-                card_value(card), salt,
-            ):
-                raise CheatDetected(e.author, e.seq, f"the card at {slot} does not match", E_CHEAT)
+            fork.read_reveal(e.author, e.fields)
+        except CheatDetected as err:
+            raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
 
         def apply() -> None:
-            self.opened.update(openings)
-            self.revealed.update((k, card) for k, (card, _) in openings.items())
+            self.dealer = fork
             self.ended.append(e.author)
             if not self._end_order():
                 self.phase = "over"
-                if self.game in REPLAYED and not self.forfeited:
-                    self.verdict = replay(self)
+                if not self.forfeited:
+                    self.verdict = fork.audit(self.rules)
                     if self.verdict is not None:
                         self.log.append(str(self.verdict))
 
@@ -392,11 +380,11 @@ class Table:
         """Apply the chance steps the dealer resolves for this peer, as far as they go."""
         while self.phase == "play" and self.rules.current_player(self.view) == CHANCE:
             assert self.dealer is not None
-            action = self.dealer.chance(self.view, self.me)
+            action = self.dealer.chance(self.view)
             if action is None:
                 return
             after = self.rules.apply(self.view, action)
-            self.policy.note(self.view, action)
+            self.dealer.settle(after)
             before, self.view = self.view, after
             self.steps.append((before, action, after))
             if self.rules.current_player(after) == TERMINAL:
@@ -420,23 +408,17 @@ class Table:
             self.rules.apply(self.view, action)
         except (IllegalActionError, InvalidActionError) as err:
             raise LocalProtocolError(str(err)) from None
+        return self._act_entry(action)
+
+    def _act_entry(self, action: Any) -> Entry:
+        assert self.dealer is not None
         fields = self._header("act")
-        slot = self.policy.hidden_slot(action)
-        if slot is None:
-            fields["action"] = self.rules.action_to_data(self.policy.public(action))
-            fields.update(self.policy.shown_fields(self.view, action))
-            return self._sign(fields)
-        salt = new_salt()
-        card = action.card
-        fields["action"] = self.rules.action_to_data(self.policy.public(action))
-        fields["commit"] = commit(b"card", self.game_id, self.me, slot.encode(), card_value(card), salt)
-        fields["sealed"] = self.identity.seal(  # type: ignore[union-attr]
-            self._aad(slot), msgpack.packb({"card": card, "salt": salt}, use_bin_type=True)
-        )
+        fields["action"] = self.rules.action_to_data(self.dealer.public(action))
+        fields.update(self.dealer.act_fields(self.view, action, self.transcript.head))
         return self._sign(fields)
 
     def auto_entry(self) -> Entry | None:
-        """The entry this seat must write now without a choice (seed, reveals, end), if any."""
+        """The entry this seat must write now without a choice (seed, deck, reveals, end)."""
         if self.writer() != self.me or self.me < 0 or self.decision_due():
             return None
         phase = self.phase
@@ -453,24 +435,21 @@ class Table:
             fields = self._header("seed-open")
             fields["value"], fields["salt"] = self.my_seed
             return self._sign(fields)
+        assert self.dealer is not None
         if phase == "play":
-            cp = self.rules.current_player(self.view)
-            if cp == REVEAL:
-                action = self.rules.legal_actions(self.view)[0]
-            else:
-                action = self.policy.own_chance(self.view, self.me)
-            fields = self._header("act")
-            fields["action"] = self.rules.action_to_data(action)
-            opening = self.policy.opening(self.view, action)
-            if opening is not None:
-                fields["salt"] = self.secrets[opening[1]][1]
-            return self._sign(fields)
+            if self.dealer.due() == self.me:
+                fields = self._header("deck")
+                public, private = self.dealer.make_deck_entry(self.transcript.head)
+                fields.update(public)
+                fields["sealed"] = self.identity.seal(  # type: ignore[union-attr]
+                    self._aad("deck"), msgpack.packb(private, use_bin_type=True))
+                return self._sign(fields)
+            if self.rules.current_player(self.view) == REVEAL:
+                return self._act_entry(self.rules.legal_actions(self.view)[0])
+            return None
         if phase == "end":
-            due = sorted(s for (seat, s) in self.commitments if seat == self.me
-                         and (seat, s) not in self.opened)
-            items = [[s, self.secrets[s][0], self.secrets[s][1]] for s in due]
             fields = self._header("end")
-            fields["openings"] = msgpack.packb(items, use_bin_type=True)
+            fields.update(self.dealer.reveal_fields())
             return self._sign(fields)
         return None
 
@@ -478,7 +457,7 @@ class Table:
 
     def result(self) -> dict[str, Any]:
         """How the game ended, as plain data (``scores``, ``winners``, ``end``, ``text``)."""
-        if self.forfeited:
+        if self.forfeited and self.rules.current_player(self.view) != TERMINAL:
             names = ", ".join(self.seats[s].name for s in sorted(self.forfeited))
             return {"end": "forfeit", "forfeited": sorted(self.forfeited),
                     "text": f"{names} forfeited", "scores": [], "winners": []}
@@ -496,8 +475,10 @@ TRANSITIONS: dict[tuple[str, str], Any] = {
     ("seed-commit", "seed-commit"): Table._on_seed_commit,
     ("seed-open", "seed-open"): Table._on_seed_open,
     ("play", "act"): Table._on_act,
+    ("play", "deck"): Table._on_deck,
     ("seed-commit", "forfeit"): Table._on_forfeit,
     ("seed-open", "forfeit"): Table._on_forfeit,
     ("play", "forfeit"): Table._on_forfeit,
+    ("end", "forfeit"): Table._on_forfeit,
     ("end", "end"): Table._on_end,
 }

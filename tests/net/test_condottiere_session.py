@@ -1,5 +1,5 @@
-"""Condottiere through the sans-IO host and peers: whole games, the Hidden Cards variant's
-face-down cards as commitments, and the seed dealer's shadow of the game."""
+"""Condottiere through the sans-IO host and peers: whole games, and the fair deck's handles for
+the Hidden Cards variant's face-down cards and the cards kept at a round's end."""
 
 import pytest
 
@@ -22,17 +22,33 @@ def test_a_six_player_game_ends_with_identical_transcripts(make_game):
     assert g.host.table.result()["winners"]
 
 
-def test_face_down_cards_travel_as_commitments_and_are_all_opened(make_game):
+def test_face_down_cards_travel_as_handles_and_each_is_opened_by_its_reveal(make_game):
+    from net.deck import unpack_handles
+
     g = _play(make_game, 4, {"hidden_cards": True, "draw_after_battle": True}, bot="random")
     t = g.host.table
-    downs = [e for e in t.transcript.entries
-             if e.kind == "act" and e.fields["action"]["kind"] == "play" and "commit" in e.fields]
+    acts = [e for e in t.transcript.entries if e.kind == "act"]
+    downs = [e for e in acts if e.fields["action"]["kind"] == "play"
+             and e.fields["action"]["card"] == UNKNOWN]
     assert downs, "no card was played face down"
-    assert all(e.fields["action"]["card"] == UNKNOWN for e in downs)
-    reveals = [e for e in t.transcript.entries
-               if e.kind == "act" and e.fields["action"]["kind"] == "reveal"]
-    assert len(reveals) == len(downs) and all("salt" in e.fields for e in reveals)
-    assert set(t.commitments) == t.opened
+    assert all("open" not in e.fields and len(e.fields["handles"]) == 4 for e in downs)
+    placed = {(e.author, unpack_handles(e.fields["handles"])[0]) for e in downs}
+    reveals = [e for e in acts if e.fields["action"]["kind"] == "reveal"]
+    shown = {(e.author, h) for e in reveals if "open" in e.fields
+             for h in unpack_handles(e.fields["open"]["handles"])}
+    # every face-down card is turned up by its own seat, opened unless everyone saw it before
+    assert len(reveals) == len(downs) and shown <= placed and len(shown) >= len(placed) - 2
+    # a card played face up is opened in the same entry, by its holder
+    ups = [e for e in acts if e.fields["action"]["kind"] == "play"
+           and e.fields["action"]["card"] != UNKNOWN]
+    assert ups and all("open" in e.fields or _was_open(t, e) for e in ups)
+
+
+def _was_open(t, e):
+    from net.deck import unpack_handles
+
+    (h,) = unpack_handles(e.fields["handles"])
+    return t.dealer.decks["pile"].is_open(h)
 
 
 def test_no_view_holds_another_seat_hand(make_game):
@@ -43,13 +59,19 @@ def test_no_view_holds_another_seat_hand(make_game):
                 assert all(c == UNKNOWN for c in hand) or p.table.view.phase == "over"
 
 
-def test_kept_cards_reach_the_dealers_but_no_view(make_game):
-    g = _play(make_game, 2, {}, bot="random")
-    keeps = [e for e in g.host.table.transcript.entries
-             if e.kind == "act" and e.fields["action"]["kind"] == "keep"]
+def test_kept_cards_never_travel_in_the_transcript(make_game):
+    for _ in range(6):  # the deck's order is the seats' secret: play until a round ends in a keep
+        g = _play(make_game, 2, {}, bot="random")
+        keeps = [e for e in g.host.table.transcript.entries
+                 if e.kind == "act" and e.fields["action"]["kind"] == "keep"]
+        if keeps:
+            break
+    assert keeps
     for e in keeps:
-        assert all(c == UNKNOWN for c in e.fields["action"].get("cards", []))
-        assert len(e.fields["kept"]) == len(e.fields["action"].get("cards", []))
+        cards = e.fields["action"].get("cards", [])
+        assert all(c == UNKNOWN for c in cards)
+        assert "kept" not in e.fields and "open" not in e.fields
+        assert len(e.fields.get("handles", b"")) == 4 * len(cards)
 
 
 @pytest.mark.parametrize("options", [{"playing_for_points": 5}, {"capturing_regions": True,

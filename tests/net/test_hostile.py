@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.registry import get_game
+from net import group
 from net.errors import HOST, CheatDetected, RemoteProtocolError
 from net.identity import Identity
 from net.rpc import (
@@ -48,7 +49,8 @@ def run_until_due(g, cheat, conn, phase, when=lambda t: True):
     bot = get_game("medici").make_bot("greedy", random.Random(5))
     for _ in range(1000):
         t = cheat.table
-        if t.writer() == t.me and t.phase == phase and when(t):
+        deck_due = t.phase == "play" and t.dealer.due() == t.me
+        if t.writer() == t.me and t.phase == phase and not deck_due and when(t):
             return
         if t.writer() == t.me:
             entry = t.auto_entry()
@@ -196,25 +198,43 @@ def test_a_false_card_reveal_is_named_and_refused(tolerant_game):
     run_until_due(g, cheat, conn, "play", _flip_due)
     t = cheat.table
     (flip,) = t.rules.legal_actions(t.view)
-    slot = f"top/{flip.target}"
-    card, salt = t.secrets[slot]
-    assert card == flip.card
-    other = flip._replace(card=card + 1 if (card + 1) % 13 else card - 1)
-    for action, s in ((other, salt), (flip, b"\x00" * 32)):
-        e = Entry.sign(cheat.identity, fields_for(t, kind="act", action=action.to_data(), salt=s))
-        err = cheat.post_now(g.link, conn, e.to_wire())
-        assert err.code == E_CHEAT and "does not match its commitment" in err.message
+    honest = t._act_entry(flip)
+    other = flip._replace(card=flip.card + 1 if (flip.card + 1) % 13 else flip.card - 1)
+    # the open proves the card behind the handle: naming another card is a false reveal
+    e = Entry.sign(cheat.identity, {**honest.fields, "action": other.to_data()})
+    err = cheat.post_now(g.link, conn, e.to_wire())
+    assert err.code == E_CHEAT and "false reveal" in err.message
+    # and a share that is not the seat's own fails its proof
+    bad_open = dict(honest.fields["open"])
+    bad_open["shares"] = group.base_mul(2)  # a valid point, but not this seat's share
+    e = Entry.sign(cheat.identity, {**honest.fields, "open": bad_open})
+    err = cheat.post_now(g.link, conn, e.to_wire())
+    assert err.code == E_CHEAT and "fail their proof" in err.message
+    # without the open, the card is not shown at all
+    e = Entry.sign(cheat.identity, {k: v for k, v in honest.fields.items() if k != "open"})
+    err = cheat.post_now(g.link, conn, e.to_wire())
+    assert err.code == E_CHEAT and "must be opened" in err.message
+    assert len(g.host.table.transcript) == len(t.transcript)
     finish(g, cheat, conn)
 
 
-def test_a_face_down_card_without_a_commitment_is_refused(tolerant_game):
+def test_a_face_down_card_must_be_a_hand_card_named_by_its_handle(tolerant_game):
     g, cheat, conn = tolerant_game()
     run_until_due(g, cheat, conn, "play", lambda t: t.view.phase == "hide")
     t = cheat.table
     action = t.rules.legal_actions(t.view)[0]
-    e = Entry.sign(cheat.identity, fields_for(t, kind="act", action=action.to_data()))
+    honest = t._act_entry(action)
+    # no handle: the card placed is not a card of the hand
+    e = Entry.sign(cheat.identity, {k: v for k, v in honest.fields.items() if k != "handles"})
     err = cheat.post_now(g.link, conn, e.to_wire())
-    assert err.code == E_BAD_PARAMS and "commit" in err.message
+    assert err.code == E_CHEAT and "one card of the author's hand" in err.message
+    # another seat's card, or one never dealt
+    e = Entry.sign(cheat.identity, {**honest.fields, "handles": (999).to_bytes(4, "big")})
+    assert cheat.post_now(g.link, conn, e.to_wire()).code == E_CHEAT
+    # the card named in the clear: a face-down card must not be named
+    e = Entry.sign(cheat.identity, {**honest.fields, "action": action.to_data()})
+    err = cheat.post_now(g.link, conn, e.to_wire())
+    assert err.code == E_CHEAT and "public form" in err.message
     finish(g, cheat, conn)
 
 

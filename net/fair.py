@@ -1,0 +1,397 @@
+"""Dealing through the fair deck: who writes which deck message when, and what each peer learns.
+
+A ``FairDealer`` is one peer's part of the fair deck for one networked game (``net.table``
+drives it; ``net.deck`` is the deck itself). It follows the transcript in lockstep with every
+other peer, and decides, after each entry, whether a seat owes a ``deck`` entry and what the
+next chance step is. Rules:
+
+1. **Keys.** When play begins, every seat in seat order writes a ``deck`` entry holding its
+   ``deck/key`` message (``net.deck_keys``). After the last, every deck of the game is made
+   (``decks()``: Court of the Medici has one per house, Condottiere one shared pile), and every
+   seat in seat order writes one ``deck`` entry holding its ``deck/shuffle`` of every deck that
+   awaits its shuffle.
+2. **Deals.** At a chance step that draws a card, the dealer plans the whole run of draws that
+   follows without a decision between them (``plan(view)``: the deal at the start of a game,
+   one card in a Medici turn, a Condottiere deal up to the end of the pile) and calls
+   ``FairDeck.deal`` for each, in lockstep. Every seat that owes decryption shares for those
+   cards then writes one ``deck`` entry with all of them (seats in order). A draw is applied to
+   the views, card by card, as soon as its shares are in: the receiver applies the card it alone
+   learnt, everyone else applies it ``UNKNOWN`` (or the card itself, when it was dealt face up).
+3. **Moves.** An ``act`` entry that takes a card from a hand, or turns one up, names the card's
+   handle (``handles``), and when it shows a hidden card it carries its author's ``deck/shares``
+   message opening it (``open``): every peer learns the card from the shares, with a proof that
+   it is the card dealt to the author, and checks it is the card the action names. Cards placed
+   face down move by handle, unopened. The games' subclasses say which action does what.
+4. **Lots.** Chance steps that deal no card (the first player) come from the joint seed that
+   the seats agreed by commit-and-reveal before play.
+5. **The end.** Each seat's ``end`` entry carries its ``deck/reveal`` (``net.deck_audit``).
+   After the last, every peer audits every deck (every shuffle re-derived, every share
+   recomputed), learns every card, and replays the whole game with every card known through
+   the rules' checked door. The first failure names its author.
+
+A seat's secret and its shuffle seeds go into its own entries sealed to its own identity
+(``sealed``), so that a peer that restarts and replays the transcript gets them back.
+
+Everything a peer receives is checked on a copy (``fork``); the table keeps the copy only when
+the whole entry passed, so a refused entry changes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from engine.core import UNKNOWN
+from net import deck_audit
+from net import group as g
+from net.deck import CardOpened, FairDeck, pack_handles, unpack_handles
+from net.deck_cipher import CardTable
+from net.deck_keys import PublicKeys, key_message, read_key_message
+from net.errors import CheatDetected
+
+MAX_HANDLES = 64
+_TABLES: dict[tuple[str, int], CardTable] = {}
+
+
+def card_table(domain: str, size: int) -> CardTable:
+    """The card points of a deck (made once per process: hashing to the curve costs)."""
+    key = (domain, size)
+    if key not in _TABLES:
+        _TABLES[key] = CardTable(domain, size)
+    return _TABLES[key]
+
+
+class MoveError(ValueError):
+    """An act entry whose cards do not fit what the dealer knows (its author cheated)."""
+
+
+@dataclass
+class Pending:
+    deck: str
+    handle: int
+    to: int | None
+
+
+@dataclass
+class Step:
+    """One step applied to the views, for the end-of-game replay: ``action`` as this peer knew
+    it, and for each card it did not know, where that card is: ``(field, deck, handle)``."""
+
+    seq: int | None
+    author: int | None
+    action: Any
+    refs: list[tuple[str, str, int]]
+
+
+class FairDealer:
+    """One peer's fair deck for one game; the games subclass it (see the module docstring)."""
+
+    game = ""
+
+    def __init__(self, game_id: bytes, config: Any, seed: bytes, me: int, secret: int | None) -> None:
+        self.game_id = game_id
+        self.config = config
+        self.players: int = config.players
+        self.seed = seed
+        self.me = me
+        self.secret = secret if me >= 0 else None
+        self.key_msgs: list[dict[str, Any]] = []
+        self.keys: PublicKeys | None = None
+        self.decks: dict[str, FairDeck] = {}
+        self.kinds: dict[str, tuple[int, ...]] = {}
+        self.pending: list[Pending] = []
+        self.lots = 0
+        self.steps: list[Step] = []
+        self.reveals: dict[int, dict[str, Any]] = {}
+
+    # -- what each game says ------------------------------------------------------------------
+
+    def deck_specs(self) -> list[tuple[str, tuple[int, ...]]]:
+        """Every deck of the game: its id and the kind (engine card) of each physical card."""
+        raise NotImplementedError
+
+    def lot(self, view: Any, rng: random.Random) -> Any | None:
+        """The chance step now if it deals no card (a lot), else ``None``."""
+        raise NotImplementedError
+
+    def plan(self, view: Any) -> list[tuple[str, int | None]]:
+        """The deals to make now, as ``(deck, seat or None for face up)``, in order."""
+        raise NotImplementedError
+
+    def draw_action(self, view: Any, p: Pending, card: int) -> Any:
+        """The draw step for ``p`` with ``card`` (the kind, or ``UNKNOWN``)."""
+        raise NotImplementedError
+
+    def public(self, action: Any) -> Any:
+        """The form of ``action`` that travels on the wire (face-down cards ``UNKNOWN``)."""
+        return action
+
+    def choose(self, view: Any, action: Any) -> tuple[list[int], list[int]]:
+        """The author's side: the handles ``action`` names, and those it must open now."""
+        raise NotImplementedError
+
+    def move(self, view: Any, action: Any, author: int, handles: list[int],
+             opened: dict[int, int]) -> tuple[Any, Any, list[tuple[str, str, int]]]:
+        """Check and make the moves of ``action`` (its named ``handles``, the kinds ``opened``
+        in its entry): the action as this peer knows it, the view to check it on, and the
+        references of the cards still unknown. ``MoveError`` when they do not fit."""
+        raise NotImplementedError
+
+    def settle(self, view: Any) -> None:
+        """After a step: the lockstep moves the rules made without a message (reshuffles)."""
+
+    def full_action(self, step: Step, cards: Mapping[str, Sequence[int]]) -> Any:
+        """``step``'s action with every card known (``cards[deck][handle]`` is a kind)."""
+        a = step.action
+        for name, deck, handle in step.refs:
+            kind = cards[deck][handle]
+            if name == "cards":
+                a = a._replace(cards=tuple(sorted((*[c for c in a.cards if c != UNKNOWN], kind))))
+            else:
+                a = a._replace(**{name: kind})
+        return a
+
+    # -- queries ------------------------------------------------------------------------------
+
+    def kind(self, deck: str, handle: int) -> int | None:
+        """The engine card behind ``handle`` if this peer knows it."""
+        card = self.decks[deck].card(handle)
+        return None if card is None else self.kinds[deck][card]
+
+    def due(self) -> int | None:
+        """The seat that owes a ``deck`` entry now, or ``None``."""
+        if self.keys is None:
+            return len(self.key_msgs)
+        owed = [d.next_shuffler for d in self.decks.values() if d.shuffling]
+        if owed:
+            return min(s for s in owed if s is not None)
+        missing = [s for p in self.pending for s in self.decks[p.deck].missing_shares(p.handle)
+                   if s != p.to]
+        return min(missing) if missing else None
+
+    def fork(self) -> FairDealer:
+        """A copy to check an entry on: the table keeps it only if the entry passes."""
+        new = copy.copy(self)
+        new.key_msgs = list(self.key_msgs)
+        new.decks = {k: d.clone() for k, d in self.decks.items()}
+        new.pending = list(self.pending)
+        new.steps = list(self.steps)
+        new.reveals = dict(self.reveals)
+        self._fork_game(new)
+        return new
+
+    def _fork_game(self, new: FairDealer) -> None:
+        """Copy the game's own mutable records into ``new``."""
+
+    # -- chance steps -------------------------------------------------------------------------
+
+    def chance(self, view: Any) -> Any | None:
+        """The chance step to apply to this peer's view now, or ``None`` (waiting for entries)."""
+        rng = random.Random(int.from_bytes(
+            hashlib.sha256(b"palazzo/lot/v1" + self.seed + self.lots.to_bytes(4, "big")).digest(),
+            "big"))
+        action = self.lot(view, rng)
+        if action is not None:
+            self.lots += 1
+            self.steps.append(Step(None, None, action, []))
+            return action
+        if self.keys is None or any(d.shuffling for d in self.decks.values()):
+            return None
+        if not self.pending:
+            planned = self.plan(view)
+            if not planned:
+                return self._immediate(view)
+            for deck, to in planned:
+                self.pending.append(Pending(deck, self.decks[deck].deal(to), to))
+        p = self.pending[0]
+        deck = self.decks[p.deck]
+        if [s for s in deck.missing_shares(p.handle) if s != p.to]:
+            return None
+        if p.to is not None and p.to == self.me and deck.card(p.handle) is None:
+            return None  # own card, shares in, but not read: cannot happen with honest code
+        self.pending.pop(0)
+        card = self.kind(p.deck, p.handle)
+        action = self.draw_action(view, p, UNKNOWN if card is None else card)
+        refs = [] if card is not None else [("card", p.deck, p.handle)]
+        self.steps.append(Step(None, None, action, refs))
+        return action
+
+    def _immediate(self, view: Any) -> Any | None:
+        """A draw that needs no deal (a card everyone saw go under a deck)."""
+        return None
+
+    # -- deck entries -------------------------------------------------------------------------
+
+    def make_deck_entry(self, context: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The public fields of the ``deck`` entry this seat owes now, and what it keeps for
+        itself (sealed in the entry: its secret, its seeds)."""
+        assert self.secret is not None
+        if self.keys is None:
+            msg = key_message(self.game_id, self.me, self.secret)
+            return {"msgs": [msg]}, {"secret": g.scalar_bytes(self.secret)}
+        msgs: list[dict[str, Any]] = []
+        seeds: dict[str, bytes] = {}
+        for deck_id, d in self.decks.items():
+            if d.shuffling and d.next_shuffler == self.me:
+                msg = d.make_shuffle()
+                seeds[deck_id] = d.my_seeds()
+                msgs.append(msg)
+        if msgs:
+            return {"msgs": msgs}, {"seeds": seeds}
+        by_deck: dict[str, list[int]] = {}
+        for p in self.pending:
+            if p.to != self.me and self.me in self.decks[p.deck].missing_shares(p.handle):
+                by_deck.setdefault(p.deck, []).append(p.handle)
+        for deck_id, handles in by_deck.items():
+            for i in range(0, len(handles), MAX_HANDLES):
+                msgs.append(self.decks[deck_id].make_shares(handles[i:i + MAX_HANDLES], context))
+        return {"msgs": msgs}, {}
+
+    def read_deck_entry(self, author: int, msgs: Any, context: bytes) -> None:
+        """Check and take a ``deck`` entry's messages (on a fork); ``CheatDetected`` if bad."""
+        if type(msgs) is not list or not msgs or len(msgs) > 64:
+            raise CheatDetected(author, "deal", "a deck entry holds a list of deck messages")
+        if self.keys is None:
+            if len(msgs) != 1:
+                raise CheatDetected(author, "key", "a key entry holds one key message")
+            read_key_message(self.game_id, author, msgs[0])
+            self.key_msgs.append(dict(msgs[0]))
+            if len(self.key_msgs) == self.players:
+                self._make_decks()
+            return
+        for msg in msgs:
+            if type(msg) is not dict or type(msg.get("deck")) is not str or msg["deck"] not in self.decks:
+                raise CheatDetected(author, "deal", "a deck message names no deck of this game")
+            deck = self.decks[msg["deck"]]
+            kind = msg.get("type")
+            if kind == "deck/shuffle":
+                if deck.next_shuffler != author:
+                    raise CheatDetected(author, "shuffle", "shuffled out of turn")
+            elif kind == "deck/shares":
+                wanted = {p.handle for p in self.pending if p.deck == msg["deck"] and p.to != author}
+                handles = msg.get("handles")
+                if type(handles) is not bytes or not set(unpack_handles(handles)) <= wanted:
+                    raise CheatDetected(author, "deal", "shares for cards that are not being dealt")
+            else:
+                raise CheatDetected(author, "deal", f"a deck entry cannot hold {kind!r}")
+            deck.receive(author, msg, context)
+    def _make_decks(self) -> None:
+        self.keys = PublicKeys.from_messages(self.game_id, self.key_msgs)
+        for deck_id, kinds in self.deck_specs():
+            table = card_table(f"{self.game}/{deck_id}", len(kinds))
+            seat = self.me if self.secret is not None else None
+            self.decks[deck_id] = FairDeck(self.keys, deck_id, table, range(len(kinds)), seat, self.secret)
+            self.kinds[deck_id] = kinds
+
+    def restore(self, fields: Mapping[str, Any]) -> None:
+        """Take back this seat's own secret and seeds from its own entry (after a restart)."""
+        secret = fields.get("secret")
+        if type(secret) is bytes and self.me >= 0:
+            self.secret = g.decode_scalar(secret)
+        seeds = fields.get("seeds")
+        if type(seeds) is dict:
+            for deck_id, packed in seeds.items():
+                if deck_id in self.decks and type(packed) is bytes:
+                    self.decks[deck_id].restore_seeds(packed)
+
+    # -- act entries --------------------------------------------------------------------------
+
+    def deck_of(self, author: int) -> str:
+        """The deck whose cards ``author``'s moves name."""
+        raise NotImplementedError
+
+    def act_fields(self, view: Any, action: Any, context: bytes) -> dict[str, Any]:
+        """The fields this seat adds to its ``act`` entry for ``action``."""
+        handles, to_open = self.choose(view, action)
+        fields: dict[str, Any] = {}
+        if handles:
+            fields["handles"] = pack_handles(handles)
+        if to_open:
+            fields["open"] = self.decks[self.deck_of(self.me)].make_open(to_open, context)
+        return fields
+
+    def read_act(self, view: Any, action: Any, fields: Mapping[str, Any], author: int,
+                 context: bytes, seq: int) -> tuple[Any, Any]:
+        """Check an ``act`` entry's cards (on a fork): the action as this peer knows it and the
+        view to check it on. ``CheatDetected`` or ``MoveError`` when they do not fit."""
+        if self.public(action) != action:
+            raise MoveError("an action must travel in its public form (face-down cards unknown)")
+        packed = fields.get("handles", b"")
+        if type(packed) is not bytes or len(packed) % 4 or len(packed) > 4 * MAX_HANDLES:
+            raise MoveError("handles are 4 bytes each")
+        handles = unpack_handles(packed)
+        if len(set(handles)) != len(handles):
+            raise MoveError("a card named twice")
+        deck_id = self.deck_of(author)
+        opened: dict[int, int] = {}
+        msg = fields.get("open")
+        if msg is not None:
+            if type(msg) is not dict or msg.get("deck") != deck_id or msg.get("type") != "deck/shares":
+                raise MoveError("an open is a deck/shares message of the author's deck")
+            mine = unpack_handles(msg.get("handles", b"")) if type(msg.get("handles")) is bytes else []
+            if any(self.decks[deck_id].holder(h) != author for h in mine if h < self.decks[deck_id].handles):
+                raise MoveError("an open shows only the author's own cards")
+            for event in self.decks[deck_id].receive(author, msg, context):
+                if isinstance(event, CardOpened):
+                    opened[event.handle] = self.kinds[deck_id][event.card]
+        mine_action, check_view, refs = self.move(view, action, author, handles, opened)
+        self.steps.append(Step(seq, author, mine_action, refs))
+        return mine_action, check_view
+
+    # -- the end ------------------------------------------------------------------------------
+
+    def reveal_fields(self) -> dict[str, Any]:
+        assert self.secret is not None
+        return {"reveal": deck_audit.reveal_message(self.secret, list(self.decks.values()))}
+
+    def read_reveal(self, author: int, fields: Mapping[str, Any]) -> None:
+        """Check an ``end`` entry's reveal as far as it can be checked alone (the key)."""
+        msg = fields.get("reveal")
+        if self.keys is None:
+            return
+        if type(msg) is not dict:
+            raise CheatDetected(author, "reveal", "the end entry must reveal the seat's secrets")
+        secret = msg.get("secret")
+        try:
+            ok = g.base_mul(g.decode_scalar(secret)) == self.keys.shares[author]
+        except g.InvalidScalar:
+            ok = False
+        if not ok:
+            raise CheatDetected(author, "reveal", "the secret revealed is not the seat's key")
+        self.reveals[author] = msg
+
+    def audit(self, rules: Any, transcript_seqs: Mapping[int, int] | None = None) -> CheatDetected | None:
+        """After every seat's reveal: audit every deck, then replay the game with every card
+        known. The first cheat, or ``None``."""
+        if self.keys is None:
+            return None
+        try:
+            cards = deck_audit.audit_game(self.keys, [d.log for d in self.decks.values()], self.reveals)
+        except CheatDetected as e:
+            return e
+        kinds = {deck_id: [self.kinds[deck_id][c] for c in cards[deck_id]] for deck_id in self.decks}
+        return self.replay(rules, kinds)
+
+    def replay(self, rules: Any, kinds: Mapping[str, Sequence[int]]) -> CheatDetected | None:
+        from engine.core import IllegalActionError, InvalidActionError
+
+        state = rules.new_game(self.config)
+        for step in self.steps:
+            try:
+                action = self.full_action(step, kinds)
+                state = rules.apply(state, action)
+            except (IllegalActionError, InvalidActionError, ValueError, KeyError, IndexError) as err:
+                who = step.author if step.author is not None else -1
+                at: int | str = step.seq if step.seq is not None else "deal"
+                return CheatDetected(who, at, f"the replay with every card known refuses it: {err}")
+        return None
+
+
+def pack_sealed(value: Any) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)

@@ -1,0 +1,268 @@
+"""Condottiere through the fair deck: one shared pile of 110 physical cards, moved by handle.
+
+Rules:
+
+=========================  ======================================================================
+step                       deck
+=========================  ======================================================================
+start (a lot)              from the joint seed
+deal                       one run of ``deal(seat)`` up to the end of the pile, then each seat's
+                           shares of the other seats' cards in one entry
+play face up               the handle is opened in the same entry; the card must be the one named
+play face down (Hidden     the handle moves to the line, unopened
+Cards)
+reveal, showdown           the seat opens the handle of its k-th face-down card
+Scarecrow                  the mercenary taken back is a shown card: it goes back to the hand
+                           shown
+discard (step 4)           the seat opens its whole hand
+keep (round end)           the entry names the kept handles; the rest of the hand goes under the
+                           pile unopened (shown cards simply leave the hand)
+the pile refilled          the rules moved the discards into the pile: every shown card out of a
+                           hand is added face up (``reshuffle``), every hidden card that left a
+                           hand without being shown goes under the pile, then every seat
+                           shuffles again
+=========================  ======================================================================
+
+A shown card out of the hands is in a line or in the discards: they are alike to the deck, and a
+Scarecrow's mercenary is taken from them by kind (the lowest handle).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from engine.core import UNKNOWN
+from net.fair import FairDealer, MoveError, Pending
+
+PILE = "pile"
+
+
+class CondottiereDealer(FairDealer):
+    game = "condottiere"
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        from engine.condottiere.cards import FACE_DOWN_KINDS
+
+        n = self.players
+        self.face_down = FACE_DOWN_KINDS if self.config.hidden_cards else frozenset()
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.down: list[list[int]] = [[] for _ in range(n)]  # face-down handles, in line order
+        self.up: list[list[int]] = [[] for _ in range(n)]  # face-up handles in the line
+
+    def _fork_game(self, new: FairDealer) -> None:
+        assert isinstance(new, CondottiereDealer)
+        new.hands = [list(h) for h in self.hands]
+        new.down = [list(d) for d in self.down]
+        new.up = [list(u) for u in self.up]
+
+    def deck_specs(self) -> list[tuple[str, tuple[int, ...]]]:
+        from engine.condottiere.cards import COPIES
+
+        return [(PILE, tuple(k for k, n in enumerate(COPIES) for _ in range(n)))]
+
+    def deck_of(self, author: int) -> str:
+        return PILE
+
+    def lot(self, view: Any, rng: random.Random) -> Any | None:
+        if view.phase != "start":
+            return None
+        from engine.condottiere.state import mk
+
+        return mk("start", rng.randrange(self.players))
+
+    def plan(self, view: Any) -> list[tuple[str, int | None]]:
+        if view.phase != "deal":
+            return []
+        n, turn = self.players, view.turn
+        seats: list[tuple[str, int | None]] = []
+        for k in range(n):
+            seat = (turn + k) % n
+            seats += [(PILE, seat)] * view.owed[seat]
+        return seats[: len(self.decks[PILE].pile)]
+
+    def draw_action(self, view: Any, p: Pending, card: int) -> Any:
+        from engine.condottiere.state import mk
+
+        assert p.to is not None
+        self.hands[p.to].append(p.handle)
+        return mk("draw", p.to, card)
+
+    def _face_down(self, action: Any) -> bool:
+        return action.kind == "play" and (action.card == UNKNOWN or action.card in self.face_down)
+
+    def public(self, action: Any) -> Any:
+        if self._face_down(action):
+            return action._replace(card=UNKNOWN)
+        if action.kind == "keep":
+            return action._replace(cards=(UNKNOWN,) * len(action.cards))
+        return action
+
+    # -- the author's side ----------------------------------------------------------------------
+
+    def _find(self, cards: list[int] | tuple[int, ...]) -> list[int]:
+        left = list(self.hands[self.me])
+        out = []
+        for c in cards:
+            h = next((h for h in left if self.kind(PILE, h) == c), None)
+            if h is None:
+                raise ValueError(f"no card {c} in this seat's hand")
+            left.remove(h)
+            out.append(h)
+        return out
+
+    def choose(self, view: Any, action: Any) -> tuple[list[int], list[int]]:
+        deck = self.decks[PILE]
+        k = action.kind
+        if k == "play":
+            h = self._find([action.card])
+            return h, [] if self._face_down(action) or deck.is_open(h[0]) else h
+        if k == "reveal":
+            h = self.down[self.me][_ordinal(view, self.me, action.target)]
+            return [], [] if deck.is_open(h) else [h]
+        if k == "discard":
+            hand = list(self.hands[self.me])
+            return hand, [h for h in hand if not deck.is_open(h)]
+        if k == "keep":
+            return self._find(action.cards), []
+        return [], []
+
+    # -- every peer's side ----------------------------------------------------------------------
+
+    def move(self, view: Any, action: Any, author: int, handles: list[int],
+             opened: dict[int, int]) -> tuple[Any, Any, list[tuple[str, str, int]]]:
+        deck = self.decks[PILE]
+        k = action.kind
+        hand = self.hands[author]
+        if any(h not in hand for h in handles):
+            raise MoveError("the action names a card that is not in the author's hand")
+
+        def check_shown(hs: list[int]) -> list[int]:
+            if set(opened) - set(hs):
+                raise MoveError("the entry opens cards the action does not show")
+            if any(not deck.is_open(h) for h in hs):
+                raise MoveError("a card shown must be opened in the entry")
+            return [self.kinds[PILE][deck.card(h)] for h in hs]  # type: ignore[index]
+
+        if k in ("draw", "start"):
+            raise MoveError("chance steps come from the dealer, not from an entry")
+        if k == "play":
+            if len(handles) != 1:
+                raise MoveError("a play names one card of the author's hand")
+            h = handles[0]
+            if action.card == UNKNOWN:
+                if opened:
+                    raise MoveError("a card played face down is not opened")
+                known = self.kind(PILE, h)
+                if known is not None and known not in self.face_down:
+                    raise MoveError(f"card {known} cannot be played face down")
+                hand.remove(h)
+                self.down[author].append(h)
+                if author == self.me:
+                    return action._replace(card=known), view, []
+                return action, _forget_hand(view, author), [("card", PILE, h)]
+            (kind,) = check_shown([h])
+            if kind != action.card:
+                raise MoveError(f"false reveal: the card shown is {kind}, not {action.card}")
+            hand.remove(h)
+            self.up[author].append(h)
+            if action.target >= 0 and _is_scarecrow(kind):
+                back = next((x for x in self.up[author] if self.kind(PILE, x) == action.target), None)
+                if back is None:
+                    raise MoveError("no mercenary of that kind in the author's line to take back")
+                self.up[author].remove(back)
+                hand.append(back)
+            return action, view, []
+        if k == "reveal":
+            try:
+                h = self.down[author].pop(_ordinal(view, author, action.target))
+            except (ValueError, IndexError):
+                raise MoveError("no face-down card of the author's there") from None
+            (kind,) = check_shown([h])
+            if kind != action.card:
+                raise MoveError(f"false reveal: the card shown is {kind}, not {action.card}")
+            self.up[author].append(h)
+            return action, view, []
+        if k == "discard":
+            if sorted(handles) != sorted(hand):
+                raise MoveError("a discard shows the whole hand")
+            if Counter(check_shown(handles)) != Counter(action.cards):
+                raise MoveError("false reveal: the cards shown are not the cards discarded")
+            hand.clear()
+            return action, view, []
+        if opened:
+            raise MoveError("the entry opens cards the action does not show")
+        if k == "keep":
+            if len(handles) != len(action.cards):
+                raise MoveError("a keep names each card kept")
+            for h in hand:
+                if h not in handles and not deck.is_open(h):
+                    deck.return_to_bottom(h)
+            self.hands[author] = list(handles)
+            if author == self.me:
+                kept = tuple(sorted(self.kind(PILE, h) for h in handles))  # type: ignore[type-var]
+                return action._replace(cards=kept), view, []
+            return action, _forget_hand(view, author), [("cards", PILE, h) for h in handles]
+        if handles:
+            raise MoveError(f"a {k} names no card")
+        return action, view, []
+
+    def _held(self) -> set[int]:
+        return {h for hs in (*self.hands, *self.down, *self.up) for h in hs}
+
+    def settle(self, view: Any) -> None:
+        deck = self.decks.get(PILE)
+        if deck is None:
+            return
+        for seat in range(self.players):
+            for cards, kept in ((self.hands[seat], view.hands[seat]), (self.down[seat], None)):
+                if cards and not kept and (kept is not None or not view.lines[seat]):
+                    for h in cards:
+                        if not deck.is_open(h):
+                            deck.return_to_bottom(h)
+                    cards.clear()
+            # the face-up cards the rules took out of the line (Winter, Bishop, the battle's end)
+            count = Counter(c for c, up in view.lines[seat] if up)
+            stay = []
+            for h in self.up[seat]:
+                kind = self.kind(PILE, h)
+                if count[kind]:
+                    count[kind] -= 1
+                    stay.append(h)
+            self.up[seat] = stay
+        waiting = len(deck.pile) + len(self.pending)
+        if sum(view.pile) > waiting:
+            held = self._held()
+            back = [deck.card(h) for h in range(deck.handles)
+                    if h not in held and deck.in_play(h) and deck.is_open(h)]
+            deck.reshuffle(sorted(back))  # type: ignore[arg-type]
+        if sum(view.pile) != len(deck.pile) + len(self.pending):
+            raise RuntimeError(
+                f"the pile holds {sum(view.pile)} cards by the rules, {len(deck.pile)} in the deck")
+
+
+def _ordinal(view: Any, seat: int, pos: int) -> int:
+    line = view.lines[seat]
+    if not 0 <= pos < len(line) or line[pos][1]:
+        raise ValueError(f"no face-down card at position {pos}")
+    return sum(1 for _, up in line[:pos] if not up)
+
+
+def _is_scarecrow(kind: int) -> bool:
+    from engine.condottiere.cards import SCARECROW
+
+    return kind == SCARECROW
+
+
+def _forget_hand(view: Any, seat: int) -> Any:
+    """A reader that knows some cards of a hand (a mercenary a Scarecrow took back) and sees an
+    unknown card leave it forgets which cards it knew there, so that the rules can apply the
+    masked action (a reader that knows less checks less, and never wrongly)."""
+    hand = view.hands[seat]
+    if all(c == UNKNOWN for c in hand):
+        return view
+    v = view.copy()
+    v.hands = v.hands[:seat] + ((UNKNOWN,) * len(hand),) + v.hands[seat + 1:]
+    return v

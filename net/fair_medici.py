@@ -1,0 +1,207 @@
+"""Court of the Medici through the fair deck: which card moves where, by handle.
+
+Each house has its own deck (``house0``, ``house1``, ...: the house's 25 cards, one physical card
+per copy) and only its owner draws from it, so every card a seat moves is a card of its own
+deck, named by its handle there. Rules:
+
+==========================  =====================================================================
+step                        deck
+==========================  =====================================================================
+deal (11 cards each)        one run: ``deal(owner)`` x 11 per deck, then each seat's shares of
+                            the other seats' cards in one entry
+draw                        ``deal(owner)``; the deck's last card ``deal(None)``: shown to all
+                            (every seat's share, the owner's included)
+first (a tie)               a lot from the joint seed
+hide, top                   the handle moves, unopened, to the alliance slot
+flip, reveal (a strike)     the placer opens the slot's handle; the card must be the one named
+court, build, conspire,     the handle is opened in the same entry; the card must be the one
+strike                      named
+plan                        ``return_to_bottom(handle)``: unopened (a card already shown stays
+                            shown, and its draw needs no deal)
+stuck                       the seat opens its whole hand
+==========================  =====================================================================
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core import UNKNOWN
+from net.fair import FairDealer, MoveError, Pending
+
+_SHOWN = frozenset(("court", "build", "conspire", "strike"))
+_FACE_DOWN = frozenset(("hide", "top", "plan"))
+HAND_START = 11
+
+
+class MediciDealer(FairDealer):
+    game = "medici"
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        n = self.players
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.hidden: dict[tuple[int, int], int] = {}  # (placer, holder) -> handle
+        self.tops: dict[tuple[int, int], int] = {}  # (seat, slot) -> handle
+        self.bottoms: list[list[int | None]] = [[] for _ in range(n)]  # shown handle or None
+
+    def _fork_game(self, new: FairDealer) -> None:
+        assert isinstance(new, MediciDealer)
+        new.hands = [list(h) for h in self.hands]
+        new.hidden = dict(self.hidden)
+        new.tops = dict(self.tops)
+        new.bottoms = [list(b) for b in self.bottoms]
+
+    def deck_specs(self) -> list[tuple[str, tuple[int, ...]]]:
+        from engine.medici.cards import house_deck
+
+        return [(self.deck_of(h), house_deck(h)) for h in range(self.players)]
+
+    def deck_of(self, author: int) -> str:
+        return f"house{author}"
+
+    def lot(self, view: Any, rng: random.Random) -> Any | None:
+        if view.phase != "first":
+            return None
+        from engine.medici.rules import first_candidates
+        from engine.medici.state import mk
+
+        tied = first_candidates(view)
+        return mk("first", tied[rng.randrange(len(tied))])
+
+    def plan(self, view: Any) -> list[tuple[str, int | None]]:
+        n, turn = self.players, view.turn
+        if view.phase == "deal":
+            return [(self.deck_of(s), s) for s in range(turn, n)
+                    for _ in range(HAND_START - len(view.hands[s]))]
+        pool, bottoms = view.pools[turn], view.bottoms[turn]
+        if pool:
+            last = len(pool) == 1 and not bottoms
+        elif self.bottoms[turn] and self.bottoms[turn][0] is not None:
+            return []  # a shown card comes back: no deal (``_immediate``)
+        else:
+            last = len(bottoms) == 1
+        return [(self.deck_of(turn), None if last else turn)]
+
+    def _immediate(self, view: Any) -> Any | None:
+        from engine.medici.state import mk
+
+        seat = view.turn
+        handle = self.bottoms[seat].pop(0)
+        assert handle is not None
+        self.hands[seat].append(handle)
+        action = mk("draw", seat, self.kind(self.deck_of(seat), handle))
+        self._record(action)
+        return action
+
+    def _record(self, action: Any) -> None:
+        from net.fair import Step
+
+        self.steps.append(Step(None, None, action, []))
+
+    def draw_action(self, view: Any, p: Pending, card: int) -> Any:
+        from engine.medici.state import mk
+
+        seat = view.turn
+        if not view.pools[seat]:
+            self.bottoms[seat].pop(0)
+        self.hands[seat].append(p.handle)
+        return mk("draw", seat, card)
+
+    def public(self, action: Any) -> Any:
+        if action.kind in _FACE_DOWN:
+            return action._replace(card=UNKNOWN)
+        return action
+
+    # -- the author's side ----------------------------------------------------------------------
+
+    def _find(self, card: int) -> int:
+        deck = self.deck_of(self.me)
+        for h in self.hands[self.me]:
+            if self.kind(deck, h) == card:
+                return h
+        raise ValueError(f"no card {card} in this seat's hand")
+
+    def choose(self, view: Any, action: Any) -> tuple[list[int], list[int]]:
+        deck = self.decks[self.deck_of(self.me)]
+        k = action.kind
+        if k in _FACE_DOWN:
+            return [self._find(action.card)], []
+        if k in _SHOWN:
+            h = self._find(action.card)
+            return [h], [] if deck.is_open(h) else [h]
+        if k in ("reveal", "flip"):
+            h = self.hidden[(self.me, view.turn)] if k == "reveal" else self.tops[(self.me, action.target)]
+            return [], [] if deck.is_open(h) else [h]
+        if k == "stuck":
+            hand = list(self.hands[self.me])
+            return hand, [h for h in hand if not deck.is_open(h)]
+        return [], []
+
+    # -- every peer's side ----------------------------------------------------------------------
+
+    def move(self, view: Any, action: Any, author: int, handles: list[int],
+             opened: dict[int, int]) -> tuple[Any, Any, list[tuple[str, str, int]]]:
+        deck_id = self.deck_of(author)
+        deck = self.decks[deck_id]
+        k = action.kind
+        hand = self.hands[author]
+
+        def take() -> int:
+            if len(handles) != 1 or handles[0] not in hand:
+                raise MoveError("the action must name one card of the author's hand")
+            hand.remove(handles[0])
+            return handles[0]
+
+        def shown(h: int) -> None:
+            if set(opened) - {h}:
+                raise MoveError("the entry opens cards the action does not show")
+            kind = self.kind(deck_id, h)
+            if not deck.is_open(h) or kind is None:
+                raise MoveError("a card played face up must be opened in the entry")
+            if kind != action.card:
+                raise MoveError(f"false reveal: the card shown is {kind}, not {action.card}")
+
+        if k in ("draw", "first"):
+            raise MoveError("chance steps come from the dealer, not from an entry")
+        if k not in _SHOWN and k not in ("reveal", "flip", "stuck") and opened:
+            raise MoveError("the entry opens cards the action does not show")
+        if k in _FACE_DOWN:
+            h = take()
+            if k == "hide":
+                self.hidden[(author, action.target)] = h
+            elif k == "top":
+                self.tops[(author, action.target)] = h
+            elif deck.is_open(h):
+                self.bottoms[author].append(h)
+            else:
+                deck.return_to_bottom(h)
+                self.bottoms[author].append(None)
+            if author == self.me:
+                return action._replace(card=self.kind(deck_id, h)), view, []
+            return action, view, [("card", deck_id, h)]
+        if handles and k not in _SHOWN and k != "stuck":
+            raise MoveError(f"a {k} names no card")
+        if k in _SHOWN:
+            shown(take())
+        elif k == "reveal":
+            h = self.hidden.pop((author, view.turn), None)
+            if h is None:
+                raise MoveError("no card of the author's at that slot")
+            shown(h)
+        elif k == "flip":
+            h = self.tops.pop((author, action.target), None)
+            if h is None:
+                raise MoveError("no card of the author's at that slot")
+            shown(h)
+        elif k == "stuck":
+            if sorted(handles) != sorted(hand):
+                raise MoveError("a stuck seat shows its whole hand")
+            kinds = [self.kind(deck_id, h) for h in hand]
+            if any(not deck.is_open(h) for h in hand) or set(opened) - set(hand):
+                raise MoveError("a stuck seat opens every card of its hand")
+            v = view.copy()
+            v.hands = v.hands[:author] + (tuple(sorted(kinds)),) + v.hands[author + 1:]  # type: ignore[type-var]
+            return action, v, []
+        return action, view, []
