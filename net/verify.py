@@ -85,8 +85,10 @@ def _parse(data: bytes) -> list[Entry]:
     )
     unpacker.feed(payload)
     entries: list[Entry] = []
+    end = 0  # where the last whole entry ends (``tell`` runs ahead into a cut-off one)
     try:
         for item in unpacker:
+            end = unpacker.tell()
             if type(item) is not list or len(item) != 2:
                 raise _Damaged(f"entry {len(entries)}: not a [body, signature] pair")
             try:
@@ -97,7 +99,7 @@ def _parse(data: bytes) -> list[Entry]:
         raise
     except Exception as e:  # msgpack's own errors: bad bytes, too deep, too long
         raise _Damaged(f"entry {len(entries)}: unreadable bytes ({e or type(e).__name__})") from None
-    if unpacker.tell() != len(payload):
+    if end != len(payload):
         raise _Damaged(f"the file is cut off in entry {len(entries)}")
     if not entries:
         raise _Damaged("the transcript holds no entries")
@@ -129,9 +131,10 @@ def verify_bytes(data: bytes) -> Verdict:
             return _cheat(table, c, len(table.transcript))
         except RemoteProtocolError as e:
             reason = str(e)
-            prefix = f"entry {entry.seq}: "
-            if reason.startswith(prefix):
-                reason = reason[len(prefix):]
+            for prefix, then in ((f"entry {entry.seq}: ", ""), (f"entry {entry.seq} ", "it ")):
+                if reason.startswith(prefix):
+                    reason = then + reason[len(prefix):]
+                    break
             return _rejected(f"rejected: entry {entry.seq}: {reason}", step=entry.seq,
                              entries=len(table.transcript), game=table.game)
         except Exception as e:  # signed by its author, yet beyond what the table can read
