@@ -2,7 +2,9 @@
 
 Subcommands: ``play`` (a game against computer opponents in the full-screen table; with no
 command at all, the start screen); ``sim`` (headless bot games); ``watch`` (a bot game told in
-the terminal); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``).
+the terminal); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``); ``verify``
+(check saved transcripts: exit status 0 all verified, 3 a cheat or a damaged file, 4 a record
+that stops before the end).
 Bad arguments get one clear line on stderr and exit status 2, never a traceback.
 """
 
@@ -75,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--option", action="append", default=[])
     _add_host(sub)
     _add_join(sub)
+    _add_verify(sub)
     return p
 
 
@@ -113,6 +116,12 @@ def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     j.add_argument("--name", default=None)
     j.add_argument("--bot", default=None, help="play headless as this bot (any name sim --bots takes)")
     j.add_argument("--verbose", action="store_true", help="print every move")
+
+
+def _add_verify(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    v = sub.add_parser("verify", help="check saved transcripts of networked games, signature by signature")
+    v.add_argument("transcripts", nargs="+", metavar="TRANSCRIPT", help="a saved .palazzo file")
+    v.add_argument("--quiet", action="store_true", help="print nothing; only the exit status")
 
 
 def _setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -280,6 +289,27 @@ def cmd_join(args: argparse.Namespace) -> int:
     return join_game(args.address, args.code, name, args.bot, _say, args.verbose)
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    """One line per file; 0 all verified, 3 a cheat or a rejected file, 4 an incomplete one."""
+    import os
+
+    from net.verify import verify_file
+
+    missing = [p for p in args.transcripts if not os.path.exists(p)]
+    for path in missing:
+        print(f"palazzo verify: no such file: {path}", file=sys.stderr)
+    if missing:
+        return 2
+    found = set()
+    for path in args.transcripts:
+        verdict = verify_file(path)
+        found.add(verdict.exit_status)
+        if not args.quiet:
+            prefix = f"{path}: " if len(args.transcripts) > 1 else ""
+            print(prefix + verdict.text, flush=True)
+    return 3 if 3 in found else 4 if 4 in found else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
@@ -297,6 +327,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_host(args)
         if args.command == "join":
             return cmd_join(args)
+        if args.command == "verify":
+            return cmd_verify(args)
         raise UsageError(f"unknown command {args.command!r}")
     except (UsageError, ValueError) as e:
         print(f"palazzo: error: {e}", file=sys.stderr)

@@ -68,6 +68,9 @@ class TableView:
     log: tuple[str, ...]
     outcome: Outcome | None = None
     steps: int = 0
+    #: a networked game's audit once it is over: "verified", "verified as far as it went"
+    #: (a forfeit), or what the end-of-game check found; "" for a local game
+    audit: str = ""
 
     @property
     def my_turn(self) -> bool:

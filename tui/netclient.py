@@ -73,6 +73,7 @@ class NetClient:
         return TableView(
             game=self.game, seat=self.seat, names=self.names, state=view, actor=actor,
             legal=legal, log=tuple(self._log), outcome=outcome, steps=len(table.transcript),
+            audit=self._audit() if outcome is not None else "",
         )
 
     def submit(self, action: Any) -> None:
@@ -119,6 +120,17 @@ class NetClient:
                 self._log.extend(self._narrate(before, action, after, self.seat, self.names))
             else:
                 self._log.append(self.rules.action_text(before, action, self.seat))
+
+    def _audit(self) -> str:
+        """The end-of-game check's finding: "verified", or the cheat it found."""
+        table = self.session.table
+        assert table is not None
+        if table.verdict is not None:
+            return str(table.verdict)
+        verdict = table.result().get("verdict")
+        if verdict is None:  # a forfeit: every entry checked, but no end-of-game check
+            return "verified as far as it went"
+        return str(verdict)
 
     def _outcome(self) -> Outcome:
         table = self.session.table

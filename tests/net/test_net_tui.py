@@ -2,12 +2,17 @@
 the same table screen as local play, with two bots on the host; and a join from another client."""
 
 import asyncio
+from dataclasses import replace
 
 import pytest
+from textual.app import App
+from textual.widgets import Static
 
+from net.errors import CheatDetected
 from net.play import HostSettings
 from tui.netapp import host_app, join_app
-from tui.screens.end import EndScreen
+from tui.netclient import NetClient
+from tui.screens.end import EndScreen, audit_line
 from tui.screens.lobby import LobbyScreen
 
 
@@ -62,6 +67,8 @@ async def test_the_host_plays_its_seat_at_the_table(profile, game, options):
         await play_to_the_end(app, pilot)
         view = app.client.snapshot()
         assert view.over and app.session.table.result()["verdict"] == "verified"
+        assert view.audit == "verified"
+        assert "Audit: verified: every signature, deal and move checks out" in text(app)
         await pilot.press("q")
     assert app.exit_status() == 0
     host_table = app.host_session.table
@@ -106,3 +113,56 @@ async def test_a_join_at_the_table_and_a_wrong_code(profile):
         await pilot.press("q")
     await asyncio.wait_for(serving, 10)
     assert app.exit_status() == 0
+
+
+class EndApp(App):
+    def __init__(self, view):
+        super().__init__()
+        self.view = view
+
+    def on_mount(self):
+        self.push_screen(EndScreen(self.view))
+
+
+def finished_view(make_game, **kw):
+    g = make_game(3, **kw)
+    for i in range(3):
+        g.add_bot(i)
+    g.link.pump()
+    peer = g.peers[0]
+    return NetClient(peer, lambda action: None).snapshot()
+
+
+async def test_the_end_screen_shows_a_cheat_found_at_the_end(make_game):
+    view = finished_view(make_game)
+    assert view.audit == "verified"
+    cheat = replace(view, audit=str(CheatDetected(1, 7, "a card not held")))
+    app = EndApp(cheat)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        line = app.screen.query_one("#audit", Static)
+        assert line.has_class("cheat")
+        assert "Audit: CHEAT: seat 1 at step 7: a card not held" in text(app)
+        assert "verified" not in text(app)
+
+
+async def test_the_end_screen_of_a_local_game_has_no_audit(make_game):
+    view = replace(finished_view(make_game), audit="")
+    app = EndApp(view)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        assert "Game over" in text(app) and "Audit" not in text(app)
+        assert not app.screen.query("#audit")
+
+
+def test_a_forfeited_game_is_verified_as_far_as_it_went(make_game, clock):
+    g = make_game(3, turn_timeout=30, clock=clock)
+    g.add_bot(0)
+    g.add_bot(1)
+    g.add_bot(2, bot=None)
+    g.link.pump()
+    clock.now += 31
+    g.link.pump()
+    view = NetClient(g.peers[0], lambda action: None).snapshot()
+    assert view.over and view.audit == "verified as far as it went"
+    assert audit_line(view.audit).plain.startswith("Audit: verified as far as it went")

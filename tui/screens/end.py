@@ -1,5 +1,8 @@
 """The end of a game: how it ended, every seat's score, the winners, and what next.
 
+A networked game adds one line, its audit: the end-of-game check of the signed transcript
+(verified, or the cheat it found, in a warning style). A local game has none.
+
 Returns ``"again"`` (same table, fresh shuffle), ``"new"`` (the start screen), ``"quit"``, or
 ``None`` to look at the final table again.
 """
@@ -48,6 +51,19 @@ def result_text(view: TableView, how: str = "", length: str = "", unit: str = ""
     return t
 
 
+def audit_line(audit: str) -> Text | None:
+    """A networked game's audit as one line (``None`` for a local game, which has none)."""
+    if not audit:
+        return None
+    if audit == "verified":
+        return Text("Audit: verified: every signature, deal and move checks out", style="bold green")
+    if audit.startswith("verified"):
+        return Text(f"Audit: {audit}: every signature and move checks out", style="bold green")
+    prefix = "cheat detected: "
+    found = audit[len(prefix):] if audit.startswith(prefix) else audit
+    return Text(f"Audit: CHEAT: {found}", style="bold yellow on red")
+
+
 class EndScreen(ModalScreen[str | None]):
     CSS_PATH = "end.tcss"
     BINDINGS = [
@@ -66,6 +82,10 @@ class EndScreen(ModalScreen[str | None]):
         with Vertical(id="end"):
             yield Static("Game over", id="end-title")
             yield Static(result_text(self.view, *self.words), id="result")
+            audit = audit_line(self.view.audit)
+            if audit is not None:
+                cheat = audit.plain.startswith("Audit: CHEAT")
+                yield Static(audit, id="audit", classes="cheat" if cheat else "verified")
             with Horizontal(id="end-buttons"):
                 yield Button("Play again (a)", id="again", variant="primary")
                 yield Button("New game (n)", id="new")

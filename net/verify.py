@@ -1,0 +1,186 @@
+"""Checking a saved game on its own: ``palazzo verify``.
+
+A saved transcript (``net.transcript``) holds every signed entry of a game, and its start entry
+names the host's public key. That is enough to play the whole game again as an observer: an
+observer ``Table`` keyed by that host key accepts the entries one by one, checking for each the
+sequence, the chain, the author's signature, whose turn it was, every commitment and opening,
+and the move's legality; once the game is over the table's end-of-game check (``verdict``) runs
+as it did at the table.
+
+``verify_bytes`` and ``verify_file`` return a ``Verdict``; they never raise for what a file
+holds. Its ``kind`` is one of:
+
+* ``verified``: every entry is genuine and the game reached its end (``ok``; a game that ended
+  by a forfeit is verified as far as it went);
+* ``cheat``: an entry its author signed could not have come from an honest peer, or the
+  end-of-game check found a cheat (``seat`` names the author, ``-1`` the host);
+* ``rejected``: the file is damaged or altered: not a transcript, cut mid-entry, a bad
+  signature, a broken chain (``seat`` is ``None``);
+* ``incomplete``: every entry is genuine but the record stops before the game is over.
+
+What it cannot tell: that this is the game you played. A whole game forged with keys of the
+forger's own checks out; compare the host's and the seats' key fingerprints with the ones you
+saw in the lobby.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from net.errors import HOST, CheatDetected, RemoteProtocolError
+from net.identity import PUBLIC_KEY_SIZE
+from net.table import Table
+from net.transcript import MAGIC, Entry
+
+#: the exit status of ``palazzo verify`` for each kind of finding
+EXIT = {"verified": 0, "cheat": 3, "rejected": 3, "incomplete": 4}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a saved transcript shows: ``text`` is one line for the user."""
+
+    ok: bool
+    text: str
+    kind: str = "verified"  # verified, cheat, rejected or incomplete
+    seat: int | None = None  # the cheat's author (-1 the host); None when the file is damaged
+    step: int | str | None = None  # the entry seq, or a named step ("shuffle", "reveal", ...)
+    entries: int = 0  # the entries read and accepted
+    game: str = ""  # the game's name ("medici", "condottiere"), once the start entry is read
+
+    @property
+    def exit_status(self) -> int:
+        return EXIT[self.kind]
+
+
+def _line(text: str) -> str:
+    """``text`` as one printable line: the names and reasons come from the file."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _where(step: int | str) -> str:
+    return f"entry {step}" if isinstance(step, int) else str(step)
+
+
+class _Damaged(ValueError):
+    """The file is not a well-formed transcript (the reason is the message)."""
+
+
+def _parse(data: bytes) -> list[Entry]:
+    """The entries of a saved transcript, each well formed; ``_Damaged`` otherwise.
+
+    Sequence, chain and signatures are left to the table, which names the entry that fails."""
+    if not data:
+        raise _Damaged("the file is empty")
+    if not data.startswith(MAGIC):
+        raise _Damaged("not a palazzo transcript")
+    payload = data[len(MAGIC):]
+    unpacker = msgpack.Unpacker(
+        raw=False, strict_map_key=True, max_buffer_size=max(len(payload), 1 << 16),
+        ext_hook=_refuse_ext,
+    )
+    unpacker.feed(payload)
+    entries: list[Entry] = []
+    end = 0  # where the last whole entry ends (``tell`` runs ahead into a cut-off one)
+    try:
+        for item in unpacker:
+            end = unpacker.tell()
+            if type(item) is not list or len(item) != 2:
+                raise _Damaged(f"entry {len(entries)}: not a [body, signature] pair")
+            try:
+                entries.append(Entry.parse(item[0], item[1]))
+            except RemoteProtocolError as e:
+                raise _Damaged(f"entry {len(entries)}: {e}") from None
+    except _Damaged:
+        raise
+    except Exception as e:  # msgpack's own errors: bad bytes, too deep, too long
+        raise _Damaged(f"entry {len(entries)}: unreadable bytes ({e or type(e).__name__})") from None
+    if end != len(payload):
+        raise _Damaged(f"the file is cut off in entry {len(entries)}")
+    if not entries:
+        raise _Damaged("the transcript holds no entries")
+    return entries
+
+
+def _refuse_ext(code: int, data: bytes) -> Any:
+    raise ValueError("extension types are not allowed")
+
+
+def verify_bytes(data: bytes) -> Verdict:
+    """Check a saved transcript's bytes (see the module docstring)."""
+    try:
+        entries = _parse(bytes(data))
+    except _Damaged as e:
+        return _rejected(f"rejected: {e}")
+    start = entries[0]
+    host_key = start.fields.get("host")
+    if start.kind != "start" or start.author != HOST:
+        return _rejected("rejected: entry 0: the record does not begin with the host's start",
+                         step=0)
+    if type(host_key) is not bytes or len(host_key) != PUBLIC_KEY_SIZE:
+        return _rejected("rejected: entry 0: the start names no host key", step=0)
+    table = Table(host_key, None)
+    for entry in entries:
+        try:
+            table.accept(entry)
+        except CheatDetected as c:
+            return _cheat(table, c, len(table.transcript))
+        except RemoteProtocolError as e:
+            reason = str(e)
+            for prefix, then in ((f"entry {entry.seq}: ", ""), (f"entry {entry.seq} ", "it ")):
+                if reason.startswith(prefix):
+                    reason = then + reason[len(prefix):]
+                    break
+            return _rejected(f"rejected: entry {entry.seq}: {reason}", step=entry.seq,
+                             entries=len(table.transcript), game=table.game)
+        except Exception as e:  # signed by its author, yet beyond what the table can read
+            return _rejected(f"rejected: entry {entry.seq}: unreadable ({type(e).__name__}: {e})",
+                             step=entry.seq, entries=len(table.transcript), game=table.game)
+    n = len(table.transcript)
+    if table.verdict is not None:
+        return _cheat(table, table.verdict, n)
+    if table.phase != "over":
+        return Verdict(False, _line(f"incomplete: the record stops at entry {n - 1} in phase "
+                                    f"{table.phase}"), "incomplete", None, n - 1, n, table.game)
+    try:
+        result = table.result()
+    except Exception as e:  # a finished table always says how it ended; never a traceback here
+        return _rejected(f"rejected: the end cannot be read ({type(e).__name__}: {e})",
+                         entries=n, game=table.game)
+    if result.get("end") == "forfeit":
+        text = f"verified as far as it went: {result['text']}"
+    else:
+        title = getattr(table.rules, "title", table.game)
+        names = ", ".join(s.name for s in table.seats)
+        text = f"verified: {title}, {names}; {n} entries; ended: {result['text']}"
+    return Verdict(True, _line(text), "verified", None, None, n, table.game)
+
+
+def _rejected(text: str, step: int | str | None = None, entries: int = 0,
+              game: str = "") -> Verdict:
+    return Verdict(False, _line(text), "rejected", None, step, entries, game)
+
+
+def _cheat(table: Any, c: CheatDetected, entries: int) -> Verdict:
+    if c.seat == HOST:
+        who = "the host"
+    elif 0 <= c.seat < len(table.seats):
+        who = f"{table.seats[c.seat].name} (seat {c.seat})"
+    else:
+        who = f"seat {c.seat}"
+    text = f"cheat: {who} at {_where(c.step)}: {c.reason}"
+    return Verdict(False, _line(text), "cheat", c.seat, c.step, entries, table.game)
+
+
+def verify_file(path: str | os.PathLike[str]) -> Verdict:
+    """Check the saved transcript at ``path``; an unreadable file is ``rejected``."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        return _rejected(f"rejected: cannot read the file: {e.strerror or e}")
+    return verify_bytes(data)

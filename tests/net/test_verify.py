@@ -1,0 +1,363 @@
+"""Checking a saved transcript on its own: ``net.verify`` and ``palazzo verify``."""
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.registry import get_game
+from net.errors import CheatDetected
+from net.identity import Identity
+from net.link import MemoryLink
+from net.session import HostSession, PeerSession
+from net.transcript import MAGIC, Entry, Transcript
+from net.verify import Verdict, verify_bytes, verify_file
+from tui.cli import main
+
+GAMES = [("medici", 3, {}), ("condottiere", 3, {"hidden_cards": True})]
+
+
+def play(make_game, game="medici", players=3, options=None):
+    g = make_game(players, game=game, options=options or {})
+    for i in range(players):
+        g.add_bot(i, name=f"Ada{i}")
+    g.link.pump()
+    assert [p.state for p in g.peers] == ["over"] * players
+    return g
+
+
+@pytest.fixture(scope="module")
+def saved():
+    """One honest finished game of each kind, as saved bytes (played once for the module)."""
+    out = {}
+    for game, players, options in GAMES:
+        entry = get_game(game)
+        host = HostSession(Identity.generate(), game, entry.rules.make_config(players, options))
+        link = MemoryLink(host)
+        for i in range(players):
+            link.add(PeerSession(Identity.generate(), f"Ada{i}", code=host.code),
+                     entry.make_bot("greedy", random.Random(i)))
+        link.pump()
+        assert host.finished
+        out[game] = host.table.transcript.to_bytes()
+    return out
+
+
+def entries_of(data):
+    return Transcript.from_bytes(data).entries
+
+
+def rebuild(entries):
+    t = Transcript()
+    for e in entries:
+        t.append(e)
+    return t.to_bytes()
+
+
+# -- honest games ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game, players, options", GAMES)
+def test_an_honest_game_verifies(make_game, game, players, options):
+    g = play(make_game, game, players, options)
+    data = g.host.table.transcript.to_bytes()
+    v = verify_bytes(data)
+    assert v.ok and v.kind == "verified" and v.exit_status == 0
+    assert v.text.startswith("verified: ")
+    assert v.game == game and v.entries == len(g.host.table.transcript)
+    assert all(f"Ada{i}" in v.text for i in range(players))
+    assert f"{v.entries} entries" in v.text
+    assert g.host.table.result()["text"] in v.text
+    # every peer's copy is the same file, and says the same
+    assert all(verify_bytes(p.table.transcript.to_bytes()) == v for p in g.peers)
+
+
+def test_a_forfeited_game_verifies_as_far_as_it_went(make_game, clock):
+    g = make_game(3, turn_timeout=30, clock=clock)
+    g.add_bot(0, name="Ada")
+    g.add_bot(1, name="Bea")
+    g.add_bot(2, name="Cy", bot=None)  # never decides
+    g.link.pump()
+    clock.now += 31
+    g.link.pump()
+    assert g.host.finished
+    v = verify_bytes(g.host.table.transcript.to_bytes())
+    assert v.ok and v.exit_status == 0
+    assert v.text == "verified as far as it went: Cy forfeited"
+
+
+def test_verify_file_reads_a_saved_file(saved, tmp_path):
+    path = tmp_path / "game.palazzo"
+    path.write_bytes(saved["medici"])
+    assert verify_file(path).text.startswith("verified:")
+    assert verify_file(str(path)).ok
+    v = verify_file(tmp_path)  # a folder: unreadable, never a traceback
+    assert not v.ok and v.text.startswith("rejected: cannot read the file")
+
+
+# -- damaged and altered files --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["medici", "condottiere"])
+def test_a_flipped_byte_anywhere_never_verifies(saved, game):
+    data = saved[game]
+    positions = [0, 5, len(MAGIC), len(MAGIC) + 3, len(MAGIC) + 40, len(data) // 3,
+                 len(data) // 2, 2 * len(data) // 3, len(data) - 70, len(data) - 1]
+    for pos in positions:
+        for mask in (0x01, 0x80, 0xFF):
+            bad = bytearray(data)
+            bad[pos] ^= mask
+            v = verify_bytes(bytes(bad))
+            assert not v.ok, (pos, mask, v)
+            assert v.kind in ("rejected", "cheat", "incomplete"), (pos, v)
+            assert "\n" not in v.text
+
+
+def test_a_changed_byte_in_an_entry_breaks_its_signature(saved):
+    data = saved["medici"]
+    bad = bytearray(data)
+    bad[-1] ^= 1  # inside the last entry's signature
+    v = verify_bytes(bytes(bad))
+    n = len(entries_of(data)) - 1
+    assert v.kind == "rejected" and v.seat is None and v.step == n
+    assert v.text == f"rejected: entry {n}: bad signature for its author"
+
+
+@pytest.mark.parametrize("game", ["medici", "condottiere"])
+def test_truncation_is_rejected_or_incomplete(saved, game):
+    data = saved[game]
+    for n in [1, 10, len(MAGIC), len(MAGIC) + 1, len(MAGIC) + 50, len(data) // 4, len(data) // 2,
+              len(data) - 65, len(data) - 1]:
+        v = verify_bytes(data[:n])
+        assert not v.ok and v.kind in ("rejected", "incomplete"), (n, v)
+        assert v.text.startswith(("rejected: ", "incomplete: ")), (n, v)
+    assert verify_bytes(data[: len(data) // 2]).text.startswith("rejected: the file is cut off")
+    assert verify_bytes(data[: len(MAGIC)]).text == "rejected: the transcript holds no entries"
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"", "rejected: the file is empty"),
+    (os.urandom(4096), "rejected: not a palazzo transcript"),
+    (MAGIC + os.urandom(4096), "rejected: entry 0"),
+    (b"palazzo transcript v2\n", "rejected: not a palazzo transcript"),
+    (MAGIC + b"\x92\xa1a\xa1b", "rejected: entry 0: an entry is"),
+    (MAGIC + b"\x81\xa1a\x02", "rejected: entry 0: not a [body, signature] pair"),
+    (MAGIC + b"\xc7\x01\x05x", "rejected: entry 0: unreadable bytes"),
+    (MAGIC + b"\x91" * 5000, "rejected: entry 0"),
+])
+def test_files_that_are_not_transcripts_are_rejected(data, words):
+    v = verify_bytes(data)
+    assert not v.ok and v.kind == "rejected" and v.seat is None and v.exit_status == 3
+    assert v.text.startswith(words), v.text
+
+
+@pytest.mark.parametrize("game", ["medici", "condottiere"])
+def test_a_record_cut_short_is_incomplete(saved, game):
+    entries = entries_of(saved[game])
+    for keep in (1, 3, len(entries) // 2, len(entries) - 1):
+        v = verify_bytes(rebuild(entries[:keep]))
+        assert not v.ok and v.kind == "incomplete" and v.exit_status == 4, (keep, v)
+        assert v.text.startswith(f"incomplete: the record stops at entry {keep - 1} in phase "), v
+        assert v.entries == keep
+
+
+def test_a_start_that_names_no_host_key_is_rejected(saved):
+    entries = entries_of(saved["medici"])
+    host = Identity.generate()
+    fields = {k: v for k, v in entries[0].fields.items() if k not in ("v", "host")}
+    start = Entry.sign(host, fields)
+    assert verify_bytes(rebuild([start])).text == "rejected: entry 0: the start names no host key"
+    # a start whose host field is not its signer's key fails the signature
+    other = Entry.sign(host, {**fields, "host": Identity.generate().public_key})
+    assert verify_bytes(rebuild([other])).text == "rejected: entry 0: bad signature for its author"
+    # a record that does not begin with the host's start
+    seat = Entry.sign(Identity.generate(), {**fields, "author": 0, "kind": "seed-commit"})
+    assert verify_bytes(rebuild([seat])).text == (
+        "rejected: entry 0: the record does not begin with the host's start")
+
+
+# -- cheats ---------------------------------------------------------------------------------------
+
+
+def signed_game(make_game):
+    """A finished game whose every key the test holds: the host's and each seat's."""
+    g = play(make_game)
+    keys = {-1: g.host.identity} | {p.table.me: p.identity for p in g.peers}
+    return g, keys
+
+
+def forge(g, keys, seq, author, kind, **extra):
+    """The honest entries before ``seq``, then one signed by ``author`` (it really signed it)."""
+    entries = g.host.table.transcript.entries[:seq]
+    t = Transcript()
+    for e in entries:
+        t.append(e)
+    fields = {"game": g.host.table.game_id, "seq": seq, "prev": t.head, "author": author,
+              "kind": kind, **extra}
+    t.append(Entry.sign(keys[author], fields))
+    return t.to_bytes()
+
+
+def test_a_seed_that_does_not_open_its_commitment_names_its_author(make_game):
+    g, keys = signed_game(make_game)
+    seq = next(e.seq for e in g.host.table.transcript.entries if e.kind == "seed-open")
+    data = forge(g, keys, seq, 0, "seed-open", value=b"\x01" * 32, salt=b"\x02" * 32)
+    v = verify_bytes(data)
+    assert not v.ok and v.kind == "cheat" and v.exit_status == 3
+    assert v.seat == 0 and v.step == seq
+    assert v.text == f"cheat: Ada0 (seat 0) at entry {seq}: its seed does not match its commitment"
+
+
+def test_a_host_entry_out_of_place_names_the_host(make_game):
+    g, keys = signed_game(make_game)
+    data = forge(g, keys, 1, -1, "end", openings=b"\x90")
+    v = verify_bytes(data)
+    assert v.kind == "cheat" and v.seat == -1 and v.step == 1
+    assert v.text.startswith("cheat: the host at entry 1: ")
+
+
+def test_a_seat_writing_out_of_turn_is_named(make_game):
+    g, keys = signed_game(make_game)
+    t = g.host.table.transcript.entries
+    seq = next(e.seq for e in t if e.kind == "seed-commit")
+    data = forge(g, keys, seq, 2, "seed-commit", commit=b"\x00" * 32, sealed=b"x")
+    v = verify_bytes(data)
+    assert v.kind == "cheat" and v.seat == 2
+    assert v.text == f"cheat: Ada2 (seat 2) at entry {seq}: out of turn: seat 0 must write now"
+
+
+@pytest.mark.parametrize("step, where", [(7, "entry 7"), ("shuffle", "shuffle")])
+def test_the_end_of_game_check_finding_is_a_cheat(saved, monkeypatch, step, where):
+    import net.table
+
+    monkeypatch.setattr(net.table, "replay", lambda table: CheatDetected(1, step, "a card not held"))
+    v = verify_bytes(saved["medici"])
+    assert not v.ok and v.kind == "cheat" and v.seat == 1 and v.step == step
+    assert v.text == f"cheat: Ada1 (seat 1) at {where}: a card not held"
+
+
+def test_names_from_the_file_cannot_break_the_line(make_game):
+    # the host refuses such a name in the lobby, but a forger's start may carry one
+    g, keys = signed_game(make_game)
+    start = g.host.table.transcript.entries[0]
+    fields = {k: v for k, v in start.fields.items() if k != "v"}
+    fields["seats"] = [dict(s) for s in fields["seats"]]
+    fields["seats"][2]["name"] = "Eve\nverified: all\x1b[2J"
+    t = Transcript()
+    t.append(Entry.sign(keys[-1], fields))
+    t.append(Entry.sign(keys[2], {"game": fields["game"], "seq": 1, "prev": t.head, "author": 2,
+                                  "kind": "seed-commit", "commit": b"\0" * 32, "sealed": b"x"}))
+    v = verify_bytes(t.to_bytes())
+    assert v.kind == "cheat" and "\n" not in v.text and "\x1b" not in v.text
+    assert v.text.startswith("cheat: Eve\\nverified: all\\x1b[2J (seat 2) at entry 1: ")
+
+
+# -- random damage never crashes ------------------------------------------------------------------
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_mutations_never_crash(saved, data):
+    original = saved[data.draw(st.sampled_from(["medici", "condottiere"]))]
+    b = bytearray(original)
+    for _ in range(data.draw(st.integers(1, 4))):
+        op = data.draw(st.sampled_from(["flip", "set", "cut", "insert", "delete"]))
+        pos = data.draw(st.integers(0, max(len(b) - 1, 0)))
+        if op == "flip" and b:
+            b[pos] ^= data.draw(st.integers(1, 255))
+        elif op == "set" and b:
+            b[pos] = data.draw(st.integers(0, 255))
+        elif op == "cut":
+            del b[pos:]
+        elif op == "insert":
+            b[pos:pos] = data.draw(st.binary(min_size=1, max_size=8))
+        elif op == "delete":
+            del b[pos:pos + data.draw(st.integers(1, 8))]
+    v = verify_bytes(bytes(b))
+    assert isinstance(v, Verdict) and "\n" not in v.text
+    assert v.text.split(":")[0] in ("verified", "verified as far as it went", "rejected", "cheat",
+                                    "incomplete")
+    if bytes(b) != original:
+        assert not v.ok
+
+
+# -- the command line -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def files(saved, tmp_path):
+    honest = tmp_path / "honest.palazzo"
+    honest.write_bytes(saved["medici"])
+    tampered = tmp_path / "tampered.palazzo"
+    bad = bytearray(saved["condottiere"])
+    bad[len(bad) // 2] ^= 0x10
+    tampered.write_bytes(bytes(bad))
+    short = tmp_path / "short.palazzo"
+    short.write_bytes(rebuild(entries_of(saved["medici"])[:5]))
+    return honest, tampered, short
+
+
+def test_cli_an_honest_file_verifies(files, capsys):
+    honest, _, _ = files
+    assert main(["verify", str(honest)]) == 0
+    out = capsys.readouterr()
+    assert out.out.startswith("verified: ") and out.out.count("\n") == 1 and not out.err
+
+
+def test_cli_a_tampered_file_is_status_3_without_a_traceback(files, capsys):
+    _, tampered, _ = files
+    assert main(["verify", str(tampered)]) == 3
+    out = capsys.readouterr()
+    assert out.out.startswith("rejected: ") and "Traceback" not in out.out + out.err
+
+
+def test_cli_an_incomplete_file_is_status_4(files, capsys):
+    _, _, short = files
+    assert main(["verify", str(short)]) == 4
+    assert capsys.readouterr().out.startswith("incomplete: the record stops at entry 4")
+
+
+def test_cli_several_files_name_each_and_the_worst_wins(files, capsys):
+    honest, tampered, short = files
+    assert main(["verify", str(honest), str(short)]) == 4
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"{honest}: verified: ") and lines[1].startswith(f"{short}: incomplete")
+    assert main(["verify", str(short), str(tampered), str(honest)]) == 3
+    assert len(capsys.readouterr().out.splitlines()) == 3
+
+
+def test_cli_quiet_only_sets_the_status(files, capsys):
+    honest, tampered, _ = files
+    assert main(["verify", "--quiet", str(honest)]) == 0
+    assert main(["verify", "--quiet", str(tampered)]) == 3
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == ""
+
+
+def test_cli_a_missing_file_is_a_usage_error(files, tmp_path, capsys):
+    honest, _, _ = files
+    missing = tmp_path / "nope.palazzo"
+    assert main(["verify", str(honest), str(missing)]) == 2
+    out = capsys.readouterr()
+    assert out.err == f"palazzo verify: no such file: {missing}\n" and out.out == ""
+    assert main(["verify"]) == 2  # no file at all
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_the_console_script_verifies(files):
+    honest, tampered, _ = files
+    script = Path(sys.executable).with_name("palazzo")
+    if not script.exists():
+        pytest.skip("no palazzo console script next to this Python")
+    ok = subprocess.run([str(script), "verify", str(honest)], capture_output=True, text=True,
+                        timeout=120)
+    assert ok.returncode == 0 and ok.stdout.startswith("verified: ")
+    bad = subprocess.run([str(script), "verify", str(tampered)], capture_output=True, text=True,
+                         timeout=120)
+    assert bad.returncode == 3 and "Traceback" not in bad.stdout + bad.stderr
+    assert bad.stdout.startswith("rejected: ")
