@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Whole networked games through the fair deck: what the deck costs a peer, the end-of-game
+audit, and ``palazzo verify`` of the saved transcript.
+
+Each run plays one game of greedy bots with a relay-only host on the in-memory link (every
+peer's table in this one process, each checking every entry, as separate machines would), then
+measures, for one peer's table, the audit at the end (``FairDealer.audit``: every deck re-derived,
+every share recomputed, the whole game replayed with every card known) and the check of the
+saved transcript from scratch (``net.verify.verify_bytes``: every entry again, then the audit).
+
+    .venv/bin/python scripts/bench_fair_game.py --runs 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.registry import get_game  # noqa: E402
+from net.identity import Identity  # noqa: E402
+from net.link import MemoryLink  # noqa: E402
+from net.session import HostSession, PeerSession  # noqa: E402
+from net.verify import verify_bytes  # noqa: E402
+
+SCENARIOS = [
+    ("medici", 4, {}),
+    ("condottiere", 6, {}),
+    ("condottiere", 4, {"hidden_cards": True, "draw_after_battle": True}),
+]
+
+
+def play(game: str, players: int, options: dict, seed: int) -> tuple[HostSession, list, float]:
+    entry = get_game(game)
+    config = entry.rules.make_config(players, options)
+    host = HostSession(Identity.generate(), game, config)
+    link = MemoryLink(host)
+    peers = []
+    for i in range(players):
+        peer = PeerSession(Identity.generate(), f"bot{i}")
+        link.add(peer, entry.make_bot("greedy", random.Random(seed * 10 + i)))
+        peers.append(peer)
+    start = time.process_time()
+    link.pump()
+    cpu = time.process_time() - start
+    if not host.finished or any(p.state != "over" for p in peers):
+        raise SystemExit(f"{game} {players}: the game did not finish")
+    return host, peers, cpu
+
+
+def timed(fn, *args):
+    w, c = time.perf_counter(), time.process_time()
+    out = fn(*args)
+    return out, time.perf_counter() - w, time.process_time() - c
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    print(f"median of {args.runs} games per line; times in seconds; gate 2.0 s for the audit")
+    print(f"{'game':<44}{'entries':>8}{'peer CPU/game':>15}{'audit wall':>12}{'audit CPU':>11}"
+          f"{'verify wall':>13}")
+    for game, players, options in SCENARIOS:
+        rows = []
+        for run in range(args.runs):
+            host, peers, cpu = play(game, players, options, run + 1)
+            table = peers[0].table
+            verdict, aw, ac = timed(table.dealer.audit, table.rules)
+            assert verdict is None, verdict
+            v, vw, _ = timed(verify_bytes, table.transcript.to_bytes())
+            assert v.ok, v.text
+            rows.append((len(table.transcript), cpu / (players + 1), aw, ac, vw))
+        med = [statistics.median(col) for col in zip(*rows, strict=True)]
+        name = f"{game}, {players} seats" + (" + " + ", ".join(options) if options else "")
+        print(f"{name:<58}{med[0]:>8.0f}{med[1]:>15.2f}{med[2]:>12.2f}{med[3]:>11.2f}{med[4]:>13.2f}")
+
+
+if __name__ == "__main__":
+    main()
