@@ -263,6 +263,9 @@ class Table:
     def _on_deck(self, e: Entry) -> Any:
         assert self.dealer is not None
         fork = self.dealer.fork()
+        private = self._unseal(e, "deck") if e.author == self.me else None
+        if private is not None:  # this seat's own secret (a restarted peer has lost it)
+            fork.restore(private)
         try:
             fork.read_deck_entry(e.author, e.fields.get("msgs"), self.transcript.head)
         except CheatDetected as err:
@@ -271,8 +274,8 @@ class Table:
             return self._abort(fork, str(err))
         except (ValueError, TypeError) as err:
             raise CheatDetected(e.author, e.seq, f"bad deck message: {err}", E_BAD_PARAMS) from None
-        if e.author == self.me:
-            fork.restore(self._unseal(e, "deck"))
+        if private is not None:  # and the seeds of the shuffles it just made
+            fork.restore(private)
 
         def apply() -> None:
             self.dealer = fork

@@ -125,7 +125,8 @@ def _steps_until(g, n):
                 peer.act(bot.choose(peer.view, peer.table.me))
 
 
-def test_a_dropped_peer_rejoins_with_its_key_and_the_game_goes_on(make_game):
+@pytest.mark.parametrize("seat", [2, 3])  # 3 writes the last key: the decks are made then
+def test_a_dropped_peer_rejoins_with_its_key_and_the_game_goes_on(make_game, seat):
     import random
 
     from engine.registry import get_game
@@ -135,15 +136,15 @@ def test_a_dropped_peer_rejoins_with_its_key_and_the_game_goes_on(make_game):
     for i in range(4):
         g.add_bot(i, identity=ids[i])
     _steps_until(g, 40)  # well into the game: cards dealt, placements made
-    secret = g.peers[2].table.dealer.secret
-    g.link.drop(g.conns[2])
-    assert g.host.seats[2].conn is None
+    secret = g.peers[seat].table.dealer.secret
+    g.link.drop(g.conns[seat])
+    assert g.host.seats[seat].conn is None
     g.link.pump()
-    assert not g.host.finished or g.host.table.writer() != 2
+    assert not g.host.finished or g.host.table.writer() != seat
     # a new process with the same key: it learns everything again from the transcript
-    back = PeerSession(ids[2], "bot2-again")
+    back = PeerSession(ids[seat], f"bot{seat}-again")
     g.link.add(back, get_game("medici").make_bot("greedy", random.Random(9)))
-    g.peers[2] = back
+    g.peers[seat] = back
     g.link.pump()
     assert g.host.finished
     assert [p.state for p in g.peers] == ["over"] * 4
