@@ -1,0 +1,318 @@
+"""Cheats at the session level: real host and peers on the in-memory link, the real fair deck and
+real signatures. A cheating seat is a real peer whose own entries are altered and signed with its
+own identity. Each test shows the cheat detected, its author and step named, and the honest seats
+losing nothing: the host and the others go on, and where the protocol lets the game go on, it
+ends with every honest peer "over" on one transcript."""
+
+import logging
+import random
+
+import pytest
+
+from engine.condottiere.cards import COPIES
+from engine.core import UNKNOWN
+from engine.registry import get_game
+from net import group
+from net.errors import CheatDetected
+from net.identity import Identity
+from net.rpc import E_CHEAT
+from net.session import PeerSession
+from net.transcript import Entry
+
+SMALL_ORDER = [
+    group.IDENTITY,  # the neutral element
+    bytes.fromhex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),  # order 2
+    bytes(32),  # order 4
+    bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"),  # order 8
+]
+
+
+class Cheat(PeerSession):
+    """A peer a test drives by hand (see ``conftest.TolerantPeer``): refusals are recorded."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.refusals = []
+        self.hold = True
+
+    def _handle(self, event):
+        from net.rpc import Response
+
+        if isinstance(event, Response) and event.error is not None:
+            self._calls.pop(event.msgid, None)
+            self.refusals.append(event.error)
+            self._pending = None
+            return
+        super()._handle(event)
+
+    def _maybe_write(self):
+        if not self.hold:
+            super()._maybe_write()
+
+    def decision_due(self):
+        return not self.hold and super().decision_due()
+
+    def post_now(self, link, conn, entry):
+        before = len(self.refusals)
+        self._call("post", (entry.to_wire(),))
+        link.send(conn, self.data_to_send())
+        return self.refusals[before] if len(self.refusals) > before else None
+
+
+@pytest.fixture
+def cheat_game(make_game):
+    """A game whose seat 0 is a held ``Cheat``, the others greedy bots."""
+
+    def make(players=3, game="medici", options=None, **kw):
+        g = make_game(players, game=game, options=options, **kw)
+        cheat = Cheat(Identity.generate(), "mallory")
+        conn = g.link.add(cheat)
+        g.peers.append(cheat)
+        g.conns.append(conn)
+        for i in range(1, players):
+            g.add_bot(i)
+        g.link.pump()
+        return g, cheat, conn
+
+    return make
+
+
+def drive(g, cheat, conn, stop, seed=5):
+    """Play the held seat honestly until it must write and ``stop(table)`` holds."""
+    bot = get_game(g.host.game).make_bot("greedy", random.Random(seed))
+    for _ in range(3000):
+        t = cheat.table
+        if t.writer() == t.me:
+            if stop(t):
+                return t
+            entry = t.auto_entry()
+            if entry is None:
+                entry = t.decide(bot.choose(t.view, t.me))
+            assert cheat.post_now(g.link, conn, entry) is None
+        g.link.pump()
+        assert t.phase != "over", "the moment never came"
+    raise AssertionError("the moment never came")
+
+
+def finish(g, cheat, conn, seed=0):
+    """The held seat plays honestly from here: every peer ends "over" on one transcript."""
+    cheat.hold = False
+    g.link.bots[conn] = get_game(g.host.game).make_bot("greedy", random.Random(seed))
+    cheat._maybe_write()
+    g.link.pump()
+    assert g.host.finished
+    assert [p.state for p in g.peers] == ["over"] * len(g.peers), [str(p.error) for p in g.peers]
+    assert len(g.transcripts()) == 1
+    assert g.host.table.transcript.to_bytes() in g.transcripts()
+
+
+def resign(cheat, entry, **changes):
+    """``entry`` with some fields changed, signed by the cheat's own identity."""
+    return Entry.sign(cheat.identity, {**entry.fields, **changes})
+
+
+def refused(g, cheat, conn, entry, step_word=None):
+    """Post ``entry``: the host refuses it, naming the cheat; an honest peer's table, had the
+    host relayed it, names the cheat at that entry too, and changes nothing."""
+    other = g.peers[1].table
+    length = len(other.transcript)
+    with pytest.raises(CheatDetected) as info:
+        other.accept(entry)
+    found = info.value
+    assert found.seat == cheat.table.me and found.step == entry.seq
+    assert len(other.transcript) == length
+    if step_word is not None:
+        assert found.reason.startswith(f"{step_word}: "), found.reason
+    err = cheat.post_now(g.link, conn, entry)
+    assert err is not None and f"seat {cheat.table.me} at step {entry.seq}" in err.message
+    assert len(g.host.table.transcript) == len(cheat.table.transcript) == length
+    return found, err
+
+
+@pytest.fixture(autouse=True)
+def no_internal_errors(caplog):
+    caplog.set_level(logging.INFO, logger="palazzo.net")
+    yield
+    assert "internal error" not in caplog.text
+
+
+# -- 1. false reveals --------------------------------------------------------------------------
+
+
+def test_a_medici_flip_naming_another_card_is_refused(cheat_game):
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, lambda t: t.phase == "play" and t.dealer.due() is None
+              and t.view.phase == "flip")
+    (flip,) = t.rules.legal_actions(t.view)
+    honest = t._act_entry(flip)
+    other = flip._replace(card=flip.card + 1 if (flip.card + 1) % 13 else flip.card - 1)
+    found, err = refused(g, cheat, conn, resign(cheat, honest, action=other.to_data()))
+    assert err.code == E_CHEAT and "false reveal" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+def _face_up_plays(t):
+    """Two legal face-up plays of the cheat naming different cards, the first not yet shown."""
+    if t.view.phase != "play" or not t.decision_due():
+        return None
+    d, deck = t.dealer, t.dealer.decks["pile"]
+    plays = [a for a in t.rules.legal_actions(t.view) if a.kind == "play" and a.card != UNKNOWN
+             and not d._face_down(a) and a.target < 0]
+    for a in plays:
+        h = d._find([a.card])[0]
+        if deck.is_open(h):
+            continue
+        for b in plays:
+            if b.card != a.card:
+                return a, b
+    return None
+
+
+def test_a_condottiere_face_up_play_naming_another_card_is_refused(cheat_game):
+    g, cheat, conn = cheat_game(3, "condottiere")
+    t = drive(g, cheat, conn, lambda t: _face_up_plays(t) is not None)
+    a, b = _face_up_plays(t)
+    honest = t._act_entry(a)
+    assert "open" in honest.fields
+    # the open shows card a behind the handle; the action names b, a card the seat also holds
+    forged = resign(cheat, honest, action=t.rules.action_to_data(b))
+    found, err = refused(g, cheat, conn, forged)
+    assert err.code == E_CHEAT and "false reveal" in found.reason
+    assert f"the card shown is {a.card}, not {b.card}" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+def _discard_due(t):
+    return (t.view.phase == "discard" and t.decision_due()
+            and any(a.kind == "discard" and len(a.cards) >= 1 for a in t.rules.legal_actions(t.view)))
+
+
+def test_a_condottiere_discard_showing_other_cards_is_refused(cheat_game):
+    for attempt in range(8):  # the deck is random: play until the cheat may discard its hand
+        g, cheat, conn = cheat_game(2, "condottiere")
+        try:
+            t = drive(g, cheat, conn, _discard_due, seed=attempt)
+            break
+        except AssertionError:
+            continue
+    else:
+        pytest.fail("the cheat never had a hand to discard")
+    (a,) = [a for a in t.rules.legal_actions(t.view) if a.kind == "discard"]
+    honest = t._act_entry(a)
+    named = list(a.cards)
+    named[0] = next(k for k in range(7, len(COPIES)) if k not in a.cards)  # no mercenary
+    other = a._replace(cards=tuple(sorted(named)))
+    found, err = refused(g, cheat, conn, resign(cheat, honest, action=t.rules.action_to_data(other)))
+    assert err.code == E_CHEAT
+    assert "false reveal: the cards shown are not the cards discarded" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+# -- 2 and 3. bad deck messages: refused at once, the author named, the game goes on -------------
+
+
+def _deck_due(what):
+    def stop(t):
+        if t.phase != "play" or t.dealer.due() != t.me:
+            return False
+        d = t.dealer
+        if what == "key":
+            return d.keys is None
+        if what == "shuffle":
+            return d.keys is not None and any(x.shuffling for x in d.decks.values())
+        # shares, the first message for at least two cards
+        owed = [p for p in d.pending if p.to != t.me]
+        return (d.keys is not None and not any(x.shuffling for x in d.decks.values())
+                and len([p for p in owed if p.deck == owed[0].deck]) >= 2)
+    return stop
+
+
+def _honest_deck_entry(t):
+    entry = t.auto_entry()
+    assert entry.kind == "deck"
+    return entry
+
+
+def _with_msg(cheat, entry, i=0, **changes):
+    msgs = [dict(m) for m in entry.fields["msgs"]]
+    msgs[i].update(changes)
+    return resign(cheat, entry, msgs=msgs)
+
+
+def test_a_share_that_is_not_x_times_c1_is_refused_and_the_seat_goes_on(cheat_game):
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, _deck_due("shares"))
+    honest = _honest_deck_entry(t)
+    msg = honest.fields["msgs"][0]
+    assert msg["type"] == "deck/shares"
+    shares = msg["shares"]
+    # a valid point of the group, but not this seat's share of the first card
+    forged = _with_msg(cheat, honest, shares=group.base_mul(2) + shares[32:])
+    found, err = refused(g, cheat, conn, forged, "deal")
+    assert err.code == E_CHEAT and "fail their proof" in found.reason
+    # the shares for the first card copied onto the second card's handle
+    forged = _with_msg(cheat, honest, shares=shares[:32] * (len(shares) // 32))
+    found, _ = refused(g, cheat, conn, forged, "deal")
+    assert "fail their proof" in found.reason
+    # the same shares, the handles swapped: each share named for the other card
+    hs = msg["handles"]
+    forged = _with_msg(cheat, honest, handles=hs[4:8] + hs[:4] + hs[8:])
+    found, _ = refused(g, cheat, conn, forged, "deal")
+    assert "fail their proof" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+def test_a_key_share_of_small_order_is_refused(cheat_game):
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, _deck_due("key"))
+    honest = _honest_deck_entry(t)
+    for point in SMALL_ORDER:
+        found, err = refused(g, cheat, conn, _with_msg(cheat, honest, key=point), "key")
+        assert err.code == E_CHEAT and "invalid key share" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+def test_a_masked_card_with_a_small_order_point_is_refused(cheat_game):
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, _deck_due("shuffle"))
+    honest = _honest_deck_entry(t)
+    cards = honest.fields["msgs"][0]["cards"]
+    for point in SMALL_ORDER:
+        for at in (0, 32, len(cards) - 32):  # a first half, a second half, the last card's
+            forged = _with_msg(cheat, honest, cards=cards[:at] + point + cards[at + 32:])
+            found, err = refused(g, cheat, conn, forged, "shuffle")
+            assert err.code == E_CHEAT and "masked card" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+def test_a_share_of_small_order_is_refused(cheat_game):
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, _deck_due("shares"))
+    honest = _honest_deck_entry(t)
+    shares = honest.fields["msgs"][0]["shares"]
+    for point in SMALL_ORDER:
+        found, err = refused(g, cheat, conn, _with_msg(cheat, honest, shares=point + shares[32:]),
+                             "deal")
+        assert err.code == E_CHEAT and "share for card" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+def test_an_open_share_of_small_order_is_refused(cheat_game):
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, lambda t: t.phase == "play" and t.dealer.due() is None
+              and t.view.phase == "flip")
+    (flip,) = t.rules.legal_actions(t.view)
+    honest = t._act_entry(flip)
+    for point in SMALL_ORDER:
+        bad_open = {**honest.fields["open"], "shares": point}
+        found, err = refused(g, cheat, conn, resign(cheat, honest, open=bad_open), "open")
+        assert err.code == E_CHEAT and "share for card" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
