@@ -12,12 +12,14 @@ import pytest
 from engine.condottiere.cards import COPIES
 from engine.core import UNKNOWN
 from engine.registry import get_game
+from net import deck_cipher as dc
 from net import group
-from net.errors import CheatDetected
+from net.errors import HOST, CheatDetected
 from net.identity import Identity
-from net.rpc import E_CHEAT
-from net.session import PeerSession
+from net.rpc import E_CHEAT, Codec, Notification
+from net.session import PeerSession, Send
 from net.transcript import Entry
+from net.verify import verify_bytes
 
 SMALL_ORDER = [
     group.IDENTITY,  # the neutral element
@@ -316,3 +318,123 @@ def test_an_open_share_of_small_order_is_refused(cheat_game):
         assert err.code == E_CHEAT and "share for card" in found.reason
     assert cheat.post_now(g.link, conn, honest) is None
     finish(g, cheat, conn)
+
+
+# -- 5. a stacked deck: caught by the end-of-game audit -------------------------------------------
+
+
+def _stack(how, t, honest):
+    msg = honest.fields["msgs"][0]
+    cards = msg["cards"]
+    if how == "reorder":  # the honest output with its first two cards swapped
+        return cards[64:128] + cards[:64] + cards[128:]
+    # a shuffle made from another seed than the one committed to (and revealed at the end)
+    deck = t.dealer.decks[msg["deck"]]
+    out = dc.shuffle(deck.pile, bytes(32), deck.keys.joint)
+    return b"".join(ct.to_bytes() for ct in out)
+
+
+def _assert_verdict(table, seat, step, words):
+    v = table.verdict
+    assert v is not None and v.seat == seat and v.step == step, repr(v)
+    assert words in v.reason, v.reason
+    assert table.result()["verdict"] == str(v)
+
+
+@pytest.mark.parametrize("how", ["reorder", "other seed"])
+def test_a_stacked_deck_is_named_by_the_audit_at_the_end(cheat_game, how):
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, _deck_due("shuffle"))
+    honest = _honest_deck_entry(t)
+    forged = _with_msg(cheat, honest, cards=_stack(how, t, honest))
+    # every masked card is a proper point, each once: nothing to see until the seeds are out
+    assert cheat.post_now(g.link, conn, forged) is None
+    finish(g, cheat, conn)
+    for p in g.peers:
+        _assert_verdict(p.table, 0, "shuffle", "stacked deck")
+        assert p.table.result()["winners"]  # the game's own outcome is still told
+    _assert_verdict(g.host.table, 0, "shuffle", "stacked deck")
+    v = verify_bytes(g.peers[1].table.transcript.to_bytes())
+    assert not v.ok and v.kind == "cheat" and v.seat == 0 and v.step == "shuffle"
+    assert "mallory (seat 0)" in v.text
+
+
+# -- 7. a host that reorders what it relays -------------------------------------------------------
+
+
+def _tamper(g, victim_conn, change):
+    """Let ``change`` turn each event relayed to one peer into a list of events."""
+    original = g.link.deliver
+
+    def deliver(outputs):
+        out = []
+        for o in outputs:
+            if isinstance(o, Send) and o.conn == victim_conn:
+                events = [x for e in Codec().receive_data(o.data) for x in change(e)]
+                o = Send(o.conn, b"".join(Codec().send(e) for e in events))
+            out.append(o)
+        original(out)
+
+    g.link.deliver = deliver
+
+
+def test_a_host_that_swaps_two_entries_for_one_peer_is_named_and_the_others_go_on(make_game,
+                                                                                    clock):
+    g = make_game(3, turn_timeout=30, clock=clock)
+    seen, held = [], []
+
+    def change(e):
+        if isinstance(e, Notification) and e.method == "entry":
+            seen.append(e)
+            if len(seen) == 10:  # seat 2's key (entry 9), then seat 0's shuffle (entry 10)
+                held.append(e)
+                return []
+            if len(seen) == 11:
+                return [e, held[0]]
+        return [e]
+
+    for i in range(3):
+        g.add_bot(i)
+    _tamper(g, g.conns[1], change)
+    g.link.pump()
+    victim = g.peers[1]
+    assert victim.state == "failed"
+    assert isinstance(victim.error, CheatDetected) and victim.error.seat == HOST
+    assert victim.error.step == 10 and "relayed a bad entry" in str(victim.error)
+    # the host and the others are not fooled; the silent seat is forfeited when its turn times out
+    for _ in range(100):
+        if g.host.finished:
+            break
+        clock.now += 31
+        g.link.pump()
+    assert g.host.finished
+    others = [g.peers[0], g.peers[2]]
+    assert [p.state for p in others] == ["over", "over"]
+    assert {p.table.transcript.to_bytes() for p in others} == {g.host.table.transcript.to_bytes()}
+    assert g.host.table.forfeited == {1}
+    assert all(p.error is None for p in others)
+
+
+# -- 8. a seat that withholds its reveal at the end -----------------------------------------------
+
+
+def test_a_seat_that_withholds_its_reveal_is_named_and_the_outcome_stands(cheat_game, clock):
+    g, cheat, conn = cheat_game(turn_timeout=30, clock=clock)
+    drive(g, cheat, conn, lambda t: t.phase == "end")
+    clock.now += 29
+    g.link.pump()
+    assert not g.host.finished and g.host.table.phase == "end"
+    clock.now += 2
+    g.link.pump()
+    assert g.host.finished
+    kinds = [(e.kind, e.author) for e in g.host.table.transcript.entries]
+    assert kinds[-3:] == [("forfeit", HOST), ("end", 1), ("end", 2)]
+    for table in [g.host.table, *(p.table for p in g.peers)]:
+        assert table.phase == "over"
+        _assert_verdict(table, 0, "reveal", "did not reveal its secrets")
+        result = table.result()
+        assert result["end"] != "forfeit" and result["winners"] and result["scores"]
+    assert [p.state for p in g.peers] == ["over"] * 3
+    assert len(g.transcripts()) == 1
+    v = verify_bytes(g.peers[1].table.transcript.to_bytes())
+    assert v.kind == "cheat" and v.seat == 0 and v.step == "reveal"
