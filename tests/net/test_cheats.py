@@ -6,17 +6,18 @@ ends with every honest peer "over" on one transcript."""
 
 import logging
 import random
+from collections import Counter
 
 import pytest
 
-from engine.condottiere.cards import COPIES
+from engine.condottiere.cards import COPIES, SCARECROW
 from engine.core import UNKNOWN
 from engine.registry import get_game
+from net import deck_audit, group
 from net import deck_cipher as dc
-from net import group
 from net.errors import HOST, CheatDetected
 from net.identity import Identity
-from net.rpc import E_CHEAT, Codec, Notification
+from net.rpc import E_CHEAT, Codec, Notification, Request
 from net.session import PeerSession, Send
 from net.transcript import Entry
 from net.verify import verify_bytes
@@ -438,3 +439,143 @@ def test_a_seat_that_withholds_its_reveal_is_named_and_the_outcome_stands(cheat_
     assert len(g.transcripts()) == 1
     v = verify_bytes(g.peers[1].table.transcript.to_bytes())
     assert v.kind == "cheat" and v.seat == 0 and v.step == "reveal"
+
+
+# -- 9 and 10. what the host and each seat can know ----------------------------------------------
+
+
+def full_states(table):
+    """Every full state of the finished game, from the end audit's cards (one more than steps)."""
+    d = table.dealer
+    cards = deck_audit.audit_game(d.keys, [deck.log for deck in d.decks.values()], d.reveals)
+    kinds = {deck: [d.kinds[deck][c] for c in cs] for deck, cs in cards.items()}
+    state = table.rules.new_game(table.config)
+    states = [state]
+    for step in d.steps:
+        state = table.rules.apply(state, d.full_action(step, kinds))
+        states.append(state)
+    return states
+
+
+def _public_part(table, view, seat, full, done):
+    """``view`` with other seats' Condottiere hands masked: a mercenary a Scarecrow took back
+    from a line was seen by all, and a seat's view keeps it in that hand while the rules' view of
+    the full state masks every card of another hand. Such a known card must really be there."""
+    if table.game != "condottiere":
+        return view
+    v = view.copy()
+    for s, hand in enumerate(view.hands):
+        if s != seat:
+            known = Counter(c for c in hand if c != UNKNOWN)
+            assert not known - Counter(full.hands[s]), f"seat {s}'s hand holds no {known}"
+            taken = Counter(a.target for _, a, _ in done if a.kind == "play" and a.seat == s
+                            and a.card == SCARECROW and a.target >= 0)
+            assert not known - taken, f"seat {s}'s cards {known} were never shown"
+    v.hands = tuple(h if s == seat else (UNKNOWN,) * len(h) for s, h in enumerate(view.hands))
+    return v
+
+
+def _check_views(table, seat):
+    states = full_states(table)
+    assert len(table.steps) == len(states) - 1 > 0
+    rules = table.rules
+    for i, (before, _action, after) in enumerate(table.steps):
+        for mine, full, done in ((before, states[i], table.steps[:i]),
+                                 (after, states[i + 1], table.steps[:i + 1])):
+            want = rules.view(full, seat)
+            if mine != want:
+                assert _public_part(table, mine, seat, full, done) == want, f"step {i}: differs"
+
+
+GAMES = [("medici", {}), ("condottiere", {"hidden_cards": True})]
+
+
+@pytest.mark.parametrize("game, options", GAMES)
+def test_a_seat_view_is_the_rules_view_of_the_full_state_at_every_step(make_game, game, options):
+    """Whatever the other seats' hidden cards are, a seat sees exactly what the rules let it
+    see: at every step its view is ``rules.view`` of the full state the audit rebuilds."""
+    g = make_game(3, game=game, options=options)
+    for i in range(3):
+        g.add_bot(i)
+    g.link.pump()
+    assert [p.state for p in g.peers] == ["over"] * 3
+    for p in g.peers:
+        assert p.table.verdict is None
+        _check_views(p.table, p.table.me)
+    # the host, an observer, sees as a seat that holds nothing
+    _check_views(g.host.table, 3)
+
+
+def _host_learns_no_hidden_card(host):
+    t = host.table
+    d = t.dealer
+    assert d.secret is None
+    opened = 0
+    for deck in d.decks.values():
+        for h in range(deck.handles):
+            if deck.is_open(h):
+                opened += 1
+                continue
+            assert deck.card(h) is None
+            # every share the host holds for it still leaves a masked card
+            dealt = deck._dealt[h]
+            assert len(dealt.shares) < t.players
+            point = dc.unmask(dealt.ciphertext, list(dealt.shares.values()))
+            assert deck.table.index(point) is None
+            assert deck.table.index(dealt.ciphertext.c2) is None
+        for ct in deck.pile:  # the cards not dealt: ciphertexts only
+            assert isinstance(ct, dc.Ciphertext) and deck.table.index(ct.c2) is None
+    return opened
+
+
+@pytest.mark.parametrize("game, options", GAMES)
+def test_a_relay_only_host_learns_no_hidden_card(make_game, game, options):
+    g = make_game(4, game=game, options=options)
+    frames, at_end = [], {}
+    receive, relay = g.host.receive_data, g.host._relay
+
+    def recording(conn, data):
+        frames.append(data)
+        return receive(conn, data)
+
+    def relaying(entry):
+        relay(entry)
+        if g.host.table.phase in ("end", "over") and not at_end:
+            at_end["frames"] = len(frames)
+            at_end["opened"] = _host_learns_no_hidden_card(g.host)
+            at_end["view"] = g.host.table.view
+
+    g.host.receive_data, g.host._relay = recording, relaying
+    for i in range(4):
+        g.add_bot(i)
+    g.link.pump()
+    assert [p.state for p in g.peers] == ["over"] * 4
+    assert at_end and g.host.table.verdict is None
+    t = g.host.table
+    # the host's view when play ended is the rules' view for a seat that holds nothing
+    states = full_states(t)
+    assert at_end["view"] == t.rules.view(states[-1], 4) == t.view
+    assert t.steps[-1][2] == at_end["view"]
+    # no card's point ever travels to the host before the end: only masked cards and shares
+    before_end = b"".join(frames[: at_end["frames"]])
+    points = {deck.table.point(c) for deck in t.dealer.decks.values()
+              for c in range(deck.table.size)}
+    assert not any(p in before_end for p in points)
+    # every post the host received is an entry of the transcript (nothing else went to it)
+    bodies = set()
+    codec = Codec()  # one connection's stream may be cut anywhere: decode each on its own
+    for data in frames:
+        for e in codec.receive_data(data):
+            if isinstance(e, Request) and e.method == "post":
+                bodies.add(e.params[0]["body"])
+    assert bodies == {e.body for e in t.transcript.entries if e.author >= 0}
+    # the seats' sealed notes open for their authors only
+    ids = {p.table.me: p.identity for p in g.peers}
+    sealed = [e for e in t.transcript.entries if "sealed" in e.fields]
+    assert sealed
+    for e in sealed:
+        aad = t.game_id + (b"/deck" if e.kind == "deck" else b"/seed")
+        assert g.host.identity.unseal(aad, e.fields["sealed"]) is None
+        assert ids[e.author].unseal(aad, e.fields["sealed"]) is not None
+        assert all(other.unseal(aad, e.fields["sealed"]) is None
+                   for seat, other in ids.items() if seat != e.author)
