@@ -159,6 +159,9 @@ class FairDeck:
         self._seen: dict[int, int] = {}  # card -> handle, for cards known here and in play
         self._returned: dict[dc.Ciphertext, _Dealt] = {}  # cards under the pile, not re-masked
         self._my_seeds: dict[int, bytes] = {}
+        #: this seat's own cards that unmasked to no card (or to a card already out): a shuffle
+        #: cheated; the holder shows one with ``make_open`` and every peer meets ``DeckCorrupted``
+        self.corrupt: list[int] = []
         self.log: list[dict[str, Any]] = [
             {"op": "start", "deck": deck_id, "domain": table.domain, "size": table.size,
              "cards": list(cards)}
@@ -205,6 +208,7 @@ class FairDeck:
         new._seen = dict(self._seen)
         new._returned = {ct: new._dealt[index[id(d)]] for ct, d in self._returned.items()}
         new._my_seeds = dict(self._my_seeds)
+        new.corrupt = list(self.corrupt)
         new.log = list(self.log)
         return new
 
@@ -431,7 +435,12 @@ class FairDeck:
             and len(d.shares) == n - 1 and self._secret is not None
         ):
             own = g.mul(self._secret, d.ciphertext.c1)
-            card = self._learn(h, d, dc.unmask(d.ciphertext, [*d.shares.values(), own]))
+            try:
+                card = self._learn(h, d, dc.unmask(d.ciphertext, [*d.shares.values(), own]))
+            except DeckCorrupted:
+                # seen here alone: the holder must show it (``make_open``) for all to see it
+                self.corrupt.append(h)
+                return None
             return CardKnown(h, card)
         return None
 

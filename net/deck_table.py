@@ -21,7 +21,7 @@ from typing import Any
 
 from net import deck_audit
 from net import group as g
-from net.deck import Event, FairDeck
+from net.deck import DeckCorrupted, Event, FairDeck
 from net.deck_cipher import CardTable
 from net.deck_keys import PublicKeys, key_message
 
@@ -98,7 +98,16 @@ class LocalTable:
             mine = [h for h in handles if p.seat in deck.missing_shares(h)]
             if mine:
                 self.broadcast(p.seat, self._timed(p.seat, deck.make_shares, mine, self.context, self._bytes()))
+        self._check_corrupt(deck_id)
         return handles
+
+    def _check_corrupt(self, deck_id: str) -> None:
+        """A receiver that alone saw its card unmask to no card says so (the session then has
+        it show the card to all)."""
+        for p in self.peers:
+            if p.decks[deck_id].corrupt:
+                h = p.decks[deck_id].corrupt[0]
+                raise DeckCorrupted(deck_id, h, "unmasks to no card of the table (seen by its holder)")
 
     def deal_round(self, deck_id: str, count: int) -> dict[int, list[int]]:
         """Deal ``count`` cards to each seat (in blocks), then each seat sends one message with
@@ -112,6 +121,7 @@ class LocalTable:
             mine = [h for hs in dealt.values() for h in hs if p.seat in deck.missing_shares(h)]
             if mine:
                 self.broadcast(p.seat, self._timed(p.seat, deck.make_shares, mine, self.context, self._bytes()))
+        self._check_corrupt(deck_id)
         return dealt
 
     def open(self, deck_id: str, handle: int) -> None:

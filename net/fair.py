@@ -50,7 +50,7 @@ import msgpack
 from engine.core import UNKNOWN
 from net import deck_audit
 from net import group as g
-from net.deck import CardOpened, FairDeck, pack_handles, unpack_handles
+from net.deck import CardOpened, DeckCorrupted, FairDeck, pack_handles, unpack_handles
 from net.deck_cipher import CardTable
 from net.deck_keys import PublicKeys, key_message, read_key_message
 from net.errors import CheatDetected
@@ -109,6 +109,7 @@ class FairDealer:
         self.lots = 0
         self.steps: list[Step] = []
         self.reveals: dict[int, dict[str, Any]] = {}
+        self.broken: tuple[str, int] | None = None  # an own card that unmasked to no card
 
     # -- what each game says ------------------------------------------------------------------
 
@@ -214,7 +215,11 @@ class FairDealer:
         if [s for s in deck.missing_shares(p.handle) if s != p.to]:
             return None
         if p.to is not None and p.to == self.me and deck.card(p.handle) is None:
-            return None  # own card, shares in, but not read: cannot happen with honest code
+            if p.handle not in deck.corrupt:
+                return None
+            # this seat's own card is no card: it goes on as if it did not know the card, and
+            # shows it at once in an ``abort`` entry (``abort_fields``)
+            self.broken = (p.deck, p.handle)
         self.pending.pop(0)
         card = self.kind(p.deck, p.handle)
         action = self.draw_action(view, p, UNKNOWN if card is None else card)
@@ -343,6 +348,27 @@ class FairDealer:
         mine_action, check_view, refs = self.move(view, action, author, handles, opened)
         self.steps.append(Step(seq, author, mine_action, refs))
         return mine_action, check_view
+
+    # -- a corrupted deck ---------------------------------------------------------------------
+
+    def abort_fields(self, context: bytes) -> dict[str, Any]:
+        """The ``abort`` entry's fields: this seat shows its card that unmasked to no card."""
+        assert self.broken is not None
+        deck, handle = self.broken
+        return {"open": self.decks[deck].make_open([handle], context)}
+
+    def read_abort(self, author: int, fields: Mapping[str, Any], context: bytes) -> str:
+        """Check an ``abort`` entry (on a fork): its open must show a card that is no card of the
+        deck. The reason to give, or ``CheatDetected`` for a false abort."""
+        msg = fields.get("open")
+        if type(msg) is not dict or msg.get("deck") not in self.decks or msg.get("type") != "deck/shares":
+            raise CheatDetected(author, "open", "an abort shows one of its own cards")
+        deck = self.decks[msg["deck"]]
+        try:
+            deck.receive(author, msg, context)
+        except DeckCorrupted as err:
+            return str(err)
+        raise CheatDetected(author, "open", "a false abort: the card shown is a card of the deck")
 
     # -- the end ------------------------------------------------------------------------------
 

@@ -300,6 +300,7 @@ class HostSession:
             raise RemoteProtocolError(f"you hold seat {seat}, not {entry.author}", E_NOT_YOUR_SEAT)
         if self.table.phase == "lobby":
             raise RemoteProtocolError("the game has not started", E_WRONG_PHASE)
+        _check_equivocation(self.table, entry)
         self.table.accept(entry)
         self._relay(entry)
         return {"seq": entry.seq}
@@ -569,7 +570,13 @@ class PeerSession:
         assert self.table is not None
         entry = Entry.parse(m.get("body"), m.get("sig"))
         if len(self.table.transcript) > entry.seq:
-            return  # already held (a rejoin may resend what arrived before the drop)
+            # already held (a rejoin may resend what arrived before the drop); a different
+            # entry signed for the same place is an equivocation by its author
+            try:
+                _check_equivocation(self.table, entry)
+            except RemoteProtocolError as e:
+                raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
+            return
         try:
             self.table.accept(entry)
         except RemoteProtocolError as e:
@@ -622,6 +629,23 @@ class PeerSession:
         self.state = "failed"
         self.error = error
         self.events.append(PeerEvent("failed", error))
+
+
+def _check_equivocation(table: Table, entry: Entry) -> None:
+    """``CheatDetected`` naming the author when ``entry`` is signed by it for a place of the
+    transcript that already holds a different entry of its; ``RemoteProtocolError`` when it is
+    not validly signed; nothing when the place is free or holds this very entry."""
+    held = table.transcript.entries
+    if not 0 <= entry.seq < len(held) or held[entry.seq].body == entry.body:
+        return
+    author = entry.author
+    key = table.host_key if author == HOST else (
+        table.seats[author].key if 0 <= author < len(table.seats) else None)
+    if key is None or not entry.signed_by(key):
+        raise RemoteProtocolError(f"entry {entry.seq}: bad signature for its author", E_BAD_SIGNATURE)
+    if held[entry.seq].author == author:
+        raise CheatDetected(author, entry.seq, "signed two different entries for one place in "
+                            "the transcript")
 
 
 #: notification -> the PeerSession method that handles it

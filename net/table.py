@@ -52,6 +52,7 @@ from engine.core import CHANCE, REVEAL, TERMINAL, IllegalActionError, InvalidAct
 from engine.registry import get_game
 from net import group
 from net.commit import COMMIT_SIZE, SALT_SIZE, commit, new_salt, opens
+from net.deck import DeckCorrupted
 from net.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
 from net.fair import FairDealer, MoveError
 from net.fair_condottiere import CondottiereDealer
@@ -96,6 +97,7 @@ class Table:
         self.dealer: FairDealer | None = None
         self.seed = b""
         self.verdict: CheatDetected | None = None  # the end-of-game audit's finding
+        self.aborted: str | None = None  # why the game stopped before its end (a corrupted deck)
         self.seed_commits: list[bytes] = []
         self.seed_values: list[bytes] = []
         self.my_seed: tuple[bytes, bytes] | None = None
@@ -167,7 +169,7 @@ class Table:
         if handler is None:
             raise CheatDetected(author, seq, f"a {kind!r} entry is not allowed in phase {self.phase}",
                                 E_WRONG_PHASE)
-        due = HOST if kind == "forfeit" else self.writer()
+        due = HOST if kind == "forfeit" else author if kind == "abort" and author >= 0 else self.writer()
         if author != due:
             who = "the host" if due == HOST else f"seat {due}"
             raise CheatDetected(author, seq, f"out of turn: {who} must write now", E_NOT_YOUR_TURN)
@@ -265,6 +267,8 @@ class Table:
             fork.read_deck_entry(e.author, e.fields.get("msgs"), self.transcript.head)
         except CheatDetected as err:
             raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
+        except DeckCorrupted as err:
+            return self._abort(fork, str(err))
         except (ValueError, TypeError) as err:
             raise CheatDetected(e.author, e.seq, f"bad deck message: {err}", E_BAD_PARAMS) from None
         if e.author == self.me:
@@ -272,6 +276,30 @@ class Table:
 
         def apply() -> None:
             self.dealer = fork
+
+        return apply
+
+    def _on_abort(self, e: Entry) -> Any:
+        assert self.dealer is not None
+        fork = self.dealer.fork()
+        try:
+            reason = fork.read_abort(e.author, e.fields, self.transcript.head)
+        except CheatDetected as err:
+            raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
+        except (ValueError, TypeError) as err:
+            raise CheatDetected(e.author, e.seq, f"bad abort: {err}", E_BAD_PARAMS) from None
+        return self._abort(fork, reason)
+
+    def _abort(self, fork: FairDealer, reason: str) -> Any:
+        """Accept the entry that showed a corrupted deck, and go straight to the end: every seat
+        reveals its secrets and the audit names the shuffle that cheated."""
+
+        def apply() -> None:
+            self.dealer = fork
+            self.aborted = reason
+            self.log.append(f"the deck is corrupted ({reason}): the game stops, and the audit "
+                            "will name the seat whose shuffle cheated")
+            self._to_end()
 
         return apply
 
@@ -289,6 +317,8 @@ class Table:
             mine, check = fork.read_act(view, action, e.fields, e.author, self.transcript.head, e.seq)
         except CheatDetected as err:
             raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
+        except DeckCorrupted as err:
+            return self._abort(fork, str(err))
         except MoveError as err:
             try:  # an illegal move is named as such, whatever its cards
                 self.rules.apply(view, action)
@@ -418,8 +448,10 @@ class Table:
         return self._sign(fields)
 
     def auto_entry(self) -> Entry | None:
-        """The entry this seat must write now without a choice (seed, deck, reveals, end)."""
-        if self.writer() != self.me or self.me < 0 or self.decision_due():
+        """The entry this seat must write now without a choice (seed, deck, reveals, end, or an
+        abort when its own card turned out to be no card)."""
+        broken = self.phase == "play" and self.dealer is not None and self.dealer.broken is not None
+        if self.me < 0 or (not broken and (self.writer() != self.me or self.decision_due())):
             return None
         phase = self.phase
         if phase == "seed-commit":
@@ -437,6 +469,10 @@ class Table:
             return self._sign(fields)
         assert self.dealer is not None
         if phase == "play":
+            if self.dealer.broken is not None:
+                fields = self._header("abort")
+                fields.update(self.dealer.abort_fields(self.transcript.head))
+                return self._sign(fields)
             if self.dealer.due() == self.me:
                 fields = self._header("deck")
                 public, private = self.dealer.make_deck_entry(self.transcript.head)
@@ -457,12 +493,15 @@ class Table:
 
     def result(self) -> dict[str, Any]:
         """How the game ended, as plain data (``scores``, ``winners``, ``end``, ``text``)."""
+        verdict = "verified" if self.verdict is None else str(self.verdict)
+        if self.aborted is not None:
+            return {"end": "aborted", "text": f"the game was stopped: {self.aborted}",
+                    "scores": [], "winners": [], "verdict": verdict}
         if self.forfeited and self.rules.current_player(self.view) != TERMINAL:
             names = ", ".join(self.seats[s].name for s in sorted(self.forfeited))
             return {"end": "forfeit", "forfeited": sorted(self.forfeited),
                     "text": f"{names} forfeited", "scores": [], "winners": []}
         o = self.rules.outcome(self.view)
-        verdict = "verified" if self.verdict is None else str(self.verdict)
         return {**o.to_data(), "text": o.detail.get("text", o.end), "verdict": verdict}
 
 
@@ -476,6 +515,7 @@ TRANSITIONS: dict[tuple[str, str], Any] = {
     ("seed-open", "seed-open"): Table._on_seed_open,
     ("play", "act"): Table._on_act,
     ("play", "deck"): Table._on_deck,
+    ("play", "abort"): Table._on_abort,
     ("seed-commit", "forfeit"): Table._on_forfeit,
     ("seed-open", "forfeit"): Table._on_forfeit,
     ("play", "forfeit"): Table._on_forfeit,

@@ -1,0 +1,37 @@
+"""The fair deck in whole sessions: a shuffle that slips in a card that is no card stops the
+game at the first deal of it, and the audit names the shuffler."""
+
+from net import deck_cipher as dc
+from net import group as g
+from net.deck import FairDeck
+
+
+def _joker_on_top(monkeypatch, cheat_seat):
+    """``cheat_seat``'s shuffles put a point that is no card of the game on top of the pile."""
+    honest = FairDeck.make_shuffle
+
+    def make_shuffle(self, seed=None):
+        msg = honest(self, seed)
+        if self.seat == cheat_seat:
+            joker = dc.mask(g.base_mul(987654321), 4242, self.keys.joint)
+            msg = dict(msg, cards=joker.to_bytes() + msg["cards"][64:])
+        return msg
+
+    monkeypatch.setattr(FairDeck, "make_shuffle", make_shuffle)
+
+
+def test_a_card_that_is_no_card_stops_the_game_and_the_audit_names_the_shuffler(
+        make_game, monkeypatch):
+    _joker_on_top(monkeypatch, cheat_seat=1)  # seat 1 shuffles last of two
+    g_ = make_game(2, game="condottiere")
+    for i in range(2):
+        g_.add_bot(i)
+    g_.link.pump()
+    assert [p.state for p in g_.peers] == ["over", "over"], [str(p.error) for p in g_.peers]
+    assert len(g_.transcripts()) == 1
+    kinds = [e.kind for e in g_.host.table.transcript.entries]
+    assert "abort" in kinds  # the receiver showed its card that is no card
+    for t in [g_.host.table] + [p.table for p in g_.peers]:
+        assert t.aborted is not None and "no card" in t.aborted
+        assert t.verdict is not None and t.verdict.seat == 1 and t.verdict.step == "shuffle"
+        assert t.result()["end"] == "aborted"
