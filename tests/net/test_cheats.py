@@ -66,13 +66,15 @@ class Cheat(PeerSession):
 def cheat_game(make_game):
     """A game whose seat 0 is a held ``Cheat``, the others greedy bots."""
 
-    def make(players=3, game="medici", options=None, **kw):
+    def make(players=3, game="medici", options=None, seat=0, **kw):
         g = make_game(players, game=game, options=options, **kw)
+        for i in range(seat):
+            g.add_bot(i)
         cheat = Cheat(Identity.generate(), "mallory")
         conn = g.link.add(cheat)
         g.peers.append(cheat)
         g.conns.append(conn)
-        for i in range(1, players):
+        for i in range(seat + 1, players):
             g.add_bot(i)
         g.link.pump()
         return g, cheat, conn
@@ -117,7 +119,7 @@ def resign(cheat, entry, **changes):
 def refused(g, cheat, conn, entry, step_word=None):
     """Post ``entry``: the host refuses it, naming the cheat; an honest peer's table, had the
     host relayed it, names the cheat at that entry too, and changes nothing."""
-    other = g.peers[1].table
+    other = next(p for p in g.peers if p is not cheat).table
     length = len(other.transcript)
     with pytest.raises(CheatDetected) as info:
         other.accept(entry)
@@ -579,3 +581,90 @@ def test_a_relay_only_host_learns_no_hidden_card(make_game, game, options):
         assert ids[e.author].unseal(aad, e.fields["sealed"]) is not None
         assert all(other.unseal(aad, e.fields["sealed"]) is None
                    for seat, other in ids.items() if seat != e.author)
+
+
+# -- 4. a card duplicated or dropped in a shuffle -------------------------------------------------
+
+
+def test_a_masked_card_sent_twice_in_a_shuffle_is_refused_at_once(cheat_game):
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, _deck_due("shuffle"))
+    honest = _honest_deck_entry(t)
+    cards = honest.fields["msgs"][0]["cards"]
+    forged = _with_msg(cheat, honest, cards=cards[:64] * 2 + cards[128:])
+    found, err = refused(g, cheat, conn, forged, "shuffle")
+    assert err.code == E_CHEAT and "the same masked card twice" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+@pytest.mark.parametrize("how", ["duplicated", "no card"])
+def test_a_card_duplicated_or_dropped_by_the_last_shuffle_stops_the_game(cheat_game, how):
+    """Seat 1 shuffles last and puts, over the first two cards dealt to the honest seat 0, one
+    card twice (freshly masked: other bytes, the same card; another card dropped) or a point that
+    is no card. Seat 0 alone sees it, shows it in an ``abort`` entry; every seat reveals, and
+    the audit names the shuffler."""
+    g, cheat, conn = cheat_game(2, "condottiere", seat=1)
+    t = drive(g, cheat, conn, _deck_due("shuffle"))
+    honest = _honest_deck_entry(t)
+    msg = honest.fields["msgs"][0]
+    deck = t.dealer.decks[msg["deck"]]
+    view = t.view
+    first = 0 if view.turn == 0 else view.owed[1]  # where seat 0's cards start in the deal
+    cards = [dc.Ciphertext(c[:32], c[32:]) for c in (msg["cards"][i:i + 64]
+                                                     for i in range(0, len(msg["cards"]), 64))]
+    if how == "duplicated":
+        cards[first + 1] = dc.remask(cards[first], 77, deck.keys.joint)
+    else:
+        cards[first + 1] = dc.mask(group.base_mul(987654321), 4242, deck.keys.joint)
+    forged = _with_msg(cheat, honest, cards=b"".join(c.to_bytes() for c in cards))
+    assert cheat.post_now(g.link, conn, forged) is None  # proper points, each once: accepted
+    finish(g, cheat, conn)
+    aborts = [e for e in g.host.table.transcript.entries if e.kind == "abort"]
+    assert [e.author for e in aborts] == [0]  # the honest receiver showed what it saw
+    for table in [g.host.table, *(p.table for p in g.peers)]:
+        assert table.aborted is not None
+        _assert_verdict(table, 1, "shuffle", "")
+        assert table.result()["end"] == "aborted"
+    v = verify_bytes(g.peers[0].table.transcript.to_bytes())
+    assert v.kind == "cheat" and v.seat == 1 and v.step == "shuffle"
+
+
+# -- 6. two different signed entries for one place ------------------------------------------------
+
+
+def test_a_seat_that_signs_two_entries_for_one_place_is_named(cheat_game, clock):
+    g, cheat, conn = cheat_game(turn_timeout=30, clock=clock)
+    t = drive(g, cheat, conn, lambda t: t.decision_due() and len(t.rules.legal_actions(t.view)) > 1)
+    a, b = t.rules.legal_actions(t.view)[:2]
+    first, second = t.decide(a), t.decide(b)
+    assert first.seq == second.seq and first.body != second.body
+    assert cheat.post_now(g.link, conn, first) is None
+    g.link.pump()
+    # the host holds the first: the second, validly signed, names its author
+    err = cheat.post_now(g.link, conn, second)
+    assert err is not None and err.code == E_CHEAT
+    assert f"seat 0 at step {first.seq}: signed two different entries" in err.message
+    # a peer the host relays it to names the author too (a relay of the same entry is harmless)
+    victim, bystander = g.peers[2], g.peers[1]
+    held = len(victim.table.transcript)
+    victim.receive_data(Codec().send(Notification("entry", (first.to_wire(),))))
+    assert victim.state == "playing"
+    victim.receive_data(Codec().send(Notification("entry", (second.to_wire(),))))
+    assert victim.state == "failed" and isinstance(victim.error, CheatDetected)
+    assert victim.error.seat == 0 and victim.error.step == first.seq
+    assert len(victim.table.transcript) == held
+    # the host and the others go on; the seat that stopped is forfeited when its turn times out
+    cheat.hold = False
+    g.link.bots[conn] = get_game("medici").make_bot("greedy", random.Random(0))
+    cheat._maybe_write()
+    for _ in range(100):
+        g.link.pump()
+        if g.host.finished:
+            break
+        clock.now += 31
+    assert g.host.finished
+    assert [p.state for p in (cheat, bystander)] == ["over", "over"]
+    assert {cheat.table.transcript.to_bytes(), bystander.table.transcript.to_bytes()} == {
+        g.host.table.transcript.to_bytes()}
+    assert g.host.table.transcript.entries[first.seq].body == first.body
