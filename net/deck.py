@@ -255,6 +255,23 @@ class FairDeck:
                 raise ValueError(f"card {h} is this seat's own: show it with make_open")
         return self._shares_message(handles, context, entropy)
 
+    def corrupt_open(self, handle: int) -> list[int]:
+        """The handles this seat shows for its own card ``handle`` that unmasked to no card, or to
+        a card it already holds unshown: that card too, first, so that every peer sees it twice
+        (shown alone, it would look like a card of the deck)."""
+        d = self._get(handle)
+        if self._secret is None:
+            raise ValueError("an observer holds no cards")
+        own = g.mul(self._secret, d.ciphertext.c1)
+        card = self.table.index(dc.unmask(d.ciphertext, [*d.shares.values(), own]))
+        twin = self._seen.get(card) if card is not None else None
+        if twin is None or twin == handle:
+            return [handle]
+        t = self._dealt[twin]
+        if t.public or not t.in_play or t.holder != self.seat:
+            return [handle]
+        return [twin, handle]
+
     def make_open(
         self, handles: Sequence[int], context: bytes, entropy: bytes | None = None
     ) -> dict[str, Any]:

@@ -355,7 +355,8 @@ class FairDealer:
         """The ``abort`` entry's fields: this seat shows its card that unmasked to no card."""
         assert self.broken is not None
         deck, handle = self.broken
-        return {"open": self.decks[deck].make_open([handle], context)}
+        d = self.decks[deck]
+        return {"open": d.make_open(d.corrupt_open(handle), context)}
 
     def read_abort(self, author: int, fields: Mapping[str, Any], context: bytes) -> str:
         """Check an ``abort`` entry (on a fork): its open must show a card that is no card of the

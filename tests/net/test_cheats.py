@@ -1,0 +1,670 @@
+"""Cheats at the session level: real host and peers on the in-memory link, the real fair deck and
+real signatures. A cheating seat is a real peer whose own entries are altered and signed with its
+own identity. Each test shows the cheat detected, its author and step named, and the honest seats
+losing nothing: the host and the others go on, and where the protocol lets the game go on, it
+ends with every honest peer "over" on one transcript."""
+
+import logging
+import random
+from collections import Counter
+
+import pytest
+
+from engine.condottiere.cards import COPIES, SCARECROW
+from engine.core import UNKNOWN
+from engine.registry import get_game
+from net import deck_audit, group
+from net import deck_cipher as dc
+from net.errors import HOST, CheatDetected
+from net.identity import Identity
+from net.rpc import E_CHEAT, Codec, Notification, Request
+from net.session import PeerSession, Send
+from net.transcript import Entry
+from net.verify import verify_bytes
+
+SMALL_ORDER = [
+    group.IDENTITY,  # the neutral element
+    bytes.fromhex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),  # order 2
+    bytes(32),  # order 4
+    bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"),  # order 8
+]
+
+
+class Cheat(PeerSession):
+    """A peer a test drives by hand (see ``conftest.TolerantPeer``): refusals are recorded."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.refusals = []
+        self.hold = True
+
+    def _handle(self, event):
+        from net.rpc import Response
+
+        if isinstance(event, Response) and event.error is not None:
+            self._calls.pop(event.msgid, None)
+            self.refusals.append(event.error)
+            self._pending = None
+            return
+        super()._handle(event)
+
+    def _maybe_write(self):
+        if not self.hold:
+            super()._maybe_write()
+
+    def decision_due(self):
+        return not self.hold and super().decision_due()
+
+    def post_now(self, link, conn, entry):
+        before = len(self.refusals)
+        self._call("post", (entry.to_wire(),))
+        link.send(conn, self.data_to_send())
+        return self.refusals[before] if len(self.refusals) > before else None
+
+
+@pytest.fixture
+def cheat_game(make_game):
+    """A game whose seat 0 is a held ``Cheat``, the others greedy bots."""
+
+    def make(players=3, game="medici", options=None, seat=0, **kw):
+        g = make_game(players, game=game, options=options, **kw)
+        for i in range(seat):
+            g.add_bot(i)
+        cheat = Cheat(Identity.generate(), "mallory")
+        conn = g.link.add(cheat)
+        g.peers.append(cheat)
+        g.conns.append(conn)
+        for i in range(seat + 1, players):
+            g.add_bot(i)
+        g.link.pump()
+        return g, cheat, conn
+
+    return make
+
+
+def drive(g, cheat, conn, stop, seed=5):
+    """Play the held seat honestly until it must write and ``stop(table)`` holds."""
+    bot = get_game(g.host.game).make_bot("greedy", random.Random(seed))
+    for _ in range(3000):
+        t = cheat.table
+        if t.writer() == t.me:
+            if stop(t):
+                return t
+            entry = t.auto_entry()
+            if entry is None:
+                entry = t.decide(bot.choose(t.view, t.me))
+            assert cheat.post_now(g.link, conn, entry) is None
+        g.link.pump()
+        assert t.phase != "over", "the moment never came"
+    raise AssertionError("the moment never came")
+
+
+def finish(g, cheat, conn, seed=0):
+    """The held seat plays honestly from here: every peer ends "over" on one transcript."""
+    cheat.hold = False
+    g.link.bots[conn] = get_game(g.host.game).make_bot("greedy", random.Random(seed))
+    cheat._maybe_write()
+    g.link.pump()
+    assert g.host.finished
+    assert [p.state for p in g.peers] == ["over"] * len(g.peers), [str(p.error) for p in g.peers]
+    assert len(g.transcripts()) == 1
+    assert g.host.table.transcript.to_bytes() in g.transcripts()
+
+
+def resign(cheat, entry, **changes):
+    """``entry`` with some fields changed, signed by the cheat's own identity."""
+    return Entry.sign(cheat.identity, {**entry.fields, **changes})
+
+
+def refused(g, cheat, conn, entry, step_word=None):
+    """Post ``entry``: the host refuses it, naming the cheat; an honest peer's table, had the
+    host relayed it, names the cheat at that entry too, and changes nothing."""
+    other = next(p for p in g.peers if p is not cheat).table
+    length = len(other.transcript)
+    with pytest.raises(CheatDetected) as info:
+        other.accept(entry)
+    found = info.value
+    assert found.seat == cheat.table.me and found.step == entry.seq
+    assert len(other.transcript) == length
+    if step_word is not None:
+        assert found.reason.startswith(f"{step_word}: "), found.reason
+    err = cheat.post_now(g.link, conn, entry)
+    assert err is not None and f"seat {cheat.table.me} at step {entry.seq}" in err.message
+    assert len(g.host.table.transcript) == len(cheat.table.transcript) == length
+    return found, err
+
+
+@pytest.fixture(autouse=True)
+def no_internal_errors(caplog):
+    caplog.set_level(logging.INFO, logger="palazzo.net")
+    yield
+    assert "internal error" not in caplog.text
+
+
+# -- 1. false reveals --------------------------------------------------------------------------
+
+
+def test_a_medici_flip_naming_another_card_is_refused(cheat_game):
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, lambda t: t.phase == "play" and t.dealer.due() is None
+              and t.view.phase == "flip")
+    (flip,) = t.rules.legal_actions(t.view)
+    honest = t._act_entry(flip)
+    other = flip._replace(card=flip.card + 1 if (flip.card + 1) % 13 else flip.card - 1)
+    found, err = refused(g, cheat, conn, resign(cheat, honest, action=other.to_data()))
+    assert err.code == E_CHEAT and "false reveal" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+def _face_up_plays(t):
+    """Two legal face-up plays of the cheat naming different cards, the first not yet shown."""
+    if t.view.phase != "play" or not t.decision_due():
+        return None
+    d, deck = t.dealer, t.dealer.decks["pile"]
+    plays = [a for a in t.rules.legal_actions(t.view) if a.kind == "play" and a.card != UNKNOWN
+             and not d._face_down(a) and a.target < 0]
+    for a in plays:
+        h = d._find([a.card])[0]
+        if deck.is_open(h):
+            continue
+        for b in plays:
+            if b.card != a.card:
+                return a, b
+    return None
+
+
+def test_a_condottiere_face_up_play_naming_another_card_is_refused(cheat_game):
+    g, cheat, conn = cheat_game(3, "condottiere")
+    t = drive(g, cheat, conn, lambda t: _face_up_plays(t) is not None)
+    a, b = _face_up_plays(t)
+    honest = t._act_entry(a)
+    assert "open" in honest.fields
+    # the open shows card a behind the handle; the action names b, a card the seat also holds
+    forged = resign(cheat, honest, action=t.rules.action_to_data(b))
+    found, err = refused(g, cheat, conn, forged)
+    assert err.code == E_CHEAT and "false reveal" in found.reason
+    assert f"the card shown is {a.card}, not {b.card}" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+def _discard_due(t):
+    return (t.view.phase == "discard" and t.decision_due()
+            and any(a.kind == "discard" and len(a.cards) >= 1 for a in t.rules.legal_actions(t.view)))
+
+
+def test_a_condottiere_discard_showing_other_cards_is_refused(cheat_game):
+    for attempt in range(8):  # the deck is random: play until the cheat may discard its hand
+        g, cheat, conn = cheat_game(2, "condottiere")
+        try:
+            t = drive(g, cheat, conn, _discard_due, seed=attempt)
+            break
+        except AssertionError:
+            continue
+    else:
+        pytest.fail("the cheat never had a hand to discard")
+    (a,) = [a for a in t.rules.legal_actions(t.view) if a.kind == "discard"]
+    honest = t._act_entry(a)
+    named = list(a.cards)
+    named[0] = next(k for k in range(7, len(COPIES)) if k not in a.cards)  # no mercenary
+    other = a._replace(cards=tuple(sorted(named)))
+    found, err = refused(g, cheat, conn, resign(cheat, honest, action=t.rules.action_to_data(other)))
+    assert err.code == E_CHEAT
+    assert "false reveal: the cards shown are not the cards discarded" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+# -- 2 and 3. bad deck messages: refused at once, the author named, the game goes on -------------
+
+
+def _deck_due(what):
+    def stop(t):
+        if t.phase != "play" or t.dealer.due() != t.me:
+            return False
+        d = t.dealer
+        if what == "key":
+            return d.keys is None
+        if what == "shuffle":
+            return d.keys is not None and any(x.shuffling for x in d.decks.values())
+        # shares, the first message for at least two cards
+        owed = [p for p in d.pending if p.to != t.me]
+        return (d.keys is not None and not any(x.shuffling for x in d.decks.values())
+                and len([p for p in owed if p.deck == owed[0].deck]) >= 2)
+    return stop
+
+
+def _honest_deck_entry(t):
+    entry = t.auto_entry()
+    assert entry.kind == "deck"
+    return entry
+
+
+def _with_msg(cheat, entry, i=0, **changes):
+    msgs = [dict(m) for m in entry.fields["msgs"]]
+    msgs[i].update(changes)
+    return resign(cheat, entry, msgs=msgs)
+
+
+def test_a_share_that_is_not_x_times_c1_is_refused_and_the_seat_goes_on(cheat_game):
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, _deck_due("shares"))
+    honest = _honest_deck_entry(t)
+    msg = honest.fields["msgs"][0]
+    assert msg["type"] == "deck/shares"
+    shares = msg["shares"]
+    # a valid point of the group, but not this seat's share of the first card
+    forged = _with_msg(cheat, honest, shares=group.base_mul(2) + shares[32:])
+    found, err = refused(g, cheat, conn, forged, "deal")
+    assert err.code == E_CHEAT and "fail their proof" in found.reason
+    # the shares for the first card copied onto the second card's handle
+    forged = _with_msg(cheat, honest, shares=shares[:32] * (len(shares) // 32))
+    found, _ = refused(g, cheat, conn, forged, "deal")
+    assert "fail their proof" in found.reason
+    # the same shares, the handles swapped: each share named for the other card
+    hs = msg["handles"]
+    forged = _with_msg(cheat, honest, handles=hs[4:8] + hs[:4] + hs[8:])
+    found, _ = refused(g, cheat, conn, forged, "deal")
+    assert "fail their proof" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+def test_a_key_share_of_small_order_is_refused(cheat_game):
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, _deck_due("key"))
+    honest = _honest_deck_entry(t)
+    for point in SMALL_ORDER:
+        found, err = refused(g, cheat, conn, _with_msg(cheat, honest, key=point), "key")
+        assert err.code == E_CHEAT and "invalid key share" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+def test_a_masked_card_with_a_small_order_point_is_refused(cheat_game):
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, _deck_due("shuffle"))
+    honest = _honest_deck_entry(t)
+    cards = honest.fields["msgs"][0]["cards"]
+    for point in SMALL_ORDER:
+        for at in (0, 32, len(cards) - 32):  # a first half, a second half, the last card's
+            forged = _with_msg(cheat, honest, cards=cards[:at] + point + cards[at + 32:])
+            found, err = refused(g, cheat, conn, forged, "shuffle")
+            assert err.code == E_CHEAT and "masked card" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+def test_a_share_of_small_order_is_refused(cheat_game):
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, _deck_due("shares"))
+    honest = _honest_deck_entry(t)
+    shares = honest.fields["msgs"][0]["shares"]
+    for point in SMALL_ORDER:
+        found, err = refused(g, cheat, conn, _with_msg(cheat, honest, shares=point + shares[32:]),
+                             "deal")
+        assert err.code == E_CHEAT and "share for card" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+def test_an_open_share_of_small_order_is_refused(cheat_game):
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, lambda t: t.phase == "play" and t.dealer.due() is None
+              and t.view.phase == "flip")
+    (flip,) = t.rules.legal_actions(t.view)
+    honest = t._act_entry(flip)
+    for point in SMALL_ORDER:
+        bad_open = {**honest.fields["open"], "shares": point}
+        found, err = refused(g, cheat, conn, resign(cheat, honest, open=bad_open), "open")
+        assert err.code == E_CHEAT and "share for card" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+# -- 5. a stacked deck: caught by the end-of-game audit -------------------------------------------
+
+
+def _stack(how, t, honest):
+    msg = honest.fields["msgs"][0]
+    cards = msg["cards"]
+    if how == "reorder":  # the honest output with its first two cards swapped
+        return cards[64:128] + cards[:64] + cards[128:]
+    # a shuffle made from another seed than the one committed to (and revealed at the end)
+    deck = t.dealer.decks[msg["deck"]]
+    out = dc.shuffle(deck.pile, bytes(32), deck.keys.joint)
+    return b"".join(ct.to_bytes() for ct in out)
+
+
+def _assert_verdict(table, seat, step, words):
+    v = table.verdict
+    assert v is not None and v.seat == seat and v.step == step, repr(v)
+    assert words in v.reason, v.reason
+    assert table.result()["verdict"] == str(v)
+
+
+@pytest.mark.parametrize("how", ["reorder", "other seed"])
+def test_a_stacked_deck_is_named_by_the_audit_at_the_end(cheat_game, how):
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, _deck_due("shuffle"))
+    honest = _honest_deck_entry(t)
+    forged = _with_msg(cheat, honest, cards=_stack(how, t, honest))
+    # every masked card is a proper point, each once: nothing to see until the seeds are out
+    assert cheat.post_now(g.link, conn, forged) is None
+    finish(g, cheat, conn)
+    for p in g.peers:
+        _assert_verdict(p.table, 0, "shuffle", "stacked deck")
+        assert p.table.result()["winners"]  # the game's own outcome is still told
+    _assert_verdict(g.host.table, 0, "shuffle", "stacked deck")
+    v = verify_bytes(g.peers[1].table.transcript.to_bytes())
+    assert not v.ok and v.kind == "cheat" and v.seat == 0 and v.step == "shuffle"
+    assert "mallory (seat 0)" in v.text
+
+
+# -- 7. a host that reorders what it relays -------------------------------------------------------
+
+
+def _tamper(g, victim_conn, change):
+    """Let ``change`` turn each event relayed to one peer into a list of events."""
+    original = g.link.deliver
+
+    def deliver(outputs):
+        out = []
+        for o in outputs:
+            if isinstance(o, Send) and o.conn == victim_conn:
+                events = [x for e in Codec().receive_data(o.data) for x in change(e)]
+                o = Send(o.conn, b"".join(Codec().send(e) for e in events))
+            out.append(o)
+        original(out)
+
+    g.link.deliver = deliver
+
+
+def test_a_host_that_swaps_two_entries_for_one_peer_is_named_and_the_others_go_on(make_game,
+                                                                                    clock):
+    g = make_game(3, turn_timeout=30, clock=clock)
+    seen, held = [], []
+
+    def change(e):
+        if isinstance(e, Notification) and e.method == "entry":
+            seen.append(e)
+            if len(seen) == 10:  # seat 2's key (entry 9), then seat 0's shuffle (entry 10)
+                held.append(e)
+                return []
+            if len(seen) == 11:
+                return [e, held[0]]
+        return [e]
+
+    for i in range(3):
+        g.add_bot(i)
+    _tamper(g, g.conns[1], change)
+    g.link.pump()
+    victim = g.peers[1]
+    assert victim.state == "failed"
+    assert isinstance(victim.error, CheatDetected) and victim.error.seat == HOST
+    assert victim.error.step == 10 and "relayed a bad entry" in str(victim.error)
+    # the host and the others are not fooled; the silent seat is forfeited when its turn times out
+    for _ in range(100):
+        if g.host.finished:
+            break
+        clock.now += 31
+        g.link.pump()
+    assert g.host.finished
+    others = [g.peers[0], g.peers[2]]
+    assert [p.state for p in others] == ["over", "over"]
+    assert {p.table.transcript.to_bytes() for p in others} == {g.host.table.transcript.to_bytes()}
+    assert g.host.table.forfeited == {1}
+    assert all(p.error is None for p in others)
+
+
+# -- 8. a seat that withholds its reveal at the end -----------------------------------------------
+
+
+def test_a_seat_that_withholds_its_reveal_is_named_and_the_outcome_stands(cheat_game, clock):
+    g, cheat, conn = cheat_game(turn_timeout=30, clock=clock)
+    drive(g, cheat, conn, lambda t: t.phase == "end")
+    clock.now += 29
+    g.link.pump()
+    assert not g.host.finished and g.host.table.phase == "end"
+    clock.now += 2
+    g.link.pump()
+    assert g.host.finished
+    kinds = [(e.kind, e.author) for e in g.host.table.transcript.entries]
+    assert kinds[-3:] == [("forfeit", HOST), ("end", 1), ("end", 2)]
+    for table in [g.host.table, *(p.table for p in g.peers)]:
+        assert table.phase == "over"
+        _assert_verdict(table, 0, "reveal", "did not reveal its secrets")
+        result = table.result()
+        assert result["end"] != "forfeit" and result["winners"] and result["scores"]
+    assert [p.state for p in g.peers] == ["over"] * 3
+    assert len(g.transcripts()) == 1
+    v = verify_bytes(g.peers[1].table.transcript.to_bytes())
+    assert v.kind == "cheat" and v.seat == 0 and v.step == "reveal"
+
+
+# -- 9 and 10. what the host and each seat can know ----------------------------------------------
+
+
+def full_states(table):
+    """Every full state of the finished game, from the end audit's cards (one more than steps)."""
+    d = table.dealer
+    cards = deck_audit.audit_game(d.keys, [deck.log for deck in d.decks.values()], d.reveals)
+    kinds = {deck: [d.kinds[deck][c] for c in cs] for deck, cs in cards.items()}
+    state = table.rules.new_game(table.config)
+    states = [state]
+    for step in d.steps:
+        state = table.rules.apply(state, d.full_action(step, kinds))
+        states.append(state)
+    return states
+
+
+def _public_part(table, view, seat, full, done):
+    """``view`` with other seats' Condottiere hands masked: a mercenary a Scarecrow took back
+    from a line was seen by all, and a seat's view keeps it in that hand while the rules' view of
+    the full state masks every card of another hand. Such a known card must really be there."""
+    if table.game != "condottiere":
+        return view
+    v = view.copy()
+    for s, hand in enumerate(view.hands):
+        if s != seat:
+            known = Counter(c for c in hand if c != UNKNOWN)
+            assert not known - Counter(full.hands[s]), f"seat {s}'s hand holds no {known}"
+            taken = Counter(a.target for _, a, _ in done if a.kind == "play" and a.seat == s
+                            and a.card == SCARECROW and a.target >= 0)
+            assert not known - taken, f"seat {s}'s cards {known} were never shown"
+    v.hands = tuple(h if s == seat else (UNKNOWN,) * len(h) for s, h in enumerate(view.hands))
+    return v
+
+
+def _check_views(table, seat):
+    states = full_states(table)
+    assert len(table.steps) == len(states) - 1 > 0
+    rules = table.rules
+    for i, (before, _action, after) in enumerate(table.steps):
+        for mine, full, done in ((before, states[i], table.steps[:i]),
+                                 (after, states[i + 1], table.steps[:i + 1])):
+            want = rules.view(full, seat)
+            if mine != want:
+                assert _public_part(table, mine, seat, full, done) == want, f"step {i}: differs"
+
+
+GAMES = [("medici", {}), ("condottiere", {"hidden_cards": True})]
+
+
+@pytest.mark.parametrize("game, options", GAMES)
+def test_a_seat_view_is_the_rules_view_of_the_full_state_at_every_step(make_game, game, options):
+    """Whatever the other seats' hidden cards are, a seat sees exactly what the rules let it
+    see: at every step its view is ``rules.view`` of the full state the audit rebuilds."""
+    g = make_game(3, game=game, options=options)
+    for i in range(3):
+        g.add_bot(i)
+    g.link.pump()
+    assert [p.state for p in g.peers] == ["over"] * 3
+    for p in g.peers:
+        assert p.table.verdict is None
+        _check_views(p.table, p.table.me)
+    # the host, an observer, sees as a seat that holds nothing
+    _check_views(g.host.table, 3)
+
+
+def _host_learns_no_hidden_card(host):
+    t = host.table
+    d = t.dealer
+    assert d.secret is None
+    opened = 0
+    for deck in d.decks.values():
+        for h in range(deck.handles):
+            if deck.is_open(h):
+                opened += 1
+                continue
+            assert deck.card(h) is None
+            # every share the host holds for it still leaves a masked card
+            dealt = deck._dealt[h]
+            assert len(dealt.shares) < t.players
+            point = dc.unmask(dealt.ciphertext, list(dealt.shares.values()))
+            assert deck.table.index(point) is None
+            assert deck.table.index(dealt.ciphertext.c2) is None
+        for ct in deck.pile:  # the cards not dealt: ciphertexts only
+            assert isinstance(ct, dc.Ciphertext) and deck.table.index(ct.c2) is None
+    return opened
+
+
+@pytest.mark.parametrize("game, options", GAMES)
+def test_a_relay_only_host_learns_no_hidden_card(make_game, game, options):
+    g = make_game(4, game=game, options=options)
+    frames, at_end = [], {}
+    receive, relay = g.host.receive_data, g.host._relay
+
+    def recording(conn, data):
+        frames.append(data)
+        return receive(conn, data)
+
+    def relaying(entry):
+        relay(entry)
+        if g.host.table.phase in ("end", "over") and not at_end:
+            at_end["frames"] = len(frames)
+            at_end["opened"] = _host_learns_no_hidden_card(g.host)
+            at_end["view"] = g.host.table.view
+
+    g.host.receive_data, g.host._relay = recording, relaying
+    for i in range(4):
+        g.add_bot(i)
+    g.link.pump()
+    assert [p.state for p in g.peers] == ["over"] * 4
+    assert at_end and g.host.table.verdict is None
+    t = g.host.table
+    # the host's view when play ended is the rules' view for a seat that holds nothing
+    states = full_states(t)
+    assert at_end["view"] == t.rules.view(states[-1], 4) == t.view
+    assert t.steps[-1][2] == at_end["view"]
+    # no card's point ever travels to the host before the end: only masked cards and shares
+    before_end = b"".join(frames[: at_end["frames"]])
+    points = {deck.table.point(c) for deck in t.dealer.decks.values()
+              for c in range(deck.table.size)}
+    assert not any(p in before_end for p in points)
+    # every post the host received is an entry of the transcript (nothing else went to it)
+    bodies = set()
+    codec = Codec()  # one connection's stream may be cut anywhere: decode each on its own
+    for data in frames:
+        for e in codec.receive_data(data):
+            if isinstance(e, Request) and e.method == "post":
+                bodies.add(e.params[0]["body"])
+    assert bodies == {e.body for e in t.transcript.entries if e.author >= 0}
+    # the seats' sealed notes open for their authors only
+    ids = {p.table.me: p.identity for p in g.peers}
+    sealed = [e for e in t.transcript.entries if "sealed" in e.fields]
+    assert sealed
+    for e in sealed:
+        aad = t.game_id + (b"/deck" if e.kind == "deck" else b"/seed")
+        assert g.host.identity.unseal(aad, e.fields["sealed"]) is None
+        assert ids[e.author].unseal(aad, e.fields["sealed"]) is not None
+        assert all(other.unseal(aad, e.fields["sealed"]) is None
+                   for seat, other in ids.items() if seat != e.author)
+
+
+# -- 4. a card duplicated or dropped in a shuffle -------------------------------------------------
+
+
+def test_a_masked_card_sent_twice_in_a_shuffle_is_refused_at_once(cheat_game):
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, _deck_due("shuffle"))
+    honest = _honest_deck_entry(t)
+    cards = honest.fields["msgs"][0]["cards"]
+    forged = _with_msg(cheat, honest, cards=cards[:64] * 2 + cards[128:])
+    found, err = refused(g, cheat, conn, forged, "shuffle")
+    assert err.code == E_CHEAT and "the same masked card twice" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+@pytest.mark.parametrize("how", ["duplicated", "no card"])
+def test_a_card_duplicated_or_dropped_by_the_last_shuffle_stops_the_game(cheat_game, how):
+    """Seat 1 shuffles last and puts, over the first two cards dealt to the honest seat 0, one
+    card twice (freshly masked: other bytes, the same card; another card dropped) or a point that
+    is no card. Seat 0 alone sees it, shows it in an ``abort`` entry; every seat reveals, and
+    the audit names the shuffler."""
+    g, cheat, conn = cheat_game(2, "condottiere", seat=1)
+    t = drive(g, cheat, conn, _deck_due("shuffle"))
+    honest = _honest_deck_entry(t)
+    msg = honest.fields["msgs"][0]
+    deck = t.dealer.decks[msg["deck"]]
+    view = t.view
+    first = 0 if view.turn == 0 else view.owed[1]  # where seat 0's cards start in the deal
+    cards = [dc.Ciphertext(c[:32], c[32:]) for c in (msg["cards"][i:i + 64]
+                                                     for i in range(0, len(msg["cards"]), 64))]
+    if how == "duplicated":
+        cards[first + 1] = dc.remask(cards[first], 77, deck.keys.joint)
+    else:
+        cards[first + 1] = dc.mask(group.base_mul(987654321), 4242, deck.keys.joint)
+    forged = _with_msg(cheat, honest, cards=b"".join(c.to_bytes() for c in cards))
+    assert cheat.post_now(g.link, conn, forged) is None  # proper points, each once: accepted
+    finish(g, cheat, conn)
+    aborts = [e for e in g.host.table.transcript.entries if e.kind == "abort"]
+    assert [e.author for e in aborts] == [0]  # the honest receiver showed what it saw
+    for table in [g.host.table, *(p.table for p in g.peers)]:
+        assert table.aborted is not None
+        _assert_verdict(table, 1, "shuffle", "")
+        assert table.result()["end"] == "aborted"
+    v = verify_bytes(g.peers[0].table.transcript.to_bytes())
+    assert v.kind == "cheat" and v.seat == 1 and v.step == "shuffle"
+
+
+# -- 6. two different signed entries for one place ------------------------------------------------
+
+
+def test_a_seat_that_signs_two_entries_for_one_place_is_named(cheat_game, clock):
+    g, cheat, conn = cheat_game(turn_timeout=30, clock=clock)
+    t = drive(g, cheat, conn, lambda t: t.decision_due() and len(t.rules.legal_actions(t.view)) > 1)
+    a, b = t.rules.legal_actions(t.view)[:2]
+    first, second = t.decide(a), t.decide(b)
+    assert first.seq == second.seq and first.body != second.body
+    assert cheat.post_now(g.link, conn, first) is None
+    g.link.pump()
+    # the host holds the first: the second, validly signed, names its author
+    err = cheat.post_now(g.link, conn, second)
+    assert err is not None and err.code == E_CHEAT
+    assert f"seat 0 at step {first.seq}: signed two different entries" in err.message
+    # a peer the host relays it to names the author too (a relay of the same entry is harmless)
+    victim, bystander = g.peers[2], g.peers[1]
+    held = len(victim.table.transcript)
+    victim.receive_data(Codec().send(Notification("entry", (first.to_wire(),))))
+    assert victim.state == "playing"
+    victim.receive_data(Codec().send(Notification("entry", (second.to_wire(),))))
+    assert victim.state == "failed" and isinstance(victim.error, CheatDetected)
+    assert victim.error.seat == 0 and victim.error.step == first.seq
+    assert len(victim.table.transcript) == held
+    # the host and the others go on; the seat that stopped is forfeited when its turn times out
+    cheat.hold = False
+    g.link.bots[conn] = get_game("medici").make_bot("greedy", random.Random(0))
+    cheat._maybe_write()
+    for _ in range(100):
+        g.link.pump()
+        if g.host.finished:
+            break
+        clock.now += 31
+    assert g.host.finished
+    assert [p.state for p in (cheat, bystander)] == ["over", "over"]
+    assert {cheat.table.transcript.to_bytes(), bystander.table.transcript.to_bytes()} == {
+        g.host.table.transcript.to_bytes()}
+    assert g.host.table.transcript.entries[first.seq].body == first.body
