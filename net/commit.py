@@ -1,18 +1,21 @@
 """Hash commitments: commit to a secret now, open it later, and nobody can change it between.
 
+They serve the joint seed (``net.table``: each seat's ``seed-commit`` and ``seed-open``, tag and
+slot ``b"seed"``), which draws the lots; cards are dealt and hidden by the fair deck
+(``net.fair``), not by commitments.
+
 ``commit(tag, game, seat, slot, value, salt)`` is SHA-256 over the fields, each as a 4-byte
 big-endian length and its bytes, in this order:
 
     b"palazzo/commit/v1", tag, game id, seat (signed 4-byte big-endian), slot, value, salt
 
-* ``tag`` names the purpose (``b"card"``, ``b"seed"``), ``slot`` the place within it
-  (``b"hide/2"``, ``b"top/0"``, ``b"plan/3"``): a commitment made for one place cannot be
-  opened at another, in another game, or for another seat.
-* ``salt`` is 32 fresh random bytes (``new_salt``), so the few possible cards cannot be tried
+* ``tag`` names the purpose and ``slot`` the place within it: a commitment made for one place
+  cannot be opened at another, in another game, or for another seat.
+* ``salt`` is 32 fresh random bytes (``new_salt``), so a value from a small set cannot be tried
   one by one against a commitment.
 * ``opens`` is the check; a mismatch is a detected cheat for the caller to name.
 
-Cards are committed as ``card_value(card)``: a signed 2-byte big-endian number.
+``card_value(card)`` encodes a card as a signed 2-byte big-endian number; no entry uses it now.
 """
 
 from __future__ import annotations
