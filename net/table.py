@@ -352,6 +352,9 @@ class Table:
         reason = self._field(e, "reason", str)
         if not 0 <= seat < self.players or seat in self.forfeited:
             raise CheatDetected(HOST, e.seq, f"no seat {seat} to forfeit", E_BAD_PARAMS)
+        if seat != self.writer():  # only the seat the game waits for can have run out of time
+            raise CheatDetected(HOST, e.seq, f"seat {seat} is not the one due to write",
+                                E_NOT_YOUR_TURN)
 
         in_end = self.phase == "end"
 
@@ -496,7 +499,8 @@ class Table:
 
     def result(self) -> dict[str, Any]:
         """How the game ended, as plain data (``scores``, ``winners``, ``end``, ``text``)."""
-        verdict = "verified" if self.verdict is None else str(self.verdict)
+        verdict = str(self.verdict) if self.verdict is not None else (
+            "verified" if self.phase == "over" else "not audited yet")
         if self.aborted is not None:
             return {"end": "aborted", "text": f"the game was stopped: {self.aborted}",
                     "scores": [], "winners": [], "verdict": verdict}

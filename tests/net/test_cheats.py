@@ -668,3 +668,23 @@ def test_a_seat_that_signs_two_entries_for_one_place_is_named(cheat_game, clock)
     assert {cheat.table.transcript.to_bytes(), bystander.table.transcript.to_bytes()} == {
         g.host.table.transcript.to_bytes()}
     assert g.host.table.transcript.entries[first.seq].body == first.body
+
+
+def test_a_host_that_forfeits_a_seat_not_due_is_named(played):
+    """The host may forfeit only the seat the game waits for: not one that already revealed."""
+    from net.table import Table
+
+    entries = played.host.table.transcript.entries
+    first_end = next(i for i, e in enumerate(entries) if e.kind == "end")
+    follower = Table(played.host.identity.public_key, None)
+    for e in entries[: first_end + 1]:
+        follower.accept(e)
+    done = entries[first_end].author
+    for seat in (done, (done + 2) % 3):  # one that revealed, one not yet due
+        bad = Entry.sign(played.host.identity, {
+            "game": follower.game_id, "seq": first_end + 1, "prev": follower.transcript.head,
+            "author": -1, "kind": "forfeit", "seat": seat, "reason": "no move in time"})
+        with pytest.raises(CheatDetected) as info:
+            follower.accept(bad)
+        assert info.value.seat == -1 and "not the one due" in info.value.reason
+    assert len(follower.transcript) == first_end + 1 and follower.verdict is None
