@@ -7,8 +7,10 @@ one at a time, in transcript order, and for each checks, before changing anythin
 2. the signature, by the key of the seat named as author (or the host's key for ``-1``);
 3. that the entry's kind is allowed in the current phase (``TRANSITIONS``) and that its author
    is the one due to write now (``writer()``);
-4. the content: commitments well formed, openings matching their commitments, and the action
-   legal on this peer's view through the rules' checked door.
+4. the content: the seed commitments and their openings; every deck message (keys, shuffles,
+   shares and opens, with their proofs, through ``net.fair``); the cards an action names or
+   shows; and the action legal on this peer's view through the rules' checked door. Everything
+   is checked on a copy of the dealer (``FairDealer.fork``), kept only when the entry passes.
 
 Failures of 1-2 are ``RemoteProtocolError`` (malformed, out of order, forged: the relay's or the
 sender's fault); failures of 3-4 are ``CheatDetected`` naming the author, since the author signed
@@ -32,6 +34,8 @@ end           end          each seat still in, from seat 0,   over after the las
                            with its deck reveal               the audit (``FairDealer.audit``)
 end           forfeit      the host (a seat withheld its      the seat is named as the cheat
                            reveal)
+play          abort        any seat whose own card unmasked   end (a corrupted deck: the audit
+                           to no card: it shows the card      names the shuffler)
 ============  ===========  =================================  ================================
 
 Chance steps need no entry: the fair dealer resolves them for this peer from the deck entries

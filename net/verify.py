@@ -3,9 +3,11 @@
 A saved transcript (``net.transcript``) holds every signed entry of a game, and its start entry
 names the host's public key. That is enough to play the whole game again as an observer: an
 observer ``Table`` keyed by that host key accepts the entries one by one, checking for each the
-sequence, the chain, the author's signature, whose turn it was, every commitment and opening,
-and the move's legality; once the game is over the table's end-of-game check (``verdict``) runs
-as it did at the table.
+sequence, the chain, the author's signature, whose turn it was, the seed commitments, every
+fair-deck message and proof, the cards each move names or shows, and the move's legality; once
+the game is over the table's end-of-game audit (``verdict``: every deck re-derived from the
+revealed secrets, then the whole game replayed with every card known) runs as it did at the
+table.
 
 ``verify_bytes`` and ``verify_file`` return a ``Verdict``; they never raise for what a file
 holds. Its ``kind`` is one of:
