@@ -64,7 +64,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     args = ap.parse_args()
     print(f"median of {args.runs} games per line; times in seconds; gate 2.0 s for the audit")
-    print(f"{'game':<44}{'entries':>8}{'peer CPU/game':>15}{'audit wall':>12}{'audit CPU':>11}"
+    print(f"{'game':<58}{'entries':>8}{'peer CPU/game':>15}{'audit wall':>12}{'audit CPU':>11}"
           f"{'verify wall':>13}")
     for game, players, options in SCENARIOS:
         rows = []
