@@ -136,6 +136,9 @@ class NetClient:
         table = self.session.table
         assert table is not None
         r = table.result()
+        if r["end"] == "aborted":  # a corrupted deck stopped the game: no scores, no winner
+            return Outcome((0,) * len(table.seats), (), "aborted", getattr(table.view, "turns", 0),
+                           {"text": r["text"]})
         if r["end"] == "forfeit":
             n = len(table.seats)
             scores = tuple(int(x) for x in (r.get("scores") or [0] * n))

@@ -35,3 +35,26 @@ def test_a_card_that_is_no_card_stops_the_game_and_the_audit_names_the_shuffler(
         assert t.aborted is not None and "no card" in t.aborted
         assert t.verdict is not None and t.verdict.seat == 1 and t.verdict.step == "shuffle"
         assert t.result()["end"] == "aborted"
+
+
+def test_a_stopped_game_ends_with_no_winner_and_the_audit_naming_the_shuffler(
+        make_game, monkeypatch):
+    from tui.client import TableView
+    from tui.netclient import NetClient
+    from tui.screens.end import audit_line, result_text
+
+    _joker_on_top(monkeypatch, cheat_seat=1)
+    g_ = make_game(2, game="condottiere")
+    for i in range(2):
+        g_.add_bot(i)
+    g_.link.pump()
+    peer = g_.peers[0]
+    client = NetClient(peer, lambda data: None, ("Ada", "Bob"), None)
+    snap = client.snapshot()
+    assert isinstance(snap, TableView) and snap.over
+    assert snap.outcome.end == "aborted" and snap.outcome.winners == ()
+    text = result_text(snap).plain
+    assert text.startswith("The game was stopped.") and "Nobody wins" in text
+    assert "no card" in text
+    line = audit_line(snap.audit).plain
+    assert line.startswith("Audit: CHEAT") and "seat 1" in line and "shuffle" in line

@@ -29,6 +29,10 @@ def result_text(view: TableView, how: str = "", length: str = "", unit: str = ""
     how = how or o.detail.get("text", o.end)
     length = length or f"after {o.turns} turns"
     t = Text()
+    if o.end == "aborted":  # a networked game stopped by a corrupted deck: nobody won
+        t.append("The game was stopped.\n", style="bold")
+        t.append(f"{how[:1].upper()}{how[1:]}.\nNobody wins; the audit below names the cheat.\n")
+        return t
     winners = " and ".join(view.names[w] for w in o.winners)
     verb = "wins" if len(o.winners) == 1 else "share the win"
     t.append(f"{winners} {verb}!\n", style="bold")
