@@ -64,7 +64,7 @@ def save_transcript(table: Table | None, say: Say) -> None:
 
 def _result_line(table: Table) -> str:
     r = table.result()
-    if r.get("end") == "forfeit":
+    if r.get("end") in ("forfeit", "aborted"):
         return f"game over: {r['text']}"
     names = [s.name for s in table.seats]
     scores = ", ".join(f"{names[i]} {x}" for i, x in enumerate(r["scores"]))
@@ -212,6 +212,8 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
         if session.table.verdict is not None:
             say(f"error: {session.table.verdict}")
             return 3
+        if not session.table.forfeited:
+            say("audit: verified (every signature, deal and move checks out)")
         return 0
     err = session.error
     if isinstance(err, CheatDetected):
