@@ -192,7 +192,12 @@ def audit_deck(
         raise ValueError("a deck log begins with its start entry")
     deck = _AuditDeck(keys, log[0], secrets, seeds)
     for entry in log[1:]:
-        deck.replay(entry)
+        try:
+            deck.replay(entry)
+        except CheatDetected as e:
+            found = CheatDetected(e.seat, e.step, f"deck {deck.deck_id}: {e.reason}", e.code)
+            found.context = entry.get("context")  # type: ignore[attr-defined]
+            raise found from None
     deck.check_composition()
     return list(deck._held_cards)
 

@@ -393,14 +393,18 @@ class FairDealer:
             raise CheatDetected(author, "reveal", "the secret revealed is not the seat's key")
         self.reveals[author] = msg
 
-    def audit(self, rules: Any, transcript_seqs: Mapping[int, int] | None = None) -> CheatDetected | None:
+    def audit(self, rules: Any, heads: Sequence[bytes] = ()) -> CheatDetected | None:
         """After every seat's reveal: audit every deck, then replay the game with every card
-        known. The first cheat, or ``None``."""
+        known. The first cheat, or ``None``. ``heads[n]`` is the transcript hash before entry
+        ``n``: with them a finding names the entry that carried the bad message."""
         if self.keys is None:
             return None
         try:
             cards = deck_audit.audit_game(self.keys, [d.log for d in self.decks.values()], self.reveals)
         except CheatDetected as e:
+            context = getattr(e, "context", None)
+            if context in heads:
+                return CheatDetected(e.seat, e.step, f"entry {heads.index(context)}, {e.reason}", e.code)
             return e
         kinds = {deck_id: [self.kinds[deck_id][c] for c in cards[deck_id]] for deck_id in self.decks}
         return self.replay(rules, kinds)

@@ -389,7 +389,8 @@ class Table:
             if not self._end_order():
                 self.phase = "over"
                 if not self.forfeited:
-                    self.verdict = fork.audit(self.rules)
+                    heads = [entry.fields["prev"] for entry in self.transcript.entries]
+                    self.verdict = fork.audit(self.rules, heads)
                     if self.verdict is not None:
                         self.log.append(str(self.verdict))
 

@@ -1,6 +1,5 @@
 """Checking a saved transcript on its own: ``net.verify`` and ``palazzo verify``."""
 
-import os
 import random
 import subprocess
 import sys
@@ -141,8 +140,9 @@ def test_truncation_is_rejected_or_incomplete(saved, game):
 
 @pytest.mark.parametrize("data, words", [
     (b"", "rejected: the file is empty"),
-    (os.urandom(4096), "rejected: not a palazzo transcript"),
-    (MAGIC + os.urandom(4096), "rejected: entry 0"),
+    (random.Random(1).randbytes(4096), "rejected: not a palazzo transcript"),
+    (MAGIC + b"\x92" + random.Random(2).randbytes(4096), "rejected: entry 0"),
+    (MAGIC + b"\xc4\xff" + bytes(10), "rejected: the file is cut off in entry 0"),
     (b"palazzo transcript v2\n", "rejected: not a palazzo transcript"),
     (MAGIC + b"\x92\xa1a\xa1b", "rejected: entry 0: an entry is"),
     (MAGIC + b"\x81\xa1a\x02", "rejected: entry 0: not a [body, signature] pair"),
