@@ -360,6 +360,12 @@ def test_a_stacked_deck_is_named_by_the_audit_at_the_end(cheat_game, how):
     v = verify_bytes(g.peers[1].table.transcript.to_bytes())
     assert not v.ok and v.kind == "cheat" and v.seat == 0 and v.step == "shuffle"
     assert "mallory (seat 0)" in v.text
+    # the finding names the entry that carried the shuffle, and its deck
+    assert f"entry {forged_seq(g, forged)}, deck " in v.text
+
+
+def forged_seq(g, wire):
+    return next(e.seq for e in g.host.table.transcript.entries if e.body == wire.body)
 
 
 # -- 7. a host that reorders what it relays -------------------------------------------------------
