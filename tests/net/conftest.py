@@ -8,7 +8,9 @@ import pytest
 from engine.registry import get_game
 from net.identity import Identity
 from net.link import MemoryLink, RawPeer
-from net.session import HostSession, PeerSession
+from net.rpc import Codec
+from net.session import HostSession, PeerSession, Send
+from net.transcript import Entry
 
 
 @dataclass
@@ -96,11 +98,42 @@ class TolerantPeer(PeerSession):
         return not self.hold and super().decision_due()
 
     def post_now(self, link, conn, wire):
-        """Send a ``post`` with these fields at once and return the host's refusal, if any."""
+        """Send a ``post`` with these fields (or this ``Entry``) at once and return the host's
+        refusal, if any."""
+        if isinstance(wire, Entry):
+            wire = wire.to_wire()
         before = len(self.refusals)
         self._call("post", (wire,))
         link.send(conn, self.data_to_send())
         return self.refusals[before] if len(self.refusals) > before else None
+
+
+@pytest.fixture
+def tolerant_peer():
+    """The class of a peer a test drives by hand (``TolerantPeer``)."""
+    return TolerantPeer
+
+
+def relay_tamper(g, victim_conn, change):
+    """Let ``change`` turn each event the host relays to one peer into a list of events."""
+    original = g.link.deliver
+
+    def deliver(outputs):
+        out = []
+        for o in outputs:
+            if isinstance(o, Send) and o.conn == victim_conn:
+                events = [x for e in Codec().receive_data(o.data) for x in change(e)]
+                o = Send(o.conn, b"".join(Codec().send(e) for e in events))
+            out.append(o)
+        original(out)
+
+    g.link.deliver = deliver
+
+
+@pytest.fixture
+def tamper():
+    """``relay_tamper``: rewrite what the host relays to one peer."""
+    return relay_tamper
 
 
 @pytest.fixture

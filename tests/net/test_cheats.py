@@ -18,7 +18,6 @@ from net import deck_cipher as dc
 from net.errors import HOST, CheatDetected
 from net.identity import Identity
 from net.rpc import E_CHEAT, Codec, Notification, Request
-from net.session import PeerSession, Send
 from net.transcript import Entry
 from net.verify import verify_bytes
 
@@ -30,47 +29,18 @@ SMALL_ORDER = [
 ]
 
 
-class Cheat(PeerSession):
-    """A peer a test drives by hand (see ``conftest.TolerantPeer``): refusals are recorded."""
-
-    def __init__(self, *a, **kw):
-        super().__init__(*a, **kw)
-        self.refusals = []
-        self.hold = True
-
-    def _handle(self, event):
-        from net.rpc import Response
-
-        if isinstance(event, Response) and event.error is not None:
-            self._calls.pop(event.msgid, None)
-            self.refusals.append(event.error)
-            self._pending = None
-            return
-        super()._handle(event)
-
-    def _maybe_write(self):
-        if not self.hold:
-            super()._maybe_write()
-
-    def decision_due(self):
-        return not self.hold and super().decision_due()
-
-    def post_now(self, link, conn, entry):
-        before = len(self.refusals)
-        self._call("post", (entry.to_wire(),))
-        link.send(conn, self.data_to_send())
-        return self.refusals[before] if len(self.refusals) > before else None
 
 
 @pytest.fixture
-def cheat_game(make_game):
+def cheat_game(make_game, tolerant_peer):
     """A game whose seat 0 is a held ``Cheat``, the others greedy bots."""
 
     def make(players=3, game="medici", options=None, seat=0, **kw):
         g = make_game(players, game=game, options=options, **kw)
         for i in range(seat):
             g.add_bot(i)
-        cheat = Cheat(Identity.generate(), "mallory")
+        cheat = tolerant_peer(Identity.generate(), "mallory")
+        cheat.hold = True
         conn = g.link.add(cheat)
         g.peers.append(cheat)
         g.conns.append(conn)
@@ -371,24 +341,8 @@ def forged_seq(g, wire):
 # -- 7. a host that reorders what it relays -------------------------------------------------------
 
 
-def _tamper(g, victim_conn, change):
-    """Let ``change`` turn each event relayed to one peer into a list of events."""
-    original = g.link.deliver
-
-    def deliver(outputs):
-        out = []
-        for o in outputs:
-            if isinstance(o, Send) and o.conn == victim_conn:
-                events = [x for e in Codec().receive_data(o.data) for x in change(e)]
-                o = Send(o.conn, b"".join(Codec().send(e) for e in events))
-            out.append(o)
-        original(out)
-
-    g.link.deliver = deliver
-
-
 def test_a_host_that_swaps_two_entries_for_one_peer_is_named_and_the_others_go_on(make_game,
-                                                                                    clock):
+                                                                                    clock, tamper):
     g = make_game(3, turn_timeout=30, clock=clock)
     seen, held = [], []
 
@@ -404,7 +358,7 @@ def test_a_host_that_swaps_two_entries_for_one_peer_is_named_and_the_others_go_o
 
     for i in range(3):
         g.add_bot(i)
-    _tamper(g, g.conns[1], change)
+    tamper(g, g.conns[1], change)
     g.link.pump()
     victim = g.peers[1]
     assert victim.state == "failed"

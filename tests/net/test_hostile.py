@@ -241,25 +241,6 @@ def test_a_face_down_card_must_be_a_hand_card_named_by_its_handle(tolerant_game)
 # -- the peer's side: a host that alters, reorders or drops relayed entries ---------------------
 
 
-def _tamper(g, victim_conn, change):
-    """Wrap delivery so that ``change`` may rewrite each entry relayed to one peer."""
-    original = g.link.deliver
-
-    def deliver(outputs):
-        from net.session import Send
-
-        out = []
-        for o in outputs:
-            if isinstance(o, Send) and o.conn == victim_conn:
-                events = Codec().receive_data(o.data)
-                data = b"".join(Codec().send(change(e)) for e in events)
-                o = Send(o.conn, data)
-            out.append(o)
-        original(out)
-
-    g.link.deliver = deliver
-
-
 def _entry_note(e, body):
     fields = dict(e.params[0])
     fields["body"] = body
@@ -267,7 +248,7 @@ def _entry_note(e, body):
 
 
 @pytest.mark.parametrize("how", ["alter", "drop"])
-def test_a_host_that_alters_or_drops_an_entry_is_named(make_game, how):
+def test_a_host_that_alters_or_drops_an_entry_is_named(make_game, how, tamper):
     g = make_game(3)
     seen = []
 
@@ -285,7 +266,7 @@ def test_a_host_that_alters_or_drops_an_entry_is_named(make_game, how):
 
     for i in range(3):
         g.add_bot(i)
-    _tamper(g, g.conns[1], change)
+    tamper(g, g.conns[1], lambda e: [change(e)])
     g.link.pump()
     victim = g.peers[1]
     assert victim.state == "failed"
