@@ -18,7 +18,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import (
     Button,
-    Checkbox,
     Footer,
     Input,
     Label,
@@ -28,25 +27,14 @@ from textual.widgets import (
 )
 
 from engine.registry import game_names, get_game
+from tui.options import option_widgets, read_options
 from tui.setup import GameSetup, default_bot
-from tui.widgets import Pick, Tick
+from tui.widgets import Pick
 
 GAME_WORDS = {
     "medici": "Court of the Medici: Shadow Alliances",
     "condottiere": "Condottiere",
 }
-
-#: words for the options of each game; an option with a list of numbers takes one of them
-OPTION_WORDS: dict[str, str] = {
-    "end_when_all_struck": "Play on until no house has a shadow alliance left",
-    "draw_after_battle": "Draw after battle (no rounds; up to 3 cards after each battle)",
-    "playing_for_points": "Playing for points: a match to a target score",
-    "bigger_kingdoms": "Bigger kingdoms (more adjacent regions to win)",
-    "capturing_regions": "Capturing regions (battles for held regions)",
-    "hidden_cards": "Hidden cards (some cards are played face down)",
-}
-NUMERIC_OPTIONS: dict[str, tuple[int, ...]] = {"playing_for_points": (20, 30, 40)}
-
 
 def _players(rules: Any) -> range:
     lo = getattr(rules, "min_players", 2)
@@ -205,25 +193,7 @@ class StartScreen(Screen[GameSetup]):
         await box.mount_all(self._option_widgets(game, s))
 
     def _option_widgets(self, game: str, s: GameSetup) -> list[Any]:
-        rules = get_game(game).rules
-        chosen = dict(s.options) if s.game == game else {}
-        widgets: list[Any] = []
-        for name in getattr(rules, "options", ()):
-            words = OPTION_WORDS.get(name, name.replace("_", " "))
-            if name in NUMERIC_OPTIONS:
-                choices = [("off", 0)] + [(f"to {n} points", n) for n in NUMERIC_OPTIONS[name]]
-                widgets.append(Horizontal(
-                    Label(words, classes="option-name"),
-                    Select(choices, value=int(chosen.get(name, 0) or 0), allow_blank=False,
-                           compact=True, id=f"opt-{name}", classes="option-number"),
-                    classes="option",
-                ))
-            else:
-                widgets.append(Tick(words, value=bool(chosen.get(name)), compact=True,
-                                        id=f"opt-{name}", classes="option"))
-        if not widgets:
-            widgets.append(Label("none", classes="none"))
-        return widgets
+        return option_widgets(game, dict(s.options) if s.game == game else {})
 
     @on(RadioSet.Changed, "#game")
     async def _game_changed(self) -> None:
@@ -249,7 +219,6 @@ class StartScreen(Screen[GameSetup]):
 
     def _current(self, partial: bool = False) -> GameSetup:
         game = self._game()
-        rules = get_game(game).rules
         players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
         seat = int(self.query_one("#seat", Select).value)  # type: ignore[arg-type]
         bots = []
@@ -259,16 +228,7 @@ class StartScreen(Screen[GameSetup]):
                 continue
             found = self.query(f"#bot-{i}")
             bots.append(str(found.first(Select).value) if found else default_bot(game))
-        options: list[tuple[str, Any]] = []
-        for name in getattr(rules, "options", ()):
-            found = self.query(f"#opt-{name}")
-            if not found:
-                continue
-            w = found.first()
-            if isinstance(w, Checkbox) and w.value:
-                options.append((name, True))
-            elif isinstance(w, Select) and w.value:
-                options.append((name, int(w.value)))  # type: ignore[arg-type]
+        options = read_options(self, game)
         name = self.query_one("#name", Input).value.strip()
         return GameSetup(
             game=game, players=players, seat=seat, bots=tuple(bots), options=tuple(options),
