@@ -62,7 +62,7 @@ def save_transcript(table: Table | None, say: Say) -> None:
     say(f"transcript: {path}")
 
 
-def _result_line(table: Table) -> str:
+def result_line(table: Table) -> str:
     r = table.result()
     if r.get("end") in ("forfeit", "aborted"):
         return f"game over: {r['text']}"
@@ -139,7 +139,7 @@ def host_game(s: HostSettings, say: Say) -> int:
     finally:
         logging.getLogger("palazzo.net").removeHandler(handler)
     tell()
-    say(_result_line(session.table))
+    say(result_line(session.table))
     save_transcript(session.table, say)
     return 0
 
@@ -207,7 +207,7 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
         return 1
     if session.state == "over":
         assert session.table is not None
-        say(_result_line(session.table))
+        say(result_line(session.table))
         save_transcript(session.table, say)
         if session.table.verdict is not None:
             say(f"error: {session.table.verdict}")

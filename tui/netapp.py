@@ -62,6 +62,8 @@ class NetGame:
         self.host_session: Any = None
         self.on_failed: Callable[[str], None] | None = None
         self.app: PalazzoApp | None = None
+        #: a host that takes no seat: the lobby stays, saying how the relayed game goes
+        self.relay = isinstance(session, RelayView)
 
     def start(self, app: PalazzoApp) -> None:
         self.app = app
@@ -93,7 +95,8 @@ class NetGame:
             return
         if self.failure:
             app.notify(self.failure, title="The game cannot go on", severity="error", timeout=30)
-        if self.client is None and s.table is not None and s.table.phase not in ("lobby",):
+        if (self.client is None and not self.relay and s.table is not None
+                and s.table.phase not in ("lobby",)):
             self._open_table()
         elif self.client is None and app.screen is self.lobby:
             self.lobby.refresh_lobby()
@@ -129,6 +132,47 @@ class NetGame:
         if self.session.state == "over" and table is not None:
             return 3 if table.verdict is not None else 0
         return 3 if isinstance(self.session.error, CheatDetected) else 1
+
+
+class RelayView:
+    """The host's session as the lobby screen reads a peer's, for a host that takes no seat: the
+    seats as the host sees them, and a state (lobby, playing, over) that follows its table."""
+
+    relay = True
+
+    def __init__(self, host: Any) -> None:
+        self.host = host
+        self.identity = host.identity
+        self.error: Exception | None = None
+
+    @property
+    def table(self) -> Any:
+        return self.host.table
+
+    @property
+    def lobby(self) -> dict[str, Any]:
+        return dict(self.host.lobby())
+
+    @property
+    def state(self) -> str:
+        if self.host.finished:
+            return "over"
+        return "lobby" if self.host.table.phase == "lobby" else "playing"
+
+    def status(self) -> str:
+        """One line on the relayed game."""
+        from net.play import result_line
+
+        table = self.host.table
+        if self.state == "lobby":
+            return ("This machine takes no seat: it relays the game. "
+                    "The game starts when every seat is taken and ready.")
+        if self.state == "playing":
+            return f"The game is on; this machine relays it ({len(table.log)} lines so far)."
+        return result_line(table) + ". Press q to leave."
+
+    def ready(self) -> None:
+        """A relay has no seat to be ready in."""
 
 
 class NetApp(PalazzoApp):
@@ -218,15 +262,17 @@ def join_app(host: str, port: int, code: str | None, name: str,
 
 
 def host_net(settings: Any) -> NetGame:
-    """The networked game that hosts ``settings`` and plays the host's own seat; ``ValueError``
-    for settings that cannot make a game."""
+    """The networked game that hosts ``settings`` and plays the host's own seat (with
+    ``settings.seat``; without, it only relays, the lobby saying how the game goes) and the
+    computer seats; ``ValueError`` for settings that cannot make a game."""
     from engine.registry import get_game
     from net.host import HostRunner
     from net.play import join_line, make_host
 
     entry = get_game(settings.game)
     session, code = make_host(settings)
-    me = PeerSession(session.identity, settings.name, code, auto_ready=False)
+    me: Any = (PeerSession(session.identity, settings.name, code, auto_ready=False)
+               if settings.seat else RelayView(session))
     net: NetGame | None = None
     runner = HostRunner(session, lambda: net and net.changed())
 
@@ -242,7 +288,8 @@ def host_net(settings: Any) -> NetGame:
                                  f"{e.strerror or e}") from None
         assert net is not None
         net.show_invite(join_line(settings, started.result()[0][1], code))
-        runner.add(me, fallback=entry.make_bot(entry.default_bot, random.Random()))
+        if settings.seat:
+            runner.add(me, fallback=entry.make_bot(entry.default_bot, random.Random()))
         for i in range(settings.bots):
             bot = PeerSession(Identity.generate(), f"bot-{i + 1} ({settings.bot})", code)
             runner.add(bot, entry.make_bot(settings.bot, random.Random()))
@@ -253,8 +300,10 @@ def host_net(settings: Any) -> NetGame:
         me.act(action)
         runner.pump()
 
-    net = NetGame(me, network, send, runner.pump,
-                  f"Hosting {entry.rules.title} for {settings.players}", join_line="...")
+    title = f"Hosting {entry.rules.title} for {settings.players}"
+    if not settings.seat:
+        title += " (relay only: no seat on this machine)"
+    net = NetGame(me, network, send, runner.pump, title, join_line="...")
     net.host_session = session
     return net
 

@@ -7,10 +7,19 @@ difference, on and off look alike. These draw ``X`` / ``*`` only when on, a blan
 
 from __future__ import annotations
 
+from textual.geometry import Size
 from textual.widgets import Checkbox, RadioButton
 
 
 class Tick(Checkbox):
+    """A check box whose label, given ``text-wrap: wrap`` and a width, takes as many lines as it
+    needs (a toggle button is otherwise one line, cut short)."""
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if self.styles.text_wrap != "wrap":
+            return 1
+        return max(1, self.render().get_height(self.styles, width))
+
     @property
     def BUTTON_INNER(self) -> str:  # type: ignore[override]  # noqa: N802
         return "X" if self.value else " "

@@ -150,3 +150,168 @@ def can_bind(port: int) -> bool:
         except OSError:
             return False
         return True
+
+
+# -- the host form's fields, as ``palazzo host`` takes them as flags -------------------------------
+
+
+def cli_settings(argv):
+    """The ``HostSettings`` that ``palazzo host`` builds from ``argv``."""
+    from unittest import mock
+
+    from tui import cli
+
+    args = cli.build_parser().parse_args(["host", *argv])
+    with mock.patch("net.play.host_game", side_effect=lambda s, say: s) as host_game:
+        cli.cmd_host(args)
+    return host_game.call_args.args[0]
+
+
+async def host_form(pilot):
+    await pilot.press("f3")
+    assert isinstance(pilot.app.screen, HostScreen)
+    return pilot.app.screen
+
+
+async def test_host_form_settings_are_the_command_lines(profile):
+    app = PalazzoApp(GameSetup())
+    async with app.run_test(size=(110, 34)) as pilot:
+        form = await host_form(pilot)
+        s = form.settings()  # the defaults: a seat, a code, no time limit
+        assert (s.seat, s.open, s.turn_timeout, s.on_timeout, s.options) == (
+            True, False, None, "forfeit", {})
+        assert s.bot == "normal"  # the start screen's default level
+        assert not form.query_one("#on-timeout-row").display  # no limit: nothing to choose after it
+        await fill(pilot, "#game", "condottiere")
+        await fill(pilot, "#players", 3)
+        await pilot.click("#seat")  # relay only
+        await fill(pilot, "#bots", 3)  # without a seat, the bots may fill every seat
+        await fill(pilot, "#bot", "easy")
+        await pilot.click("#opt-hidden_cards")
+        await fill(pilot, "#opt-playing_for_points", 30)
+        await pilot.click("#open")
+        await fill(pilot, "#port", "7400")
+        await fill(pilot, "#bind", "127.0.0.1")
+        await fill(pilot, "#timeout", 120)
+        assert form.query_one("#on-timeout-row").display
+        await fill(pilot, "#on-timeout", "bot")
+        await fill(pilot, "#name", "Ada")
+        s = form.settings()
+    assert s == cli_settings([
+        "condottiere", "--players", "3", "--no-seat", "--bots", "3", "--bot", "easy",
+        "--option", "hidden_cards", "--option", "playing_for_points=30", "--open",
+        "--port", "7400", "--bind", "127.0.0.1", "--turn-timeout", "120", "--on-timeout", "bot",
+        "--name", "Ada",
+    ])
+    assert (s.seat, s.open, s.bots, s.bot, s.turn_timeout, s.on_timeout) == (
+        False, True, 3, "easy", 120.0, "bot")
+    assert s.options == {"hidden_cards": True, "playing_for_points": 30}
+
+
+async def test_host_form_options_follow_the_game(profile):
+    from engine.registry import get_game
+
+    app = PalazzoApp(GameSetup())
+    async with app.run_test(size=(110, 34)) as pilot:
+        form = await host_form(pilot)
+        for game in ("condottiere", "medici", "condottiere"):
+            await fill(pilot, "#game", game)
+            shown = {w.id for w in form.query_one("#options").query("*")
+                     if w.id and w.id.startswith("opt-")}
+            assert shown == {f"opt-{n}" for n in get_game(game).rules.options}
+            levels = [v for _, v in form.query_one("#bot")._options]
+            assert levels == get_game(game).bot_names()
+        await pilot.click("#opt-hidden_cards")
+        assert form.settings().options == {"hidden_cards": True}
+        await fill(pilot, "#game", "medici")  # a ticked option of another game is gone
+        assert "hidden_cards" not in form.settings().options
+        assert "Hidden cards" not in text(app)
+
+
+async def test_host_form_keeps_the_seats_consistent(profile):
+    app = PalazzoApp(GameSetup())
+    async with app.run_test(size=(110, 34)) as pilot:
+        form = await host_form(pilot)
+        await fill(pilot, "#players", 3)
+
+        def offered():
+            return [v for _, v in form.query_one("#bots")._options]
+
+        assert offered() == [0, 1, 2]  # with a seat, the others
+        await pilot.click("#seat")
+        assert offered() == [0, 1, 2, 3]  # relay only: every seat
+        await fill(pilot, "#bots", 3)
+        await pilot.click("#seat")  # a seat again: one computer seat fewer
+        assert offered() == [0, 1, 2] and form.query_one("#bots").value == 2
+        assert form.settings().bots == 2
+
+
+async def test_host_form_refuses_an_impossible_table(profile, monkeypatch):
+    import tui.netapp
+
+    monkeypatch.setattr(tui.netapp, "host_net", lambda s: pytest.fail("hosted"))
+    app = PalazzoApp(GameSetup())
+    async with app.run_test(size=(110, 34)) as pilot:
+        form = await host_form(pilot)
+        await fill(pilot, "#players", 3)
+        bots = form.query_one("#bots")  # as if the list had let through one seat too many
+        with bots.prevent(bots.Changed):
+            bots.set_options([(str(k), k) for k in range(4)])
+            bots.value = 3
+        await pilot.press("ctrl+s")
+        assert "Cannot go on: 3 computer seats and yours are more than the 3 players" in text(app)
+        assert isinstance(app.screen, HostScreen)
+        await fill(pilot, "#port", "0")
+        await pilot.press("ctrl+s")
+        assert "the port must be a number from 1 to 65535" in text(app)
+        assert isinstance(app.screen, HostScreen)
+
+
+async def test_host_form_at_80x24_every_field_by_tab(profile):
+    from engine.registry import get_game
+
+    app = PalazzoApp(GameSetup())
+    async with app.run_test(size=(80, 24)) as pilot:
+        form = await host_form(pilot)
+        await fill(pilot, "#game", "condottiere")  # the game with the most options
+        await fill(pilot, "#timeout", 60)  # and the choice after the time limit shown
+        fields = ["game", "players", "seat", "bots", "bot", "opt-draw_after_battle",
+                  "opt-playing_for_points", "opt-bigger_kingdoms", "opt-capturing_regions",
+                  "opt-hidden_cards", "port", "bind", "open", "timeout", "on-timeout", "name",
+                  "go"]
+        assert set(fields) >= {f"opt-{n}" for n in get_game("condottiere").rules.options}
+        seen = []
+        form.query_one("#game").focus()
+        await pilot.pause()
+        for _ in range(len(fields)):
+            w = app.focused
+            seen.append(w.id)
+            await pilot.pause()
+            region = w.region  # on the screen, scrolled into view, inside the 80x24 screen
+            assert region.width > 0 and region.height > 0, w.id
+            assert form.region.contains_region(region), (w.id, region)
+            await pilot.press("tab")
+        assert [x for x in seen if x in fields] == fields, seen
+
+
+async def test_host_form_relay_only_with_every_seat_a_computer(profile):
+    app = PalazzoApp(GameSetup())
+    port = free_port()
+    async with app.run_test(size=(110, 34)) as pilot:
+        await host_form(pilot)
+        await fill(pilot, "#players", 3)
+        await pilot.click("#seat")
+        await fill(pilot, "#bots", 3)
+        await fill(pilot, "#bot", "easy")
+        await pilot.click("#opt-end_when_all_struck")
+        await fill(pilot, "#port", str(port))
+        await fill(pilot, "#bind", "127.0.0.1")
+        await pilot.click("#go")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        assert "relay only" in text(app)
+        await until(pilot, lambda: "game over" in text(app), "the end of the relayed game", 60)
+        assert isinstance(app.screen, LobbyScreen)  # no table: this machine has no seat
+        assert app.net.session.table.config.end_when_all_struck
+        assert "bot-3 (easy)" in text(app) and "I am ready" not in text(app)
+        await pilot.press("q")
+        assert isinstance(app.screen, HostScreen)

@@ -71,7 +71,9 @@ class LobbyScreen(Screen[None]):
         self.query_one("#seats", Static).update(lobby_text(lobby, my_fp=fp))
         seated = len(lobby.get("seats", []))
         players = lobby.get("players", "?")
-        if s.state == "failed":
+        if getattr(s, "relay", False):
+            status = s.status()
+        elif s.state == "failed":
             status = f"Cannot join: {s.error}"
         elif s.state == "connecting":
             status = "Connecting..."
@@ -80,6 +82,11 @@ class LobbyScreen(Screen[None]):
         else:
             status = f"Your key: {fp}. Press r when you are ready."
         self.query_one("#status", Static).update(status)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "ready" and getattr(self.session, "relay", False):
+            return False  # a relay has no seat to be ready in
+        return True
 
     def action_leave(self) -> None:
         self.app.leave_network()  # type: ignore[attr-defined]

@@ -1,8 +1,10 @@
 """The host and join forms: a networked game started from the start screen.
 
-``HostScreen`` asks for the game, the players, the port, whether the game is open or needs a
-code, the computer seats and the host's name, then opens the lobby with the line to give to
-friends, as ``palazzo host`` does. ``JoinScreen`` asks for ``HOST:PORT``, the code and a name,
+``HostScreen`` asks for the game, the players, whether the host takes a seat (off: it only
+relays), the computer seats and their level, the game's rules options, the port and address,
+whether the game is open or needs a code, a turn limit and what happens after it, and the host's
+name; it builds the ``HostSettings`` that ``palazzo host`` builds from its flags, then opens the
+lobby with the line to give to friends. ``JoinScreen`` asks for ``HOST:PORT``, the code and a name,
 then opens the lobby and the table, as ``palazzo join`` does. Both call into ``tui.netapp``
 (``host_net``, ``join_net``), which runs the network; a game that cannot start (a port in use, no
 host listening, a wrong code) brings the user back to the form with the reason written on it.
@@ -16,16 +18,24 @@ import getpass
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from engine.registry import game_names, get_game
 from net.play import DEFAULT_PORT, HostSettings, parse_address
+from tui.options import option_widgets, read_options
 from tui.setup import default_bot
 from tui.widgets import Tick
 
 CSS = "network.tcss"
+
+#: the turn limits offered, in seconds (0: none), as ``--turn-timeout SECONDS``
+TIMEOUTS: list[tuple[str, int]] = [("none", 0), ("1 minute", 60), ("2 minutes", 120),
+                                   ("5 minutes", 300), ("10 minutes", 600)]
+#: what happens to a seat whose turn runs out, as ``--on-timeout``
+ON_TIMEOUT: list[tuple[str, str]] = [("the player forfeits", "forfeit"),
+                                     ("a computer plays the seat", "bot")]
 
 
 def _user() -> str:
@@ -81,20 +91,30 @@ class HostScreen(_Form):
         return str(self.query_one("#game", Select).value)
 
     def compose(self) -> ComposeResult:
+        game, players = self.game, self._default_players(self.game)
         yield Static("Host a game on the network", id="title")
         with VerticalScroll(id="form", can_focus=False):
             with Horizontal(classes="row"):
                 yield Label("Game", classes="label")
-                yield Select([(get_game(g).rules.title, g) for g in game_names()], value=self.game,
+                yield Select([(get_game(g).rules.title, g) for g in game_names()], value=game,
                              id="game", allow_blank=False, compact=True)
             with Horizontal(classes="row"):
                 yield Label("Players", classes="label")
-                yield Select(self._players(self.game), value=self._default_players(self.game),
-                             id="players", allow_blank=False, compact=True)
+                yield Select(self._players(game), value=players, id="players",
+                             allow_blank=False, compact=True)
+            with Horizontal(classes="row"):
+                yield Label("Your seat", classes="label")
+                yield Tick("Take a seat (off: this machine only relays the game)", value=True,
+                           id="seat", compact=True)
             with Horizontal(classes="row"):
                 yield Label("Computers", classes="label")
-                yield Select(self._bots(self._default_players(self.game)), value=0, id="bots",
+                yield Select(self._bots(players, True), value=0, id="bots",
                              allow_blank=False, compact=True)
+                yield Select(self._levels(game), value=default_bot(game), id="bot",
+                             allow_blank=False, compact=True)
+            with Horizontal(classes="row"):
+                yield Label("Options", classes="label")
+                yield Vertical(*option_widgets(game), id="options")
             with Horizontal(classes="row"):
                 yield Label("Port", classes="label")
                 yield Input(str(DEFAULT_PORT), id="port", compact=True, max_length=5,
@@ -105,8 +125,17 @@ class HostScreen(_Form):
                             compact=True, max_length=64)
             with Horizontal(classes="row"):
                 yield Label("Code", classes="label")
-                yield Tick("Open game: anyone who can reach this machine may join, without a code",
+                yield Tick("Open game (no code): anyone who can reach this machine may join",
                            id="open", compact=True)
+            with Horizontal(classes="row"):
+                yield Label("Turn limit", classes="label")
+                yield Select(TIMEOUTS, value=0, id="timeout", allow_blank=False, compact=True)
+            on_timeout = Horizontal(classes="row", id="on-timeout-row")
+            on_timeout.display = False
+            with on_timeout:
+                yield Label("After it", classes="label")
+                yield Select(ON_TIMEOUT, value="forfeit", id="on-timeout", allow_blank=False,
+                             compact=True)
             with Horizontal(classes="row"):
                 yield Label("Your name", classes="label")
                 yield Input(self.name_given or _user(), id="name", compact=True, max_length=20)
@@ -126,35 +155,82 @@ class HostScreen(_Form):
         counts = [n for _, n in self._players(game)]
         return 4 if 4 in counts else counts[0]
 
-    def _bots(self, players: int) -> list[tuple[str, int]]:
+    def _bots(self, players: int, seat: bool) -> list[tuple[str, int]]:
+        """0 to the seats left: all but the host's own, or every seat for a relay."""
+        most = players - 1 if seat else players
         return [("none" if k == 0 else f"{k} computer seat{'s' if k > 1 else ''}", k)
-                for k in range(players)]
+                for k in range(most + 1)]
+
+    def _levels(self, game: str) -> list[tuple[str, str]]:
+        return [(level, level) for level in get_game(game).bot_names()]
+
+    def _seat_taken(self) -> bool:
+        return self.query_one("#seat", Tick).value
+
+    def _fill_bots(self) -> None:
+        """The computer seats offered follow the players and the host's seat; the count kept is
+        the one chosen, or the most that still fits."""
+        players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
+        choices = self._bots(players, self._seat_taken())
+        bots = self.query_one("#bots", Select)
+        keep = min(int(bots.value), choices[-1][1])  # type: ignore[arg-type]
+        with bots.prevent(Select.Changed):
+            bots.set_options(choices)
+            bots.value = keep
 
     @on(Select.Changed, "#game")
-    def _game_changed(self, event: Select.Changed) -> None:
+    async def _game_changed(self, event: Select.Changed) -> None:
+        game = str(event.value)
+        if game == self.game:
+            return
+        self.game = game
         players = self.query_one("#players", Select)
-        players.set_options(self._players(str(event.value)))
-        players.value = self._default_players(str(event.value))
+        with players.prevent(Select.Changed):
+            players.set_options(self._players(game))
+            players.value = self._default_players(game)
+        self._fill_bots()
+        level = self.query_one("#bot", Select)
+        with level.prevent(Select.Changed):
+            level.set_options(self._levels(game))
+            level.value = default_bot(game)
+        box = self.query_one("#options", Vertical)
+        await box.remove_children()
+        await box.mount_all(option_widgets(game))
 
     @on(Select.Changed, "#players")
-    def _players_changed(self, event: Select.Changed) -> None:
-        bots = self.query_one("#bots", Select)
-        keep = bots.value if isinstance(bots.value, int) and bots.value < int(event.value) else 0  # type: ignore[arg-type]
-        bots.set_options(self._bots(int(event.value)))  # type: ignore[arg-type]
-        bots.value = keep
+    def _players_changed(self) -> None:
+        self._fill_bots()
+
+    @on(Checkbox.Changed, "#seat")
+    def _seat_changed(self) -> None:
+        self._fill_bots()
+
+    @on(Select.Changed, "#timeout")
+    def _timeout_changed(self, event: Select.Changed) -> None:
+        self.query_one("#on-timeout-row").display = bool(event.value)
 
     def settings(self) -> HostSettings:
-        """The settings on the form; ``ValueError`` says what is wrong with them."""
+        """The settings on the form, as ``palazzo host`` builds them from its flags;
+        ``ValueError`` says what is wrong with them."""
         game = self.game_name
         port_text = self.query_one("#port", Input).value.strip()
         if not port_text.isdigit() or not 0 < int(port_text) < 65536:
             raise ValueError(f"the port must be a number from 1 to 65535, not {port_text!r}")
+        players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
+        bots = int(self.query_one("#bots", Select).value)  # type: ignore[arg-type]
+        seat = self._seat_taken()
+        if bots + seat > players:
+            raise ValueError(
+                f"{bots} computer seat{'s' if bots > 1 else ''}"
+                + (" and yours" if seat else "") + f" are more than the {players} players")
+        timeout = int(self.query_one("#timeout", Select).value)  # type: ignore[arg-type]
         return HostSettings(
-            game=game, players=int(self.query_one("#players", Select).value),  # type: ignore[arg-type]
-            options={}, port=int(port_text),
-            bind=self.query_one("#bind", Input).value.strip() or None,
-            bots=int(self.query_one("#bots", Select).value),  # type: ignore[arg-type]
-            bot=default_bot(game), open=self.query_one("#open", Tick).value,
+            game=game, players=players, options=dict(read_options(self, game)),
+            port=int(port_text), bind=self.query_one("#bind", Input).value.strip() or None,
+            seat=seat, bots=bots, bot=str(self.query_one("#bot", Select).value),
+            open=self.query_one("#open", Tick).value,
+            turn_timeout=float(timeout) if timeout else None,
+            on_timeout=str(self.query_one("#on-timeout", Select).value) if timeout else "forfeit",
             name=self.query_one("#name", Input).value.strip() or _user(),
         )
 
