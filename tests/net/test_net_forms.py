@@ -315,3 +315,24 @@ async def test_host_form_relay_only_with_every_seat_a_computer(profile):
         assert "bot-3 (easy)" in text(app) and "I am ready" not in text(app)
         await pilot.press("q")
         assert isinstance(app.screen, HostScreen)
+
+
+async def test_host_form_open_game_with_a_turn_limit(profile):
+    app = PalazzoApp(GameSetup())
+    port = free_port()
+    async with app.run_test(size=(110, 34)) as pilot:
+        await host_form(pilot)
+        await fill(pilot, "#players", 3)
+        await fill(pilot, "#bots", 2)
+        await pilot.click("#open")
+        await fill(pilot, "#timeout", 60)
+        await fill(pilot, "#on-timeout", "bot")
+        await fill(pilot, "#port", str(port))
+        await fill(pilot, "#bind", "127.0.0.1")
+        await pilot.click("#go")
+        await until(pilot, lambda: f"palazzo join 127.0.0.1:{port}" in text(app), "the lobby")
+        assert "--code" not in text(app)  # open: no code to give
+        host = app.net.host_session
+        assert (host.code, host.turn_timeout, host.on_timeout) == (None, 60.0, "bot")
+        await pilot.press("r")
+        await until(pilot, lambda: asking(app), "the first question at the table")
