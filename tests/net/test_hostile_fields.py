@@ -116,3 +116,26 @@ def test_a_hostile_field_is_refused_and_changes_nothing(game, kind, which, seat,
         _try(table, identity, {**entry.fields, name: {**msg, key: value}})
     elif type(msg) is list and msg and type(msg[0]) is dict:
         _try(table, identity, {**entry.fields, name: [{**msg[0], key: value}, *msg[1:]]})
+
+
+@pytest.mark.parametrize("game", [g[0] for g in GAMES])
+@given(which=st.integers(0, 60), seat=st.sampled_from([None, 0]),
+       ints=st.dictionaries(st.sampled_from(["seat", "card", "value", "target", "elim", "extra",
+                                             "flip"]),
+                            st.one_of(st.integers(-3, 40), st.integers(-2**63, 2**64 - 1)),
+                            min_size=1, max_size=3),
+       kind=st.one_of(st.none(), st.sampled_from(
+           ["draw", "first", "hide", "top", "plan", "court", "build", "conspire", "strike",
+            "reveal", "flip", "stuck", "resolve", "start", "place", "play", "take", "discard",
+            "keep", "pass"])),
+       cards=st.one_of(st.none(), st.lists(st.integers(-3, 40), max_size=12)))
+def test_an_action_of_the_right_form_with_any_values_is_refused_or_taken(game, which, seat, ints,
+                                                                        kind, cards):
+    table, entry, identity = _table_before(game, "act", which, seat)
+    action = dict(entry.fields["action"])
+    action.update(ints)
+    if kind is not None:
+        action["kind"] = kind
+    if cards is not None:
+        action["cards"] = cards
+    _try(table, identity, {**entry.fields, "action": action})
