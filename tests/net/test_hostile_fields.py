@@ -139,3 +139,26 @@ def test_an_action_of_the_right_form_with_any_values_is_refused_or_taken(game, w
     if cards is not None:
         action["cards"] = cards
     _try(table, identity, {**entry.fields, "action": action})
+
+
+@pytest.mark.parametrize("game", [g[0] for g in GAMES])
+@given(which=st.integers(0, 60), seat=st.sampled_from([None, 0]), author=st.integers(0, 2),
+       opened=st.one_of(values, st.just("act")), extra=st.dictionaries(st.text(max_size=4), values,
+                                                                         max_size=2))
+def test_an_abort_of_any_seat_with_any_open_is_refused(game, which, seat, author, opened, extra):
+    table, entry, _ = _table_before(game, "act", which, seat)
+    identity = _played(game)[1][author].identity
+    fields = {**extra, **{k: entry.fields[k] for k in ("v", "game", "seq", "prev")},
+              "author": author, "kind": "abort"}
+    if opened == "act":  # a real open, of a card that is a card of the deck
+        opened = entry.fields.get("open")
+    if opened is not None:
+        fields["open"] = opened
+    before = (len(table.transcript), table.dealer, table.view, table.phase)
+    try:
+        bad = Entry.sign(identity, fields)
+    except ValueError:
+        return
+    with pytest.raises((CheatDetected, RemoteProtocolError)):
+        table.accept(bad)
+    assert (len(table.transcript), table.dealer, table.view, table.phase) == before
