@@ -24,7 +24,8 @@ the pile refilled          the rules moved the discards into the pile: every sho
 =========================  ======================================================================
 
 A shown card out of the hands is in a line or in the discards: they are alike to the deck, and a
-Scarecrow's mercenary is taken from them by kind (the lowest handle).
+Scarecrow's mercenary is taken back from the author's line by kind (of its face-up cards of that
+kind, the one that went face up first).
 """
 
 from __future__ import annotations
