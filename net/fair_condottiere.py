@@ -24,7 +24,8 @@ the pile refilled          the rules moved the discards into the pile: every sho
 =========================  ======================================================================
 
 A shown card out of the hands is in a line or in the discards: they are alike to the deck, and a
-Scarecrow's mercenary is taken from them by kind (the lowest handle).
+Scarecrow's mercenary is taken back from the author's line by kind (of its face-up cards of that
+kind, the one that went face up first).
 """
 
 from __future__ import annotations
@@ -102,8 +103,12 @@ class CondottiereDealer(FairDealer):
 
     # -- the author's side ----------------------------------------------------------------------
 
-    def _find(self, cards: list[int] | tuple[int, ...]) -> list[int]:
-        left = list(self.hands[self.me])
+    def _find(self, cards: list[int] | tuple[int, ...], shown_first: bool = False) -> list[int]:
+        """The handles of ``cards`` in this seat's hand: a card played face down or kept is
+        taken from the copies no one has seen (a shown copy would tell every peer the hidden
+        card), a card played face up from the shown ones."""
+        deck = self.decks[PILE]
+        left = sorted(self.hands[self.me], key=lambda h: deck.is_open(h) != shown_first)
         out = []
         for c in cards:
             h = next((h for h in left if self.kind(PILE, h) == c), None)
@@ -117,7 +122,7 @@ class CondottiereDealer(FairDealer):
         deck = self.decks[PILE]
         k = action.kind
         if k == "play":
-            h = self._find([action.card])
+            h = self._find([action.card], shown_first=not self._face_down(action))
             return h, [] if self._face_down(action) or deck.is_open(h[0]) else h
         if k == "reveal":
             h = self.down[self.me][_ordinal(view, self.me, action.target)]

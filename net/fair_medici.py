@@ -116,10 +116,14 @@ class MediciDealer(FairDealer):
 
     # -- the author's side ----------------------------------------------------------------------
 
-    def _find(self, card: int) -> int:
-        deck = self.deck_of(self.me)
-        for h in self.hands[self.me]:
-            if self.kind(deck, h) == card:
+    def _find(self, card: int, shown_first: bool = False) -> int:
+        """The handle of a ``card`` in this seat's hand: a card placed face down is taken from
+        the copies no one has seen (a shown copy would tell every peer the hidden card), a card
+        played face up from the shown ones."""
+        deck_id = self.deck_of(self.me)
+        deck = self.decks[deck_id]
+        for h in sorted(self.hands[self.me], key=lambda h: deck.is_open(h) != shown_first):
+            if self.kind(deck_id, h) == card:
                 return h
         raise ValueError(f"no card {card} in this seat's hand")
 
@@ -129,7 +133,7 @@ class MediciDealer(FairDealer):
         if k in _FACE_DOWN:
             return [self._find(action.card)], []
         if k in _SHOWN:
-            h = self._find(action.card)
+            h = self._find(action.card, shown_first=True)
             return [h], [] if deck.is_open(h) else [h]
         if k in ("reveal", "flip"):
             h = self.hidden[(self.me, view.turn)] if k == "reveal" else self.tops[(self.me, action.target)]
