@@ -57,6 +57,7 @@ from net.deck_keys import PublicKeys
 from net.errors import CheatDetected
 
 SHARE_CONTEXT_TAG = b"palazzo/deck/share/v1"
+ONE_OF_CONTEXT_TAG = b"palazzo/deck/one-of/v1"
 CARD_BYTES = 2 * g.POINT_BYTES
 HANDLE_BYTES = 4
 
@@ -295,6 +296,44 @@ class FairDeck:
         )
         return {"type": "deck/shares", "deck": self.deck_id, "handles": pack_handles(handles),
                 "shares": b"".join(shares), "proof": proof}
+
+    # -- a hidden card of a set ------------------------------------------------------------
+
+    def prove_one_of(self, handle: int, cards: Sequence[int], context: bytes,
+                     entropy: bytes | None = None) -> bytes:
+        """A proof that this seat's hidden card ``handle`` is one of ``cards``, without saying
+        which (``deck_proofs.prove_dleq_one_of``); ``ValueError`` if it is not."""
+        d = self._get(handle)
+        if self.seat is None or self._secret is None or d.holder != self.seat or d.card is None:
+            raise ValueError(f"card {handle} is not a card this seat holds and knows")
+        if d.card not in cards:
+            raise ValueError(f"card {handle} is not one of the cards given")
+        base, targets = self._one_of(handle, cards)
+        return dp.prove_dleq_one_of(self._secret, base, targets, list(cards).index(d.card),
+                                    self._one_of_context(handle, self.seat, context), entropy)
+
+    def verify_one_of(self, author: int, handle: int, cards: Sequence[int], proof: object,
+                      context: bytes) -> bool:
+        """Whether ``proof`` shows that ``author``'s hidden card ``handle`` is one of ``cards``."""
+        d = self._get(handle)
+        if d.holder != author or not cards or not d.in_play:
+            return False
+        if len(d.shares) < self.keys.seats - 1 or author in d.shares:
+            return False  # every other seat's share is in, the holder's not
+        if author == self.seat and d.card is not None:
+            return d.card in cards  # its own card: this peer knows it
+        base, targets = self._one_of(handle, cards)
+        return dp.verify_dleq_one_of(self.keys.shares[author], base, targets, proof,
+                                     self._one_of_context(handle, author, context))
+
+    def _one_of(self, handle: int, cards: Sequence[int]) -> tuple[bytes, list[bytes]]:
+        d = self._dealt[handle]
+        rest = dc.unmask(d.ciphertext, [v for k, v in d.shares.items() if k != d.holder])
+        return d.ciphertext.c1, [g.sub(rest, self.table.point(c)) for c in cards]
+
+    def _one_of_context(self, handle: int, seat: int, context: bytes) -> bytes:
+        return g.encode(ONE_OF_CONTEXT_TAG, self.keys.game_id, self.deck_id.encode(),
+                        seat.to_bytes(2, "big"), handle.to_bytes(8, "big"), context)
 
     # -- lockstep moves --------------------------------------------------------------------
 

@@ -9,8 +9,9 @@ start (a lot)              from the joint seed
 deal                       one run of ``deal(seat)`` up to the end of the pile, then each seat's
                            shares of the other seats' cards in one entry
 play face up               the handle is opened in the same entry; the card must be the one named
-play face down (Hidden     the handle moves to the line, unopened
-Cards)
+play face down (Hidden     the handle moves to the line, unopened, with a proof that the card is
+Cards)                     one that may go face down (a mercenary, Heroine, Courtesan or Drummer),
+                           without saying which (``FairDeck.prove_one_of``)
 reveal, showdown           the seat opens the handle of its k-th face-down card
 Scarecrow                  the mercenary taken back is a shown card: it goes back to the hand
                            shown
@@ -35,6 +36,7 @@ from collections import Counter
 from typing import Any
 
 from engine.core import UNKNOWN
+from net.deck import unpack_handles
 from net.fair import FairDealer, MoveError, Pending
 
 PILE = "pile"
@@ -93,6 +95,35 @@ class CondottiereDealer(FairDealer):
 
     def _face_down(self, action: Any) -> bool:
         return action.kind == "play" and (action.card == UNKNOWN or action.card in self.face_down)
+
+    # -- a card played face down must be one that may go face down --------------------------
+
+    def _may_go_down(self) -> list[int]:
+        """The physical cards of the kinds that may be played face down."""
+        return [c for c, kind in enumerate(self.kinds[PILE]) if kind in self.face_down]
+
+    def act_fields(self, view: Any, action: Any, context: bytes) -> dict[str, Any]:
+        fields = super().act_fields(view, action, context)
+        if action.kind == "play" and self._face_down(action):
+            deck = self.decks[PILE]
+            (h,) = unpack_handles(fields["handles"])
+            if not deck.is_open(h):
+                fields["kind_proof"] = deck.prove_one_of(h, self._may_go_down(), context)
+        return fields
+
+    def read_act(self, view: Any, action: Any, fields: Any, author: int, context: bytes,
+                 seq: int) -> tuple[Any, Any]:
+        if action.kind == "play" and action.card == UNKNOWN and self.face_down:
+            packed = fields.get("handles")
+            deck = self.decks[PILE]
+            if type(packed) is bytes and len(packed) == 4:
+                (h,) = unpack_handles(packed)
+                if h < deck.handles and deck.holder(h) == author and not deck.is_open(h) \
+                        and not deck.verify_one_of(author, h, self._may_go_down(),
+                                                   fields.get("kind_proof"), context):
+                    raise MoveError("the card played face down is not shown to be one that may "
+                                    "go face down (its kind proof fails)")
+        return super().read_act(view, action, fields, author, context, seq)
 
     def public(self, action: Any) -> Any:
         if self._face_down(action):

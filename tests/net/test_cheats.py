@@ -159,6 +159,39 @@ def test_a_condottiere_face_up_play_naming_another_card_is_refused(cheat_game):
     finish(g, cheat, conn)
 
 
+def _special_in_hand(t):
+    """The cheat may play a face-down card now, and holds a special card it has not shown."""
+    if t.view.phase != "play" or not t.decision_due():
+        return None
+    d, deck = t.dealer, t.dealer.decks["pile"]
+    downs = [a for a in t.rules.legal_actions(t.view) if a.kind == "play" and d._face_down(a)]
+    specials = [h for h in d.hands[t.me] if not deck.is_open(h) and d.kind("pile", h) not in d.face_down]
+    return (downs[0], specials[0]) if downs and specials else None
+
+
+def test_a_special_card_played_face_down_is_refused_at_once(cheat_game):
+    """With Hidden Cards only mercenaries, Heroines, Courtesans and Drummers go face down. The
+    card stays hidden, but its holder proves it is one of those: a Bishop or a Winter slipped face
+    down has no such proof, and the play is refused when it is made."""
+    g, cheat, conn = cheat_game(3, "condottiere", options={"hidden_cards": True})
+    t = drive(g, cheat, conn, lambda t: _special_in_hand(t) is not None)
+    down, special = _special_in_hand(t)
+    honest = t._act_entry(down)
+    assert honest.fields["action"]["card"] == UNKNOWN and len(honest.fields["kind_proof"]) > 64
+    swapped = resign(cheat, honest, handles=special.to_bytes(4, "big"))
+    found, err = refused(g, cheat, conn, swapped)
+    assert err.code == E_CHEAT and "kind proof fails" in found.reason
+    # nor without a proof, nor with a proof made for the set with the special card in it
+    bare = resign(cheat, honest, **{"handles": special.to_bytes(4, "big"), "kind_proof": b""})
+    assert refused(g, cheat, conn, bare)[1].code == E_CHEAT
+    deck = t.dealer.decks["pile"]
+    wider = deck.prove_one_of(special, range(110), t.transcript.head)
+    lying = resign(cheat, honest, **{"handles": special.to_bytes(4, "big"), "kind_proof": wider})
+    assert refused(g, cheat, conn, lying)[1].code == E_CHEAT
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
 def _discard_due(t):
     return (t.view.phase == "discard" and t.decision_due()
             and any(a.kind == "discard" and len(a.cards) >= 1 for a in t.rules.legal_actions(t.view)))

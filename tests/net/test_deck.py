@@ -545,3 +545,51 @@ def test_a_peer_rebuilds_its_deck_from_the_log_and_its_seeds():
     t.peers[1].decks["d"] = new
     t.deal("d", 1)  # and play goes on
     t.audit()
+
+
+# -- a hidden card is one of a set ---------------------------------------------------------------
+
+
+def test_a_holder_proves_its_hidden_card_is_one_of_a_set_without_saying_which():
+    t = LocalTable(3, rng=random.Random(11))
+    t.new_deck("d", TABLE, range(12))
+    t.shuffle("d")
+    [h] = t.deal("d", 0)
+    mine = t.peers[0].decks["d"]
+    card = mine.card(h)
+    others = [c for c in range(12) if c != card]
+    low_set = sorted([card, *others[:4]])
+    proof = mine.prove_one_of(h, low_set, b"ctx")
+    for seat in (1, 2):
+        deck = t.peers[seat].decks["d"]
+        assert deck.card(h) is None  # still hidden from them
+        assert deck.verify_one_of(0, h, low_set, proof, b"ctx")
+        # bound to the set, the moment, the card and its holder
+        assert not deck.verify_one_of(0, h, others[:5], proof, b"ctx")
+        assert not deck.verify_one_of(0, h, low_set, proof, b"other moment")
+        assert not deck.verify_one_of(1, h, low_set, proof, b"ctx")
+        assert not deck.verify_one_of(0, h, low_set, proof[:-1], b"ctx")
+        for i in range(0, len(proof), 64):  # any pair of scalars changed breaks it
+            bad = proof[:i] + bytes(64) + proof[i + 64:]
+            assert not deck.verify_one_of(0, h, low_set, bad, b"ctx")
+    with pytest.raises(ValueError, match="not one of"):
+        mine.prove_one_of(h, others, b"ctx")
+    with pytest.raises(ValueError):
+        t.peers[1].decks["d"].prove_one_of(h, low_set, b"ctx")  # not its card
+
+
+def test_a_proof_for_a_set_the_card_is_not_in_cannot_be_made_to_verify():
+    # the holder of a card outside the set lies about which target is true: the proof fails
+    from net import deck_proofs as dp
+
+    t = LocalTable(2, rng=random.Random(12))
+    t.new_deck("d", TABLE, range(8))
+    t.shuffle("d")
+    [h] = t.deal("d", 0)
+    mine, theirs = t.peers[0].decks["d"], t.peers[1].decks["d"]
+    card = mine.card(h)
+    outside = [c for c in range(8) if c != card][:3]
+    base, targets = mine._one_of(h, outside)
+    forged = dp.prove_dleq_one_of(t.peers[0].secret, base, targets, 1,
+                                  mine._one_of_context(h, 0, b"ctx"))
+    assert not theirs.verify_one_of(0, h, outside, forged, b"ctx")
