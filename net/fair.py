@@ -39,13 +39,12 @@ the whole entry passed, so a refused entry changes nothing.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import msgpack
 
 from engine.core import UNKNOWN
 from net import deck_audit
@@ -56,15 +55,12 @@ from net.deck_keys import PublicKeys, key_message, read_key_message
 from net.errors import CheatDetected
 
 MAX_HANDLES = 64
-_TABLES: dict[tuple[str, int], CardTable] = {}
 
 
+@functools.cache
 def card_table(domain: str, size: int) -> CardTable:
     """The card points of a deck (made once per process: hashing to the curve costs)."""
-    key = (domain, size)
-    if key not in _TABLES:
-        _TABLES[key] = CardTable(domain, size)
-    return _TABLES[key]
+    return CardTable(domain, size)
 
 
 class MoveError(ValueError):
@@ -207,7 +203,10 @@ class FairDealer:
         if not self.pending:
             planned = self.plan(view)
             if not planned:
-                return self._immediate(view)
+                action = self._immediate(view)
+                if action is not None:
+                    self.steps.append(Step(None, None, action, []))
+                return action
             for deck, to in planned:
                 self.pending.append(Pending(deck, self.decks[deck].deal(to), to))
         p = self.pending[0]
@@ -228,7 +227,7 @@ class FairDealer:
         return action
 
     def _immediate(self, view: Any) -> Any | None:
-        """A draw that needs no deal (a card everyone saw go under a deck)."""
+        """A draw that needs no deal (a card everyone saw go under a deck), with its card."""
         return None
 
     # -- deck entries -------------------------------------------------------------------------
@@ -294,11 +293,15 @@ class FairDealer:
             self.decks[deck_id] = FairDeck(self.keys, deck_id, table, range(len(kinds)), seat, self.secret)
             self.kinds[deck_id] = kinds
 
-    def restore(self, fields: Mapping[str, Any]) -> None:
-        """Take back this seat's own secret and seeds from its own entry (after a restart)."""
+    def restore_secret(self, fields: Mapping[str, Any]) -> None:
+        """Take back this seat's own secret from its own key entry (after a restart); before
+        the entry is read, since the last key makes the decks."""
         secret = fields.get("secret")
         if type(secret) is bytes and self.me >= 0:
             self.secret = g.decode_scalar(secret)
+
+    def restore_seeds(self, fields: Mapping[str, Any]) -> None:
+        """Take back the seeds of this seat's own shuffles from its own entry."""
         seeds = fields.get("seeds")
         if type(seeds) is dict:
             for deck_id, packed in seeds.items():
@@ -339,10 +342,11 @@ class FairDealer:
         if msg is not None:
             if type(msg) is not dict or msg.get("deck") != deck_id or msg.get("type") != "deck/shares":
                 raise MoveError("an open is a deck/shares message of the author's deck")
-            mine = unpack_handles(msg.get("handles", b"")) if type(msg.get("handles")) is bytes else []
-            if any(self.decks[deck_id].holder(h) != author for h in mine if h < self.decks[deck_id].handles):
+            deck = self.decks[deck_id]
+            shown = unpack_handles(msg["handles"]) if type(msg.get("handles")) is bytes else []
+            if any(deck.holder(h) != author for h in shown if h < deck.handles):
                 raise MoveError("an open shows only the author's own cards")
-            for event in self.decks[deck_id].receive(author, msg, context):
+            for event in deck.receive(author, msg, context):
                 if isinstance(event, CardOpened):
                     opened[event.handle] = self.kinds[deck_id][event.card]
         mine_action, check_view, refs = self.move(view, action, author, handles, opened)
@@ -422,7 +426,3 @@ class FairDealer:
                 at: int | str = step.seq if step.seq is not None else "deal"
                 return CheatDetected(who, at, f"the replay with every card known refuses it: {err}")
         return None
-
-
-def pack_sealed(value: Any) -> bytes:
-    return msgpack.packb(value, use_bin_type=True)

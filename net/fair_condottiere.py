@@ -31,6 +31,7 @@ kind, the one that went face up first).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from typing import Any
@@ -98,8 +99,10 @@ class CondottiereDealer(FairDealer):
 
     # -- a card played face down must be one that may go face down --------------------------
 
+    @functools.cached_property
     def _may_go_down(self) -> list[int]:
-        """The physical cards of the kinds that may be played face down."""
+        """The physical cards of the kinds that may be played face down (known once the deck
+        is made)."""
         return [c for c, kind in enumerate(self.kinds[PILE]) if kind in self.face_down]
 
     def act_fields(self, view: Any, action: Any, context: bytes) -> dict[str, Any]:
@@ -108,7 +111,7 @@ class CondottiereDealer(FairDealer):
             deck = self.decks[PILE]
             (h,) = unpack_handles(fields["handles"])
             if not deck.is_open(h):
-                fields["kind_proof"] = deck.prove_one_of(h, self._may_go_down(), context)
+                fields["kind_proof"] = deck.prove_one_of(h, self._may_go_down, context)
         return fields
 
     def read_act(self, view: Any, action: Any, fields: Any, author: int, context: bytes,
@@ -119,7 +122,7 @@ class CondottiereDealer(FairDealer):
             if type(packed) is bytes and len(packed) == 4:
                 (h,) = unpack_handles(packed)
                 if h < deck.handles and deck.holder(h) == author and not deck.is_open(h) \
-                        and not deck.verify_one_of(author, h, self._may_go_down(),
+                        and not deck.verify_one_of(author, h, self._may_go_down,
                                                    fields.get("kind_proof"), context):
                     raise MoveError("the card played face down is not shown to be one that may "
                                     "go face down (its kind proof fails)")
@@ -253,12 +256,11 @@ class CondottiereDealer(FairDealer):
         if deck is None:
             return
         for seat in range(self.players):
-            for cards, kept in ((self.hands[seat], view.hands[seat]), (self.down[seat], None)):
-                if cards and not kept and (kept is not None or not view.lines[seat]):
-                    for h in cards:
-                        if not deck.is_open(h):
-                            deck.return_to_bottom(h)
-                    cards.clear()
+            # a hand (or a line) the rules emptied into the pile: hidden cards go under it
+            if not view.hands[seat]:
+                self._under_the_pile(self.hands[seat])
+            if not view.lines[seat]:
+                self._under_the_pile(self.down[seat])
             # the face-up cards the rules took out of the line (Winter, Bishop, the battle's end)
             count = Counter(c for c, up in view.lines[seat] if up)
             stay = []
@@ -277,6 +279,14 @@ class CondottiereDealer(FairDealer):
         if sum(view.pile) != len(deck.pile) + len(self.pending):
             raise RuntimeError(
                 f"the pile holds {sum(view.pile)} cards by the rules, {len(deck.pile)} in the deck")
+
+
+    def _under_the_pile(self, cards: list[int]) -> None:
+        deck = self.decks[PILE]
+        for h in cards:
+            if not deck.is_open(h):
+                deck.return_to_bottom(h)
+        cards.clear()
 
 
 def _ordinal(view: Any, seat: int, pos: int) -> int:

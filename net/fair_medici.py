@@ -91,14 +91,7 @@ class MediciDealer(FairDealer):
         handle = self.bottoms[seat].pop(0)
         assert handle is not None
         self.hands[seat].append(handle)
-        action = mk("draw", seat, self.kind(self.deck_of(seat), handle))
-        self._record(action)
-        return action
-
-    def _record(self, action: Any) -> None:
-        from net.fair import Step
-
-        self.steps.append(Step(None, None, action, []))
+        return mk("draw", seat, self.kind(self.deck_of(seat), handle))
 
     def draw_action(self, view: Any, p: Pending, card: int) -> Any:
         from engine.medici.state import mk

@@ -639,8 +639,7 @@ def _check_equivocation(table: Table, entry: Entry) -> None:
     if not 0 <= entry.seq < len(held) or held[entry.seq].body == entry.body:
         return
     author = entry.author
-    key = table.host_key if author == HOST else (
-        table.seats[author].key if 0 <= author < len(table.seats) else None)
+    key = table.author_key(author)
     if key is None or not entry.signed_by(key):
         raise RemoteProtocolError(f"entry {entry.seq}: bad signature for its author", E_BAD_SIGNATURE)
     if held[entry.seq].author == author:

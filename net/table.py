@@ -166,7 +166,9 @@ class Table:
         seq, author, kind = entry.seq, entry.author, entry.kind
         if self.game_id and entry.fields["game"] != self.game_id:
             raise RemoteProtocolError(f"entry {seq} belongs to another game", E_BAD_PARAMS)
-        key = self.host_key if author == HOST else self._seat_key(author, seq)
+        key = self.author_key(author)
+        if key is None:
+            raise RemoteProtocolError(f"entry {seq}: no seat {author} in this game", E_BAD_PARAMS)
         if not entry.signed_by(key):
             raise RemoteProtocolError(f"entry {seq}: bad signature for its author", E_BAD_SIGNATURE)
         handler = TRANSITIONS.get((self.phase, kind))
@@ -182,10 +184,11 @@ class Table:
         apply()
         self._advance()
 
-    def _seat_key(self, author: int, seq: int) -> bytes:
-        if not 0 <= author < len(self.seats):
-            raise RemoteProtocolError(f"entry {seq}: no seat {author} in this game", E_BAD_PARAMS)
-        return self.seats[author].key
+    def author_key(self, author: int) -> bytes | None:
+        """The key that signs ``author``'s entries (the host's for ``HOST``), or ``None``."""
+        if author == HOST:
+            return self.host_key
+        return self.seats[author].key if 0 <= author < len(self.seats) else None
 
     def _field(self, entry: Entry, name: str, t: type, size: int | None = None) -> Any:
         v = entry.fields.get(name)
@@ -269,7 +272,7 @@ class Table:
         fork = self.dealer.fork()
         private = self._unseal(e, "deck") if e.author == self.me else None
         if private is not None:  # this seat's own secret (a restarted peer has lost it)
-            fork.restore(private)
+            fork.restore_secret(private)
         try:
             fork.read_deck_entry(e.author, e.fields.get("msgs"), self.transcript.head)
         except CheatDetected as err:
@@ -279,7 +282,7 @@ class Table:
         except (ValueError, TypeError) as err:
             raise CheatDetected(e.author, e.seq, f"bad deck message: {err}", E_BAD_PARAMS) from None
         if private is not None:  # and the seeds of the shuffles it just made
-            fork.restore(private)
+            fork.restore_seeds(private)
 
         def apply() -> None:
             self.dealer = fork

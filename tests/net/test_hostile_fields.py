@@ -10,7 +10,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.registry import get_game
-from net import fair
 from net.errors import CheatDetected, RemoteProtocolError
 from net.identity import Identity
 from net.link import MemoryLink
@@ -57,7 +56,8 @@ def _table_before(game, kind, which, seat):
 
 
 def _copy(t):
-    memo = {id(t.identity): t.identity, **{id(v): v for v in fair._TABLES.values()}}
+    tables = [d.table for d in t.dealer.decks.values()] if t.dealer is not None else []
+    memo = {id(t.identity): t.identity, **{id(v): v for v in tables}}  # card tables are shared
     return copy.deepcopy(t, memo)
 
 
