@@ -321,6 +321,9 @@ class Table:
         if getattr(action, "seat", e.author) != e.author:
             raise CheatDetected(e.author, e.seq, "an action for another seat", E_NOT_YOUR_TURN)
         assert self.dealer is not None
+        if self.dealer.due() is not None:
+            raise CheatDetected(e.author, e.seq, "the fair deck waits for a deck entry, not a move",
+                                E_WRONG_PHASE)
         view = self.view
         fork = self.dealer.fork()
         try:
