@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Time the fair deck: every peer of a table simulated in this one process (net.deck_table).
+"""Time the fair deck: every peer of a table simulated in this one process (net.deck.memory_table).
 
 Scenarios (each gated at 2 s):
 
@@ -13,7 +13,7 @@ Scenarios (each gated at 2 s):
 
 Each scenario runs twice:
 
-* in one process (``net.deck_table``): "table CPU" is the processor time of the whole table,
+* in one process (``net.deck.memory_table``): "table CPU" is the processor time of the whole table,
   every peer one after another; "busiest peer" the most processor time spent in one peer's deck
   calls. Also counted: libsodium scalar multiplications (variable base, fixed base) and point
   checks.
@@ -43,9 +43,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from net import group  # noqa: E402
-from net.deck import FairDeck  # noqa: E402
-from net.deck_cipher import CardTable  # noqa: E402
-from net.deck_table import LocalTable  # noqa: E402
+from net.deck.cipher import CardTable  # noqa: E402
+from net.deck.fair_deck import FairDeck  # noqa: E402
+from net.deck.memory_table import LocalTable  # noqa: E402
 
 GATE = 2.0
 COUNTED = {
@@ -58,7 +58,7 @@ MEDICI = CardTable("medici", 100)
 
 
 class _Counting:
-    """Stands in for ``nacl.bindings`` inside ``net.group`` and counts the costly calls."""
+    """Stands in for ``nacl.bindings`` inside ``net.deck.group`` and counts the costly calls."""
 
     def __init__(self, inner: object) -> None:
         self._inner = inner

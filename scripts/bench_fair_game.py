@@ -6,7 +6,7 @@ Each run plays one game of greedy bots with a relay-only host on the in-memory l
 peer's table in this one process, each checking every entry, as separate machines would), then
 measures, for one peer's table, the audit at the end (``FairDealer.audit``: every deck re-derived,
 every share recomputed, the whole game replayed with every card known) and the check of the
-saved transcript from scratch (``net.verify.verify_bytes``: every entry again, then the audit).
+saved transcript from scratch (``net.session.verify.verify_bytes``: every entry again, then the audit).
 
     .venv/bin/python scripts/bench_fair_game.py --runs 3
 """
@@ -23,10 +23,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.registry import get_game  # noqa: E402
-from net.identity import Identity  # noqa: E402
-from net.link import MemoryLink  # noqa: E402
-from net.session import HostSession, PeerSession  # noqa: E402
-from net.verify import verify_bytes  # noqa: E402
+from net.session.link import MemoryLink  # noqa: E402
+from net.session.sessions import HostSession, PeerSession  # noqa: E402
+from net.session.verify import verify_bytes  # noqa: E402
+from net.wire.identity import Identity  # noqa: E402
 
 SCENARIOS = [
     ("medici", 4, {}),
@@ -65,8 +65,7 @@ def main() -> None:
     args = ap.parse_args()
     # every table here is in one process: without this, tables would share the memo of proofs
     # already checked, which separate machines do not
-    from net import deck_proofs
-
+    from net.deck import proofs as deck_proofs
     deck_proofs._verify_one_of = deck_proofs._verify_one_of.__wrapped__  # type: ignore[attr-defined]
     print(f"median of {args.runs} games per line; times in seconds; gate 2.0 s for the audit")
     print(f"{'game':<58}{'entries':>8}{'peer CPU/game':>15}{'audit wall':>12}{'audit CPU':>11}"

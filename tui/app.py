@@ -82,7 +82,7 @@ class PalazzoApp(App[None]):
 
     def leave_network(self) -> None:
         """Stop the networked game and go back to the screen that started it."""
-        from net.play import save_transcript
+        from net.session.play import save_transcript
 
         self.workers.cancel_group(self, "network")
         net, self.net = self.net, None

@@ -249,7 +249,7 @@ def _say(line: str) -> None:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    from net.play import HostSettings, host_game
+    from net.session.play import HostSettings, host_game
 
     if args.bots < 0:
         raise UsageError("--bots takes a number from 0")
@@ -270,11 +270,11 @@ def cmd_host(args: argparse.Namespace) -> int:
 def cmd_join(args: argparse.Namespace) -> int:
     import getpass
 
-    from net.play import join_game
+    from net.session.play import join_game
 
     name = args.name or getpass.getuser()
     if args.bot is None:
-        from net.play import parse_address
+        from net.session.play import parse_address
 
         try:
             from tui.netapp import join_tui
@@ -293,7 +293,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """One line per file; 0 all verified, 3 a cheat or a rejected file, 4 an incomplete one."""
     import os
 
-    from net.verify import verify_file
+    from net.session.verify import verify_file
 
     missing = [p for p in args.transcripts if not os.path.exists(p)]
     for path in missing:

@@ -23,9 +23,9 @@ from typing import Any
 
 from textual import events
 
-from net.errors import CheatDetected
-from net.identity import Identity
-from net.session import PeerSession
+from net.session.sessions import PeerSession
+from net.wire.errors import CheatDetected
+from net.wire.identity import Identity
 from tui.app import PalazzoApp
 from tui.netclient import NetClient
 from tui.screens.lobby import LobbyScreen
@@ -107,7 +107,7 @@ class NetGame:
 
     def _save(self) -> None:
         """Save the transcript the moment the game ends, and show where it went."""
-        from net.play import save_transcript
+        from net.session.play import save_transcript
 
         self.saved = True
         app = self.app
@@ -161,7 +161,7 @@ class RelayView:
 
     def status(self) -> str:
         """One line on the relayed game."""
-        from net.play import result_line
+        from net.session.play import result_line
 
         table = self.host.table
         if self.state == "lobby":
@@ -245,7 +245,7 @@ class _FallbackBot:
 def join_net(host: str, port: int, code: str | None, name: str,
              identity: Identity | None = None) -> NetGame:
     """The networked game that joins ``host:port`` as ``name``."""
-    from net.peer import PeerRunner
+    from net.session.peer import PeerRunner
 
     session = PeerSession(identity or Identity.load_or_create(), name, code, auto_ready=False)
     net: NetGame | None = None
@@ -266,8 +266,8 @@ def host_net(settings: Any) -> NetGame:
     ``settings.seat``; without, it only relays, the lobby saying how the game goes) and the
     computer seats; ``ValueError`` for settings that cannot make a game."""
     from engine.registry import get_game
-    from net.host import HostRunner
-    from net.play import join_line, make_host
+    from net.session.host import HostRunner
+    from net.session.play import join_line, make_host
 
     entry = get_game(settings.game)
     session, code = make_host(settings)
@@ -315,7 +315,7 @@ def host_app(settings: Any) -> NetApp:
 
 def finish(app: NetApp, say: Callable[[str], None]) -> int:
     """After the app: save the transcript, say what went wrong, give the exit status."""
-    from net.play import save_transcript
+    from net.session.play import save_transcript
 
     logging.getLogger("palazzo.net").removeHandler(getattr(app, "note_handler", None))
     save_transcript(app.session.table, say)  # again after a failure; the same file at the end

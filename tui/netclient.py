@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from engine.core import CHANCE, TERMINAL, IllegalActionError, Outcome
-from net.session import PeerSession
+from net.session.sessions import PeerSession
 from tui.client import NotYourTurn, TableView
 
 Narrator = Callable[[Any, Any, Any, int, Sequence[str]], list[str]]

@@ -6,11 +6,11 @@ from dataclasses import dataclass, field
 import pytest
 
 from engine.registry import get_game
-from net.identity import Identity
-from net.link import MemoryLink, RawPeer
-from net.rpc import Codec
-from net.session import HostSession, PeerSession, Send
-from net.transcript import Entry
+from net.session.link import MemoryLink, RawPeer
+from net.session.sessions import HostSession, PeerSession, Send
+from net.wire.identity import Identity
+from net.wire.rpc import Codec
+from net.wire.transcript import Entry
 
 
 @dataclass
@@ -81,7 +81,7 @@ class TolerantPeer(PeerSession):
         self.hold = False
 
     def _handle(self, event):
-        from net.rpc import Response
+        from net.wire.rpc import Response
 
         if isinstance(event, Response) and event.error is not None:
             self._calls.pop(event.msgid, None)

@@ -1,5 +1,5 @@
 """A slow, independent edwards25519 in plain Python (affine coordinates), for checking
-``net.group`` against the curve's definition and for building points libsodium would refuse:
+``net.deck.group`` against the curve's definition and for building points libsodium would refuse:
 the eight points of small order and points outside the prime-order subgroup.
 
 Curve: -x^2 + y^2 = 1 + d*x^2*y^2 over GF(p), p = 2^255 - 19, d = -121665/121666; a point is

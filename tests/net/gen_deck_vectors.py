@@ -17,9 +17,9 @@ sys.path[:0] = [str(HERE), str(HERE.parents[1])]
 
 import ed25519_ref  # noqa: E402
 
-from net import deck_cipher as dc  # noqa: E402
-from net import deck_proofs as dp  # noqa: E402
-from net import group as g  # noqa: E402
+from net.deck import cipher as dc  # noqa: E402
+from net.deck import group as g  # noqa: E402
+from net.deck import proofs as dp  # noqa: E402
 
 TAG = b"palazzo/test-vectors"
 SEED = bytes(range(32))
@@ -77,7 +77,7 @@ def protocol_vector() -> dict:
 
     import msgpack
 
-    from net.deck_table import LocalTable
+    from net.deck.memory_table import LocalTable
 
     sent: list = []
 

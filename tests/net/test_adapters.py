@@ -5,10 +5,10 @@ import asyncio
 import random
 
 from engine.registry import get_game
-from net.host import HostRunner
-from net.identity import Identity
-from net.peer import run_peer
-from net.session import HostSession, PeerSession
+from net.session.host import HostRunner
+from net.session.peer import run_peer
+from net.session.sessions import HostSession, PeerSession
+from net.wire.identity import Identity
 
 
 async def _cutting_proxy(upstream_port, cut_after):
@@ -66,7 +66,7 @@ async def test_a_cut_connection_is_rejoined_and_the_game_finishes():
 
 
 async def test_a_raw_client_over_tcp_gets_clear_errors_and_the_host_goes_on():
-    from net.rpc import (
+    from net.wire.rpc import (
         E_MALFORMED,
         E_UNKNOWN_METHOD,
         Notification,
@@ -106,7 +106,7 @@ async def test_a_raw_client_over_tcp_gets_clear_errors_and_the_host_goes_on():
 async def test_a_player_deciding_from_outside_and_the_fallback_bot_after_the_timeout():
     """A table screen decides through ``PeerRunner.act``; once, the player lets the turn
     timeout pass and the seat's own fallback bot decides on its machine."""
-    from net.peer import PeerRunner
+    from net.session.peer import PeerRunner
 
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}),

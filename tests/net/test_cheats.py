@@ -13,13 +13,14 @@ import pytest
 from engine.condottiere.cards import COPIES, SCARECROW
 from engine.core import UNKNOWN
 from engine.registry import get_game
-from net import deck_audit, group
-from net import deck_cipher as dc
-from net.errors import HOST, CheatDetected
-from net.identity import Identity
-from net.rpc import E_CHEAT, Codec, Notification, Request
-from net.transcript import Entry
-from net.verify import verify_bytes
+from net.deck import audit as deck_audit
+from net.deck import cipher as dc
+from net.deck import group
+from net.session.verify import verify_bytes
+from net.wire.errors import HOST, CheatDetected
+from net.wire.identity import Identity
+from net.wire.rpc import E_CHEAT, Codec, Notification, Request
+from net.wire.transcript import Entry
 
 SMALL_ORDER = [
     group.IDENTITY,  # the neutral element
@@ -667,7 +668,7 @@ def test_a_seat_that_signs_two_entries_for_one_place_is_named(cheat_game, clock)
 
 def test_a_host_that_forfeits_a_seat_not_due_is_named(played):
     """The host may forfeit only the seat the game waits for: not one that already revealed."""
-    from net.table import Table
+    from net.session.table import Table
 
     entries = played.host.table.transcript.entries
     first_end = next(i for i, e in enumerate(entries) if e.kind == "end")

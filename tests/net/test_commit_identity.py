@@ -5,8 +5,8 @@ import os
 import stat
 import struct
 
-from net.commit import card_value, commit, new_salt, opens
-from net.identity import Identity, fingerprint, verify
+from net.session.commit import card_value, commit, new_salt, opens
+from net.wire.identity import Identity, fingerprint, verify
 
 GAME = bytes(16)
 SALT = bytes(range(32))

@@ -23,7 +23,7 @@ def test_a_six_player_game_ends_with_identical_transcripts(make_game):
 
 
 def test_face_down_cards_travel_as_handles_and_each_is_opened_by_its_reveal(make_game):
-    from net.deck import unpack_handles
+    from net.deck.fair_deck import unpack_handles
 
     g = _play(make_game, 4, {"hidden_cards": True, "draw_after_battle": True}, bot="random")
     t = g.host.table
@@ -45,7 +45,7 @@ def test_face_down_cards_travel_as_handles_and_each_is_opened_by_its_reveal(make
 
 
 def _was_open(t, e):
-    from net.deck import unpack_handles
+    from net.deck.fair_deck import unpack_handles
 
     (h,) = unpack_handles(e.fields["handles"])
     return t.dealer.decks["pile"].is_open(h)

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from net import deck_cipher as dc
-from net import group as g
-from net.deck import (
+from net.deck import cipher as dc
+from net.deck import group as g
+from net.deck.fair_deck import (
     CardKnown,
     CardOpened,
     DeckCorrupted,
@@ -22,9 +22,9 @@ from net.deck import (
     unpack,
     unpack_handles,
 )
-from net.deck_keys import PublicKeys, key_message, read_key_message
-from net.deck_table import LocalTable
-from net.errors import CheatDetected
+from net.deck.keys import PublicKeys, key_message, read_key_message
+from net.deck.memory_table import LocalTable
+from net.wire.errors import CheatDetected
 
 VECTORS = json.loads((Path(__file__).resolve().parent / "data" / "deck_vectors.json").read_text())
 TORSION = [bytes.fromhex(t) for t in VECTORS["torsion"]]
@@ -580,8 +580,7 @@ def test_a_holder_proves_its_hidden_card_is_one_of_a_set_without_saying_which():
 
 def test_a_proof_for_a_set_the_card_is_not_in_cannot_be_made_to_verify():
     # the holder of a card outside the set lies about which target is true: the proof fails
-    from net import deck_proofs as dp
-
+    from net.deck import proofs as dp
     t = LocalTable(2, rng=random.Random(12))
     t.new_deck("d", TABLE, range(8))
     t.shuffle("d")

@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from net import deck_cipher as dc
-from net import deck_proofs as dp
-from net import group as g
-from net.deck import CardKnown, DeckCorrupted, unpack
-from net.deck_table import LocalTable
-from net.errors import CheatDetected
+from net.deck import cipher as dc
+from net.deck import group as g
+from net.deck import proofs as dp
+from net.deck.fair_deck import CardKnown, DeckCorrupted, unpack
+from net.deck.memory_table import LocalTable
+from net.wire.errors import CheatDetected
 
 TABLE = dc.CardTable("condottiere", 110)
 MEDICI = dc.CardTable("medici", 100)

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from net import deck_cipher as dc
-from net import deck_proofs as dp
-from net import group as g
+from net.deck import cipher as dc
+from net.deck import group as g
+from net.deck import proofs as dp
 
 VECTORS = json.loads((Path(__file__).resolve().parent / "data" / "deck_vectors.json").read_text())
 X = g.hash_to_scalar(b"test", b"x")

@@ -1,9 +1,9 @@
 """The fair deck in whole sessions: a shuffle that slips in a card that is no card stops the
 game at the first deal of it, and the audit names the shuffler."""
 
-from net import deck_cipher as dc
-from net import group as g
-from net.deck import FairDeck
+from net.deck import cipher as dc
+from net.deck import group as g
+from net.deck.fair_deck import FairDeck
 
 
 def _joker_on_top(monkeypatch, cheat_seat):

@@ -5,8 +5,8 @@ card played face up from the shown copies (it needs no open, and the hidden copy
 from engine.condottiere.state import mk as cmk
 from engine.medici.state import mk as mmk
 from engine.registry import get_game
-from net.fair_condottiere import PILE, CondottiereDealer
-from net.fair_medici import MediciDealer
+from net.games.condottiere import PILE, CondottiereDealer
+from net.games.medici import MediciDealer
 
 
 class _Deck:

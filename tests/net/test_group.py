@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from net import group as g
+from net.deck import group as g
 
 HERE = Path(__file__).resolve().parent
 VECTORS = json.loads((HERE / "data" / "deck_vectors.json").read_text())

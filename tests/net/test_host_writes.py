@@ -8,10 +8,10 @@ import random
 import socket
 
 from engine.registry import get_game
-from net.host import HostRunner
-from net.identity import Identity
-from net.peer import run_peer
-from net.session import HostSession, PeerSession, Send
+from net.session.host import HostRunner
+from net.session.peer import run_peer
+from net.session.sessions import HostSession, PeerSession, Send
+from net.wire.identity import Identity
 
 LIMIT = 256 * 1024
 CHUNK = 64 * 1024

@@ -10,12 +10,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.registry import get_game
-from net.errors import CheatDetected, RemoteProtocolError
-from net.identity import Identity
-from net.link import MemoryLink
-from net.session import HostSession, PeerSession
-from net.table import Table
-from net.transcript import Entry
+from net.session.link import MemoryLink
+from net.session.sessions import HostSession, PeerSession
+from net.session.table import Table
+from net.wire.errors import CheatDetected, RemoteProtocolError
+from net.wire.identity import Identity
+from net.wire.transcript import Entry
 
 GAMES = [("medici", 3, {}), ("condottiere", 3, {"hidden_cards": True})]
 _PLAYED: dict[str, tuple] = {}

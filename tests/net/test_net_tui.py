@@ -8,8 +8,8 @@ import pytest
 from textual.app import App
 from textual.widgets import Static
 
-from net.errors import CheatDetected
-from net.play import HostSettings
+from net.session.play import HostSettings
+from net.wire.errors import CheatDetected
 from tui.netapp import host_app, join_app
 from tui.netclient import NetClient
 from tui.screens.end import EndScreen, audit_line
@@ -77,9 +77,9 @@ async def test_the_host_plays_its_seat_at_the_table(profile, game, options):
 
 async def test_a_join_at_the_table_and_a_wrong_code(profile):
     from engine.registry import get_game
-    from net.host import HostRunner
-    from net.identity import Identity
-    from net.session import HostSession, PeerSession
+    from net.session.host import HostRunner
+    from net.session.sessions import HostSession, PeerSession
+    from net.wire.identity import Identity
 
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}),

@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from net.errors import LocalProtocolError, RemoteProtocolError
-from net.rpc import (
+from net.wire.errors import LocalProtocolError, RemoteProtocolError
+from net.wire.rpc import (
     E_MALFORMED,
     E_TOO_LARGE,
     FRAME_LIMIT,

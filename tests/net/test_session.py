@@ -4,10 +4,10 @@ import msgpack
 import pytest
 
 from engine.core import UNKNOWN
-from net.identity import Identity
-from net.rpc import E_FULL, E_KEY_IN_USE, E_WRONG_CODE, Codec, Notification, Request, Response
-from net.session import PeerSession, new_code
-from net.transcript import Transcript
+from net.session.sessions import PeerSession, new_code
+from net.wire.identity import Identity
+from net.wire.rpc import E_FULL, E_KEY_IN_USE, E_WRONG_CODE, Codec, Notification, Request, Response
+from net.wire.transcript import Transcript
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -228,7 +228,7 @@ def test_the_wire_conversation_starts_with_a_challenge_and_a_hello(make_game):
     fields = challenge.params[0]
     assert fields["game"] == "medici" and fields["players"] == 3 and fields["version"] == 1
     ident = Identity.generate()
-    from net.session import hello_signature
+    from net.session.sessions import hello_signature
 
     sig = hello_signature(ident, fields["nonce"], fields["host"])
     hello = Request(1, "hello", ({"name": "Raw", "key": ident.public_key, "sig": sig},))
@@ -262,8 +262,7 @@ def test_with_on_timeout_bot_the_seat_own_client_is_told_to_let_its_bot_play(mak
 
 
 def test_the_end_audit_knows_every_card_and_its_replay_agrees_with_the_game(played):
-    from net import deck_audit
-
+    from net.deck import audit as deck_audit
     for p in played.peers:
         assert p.table.verdict is None
         assert p.table.result()["verdict"] == "verified"
@@ -290,7 +289,7 @@ def test_random_bots_that_plan_and_strike_finish_verified(make_game, players, se
     import random
 
     salts = random.Random(seed)
-    monkeypatch.setattr("net.table.new_salt", lambda: salts.randbytes(32))
+    monkeypatch.setattr("net.session.table.new_salt", lambda: salts.randbytes(32))
     g = make_game(players, options={"end_when_all_struck": True})
     for i in range(players):
         g.add_bot(seed * 10 + i, bot="random")

@@ -3,10 +3,10 @@
 import msgpack
 import pytest
 
-from net.errors import RemoteProtocolError
-from net.identity import Identity
-from net.rpc import E_OUT_OF_ORDER
-from net.transcript import GENESIS, MAGIC, Entry, Transcript, chain, save
+from net.wire.errors import RemoteProtocolError
+from net.wire.identity import Identity
+from net.wire.rpc import E_OUT_OF_ORDER
+from net.wire.transcript import GENESIS, MAGIC, Entry, Transcript, chain, save
 
 GAME = b"g" * 16
 

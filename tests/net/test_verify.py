@@ -1,4 +1,4 @@
-"""Checking a saved transcript on its own: ``net.verify`` and ``palazzo verify``."""
+"""Checking a saved transcript on its own: ``net.session.verify`` and ``palazzo verify``."""
 
 import random
 import subprocess
@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.registry import get_game
-from net.identity import Identity
-from net.link import MemoryLink
-from net.session import HostSession, PeerSession
-from net.transcript import MAGIC, Entry, Transcript
-from net.verify import Verdict, verify_bytes, verify_file
+from net.session.link import MemoryLink
+from net.session.sessions import HostSession, PeerSession
+from net.session.verify import Verdict, verify_bytes, verify_file
+from net.wire.identity import Identity
+from net.wire.transcript import MAGIC, Entry, Transcript
 from tui.cli import main
 
 GAMES = [("medici", 3, {}), ("condottiere", 3, {"hidden_cards": True})]

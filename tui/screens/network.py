@@ -23,7 +23,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from engine.registry import game_names, get_game
-from net.play import DEFAULT_PORT, HostSettings, parse_address
+from net.session.play import DEFAULT_PORT, HostSettings, parse_address
 from tui.options import option_widgets, read_options
 from tui.setup import default_bot
 from tui.widgets import Tick

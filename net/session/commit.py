@@ -1,8 +1,8 @@
 """Hash commitments: commit to a secret now, open it later, and nobody can change it between.
 
-They serve the joint seed (``net.table``: each seat's ``seed-commit`` and ``seed-open``, tag and
+They serve the joint seed (``net.session.table``: each seat's ``seed-commit`` and ``seed-open``, tag and
 slot ``b"seed"``), which draws the lots; cards are dealt and hidden by the fair deck
-(``net.fair``), not by commitments.
+(``net.games.dealer``), not by commitments.
 
 ``commit(tag, game, seat, slot, value, salt)`` is SHA-256 over the fields, each as a 4-byte
 big-endian length and its bytes, in this order:

@@ -1,7 +1,7 @@
 """The asyncio host: a ``HostSession`` behind a TCP server, plus the seats it runs itself.
 
 A thin adapter: each socket is a connection id; bytes read go to the session, the session's
-output goes back to sockets (or to in-process peers through ``net.link``). A timer calls
+output goes back to sockets (or to in-process peers through ``net.session.link``). A timer calls
 ``tick`` for the turn timeout. The run ends when the game is over (the transcript is saved by
 the caller) or when the caller cancels it.
 
@@ -17,8 +17,8 @@ import contextlib
 import logging
 from typing import Any
 
-from net.link import MemoryLink
-from net.session import Close, HostSession, Output, PeerSession, Send
+from net.session.link import MemoryLink
+from net.session.sessions import Close, HostSession, Output, PeerSession, Send
 
 log = logging.getLogger("palazzo.net")
 READ_SIZE = 65536

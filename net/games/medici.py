@@ -28,7 +28,7 @@ import random
 from typing import Any
 
 from engine.core import UNKNOWN
-from net.fair import FairDealer, MoveError, Pending
+from net.games.dealer import FairDealer, MoveError, Pending
 
 _SHOWN = frozenset(("court", "build", "conspire", "strike"))
 _FACE_DOWN = frozenset(("hide", "top", "plan"))

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from net.rpc import Codec, Event
-from net.session import Close, HostSession, Output, PeerSession, Send
+from net.session.sessions import Close, HostSession, Output, PeerSession, Send
+from net.wire.rpc import Codec, Event
 
 
 class RawPeer:

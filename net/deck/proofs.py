@@ -43,7 +43,7 @@ import functools
 import os
 from collections.abc import Sequence
 
-from net import group as g
+from net.deck import group as g
 
 KEY_TAG = b"palazzo/deck/key-proof/v1"
 DLEQ_TAG = b"palazzo/deck/dleq-proof/v1"

@@ -1,12 +1,12 @@
 """Dealing through the fair deck: who writes which deck message when, and what each peer learns.
 
-A ``FairDealer`` is one peer's part of the fair deck for one networked game (``net.table``
-drives it; ``net.deck`` is the deck itself). It follows the transcript in lockstep with every
+A ``FairDealer`` is one peer's part of the fair deck for one networked game (``net.session.table``
+drives it; ``net.deck.fair_deck`` is the deck itself). It follows the transcript in lockstep with every
 other peer, and decides, after each entry, whether a seat owes a ``deck`` entry and what the
 next chance step is. Rules:
 
 1. **Keys.** When play begins, every seat in seat order writes a ``deck`` entry holding its
-   ``deck/key`` message (``net.deck_keys``). After the last, every deck of the game is made
+   ``deck/key`` message (``net.deck.keys``). After the last, every deck of the game is made
    (``decks()``: Court of the Medici has one per house, Condottiere one shared pile), and every
    seat in seat order writes one ``deck`` entry holding its ``deck/shuffle`` of every deck that
    awaits its shuffle.
@@ -24,7 +24,7 @@ next chance step is. Rules:
    face down move by handle, unopened. The games' subclasses say which action does what.
 4. **Lots.** Chance steps that deal no card (the first player) come from the joint seed that
    the seats agreed by commit-and-reveal before play.
-5. **The end.** Each seat's ``end`` entry carries its ``deck/reveal`` (``net.deck_audit``).
+5. **The end.** Each seat's ``end`` entry carries its ``deck/reveal`` (``net.deck.audit``).
    After the last, every peer audits every deck (every shuffle re-derived, every share
    recomputed), learns every card, and replays the whole game with every card known through
    the rules' checked door. The first failure names its author.
@@ -47,12 +47,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import UNKNOWN
-from net import deck_audit
-from net import group as g
-from net.deck import CardOpened, DeckCorrupted, FairDeck, pack_handles, unpack_handles
-from net.deck_cipher import CardTable
-from net.deck_keys import PublicKeys, key_message, read_key_message
-from net.errors import CheatDetected
+from net.deck import audit as deck_audit
+from net.deck import group as g
+from net.deck.cipher import CardTable
+from net.deck.fair_deck import CardOpened, DeckCorrupted, FairDeck, pack_handles, unpack_handles
+from net.deck.keys import PublicKeys, key_message, read_key_message
+from net.wire.errors import CheatDetected
 
 MAX_HANDLES = 64
 

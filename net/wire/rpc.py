@@ -30,7 +30,7 @@ from typing import Any
 
 import msgpack
 
-from net.errors import LocalProtocolError, RemoteProtocolError
+from net.wire.errors import LocalProtocolError, RemoteProtocolError
 
 FRAME_LIMIT = 256 * 1024
 MAX_ARRAY = 64

@@ -1,7 +1,7 @@
 """The joint key of the fair deck: every seat's key share, each with a proof of knowledge.
 
 Seat ``j`` draws a secret scalar ``x_j`` and sends ``key_message``: ``{"type": "deck/key",
-"key": Y_j, "proof": 64 bytes}`` with ``Y_j = x_j*G`` and a Schnorr proof (``net.deck_proofs``)
+"key": Y_j, "proof": 64 bytes}`` with ``Y_j = x_j*G`` and a Schnorr proof (``net.deck.proofs``)
 that it knows ``x_j``, bound to the game id and its seat, so that no seat can pick its share as a
 function of the others' (a "rogue key" giving it the joint secret) or copy another seat's.
 ``read_key_message`` checks one message and names its seat on failure; ``PublicKeys`` holds every
@@ -15,10 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from net import deck_cipher as dc
-from net import deck_proofs as dp
-from net import group as g
-from net.errors import CheatDetected
+from net.deck import cipher as dc
+from net.deck import group as g
+from net.deck import proofs as dp
+from net.wire.errors import CheatDetected
 
 KEY_CONTEXT_TAG = b"palazzo/deck/key/v1"
 

@@ -37,8 +37,8 @@ from collections import Counter
 from typing import Any
 
 from engine.core import UNKNOWN
-from net.deck import unpack_handles
-from net.fair import FairDealer, MoveError, Pending
+from net.deck.fair_deck import unpack_handles
+from net.games.dealer import FairDealer, MoveError, Pending
 
 PILE = "pile"
 

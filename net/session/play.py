@@ -16,13 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from net import transcript as files
-from net.errors import CheatDetected
-from net.host import HostRunner
-from net.identity import Identity
-from net.peer import PeerGone, run_peer
-from net.session import HostSession, PeerEvent, PeerSession, new_code
-from net.table import Table
+from net.session.host import HostRunner
+from net.session.peer import PeerGone, run_peer
+from net.session.sessions import HostSession, PeerEvent, PeerSession, new_code
+from net.session.table import Table
+from net.wire import transcript as files
+from net.wire.errors import CheatDetected
+from net.wire.identity import Identity
 
 DEFAULT_PORT = 7342
 Say = Callable[[str], None]

@@ -12,7 +12,7 @@ Rules:
   pins every entry to everything before it: a relay can neither reorder nor drop nor alter an
   entry without the authors' signatures failing to chain.
 * ``Transcript.append`` checks the sequence and the chain; whose key must have signed is the
-  session's knowledge (``net.table``), which checks signatures before appending.
+  session's knowledge (``net.session.table``), which checks signatures before appending.
 * The saved file is ``MAGIC`` then one msgpack array ``[body, signature]`` per entry: the exact
   signed bytes, so every peer's file of one game is byte-identical.
 """
@@ -29,9 +29,9 @@ from typing import Any
 
 import msgpack
 
-from net.errors import RemoteProtocolError
-from net.identity import SIGNATURE_SIZE, Identity, verify
-from net.rpc import E_BAD_PARAMS, E_OUT_OF_ORDER, MAX_ARRAY, MAX_MAP, check_value
+from net.wire.errors import RemoteProtocolError
+from net.wire.identity import SIGNATURE_SIZE, Identity, verify
+from net.wire.rpc import E_BAD_PARAMS, E_OUT_OF_ORDER, MAX_ARRAY, MAX_MAP, check_value
 
 ENTRY_TAG = b"palazzo/entry/v1\x00"
 GENESIS = hashlib.sha256(b"palazzo/transcript/v1").digest()

@@ -8,7 +8,7 @@ one at a time, in transcript order, and for each checks, before changing anythin
 3. that the entry's kind is allowed in the current phase (``TRANSITIONS``) and that its author
    is the one due to write now (``writer()``);
 4. the content: the seed commitments and their openings; every deck message (keys, shuffles,
-   shares and opens, with their proofs, through ``net.fair``); the cards an action names or
+   shares and opens, with their proofs, through ``net.games.dealer``); the cards an action names or
    shows; and the action legal on this peer's view through the rules' checked door. Everything
    is checked on a copy of the dealer (``FairDealer.fork``), kept only when the entry passes.
 
@@ -26,7 +26,7 @@ lobby         start        the host                           seed-commit
 seed-commit   seed-commit  each seat in turn, from seat 0     seed-open after the last seat
 seed-open     seed-open    each seat in turn, from seat 0     play after the last seat
 play          deck         the seat the fair deck waits for   play
-                           (keys, shuffles, shares: ``net.fair``)
+                           (keys, shuffles, shares: ``net.games.dealer``)
 play          act          the seat due (a decision, or a     end when the game is over
                            reveal step)
 seed-*, play  forfeit      the host (a turn timed out)        end
@@ -54,15 +54,15 @@ import msgpack
 
 from engine.core import CHANCE, REVEAL, TERMINAL, IllegalActionError, InvalidActionError
 from engine.registry import get_game
-from net import group
-from net.commit import COMMIT_SIZE, SALT_SIZE, commit, new_salt, opens
-from net.deck import DeckCorrupted
-from net.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
-from net.fair import FairDealer, MoveError
-from net.fair_condottiere import CondottiereDealer
-from net.fair_medici import MediciDealer
-from net.identity import PUBLIC_KEY_SIZE, Identity
-from net.rpc import (
+from net.deck import group
+from net.deck.fair_deck import DeckCorrupted
+from net.games.condottiere import CondottiereDealer
+from net.games.dealer import FairDealer, MoveError
+from net.games.medici import MediciDealer
+from net.session.commit import COMMIT_SIZE, SALT_SIZE, commit, new_salt, opens
+from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
+from net.wire.identity import PUBLIC_KEY_SIZE, Identity
+from net.wire.rpc import (
     E_BAD_PARAMS,
     E_BAD_SIGNATURE,
     E_CHEAT,
@@ -70,7 +70,7 @@ from net.rpc import (
     E_NOT_YOUR_TURN,
     E_WRONG_PHASE,
 )
-from net.transcript import Entry, Transcript
+from net.wire.transcript import Entry, Transcript
 
 NAME_LIMIT = 32
 DEALERS: dict[str, type[FairDealer]] = {"medici": MediciDealer, "condottiere": CondottiereDealer}

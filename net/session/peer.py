@@ -14,7 +14,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from net.session import PeerEvent, PeerSession
+from net.session.sessions import PeerEvent, PeerSession
 
 READ_SIZE = 65536
 TICK = 0.5

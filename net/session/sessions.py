@@ -1,8 +1,8 @@
 """The host and peer sessions: sans-IO state machines over the rpc codec and the table.
 
 Both take bytes and return bytes; neither touches a socket, a clock it was not given, or a file.
-``net.host`` and ``net.peer`` drive them over asyncio; tests and host-side bots drive them
-through ``net.link``.
+``net.session.host`` and ``net.session.peer`` drive them over asyncio; tests and host-side bots drive them
+through ``net.session.link``.
 
 The conversation (``docs/protocol.md`` gives every field):
 
@@ -34,9 +34,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from net.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
-from net.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
-from net.rpc import (
+from net.session.table import NAME_LIMIT, Table
+from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
+from net.wire.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
+from net.wire.rpc import (
     E_BAD_PARAMS,
     E_BAD_SIGNATURE,
     E_FULL,
@@ -52,8 +53,7 @@ from net.rpc import (
     Response,
     RpcError,
 )
-from net.table import NAME_LIMIT, Table
-from net.transcript import GENESIS, Entry
+from net.wire.transcript import GENESIS, Entry
 
 VERSION = 1
 HELLO_TAG = b"palazzo/hello/v1\x00"
@@ -396,7 +396,7 @@ class HostSession:
 
 
 def _fp(key: bytes) -> str:
-    from net.identity import fingerprint
+    from net.wire.identity import fingerprint
 
     return fingerprint(key)
 

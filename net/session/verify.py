@@ -1,6 +1,6 @@
 """Checking a saved game on its own: ``palazzo verify``.
 
-A saved transcript (``net.transcript``) holds every signed entry of a game, and its start entry
+A saved transcript (``net.wire.transcript``) holds every signed entry of a game, and its start entry
 names the host's public key. That is enough to play the whole game again as an observer: an
 observer ``Table`` keyed by that host key accepts the entries one by one, checking for each the
 sequence, the chain, the author's signature, whose turn it was, the seed commitments, every
@@ -33,10 +33,10 @@ from typing import Any
 
 import msgpack
 
-from net.errors import HOST, CheatDetected, RemoteProtocolError
-from net.identity import PUBLIC_KEY_SIZE
-from net.table import Table
-from net.transcript import MAGIC, Entry
+from net.session.table import Table
+from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
+from net.wire.identity import PUBLIC_KEY_SIZE
+from net.wire.transcript import MAGIC, Entry
 
 #: the exit status of ``palazzo verify`` for each kind of finding
 EXIT = {"verified": 0, "cheat": 3, "rejected": 3, "incomplete": 4}

@@ -34,12 +34,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from net import deck_cipher as dc
-from net import deck_proofs as dp
-from net import group as g
-from net.deck import FairDeck, unpack
-from net.deck_keys import PublicKeys
-from net.errors import CheatDetected
+from net.deck import cipher as dc
+from net.deck import group as g
+from net.deck import proofs as dp
+from net.deck.fair_deck import FairDeck, unpack
+from net.deck.keys import PublicKeys
+from net.wire.errors import CheatDetected
 
 Seeds = dict[int, dict[tuple[str, int], bytes]]  # seat -> (deck id, shuffle number) -> seed
 

@@ -28,7 +28,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from net import group as g
+from net.deck import group as g
 
 CARD_TAG = b"palazzo/deck/card/v1"
 SHUFFLE_TAG = b"palazzo/deck/shuffle/v1"

@@ -19,11 +19,11 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from net import deck_audit
-from net import group as g
-from net.deck import DeckCorrupted, Event, FairDeck
-from net.deck_cipher import CardTable
-from net.deck_keys import PublicKeys, key_message
+from net.deck import audit as deck_audit
+from net.deck import group as g
+from net.deck.cipher import CardTable
+from net.deck.fair_deck import DeckCorrupted, Event, FairDeck
+from net.deck.keys import PublicKeys, key_message
 
 Tamper = Callable[[int, dict[str, Any]], dict[str, Any]]
 

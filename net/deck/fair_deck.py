@@ -1,14 +1,14 @@
 """The fair deck: one peer's sans-IO view of a deck of masked cards (Barnett-Smart).
 
 Nobody, the host included, can see a hidden card before the rules reveal it, choose the order of a
-deck, or swap a card unnoticed. The group is ``net.group``, masking and shuffles are
-``net.deck_cipher``, the proofs ``net.deck_proofs``, the end-of-game check ``net.deck_audit``.
+deck, or swap a card unnoticed. The group is ``net.deck.group``, masking and shuffles are
+``net.deck.cipher``, the proofs ``net.deck.proofs``, the end-of-game check ``net.deck.audit``.
 
 Protocol (every message is a plain dict of str, int, bytes and lists; the session signs and
 orders them, and passes each one, its author's seat and a ``context`` (the transcript hash before
 it) to every peer's ``receive``; a peer's own messages go through ``receive`` too):
 
-1. **Key** (``net.deck_keys``). Each seat ``j`` draws a secret ``x_j`` and sends
+1. **Key** (``net.deck.keys``). Each seat ``j`` draws a secret ``x_j`` and sends
    ``key_message``: ``{"type": "deck/key", "key": Y_j, "proof": 64 bytes}``, a Schnorr proof of
    knowing ``x_j`` bound to the game id and the seat. ``PublicKeys`` holds every checked ``Y_j``
    and the joint key ``H = sum(Y_j)``. One key serves every deck of the game.
@@ -30,7 +30,7 @@ it) to every peer's ``receive``; a peer's own messages go through ``receive`` to
 5. **Moves without messages**, in lockstep: ``return_to_bottom(handle)`` puts a held card,
    unopened, at the bottom of the pile (Medici's plan for the future); ``reshuffle(cards)`` adds
    opened cards back face up and starts a new round of shuffles by every seat (Condottiere).
-6. **Audit.** At the end each seat reveals its secret and its seeds (``net.deck_audit``), and any
+6. **Audit.** At the end each seat reveals its secret and its seeds (``net.deck.audit``), and any
    peer replays ``log`` with them: every shuffle re-derived from its seed, every share recomputed.
 
 Lists of cards, handles and shares travel as packed bytes (``pack``/``unpack`` below), so that a
@@ -50,11 +50,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from net import deck_cipher as dc
-from net import deck_proofs as dp
-from net import group as g
-from net.deck_keys import PublicKeys
-from net.errors import CheatDetected
+from net.deck import cipher as dc
+from net.deck import group as g
+from net.deck import proofs as dp
+from net.deck.keys import PublicKeys
+from net.wire.errors import CheatDetected
 
 SHARE_CONTEXT_TAG = b"palazzo/deck/share/v1"
 ONE_OF_CONTEXT_TAG = b"palazzo/deck/one-of/v1"
