@@ -33,6 +33,8 @@ NOBLE_TITLES: tuple[tuple[str, ...], ...] = (
     ("Friar", "Painter", "Poet", "Scholar", "Merchant", "Captain-General", "Lord", "Cardinal", "Countess"),
 )
 HOUSE_SIZE = 25
+#: card numbers run from 0 to CARDS - 1
+CARDS = len(HOUSES) * RANKS
 JESTER_MAX = 10
 
 
@@ -71,13 +73,17 @@ def house_deck(house: int) -> tuple[int, ...]:
 
 
 def short_name(c: int) -> str:
-    """``Noble 4``, ``Jester``: the card without its house."""
-    return "a hidden card" if c == UNKNOWN else RANK_NAME[c % RANKS]
+    """``Noble 4``, ``Jester``: the card without its house (``card 77`` for no card of the game)."""
+    if c == UNKNOWN:
+        return "a hidden card"
+    return RANK_NAME[c % RANKS] if 0 <= c < CARDS else f"card {c}"
 
 
 def long_name(c: int) -> str:
-    """``Gonzaga Noble 9``."""
-    return "a hidden card" if c == UNKNOWN else f"{HOUSES[c // RANKS]} {RANK_NAME[c % RANKS]}"
+    """``Gonzaga Noble 9`` (``card 77`` for a number that is no card of the game)."""
+    if c == UNKNOWN:
+        return "a hidden card"
+    return f"{HOUSES[c // RANKS]} {RANK_NAME[c % RANKS]}" if 0 <= c < CARDS else f"card {c}"
 
 
 def title(c: int) -> str:

@@ -132,18 +132,29 @@ class Action(NamedTuple):
 
     @classmethod
     def from_data(cls, data: Any) -> Action:
+        """The action in plain data; ``InvalidActionError`` naming the field when a field is
+        unknown, missing, not an int, or outside the range any action may hold (``FIELD_RANGES``)."""
         kind = action_kind(data, _FIELDS, KINDS)
         values = [kind]
         for name, default in (("seat", None), *_DEFAULTS):
             v = data.get(name, default)
-            if type(v) is not int or not -2 <= v <= 10_000:
-                raise InvalidActionError(f"action field {name} must be a small int in {data!r}")
+            lo, hi = FIELD_RANGES[name]
+            if type(v) is not int or not lo <= v <= hi:
+                raise InvalidActionError(
+                    f"action field {name} must be an int from {lo} to {hi}, not {v!r}")
             values.append(v)
         return cls(*values)
 
 
+#: the largest stack number a game can reach: every card enters the middle at most once as
+#: itself and once more for each Lady-in-Waiting that splits its stack, far below this
+MAX_STACK = 999
 _DEFAULTS = (("card", NO_CARD), ("value", 0), ("target", -1), ("elim", -1), ("extra", 0))
 _FIELDS = {"kind", "seat"} | {n for n, _ in _DEFAULTS}
+#: each field's range: a seat; a card (or NO_CARD, UNKNOWN); a value as played (a Duke's 15 at
+#: most); a target holder, slot or stack; a stack to eliminate (-1: none); a Jester's value
+FIELD_RANGES = {"seat": (0, 3), "card": (NO_CARD, 4 * 13 - 1), "value": (0, 15),
+           "target": (-1, MAX_STACK), "elim": (-1, MAX_STACK), "extra": (0, 10)}
 _new = tuple.__new__
 
 

@@ -4,6 +4,10 @@
 ``viewer`` may hear it (``None``: everything, for a referee). A card that ``viewer`` may not know
 is "a card". Slots are numbered 1 to 3 for people; stacks have letters that never change
 (A, B, ..., Z, AA, AB, ...).
+
+Every function here terminates on any int it is given and says something for it: a value no
+state can hold (a stack number below 0, a card outside the deck) is written as a number, so an
+error message about a hostile action can always be written.
 """
 
 from __future__ import annotations
@@ -13,9 +17,12 @@ from engine.medici.state import Action, State
 
 
 def stack_label(sid: int) -> str:
+    """``A`` for stack 0, ``Z`` for 25, ``AA`` for 26; ``#-2`` for a number no stack has."""
+    if sid < 0:
+        return f"#{sid}"
     label = ""
     n = sid + 1
-    while n:
+    while n > 0:  # n falls by a factor of 26 each time round
         n, r = divmod(n - 1, 26)
         label = chr(65 + r) + label
     return label
@@ -48,12 +55,16 @@ def stack_text(stack: tuple) -> str:
     return " + ".join(parts) + f" = {total}"
 
 
+def _house(seat: int) -> str:
+    return HOUSES[seat] if 0 <= seat < len(HOUSES) else f"seat {seat}"
+
+
 def action_text(state: State, a: Action, viewer: int | None = None) -> str:
-    who = HOUSES[a.seat] if 0 <= a.seat < len(HOUSES) else f"seat {a.seat}"
+    who = _house(a.seat)
     sees = viewer is None or viewer == a.seat
     k = a.kind
     if k == "draw":
-        last = len(state.pools[a.seat]) + len(state.bottoms[a.seat]) == 1
+        last = 0 <= a.seat < state.players and len(state.pools[a.seat]) + len(state.bottoms[a.seat]) == 1
         if last:
             return f"{who} draws the last card of the deck and shows it: {short_name(a.card)}"
         return f"{who} draws {short_name(a.card) if sees else 'a card'}"
@@ -61,7 +72,7 @@ def action_text(state: State, a: Action, viewer: int | None = None) -> str:
         return f"{who} goes first (a tie for the highest face-up total, decided by lot)"
     if k == "hide":
         what = short_name(a.card) if sees else "a card"
-        before = "itself" if a.target == a.seat else HOUSES[a.target]
+        before = "itself" if a.target == a.seat else _house(a.target)
         return f"{who} places {what} face down before {before}"
     if k == "top":
         what = short_name(a.card) if sees else "a card"
@@ -93,7 +104,7 @@ def action_text(state: State, a: Action, viewer: int | None = None) -> str:
 
 def _resolve_text(state: State, a: Action) -> str:
     declared = []
-    if state.pending is not None:
+    if state.pending is not None and 0 <= state.pending[0] < 3:
         slot, _, _, hidden = state.pending
         alliance = state.alliances[state.turn][slot]
         if alliance is not None and alliance[2] % RANKS == JESTER:
@@ -110,7 +121,7 @@ def summary(state: State) -> str:
     """One line about the position, for error messages."""
     if state.phase == "over":
         return f"the game is over ({state.end})"
-    who = HOUSES[state.turn]
+    who = _house(state.turn)
     return (
         f"phase {state.phase}, {who} to act, turn {state.turns + 1}, "
         f"{len(state.middle)} stacks in the middle"

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.condottiere import RULES, CondottiereConfig
 from engine.condottiere.cards import BISHOP, SCARECROW, parse_card, region_index
 from engine.condottiere.scenario import position
-from engine.condottiere.state import Action, State, mk
+from engine.condottiere.state import ACTION_KINDS, Action, State, mk
 from engine.core import InvalidActionError, InvalidStateError
 from engine.registry import get_game
 
@@ -85,3 +87,24 @@ def test_action_texts_read_as_the_table_says_them() -> None:
 def test_outcome_of_an_unfinished_game_is_an_error() -> None:
     with pytest.raises(ValueError, match="not over"):
         RULES.outcome(position(2))
+
+
+_any_int = st.integers(-(2**63), 2**64 - 1)
+
+
+@given(st.sampled_from(ACTION_KINDS), _any_int, _any_int, _any_int, _any_int,
+       st.lists(_any_int, max_size=4), st.one_of(st.none(), st.integers(-3, 7)),
+       st.sampled_from([0, 9, 30]), st.booleans())
+def test_every_text_of_any_action_is_written_and_ends(budget, kind, seat, card, target, flip,
+                                                      cards, viewer, moves, hidden) -> None:
+    from engine.condottiere import text
+
+    state = RULES.new_game(CondottiereConfig(3, hidden_cards=hidden))
+    for _ in range(moves):
+        if RULES.current_player(state) == -3:
+            break
+        state = RULES.apply(state, RULES.legal_actions(state)[0])
+    a = Action(kind, seat, card, target, flip, tuple(cards))
+    with budget(2):
+        assert isinstance(text.action_text(state, a, viewer), str)
+        assert isinstance(text.summary(state), str)

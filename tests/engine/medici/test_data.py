@@ -11,11 +11,17 @@ from engine.core import InvalidActionError, InvalidStateError
 from engine.medici import RULES, MediciConfig
 from engine.medici.cards import long_name, parse_card
 from engine.medici.scenario import card_of, code_of, position
-from engine.medici.state import KINDS, Action, State
+from engine.medici.state import FIELD_RANGES, KINDS, Action, State
 from engine.medici.text import parse_stack_label, stack_label
 
-small = st.integers(-2, 10_000)
-actions = st.builds(Action, st.sampled_from(KINDS), small, small, small, small, small, small)
+
+def _in_range(name):
+    lo, hi = FIELD_RANGES[name]
+    return st.integers(lo, hi)
+
+
+actions = st.builds(Action, st.sampled_from(KINDS),
+                    *(_in_range(n) for n in ("seat", "card", "value", "target", "elim", "extra")))
 junk = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
@@ -30,6 +36,14 @@ def test_action_round_trips_through_plain_data_and_json(a):
     assert eval(repr(a), {"Action": Action}) == a
 
 
+@given(st.sampled_from(sorted(FIELD_RANGES)), st.booleans(), st.integers(1, 2**70))
+def test_a_field_outside_its_range_is_refused_naming_the_field(name, below, by):
+    lo, hi = FIELD_RANGES[name]
+    data = {"kind": "build", "seat": 0, name: lo - by if below else hi + by}
+    with pytest.raises(InvalidActionError, match=f"action field {name} must be an int from {lo}"):
+        Action.from_data(data)
+
+
 @given(junk)
 def test_junk_is_never_an_action_by_accident(data):
     try:
@@ -40,13 +54,14 @@ def test_junk_is_never_an_action_by_accident(data):
 
 
 @given(st.dictionaries(st.sampled_from(["kind", "seat", "card", "value", "target", "elim", "extra", "x"]),
-                       junk | small, max_size=7))
+                       junk | st.integers(-3, 1000), max_size=7))
 def test_actions_with_wrong_fields_are_invalid(data):
     well_formed = (
         "x" not in data
         and data.get("kind") in KINDS
         and "seat" in data
-        and all(type(v) is int and -2 <= v <= 10_000 for k, v in data.items() if k != "kind")
+        and all(type(v) is int and FIELD_RANGES[k][0] <= v <= FIELD_RANGES[k][1]
+                for k, v in data.items() if k != "kind")
     )
     try:
         a = Action.from_data(data)
@@ -89,6 +104,33 @@ def test_configuration_round_trips():
 def test_stack_labels_round_trip(sid):
     label = stack_label(sid)
     assert label.isalpha() and label.isupper() and parse_stack_label(label) == sid
+
+
+any_int = st.integers(-(2**63), 2**64 - 1)
+
+
+@given(st.sampled_from(KINDS), any_int, any_int, any_int, any_int, any_int, any_int,
+       st.one_of(st.none(), st.integers(-3, 5)), st.sampled_from([0, 7, 40]))
+def test_every_text_of_any_action_is_written_and_ends(budget, kind, seat, card, value, target,
+                                                      elim, extra, viewer, moves):
+    # a stack number of -2 once sent stack_label into a loop that never ended
+    from engine.medici import text
+
+    state = RULES.new_game(MediciConfig(3))
+    for _ in range(moves):
+        if RULES.current_player(state) == -3:
+            break
+        state = RULES.apply(state, RULES.legal_actions(state)[0])
+    a = Action(kind, seat, card, value, target, elim, extra)
+    with budget(2):
+        assert isinstance(text.action_text(state, a, viewer), str)
+        assert isinstance(text.summary(state), str)
+        assert text.stack_label(target) and long_name(card)
+
+
+def test_a_stack_number_no_stack_has_is_written_as_a_number(budget):
+    with budget(2):
+        assert [stack_label(i) for i in (-1, -2, -(2**63))] == ["#-1", "#-2", f"#{-(2**63)}"]
 
 
 def test_stack_labels_run_a_to_z_then_aa():
