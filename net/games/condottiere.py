@@ -45,6 +45,7 @@ PILE = "pile"
 
 class CondottiereDealer(FairDealer):
     game = "condottiere"
+    ACT_FIELDS = {**FairDealer.ACT_FIELDS, "kind_proof": bytes}
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)

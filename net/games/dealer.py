@@ -88,6 +88,10 @@ class Step:
 class FairDealer:
     """One peer's fair deck for one game; the games subclass it (see the module docstring)."""
 
+    #: the fields an ``act`` entry may carry beside its ``action``, and their types (the table
+    #: refuses any other field, and these of another type)
+    ACT_FIELDS: dict[str, type] = {"handles": bytes, "open": dict}
+
     game = ""
 
     def __init__(self, game_id: bytes, config: Any, seed: bytes, me: int, secret: int | None) -> None:

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from net.session.table import NAME_LIMIT, Table
+from net.session.table import MAX_TIMEOUT, NAME_LIMIT, Table
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
 from net.wire.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
 from net.wire.rpc import (
@@ -138,6 +138,8 @@ class HostSession:
         on_timeout: str = "forfeit",
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        if turn_timeout is not None and not 0 < turn_timeout <= MAX_TIMEOUT:
+            raise ValueError(f"a turn timeout is more than 0 and at most {MAX_TIMEOUT} seconds")
         self.identity = identity
         self.game = game
         self.config = config
@@ -259,6 +261,9 @@ class HostSession:
         key = _typed(m, "key", bytes, size=PUBLIC_KEY_SIZE)
         sig = _typed(m, "sig", bytes, size=SIGNATURE_SIZE)
         have = _typed(m, "have", int, optional=True) or 0
+        if not 0 <= have <= len(self.table.transcript):
+            raise RemoteProtocolError(f"'have' is {have}: the transcript holds "
+                                      f"{len(self.table.transcript)} entries", E_BAD_PARAMS)
         if not verify(key, HELLO_TAG, c.nonce + self.identity.public_key, sig):
             raise RemoteProtocolError("the hello signature does not match the key", E_BAD_SIGNATURE)
         if c.seat is not None:
@@ -266,8 +271,6 @@ class HostSession:
         started = self.table.phase != "lobby"
         for i, seat in enumerate(self.seats):
             if seat.key == key:
-                if not 0 <= have <= len(self.table.transcript):
-                    raise RemoteProtocolError("'have' is beyond the transcript", E_BAD_PARAMS)
                 old = seat.conn
                 if old is not None and old in self.conns and old != conn:
                     # the newest connection that proves the key wins: the old one may be a

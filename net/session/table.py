@@ -38,6 +38,12 @@ play          abort        any seat whose own card unmasked   end (a corrupted d
                            to no card: it shows the card      names the shuffler)
 ============  ===========  =================================  ================================
 
+Every reader checks an entry's fields the same way before anything else of it (``FIELDS``): a
+field the kind does not have, a missing one or one of another type is refused, naming the field
+and the author. So the host's observer table, every peer's table and ``palazzo verify`` accept
+exactly the same entries; the one check only the author can make is that its own ``sealed``
+note opens (every reader checks that it is there, as bytes).
+
 Chance steps need no entry: the fair dealer resolves them for this peer from the deck entries
 as soon as their shares are in (a lot, from the joint seed, at once). A peer applies each
 action to its own view: the author of a face-down card applies the card itself (it knows the
@@ -73,6 +79,25 @@ from net.wire.rpc import (
 from net.wire.transcript import Entry, Transcript
 
 NAME_LIMIT = 32
+MAX_TIME = 253_402_300_799  # the start time, in seconds since 1970: at most the end of 9999
+REASON_LIMIT = 200  # characters of a forfeit's reason
+MAX_TIMEOUT = 7 * 24 * 3600  # a turn timeout in seconds, at most a week
+SEAL_OVERHEAD = 12 + 16  # nonce and tag of a sealed note (``Identity.seal``)
+HEADER = ("v", "game", "seq", "prev", "author", "kind")
+#: each kind's fields beyond the ``HEADER``: name -> (type, required). An ``act`` entry may also
+#: carry its dealer's ``ACT_FIELDS`` (the cards it names or shows).
+FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
+    "start": {"rules": (str, True), "config": (dict, True), "host": (bytes, True),
+              "seats": (list, True), "time": (int, True), "timeout": (int, True),
+              "on_timeout": (str, True)},
+    "seed-commit": {"commit": (bytes, True), "sealed": (bytes, True)},
+    "seed-open": {"value": (bytes, True), "salt": (bytes, True)},
+    "deck": {"msgs": (list, True), "sealed": (bytes, True)},
+    "act": {"action": (dict, True)},
+    "forfeit": {"seat": (int, True), "reason": (str, True)},
+    "end": {"reveal": (dict, True)},
+    "abort": {"open": (dict, True)},
+}
 DEALERS: dict[str, type[FairDealer]] = {"medici": MediciDealer, "condottiere": CondottiereDealer}
 
 
@@ -179,6 +204,7 @@ class Table:
         if author != due:
             who = "the host" if due == HOST else f"seat {due}"
             raise CheatDetected(author, seq, f"out of turn: {who} must write now", E_NOT_YOUR_TURN)
+        self._check_fields(entry)
         apply = handler(self, entry)  # checks everything, returns the change to make
         self.transcript.append(entry)
         apply()
@@ -189,6 +215,31 @@ class Table:
         if author == HOST:
             return self.host_key
         return self.seats[author].key if 0 <= author < len(self.seats) else None
+
+    def _check_fields(self, entry: Entry) -> None:
+        """``CheatDetected`` naming the first field of ``entry`` its kind does not have, that
+        is missing, or that is of another type (``FIELDS``)."""
+        kind = entry.kind
+        spec = dict(FIELDS[kind])
+        if kind == "act" and self.dealer is not None:
+            spec.update({name: (t, False) for name, t in self.dealer.ACT_FIELDS.items()})
+        for name in entry.fields:
+            if name not in spec and name not in HEADER:
+                raise CheatDetected(entry.author, entry.seq,
+                                    f"unknown field {name!r} in a {kind!r} entry", E_BAD_PARAMS)
+        for name, (t, required) in spec.items():
+            if name not in entry.fields:
+                if required:
+                    raise CheatDetected(entry.author, entry.seq,
+                                        f"field {name!r} is missing from a {kind!r} entry",
+                                        E_BAD_PARAMS)
+            elif type(entry.fields[name]) is not t:
+                raise CheatDetected(entry.author, entry.seq,
+                                    f"field {name!r} of a {kind!r} entry must be {t.__name__}",
+                                    E_BAD_PARAMS)
+        if "sealed" in spec and len(entry.fields["sealed"]) < SEAL_OVERHEAD:
+            raise CheatDetected(entry.author, entry.seq, "field 'sealed' is too short to be a "
+                                "sealed note", E_BAD_PARAMS)
 
     def _field(self, entry: Entry, name: str, t: type, size: int | None = None) -> Any:
         v = entry.fields.get(name)
@@ -206,19 +257,23 @@ class Table:
             raise CheatDetected(HOST, e.seq, f"bad game in start: {err}", E_BAD_PARAMS) from None
         seats = []
         for s in self._field(e, "seats", list):
-            name, key = s.get("name") if type(s) is dict else None, s.get("key") if type(s) is dict else None
-            if type(name) is not str or len(name) > NAME_LIMIT or type(key) is not bytes \
-                    or len(key) != PUBLIC_KEY_SIZE:
+            if type(s) is not dict or set(s) != {"name", "key"}:
                 raise CheatDetected(HOST, e.seq, "a seat is {name, key}", E_BAD_PARAMS)
+            name, key = s["name"], s["key"]
+            if type(name) is not str or not 1 <= len(name) <= NAME_LIMIT or not name.isprintable() \
+                    or type(key) is not bytes or len(key) != PUBLIC_KEY_SIZE:
+                raise CheatDetected(HOST, e.seq, f"a seat is {{name: 1 to {NAME_LIMIT} printable "
+                                    "characters, key: 32 bytes}", E_BAD_PARAMS)
             seats.append(SeatInfo(name, key))
         if len(seats) != config.players or len({s.key for s in seats}) != len(seats):
             raise CheatDetected(HOST, e.seq, "the seats do not match the players", E_BAD_PARAMS)
         if self._field(e, "host", bytes, PUBLIC_KEY_SIZE) != self.host_key:
             raise CheatDetected(HOST, e.seq, "the start names another host key", E_BAD_PARAMS)
         started = self._field(e, "time", int)
-        timeout = e.fields.get("timeout", 0)
-        on_timeout = e.fields.get("on_timeout", "forfeit")
-        if type(timeout) is not int or timeout < 0 or on_timeout not in ("forfeit", "bot"):
+        if not 0 <= started <= MAX_TIME:
+            raise CheatDetected(HOST, e.seq, "the start time is not a time", E_BAD_PARAMS)
+        timeout, on_timeout = e.fields["timeout"], e.fields["on_timeout"]
+        if not 0 <= timeout <= MAX_TIMEOUT or on_timeout not in ("forfeit", "bot"):
             raise CheatDetected(HOST, e.seq, "bad turn timeout in start", E_BAD_PARAMS)
 
         def apply() -> None:
@@ -360,6 +415,9 @@ class Table:
     def _on_forfeit(self, e: Entry) -> Any:
         seat = self._field(e, "seat", int)
         reason = self._field(e, "reason", str)
+        if not 1 <= len(reason) <= REASON_LIMIT or not reason.isprintable():
+            raise CheatDetected(HOST, e.seq, f"a forfeit's reason is 1 to {REASON_LIMIT} printable "
+                                "characters", E_BAD_PARAMS)
         if not 0 <= seat < self.players or seat in self.forfeited:
             raise CheatDetected(HOST, e.seq, f"no seat {seat} to forfeit", E_BAD_PARAMS)
         if seat != self.writer():  # only the seat the game waits for can have run out of time

@@ -166,7 +166,7 @@ def test_out_of_turn_illegal_and_other_seat_entries_are_refused(tolerant_game, c
     g.link.pump()
     run_until_due(g, cheat, conn, "play")
     # now it is this seat's turn; first some moves it may not make
-    bogus = {"kind": "court", "seat": t.me, "card": 999, "value": 5}
+    bogus = {"kind": "court", "seat": t.me, "card": 51, "value": 5}  # a Gonzaga card
     e = Entry.sign(cheat.identity, fields_for(t, kind="act", action=bogus))
     err = cheat.post_now(g.link, conn, e.to_wire())
     assert err.code == E_ILLEGAL and "illegal action" in err.message
