@@ -109,8 +109,19 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     h.add_argument("--on-timeout", choices=("forfeit", "bot"), default="forfeit")
 
 
+JOIN_EXIT = """exit status:
+  0  the game was played to its end (and its audit verified it)
+  1  the game could not be played: nobody listens at HOST:PORT, the host refused the join
+     (a wrong game code, a full game, an address locked out after wrong codes) or broke the
+     protocol
+  3  a cheat was detected (the saved transcript names it)
+  5  gave up: the host closed the connection before taking this player in, again and again
+     (6 tries over about 30 seconds, or after a drop mid-game)"""
+
+
 def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    j = sub.add_parser("join", help="join a networked game")
+    j = sub.add_parser("join", help="join a networked game", epilog=JOIN_EXIT,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     j.add_argument("address", metavar="HOST:PORT")
     j.add_argument("--code", default=None, help="the game code the host gave")
     j.add_argument("--name", default=None)

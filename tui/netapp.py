@@ -23,6 +23,7 @@ from typing import Any
 
 from textual import events
 
+from net.session.play import EXIT_GAVE_UP
 from net.session.sessions import PeerSession
 from net.wire.errors import CheatDetected
 from net.wire.identity import Identity
@@ -58,6 +59,7 @@ class NetGame:
         self.join_line = join_line
         self.client: NetClient | None = None
         self.failure: str = ""
+        self.gave_up = False  # the join ran out of retries (exit status 5)
         self.saved = False
         self.host_session: Any = None
         self.on_failed: Callable[[str], None] | None = None
@@ -76,6 +78,7 @@ class NetGame:
             await self.network()
         except Exception as e:  # the host could not be reached: say so on the screen
             self.failure = str(e)
+            self.gave_up = getattr(e, "gave_up", False)
         self.changed()
 
     def show_invite(self, line: str) -> None:
@@ -131,7 +134,9 @@ class NetGame:
         table = self.session.table
         if self.session.state == "over" and table is not None:
             return 3 if table.verdict is not None else 0
-        return 3 if isinstance(self.session.error, CheatDetected) else 1
+        if isinstance(self.session.error, CheatDetected):
+            return 3
+        return EXIT_GAVE_UP if self.gave_up else 1
 
 
 class RelayView:

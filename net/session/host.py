@@ -8,6 +8,11 @@ the caller) or when the caller cancels it.
 Writes are bounded: the bytes waiting for one socket may not pass ``write_limit``. A peer that
 stops reading while the game goes on (broadcasts keep coming) is dropped with a logged reason,
 as if it had left; it may rejoin. The other seats' game goes on.
+
+What a stranger may cost is the session's to decide (``net.session.limits``): the adapter tells
+it each connection's address, and the timer's ``tick`` closes strangers that never say hello.
+Once the session closes a connection, nothing more is read from it. Connections come and go in
+the log only at debug level; refusals are logged by the session, a few lines per address.
 """
 
 from __future__ import annotations
@@ -17,12 +22,12 @@ import contextlib
 import logging
 from typing import Any
 
+from net.session.code import address_key
 from net.session.link import MemoryLink
 from net.session.sessions import Close, HostSession, Output, PeerSession, Send
 
 log = logging.getLogger("palazzo.net")
 READ_SIZE = 65536
-MAX_CONNECTIONS = 64  # at most this many open sockets at once: more are closed at once
 WRITE_LIMIT = 16 * 1024 * 1024  # bytes waiting for one socket; beyond it the peer is dropped
 DRAIN_TIMEOUT = 5.0  # seconds for the last words to reach a peer at the end
 
@@ -76,16 +81,13 @@ class HostRunner(MemoryLink):
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
-        if len(self.writers) >= MAX_CONNECTIONS:
-            log.warning("refusing a connection from %s: %s already open", peer, MAX_CONNECTIONS)
-            writer.close()
-            return
+        address = address_key(str(peer[0])) if isinstance(peer, tuple) and peer else "?"
         self._next += 1
         conn = self._next
         self.writers[conn] = writer
-        log.info("connection %s from %s", conn, peer)
+        log.debug("connection %s from %s", conn, peer)
         try:
-            self.deliver(self.host.connect(conn))
+            self.deliver(self.host.connect(conn, address))
             while conn in self.writers:
                 await writer.drain()
                 data = await reader.read(READ_SIZE)
@@ -94,7 +96,7 @@ class HostRunner(MemoryLink):
                 self.send(conn, data)
                 self.pump()
         except (ConnectionError, OSError) as e:
-            log.info("connection %s lost: %s", conn, e)
+            log.debug("connection %s lost: %s", conn, e)
         finally:
             self.writers.pop(conn, None)
             self.deliver(self.host.disconnect(conn))

@@ -50,9 +50,10 @@ class MemoryLink:
         self.fallbacks: dict[int, Any] = {}  # bots that play a seat whose player let time pass
         self._next = 0
 
-    def add(self, peer: Any, bot: Any = None, fallback: Any = None) -> int:
+    def add(self, peer: Any, bot: Any = None, fallback: Any = None, address: str = "") -> int:
         """Connect ``peer`` (a ``PeerSession`` or ``RawPeer``), played by ``bot`` if given, or
-        by ``fallback`` when its player lets the turn timeout pass (``--on-timeout bot``)."""
+        by ``fallback`` when its player lets the turn timeout pass (``--on-timeout bot``).
+        ``address`` is where the host sees it come from (``""``: in process)."""
         self._next += 1
         conn = self._next
         self.peers[conn] = peer
@@ -60,7 +61,7 @@ class MemoryLink:
             self.bots[conn] = bot
         if fallback is not None:
             self.fallbacks[conn] = fallback
-        self.deliver(self.host.connect(conn))
+        self.deliver(self.host.connect(conn, address))
         return conn
 
     def drop(self, conn: int) -> None:

@@ -5,6 +5,13 @@ a bot (``choose(view, seat)``) or from outside (a table screen calls ``PeerRunne
 the host's ``--on-timeout bot``, a ``fallback`` bot decides for a player who let the turn
 timeout pass. If the connection drops before the game is over, it reconnects with the same key
 and the host resends the transcript from where this peer stopped.
+
+Retries are bounded. After a connection that ends without the host taking this peer in (no
+answer to its hello: the host closed it, was full, or is gone), it waits ``retry_delay``
+seconds, doubled after each such try up to ``MAX_DELAY``, and gives up after ``retries`` of them
+in a row with ``PeerGone`` (``gave_up`` set): one line saying how many tries and what the host
+said last. A connection on which the host took it in starts the count again. The very first
+connection failing to open at all is ``PeerGone`` at once (nobody listens there).
 """
 
 from __future__ import annotations
@@ -18,10 +25,15 @@ from net.session.sessions import PeerEvent, PeerSession
 
 READ_SIZE = 65536
 TICK = 0.5
+MAX_DELAY = 30.0  # seconds between two tries, at most
 
 
 class PeerGone(Exception):
-    """The host could not be reached (again)."""
+    """The host could not be reached (again); ``gave_up`` once the retries ran out."""
+
+    def __init__(self, message: str, gave_up: bool = False) -> None:
+        super().__init__(message)
+        self.gave_up = gave_up
 
 
 class PeerRunner:
@@ -54,31 +66,37 @@ class PeerRunner:
 
     async def run(self) -> None:
         session = self.session
-        attempt = 0
+        failed = 0  # tries in a row on which the host did not take this peer in
+        why = ""
         while True:
             try:
                 reader, writer = await asyncio.open_connection(self.host, self.port)
             except OSError as e:
-                attempt += 1
-                if attempt > self.retries or session.table is None:
-                    raise PeerGone(f"could not reach {self.host}:{self.port}: {e.strerror or e}") from None
-                await asyncio.sleep(self.retry_delay)
-                continue
-            if session.state == "disconnected":
-                session.reconnect()
-            attempt = 0
-            try:
-                await self._converse(reader, writer)
-            except (ConnectionError, OSError):
-                pass
-            finally:
-                writer.close()
-            if session.state in ("over", "failed"):
-                return
-            session.connection_lost()
-            self._emit()
-            attempt = 1
-            await asyncio.sleep(self.retry_delay)
+                why = f"could not reach {self.host}:{self.port}: {e.strerror or e}"
+                if session.table is None:
+                    raise PeerGone(why) from None
+            else:
+                if session.state == "disconnected":
+                    session.reconnect()
+                try:
+                    await self._converse(reader, writer)
+                except (ConnectionError, OSError):
+                    pass
+                finally:
+                    writer.close()
+                if session.state in ("over", "failed"):
+                    return
+                taken_in = session.state in ("lobby", "playing")
+                session.connection_lost()
+                self._emit()
+                if taken_in:
+                    failed = 0
+                why = session.refusal or f"{self.host}:{self.port} closed the connection"
+            failed += 1
+            if failed > self.retries:
+                raise PeerGone(f"gave up after {failed} tries to join {self.host}:{self.port}: "
+                               f"{why}", gave_up=True)
+            await asyncio.sleep(min(self.retry_delay * 2 ** (failed - 1), MAX_DELAY))
 
     async def _converse(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         session = self.session

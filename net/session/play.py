@@ -1,7 +1,9 @@
 """Headless host and join, as the command line runs them: set up, play, save, report.
 
-``host_game`` and ``join_game`` return an exit status (0: the game ended normally) and talk to
-the user only through ``say`` (one line at a time). The transcript is saved under
+``host_game`` and ``join_game`` return an exit status (0: the game ended normally; ``join_game``:
+1 the game could not be played, 3 a cheat was found, ``EXIT_GAVE_UP`` it gave up trying to join
+or rejoin) and talk to the user only through ``say`` (one line at a time; a joiner's lines are
+made printable first, since names and reasons come from the host). The transcript is saved under
 ``$XDG_DATA_HOME/palazzo/games/`` and its path said at the end, also after a failure (it is the
 evidence of a detected cheat).
 """
@@ -16,15 +18,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from net.session.code import new_code
 from net.session.host import HostRunner
 from net.session.peer import PeerGone, run_peer
-from net.session.sessions import HostSession, PeerEvent, PeerSession, new_code
+from net.session.sessions import HostSession, PeerEvent, PeerSession
 from net.session.table import Table
 from net.wire import transcript as files
 from net.wire.errors import CheatDetected
 from net.wire.identity import Identity
 
 DEFAULT_PORT = 7342
+#: ``join_game``'s exit status when it gave up trying to join or rejoin (``palazzo join --help``)
+EXIT_GAVE_UP = 5
 Say = Callable[[str], None]
 
 
@@ -162,8 +167,16 @@ def parse_address(text: str) -> tuple[str, int]:
     return host.strip("[]") or "127.0.0.1", int(port)
 
 
+def _printable_lines(say: Say) -> Say:
+    def printable(line: str) -> None:
+        say("".join(c if c.isprintable() else repr(c)[1:-1] for c in line))
+
+    return printable
+
+
 def join_game(address: str, code: str | None, name: str, game_bot: str | None, say: Say,
               verbose: bool = False) -> int:
+    say = _printable_lines(say)
     host, port = parse_address(address)
     identity = Identity.load_or_create()
     session = PeerSession(identity, name, code)
@@ -204,7 +217,7 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
     except PeerGone as e:
         say(f"error: {e}")
         save_transcript(session.table, say)
-        return 1
+        return EXIT_GAVE_UP if e.gave_up else 1
     if session.state == "over":
         assert session.table is not None
         say(result_line(session.table))

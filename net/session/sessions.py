@@ -28,22 +28,27 @@ from __future__ import annotations
 import logging
 import math
 import os
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from net.session import limits
+from net.session.code import CodeGuard, same_code
+from net.session.limits import Bucket, QuietLog
 from net.session.table import MAX_TIMEOUT, NAME_LIMIT, Table
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
 from net.wire.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
 from net.wire.rpc import (
     E_BAD_PARAMS,
     E_BAD_SIGNATURE,
+    E_BUSY,
     E_FULL,
     E_INTERNAL,
     E_KEY_IN_USE,
+    E_LOCKED_OUT,
     E_NOT_YOUR_SEAT,
+    E_TIMEOUT,
     E_UNKNOWN_METHOD,
     E_WRONG_CODE,
     E_WRONG_PHASE,
@@ -58,17 +63,12 @@ from net.wire.transcript import GENESIS, Entry
 VERSION = 1
 HELLO_TAG = b"palazzo/hello/v1\x00"
 NONCE_SIZE = 32
-CODE_WORDS = (
-    "ROOK", "LUTE", "DUKE", "MASK", "OWL", "VINE", "BELL", "FIG", "SWAN", "TOWER",
-    "LAMP", "ROSE", "BOAR", "OAK", "GULL", "HARP", "MOTH", "FORT", "WOLF", "PEAR",
-)
+#: refusals after which the host closes the connection (the peer cannot go on without it)
+CLOSING = frozenset({E_WRONG_CODE, E_LOCKED_OUT, E_FULL})
+#: what a host says as it closes a connection that may try again later
+RETRY = frozenset({E_BUSY, E_TIMEOUT})
 
 log = logging.getLogger("palazzo.net")
-
-
-def new_code() -> str:
-    """A short random game code, e.g. ``ROOK-4821``."""
-    return f"{secrets.choice(CODE_WORDS)}-{secrets.randbelow(10000):04d}"
 
 
 def hello_signature(identity: Identity, nonce: bytes, host_key: bytes) -> bytes:
@@ -102,6 +102,10 @@ class Seat:
 class _Conn:
     codec: Codec
     nonce: bytes
+    address: str = ""
+    since: float = 0.0  # when it connected
+    budget: Bucket | None = None  # requests, once seated (``net.session.limits``)
+    asked: int = 0  # messages received before it took a seat
     seat: int | None = None
     closed: bool = False
     resume_from: int = 0
@@ -150,7 +154,10 @@ class HostSession:
         self.clock = clock
         self.table = Table(identity.public_key, None)
         self.seats: list[Seat] = []
-        self.conns: dict[int, _Conn] = {}
+        self.conns: dict[int, _Conn] = {}  # in the order they connected
+        self.guard = CodeGuard(clock)
+        self.quiet = QuietLog(clock)
+        self._lobby_changed = False
         self._out: list[Output] = []
         self._due: tuple[int | None, int] = (None, -1)
         self._due_since = clock()
@@ -158,8 +165,11 @@ class HostSession:
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
-    def connect(self, conn: int) -> list[Output]:
-        c = _Conn(Codec(), os.urandom(NONCE_SIZE))
+    def connect(self, conn: int, address: str = "") -> list[Output]:
+        """A new connection from ``address`` (``net.session.code.address_key``; ``""`` for an
+        in-process seat). It always gets in: at a limit, the oldest stranger makes room."""
+        self._make_room(address)
+        c = _Conn(Codec(), os.urandom(NONCE_SIZE), address, self.clock())
         self.conns[conn] = c
         self._notify(conn, "challenge", {
             "nonce": c.nonce, "host": self.identity.public_key, "version": VERSION,
@@ -174,12 +184,12 @@ class HostSession:
         try:
             events = c.codec.receive_data(data)
         except RemoteProtocolError as e:
-            log.warning("connection %s: %s", conn, e)
+            self._warn(conn, str(e))
             self._notify(conn, "error", {"code": e.code, "message": str(e)})
             self._close(conn, str(e))
             return self.take_output()
         for event in events:
-            if c.closed:
+            if c.closed or not self._within_budget(conn, c):
                 break
             self._handle(conn, event)
         return self.take_output()
@@ -199,13 +209,15 @@ class HostSession:
         return self.take_output()
 
     def tick(self) -> list[Output]:
-        """Check the turn timeout (call it now and then)."""
+        """Close the strangers past their hello time and check the turn timeout (call it now
+        and then: the asyncio host does twice a second)."""
+        self._expire_strangers()
         if self.turn_timeout is None or self.finished:
-            return []
+            return self.take_output()
         self._track_due()
         who, _ = self._due
         if who is None or who < 0 or self.table.phase not in ("seed-commit", "seed-open", "play", "end"):
-            return []
+            return self.take_output()
         limit = self.turn_timeout * (2 if self.on_timeout == "bot" else 1)
         if self.clock() - self._due_since >= limit:
             reason = f"no move within {limit:g} seconds"
@@ -226,9 +238,9 @@ class HostSession:
                     raise RemoteProtocolError(f"unknown method {event.method!r}", E_UNKNOWN_METHOD)
                 result = handler(self, conn, event)
             except (RemoteProtocolError, CheatDetected) as e:
-                log.warning("connection %s, %s: %s", conn, event.method, e)
+                self._warn(conn, f"{event.method}: {e}")
                 self._respond(conn, event.msgid, None, RpcError(e.code, str(e)))
-                if e.code == E_WRONG_CODE:
+                if e.code in CLOSING:
                     self._close(conn, str(e))
                 return
             except Exception as e:  # a fault here must not stop the other players' game
@@ -239,21 +251,15 @@ class HostSession:
             self._after(conn, event.method)
         elif isinstance(event, Notification):
             msg = f"unknown notification {event.method!r} (peers send requests only)"
-            log.warning("connection %s: %s", conn, msg)
+            self._warn(conn, msg)
             self._notify(conn, "error", {"code": E_UNKNOWN_METHOD, "message": msg})
         else:
-            log.info("connection %s: ignoring a response (msgid %s)", conn, event.msgid)
+            self._warn(conn, f"ignoring a response (msgid {event.msgid})")
 
     def _hello(self, conn: int, req: Request) -> Any:
         m = _param_map(req)
         c = self.conns[conn]
-        if self.code is not None:
-            given = m.get("code")
-            if type(given) is not str or given.strip().upper() != self.code:
-                what = "a wrong" if given else "no"
-                raise RemoteProtocolError(
-                    f"{what} game code: ask the host for the line to join "
-                    f"(palazzo join HOST:PORT --code CODE)", E_WRONG_CODE)
+        self._check_code(c, m)
         name = _typed(m, "name", str).strip()
         if not 1 <= len(name) <= NAME_LIMIT or not name.isprintable():
             raise RemoteProtocolError(f"a name is 1 to {NAME_LIMIT} printable characters",
@@ -292,6 +298,7 @@ class HostSession:
 
     def _ready(self, conn: int, req: Request) -> Any:
         seat = self._seat_of(conn)
+        self._lobby_changed = not self.seats[seat].ready  # a second ready tells nobody
         self.seats[seat].ready = True
         return None
 
@@ -314,9 +321,92 @@ class HostSession:
             for entry in self.table.transcript.entries[c.resume_from :]:
                 self._notify(conn, "entry", entry.to_wire())
             self._broadcast_lobby()
-        elif method == "ready":
+        elif method == "ready" and self._lobby_changed:
             self._broadcast_lobby()
             self._maybe_start()
+
+    def _check_code(self, c: _Conn, m: dict[str, Any]) -> None:
+        """The game code of a hello (``net.session.code``): ``E_LOCKED_OUT`` while its address
+        is locked out, whatever the code (unless the hello proves a seated key: a player who
+        comes back is never locked out), ``E_WRONG_CODE`` for a missing or wrong one, which
+        counts against the address."""
+        if self.code is None:
+            return
+        wait = self.guard.locked(c.address)
+        if wait > 0 and not self._proves_seated_key(c, m):
+            raise RemoteProtocolError(
+                f"too many wrong game codes from your address: try again in {math.ceil(wait)} "
+                "seconds", E_LOCKED_OUT)
+        given = m.get("code")
+        if type(given) is not str or not same_code(given, self.code):
+            lock = self.guard.wrong(c.address)
+            what = "a wrong" if given else "no"
+            then = f"; your address is locked out for {math.ceil(lock)} seconds" if lock else ""
+            raise RemoteProtocolError(
+                f"{what} game code: ask the host for the line to join "
+                f"(palazzo join HOST:PORT --code CODE){then}", E_WRONG_CODE)
+        self.guard.right(c.address)
+
+    def _proves_seated_key(self, c: _Conn, m: dict[str, Any]) -> bool:
+        key, sig = m.get("key"), m.get("sig")
+        return (type(key) is bytes and type(sig) is bytes and any(s.key == key for s in self.seats)
+                and verify(key, HELLO_TAG, c.nonce + self.identity.public_key, sig))
+
+    # -- what a connection may cost (``net.session.limits``) ---------------------------------
+
+    def _make_room(self, address: str) -> None:
+        """Before a connection from ``address`` comes in: close the oldest stranger of that
+        address when it holds its share, or the oldest of all when the host is full."""
+        strangers = [n for n, c in self.conns.items() if c.seat is None and not c.closed]
+        same = [n for n in strangers if self.conns[n].address == address]
+        held = sum(1 for c in self.conns.values() if not c.closed)
+        if address and len(same) >= limits.STRANGERS_PER_ADDRESS:
+            self._shut(same[0], E_BUSY, f"{limits.STRANGERS_PER_ADDRESS} connections without a "
+                       "seat from one address: the oldest is closed for a new one")
+        elif held >= limits.MAX_CONNECTIONS and strangers:
+            self._shut(strangers[0], E_BUSY, "the host is full: the oldest connection without a "
+                       "seat is closed for a new one")
+
+    def _within_budget(self, conn: int, c: _Conn) -> bool:
+        """Whether one more message from ``conn`` may be read; if not, it is closed."""
+        if c.seat is None:
+            c.asked += 1
+            if c.asked <= limits.STRANGER_REQUESTS:
+                return True
+            self._shut(conn, E_BUSY, f"{limits.STRANGER_REQUESTS} messages without taking a seat")
+            return False
+        if c.budget is None:
+            c.budget = Bucket(self.clock, limits.REQUEST_RATE, limits.REQUEST_BURST)
+        if c.budget.take():
+            return True
+        self._shut(conn, E_BUSY, f"more than {limits.REQUEST_BURST} messages at once, or "
+                   f"{limits.REQUEST_RATE:g} a second")
+        return False
+
+    def _expire_strangers(self) -> None:
+        now = self.clock()
+        for conn, c in list(self.conns.items()):
+            if c.seat is None and not c.closed and now - c.since >= limits.HELLO_TIMEOUT:
+                self._shut(conn, E_TIMEOUT, f"no seat taken within {limits.HELLO_TIMEOUT:g} "
+                           "seconds of connecting")
+
+    def _shut(self, conn: int, code: int, why: str) -> None:
+        """Tell ``conn`` why, log it (within the address's log budget) and close it."""
+        self._warn(conn, f"closed: {why}")
+        self._notify(conn, "error", {"code": code, "message": why})
+        self._close(conn, why)
+
+    def _warn(self, conn: int, msg: str) -> None:
+        """Log a refusal, within its address's log budget (in-process seats: always)."""
+        c = self.conns.get(conn)
+        address = c.address if c is not None else ""
+        if not address:
+            log.warning("connection %s: %s", conn, msg)
+            return
+        ok, skipped = self.quiet.allow(address)
+        if ok:
+            more = f" ({skipped} more from {address} not logged)" if skipped else ""
+            log.warning("connection %s from %s: %s%s", conn, address, msg, more)
 
     def _seat_of(self, conn: int) -> int:
         seat = self.conns[conn].seat
@@ -398,6 +488,12 @@ class HostSession:
                 self._notify(conn, "lobby", data)
 
 
+def _printable(text: Any) -> str:
+    """Text from the host, as one printable line of at most 300 characters."""
+    text = str(text)[:300]
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _fp(key: bytes) -> str:
     from net.wire.identity import fingerprint
 
@@ -449,6 +545,7 @@ class PeerSession:
         self._pending: int | None = None
         self._sync_to = 0
         self._logged = 0
+        self.refusal = ""  # what the host said last when it closed a connection for room
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -599,11 +696,15 @@ class PeerSession:
         self._maybe_write()
 
     def _on_error(self, m: dict[str, Any]) -> None:
-        self._fail(RemoteProtocolError(f"the host says: {m.get('message')}", m.get("code") or 1))
+        message = _printable(m.get("message"))
+        if m.get("code") in RETRY:  # the host makes room or is busy: it closes, a retry may do
+            self.refusal = f"the host says: {message}"
+            return
+        self._fail(RemoteProtocolError(f"the host says: {message}", m.get("code") or 1))
 
     def _on_bye(self, m: dict[str, Any]) -> None:
         if self.state != "over":
-            self._fail(RemoteProtocolError(f"the host ended the session: {m.get('reason')}"))
+            self._fail(RemoteProtocolError(f"the host ended the session: {_printable(m.get('reason'))}"))
 
     def _synced(self) -> bool:
         return self.table is not None and len(self.table.transcript) >= self._sync_to

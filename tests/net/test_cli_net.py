@@ -33,3 +33,60 @@ def test_a_join_that_reaches_nobody_fails_clearly(capsys, tmp_path, monkeypatch)
         port = s.getsockname()[1]
     assert main(["join", f"127.0.0.1:{port}", "--bot", "greedy"]) == 1
     assert "error: could not reach 127.0.0.1" in capsys.readouterr().out
+
+
+def _closing_server(greeting=b""):
+    """A server on 127.0.0.1 that says ``greeting`` and closes each connection at once, as a
+    host with no room does; it counts the connections."""
+    import socket
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(16)
+    seen = []
+
+    def serve():
+        while True:
+            try:
+                c, _ = srv.accept()
+            except OSError:
+                return
+            seen.append(1)
+            if greeting:
+                c.sendall(greeting)
+            c.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return srv, seen
+
+
+@pytest.mark.parametrize("says", [False, True])
+def test_a_join_against_a_host_that_keeps_closing_gives_up_with_status_5(says, capsys, tmp_path,
+                                                                         monkeypatch):
+    import functools
+
+    import net.session.play as play
+    from net.wire.rpc import E_BUSY, Codec, Notification
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setattr(play, "run_peer", functools.partial(play.run_peer, retry_delay=0.001))
+    note = Codec().send(Notification("error", ({"code": E_BUSY, "message": "no room"},)))
+    srv, seen = _closing_server(note if says else b"")
+    try:
+        port = srv.getsockname()[1]
+        assert main(["join", f"127.0.0.1:{port}", "--bot", "greedy"]) == 5
+    finally:
+        srv.close()
+    out = capsys.readouterr().out.splitlines()
+    assert len(seen) == 6  # the first try and 5 retries, then no more
+    errors = [line for line in out if line.startswith("error:")]
+    why = "the host says: no room" if says else f"127.0.0.1:{port} closed the connection"
+    assert errors == [f"error: gave up after 6 tries to join 127.0.0.1:{port}: {why}"]
+
+
+def test_join_help_documents_its_exit_status(capsys):
+    with pytest.raises(SystemExit):
+        main(["join", "--help"])
+    out = capsys.readouterr().out
+    assert "exit status:" in out and "5  gave up" in out and "3  a cheat" in out

@@ -4,7 +4,8 @@ import msgpack
 import pytest
 
 from engine.core import UNKNOWN
-from net.session.sessions import PeerSession, new_code
+from net.session.code import CODE_WORDS, new_code
+from net.session.sessions import PeerSession
 from net.wire.identity import Identity
 from net.wire.rpc import E_FULL, E_KEY_IN_USE, E_WRONG_CODE, Codec, Notification, Request, Response
 from net.wire.transcript import Transcript
@@ -67,12 +68,13 @@ def test_the_lobby_shows_names_fingerprints_and_readiness(make_game):
 
 def test_the_game_code_is_required_and_checked(make_game):
     code = new_code()
-    word, digits = code.split("-")
-    assert word.isalpha() and len(digits) == 4
+    *words, digits = code.split("-")
+    assert len(words) == 3 and all(w in CODE_WORDS for w in words)
+    assert digits.isdigit() and len(digits) == 4
     g = make_game(3, code=code)
-    wrong = g.add_bot(0, code="NOPE-0000")
+    wrong = g.add_bot(0, code="NOPE-NOPE-NOPE-0000")
     none = g.add_bot(1, code="")
-    right = g.add_bot(2, code=code.lower())
+    right = g.add_bot(2, code=" " + code.lower().replace("-", " ") + " ")  # as read aloud
     g.link.pump()
     for p in (wrong, none):
         assert p.state == "failed"

@@ -1,0 +1,74 @@
+"""What one stranger may cost the host: connections, requests and log lines, each bounded.
+
+Rules (``HostSession`` applies them; ``docs/protocol.md`` section 3 states them for peers):
+
+* **Connections.** The host holds at most ``MAX_CONNECTIONS`` connections, and at most
+  ``STRANGERS_PER_ADDRESS`` *strangers* (connections that have not taken a seat) from one
+  address (``net.session.code.address_key``). A new connection is never turned away: when
+  either limit is reached, the oldest stranger (of that address, or of all) is closed to make
+  room. Seated connections are never closed for room, and there are at most as many of them as
+  seats, so a seated player's key always finds room to rejoin, and so does a new player.
+* **Hello.** A stranger that has not taken a seat ``HELLO_TIMEOUT`` seconds after it connected is
+  closed, and so is one that sends more than ``STRANGER_REQUESTS`` messages without taking one.
+* **Requests.** A seated connection may send ``REQUEST_BURST`` messages at once and
+  ``REQUEST_RATE`` a second after that (a token bucket); an honest peer sends one per entry it
+  writes and waits for each to come back. One more and it is closed (its seat stays: it may
+  rejoin). Every refusal is cheap: the messages after it are not read.
+* **Log.** Refusals are logged per address at most ``LOG_BURST`` lines at once and one every
+  ``LOG_EVERY`` seconds after that; the next line logged says how many were left out. A flood
+  costs a few lines, not one per frame.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+
+MAX_CONNECTIONS = 64
+STRANGERS_PER_ADDRESS = 8
+HELLO_TIMEOUT = 5.0
+STRANGER_REQUESTS = 8
+REQUEST_RATE = 200.0
+REQUEST_BURST = 400
+LOG_BURST = 5
+LOG_EVERY = 10.0
+LOG_ADDRESSES = 1024  # addresses whose log budget is remembered
+
+
+class Bucket:
+    """A token bucket: ``take()`` is true while the budget lasts (``burst`` at once, then
+    ``rate`` a second)."""
+
+    __slots__ = ("clock", "rate", "burst", "tokens", "at")
+
+    def __init__(self, clock: Callable[[], float], rate: float, burst: float) -> None:
+        self.clock, self.rate, self.burst = clock, rate, burst
+        self.tokens = float(burst)
+        self.at = clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class QuietLog:
+    """A log budget per address: ``allow(address)`` says whether to log one more line, and how
+    many lines were left out since the last one logged."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self._budgets: OrderedDict[str, tuple[Bucket, int]] = OrderedDict()
+
+    def allow(self, address: str) -> tuple[bool, int]:
+        bucket, skipped = self._budgets.pop(address, None) or (
+            Bucket(self.clock, 1.0 / LOG_EVERY, LOG_BURST), 0)
+        ok = bucket.take()
+        self._budgets[address] = (bucket, 0 if ok else skipped + 1)
+        while len(self._budgets) > LOG_ADDRESSES:
+            self._budgets.popitem(last=False)
+        return ok, skipped if ok else 0

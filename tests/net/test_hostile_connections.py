@@ -1,0 +1,244 @@
+"""Findings of a hostile run against the host, connection by connection, reproduced sans-IO on
+the in-memory link with a fake clock (``net.session.limits``, ``net.session.code``):
+
+* 64 idle connections locked everyone out: no new player could join and no seated player rejoin;
+* one stranger's flood of tiny requests slowed the game, each refusal logged;
+* the game code fell to guessing: no delay, no lockout, 200,000 codes.
+"""
+
+import logging
+import math
+import random
+
+import pytest
+
+from engine.registry import get_game
+from net.session import limits
+from net.session.code import CODE_SPACE, CODE_WORDS, FREE_WRONG, LOCK_MAX, new_code
+from net.session.link import RawPeer
+from net.session.sessions import PeerSession, hello_signature
+from net.wire.identity import Identity
+from net.wire.rpc import (
+    E_BUSY,
+    E_LOCKED_OUT,
+    E_TIMEOUT,
+    E_WRONG_CODE,
+    Codec,
+    Notification,
+    Request,
+    Response,
+)
+
+
+def _errors(raw):
+    return [e.params[0] for e in raw.events() if isinstance(e, Notification) and e.method == "error"]
+
+
+def _answers(raw):
+    return [e for e in raw.events() if isinstance(e, Response)]
+
+
+def _lobbies(peer):
+    return sum(e.kind == "lobby" for e in peer.events)
+
+
+def _idle(g, n, address=lambda i: "10.0.0.66"):
+    raws = []
+    for i in range(n):
+        raw = RawPeer()
+        g.link.add(raw, address=address(i))
+        raws.append(raw)
+    return raws
+
+
+def _steps_until(g, n):
+    while len(g.host.table.transcript) < n:
+        for conn, peer in list(g.link.peers.items()):
+            data = peer.data_to_send()
+            if data:
+                g.link.send(conn, data)
+            bot = g.link.bots.get(conn)
+            if bot is not None and peer.decision_due():
+                peer.act(bot.choose(peer.view, peer.table.me))
+
+
+# -- idle connections -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spread", [False, True], ids=["one address", "64 addresses"])
+def test_64_idle_connections_neither_keep_a_player_out_nor_a_seat_from_coming_back(
+        make_game, clock, spread):
+    g = make_game(3, clock=clock)
+    ids = [Identity.generate() for _ in range(3)]
+    entry = get_game("medici")
+    for i in range(2):
+        g.add_bot(i, identity=ids[i])
+    g.link.pump()
+    where = (lambda i: f"10.0.1.{i}") if spread else (lambda i: "10.0.0.66")
+    idle = _idle(g, 64, where)
+    assert sum(not c.closed for c in g.host.conns.values()) <= limits.MAX_CONNECTIONS
+    # a new player joins beside them, from the attacker's own address too
+    g.link.add(PeerSession(ids[2], "newcomer"), entry.make_bot("greedy", random.Random(2)),
+               address=where(0))
+    g.peers.append(g.link.peers[g.link._next])
+    g.conns.append(g.link._next)
+    _steps_until(g, 30)
+    assert len(g.host.seats) == 3 and g.host.table.phase != "lobby"
+    # a seated player drops; the idle ones fill the host again; the player comes back
+    g.link.drop(g.conns[1])
+    idle += _idle(g, 64, where)
+    back = PeerSession(ids[1], "back")
+    g.link.add(back, entry.make_bot("greedy", random.Random(7)), address=where(1))
+    g.peers[1] = back
+    g.link.pump()
+    assert g.host.finished and [p.state for p in g.peers] == ["over"] * 3
+    # the strangers that made room were told why
+    told = [e for raw in idle for e in _errors(raw)]
+    assert told and {e["code"] for e in told} == {E_BUSY}
+    assert all(raw.closed for raw in idle[:64 - limits.STRANGERS_PER_ADDRESS])
+
+
+def test_a_stranger_that_says_no_hello_is_closed_after_the_hello_timeout(make_game, clock):
+    g = make_game(3, clock=clock)
+    (raw,) = _idle(g, 1)
+    clock.now += limits.HELLO_TIMEOUT - 0.1
+    g.link.deliver(g.host.tick())
+    assert not raw.closed
+    clock.now += 0.1
+    g.link.deliver(g.host.tick())
+    assert raw.closed
+    assert _errors(raw) == [{"code": E_TIMEOUT, "message": "no seat taken within 5 seconds of "
+                             "connecting"}]
+
+
+def test_a_seated_player_is_never_closed_for_idling(make_game, clock):
+    g = make_game(3, clock=clock)
+    ada = g.add_bot(0, bot=None)
+    g.link.pump()
+    clock.now += 1000
+    g.link.deliver(g.host.tick())
+    assert ada.state == "lobby" and not g.host.conns[g.conns[0]].closed
+
+
+# -- floods ---------------------------------------------------------------------------------------
+
+
+def test_a_strangers_flood_is_cut_after_a_few_requests_and_logged_a_few_times(make_game, clock,
+                                                                              caplog):
+    g = make_game(3, clock=clock)
+    caplog.set_level(logging.WARNING, "palazzo.net")
+    flood = Codec().send(Request(1, "ready", ())) * 10_000
+    for _ in range(50):  # one stranger after another, from one address
+        (raw,) = _idle(g, 1)
+        g.link.send(g.link._next, flood)
+        assert raw.closed
+        assert len(_answers(raw)) == limits.STRANGER_REQUESTS
+        assert _errors(raw)[-1]["code"] == E_BUSY
+    lines = [r for r in caplog.records if r.name == "palazzo.net"]
+    assert len(lines) <= limits.LOG_BURST  # for 50 x 10,000 frames
+    # the next line logged, once the address's budget has grown back, says what was left out
+    clock.now += limits.LOG_EVERY
+    (raw,) = _idle(g, 1)
+    g.link.send(g.link._next, flood)
+    assert "more from 10.0.0.66 not logged" in caplog.records[-1].getMessage()
+    # the game goes on beside it
+    for i in range(3):
+        g.add_bot(i)
+    g.link.pump()
+    assert g.host.finished
+
+
+def test_a_seated_flood_is_closed_and_its_player_may_come_back(make_game, clock):
+    g = make_game(3, clock=clock)
+    me = Identity.generate()
+    raw = RawPeer()
+    conn = g.link.add(raw, address="10.0.0.5")
+    challenge = raw.events()[0].params[0]
+    hello = {"name": "flood", "key": me.public_key,
+             "sig": hello_signature(me, challenge["nonce"], challenge["host"])}
+    g.link.send(conn, Codec().send(Request(1, "hello", (hello,))))
+    assert _answers(raw)[0].result["seat"] == 0
+    others = [g.add_bot(i, bot=None) for i in (1, 2)]
+    g.link.pump()
+    before = [_lobbies(p) for p in others]
+    g.link.send(conn, Codec().send(Request(7, "ready", ())) * (limits.REQUEST_BURST + 50))
+    assert raw.closed and _errors(raw)[-1]["code"] == E_BUSY
+    assert len(_answers(raw)) == 1 + limits.REQUEST_BURST  # the rest was never read
+    # a second ready tells nobody anything: the others heard of the first (which started the
+    # game) and of the seat going offline, not of 400 readies
+    assert [_lobbies(p) for p in others] == [n + 2 for n in before]
+    assert g.host.table.phase != "lobby"
+    # the player comes back with the same key, and the game is played
+    back = g.add_bot(0, identity=me)
+    for i in range(len(others)):  # the others, held so far, now play too
+        g.link.bots[g.conns[i]] = get_game("medici").make_bot("greedy", random.Random(i))
+    g.link.pump()
+    assert g.host.finished and back.state == "over"
+
+
+def test_an_honest_game_never_meets_the_request_budget(make_game):
+    g = make_game(3, game="condottiere")
+    for i in range(3):
+        g.add_bot(i)
+    g.link.pump()  # the fake clock never moves here: the whole game is one burst
+    assert g.host.finished and [p.state for p in g.peers] == ["over"] * 3
+
+
+# -- guessing the code ----------------------------------------------------------------------------
+
+
+def _hello(g, address, code, identity=None):
+    raw = RawPeer()
+    conn = g.link.add(raw, address=address)
+    challenge = raw.events()[0].params[0]
+    me = identity or Identity.generate()
+    hello = {"name": "guess", "key": me.public_key, "code": code,
+             "sig": hello_signature(me, challenge["nonce"], challenge["host"])}
+    g.link.send(conn, Codec().send(Request(1, "hello", (hello,))))
+    (answer,) = _answers(raw)
+    return answer
+
+
+def test_wrong_codes_lock_the_address_out_and_the_lock_cannot_be_raced(make_game, clock):
+    code = new_code()
+    g = make_game(3, code=code, clock=clock)
+    for _ in range(FREE_WRONG):
+        answer = _hello(g, "10.9.9.9", "ROOK-ROOK-ROOK-0000")
+        assert answer.error.code == E_WRONG_CODE and "locked out" not in answer.error.message
+    answer = _hello(g, "10.9.9.9", "ROOK-ROOK-ROOK-0001")
+    assert answer.error.code == E_WRONG_CODE and "locked out for 1 seconds" in answer.error.message
+    # while locked out, even the right code is refused without being looked at
+    answer = _hello(g, "10.9.9.9", code)
+    assert answer.error.code == E_LOCKED_OUT and "try again in 1 seconds" in answer.error.message
+    assert g.host.seats == []
+    # another address is not slowed
+    assert _hello(g, "10.9.9.10", code).error is None
+    # each further wrong code doubles the lockout, up to an hour
+    waits = []
+    for _ in range(16):
+        clock.now += LOCK_MAX
+        answer = _hello(g, "10.9.9.9", "ROOK-ROOK-ROOK-0002")
+        waits.append(int(answer.error.message.rsplit("for ", 1)[1].split()[0]))
+    assert waits[:4] == [2, 4, 8, 16] and waits[-1] == LOCK_MAX
+    clock.now += LOCK_MAX
+    assert _hello(g, "10.9.9.9", code).error is None  # the right code, once the lock is over
+
+
+def test_a_seated_key_comes_back_from_a_locked_out_address(make_game, clock):
+    code = new_code()
+    g = make_game(3, code=code, clock=clock)
+    me = Identity.generate()
+    assert _hello(g, "10.7.7.7", code, me).error is None
+    for _ in range(FREE_WRONG + 1):
+        _hello(g, "10.7.7.7", "WOLF-WOLF-WOLF-1111")
+    assert _hello(g, "10.7.7.7", code).error.code == E_LOCKED_OUT  # a new key: locked out
+    answer = _hello(g, "10.7.7.7", code, me)
+    assert answer.error is None and answer.result["seat"] == 0
+
+
+def test_the_code_takes_years_to_guess():
+    assert len(CODE_WORDS) == 256 and CODE_SPACE == 256**3 * 10**4
+    # one address: FREE_WRONG at once, then lockouts doubling from 1 s to an hour
+    half = CODE_SPACE / 2
+    years = half * LOCK_MAX / (365.25 * 24 * 3600)
+    assert years > 1e6 and math.log2(CODE_SPACE) > 37
