@@ -40,6 +40,8 @@ class HostRunner(MemoryLink):
         super().__init__(session)
         self.write_limit = write_limit
         self.writers: dict[int, asyncio.StreamWriter] = {}
+        self.closing: dict[int, asyncio.Event] = {}  # set when the session closes the socket
+        self.serving: set[asyncio.Task[Any]] = set()  # one task per open socket
         self.done = asyncio.Event()
         self.on_change = on_change  # called after every burst of traffic (e.g. to print moves)
 
@@ -51,6 +53,8 @@ class HostRunner(MemoryLink):
             if writer is None:
                 continue
             if isinstance(out, Send):
+                if writer.transport.is_closing():  # the peer is gone: its socket is being closed
+                    continue
                 writer.write(out.data)
                 waiting = writer.transport.get_write_buffer_size()
                 if waiting > self.write_limit:
@@ -58,6 +62,8 @@ class HostRunner(MemoryLink):
             elif isinstance(out, Close):
                 self.writers.pop(out.conn, None)
                 writer.close()
+                if out.conn in self.closing:
+                    self.closing[out.conn].set()
         if self.host.finished:
             self.done.set()
 
@@ -69,6 +75,8 @@ class HostRunner(MemoryLink):
             return
         log.warning("dropping connection %s: %s", conn, reason)
         writer.transport.abort()
+        if conn in self.closing:
+            self.closing[conn].set()
 
     def add_local(self, peer: PeerSession, bot: Any) -> None:
         self.add(peer, bot)
@@ -86,10 +94,18 @@ class HostRunner(MemoryLink):
         conn = self._next
         self.writers[conn] = writer
         log.debug("connection %s from %s", conn, peer)
+        closed = self.closing[conn] = asyncio.Event()
+        task = asyncio.current_task()
+        if task is not None:
+            self.serving.add(task)
+            task.add_done_callback(self.serving.discard)
         try:
             self.deliver(self.host.connect(conn, address))
             while conn in self.writers:
                 await writer.drain()
+                if not self.host.reading(conn):  # muted: let its bytes wait in its own buffers
+                    await closed.wait()
+                    break
                 data = await reader.read(READ_SIZE)
                 if not data:
                     break
@@ -99,6 +115,7 @@ class HostRunner(MemoryLink):
             log.debug("connection %s lost: %s", conn, e)
         finally:
             self.writers.pop(conn, None)
+            self.closing.pop(conn, None)
             self.deliver(self.host.disconnect(conn))
             self.pump()
             writer.close()
@@ -120,3 +137,8 @@ class HostRunner(MemoryLink):
             await asyncio.sleep(0.2)
             for writer in list(self.writers.values()):
                 writer.close()
+            for closed in self.closing.values():  # the muted ones stop waiting
+                closed.set()
+            serving = [t for t in self.serving if not t.done()]
+            if serving:  # every connection's task ends here, none is left to be cancelled
+                await asyncio.wait(serving, timeout=DRAIN_TIMEOUT)

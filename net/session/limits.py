@@ -9,11 +9,13 @@ Rules (``HostSession`` applies them; ``docs/protocol.md`` section 3 states them 
   room. Seated connections are never closed for room, and there are at most as many of them as
   seats, so a seated player's key always finds room to rejoin, and so does a new player.
 * **Hello.** A stranger that has not taken a seat ``HELLO_TIMEOUT`` seconds after it connected is
-  closed, and so is one that sends more than ``STRANGER_REQUESTS`` messages without taking one.
+  closed. One that sends more than ``STRANGER_REQUESTS`` messages without taking a seat is
+  *muted*: told so once, and nothing more it sends is read (the asyncio host stops reading its
+  socket, so a flood fills the flooder's own buffers and blocks it) until the hello timeout.
 * **Requests.** A seated connection may send ``REQUEST_BURST`` messages at once and
   ``REQUEST_RATE`` a second after that (a token bucket); an honest peer sends one per entry it
   writes and waits for each to come back. One more and it is closed (its seat stays: it may
-  rejoin). Every refusal is cheap: the messages after it are not read.
+  rejoin). Every refusal is cheap: the messages after it are not even parsed.
 * **Log.** Refusals are logged per address at most ``LOG_BURST`` lines at once and one every
   ``LOG_EVERY`` seconds after that; the next line logged says how many were left out. A flood
   costs a few lines, not one per frame.

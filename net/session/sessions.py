@@ -106,6 +106,7 @@ class _Conn:
     since: float = 0.0  # when it connected
     budget: Bucket | None = None  # requests, once seated (``net.session.limits``)
     asked: int = 0  # messages received before it took a seat
+    muted: bool = False  # nothing more it sends is read (a stranger over its budget)
     seat: int | None = None
     closed: bool = False
     resume_from: int = 0
@@ -179,20 +180,25 @@ class HostSession:
 
     def receive_data(self, conn: int, data: bytes) -> list[Output]:
         c = self.conns.get(conn)
-        if c is None or c.closed:
+        if c is None or c.closed or c.muted:
             return []
-        try:
-            events = c.codec.receive_data(data)
+        try:  # frames are parsed one by one: those after a close are never looked at
+            for event in c.codec.iter_events(data):
+                if c.closed or c.muted or not self._within_budget(conn, c):
+                    break
+                self._handle(conn, event)
         except RemoteProtocolError as e:
             self._warn(conn, str(e))
             self._notify(conn, "error", {"code": e.code, "message": str(e)})
             self._close(conn, str(e))
-            return self.take_output()
-        for event in events:
-            if c.closed or not self._within_budget(conn, c):
-                break
-            self._handle(conn, event)
         return self.take_output()
+
+    def reading(self, conn: int) -> bool:
+        """Whether what ``conn`` sends is still read: a stranger over its budget is not (the
+        adapter then stops reading its socket, so the flood waits in the sender's buffers and
+        costs nothing) until its hello timeout closes it."""
+        c = self.conns.get(conn)
+        return c is not None and not c.closed and not c.muted
 
     def disconnect(self, conn: int) -> list[Output]:
         c = self.conns.pop(conn, None)
@@ -373,7 +379,11 @@ class HostSession:
             c.asked += 1
             if c.asked <= limits.STRANGER_REQUESTS:
                 return True
-            self._shut(conn, E_BUSY, f"{limits.STRANGER_REQUESTS} messages without taking a seat")
+            why = (f"{limits.STRANGER_REQUESTS} messages without taking a seat: nothing more is "
+                   "read from this connection")
+            self._warn(conn, f"muted: {why}")
+            self._notify(conn, "error", {"code": E_BUSY, "message": why})
+            c.muted = True
             return False
         if c.budget is None:
             c.budget = Bucket(self.clock, limits.REQUEST_RATE, limits.REQUEST_BURST)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -220,15 +221,20 @@ class Codec:
 
     def receive_data(self, data: bytes) -> list[Event]:
         """Feed bytes from the peer; return the complete events they finish."""
+        return list(self.iter_events(data))
+
+    def iter_events(self, data: bytes) -> Iterator[Event]:
+        """Feed bytes from the peer and yield the events they finish, parsing each only when
+        it is asked for: a reader that stops early (to close the connection: nothing more of
+        it will be read) never pays for the frames it did not take."""
         if self.broken is not None:
             raise self.broken
-        events: list[Event] = []
         view = memoryview(data)
         try:
             while True:
-                events.extend(self._drain())
+                yield from self._drain()
                 if not view:
-                    return events
+                    return
                 free = self.frame_limit - (self._fed - self._unpacker.tell())
                 if free <= 0:
                     raise RemoteProtocolError(
@@ -247,8 +253,7 @@ class Codec:
             self.broken = e
             raise
 
-    def _drain(self) -> list[Event]:
-        out: list[Event] = []
+    def _drain(self) -> Iterator[Event]:
         while True:
             try:
                 obj = self._unpacker.unpack()
@@ -261,12 +266,12 @@ class Codec:
                 raise RemoteProtocolError(f"frame larger than {self.frame_limit} bytes", E_TOO_LARGE)
             self._frame_start = end
             try:
-                out.append(_event_from_wire(obj))
+                event = _event_from_wire(obj)
             except ValueError as e:
                 raise RemoteProtocolError(f"malformed frame: {e}", E_MALFORMED) from None
+            yield event
         if self._unpacker.tell() - self._frame_start > self.frame_limit:
             raise RemoteProtocolError(f"frame larger than {self.frame_limit} bytes", E_TOO_LARGE)
-        return out
 
     def send(self, event: Event) -> bytes:
         """Encode one event; ``LocalProtocolError`` if it would be refused on receipt."""
