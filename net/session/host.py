@@ -13,12 +13,18 @@ What a stranger may cost is the session's to decide (``net.session.limits``): th
 it each connection's address, and the timer's ``tick`` closes strangers that never say hello.
 Once the session closes a connection, nothing more is read from it. Connections come and go in
 the log only at debug level; refusals are logged by the session, a few lines per address.
+
+Memory stays bounded under a stream of short connections (``scripts/fuzz_host_memory.py``):
+Python frees what each one held, and after every ``TRIM_EVERY`` closed connections the host
+asks the C library to give the freed heap back to the system (``malloc_trim``, where there is
+one), which it otherwise keeps, in pieces too scattered to reuse.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 from typing import Any
 
@@ -30,6 +36,18 @@ log = logging.getLogger("palazzo.net")
 READ_SIZE = 65536
 WRITE_LIMIT = 16 * 1024 * 1024  # bytes waiting for one socket; beyond it the peer is dropped
 DRAIN_TIMEOUT = 5.0  # seconds for the last words to reach a peer at the end
+TRIM_EVERY = 500  # closed connections between two heap trims
+
+
+def _heap_trimmer() -> Any:
+    """The C library's ``malloc_trim`` (glibc), or ``None`` where there is none."""
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+_TRIM = _heap_trimmer()
 
 
 class HostRunner(MemoryLink):
@@ -42,6 +60,7 @@ class HostRunner(MemoryLink):
         self.writers: dict[int, asyncio.StreamWriter] = {}
         self.closing: dict[int, asyncio.Event] = {}  # set when the session closes the socket
         self.serving: set[asyncio.Task[Any]] = set()  # one task per open socket
+        self.closed_since_trim = 0
         self.done = asyncio.Event()
         self.on_change = on_change  # called after every burst of traffic (e.g. to print moves)
 
@@ -116,6 +135,7 @@ class HostRunner(MemoryLink):
         finally:
             self.writers.pop(conn, None)
             self.closing.pop(conn, None)
+            self.closed_since_trim += 1
             self.deliver(self.host.disconnect(conn))
             self.pump()
             writer.close()
@@ -130,6 +150,9 @@ class HostRunner(MemoryLink):
                     await asyncio.wait_for(self.done.wait(), 0.5)
                 self.deliver(self.host.tick())
                 self.pump()
+                if self.closed_since_trim >= TRIM_EVERY and _TRIM is not None:
+                    self.closed_since_trim = 0
+                    _TRIM(0)
             # let the last entries and the goodbyes reach every socket before closing
             for writer in list(self.writers.values()):
                 with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError):

@@ -8,7 +8,9 @@ Rules (``HostSession`` applies them; ``docs/protocol.md`` section 3 states them 
   either limit is reached, the oldest stranger (of that address, or of all) is closed to make
   room. Seated connections are never closed for room, and there are at most as many of them as
   seats, so a seated player's key always finds room to rejoin, and so does a new player.
-* **Hello.** A stranger that has not taken a seat ``HELLO_TIMEOUT`` seconds after it connected is
+* **Hello.** A stranger's frames may be ``STRANGER_FRAME_LIMIT`` bytes (a hello is a few hundred;
+  a larger frame is a frame error and closes it), so a stranger holds little of the host's
+  memory. A stranger that has not taken a seat ``HELLO_TIMEOUT`` seconds after it connected is
   closed. One that sends more than ``STRANGER_REQUESTS`` messages without taking a seat is
   *muted*: told so once, and nothing more it sends is read (the asyncio host stops reading its
   socket, so a flood fills the flooder's own buffers and blocks it) until the hello timeout.
@@ -30,6 +32,7 @@ MAX_CONNECTIONS = 64
 STRANGERS_PER_ADDRESS = 8
 HELLO_TIMEOUT = 5.0
 STRANGER_REQUESTS = 8
+STRANGER_FRAME_LIMIT = 4096
 REQUEST_RATE = 200.0
 REQUEST_BURST = 400
 LOG_BURST = 5

@@ -171,6 +171,7 @@ class HostSession:
         in-process seat). It always gets in: at a limit, the oldest stranger makes room."""
         self._make_room(address)
         c = _Conn(Codec(), os.urandom(NONCE_SIZE), address, self.clock())
+        c.codec.receive_limit = limits.STRANGER_FRAME_LIMIT  # a hello is small
         self.conns[conn] = c
         self._notify(conn, "challenge", {
             "nonce": c.nonce, "host": self.identity.public_key, "version": VERSION,
@@ -324,6 +325,7 @@ class HostSession:
     def _after(self, conn: int, method: str) -> None:
         if method == "hello":
             c = self.conns[conn]
+            c.codec.receive_limit = c.codec.frame_limit  # seated: entries may be large
             for entry in self.table.transcript.entries[c.resume_from :]:
                 self._notify(conn, "entry", entry.to_wire())
             self._broadcast_lobby()

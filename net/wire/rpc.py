@@ -34,6 +34,7 @@ import msgpack
 from net.wire.errors import LocalProtocolError, RemoteProtocolError
 
 FRAME_LIMIT = 256 * 1024
+READ_SIZE = 4096  # the unpacker's first buffer
 MAX_ARRAY = 64
 MAX_MAP = 32
 MAX_DEPTH = 8
@@ -199,8 +200,14 @@ class Codec:
 
     def __init__(self, frame_limit: int = FRAME_LIMIT) -> None:
         self.frame_limit = frame_limit
+        #: the largest frame taken from the peer; it may be lowered (the host does for a
+        #: connection that has not taken a seat yet), never raised above ``frame_limit``
+        self.receive_limit = frame_limit
         self._unpacker = msgpack.Unpacker(
             max_buffer_size=frame_limit,
+            # its buffer starts this small and grows with the frames (left out, it would
+            # start at the frame limit: 256 KiB for every connection, idle ones too)
+            read_size=min(READ_SIZE, frame_limit),
             max_array_len=MAX_ARRAY,
             max_map_len=MAX_MAP,
             max_ext_len=0,
@@ -235,10 +242,10 @@ class Codec:
                 yield from self._drain()
                 if not view:
                     return
-                free = self.frame_limit - (self._fed - self._unpacker.tell())
+                free = self.receive_limit - (self._fed - self._unpacker.tell())
                 if free <= 0:
                     raise RemoteProtocolError(
-                        f"frame larger than {self.frame_limit} bytes", E_TOO_LARGE
+                        f"frame larger than {self.receive_limit} bytes", E_TOO_LARGE
                     )
                 chunk = view[:free]
                 view = view[free:]
@@ -246,7 +253,7 @@ class Codec:
                     self._unpacker.feed(chunk)
                 except msgpack.BufferFull:
                     raise RemoteProtocolError(
-                        f"frame larger than {self.frame_limit} bytes", E_TOO_LARGE
+                        f"frame larger than {self.receive_limit} bytes", E_TOO_LARGE
                     ) from None
                 self._fed += len(chunk)
         except RemoteProtocolError as e:
@@ -262,16 +269,16 @@ class Codec:
             except Exception as e:  # the unpacker's many ways to refuse bad bytes
                 raise RemoteProtocolError(f"malformed frame: {e}", E_MALFORMED) from None
             end = self._unpacker.tell()
-            if end - self._frame_start > self.frame_limit:
-                raise RemoteProtocolError(f"frame larger than {self.frame_limit} bytes", E_TOO_LARGE)
+            if end - self._frame_start > self.receive_limit:
+                raise RemoteProtocolError(f"frame larger than {self.receive_limit} bytes", E_TOO_LARGE)
             self._frame_start = end
             try:
                 event = _event_from_wire(obj)
             except ValueError as e:
                 raise RemoteProtocolError(f"malformed frame: {e}", E_MALFORMED) from None
             yield event
-        if self._unpacker.tell() - self._frame_start > self.frame_limit:
-            raise RemoteProtocolError(f"frame larger than {self.frame_limit} bytes", E_TOO_LARGE)
+        if self._unpacker.tell() - self._frame_start > self.receive_limit:
+            raise RemoteProtocolError(f"frame larger than {self.receive_limit} bytes", E_TOO_LARGE)
 
     def send(self, event: Event) -> bytes:
         """Encode one event; ``LocalProtocolError`` if it would be refused on receipt."""
