@@ -38,8 +38,8 @@ from net.wire.identity import Identity  # noqa: E402
 from net.wire.rpc import Codec, Request  # noqa: E402
 
 
-async def host_game(game: str, players: int, seed: int, flood: float) -> dict[str, float]:
-    """One game hosted here (a stranger floods it unless ``flood`` is 0): its seconds, the
+async def host_game(game: str, players: int, seed: int, flood: float | None) -> dict[str, float]:
+    """One game hosted here (a stranger with patience ``flood`` floods it, unless ``None``): its seconds, the
     host's CPU seconds, its connections, its log bytes and the bytes the stranger sent."""
     entry = get_game(game)
     host = HostSession(Identity.generate(), game, entry.rules.make_config(players, {}))
@@ -53,7 +53,7 @@ async def host_game(game: str, players: int, seed: int, flood: float) -> dict[st
     serve = asyncio.create_task(runner.run("127.0.0.1", 0, started))
     port = (await started)[0][1]
     flooder = None
-    if flood:
+    if flood is not None:
         flooder = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--flood", str(port), str(flood), stdout=subprocess.PIPE)
         await asyncio.sleep(0.5)  # the flood is under way before the first player comes
@@ -97,7 +97,11 @@ def flood(port: int, patience: float) -> None:
     signal.signal(signal.SIGTERM, stop)
     while True:
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=patience) as s:
+            with socket.create_connection(("127.0.0.1", port), timeout=patience or None) as s:
+                if not patience:  # a storm of connections: a few frames each, then the next
+                    s.sendall(frame * 16)
+                    sent += len(frame) * 16
+                    continue
                 while True:
                     sent += s.send(burst)
         except OSError:
@@ -112,7 +116,8 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--patience", type=float, default=5.0,
                    help="seconds the stranger waits on a blocked send before it connects again "
-                        "(small: a new connection whenever the host stops reading it)")
+                        "(small: a new connection whenever the host stops reading it; 0: a "
+                        "storm of connections, 16 frames each)")
     p.add_argument("--flood", nargs=2, help=argparse.SUPPRESS)
     p.add_argument("--peers", nargs=4, help=argparse.SUPPRESS)
     a = p.parse_args()
@@ -129,7 +134,7 @@ def main() -> None:
     logged = received = 0
     for r in range(a.rounds):
         for with_flood in ((False, True) if r % 2 == 0 else (True, False)):
-            g = asyncio.run(host_game(a.game, a.players, a.seed, a.patience if with_flood else 0))
+            g = asyncio.run(host_game(a.game, a.players, a.seed, a.patience if with_flood else None))
             (flooded if with_flood else alone).append(g["seconds"])
             line = (f"round {r + 1}: {'flooded' if with_flood else 'alone  '} {g['seconds']:.2f} s"
                     f" (host CPU {g['cpu']:.2f} s, {g['connections']:.0f} connections")

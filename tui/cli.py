@@ -4,7 +4,8 @@ Subcommands: ``play`` (a game against computer opponents in the full-screen tabl
 command at all, the start screen); ``sim`` (headless bot games); ``watch`` (a bot game told in
 the terminal); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``); ``verify``
 (check saved transcripts: exit status 0 all verified, 3 a cheat or a damaged file, 4 a record
-that stops before the end).
+that stops before the end). ``join``: 0 the game was played to its end, 1 it could not be
+played, 3 a cheat was detected, 5 it gave up trying to join (``JOIN_EXIT``).
 Bad arguments get one clear line on stderr and exit status 2, never a traceback.
 """
 
