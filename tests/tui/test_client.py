@@ -7,6 +7,8 @@ import asyncio
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.core import UNKNOWN, IllegalActionError, LocalGame
 from engine.medici import RULES
@@ -135,3 +137,37 @@ def test_the_log_does_not_name_cards_placed_face_down_by_others():
     snap = asyncio.run(run())
     placed = [line for line in snap.log if "face down" in line]
     assert placed and all(line.startswith("Orsini (you)") for line in placed)
+
+
+
+_any_int = st.integers(-(2**63), 2**64 - 1)
+
+
+@given(st.sampled_from(["medici", "condottiere"]), st.integers(0, 60), _any_int, _any_int,
+       _any_int, _any_int, _any_int, st.integers(-2, 6))
+def test_narrating_any_action_ends_and_says_something(budget, game, moves, seat, card, target,
+                                                      other, more, viewer):
+    """A narrator tells steps the rules took; still, whatever numbers it is given, it ends and
+    says something (a stack number of -2 once sent the stack labels into a loop for ever)."""
+    from engine.condottiere.state import ACTION_KINDS
+    from engine.condottiere.state import Action as CondottiereAction
+    from engine.medici.state import KINDS
+    from engine.medici.state import Action as MediciAction
+    from tui.condottiere.narrate import narrate as narrate_condottiere
+
+    rules = get_game(game).rules
+    state = rules.new_game(rules.make_config(3, {}))
+    for _ in range(moves):
+        if rules.current_player(state) == -3:
+            break
+        state = rules.apply(state, rules.legal_actions(state)[0])
+    if game == "medici":
+        a = MediciAction(KINDS[moves % len(KINDS)], seat, card, other, target, more, other)
+        tell = narrate
+    else:
+        a = CondottiereAction(ACTION_KINDS[moves % len(ACTION_KINDS)], seat, card, target, other,
+                              (card, more))
+        tell = narrate_condottiere
+    with budget(2):
+        lines = tell(state, a, state, viewer, ["Ada", "Bo", "Cy"])
+    assert all(isinstance(line, str) and line for line in lines)

@@ -2,7 +2,8 @@
 
 ``narrate(before, action, after, seat, names)`` tells one step as ``seat`` may hear it; both
 states are that seat's views, and the action itself is told by the engine's
-``action_text(before, action, seat)``, which names a card only to a seat that may know it. The
+``action_text(before, action, seat)``, which names a card only to a seat that may know it.
+Whatever the action's numbers, narrating it ends and says something. The
 deal is folded into one line, and the end of a battle is told with every line's strength, who
 conquers and who takes the Condottiere token.
 """
@@ -19,9 +20,10 @@ from engine.condottiere.text import SEAT_NAMES, action_text
 
 
 def _named(text: str, seat: int, names: Sequence[str]) -> str:
-    base = SEAT_NAMES[seat]
-    if text.startswith(base) and names[seat] != base:
-        text = names[seat] + text[len(base) :]
+    if 0 <= seat < min(len(SEAT_NAMES), len(names)):
+        base = SEAT_NAMES[seat]
+        if text.startswith(base) and names[seat] != base:
+            text = names[seat] + text[len(base) :]
     return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 

@@ -4,6 +4,9 @@
 states are that seat's views, so nothing here can leak a card the seat may not know: a card is
 named only when the view around the step shows it, or when the seat itself played it.
 
+Whatever the action's numbers, narrating it ends and says something (a seat or a stack no
+table has is told by its number): the log never stops a table.
+
 Set-up chatter is folded: the deal is one line, the other seats' face-down placements are not
 told one by one, the top cards turning up is one line; a strike is announced when it is made
 and told in full when it resolves, with the hidden card and what it eliminated.
@@ -50,16 +53,22 @@ def narrate(
     return lines
 
 
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+
 def _lines(before: State, a: Action, after: State, seat: int, names: Sequence[str]) -> list[str]:
-    who = names[a.seat] if 0 <= a.seat < len(names) else f"seat {a.seat}"
+    who = _name(names, a.seat)
     mine = a.seat == seat
     k = a.kind
+    if not 0 <= a.seat < before.players:
+        return [f"{who}: {k}"]
     if k == "draw":
         return _draw(before, a, after, seat, who)
     if k == "hide":
         if not mine:
             return []
-        return [f"{who} places {short_name(a.card)} face down before {names[a.target]}."]
+        return [f"{who} places {short_name(a.card)} face down before {_name(names, a.target)}."]
     if k == "top":
         if not mine:
             return []
@@ -129,7 +138,7 @@ def _first_player(after: State, names: Sequence[str]) -> list[str]:
     tied = first_candidates(after)
     if len(tied) > 1:
         return []
-    return [f"{names[after.turn]} has the highest face-up total and plays first."]
+    return [f"{_name(names, after.turn)} has the highest face-up total and plays first."]
 
 
 def _build(before: State, a: Action, after: State, who: str) -> str:
@@ -152,7 +161,7 @@ def _build(before: State, a: Action, after: State, who: str) -> str:
 
 
 def _resolve(before: State, a: Action, after: State, who: str) -> str:
-    if before.pending is None:
+    if before.pending is None or not 0 <= before.pending[0] < 3:
         return f"{who} resolves a strike."
     slot, pc, pv, hidden = before.pending
     alliance = before.alliances[before.turn][slot]
