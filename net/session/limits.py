@@ -17,7 +17,7 @@ Rules (``HostSession`` applies them; ``docs/protocol.md`` section 3 states them 
 * **Requests.** A seated connection may send ``REQUEST_BURST`` messages at once and
   ``REQUEST_RATE`` a second after that (a token bucket); an honest peer sends one per entry it
   writes and waits for each to come back. One more and it is closed (its seat stays: it may
-  rejoin). Every refusal is cheap: the messages after it are not even parsed.
+  rejoin). The seats the host runs in its own process (``""``) have no budget. Every refusal is cheap: the messages after it are not even parsed.
 * **Log.** Refusals are logged per address at most ``LOG_BURST`` lines at once and one every
   ``LOG_EVERY`` seconds after that; the next line logged says how many were left out. A flood
   costs a few lines, not one per frame.

@@ -387,6 +387,8 @@ class HostSession:
             self._notify(conn, "error", {"code": E_BUSY, "message": why})
             c.muted = True
             return False
+        if not c.address:  # an in-process seat: the host's own program
+            return True
         if c.budget is None:
             c.budget = Bucket(self.clock, limits.REQUEST_RATE, limits.REQUEST_BURST)
         if c.budget.take():

@@ -185,12 +185,16 @@ def test_a_seated_flood_is_closed_and_its_player_may_come_back(make_game, clock)
     assert g.host.finished and back.state == "over"
 
 
-def test_an_honest_game_never_meets_the_request_budget(make_game):
-    g = make_game(3, game="condottiere")
-    for i in range(3):
-        g.add_bot(i)
+def test_an_honest_game_never_meets_the_request_budget(make_game, clock):
+    g = make_game(3, game="condottiere", clock=clock)
+    entry = get_game("condottiere")
+    peers = [PeerSession(Identity.generate(), f"p{i}") for i in range(3)]
+    for i, p in enumerate(peers):  # each from an address of its own, as over a network
+        g.link.add(p, entry.make_bot("greedy", random.Random(i)), address=f"10.0.2.{i}")
     g.link.pump()  # the fake clock never moves here: the whole game is one burst
-    assert g.host.finished and [p.state for p in g.peers] == ["over"] * 3
+    assert g.host.finished and [p.state for p in peers] == ["over"] * 3
+    posts = [sum(e.author == i for e in g.host.table.transcript.entries) for i in range(3)]
+    assert max(posts) < limits.REQUEST_BURST
 
 
 # -- guessing the code ----------------------------------------------------------------------------
