@@ -170,7 +170,8 @@ def test_the_host_takes_or_refuses_any_post_within_its_budget(budget, game, data
     link = MemoryLink(host)
     raw = RawPeer()
     conn = link.add(raw, address="10.0.0.9")
-    host.conns[conn].seat = max(original.author, 0)
+    c = host.conns[conn]  # seated as the author, as its hello would have seated it
+    c.seat, c.codec.receive_limit = max(original.author, 0), c.codec.frame_limit
     with budget(BUDGET):
         link.send(conn, Codec().send(Request(1, "post", (bad.to_wire(),))))
     (answer,) = [e for e in raw.events() if isinstance(e, Response)]
