@@ -17,10 +17,14 @@ The conversation (``docs/protocol.md`` gives every field):
    either answers an error (nothing relayed) or relays it to everyone as ``entry {body, sig}``.
 5. When the table reaches ``over`` the host sends ``bye`` and the peers save the transcript.
 
-Host states per connection: new (challenged) -> seated (after hello) -> closed. A frame the
-codec refuses gets an ``error`` notification and the connection is closed; a bad request gets
-an error response and the connection stays. Nothing a connection sends can change another
-connection's game except a valid entry from the seat due to write.
+Host states per connection: new (challenged, a *stranger*) -> seated (after hello) -> closed;
+a stranger over its budget is muted (nothing more it sends is read) until it is closed. A frame
+the codec refuses gets an ``error`` notification and the connection is closed; a bad request
+gets an error response and the connection stays, except for a wrong code, a lock-out or a full
+game (``CLOSING``). Nothing a connection sends can change another connection's game except a
+valid entry from the seat due to write. What a connection may cost (connections, hello time,
+messages, log lines) is ``net.session.limits``; the game code and its lock-out per address,
+``net.session.code``.
 """
 
 from __future__ import annotations
@@ -376,7 +380,8 @@ class HostSession:
                        "seat is closed for a new one")
 
     def _within_budget(self, conn: int, c: _Conn) -> bool:
-        """Whether one more message from ``conn`` may be read; if not, it is closed."""
+        """Whether one more message from ``conn`` may be read; if not, a stranger is muted and a
+        seated connection closed."""
         if c.seat is None:
             c.asked += 1
             if c.asked <= limits.STRANGER_REQUESTS:
