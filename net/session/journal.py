@@ -10,10 +10,12 @@ the game each went into, and the games it has finished.
 
 Rules:
 
-* ``contribute(nonce)`` before the ``hello`` that carries the nonce; ``bind(nonce, game)`` when a
-  ``start`` carrying it is accepted: a nonce goes into one game only. ``live(nonce, game)`` says
-  whether a ``start`` of ``game`` naming this seat's ``nonce`` may be followed: the nonce is one
-  this identity contributed, not bound to another game, and the game is not finished.
+* ``contribute(nonce)`` before the ``hello`` that carries the nonce; ``bind(nonce, game, head)``
+  when a ``start`` carrying it is accepted (``head``: the transcript hash after that start): a
+  nonce goes into one game only, under one start. ``live(nonce, game, head)`` says whether a
+  ``start`` of ``game`` naming this seat's ``nonce`` may be followed: the nonce is one this
+  identity contributed, not bound to another game nor to another start, and the game is not
+  finished.
 * ``write(game, entry)`` before the entry is sent; a second, different entry for one place is a
   ``LocalProtocolError`` (it is never written). ``entry(game, seq)`` reads it back.
 * ``finish(game)`` once the seat is done with a game: its end reached, or the seat stopped on a
@@ -28,7 +30,8 @@ Rules:
 file                           content
 =============================  ==================================================================
 ``nonces/<nonce, 64 hex>``     empty: contributed in a hello, in no game yet; or the 16-byte id of
-                               the game it went into
+                               the game it went into and the 32-byte transcript hash after that
+                               game's start (48 bytes)
 ``<game id, 32 hex>/<seq>``    the msgpack array ``[body, sig]`` of the entry this seat signed at
                                ``seq`` (decimal), exactly as sent
 ``<game id, 32 hex>/finished`` empty: the seat has finished this game
@@ -46,9 +49,10 @@ from pathlib import Path
 import msgpack
 
 from net.wire.errors import LocalProtocolError
-from net.wire.transcript import GAME_ID_SIZE, NONCE_SIZE, Entry
+from net.wire.transcript import GAME_ID_SIZE, HASH_SIZE, NONCE_SIZE, Entry
 
 _FREE = b""  # a nonce contributed and not yet in a game
+_BOUND = GAME_ID_SIZE + HASH_SIZE
 
 
 def journal_dir() -> Path:
@@ -84,25 +88,27 @@ class Journal:
         self._nonces[nonce] = _FREE
         self._store(Path("nonces") / nonce.hex(), _FREE)
 
-    def live(self, nonce: bytes, game: bytes) -> str | None:
-        """``None`` if a start of ``game`` naming this seat's ``nonce`` may be followed, else why
-        not (in plain words)."""
+    def live(self, nonce: bytes, game: bytes, head: bytes) -> str | None:
+        """``None`` if a start of ``game`` naming this seat's ``nonce``, with the transcript
+        hash ``head`` after it, may be followed; else why not (in plain words)."""
         bound = self._nonces.get(nonce)
         if bound is None:
             return "it does not carry a nonce this seat contributed"
-        if bound not in (_FREE, game):
+        if bound != _FREE and bound[:GAME_ID_SIZE] != game:
             return "it carries this seat's nonce of another game"
         if self.finished(game):
             return "it is the start of a game this seat has finished"
+        if bound != _FREE and bound[GAME_ID_SIZE:] != head:
+            return "it is another start than the one of this game this seat joined"
         return None
 
-    def bind(self, nonce: bytes, game: bytes) -> None:
-        why = self.live(nonce, game)
+    def bind(self, nonce: bytes, game: bytes, head: bytes) -> None:
+        why = self.live(nonce, game, head)
         if why is not None:
             raise LocalProtocolError(f"the nonce cannot go into this game: {why}")
-        if self._nonces[nonce] != game:
-            self._nonces[nonce] = game
-            self._store(Path("nonces") / nonce.hex(), game)
+        if self._nonces[nonce] == _FREE:
+            self._nonces[nonce] = game + head
+            self._store(Path("nonces") / nonce.hex(), game + head)
 
     # -- entries ------------------------------------------------------------------------------
 
@@ -159,7 +165,7 @@ class Journal:
             except ValueError:
                 continue  # a temporary file, or something that is not ours
             data = path.read_bytes()
-            if len(nonce) == NONCE_SIZE and len(data) in (0, GAME_ID_SIZE):
+            if len(nonce) == NONCE_SIZE and len(data) in (0, _BOUND):
                 self._nonces[nonce] = data
 
     def _load_game(self, game: bytes) -> None:

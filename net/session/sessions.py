@@ -245,11 +245,11 @@ class HostSession:
 
     def _handle(self, conn: int, event: Any) -> None:
         if isinstance(event, Request):
-            handler = _METHODS.get(event.method)
+            name = _METHODS.get(event.method)
             try:
-                if handler is None:
+                if name is None:
                     raise RemoteProtocolError(f"unknown method {event.method!r}", E_UNKNOWN_METHOD)
-                result = handler(self, conn, event)
+                result = getattr(self, name)(conn, event)
             except (RemoteProtocolError, CheatDetected) as e:
                 log.warning("connection %s, %s: %s", conn, event.method, e)
                 self._respond(conn, event.msgid, None, RpcError(e.code, str(e)))
@@ -439,11 +439,8 @@ def _fp(key: bytes) -> str:
     return fingerprint(key)
 
 
-_METHODS: dict[str, Callable[[HostSession, int, Request], Any]] = {
-    "hello": HostSession._hello,
-    "ready": HostSession._ready,
-    "post": HostSession._post,
-}
+#: request -> the HostSession method that answers it
+_METHODS: dict[str, str] = {"hello": "_hello", "ready": "_ready", "post": "_post"}
 
 
 # -- the peer -----------------------------------------------------------------------------------
@@ -626,14 +623,22 @@ class PeerSession:
 
     def _on_entry(self, m: dict[str, Any]) -> None:
         assert self.table is not None
-        entry = Entry.parse(m.get("body"), m.get("sig"))
+        try:
+            entry = Entry.parse(m.get("body"), m.get("sig"))
+        except RemoteProtocolError as e:  # the host should have refused it
+            raise CheatDetected(HOST, len(self.table.transcript),
+                                f"the host relayed a malformed entry: {e}") from None
         if len(self.table.transcript) > entry.seq:
             # already held (a rejoin may resend what arrived before the drop); a different
-            # entry signed for the same place is an equivocation by its author
+            # entry signed for the same place is an equivocation by its author, and one of
+            # another author a second history shown by the host
             try:
                 _check_equivocation(self.table, entry)
             except RemoteProtocolError as e:
                 raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
+            if self.table.transcript.entries[entry.seq].body != entry.body:
+                raise CheatDetected(HOST, entry.seq, "the host relayed two different entries for "
+                                    "one place in the transcript")
             return
         try:
             self.table.accept(entry)

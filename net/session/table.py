@@ -19,8 +19,9 @@ one at a time, in transcript order, and for each checks, before changing anythin
 
 The ``start`` names every seat's key and fresh nonce; the game id must be ``derive_game_id`` of
 them (every reader checks), and a seat's own table follows only a start that carries a nonce its
-journal holds as a live contribution (``Journal.live``): a start replayed from an earlier game, or
-of a game this seat has finished, is refused naming the host. A seat signs through its journal
+journal holds as a live contribution (``Journal.live``): a start replayed from an earlier game,
+of a game this seat has finished, or a second, different start of a game it joined is refused,
+naming the host. A seat signs through its journal
 (``_sign``): the entry is kept before it is sent, and ``held`` gives it back, the same bytes, for
 the next place after a reconnect or a restart; it is never signed anew. A sealed note is opened
 only in an entry the journal vouches for, so it restores a secret only into the game that wrote it.
@@ -85,7 +86,7 @@ from net.wire.rpc import (
     E_NOT_YOUR_TURN,
     E_WRONG_PHASE,
 )
-from net.wire.transcript import NONCE_SIZE, Entry, Transcript, derive_game_id
+from net.wire.transcript import NONCE_SIZE, Entry, Transcript, chain, derive_game_id
 
 NAME_LIMIT = 32
 DEALERS: dict[str, type[FairDealer]] = {"medici": MediciDealer, "condottiere": CondottiereDealer}
@@ -293,7 +294,7 @@ class Table:
             self.game_id = game_id
             if mine is not None:
                 assert self.journal is not None
-                self.journal.bind(mine, game_id)
+                self.journal.bind(mine, game_id, self.transcript.head)
             self.game, self.rules, self.config = game.rules.name, game.rules, config
             self.seats, self.started = seats, started
             self.timeout, self.on_timeout = timeout, on_timeout
@@ -317,7 +318,7 @@ class Table:
         if not mine:
             raise CheatDetected(HOST, e.seq, "contribution check: the start does not seat this peer",
                                 E_CHEAT)
-        why = self.journal.live(mine[0], e.fields["game"])
+        why = self.journal.live(mine[0], e.fields["game"], chain(e.fields["prev"], e))
         if why is not None:
             raise CheatDetected(HOST, e.seq, "contribution check: the start lacks this seat's fresh "
                                 f"contribution: {why} (a replayed or forged start)", E_CHEAT)
