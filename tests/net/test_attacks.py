@@ -9,7 +9,6 @@ The end-of-game reveal of the seats' deck secrets is still in the protocol here;
 what must hold without it too (the host never reads a card of a game from another game's secrets,
 nor from anything but what the rules have it shown)."""
 
-import copy
 import logging
 import random
 
@@ -21,13 +20,13 @@ from net.deck import group
 from net.session.journal import Journal
 from net.session.link import MemoryLink, RawPeer
 from net.session.play import save_transcript
-from net.session.sessions import HostSession, PeerSession, Seat, _param_map
+from net.session.sessions import HostSession, PeerSession, Seat, _param_map, host_proof
 from net.session.table import Table
 from net.session.verify import verify_bytes
 from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity, verify
 from net.wire.rpc import E_BAD_PARAMS, Codec, Notification, Request, Response
-from net.wire.transcript import ENTRY_TAG, Entry, Transcript, derive_game_id, genesis
+from net.wire.transcript import ENTRY_TAG, Entry, Transcript, derive_game_id, genesis, save
 
 PLAYERS = 3
 #: the neutral element and the points of order 2, 4 and 8 (the identity is also the key for
@@ -163,19 +162,35 @@ def secrets_of(peers):
     return {p.table.me: p.table.dealer.secret for p in peers}
 
 
+class Attacker(HostSession):
+    """A host session whose test changes some of its moves; it counts the posts it gets."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.posts = {}  # conn -> posts received
+
+    def _post(self, conn, req):
+        self.posts[conn] = self.posts.get(conn, 0) + 1
+        return super()._post(conn, req)
+
+    def all_ready(self):
+        return (self.table.phase == "lobby" and len(self.seats) >= self.players
+                and all(s.ready for s in self.seats))
+
+
 # -- 1. a start replayed from an earlier game -----------------------------------------------------
 
 
-class ReplayHost(HostSession):
+class ReplayHost(Attacker):
     """Once every seat is ready, it relays an earlier game's start, seed and key entries
     instead of writing a start of its own."""
 
-    old: list = []
-    posts = 0
+    def __init__(self, *a, old=(), **kw):
+        super().__init__(*a, **kw)
+        self.old = old
 
     def _maybe_start(self):
-        if self.table.phase != "lobby" or len(self.seats) < self.players \
-                or not all(s.ready for s in self.seats):
+        if not self.all_ready():
             return
         for e in self.old:
             if e.kind not in ("start", "seed-commit", "seed-open", "deck") \
@@ -183,10 +198,6 @@ class ReplayHost(HostSession):
                 break
             self.table.accept(e)
             self._relay(e)
-
-    def _post(self, conn, req):
-        self.posts += 1
-        return super()._post(conn, req)
 
 
 def test_attack_replay_across_games():
@@ -198,21 +209,20 @@ def test_attack_replay_across_games():
     old_secrets = secrets_of(peers1)
     old = first.table.transcript.entries
 
-    ReplayHost.old = old
-    replay, link, peers2, _ = table(host_id, players, ReplayHost)
+    replay, link, peers2, _ = table(host_id, players, ReplayHost, old=old)
     link.pump()
+    assert len(replay.table.transcript) > PLAYERS  # the start, the seeds, the keys went out
     for p in peers2:
         assert p.state == "failed" and isinstance(p.error, CheatDetected), p.error
         assert p.error.seat == HOST and p.error.step == 0
         assert "contribution check: the start lacks this seat's fresh contribution" in p.error.reason
         assert not p.table.transcript.entries and p.table.dealer is None  # nothing restored
-    assert replay.posts == 0  # not one entry signed for the replayed game
+    assert replay.posts == {}  # not one entry signed for the replayed game
 
     # the players play again, with a host that keeps to the rules this time: a fresh game
     third, link, peers3, _ = table(host_id, players)
     step_until(link, lambda: dealt(third.table))
-    ids = {first.table.game_id, third.table.game_id}
-    assert len(ids) == 2
+    assert third.table.game_id != first.table.game_id
     new = secrets_of(peers3)
     assert not set(new.values()) & set(old_secrets.values())
     held = [*old, *replay.table.transcript.entries, *third.table.transcript.entries]
@@ -240,24 +250,18 @@ def test_an_entry_in_a_seats_name_that_it_did_not_write_is_refused_by_that_seat(
 # -- 2. someone with a saved transcript and without the host's key --------------------------------
 
 
-class Impostor(HostSession):
-    """It announces a real host's key (taken from a saved transcript) with its own identity,
-    answers the hello as well as it can, and would resend the saved entries."""
+class Impostor(Attacker):
+    """With an identity of its own, it announces a real host's key (taken from a saved
+    transcript), answers the hello as well as it can, and would resend the saved entries."""
 
-    stolen_key = b""
-    saved: list = []
-    posts = 0
+    def __init__(self, *a, stolen_key=b"", saved=(), **kw):
+        super().__init__(*a, **kw)
+        self.stolen_key, self.saved = stolen_key, saved
 
-    def connect(self, conn):
-        out = super().connect(conn)
-        c = self.conns[conn]
-        c.codec = Codec()
-        self._out = []
-        self._notify(conn, "challenge", {
-            "nonce": c.nonce, "host": self.stolen_key, "version": 1, "game": self.game,
-            "players": self.players, "code": False})
-        del out
-        return self.take_output()
+    def _notify(self, conn, method, payload):
+        if method == "challenge":
+            payload = {**payload, "host": self.stolen_key}
+        super()._notify(conn, method, payload)
 
     def _hello(self, conn, req):
         m = _param_map(req)
@@ -266,17 +270,12 @@ class Impostor(HostSession):
         self.seats.append(Seat(m["name"], m["key"], conn, m["nonce"]))
         # the best it can do: a proof signed by its own key, not by the one it announced
         return {"seat": c.seat, "players": self.players, "length": len(self.saved),
-                "resume": True, "proof": self.identity.sign(b"palazzo/host/v1\x00",
-                                                            m["nonce"] + m["key"])}
+                "resume": True, "proof": host_proof(self.identity, m["nonce"], m["key"])}
 
     def _after(self, conn, method):
         if method == "hello":
             for e in self.saved:
                 self._notify(conn, "entry", e.to_wire())
-
-    def _post(self, conn, req):
-        self.posts += 1
-        return None
 
 
 def test_attack_keyless_impostor():
@@ -286,9 +285,9 @@ def test_attack_keyless_impostor():
     step_until(link, lambda: dealt(real.table))
     saved = Transcript.from_bytes(real.table.transcript.to_bytes()).entries
 
-    Impostor.stolen_key, Impostor.saved = host_id.public_key, saved
     config = get_game("medici").rules.make_config(PLAYERS, {})
-    impostor = Impostor(Identity.generate(), "medici", config)
+    impostor = Impostor(Identity.generate(), "medici", config, stolen_key=host_id.public_key,
+                        saved=saved)
     fake = MemoryLink(impostor)
     # seat 1 lost its connection and finds the impostor where its host was; seat 2's program
     # was restarted and joins it afresh
@@ -303,7 +302,7 @@ def test_attack_keyless_impostor():
         assert "host key check: the host did not prove its key" in str(p.error)
     assert not restarted.table.transcript.entries  # refused before a single entry
     assert len(peers[1].table.transcript) == len(saved)
-    assert impostor.posts == 0
+    assert impostor.posts == {}
 
 
 # -- 3. secrets harvested from games cut short ------------------------------------------------------
@@ -317,26 +316,22 @@ def cut_short(host, link, seat):
     assert host.finished
 
 
-class SameIdHost(HostSession):
+class SameIdHost(Attacker):
     """It starts a game under an earlier game's id: the earlier start's seats and nonces, so
     that the seats' entries of both games would fit together (what a host that chose the id
     could do to gather, from games cut short, every seat's secret for one id)."""
 
-    earlier = None
-    posts = 0
+    def __init__(self, *a, earlier=None, **kw):
+        super().__init__(*a, **kw)
+        self.earlier = earlier
 
     def _maybe_start(self):
-        if self.table.phase != "lobby" or len(self.seats) < self.players \
-                or not all(s.ready for s in self.seats):
+        if not self.all_ready():
             return
         old = self.earlier.fields
-        self._write({**{k: v for k, v in old.items() if k not in ("v", "game", "seq", "prev",
-                                                                   "author")},
+        header = ("v", "game", "seq", "prev", "author")
+        self._write({**{k: v for k, v in old.items() if k not in header},
                      "time": old["time"] + 60}, game_id=old["game"])
-
-    def _post(self, conn, req):
-        self.posts += 1
-        return super()._post(conn, req)
 
 
 def test_attack_harvest_by_forfeits():
@@ -351,14 +346,14 @@ def test_attack_harvest_by_forfeits():
         ids.append(host.table.game_id)
         earlier += secrets_of(peers).values()
         # the next game under this one's id: every seat refuses its start
-        SameIdHost.earlier, SameIdHost.posts = host.table.transcript.entries[0], 0
-        again, link, peers, _ = table(host_id, players, SameIdHost)
+        again, link, peers, _ = table(host_id, players, SameIdHost,
+                                      earlier=host.table.transcript.entries[0])
         link.pump()
         assert again.table.game_id == ids[-1]
         for p in peers:
             assert p.state == "failed" and p.error.seat == HOST and p.error.step == 0
             assert "contribution check" in p.error.reason and p.table.dealer is None
-        assert again.posts == 0
+        assert again.posts == {}
         held += again.table.transcript.entries
     host, link, peers, _ = table(host_id, players)
     step_until(link, lambda: dealt(host.table))
@@ -374,13 +369,14 @@ def test_attack_harvest_by_forfeits():
 # -- 4. a forfeit shown to one seat alone, then that seat's program restarts ------------------------
 
 
-class ForkingHost(HostSession):
+class ForkingHost(Attacker):
     """It shows one connection alone a forfeit of the seat due, keeps what that seat writes on
     the fork, and cuts it off; the others' game goes on."""
 
-    fork_conn = None
-    kept: list = []
-    posts_after: dict = {}
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.fork_conn = None
+        self.kept = []
 
     def show_forfeit(self, conn):
         t = self.table
@@ -393,29 +389,26 @@ class ForkingHost(HostSession):
         return self.take_output()
 
     def _post(self, conn, req):
-        if conn == self.fork_conn:
-            m = _param_map(req)
-            self.kept.append(Entry.parse(m.get("body"), m.get("sig")))
-            self._close(conn, "gone")
-            return None
-        self.posts_after[conn] = self.posts_after.get(conn, 0) + 1
-        return super()._post(conn, req)
+        if conn != self.fork_conn:
+            return super()._post(conn, req)
+        m = _param_map(req)
+        self.kept.append(Entry.parse(m.get("body"), m.get("sig")))
+        self._close(conn, "gone")
+        return None
 
 
 def test_attack_forked_forfeit_then_rejoin():
     host_id = Identity.generate()
     players = [Player(i) for i in range(PLAYERS)]
-    ForkingHost.kept, ForkingHost.posts_after = [], {}
     host, link, peers, conns = table(host_id, players, ForkingHost)
     step_until(link, lambda: dealt(host.table) and host.table.writer() == 1)
     n = len(host.table.transcript)
-    victim = peers[0]
     game = host.table.game_id
     link.deliver(host.show_forfeit(conns[0]))
     link.pump()
     wrote = players[0].journal.entries(game)
     assert wrote[n + 1].kind == "end"  # on the fork the victim wrote its end, and was cut off
-    assert victim.state == "disconnected"
+    assert peers[0].state == "disconnected"
     assert len(host.table.transcript) > n and host.table.transcript.entries[n].author == 1
 
     # the victim's program restarts and rejoins the real game
@@ -425,7 +418,7 @@ def test_attack_forked_forfeit_then_rejoin():
     assert again.state == "failed" and isinstance(again.error, CheatDetected), again.error
     assert again.error.seat == HOST and again.error.step == n + 1
     assert "the host showed this seat another history" in again.error.reason
-    assert host.posts_after.get(conn, 0) == 0  # it signed nothing more in this game
+    assert conn not in host.posts  # it signed nothing more in this game
     assert players[0].journal.entries(game) == wrote
     assert players[0].journal.finished(game)  # and it will not follow this game again
     # nothing the host holds opens the victim's cards, but for the deck reveal its forked end
@@ -443,10 +436,13 @@ def test_attack_forked_forfeit_then_rejoin():
 # -- 5. a swallowed post and a dropped connection --------------------------------------------------
 
 
-class SwallowingHost(HostSession):
-    """It swallows the first key entry of seat 1 and drops the connection, keeping the entry."""
+class SwallowingHost(Attacker):
+    """It swallows the first deck entry of seat 1 (its key: fresh randomness) and drops the
+    connection, keeping the entry; later it relays that version to everyone."""
 
-    swallowed: list = []
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.swallowed = []
 
     def _post(self, conn, req):
         m = _param_map(req)
@@ -458,7 +454,6 @@ class SwallowingHost(HostSession):
         return super()._post(conn, req)
 
     def frame(self):
-        """Relay the swallowed version to every connection, as if it were a second one."""
         for conn in list(self.conns):
             self._notify(conn, "entry", self.swallowed[0].to_wire())
         return self.take_output()
@@ -469,7 +464,6 @@ def test_attack_framing_by_reconnect(how, tmp_path):
     host_id = Identity.generate()
     players = [Player(i) for i in range(PLAYERS)]
     players[1].journal = Journal.for_identity(players[1].identity.public_key, tmp_path)
-    SwallowingHost.swallowed = []
     host, link, peers, conns = table(host_id, players, SwallowingHost)
     link.pump()
     (swallowed,) = host.swallowed
@@ -495,37 +489,36 @@ def test_attack_framing_by_reconnect(how, tmp_path):
 # -- 6. keys of small order ------------------------------------------------------------------------
 
 
-def _raw_hello(host, link, key, sig=UNIVERSAL):
-    raw = RawPeer()
-    conn = link.add(raw)
-    challenge = raw.events()[0].params[0]
-    del challenge
-    link.send(conn, Codec().send(Request(1, "hello", ({
-        "name": "ghost", "key": key, "sig": sig, "nonce": bytes(32)},))))
-    (answer,) = [e for e in raw.events() if isinstance(e, Response)]
-    return answer
-
-
-class GhostSeatHost(HostSession):
+class GhostSeatHost(Attacker):
     """It seats a key nobody holds (``ghost``) beside the real players and writes the start
     itself, signed, without checking it."""
 
-    ghost = b""
+    def __init__(self, *a, ghost=b"", **kw):
+        super().__init__(*a, **kw)
+        self.ghost = ghost
+
+    def all_ready(self):
+        return (self.table.phase == "lobby" and len(self.seats) == self.players - 1
+                and all(s.ready for s in self.seats))
 
     def _maybe_start(self):
-        if self.table.phase != "lobby" or len(self.seats) < self.players - 1 \
-                or not all(s.ready for s in self.seats):
+        if not self.all_ready():
             return
         seats = [*self.seats, Seat("ghost", self.ghost, None, bytes(32), True)]
         host = self.identity.public_key
         game = derive_game_id(host, [(s.key, s.nonce) for s in seats])
-        e = Entry.sign(self.identity, {
+        self.started_with = Entry.sign(self.identity, {
             "game": game, "seq": 0, "prev": genesis(game), "author": HOST, "kind": "start",
             "rules": self.game, "config": self.config.to_data(), "host": host,
             "seats": [{"name": s.name, "key": s.key, "nonce": s.nonce} for s in seats],
             "time": 0, "timeout": 0, "on_timeout": "forfeit"})
-        self.started_with = e
-        self._relay(e)
+        self._relay(self.started_with)
+
+
+def record(*entries):
+    t = Transcript()
+    t.entries = list(entries)
+    return t.to_bytes()
 
 
 @pytest.mark.parametrize("key", [*SMALL_ORDER, NON_CANONICAL])
@@ -536,7 +529,12 @@ def test_attack_small_order_key(key):
     config = get_game("medici").rules.make_config(PLAYERS, {})
     # at hello
     host = HostSession(host_id, "medici", config)
-    answer = _raw_hello(host, MemoryLink(host), key)
+    link = MemoryLink(host)
+    raw = RawPeer()
+    conn = link.add(raw)
+    link.send(conn, Codec().send(Request(1, "hello", ({
+        "name": "ghost", "key": key, "sig": UNIVERSAL, "nonce": bytes(32)},))))
+    (answer,) = [e for e in raw.events() if isinstance(e, Response)]
     assert answer.error.code == E_BAD_PARAMS and "Ed25519 key check" in answer.error.message
     assert expected in answer.error.message and host.seats == []
     # as the host's key in a challenge
@@ -547,11 +545,9 @@ def test_attack_small_order_key(key):
     assert peer.state == "failed" and "the host key is refused" in str(peer.error)
     assert expected in str(peer.error) and not peer.data_to_send()
     # as a seat's key in a start
-    GhostSeatHost.ghost = key
-    players = [Player(i) for i in range(PLAYERS - 1)]
-    ghostly = GhostSeatHost(host_id, "medici", config)
+    ghostly = GhostSeatHost(host_id, "medici", config, ghost=key)
     link = MemoryLink(ghostly)
-    peers = [p.session() for p in players]
+    peers = [Player(i).session() for i in range(PLAYERS - 1)]
     for p in peers:
         link.add(p)
     link.pump()
@@ -561,84 +557,84 @@ def test_attack_small_order_key(key):
         assert expected in p.error.reason
     start = ghostly.started_with
     # an entry forged in the ghost's name with the one signature that fits every message
-    forged = Entry.sign(host_id, {"game": start.fields["game"], "seq": 1, "prev": b"\0" * 32,
+    forged = Entry.sign(host_id, {"game": start.fields["game"], "seq": 1, "prev": bytes(32),
                                   "author": 2, "kind": "seed-commit", "commit": bytes(32)})
     forged = Entry.parse(forged.body, UNIVERSAL)
     assert not forged.signed_by(key)
-    saved = Transcript()
-    saved.entries = [start, forged]
-    v = verify_bytes(saved.to_bytes())
+    v = verify_bytes(record(start, forged))
     assert v.kind == "cheat" and v.seat == HOST and v.step == 0 and expected in v.text
     # as the host's key in a start: the record is refused
     fake = Entry.parse(Entry.sign(host_id, {**start.fields, "host": key}).body, UNIVERSAL)
-    saved.entries = [fake]
-    v = verify_bytes(saved.to_bytes())
+    v = verify_bytes(record(fake))
     assert v.kind == "rejected" and "the host key is refused (Ed25519 key check" in v.text
     assert expected in v.text
-    observer = Table(key, None)
     with pytest.raises(RemoteProtocolError, match="key is refused"):
-        observer.accept(fake)
+        Table(key, None).accept(fake)
 
 
 # -- 7. bodies in another encoding than the canonical one ------------------------------------------
 
 
-def _variants(entry):
-    """The fields of ``entry`` in non-canonical msgpack: (what is wrong, body bytes)."""
-    fields = entry.fields
+def _variants(fields):
+    """``fields`` in non-canonical msgpack: (the check's words, body bytes)."""
     pack = msgpack.Packer(use_bin_type=True).pack
     pairs = b"".join(pack(k) + pack(v) for k, v in fields.items())
     n = len(fields)
     seq = fields["seq"]
-    other = {**fields, "seq": seq + 1}
+    later = {**fields, "seq": seq + 1}
     return [
         # "seq" twice: a reader keeping the first and one keeping the last read two entries
         ("a map repeats the key 'seq'",
          bytes([0x80 | (n + 1)]) + pairs + pack("seq") + pack(seq + 1)),
         ("a map repeats the key 'seq'",
-         bytes([0x80 | (n + 1)]) + b"".join(pack(k) + pack(v) for k, v in other.items())
+         bytes([0x80 | (n + 1)]) + b"".join(pack(k) + pack(v) for k, v in later.items())
          + pack("seq") + pack(seq)),
-        ("shortest encoding", bytes([0x80 | n]) + pairs.replace(
+        ("shortest encoding", bytes([0x80 | n]) + pairs.replace(  # seq as a uint32
             pack("seq") + pack(seq), pack("seq") + b"\xce" + seq.to_bytes(4, "big"))),
         ("shortest encoding", b"\xde" + n.to_bytes(2, "big") + pairs),  # a map16 for a small map
-        ("shortest encoding", bytes([0x80 | n]) + pairs.replace(
+        ("shortest encoding", bytes([0x80 | n]) + pairs.replace(  # a str8 for a short string
             pack("kind") + pack(fields["kind"]),
             pack("kind") + b"\xd9" + bytes([len(fields["kind"])]) + fields["kind"].encode())),
     ]
 
 
-def test_attack_non_canonical_body(tolerant_game):
+@pytest.mark.parametrize("which", range(5))
+def test_attack_non_canonical_body(which, tolerant_game, tamper):
     g, cheat, conn = tolerant_game()
     t = cheat.table
     assert t.phase == "seed-commit" and t.writer() == t.me == 0
     honest = t.auto_entry()
-    other = next(p for p in g.peers if p is not cheat)
-    for wrong, body in _variants(honest):
-        forged = Entry(body, cheat.identity.sign(ENTRY_TAG, body), {})
-        assert forged.signed_by(cheat.identity.public_key)  # the signature is fine
-        # the host refuses it, naming the check
-        err = cheat.post_now(g.link, conn, forged.to_wire())
-        assert err is not None and err.code == E_BAD_PARAMS, err
-        assert "canonical msgpack check" in err.message and wrong in err.message
-        assert len(g.host.table.transcript) == 1
-        # a peer it were relayed to stops and names the host; verify refuses the record
-        seen = len(other.table.transcript)
-        journal = copy.deepcopy(other.journal)  # a second copy of that peer's program
-        follower = PeerSession(other.identity, "copy", journal=journal)
-        follower.table = Table(g.host.identity.public_key, other.identity, journal)
-        follower.table.accept(g.host.table.transcript.entries[0])
-        follower.state = "playing"
-        follower.receive_data(Codec().send(Notification("entry", (forged.to_wire(),))))
-        assert follower.state == "failed" and follower.error.seat == HOST
-        assert "canonical msgpack check" in follower.error.reason and wrong in follower.error.reason
-        assert len(other.table.transcript) == seen
-        record = Transcript()
-        record.entries = [*g.host.table.transcript.entries, forged]
-        v = verify_bytes(record.to_bytes())
-        assert v.kind == "rejected" and "canonical msgpack check" in v.text and wrong in v.text
-    # the same entry, canonically encoded and signed: taken
+    wrong, body = _variants(honest.fields)[which]
+    forged = Entry(body, cheat.identity.sign(ENTRY_TAG, body), {})
+    assert forged.signed_by(cheat.identity.public_key)  # the signature is fine
+    if "repeats" in wrong:  # two readers, keeping the first or the last of a repeated key
+        first = msgpack.unpackb(body, object_pairs_hook=lambda pairs: dict(reversed(pairs)))
+        assert first != msgpack.unpackb(body) and honest.fields in (first, msgpack.unpackb(body))
+    # the host refuses it, naming the check
+    err = cheat.post_now(g.link, conn, forged.to_wire())
+    assert err is not None and err.code == E_BAD_PARAMS, err
+    assert "canonical msgpack check" in err.message and wrong in err.message
+    assert len(g.host.table.transcript) == 1
+    # a peer it is relayed to stops and names the host, the check named
+    victim = g.peers[1]
+
+    def swap(e):
+        if isinstance(e, Notification) and e.method == "entry" and e.params[0]["body"] == honest.body:
+            return [Notification("entry", (forged.to_wire(),))]
+        return [e]
+
+    tamper(g, g.conns[1], swap)
+    # the same entry, canonically encoded and signed, is taken by the host
     assert cheat.post_now(g.link, conn, honest) is None
     assert g.host.table.transcript.entries[1].body == honest.body
+    assert victim.state == "failed" and victim.error.seat == HOST
+    assert "canonical msgpack check" in victim.error.reason and wrong in victim.error.reason
+    assert len(victim.table.transcript) == 1
+    assert g.peers[2].state == "playing" and len(g.peers[2].table.transcript) == 2
+    # and verify refuses a record holding it
+    v = verify_bytes(record(g.host.table.transcript.entries[0], forged))
+    assert v.kind == "rejected" and v.step is None and "entry 1" in v.text
+    assert "canonical msgpack check" in v.text and wrong in v.text
 
 
 # -- 8. a forfeit before the fair deck exists ------------------------------------------------------
@@ -690,8 +686,6 @@ def test_two_games_of_the_same_players_in_one_second_are_saved_apart(tmp_path, m
     files = sorted((tmp_path / "palazzo" / "games").iterdir())
     assert [str(f) for f in files] == sorted(paths)
     # even under one name, a save never replaces another game's file; the same bytes stay one
-    from net.wire.transcript import save
-
     one = Transcript.from_bytes(open(paths[0], "rb").read())
     two = Transcript.from_bytes(open(paths[1], "rb").read())
     a = save(one, "same.palazzo", tmp_path)
