@@ -500,7 +500,8 @@ class Table:
         which a seat's own table has matched with its journal (``_check_own``)."""
         assert self.identity is not None
         if self.journal is not None and self.journal.finished(self.game_id):
-            raise LocalProtocolError("this seat has finished this game: its notes stay sealed")
+            raise CheatDetected(HOST, e.seq, "journal check: this seat has finished this game; "
+                                "its notes stay sealed", E_CHEAT)
         sealed = self._field(e, "sealed", bytes)
         plain = self.identity.unseal(self._aad(slot), sealed)
         if plain is None:
