@@ -21,10 +21,10 @@ The ``start`` names every seat's key and fresh nonce; the game id must be ``deri
 them (every reader checks), and a seat's own table follows only a start that carries a nonce its
 journal holds as a live contribution (``Journal.live``): a start replayed from an earlier game,
 of a game this seat has finished, or a second, different start of a game it joined is refused,
-naming the host. A seat signs through its journal
-(``_sign``): the entry is kept before it is sent, and ``held`` gives it back, the same bytes, for
-the next place after a reconnect or a restart; it is never signed anew. A sealed note is opened
-only in an entry the journal vouches for, so it restores a secret only into the game that wrote it.
+naming the host. A seat signs through its journal (``_sign``): the entry is kept before it is
+sent, and ``held`` gives it back, the same bytes, for the next place after a reconnect or a
+restart; it is never signed anew. A sealed note is opened only in an entry the journal vouches
+for, so it restores a secret only into the game that wrote it.
 
 Failures of 1-2 are ``RemoteProtocolError`` (malformed, out of order, forged: the relay's or the
 sender's fault); failures of 3-4 are ``CheatDetected`` naming the author, since the author signed
@@ -264,7 +264,8 @@ class Table:
             raise CheatDetected(HOST, e.seq, f"bad game in start: {err}", E_BAD_PARAMS) from None
         seats = []
         for i, s in enumerate(self._field(e, "seats", list)):
-            name, key, nonce = (s.get(f) if type(s) is dict else None for f in ("name", "key", "nonce"))
+            name, key, nonce = (s.get(f) if type(s) is dict else None
+                                for f in ("name", "key", "nonce"))
             if type(name) is not str or len(name) > NAME_LIMIT or type(key) is not bytes \
                     or len(key) != PUBLIC_KEY_SIZE or type(nonce) is not bytes \
                     or len(nonce) != NONCE_SIZE:
