@@ -3,7 +3,10 @@
 ``host_game`` and ``join_game`` return an exit status (0: the game ended normally) and talk to
 the user only through ``say`` (one line at a time). The transcript is saved under
 ``$XDG_DATA_HOME/palazzo/games/`` and its path said at the end, also after a failure (it is the
-evidence of a detected cheat).
+evidence of a detected cheat); a saved game never replaces another. The player's own seat keeps
+its journal under ``$XDG_DATA_HOME/palazzo/journal/`` (``net.session.journal``), so that a
+program restarted mid-game rejoins it and sends again exactly what it had signed; the host's bots
+keep theirs in memory (their keys live as long as the program).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from net.session.host import HostRunner
+from net.session.journal import Journal
 from net.session.peer import PeerGone, run_peer
 from net.session.sessions import HostSession, PeerEvent, PeerSession, new_code
 from net.session.table import Table
@@ -122,7 +126,8 @@ def host_game(s: HostSettings, say: Say) -> int:
         say(f"hosting {entry.rules.title} for {s.players} players; key {identity.fingerprint}")
         say(f"give this line to your friends: {line}")
         if s.seat:
-            me = PeerSession(identity, s.name, code)
+            me = PeerSession(identity, s.name, code,
+                             journal=Journal.for_identity(identity.public_key))
             runner.add_local(me, entry.make_bot(s.bot, random.Random()))
         for i in range(s.bots):
             bot = PeerSession(Identity.generate(), f"bot-{i + 1} ({s.bot})", code)
@@ -166,7 +171,8 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
               verbose: bool = False) -> int:
     host, port = parse_address(address)
     identity = Identity.load_or_create()
-    session = PeerSession(identity, name, code)
+    session = PeerSession(identity, name, code,
+                          journal=Journal.for_identity(identity.public_key))
     bots: dict[str, Any] = {}
 
     class SeatBot:

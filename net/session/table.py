@@ -4,13 +4,27 @@ Every peer (and the host, as an observer with seat -1) holds a ``Table``. It acc
 one at a time, in transcript order, and for each checks, before changing anything:
 
 1. sequence and chain (``Transcript.check_next``), and that the entry is of this game;
-2. the signature, by the key of the seat named as author (or the host's key for ``-1``);
+2. the signature, by the key of the seat named as author (or the host's key for ``-1``), which
+   must be a valid Ed25519 key (``net.wire.identity.check_public_key``);
+2b. for a seat's own table (one given its ``Journal``): an entry in its own name must be the one
+   its journal holds for that place of this game, and an entry of another author must not stand
+   where the journal holds one of its own written after another history (the host showed this
+   seat a fork); either is the host's doing, and names it;
 3. that the entry's kind is allowed in the current phase (``TRANSITIONS``) and that its author
    is the one due to write now (``writer()``);
 4. the content: the seed commitments and their openings; every deck message (keys, shuffles,
    shares and opens, with their proofs, through ``net.games.dealer``); the cards an action names or
    shows; and the action legal on this peer's view through the rules' checked door. Everything
    is checked on a copy of the dealer (``FairDealer.fork``), kept only when the entry passes.
+
+The ``start`` names every seat's key and fresh nonce; the game id must be ``derive_game_id`` of
+them (every reader checks), and a seat's own table follows only a start that carries a nonce its
+journal holds as a live contribution (``Journal.live``): a start replayed from an earlier game,
+of a game this seat has finished, or a second, different start of a game it joined is refused,
+naming the host. A seat signs through its journal (``_sign``): the entry is kept before it is
+sent, and ``held`` gives it back, the same bytes, for the next place after a reconnect or a
+restart; it is never signed anew. A sealed note is opened only in an entry the journal vouches
+for, so it restores a secret only into the game that wrote it.
 
 Failures of 1-2 are ``RemoteProtocolError`` (malformed, out of order, forged: the relay's or the
 sender's fault); failures of 3-4 are ``CheatDetected`` naming the author, since the author signed
@@ -29,7 +43,8 @@ play          deck         the seat the fair deck waits for   play
                            (keys, shuffles, shares: ``net.games.dealer``)
 play          act          the seat due (a decision, or a     end when the game is over
                            reveal step)
-seed-*, play  forfeit      the host (a turn timed out)        end
+seed-*        forfeit      the host (a turn timed out)        over (no deck yet: nothing to end)
+play          forfeit      the host (a turn timed out)        end
 end           end          each seat still in, from seat 0,   over after the last seat; then
                            with its deck reveal               the audit (``FairDealer.audit``)
 end           forfeit      the host (a seat withheld its      the seat is named as the cheat
@@ -60,8 +75,9 @@ from net.games.condottiere import CondottiereDealer
 from net.games.dealer import FairDealer, MoveError
 from net.games.medici import MediciDealer
 from net.session.commit import COMMIT_SIZE, SALT_SIZE, commit, new_salt, opens
+from net.session.journal import Journal
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
-from net.wire.identity import PUBLIC_KEY_SIZE, Identity
+from net.wire.identity import PUBLIC_KEY_SIZE, Identity, InvalidKey, check_public_key
 from net.wire.rpc import (
     E_BAD_PARAMS,
     E_BAD_SIGNATURE,
@@ -70,7 +86,7 @@ from net.wire.rpc import (
     E_NOT_YOUR_TURN,
     E_WRONG_PHASE,
 )
-from net.wire.transcript import Entry, Transcript
+from net.wire.transcript import NONCE_SIZE, Entry, Transcript, chain, derive_game_id
 
 NAME_LIMIT = 32
 DEALERS: dict[str, type[FairDealer]] = {"medici": MediciDealer, "condottiere": CondottiereDealer}
@@ -80,14 +96,17 @@ DEALERS: dict[str, type[FairDealer]] = {"medici": MediciDealer, "condottiere": C
 class SeatInfo:
     name: str
     key: bytes
+    nonce: bytes = b""
 
 
 class Table:
     """One peer's copy of a networked game (see the module docstring)."""
 
-    def __init__(self, host_key: bytes, identity: Identity | None = None) -> None:
+    def __init__(self, host_key: bytes, identity: Identity | None = None,
+                 journal: Journal | None = None) -> None:
         self.host_key = host_key
         self.identity = identity
+        self.journal = journal if identity is not None else None
         self.phase = "lobby"
         self.transcript = Transcript()
         self.me = HOST
@@ -149,13 +168,15 @@ class Table:
         return [s for s in range(self.players) if s not in self.forfeited and s not in self.ended]
 
     def decision_due(self) -> bool:
-        """Whether this peer's seat must choose an action now."""
+        """Whether this peer's seat must choose an action now (not when it chose already: its
+        journal holds the entry, which goes out again as it is)."""
         return (
             self.phase == "play"
             and self.me >= 0
             and self.dealer is not None
             and self.dealer.due() is None
             and self.rules.current_player(self.view) == self.me
+            and self._journaled(len(self.transcript)) is None
         )
 
     # -- accepting entries --------------------------------------------------------------------
@@ -169,8 +190,14 @@ class Table:
         key = self.author_key(author)
         if key is None:
             raise RemoteProtocolError(f"entry {seq}: no seat {author} in this game", E_BAD_PARAMS)
+        try:
+            check_public_key(key)
+        except InvalidKey as err:
+            raise RemoteProtocolError(f"entry {seq}: its author's key is refused ({err})",
+                                      E_BAD_PARAMS) from None
         if not entry.signed_by(key):
             raise RemoteProtocolError(f"entry {seq}: bad signature for its author", E_BAD_SIGNATURE)
+        self._check_own(entry)
         handler = TRANSITIONS.get((self.phase, kind))
         if handler is None:
             raise CheatDetected(author, seq, f"a {kind!r} entry is not allowed in phase {self.phase}",
@@ -183,6 +210,37 @@ class Table:
         self.transcript.append(entry)
         apply()
         self._advance()
+
+    def _check_own(self, entry: Entry) -> None:
+        """Rule 2b of the module docstring (a seat's own table only)."""
+        held = self._journaled(entry.seq)
+        if entry.author == self.me and self.journal is not None and self.me >= 0:
+            if held is None or held.body != entry.body:
+                raise CheatDetected(HOST, entry.seq, "journal check: an entry in this seat's name "
+                                    "that it did not write for this game (replayed from another)",
+                                    E_CHEAT)
+        elif held is not None and held.fields["prev"] != entry.fields["prev"]:
+            raise CheatDetected(HOST, entry.seq, self._fork_reason(entry.seq), E_CHEAT)
+
+    @staticmethod
+    def _fork_reason(seq: int) -> str:
+        return (f"journal check: the host showed this seat another history: it wrote entry {seq} "
+                "after a transcript that is not this one")
+
+    def _journaled(self, seq: int) -> Entry | None:
+        if self.journal is None or self.me < 0 or not self.game_id:
+            return None
+        return self.journal.entry(self.game_id, seq)
+
+    def held(self) -> Entry | None:
+        """The entry this seat already signed for the next place, to send again as it is
+        (``None`` when it has signed none there). ``CheatDetected`` naming the host when it was
+        signed after another history than this transcript (the host showed this seat a fork)."""
+        seq = len(self.transcript)
+        held = self._journaled(seq)
+        if held is not None and held.fields["prev"] != self.transcript.head:
+            raise CheatDetected(HOST, seq, self._fork_reason(seq), E_CHEAT)
+        return held
 
     def author_key(self, author: int) -> bytes | None:
         """The key that signs ``author``'s entries (the host's for ``HOST``), or ``None``."""
@@ -205,16 +263,28 @@ class Table:
         except (ValueError, TypeError) as err:
             raise CheatDetected(HOST, e.seq, f"bad game in start: {err}", E_BAD_PARAMS) from None
         seats = []
-        for s in self._field(e, "seats", list):
-            name, key = s.get("name") if type(s) is dict else None, s.get("key") if type(s) is dict else None
+        for i, s in enumerate(self._field(e, "seats", list)):
+            name, key, nonce = (s.get(f) if type(s) is dict else None
+                                for f in ("name", "key", "nonce"))
             if type(name) is not str or len(name) > NAME_LIMIT or type(key) is not bytes \
-                    or len(key) != PUBLIC_KEY_SIZE:
-                raise CheatDetected(HOST, e.seq, "a seat is {name, key}", E_BAD_PARAMS)
-            seats.append(SeatInfo(name, key))
+                    or len(key) != PUBLIC_KEY_SIZE or type(nonce) is not bytes \
+                    or len(nonce) != NONCE_SIZE:
+                raise CheatDetected(HOST, e.seq, "a seat is {name, key, nonce}", E_BAD_PARAMS)
+            try:
+                check_public_key(key)
+            except InvalidKey as err:
+                raise CheatDetected(HOST, e.seq, f"seat {i}'s key is refused ({err})",
+                                    E_BAD_PARAMS) from None
+            seats.append(SeatInfo(name, key, nonce))
         if len(seats) != config.players or len({s.key for s in seats}) != len(seats):
             raise CheatDetected(HOST, e.seq, "the seats do not match the players", E_BAD_PARAMS)
         if self._field(e, "host", bytes, PUBLIC_KEY_SIZE) != self.host_key:
             raise CheatDetected(HOST, e.seq, "the start names another host key", E_BAD_PARAMS)
+        game_id = e.fields["game"]
+        if game_id != derive_game_id(self.host_key, [(s.key, s.nonce) for s in seats]):
+            raise CheatDetected(HOST, e.seq, "game id check: the game id is not the one the host "
+                                "key and the seats' keys and nonces make", E_BAD_PARAMS)
+        mine = self._own_contribution(e, seats)
         started = self._field(e, "time", int)
         timeout = e.fields.get("timeout", 0)
         on_timeout = e.fields.get("on_timeout", "forfeit")
@@ -222,7 +292,10 @@ class Table:
             raise CheatDetected(HOST, e.seq, "bad turn timeout in start", E_BAD_PARAMS)
 
         def apply() -> None:
-            self.game_id = e.fields["game"]
+            self.game_id = game_id
+            if mine is not None:
+                assert self.journal is not None
+                self.journal.bind(mine, game_id, self.transcript.head)
             self.game, self.rules, self.config = game.rules.name, game.rules, config
             self.seats, self.started = seats, started
             self.timeout, self.on_timeout = timeout, on_timeout
@@ -236,6 +309,21 @@ class Table:
             self.log.append(f"{self.rules.title}: " + ", ".join(s.name for s in seats))
 
         return apply
+
+    def _own_contribution(self, e: Entry, seats: list[SeatInfo]) -> bytes | None:
+        """This seat's nonce in the start, checked against its journal (a seat's own table
+        only): the start must seat this peer with a live contribution of its own."""
+        if self.journal is None or self.identity is None:
+            return None
+        mine = [s.nonce for s in seats if s.key == self.identity.public_key]
+        if not mine:
+            raise CheatDetected(HOST, e.seq, "contribution check: the start does not seat this peer",
+                                E_CHEAT)
+        why = self.journal.live(mine[0], e.fields["game"], chain(e.fields["prev"], e))
+        if why is not None:
+            raise CheatDetected(HOST, e.seq, "contribution check: the start lacks this seat's fresh "
+                                f"contribution: {why} (a replayed or forged start)", E_CHEAT)
+        return mine[0]
 
     def _on_seed_commit(self, e: Entry) -> Any:
         c = self._field(e, "commit", bytes, COMMIT_SIZE)
@@ -371,6 +459,9 @@ class Table:
         def apply() -> None:
             self.forfeited.add(seat)
             self.log.append(f"{self.seats[seat].name} forfeits: {reason}")
+            if self.dealer is None:  # in the seed phases: no deck to end, no secret to reveal
+                self.phase = "over"
+                return
             if in_end and self.verdict is None:
                 # the game was over: a seat that withholds its reveal stops the audit
                 self.verdict = CheatDetected(
@@ -406,7 +497,12 @@ class Table:
         self.phase = "end" if self._end_order() else "over"
 
     def _unseal(self, e: Entry, slot: str) -> dict[str, Any]:
+        """This seat's own note in ``e``: an entry of this game (the associated data names it),
+        which a seat's own table has matched with its journal (``_check_own``)."""
         assert self.identity is not None
+        if self.journal is not None and self.journal.finished(self.game_id):
+            raise CheatDetected(HOST, e.seq, "journal check: this seat has finished this game; "
+                                "its notes stay sealed", E_CHEAT)
         sealed = self._field(e, "sealed", bytes)
         plain = self.identity.unseal(self._aad(slot), sealed)
         if plain is None:
@@ -444,8 +540,12 @@ class Table:
                 "author": self.me, "kind": kind}
 
     def _sign(self, fields: dict[str, Any]) -> Entry:
+        """Sign an entry of this seat's and keep it in the journal before anyone sees it."""
         assert self.identity is not None
-        return Entry.sign(self.identity, fields)
+        entry = Entry.sign(self.identity, fields)
+        if self.journal is not None:
+            self.journal.write(self.game_id, entry)
+        return entry
 
     def decide(self, action: Any) -> Entry:
         """The entry for this seat's decision; ``LocalProtocolError`` if it is not legal now."""
@@ -467,8 +567,13 @@ class Table:
     def auto_entry(self) -> Entry | None:
         """The entry this seat must write now without a choice (seed, deck, reveals, end, or an
         abort when its own card turned out to be no card)."""
+        if self.me < 0:
+            return None
+        held = self.held()
+        if held is not None:  # signed before a reconnect or a restart: the same bytes again
+            return held
         broken = self.phase == "play" and self.dealer is not None and self.dealer.broken is not None
-        if self.me < 0 or (not broken and (self.writer() != self.me or self.decision_due())):
+        if not broken and (self.writer() != self.me or self.decision_due()):
             return None
         phase = self.phase
         if phase == "seed-commit":

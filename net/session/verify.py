@@ -35,7 +35,7 @@ import msgpack
 
 from net.session.table import Table
 from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
-from net.wire.identity import PUBLIC_KEY_SIZE
+from net.wire.identity import PUBLIC_KEY_SIZE, InvalidKey, check_public_key
 from net.wire.transcript import MAGIC, Entry
 
 #: the exit status of ``palazzo verify`` for each kind of finding
@@ -125,6 +125,10 @@ def verify_bytes(data: bytes) -> Verdict:
                          step=0)
     if type(host_key) is not bytes or len(host_key) != PUBLIC_KEY_SIZE:
         return _rejected("rejected: entry 0: the start names no host key", step=0)
+    try:
+        check_public_key(host_key)
+    except InvalidKey as e:
+        return _rejected(f"rejected: entry 0: the host key is refused ({e})", step=0)
     table = Table(host_key, None)
     for entry in entries:
         try:

@@ -141,8 +141,9 @@ def test_a_dropped_peer_rejoins_with_its_key_and_the_game_goes_on(make_game, sea
     assert g.host.seats[seat].conn is None
     g.link.pump()
     assert not g.host.finished or g.host.table.writer() != seat
-    # a new process with the same key: it learns everything again from the transcript
-    back = PeerSession(ids[seat], f"bot{seat}-again")
+    # a new process with the same key and journal: it learns everything again from the
+    # transcript
+    back = PeerSession(ids[seat], f"bot{seat}-again", journal=g.peers[seat].journal)
     g.link.add(back, get_game("medici").make_bot("greedy", random.Random(9)))
     g.peers[seat] = back
     g.link.pump()
@@ -228,13 +229,20 @@ def test_the_wire_conversation_starts_with_a_challenge_and_a_hello(make_game):
     fields = challenge.params[0]
     assert fields["game"] == "medici" and fields["players"] == 3 and fields["version"] == 1
     ident = Identity.generate()
-    from net.session.sessions import hello_signature
+    from net.session.sessions import HOST_TAG, hello_signature
+    from net.wire.identity import verify
 
     sig = hello_signature(ident, fields["nonce"], fields["host"])
-    hello = Request(1, "hello", ({"name": "Raw", "key": ident.public_key, "sig": sig},))
+    mine = bytes(range(32))  # the peer's challenge to the host
+    hello = Request(1, "hello", ({"name": "Raw", "key": ident.public_key, "sig": sig,
+                                  "nonce": mine},))
     g.link.send(conn, Codec().send(hello))
     answer = [e for e in raw.events() if isinstance(e, Response)]
+    proof = answer[0].result.pop("proof")
     assert answer == [Response(1, None, {"seat": 0, "players": 3, "length": 0, "resume": False})]
+    # the host proves its key: its signature of the peer's nonce and key
+    assert verify(fields["host"], HOST_TAG, mine + ident.public_key, proof)
+    assert not verify(fields["host"], HOST_TAG, bytes(32) + ident.public_key, proof)
     assert msgpack.unpackb(Codec().send(hello))[0] == 0
 
 
