@@ -422,18 +422,26 @@ class FairDeck:
     # -- receiving -------------------------------------------------------------------------
 
     def receive(self, author: int, msg: Mapping[str, Any], context: bytes) -> list[Event]:
-        """Check and apply a deck message from ``author`` (this seat's own included)."""
+        """Check and apply a deck message from ``author`` (this seat's own included). A refused
+        message (``CheatDetected``) changes nothing, not even ``log``."""
         if not 0 <= author < self.keys.seats:
             raise ValueError(f"no seat {author}")
         if not isinstance(msg, Mapping) or msg.get("deck") != self.deck_id:
             raise ValueError(f"not a message of deck {self.deck_id!r}")
         kind = msg.get("type")
-        self.log.append({"op": "msg", "author": author, "msg": dict(msg), "context": context})
-        if kind == "deck/shuffle":
-            return [self._receive_shuffle(author, msg, context)]
-        if kind == "deck/shares":
-            return self._receive_shares(author, msg, context)
-        raise CheatDetected(author, "deal", f"unknown deck message type {kind!r}")
+        entry = {"op": "msg", "author": author, "msg": dict(msg), "context": context}
+        try:
+            if kind == "deck/shuffle":
+                events: list[Event] = [self._receive_shuffle(author, msg, context)]
+            elif kind == "deck/shares":
+                events = self._receive_shares(author, msg, context)
+            else:
+                raise CheatDetected(author, "deal", f"unknown deck message type {kind!r}")
+        except DeckCorrupted:
+            self.log.append(entry)  # taken, and found to hold no card
+            raise
+        self.log.append(entry)
+        return events
 
     def _receive_shuffle(self, author: int, msg: Mapping[str, Any], context: bytes) -> Shuffled:
         if self.next_shuffler != author:
