@@ -251,6 +251,52 @@ def _checked(k: int, p: bytes, name: str) -> bytes:
 # -- proving ---------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Nonces:
+    r: list[int]  # the permutation commitment's, by input position
+    r_hat: list[int]  # the commitment chain's
+    w: tuple[int, int, int, int]
+    w_hat: list[int]
+    w_prime: list[int]
+
+
+def _nonces(entropy: bytes | None, statement: bytes, order: Sequence[int],
+            scalars: Sequence[int]) -> _Nonces:
+    """The prover's randomness, hedged: fresh bytes, the statement and the witness hashed."""
+    n = len(order)
+    fresh = os.urandom(32) if entropy is None else entropy
+    witness = b"".join(i.to_bytes(4, "big") for i in order) + b"".join(
+        g.scalar_bytes(r % g.L) for r in scalars)
+    seed = hashlib.sha512(g.encode(NONCE_TAG, fresh, statement, witness)).digest()
+    rand = g.ScalarStream(seed, NONCE_TAG)
+    r = [rand.scalar() for _ in range(n)]
+    r_hat = [rand.scalar() for _ in range(n)]
+    w = (rand.scalar(), rand.scalar(), rand.scalar(), rand.scalar())
+    return _Nonces(r, r_hat, w, [rand.scalar() for _ in range(n)], [rand.scalar() for _ in range(n)])
+
+
+def _chain(u_prime: Sequence[int], r_hat: Sequence[int]) -> list[bytes]:
+    """``chat_1..chat_N``: ``chat_i = rhat_i*G + u'_i*chat_{i-1}`` from ``chat_0 = h``."""
+    chain, previous = [], _H
+    for u, r in zip(u_prime, r_hat, strict=True):
+        previous = g.add(g.base_mul(r), g.mul(u, previous))
+        chain.append(previous)
+    return chain
+
+
+def _witness_sums(nonces: _Nonces, u: Sequence[int], u_prime: Sequence[int],
+                  scalars: Sequence[int]) -> tuple[int, int, int, int]:
+    """``rbar, rhat, rtilde, r'`` (step 4)."""
+    L = g.L
+    v, r_hat = 1, 0
+    for i in range(len(u) - 1, -1, -1):  # v_i = u'_{i+1} * ... * u'_N
+        r_hat = (r_hat + nonces.r_hat[i] * v) % L
+        v = v * u_prime[i] % L
+    r_tilde = sum(rj * uj for rj, uj in zip(nonces.r, u, strict=True)) % L
+    r_prime = sum(ri * ui for ri, ui in zip(scalars, u_prime, strict=True)) % L
+    return sum(nonces.r) % L, r_hat, r_tilde, r_prime
+
+
 def prove(
     key: bytes, inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], order: Sequence[int],
     scalars: Sequence[int], context: bytes, entropy: bytes | None = None,
@@ -260,57 +306,40 @@ def prove(
     n = len(inputs)
     if not n or len(outputs) != n or len(scalars) != n or sorted(order) != list(range(n)):
         raise ValueError("a shuffle proof needs n inputs, n outputs, a permutation of n, n scalars")
+    L = g.L
     statement = _statement(key, inputs, outputs, context)
-    fresh = os.urandom(32) if entropy is None else entropy
-    witness = b"".join(i.to_bytes(4, "big") for i in order) + b"".join(
-        g.scalar_bytes(r % g.L) for r in scalars)
-    rand = g.ScalarStream(hashlib.sha512(g.encode(NONCE_TAG, fresh, statement, witness)).digest(),
-                          NONCE_TAG)
-    r = [rand.scalar() for _ in range(n)]
-    r_hat = [rand.scalar() for _ in range(n)]
-    w1, w2, w3, w4 = (rand.scalar() for _ in range(4))
-    w_hat = [rand.scalar() for _ in range(n)]
-    w_prime = [rand.scalar() for _ in range(n)]
+    nonces = _nonces(entropy, statement, order, scalars)
     hs = generators(n)
-
     position = [0] * n  # position[j]: the output the input j goes to
     for i, j in enumerate(order):
         position[j] = i
-    commitments = [g.add(g.base_mul(r[j]), hs[position[j]]) for j in range(n)]
+    commitments = [g.add(g.base_mul(nonces.r[j]), hs[position[j]]) for j in range(n)]
     d, u = _challenges(statement, commitments)
     u_prime = [u[j] for j in order]
+    chain = _chain(u_prime, nonces.r_hat)
 
-    chain, previous = [], _H
-    for i in range(n):
-        previous = g.add(g.base_mul(r_hat[i]), g.mul(u_prime[i], previous))
-        chain.append(previous)
-
-    L = g.L
-    r_bar = sum(r) % L
-    v, r_hat_sum = 1, 0
-    for i in range(n - 1, -1, -1):  # v_i = u'_{i+1} * ... * u'_N
-        r_hat_sum = (r_hat_sum + r_hat[i] * v) % L
-        v = v * u_prime[i] % L
-    r_tilde = sum(rj * uj for rj, uj in zip(r, u, strict=True)) % L
-    r_prime = sum(ri * ui for ri, ui in zip(scalars, u_prime, strict=True)) % L
-
-    remasked = (sum(w * s for w, s in zip(w_prime, scalars, strict=True)) - w4) % L
+    w1, w2, w3, w4 = nonces.w
+    w_prime = nonces.w_prime
+    remasked = (sum(w * r for w, r in zip(w_prime, scalars, strict=True)) - w4) % L
+    a_terms = [(w, inputs[j].c2) for w, j in zip(w_prime, order, strict=True)]
+    b_terms = [(w, inputs[j].c1) for w, j in zip(w_prime, order, strict=True)]
     t = (
         g.base_mul(w1),
         g.base_mul(w2),
         g.add(g.base_mul(w3), _combination(zip(w_prime, hs, strict=True))),
-        _combination([*((w, inputs[j].c2) for w, j in zip(w_prime, order, strict=True)), (remasked, key)]),
-        _combination([*((w, inputs[j].c1) for w, j in zip(w_prime, order, strict=True)), (remasked, g.BASE)]),
+        _combination([*a_terms, (remasked, key)]),
+        _combination([*b_terms, (remasked, g.BASE)]),
     )
     t_hat = [g.add(g.base_mul(wh), g.mul(wp, ch))
-             for wh, wp, ch in zip(w_hat, w_prime, [_H, *chain[:-1]], strict=True)]
+             for wh, wp, ch in zip(nonces.w_hat, w_prime, [_H, *chain[:-1]], strict=True)]
     c = _challenge(d, chain, t, t_hat)
 
+    witness = _witness_sums(nonces, u, u_prime, scalars)
+    s = tuple((w + c * x) % L for w, x in zip(nonces.w, witness, strict=True))
     proof = ShuffleProof(
-        tuple(commitments), tuple(chain), t, tuple(t_hat),
-        ((w1 + c * r_bar) % L, (w2 + c * r_hat_sum) % L, (w3 + c * r_tilde) % L, (w4 + c * r_prime) % L),
-        tuple((w_hat[i] + c * r_hat[i]) % L for i in range(n)),
-        tuple((w_prime[i] + c * u_prime[i]) % L for i in range(n)),
+        tuple(commitments), tuple(chain), t, tuple(t_hat), (s[0], s[1], s[2], s[3]),
+        tuple((w + c * r) % L for w, r in zip(nonces.w_hat, nonces.r_hat, strict=True)),
+        tuple((w + c * x) % L for w, x in zip(w_prime, u_prime, strict=True)),
     )
     return proof.to_bytes()
 
@@ -332,40 +361,11 @@ def verify(
     statement = _statement(key, inputs, outputs, context)
     d, u = _challenges(statement, p.commitments)
     c = _challenge(d, p.chain, p.t, p.t_hat)
-    L = g.L
-    s1, s2, s3, s4 = p.s
-    minus_c = -c % L
-    hs = generators(n)
-
-    # every point from outside multiplied (and so checked) first
-    cu = [minus_c * uj % L for uj in u]
-    c_terms = [_checked(k, cj, f"permutation commitment {j}")
-               for j, (k, cj) in enumerate(zip(cu, p.commitments, strict=True), 1)]
-    chain_c = [_checked(minus_c, ch, f"commitment chain {i}") for i, ch in enumerate(p.chain, 1)]
-    a_out = [_checked(k, ct.c2, f"masked card {j}") for j, (k, ct) in enumerate(zip(p.s_prime, outputs, strict=True))]
-    b_out = [_checked(k, ct.c1, f"masked card {j}") for j, (k, ct) in enumerate(zip(p.s_prime, outputs, strict=True))]
-    previous = [_H, *p.chain[:-1]]
-    chain_s = [g.mul(k, ch) for k, ch in zip(p.s_prime, previous, strict=True)]
-
-    u_product = 1
-    for uj in u:
-        u_product = u_product * uj % L
-    c_bar = g.sub(_sum(p.commitments), _generator_sum(n))
-    expected = [
-        g.add(g.base_mul(s1), g.mul(minus_c, c_bar)),
-        _sum([g.base_mul(s2), chain_c[-1], g.mul(c * u_product, _H)]),
-        _sum([g.base_mul(s3), _combination(zip(p.s_prime, hs, strict=True)), *c_terms]),
-        _sum([*a_out, _combination([*zip(cu, [ct.c2 for ct in inputs], strict=True), (-s4, key)])]),
-        _sum([*b_out, _combination([*zip(cu, [ct.c1 for ct in inputs], strict=True), (-s4, g.BASE)])]),
-    ]
-    expected_hat = [_sum([g.base_mul(k), cs, cc])
-                    for k, cs, cc in zip(p.s_hat, chain_s, chain_c, strict=True)]
-
+    expected = _recompute(key, inputs, outputs, p, u, c)
     names = [T1, T2, T3, T4, T4, *(T_HAT.format(i) for i in range(1, n + 1))]
     labels = ["t1", "t2", "t3", "t4,1", "t4,2", *(f"t-hat {i}" for i in range(1, n + 1))]
     sent = [*p.t, *p.t_hat]
-    wrong = [k for k, (want, got) in enumerate(zip([*expected, *expected_hat], sent, strict=True))
-             if want != got]
+    wrong = [k for k, (want, got) in enumerate(zip(expected, sent, strict=True)) if want != got]
     for k in wrong:  # a commitment that is no point at all is a format fault
         try:
             g.decode_point(sent[k])
@@ -373,3 +373,35 @@ def verify(
             raise ShuffleProofError(f"format: {labels[k]}: {e}") from None
     if wrong:
         raise ShuffleProofError(names[wrong[0]])
+
+
+def _recompute(key: bytes, inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext],
+               p: ShuffleProof, u: Sequence[int], c: int) -> list[bytes]:
+    """``t1, t2, t3, t4,1, t4,2, that_1..that_N`` as the check computes them. Every point from
+    outside is multiplied, and so checked, before any sum uses it."""
+    L, n = g.L, len(inputs)
+    s1, s2, s3, s4 = p.s
+    minus_c = -c % L
+    cu = [minus_c * uj % L for uj in u]
+    c_terms = [_checked(k, cj, f"permutation commitment {j}")
+               for j, (k, cj) in enumerate(zip(cu, p.commitments, strict=True), 1)]
+    chain_c = [_checked(minus_c, ch, f"commitment chain {i}") for i, ch in enumerate(p.chain, 1)]
+    pairs = list(enumerate(zip(p.s_prime, outputs, strict=True)))
+    a_out = [_checked(k, ct.c2, f"masked card {j}") for j, (k, ct) in pairs]
+    b_out = [_checked(k, ct.c1, f"masked card {j}") for j, (k, ct) in pairs]
+    chain_s = [g.mul(k, ch) for k, ch in zip(p.s_prime, [_H, *p.chain[:-1]], strict=True)]
+
+    u_product = 1
+    for uj in u:
+        u_product = u_product * uj % L
+    c_bar = g.sub(_sum(p.commitments), _generator_sum(n))
+    a_in = [*zip(cu, [ct.c2 for ct in inputs], strict=True), (-s4, key)]
+    b_in = [*zip(cu, [ct.c1 for ct in inputs], strict=True), (-s4, g.BASE)]
+    return [
+        g.add(g.base_mul(s1), g.mul(minus_c, c_bar)),
+        _sum([g.base_mul(s2), chain_c[-1], g.mul(c * u_product, _H)]),
+        _sum([g.base_mul(s3), _combination(zip(p.s_prime, generators(n), strict=True)), *c_terms]),
+        _sum([*a_out, _combination(a_in)]),
+        _sum([*b_out, _combination(b_in)]),
+        *(_sum([g.base_mul(k), cs, cc]) for k, cs, cc in zip(p.s_hat, chain_s, chain_c, strict=True)),
+    ]
