@@ -478,6 +478,38 @@ def test_a_shuffle_of_one_deck_replayed_on_another_is_refused():
     assert deck.receive(0, msg, t.context)[0].seat == 0
 
 
+def test_a_shuffle_checked_once_in_a_process_is_taken_nowhere_else(monkeypatch):
+    # a host and its bots share a process: each proof is checked once there, and what is
+    # remembered is the whole statement, so the same bytes elsewhere are checked afresh
+    from net.deck import fair_deck
+
+    checks = []
+    real = sp.verify
+    monkeypatch.setattr(sp, "verify", lambda *args: (checks.append(args[-1]), real(*args))[1])
+    monkeypatch.setattr(fair_deck, "SHUFFLES_CHECKED", fair_deck.ProofMemo())
+    t = LocalTable(3, rng=random.Random(27))
+    t.new_deck("d", TABLE, range(6))
+    t.new_deck("e", TABLE, range(6))
+    msg = t.peers[0].decks["d"].make_shuffle(t.context)
+    t.peers[1].decks["d"].receive(0, msg, t.context)
+    assert len(checks) == 1
+    with pytest.raises(CheatDetected, match="t1: "):
+        t.peers[2].decks["d"].receive(0, msg, b"another moment")
+    with pytest.raises(CheatDetected, match="t1: "):
+        t.peers[2].decks["e"].receive(0, dict(msg, deck="e"), t.context)
+    forged = dict(msg, proof=msg["proof"][:-1] + bytes([msg["proof"][-1] ^ 1]))
+    with pytest.raises(CheatDetected):
+        t.peers[2].decks["d"].receive(0, forged, t.context)
+    assert len(checks) == 4
+    t.peers[2].decks["d"].receive(0, msg, t.context)
+    assert len(checks) == 4  # the very same statement: not checked again
+    fair_deck.SHUFFLES_CHECKED.size = 0  # off: every peer checks everything itself
+    t.peers[0].decks["e"].receive(0, t.peers[0].decks["e"].make_shuffle(t.context), t.context)
+    t.peers[1].decks["e"].receive(0, t.peers[0].decks["e"].log[-1]["msg"], t.context)
+    t.peers[2].decks["e"].receive(0, t.peers[0].decks["e"].log[-1]["msg"], t.context)
+    assert len(checks) == 6
+
+
 def test_the_in_memory_table_stops_at_a_false_shuffle_and_names_its_author():
     def swap(author, msg):
         if author == 1 and msg["type"] == "deck/shuffle":
