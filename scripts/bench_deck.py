@@ -45,8 +45,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from net.deck import fair_deck  # noqa: E402
-from net.deck import group  # noqa: E402
+from net.deck import fair_deck, group  # noqa: E402
 from net.deck import shuffle_proof as sp  # noqa: E402
 from net.deck.cipher import CardTable, apply_draw, fresh_draw, public_mask  # noqa: E402
 from net.deck.fair_deck import FairDeck  # noqa: E402
@@ -352,7 +351,7 @@ def main() -> int:
     print("\none process, every peer in turn (ops: mul / base / add / check)")
     print(f"{'scenario':60} {'wall s':>7} {'table CPU s':>11} {'busiest s':>9}  ops (table; busiest peer)")
     ok = True
-    for key, name, r in rows:
+    for _key, name, r in rows:
         print(f"{name:60} {r['wall']:7.3f} {r['cpu']:11.3f} {r['busiest']:9.3f}  "
               f"{_ops(r['counts'])}; {_ops(r['peak'])}")
     print("\nloopback, one process per peer")

@@ -22,7 +22,9 @@ it) to every peer's ``receive``; a peer's own messages go through ``receive`` to
    number ``n`` and the context (``shuffle_context``). Every peer checks the proof against its
    own pile *before* it takes the new pile, so a shuffle that drops, duplicates, replaces, adds or
    copies in a card is refused at once, its author named, and nothing changes; no seat ever
-   reveals anything of its shuffle. The deck deals only once every seat has shuffled.
+   reveals anything of its shuffle. The deck deals only once every seat has shuffled: a seat may
+   order its own shuffle as it likes, but without seeing a card, and one honest seat's uniform
+   permutation makes the whole deck's order uniform.
 3. **Deal.** When the rules deal the top card to seat ``s`` (or turn it face up: ``s = None``),
    every peer calls ``deal(s)`` in lockstep, which gives the card a handle (0, 1, 2, ...). Every
    other seat sends its decryption shares with ``make_shares(handles)``: ``{"type": "deck/shares",
@@ -110,7 +112,8 @@ SHUFFLES_CHECKED = ProofMemo()
 
 
 class DeckCorrupted(Exception):
-    """A masked card that is no card, or a card twice: a shuffle cheated; the audit names it."""
+    """A masked card that is no card, or a card twice. Every shuffle and every share is proved,
+    so only a broken proof system could bring this about."""
 
     def __init__(self, deck_id: str, handle: int, reason: str) -> None:
         super().__init__(f"deck {deck_id!r}, card handle {handle}: {reason}")
@@ -193,8 +196,8 @@ class FairDeck:
         self._dealt: list[_Dealt] = []
         self._seen: dict[int, int] = {}  # card -> handle, for cards known here and in play
         self._returned: dict[dc.Ciphertext, _Dealt] = {}  # cards under the pile, not re-masked
-        #: this seat's own cards that unmasked to no card (or to a card already out): a shuffle
-        #: cheated; the holder shows one with ``make_open`` and every peer meets ``DeckCorrupted``
+        #: this seat's own cards that unmasked to no card (or to a card already out); the holder
+        #: shows one with ``make_open`` and every peer meets ``DeckCorrupted``
         self.corrupt: list[int] = []
         self.log: list[dict[str, Any]] = [
             {"op": "start", "deck": deck_id, "domain": table.domain, "size": table.size,
