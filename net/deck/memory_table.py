@@ -5,8 +5,8 @@ network), and it serves the tests and ``scripts/bench_deck.py``. Every message g
 its author included, in one order, with a ``context`` that chains a hash over the messages before
 it, as a transcript would. ``tamper`` may replace a message in transit (tests of cheating peers).
 
-A ``random.Random`` makes secrets, seeds and proof nonces reproducible; without one they come from
-the operating system. ``cpu[seat]`` adds up the processor time spent in each peer's deck calls (what
+A ``random.Random`` makes secrets, shuffles and proof nonces reproducible; without one they come
+from the operating system. ``cpu[seat]`` adds up the processor time spent in each peer's deck calls (what
 that peer's own machine would spend), for the benchmark.
 """
 
@@ -86,7 +86,8 @@ class LocalTable:
             seat = lead.next_shuffler
             assert seat is not None
             deck = self.peers[seat].decks[deck_id]
-            self.broadcast(seat, self._timed(seat, deck.make_shuffle, self._bytes()))
+            seed = None if self.rng is None else self._bytes()
+            self.broadcast(seat, self._timed(seat, deck.make_shuffle, self.context, seed))
 
     def deal(self, deck_id: str, to: int | None, count: int = 1) -> list[int]:
         """Deal ``count`` top cards to ``to``; every other seat sends its shares in one message."""

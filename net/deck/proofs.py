@@ -110,13 +110,17 @@ def verify_dleq(
     public: bytes, bases: Sequence[bytes], shares: Sequence[bytes], proof: object, context: bytes
 ) -> bool:
     """Whether ``proof`` shows ``log_G(public) == log_bases[i](shares[i])`` for every ``i``
-    (every point already checked)."""
+    (``public`` and the bases already checked; every share is checked here, by the
+    multiplication that uses it: ``False`` for a share that is no point of the subgroup)."""
     cs = _split(proof)
     if cs is None or not bases or len(bases) != len(shares):
         return False
     c, s = cs
     commitments = [g.sub(g.base_mul(s), g.mul(c, public))]
-    commitments += [g.sub(g.mul(s, b), g.mul(c, d)) for b, d in zip(bases, shares, strict=True)]
+    try:
+        commitments += [g.sub(g.mul(s, b), g.mul_checked(c, d)) for b, d in zip(bases, shares, strict=True)]
+    except g.InvalidPoint:
+        return False
     statement = _dleq_statement(public, bases, shares)
     return c == g.hash_to_scalar(DLEQ_TAG, statement, *commitments, context)
 

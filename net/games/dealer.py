@@ -9,7 +9,9 @@ next chance step is. Rules:
    ``deck/key`` message (``net.deck.keys``). After the last, every deck of the game is made
    (``decks()``: Court of the Medici has one per house, Condottiere one shared pile), and every
    seat in seat order writes one ``deck`` entry holding its ``deck/shuffle`` of every deck that
-   awaits its shuffle.
+   awaits its shuffle, each with its proof bound to the transcript hash before the entry. Every
+   peer checks each proof before it takes the shuffled pile: a wrong shuffle is refused at once
+   and its author named.
 2. **Deals.** At a chance step that draws a card, the dealer plans the whole run of draws that
    follows without a decision between them (``plan(view)``: the deal at the start of a game,
    one card in a Medici turn, a Condottiere deal up to the end of the pile) and calls
@@ -29,8 +31,9 @@ next chance step is. Rules:
    recomputed), learns every card, and replays the whole game with every card known through
    the rules' checked door. The first failure names its author.
 
-A seat's secret and its shuffle seeds go into its own entries sealed to its own identity
-(``sealed``), so that a peer that restarts and replays the transcript gets them back.
+A seat's secret goes into its own key entry sealed to its own identity (``sealed``), so that a
+peer that restarts and replays the transcript gets it back. Nothing of a shuffle is kept: the
+shuffle entry is in the transcript, and that is all a restarted peer needs.
 
 Everything a peer receives is checked on a copy (``fork``); the table keeps the copy only when
 the whole entry passed, so a refused entry changes nothing.
@@ -233,21 +236,17 @@ class FairDealer:
     # -- deck entries -------------------------------------------------------------------------
 
     def make_deck_entry(self, context: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The public fields of the ``deck`` entry this seat owes now, and what it keeps for
-        itself (sealed in the entry: its secret, its seeds)."""
+        """The public fields of the ``deck`` entry this seat owes now (its shuffles bound to
+        ``context``, the transcript hash before the entry), and what it keeps for itself (sealed
+        in the entry: its secret, in its key entry)."""
         assert self.secret is not None
         if self.keys is None:
             msg = key_message(self.game_id, self.me, self.secret)
             return {"msgs": [msg]}, {"secret": g.scalar_bytes(self.secret)}
-        msgs: list[dict[str, Any]] = []
-        seeds: dict[str, bytes] = {}
-        for deck_id, d in self.decks.items():
-            if d.shuffling and d.next_shuffler == self.me:
-                msg = d.make_shuffle()
-                seeds[deck_id] = d.my_seeds()
-                msgs.append(msg)
+        msgs = [d.make_shuffle(context) for d in self.decks.values()
+                if d.shuffling and d.next_shuffler == self.me]
         if msgs:
-            return {"msgs": msgs}, {"seeds": seeds}
+            return {"msgs": msgs}, {}
         by_deck: dict[str, list[int]] = {}
         for p in self.pending:
             if p.to != self.me and self.me in self.decks[p.deck].missing_shares(p.handle):
@@ -299,14 +298,6 @@ class FairDealer:
         secret = fields.get("secret")
         if type(secret) is bytes and self.me >= 0:
             self.secret = g.decode_scalar(secret)
-
-    def restore_seeds(self, fields: Mapping[str, Any]) -> None:
-        """Take back the seeds of this seat's own shuffles from its own entry."""
-        seeds = fields.get("seeds")
-        if type(seeds) is dict:
-            for deck_id, packed in seeds.items():
-                if deck_id in self.decks and type(packed) is bytes:
-                    self.decks[deck_id].restore_seeds(packed)
 
     # -- act entries --------------------------------------------------------------------------
 

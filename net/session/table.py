@@ -369,8 +369,6 @@ class Table:
             return self._abort(fork, str(err))
         except (ValueError, TypeError) as err:
             raise CheatDetected(e.author, e.seq, f"bad deck message: {err}", E_BAD_PARAMS) from None
-        if private is not None:  # and the seeds of the shuffles it just made
-            fork.restore_seeds(private)
 
         def apply() -> None:
             self.dealer = fork

@@ -16,6 +16,7 @@ from engine.registry import get_game
 from net.deck import audit as deck_audit
 from net.deck import cipher as dc
 from net.deck import group
+from net.deck import shuffle_proof as sp
 from net.session.verify import verify_bytes
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError
 from net.wire.identity import Identity
@@ -327,18 +328,23 @@ def test_an_open_share_of_small_order_is_refused(cheat_game):
     finish(g, cheat, conn)
 
 
-# -- 5. a stacked deck: caught by the end-of-game audit -------------------------------------------
+# -- 5. a false shuffle: refused at once, its author and the check it broke named ----------------
 
 
-def _stack(how, t, honest):
+def _shuffle_fields(t, honest, change=None, context=None):
+    """The cheat's first shuffle message with its output changed by ``change(pile, output)``
+    and proved by the cheat as if it were its honest shuffle (bound to ``context``, by default
+    the right one)."""
     msg = honest.fields["msgs"][0]
-    cards = msg["cards"]
-    if how == "reorder":  # the honest output with its first two cards swapped
-        return cards[64:128] + cards[:64] + cards[128:]
-    # a shuffle made from another seed than the one committed to (and revealed at the end)
     deck = t.dealer.decks[msg["deck"]]
-    out = dc.shuffle(deck.pile, bytes(32), deck.keys.joint)
-    return b"".join(ct.to_bytes() for ct in out)
+    key = deck.keys.joint
+    draw = dc.shuffle_draw(bytes(32), len(deck.pile))
+    out = dc.apply_draw(deck.pile, draw, key)
+    if change is not None:
+        out = change(deck.pile, out)
+    bound = deck.shuffle_context(t.me, deck.shuffles, t.transcript.head if context is None else context)
+    proof = sp.prove(key, deck.pile, out, draw.order, draw.scalars, bound)
+    return {"cards": b"".join(ct.to_bytes() for ct in out), "proof": proof}
 
 
 def _assert_verdict(table, seat, step, words):
@@ -348,24 +354,28 @@ def _assert_verdict(table, seat, step, words):
     assert table.result()["verdict"] == str(v)
 
 
-@pytest.mark.parametrize("how", ["reorder", "other seed"])
-def test_a_stacked_deck_is_named_by_the_audit_at_the_end(cheat_game, how):
+@pytest.mark.parametrize("how, check", [
+    ("reordered, the honest proof", "t1: permutation commitment product"),
+    ("reordered, proved as its own", "t4: re-encryption"),
+    ("a proof made for another moment", "t1: permutation commitment product"),
+])
+def test_a_stacked_deck_is_refused_at_once_and_the_game_goes_on(cheat_game, how, check):
     g, cheat, conn = cheat_game()
     t = drive(g, cheat, conn, _deck_due("shuffle"))
     honest = _honest_deck_entry(t)
-    forged = _with_msg(cheat, honest, cards=_stack(how, t, honest))
-    # every masked card is a proper point, each once: nothing to see until the seeds are out
-    assert cheat.post_now(g.link, conn, forged) is None
+    cards = honest.fields["msgs"][0]["cards"]
+    if how == "reordered, the honest proof":  # the first two cards swapped
+        fields = {"cards": cards[64:128] + cards[:64] + cards[128:]}
+    elif how == "reordered, proved as its own":
+        fields = _shuffle_fields(t, honest, lambda pile, out: out[1:] + out[:1])
+    else:
+        fields = _shuffle_fields(t, honest, context=bytes(32))
+    found, err = refused(g, cheat, conn, _with_msg(cheat, honest, **fields), "shuffle")
+    assert err.code == E_CHEAT and found.reason == f"shuffle: {check}"
+    assert cheat.post_now(g.link, conn, honest) is None
     finish(g, cheat, conn)
-    for p in g.peers:
-        _assert_verdict(p.table, 0, "shuffle", "stacked deck")
-        assert p.table.result()["winners"]  # the game's own outcome is still told
-    _assert_verdict(g.host.table, 0, "shuffle", "stacked deck")
-    v = verify_bytes(g.peers[1].table.transcript.to_bytes())
-    assert not v.ok and v.kind == "cheat" and v.seat == 0 and v.step == "shuffle"
-    assert "mallory (seat 0)" in v.text
-    # the finding names the entry that carried the shuffle, and its deck
-    assert f"entry {forged_seq(g, forged)}, deck " in v.text
+    for table in [g.host.table, *(p.table for p in g.peers)]:
+        assert table.verdict is None and table.result()["winners"]
 
 
 def forged_seq(g, wire):
@@ -594,36 +604,32 @@ def test_a_masked_card_sent_twice_in_a_shuffle_is_refused_at_once(cheat_game):
     finish(g, cheat, conn)
 
 
-@pytest.mark.parametrize("how", ["duplicated", "no card"])
-def test_a_card_duplicated_or_dropped_by_the_last_shuffle_stops_the_game(cheat_game, how):
-    """Seat 1 shuffles last and puts, over the first two cards dealt to the honest seat 0, one
-    card twice (freshly masked: other bytes, the same card; another card dropped) or a point that
-    is no card. Seat 0 alone sees it, shows it in an ``abort`` entry; every seat reveals, and
-    the audit names the shuffler."""
-    g, cheat, conn = cheat_game(2, "condottiere", seat=1)
+@pytest.mark.parametrize("how", ["duplicated", "no card", "another deck's card copied in"])
+def test_a_card_duplicated_replaced_or_copied_in_by_the_last_shuffle_is_refused_at_once(
+        cheat_game, how):
+    """Seat 2 shuffles last and puts one card twice (freshly masked: other bytes, the same card;
+    another card dropped), a point that is no card, or a masked card of another deck's pile, and
+    proves it as best it can: the host and every peer refuse it at once, naming seat 2 and the
+    re-encryption check; then it shuffles honestly and the game ends as usual."""
+    g, cheat, conn = cheat_game(3, "medici", seat=2)
     t = drive(g, cheat, conn, _deck_due("shuffle"))
     honest = _honest_deck_entry(t)
-    msg = honest.fields["msgs"][0]
-    deck = t.dealer.decks[msg["deck"]]
-    view = t.view
-    first = 0 if view.turn == 0 else view.owed[1]  # where seat 0's cards start in the deal
-    cards = [dc.Ciphertext(c[:32], c[32:]) for c in (msg["cards"][i:i + 64]
-                                                     for i in range(0, len(msg["cards"]), 64))]
-    if how == "duplicated":
-        cards[first + 1] = dc.remask(cards[first], 77, deck.keys.joint)
-    else:
-        cards[first + 1] = dc.mask(group.base_mul(987654321), 4242, deck.keys.joint)
-    forged = _with_msg(cheat, honest, cards=b"".join(c.to_bytes() for c in cards))
-    assert cheat.post_now(g.link, conn, forged) is None  # proper points, each once: accepted
+    deck = t.dealer.decks[honest.fields["msgs"][0]["deck"]]
+    key = deck.keys.joint
+    other = next(d for d in t.dealer.decks.values() if d is not deck)
+    change = {
+        "duplicated": lambda pile, out: [out[0], dc.remask(out[0], 77, key), *out[2:]],
+        "no card": lambda pile, out: [dc.mask(group.base_mul(987654321), 4242, key), *out[1:]],
+        "another deck's card copied in": lambda pile, out: [other.pile[0], *out[1:]],
+    }[how]
+    fields = _shuffle_fields(t, honest, change)
+    found, err = refused(g, cheat, conn, _with_msg(cheat, honest, **fields), "shuffle")
+    assert err.code == E_CHEAT and found.reason == "shuffle: t4: re-encryption"
+    assert cheat.post_now(g.link, conn, honest) is None
     finish(g, cheat, conn)
-    aborts = [e for e in g.host.table.transcript.entries if e.kind == "abort"]
-    assert [e.author for e in aborts] == [0]  # the honest receiver showed what it saw
-    for table in [g.host.table, *(p.table for p in g.peers)]:
-        assert table.aborted is not None
-        _assert_verdict(table, 1, "shuffle", "")
-        assert table.result()["end"] == "aborted"
+    assert not any(e.kind == "abort" for e in g.host.table.transcript.entries)
     v = verify_bytes(g.peers[0].table.transcript.to_bytes())
-    assert v.kind == "cheat" and v.seat == 1 and v.step == "shuffle"
+    assert v.ok, v.text
 
 
 # -- 6. two different signed entries for one place ------------------------------------------------

@@ -230,23 +230,22 @@ def test_a_seat_writing_out_of_turn_is_named(make_game):
     assert v.text == f"cheat: Ada2 (seat 2) at entry {seq}: out of turn: seat 0 must write now"
 
 
-def test_the_end_of_game_audit_finding_is_a_cheat(make_game):
-    """The last seat reveals a shuffle seed other than the one it committed to: only the audit
-    after the last entry can see it, and it names that seat."""
+def test_a_shuffle_that_fails_its_proof_is_named_at_its_entry(make_game):
+    """A seat's shuffle with its first two masked cards swapped, signed by that seat: the
+    verifier refuses it at that entry, naming the seat and the check the proof failed."""
     g, keys = signed_game(make_game)
-    last = g.host.table.transcript.entries[-1]
-    assert last.kind == "end"
-    reveal = dict(last.fields["reveal"])
-    seeds = dict(reveal["seeds"])
-    deck, packed = next(iter(seeds.items()))
-    seeds[deck] = packed[:4] + bytes(32) + packed[36:]
-    reveal["seeds"] = seeds
-    data = forge(g, keys, last.seq, last.author, "end", reveal=reveal)
-    assert verify_bytes(g.host.table.transcript.to_bytes()).ok
+    entry = next(e for e in g.host.table.transcript.entries
+                 if e.kind == "deck" and e.fields["msgs"][0]["type"] == "deck/shuffle")
+    msgs = [dict(m) for m in entry.fields["msgs"]]
+    cards = msgs[0]["cards"]
+    msgs[0]["cards"] = cards[64:128] + cards[:64] + cards[128:]
+    fields = {k: v for k, v in entry.fields.items()
+              if k not in ("game", "seq", "prev", "author", "kind", "v")}
+    data = forge(g, keys, entry.seq, entry.author, "deck", **dict(fields, msgs=msgs))
     v = verify_bytes(data)
-    assert not v.ok and v.kind == "cheat" and v.seat == last.author and v.step == "shuffle"
-    assert v.text.startswith(f"cheat: Ada{last.author} (seat {last.author}) at shuffle: ")
-    assert "does not open the commitment" in v.text
+    assert not v.ok and v.kind == "cheat" and v.seat == entry.author and v.step == entry.seq
+    assert v.text == (f"cheat: Ada{entry.author} (seat {entry.author}) at entry {entry.seq}: "
+                      "shuffle: t1: permutation commitment product")
 
 
 def test_names_from_the_file_cannot_break_the_line(make_game):
