@@ -7,9 +7,9 @@ Scenarios (each gated at 2 s):
                 (every share proved, every proof and point checked by every other peer)
   medici-setup  4 seats, four 25-card house decks, each shuffled by all four seats, 11 cards
                 dealt from each deck to its owner
-  audit         one peer's end-of-game audit of a whole simulated game: every reveal checked,
-                every shuffle re-derived from its seed, every proof verified, every share
-                recomputed; for a 4-round 6-seat Condottiere game and a 4-seat Medici game
+  whole game    the fair deck of a whole simulated game, every message checked by every peer
+                as it arrives (nothing is left for the end: no seat reveals a secret); a
+                4-round 6-seat Condottiere game and a 4-seat Medici game
 
 Each scenario runs twice:
 
@@ -17,7 +17,7 @@ Each scenario runs twice:
   every peer one after another; "busiest peer" the most processor time spent in one peer's deck
   calls. Also counted: libsodium scalar multiplications (variable base, fixed base) and point
   checks.
-* on loopback, one process per peer (the audit: one process): a hub relays every message to
+* on loopback, one process per peer (the set-up scenarios): a hub relays every message to
   every peer through pipes, as a host would, and the peers work in parallel; "table CPU" adds up
   the peers' processor times.
 
@@ -157,21 +157,6 @@ def measure(run: Callable[[random.Random], LocalTable], runs: int) -> dict[str, 
             "busiest": statistics.median(busiest), "counts": counts[0]}
 
 
-def measure_audit(build: Callable[[random.Random], LocalTable], runs: int) -> dict[str, Any]:
-    walls, cpus, counts = [], [], []
-    for i in range(runs):
-        t = build(random.Random(100 + i))
-        reveals = t.reveals()
-        COUNTER.counts.clear()
-        w, c = time.perf_counter(), time.process_time()
-        t.audit(reveals, seat=0)
-        walls.append(time.perf_counter() - w)
-        cpus.append(time.process_time() - c)
-        counts.append(dict(COUNTER.counts))
-    cpu = statistics.median(cpus)
-    return {"wall": statistics.median(walls), "cpu": cpu, "busiest": cpu, "counts": counts[0]}
-
-
 # -- one process per peer --------------------------------------------------------------------
 
 
@@ -293,8 +278,8 @@ def main() -> int:
     rows = [
         ("condottiere: 6 seats shuffle 110, deal 10 each", measure(condottiere, args.runs)),
         ("medici set-up: 4 decks x 4 shuffles, deal 11 each", measure(medici_setup, args.runs)),
-        ("audit: Condottiere game, 6 seats, 4 rounds", measure_audit(condottiere_game, args.runs)),
-        ("audit: Medici game, 4 seats, 40 turns", measure_audit(medici_game, args.runs)),
+        ("whole game: Condottiere, 6 seats, 4 rounds", measure(condottiere_game, args.runs)),
+        ("whole game: Medici, 4 seats, 40 turns", measure(medici_game, args.runs)),
     ]
     loop = [
         ("condottiere: 6 seats shuffle 110, deal 10 each", measure_loopback(loopback_condottiere, 6, args.runs)),

@@ -2,7 +2,9 @@
 
 Nobody, the host included, can see a hidden card before the rules reveal it, choose the order of a
 deck, or swap a card unnoticed. The group is ``net.deck.group``, masking and shuffles are
-``net.deck.cipher``, the proofs ``net.deck.proofs``, the end-of-game check ``net.deck.audit``.
+``net.deck.cipher``, the proofs ``net.deck.proofs``. No secret key is ever published: a card is
+learnt by its receiver alone, or by everyone when its holder opens it or it is dealt face up, and
+a card never shown stays masked for good.
 
 Protocol (every message is a plain dict of str, int, bytes and lists; the session signs and
 orders them, and passes each one, its author's seat and a ``context`` (the transcript hash before
@@ -15,7 +17,7 @@ it) to every peer's ``receive``; a peer's own messages go through ``receive`` to
 2. **Shuffle.** A new deck holds its cards face up, masked with ``r = 1``. Each seat in seat
    order sends ``make_shuffle()``: ``{"type": "deck/shuffle", "deck": id, "number": n,
    "commitment": 32 bytes, "cards": 64 bytes per card}``: the pile permuted and re-masked as its
-   secret seed decides, and a commitment to that seed (revealed at the audit).
+   secret seed decides, and a commitment to that seed.
 3. **Deal.** When the rules deal the top card to seat ``s`` (or turn it face up: ``s = None``),
    every peer calls ``deal(s)`` in lockstep, which gives the card a handle (0, 1, 2, ...). Every
    other seat sends its decryption shares with ``make_shares(handles)``: ``{"type": "deck/shares",
@@ -30,16 +32,17 @@ it) to every peer's ``receive``; a peer's own messages go through ``receive`` to
 5. **Moves without messages**, in lockstep: ``return_to_bottom(handle)`` puts a held card,
    unopened, at the bottom of the pile (Medici's plan for the future); ``reshuffle(cards)`` adds
    opened cards back face up and starts a new round of shuffles by every seat (Condottiere).
-6. **Audit.** At the end each seat reveals its secret and its seeds (``net.deck.audit``), and any
-   peer replays ``log`` with them: every shuffle re-derived from its seed, every share recomputed.
+6. **The log.** ``log`` records every move and message in order; ``replay`` applies it again
+   (a peer that rebuilds its deck).
 
 Lists of cards, handles and shares travel as packed bytes (``pack``/``unpack`` below), so that a
 message stays within a codec's array limits whatever the size of the deck.
 
 Every point a peer sends is checked (``group.decode_point``); a bad message raises
 ``CheatDetected(author, step, reason)`` with ``step`` one of ``"key"``, ``"shuffle"``, ``"deal"``,
-``"open"``. A card that unmasks to no card of the table raises ``DeckCorrupted``: some shuffle was
-dishonest and only the audit can tell whose, so the session should go straight to the reveal.
+``"open"``. Every dealt card unmasks to a card of the table, each card once, since every shuffle
+is a permutation and re-masking of its input; were one ever not to, ``DeckFault`` says so: a fault
+of this program, not a protocol step, and the peer stops.
 """
 
 from __future__ import annotations
@@ -75,8 +78,9 @@ def unpack_handles(data: bytes) -> list[int]:
     return [int.from_bytes(b, "big") for b in unpack(data, HANDLE_BYTES)]
 
 
-class DeckCorrupted(Exception):
-    """A masked card that is no card, or a card twice: a shuffle cheated; the audit names it."""
+class DeckFault(RuntimeError):
+    """A dealt card that unmasks to no card of the table, or to a card already out: impossible
+    when every shuffle is proved, so a fault of this program (the peer stops)."""
 
     def __init__(self, deck_id: str, handle: int, reason: str) -> None:
         super().__init__(f"deck {deck_id!r}, card handle {handle}: {reason}")
@@ -129,7 +133,7 @@ class _Dealt:
 
 
 class FairDeck:
-    """One peer's view of one deck. ``seat``/``secret`` are ``None`` for an observer (auditor)."""
+    """One peer's view of one deck. ``seat``/``secret`` are ``None`` for an observer."""
 
     def __init__(
         self,
@@ -160,9 +164,6 @@ class FairDeck:
         self._seen: dict[int, int] = {}  # card -> handle, for cards known here and in play
         self._returned: dict[dc.Ciphertext, _Dealt] = {}  # cards under the pile, not re-masked
         self._my_seeds: dict[int, bytes] = {}
-        #: this seat's own cards that unmasked to no card (or to a card already out): a shuffle
-        #: cheated; the holder shows one with ``make_open`` and every peer meets ``DeckCorrupted``
-        self.corrupt: list[int] = []
         self.log: list[dict[str, Any]] = [
             {"op": "start", "deck": deck_id, "domain": table.domain, "size": table.size,
              "cards": list(cards)}
@@ -209,7 +210,6 @@ class FairDeck:
         new._seen = dict(self._seen)
         new._returned = {ct: new._dealt[index[id(d)]] for ct, d in self._returned.items()}
         new._my_seeds = dict(self._my_seeds)
-        new.corrupt = list(self.corrupt)
         new.log = list(self.log)
         return new
 
@@ -219,8 +219,8 @@ class FairDeck:
         return [s for s in range(self.keys.seats) if s != d.holder and s not in d.shares]
 
     def my_seeds(self) -> bytes:
-        """This peer's shuffle seeds for the end-of-game reveal, packed: for each of its shuffles
-        in order, the shuffle number (4 bytes, big-endian) and the 32-byte seed."""
+        """This peer's shuffle seeds, packed, for its own sealed note (a restart): for each of
+        its shuffles in order, the shuffle number (4 bytes, big-endian) and the 32-byte seed."""
         return b"".join(n.to_bytes(4, "big") + seed for n, seed in sorted(self._my_seeds.items()))
 
     def restore_seeds(self, packed: bytes) -> None:
@@ -255,23 +255,6 @@ class FairDeck:
             if self._get(h).holder == self.seat:
                 raise ValueError(f"card {h} is this seat's own: show it with make_open")
         return self._shares_message(handles, context, entropy)
-
-    def corrupt_open(self, handle: int) -> list[int]:
-        """The handles this seat shows for its own card ``handle`` that unmasked to no card, or to
-        a card it already holds unshown: that card too, first, so that every peer sees it twice
-        (shown alone, it would look like a card of the deck)."""
-        d = self._get(handle)
-        if self._secret is None:
-            raise ValueError("an observer holds no cards")
-        own = g.mul(self._secret, d.ciphertext.c1)
-        card = self.table.index(dc.unmask(d.ciphertext, [*d.shares.values(), own]))
-        twin = self._seen.get(card) if card is not None else None
-        if twin is None or twin == handle:
-            return [handle]
-        t = self._dealt[twin]
-        if t.public or not t.in_play or t.holder != self.seat:
-            return [handle]
-        return [twin, handle]
 
     def make_open(
         self, handles: Sequence[int], context: bytes, entropy: bytes | None = None
@@ -491,27 +474,22 @@ class FairDeck:
             and len(d.shares) == n - 1 and self._secret is not None
         ):
             own = g.mul(self._secret, d.ciphertext.c1)
-            try:
-                card = self._learn(h, d, dc.unmask(d.ciphertext, [*d.shares.values(), own]))
-            except DeckCorrupted:
-                # seen here alone: the holder must show it (``make_open``) for all to see it
-                self.corrupt.append(h)
-                return None
+            card = self._learn(h, d, dc.unmask(d.ciphertext, [*d.shares.values(), own]))
             return CardKnown(h, card)
         return None
 
     def _learn(self, h: int, d: _Dealt, point: bytes) -> int:
         card = self.table.index(point)
         if card is None:
-            raise DeckCorrupted(self.deck_id, h, "unmasks to no card of the table")
+            raise DeckFault(self.deck_id, h, "unmasks to no card of the table")
         other = self._seen.get(card)
         if other is not None and other != h:
-            raise DeckCorrupted(self.deck_id, h, f"card {card} is also card handle {other}")
+            raise DeckFault(self.deck_id, h, f"card {card} is also card handle {other}")
         d.card = card
         self._seen[card] = h
         return card
 
-    # -- reading points and proofs (the audit overrides these: it knows the secrets) ------------
+    # -- reading points and proofs --------------------------------------------------------------
 
     def _read_shuffle(self, author: int, raw: list[bytes], commitment: bytes) -> list[dc.Ciphertext]:
         """The masked cards of a shuffle, every point checked (this peer's own trusted)."""
