@@ -10,7 +10,7 @@ import random
 import pytest
 
 from engine.condottiere.cards import COPIES
-from engine.core import UNKNOWN, IllegalActionError
+from engine.core import REVEAL, UNKNOWN, IllegalActionError
 from engine.medici.rules import _values as medici_values
 from engine.medici.state import NO_LIMIT as MEDICI_NO_LIMIT
 from engine.medici.state import mk as medici_mk
@@ -208,6 +208,29 @@ def test_a_special_card_played_face_down_is_refused_at_once(cheat_game):
     finish(g, cheat, conn)
 
 
+def _turning_up(g, t):
+    """The cheat must turn up one of its face-down cards (a reveal or the showdown)."""
+    return (t.phase == "play" and t.dealer.due() is None
+            and t.rules.current_player(t.view) == REVEAL and t.rules.revealer(t.view) == t.me)
+
+
+def test_a_condottiere_face_down_card_turned_up_must_be_the_one_played(cheat_game):
+    """A card played face down stays hidden until its seat turns it up (after a later play, or
+    at the showdown): the open proves which card it is, so naming another card there, even one
+    that may go face down, is refused at once."""
+    g, cheat, conn, t = drive_anew(cheat_game, _turning_up, game="condottiere",
+                                   options={"hidden_cards": True})
+    honest = t.auto_entry()
+    action = t.rules.action_from_data(honest.fields["action"])
+    assert action.kind == "reveal"
+    other = next(k for k in sorted(t.dealer.face_down) if k != action.card)
+    forged = resign(cheat, honest, action=t.rules.action_to_data(action._replace(card=other)))
+    found, err = refused(g, cheat, conn, forged)
+    assert err.code == E_CHEAT and f"the card shown is {action.card}, not {other}" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
 def _discard_due(t):
     return (t.view.phase == "discard" and t.decision_due()
             and any(a.kind == "discard" and len(a.cards) >= 1 for a in t.rules.legal_actions(t.view)))
@@ -243,7 +266,8 @@ def test_a_condottiere_discard_showing_other_cards_is_refused(cheat_game):
 # * Medici strike on the striker's own hidden card (three players): at the striker's reveal.
 # * Medici stuck: the seat shows its hand; the rules check it holds no card it may play.
 # * Condottiere face-down play (Hidden Cards): a proof that the card may go face down
-#   (``test_a_special_card_played_face_down_is_refused_at_once``); turned up at the showdown.
+#   (``test_a_special_card_played_face_down_is_refused_at_once``); turned up later, the card
+#   shown must be that one (``test_a_condottiere_face_down_card_turned_up_must_be_...``).
 # * Condottiere keep: any one or two cards of the hand; the handles show they are.
 # * Condottiere discard: the seat shows its hand (``test_a_condottiere_discard_...``).
 #
