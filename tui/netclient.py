@@ -122,23 +122,16 @@ class NetClient:
                 self._log.append(self.rules.action_text(before, action, self.seat))
 
     def _audit(self) -> str:
-        """The end-of-game check's finding: "verified", or the cheat it found."""
+        """The table's verdict: "verified", or "verified as far as it went: ..." after a forfeit
+        (a cheat is refused when it is made, and stops the game before its end)."""
         table = self.session.table
         assert table is not None
-        if table.verdict is not None:
-            return str(table.verdict)
-        verdict = table.result().get("verdict")
-        if verdict is None:  # a forfeit: every entry checked, but no end-of-game check
-            return "verified as far as it went"
-        return str(verdict)
+        return str(table.result()["verdict"])
 
     def _outcome(self) -> Outcome:
         table = self.session.table
         assert table is not None
         r = table.result()
-        if r["end"] == "aborted":  # a corrupted deck stopped the game: no scores, no winner
-            return Outcome((0,) * len(table.seats), (), "aborted", getattr(table.view, "turns", 0),
-                           {"text": r["text"]})
         if r["end"] == "forfeit":
             n = len(table.seats)
             scores = tuple(int(x) for x in (r.get("scores") or [0] * n))

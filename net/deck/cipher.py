@@ -6,8 +6,8 @@ Construction
   domain, i)``: nobody knows a discrete log between two cards. ``CardTable.index`` maps a point
   back to its card (or ``None``: not a card of this table).
 * **Keys.** Each seat ``j`` holds a secret share ``x_j``; its public share is ``Y_j = x_j*G`` and
-  the joint key is ``H = sum(Y_j)``. Nobody knows ``x = sum(x_j)`` until every seat reveals its
-  share at the end of the game.
+  the joint key is ``H = sum(Y_j)``. Nobody ever knows ``x = sum(x_j)``: no seat publishes its
+  share, not even after the game.
 * **Masking.** A masked card is ``(C1, C2) = (r*G, M + r*H)`` (64 bytes on the wire).
   ``remask`` adds a fresh masking of zero: ``(C1 + r*G, C2 + r*H)``, which changes every byte and
   not the card. A public card enters a deck as ``(G, M + H)``, its masking with the known ``r = 1``
@@ -105,7 +105,8 @@ def unmask(ct: Ciphertext, shares: Sequence[bytes]) -> bytes:
 
 
 def decrypt(ct: Ciphertext, secret: int) -> bytes:
-    """``C2 - x*C1`` with the joint secret (the audit, once every share is revealed)."""
+    """``C2 - x*C1`` with the joint secret (which no peer ever holds: tests that hold every seat's
+    secret use it)."""
     return g.sub(ct.c2, g.mul(secret, ct.c1))
 
 

@@ -3,7 +3,9 @@
 Nobody, the host included, can see a hidden card before the rules reveal it, choose the order of a
 deck, or swap a card unnoticed. The group is ``net.deck.group``, masking and shuffles are
 ``net.deck.cipher``, the shuffle proof ``net.deck.shuffle_proof``, the other proofs
-``net.deck.proofs``, the end-of-game check ``net.deck.audit``.
+``net.deck.proofs``. No secret key is ever published: a card is learnt by its receiver alone, or
+by everyone when its holder opens it or it is dealt face up, and a card never shown stays masked
+for good.
 
 Protocol (every message is a plain dict of str, int, bytes and lists; the session signs and
 orders them, and passes each one, its author's seat and a ``context`` (the transcript hash before
@@ -39,8 +41,8 @@ it) to every peer's ``receive``; a peer's own messages go through ``receive`` to
 5. **Moves without messages**, in lockstep: ``return_to_bottom(handle)`` puts a held card,
    unopened, at the bottom of the pile (Medici's plan for the future); ``reshuffle(cards)`` adds
    opened cards back face up and starts a new round of shuffles by every seat (Condottiere).
-6. **Audit.** At the end each seat reveals its secret (``net.deck.audit``), and any peer can
-   replay ``log`` with it.
+6. **The log.** ``log`` records every move and message in order; ``replay`` applies it again
+   (a peer that rebuilds its deck).
 
 Lists of cards, handles and shares travel as packed bytes (``pack``/``unpack`` below), so that a
 message stays within a codec's array limits whatever the size of the deck.
@@ -50,8 +52,9 @@ multiplies it (``group.mul_checked``, which refuses what ``group.decode_point`` 
 share on arrival. A bad message raises ``CheatDetected(author, step, reason)`` with ``step`` one
 of ``"key"``, ``"shuffle"``, ``"deal"``, ``"open"``; for a shuffle the reason is the
 ``ShuffleProofError`` naming the check that failed. A peer's own messages are not checked again.
-A card that unmasks to no card of the table raises ``DeckCorrupted``; with every shuffle and every
-share proved, only a broken proof system could bring it about.
+Every dealt card unmasks to a card of the table, each card once, since every shuffle is proved a
+permutation and re-masking of its input; were one ever not to, ``DeckFault`` says so: a fault of
+this program, not a protocol step, and the peer stops.
 """
 
 from __future__ import annotations
@@ -111,9 +114,9 @@ class ProofMemo:
 SHUFFLES_CHECKED = ProofMemo()
 
 
-class DeckCorrupted(Exception):
-    """A masked card that is no card, or a card twice. Every shuffle and every share is proved,
-    so only a broken proof system could bring this about."""
+class DeckFault(RuntimeError):
+    """A dealt card that unmasks to no card of the table, or to a card already out: impossible
+    when every shuffle is proved, so a fault of this program (the peer stops)."""
 
     def __init__(self, deck_id: str, handle: int, reason: str) -> None:
         super().__init__(f"deck {deck_id!r}, card handle {handle}: {reason}")
@@ -166,7 +169,7 @@ class _Dealt:
 
 
 class FairDeck:
-    """One peer's view of one deck. ``seat``/``secret`` are ``None`` for an observer (auditor)."""
+    """One peer's view of one deck. ``seat``/``secret`` are ``None`` for an observer."""
 
     def __init__(
         self,
@@ -196,9 +199,6 @@ class FairDeck:
         self._dealt: list[_Dealt] = []
         self._seen: dict[int, int] = {}  # card -> handle, for cards known here and in play
         self._returned: dict[dc.Ciphertext, _Dealt] = {}  # cards under the pile, not re-masked
-        #: this seat's own cards that unmasked to no card (or to a card already out); the holder
-        #: shows one with ``make_open`` and every peer meets ``DeckCorrupted``
-        self.corrupt: list[int] = []
         self.log: list[dict[str, Any]] = [
             {"op": "start", "deck": deck_id, "domain": table.domain, "size": table.size,
              "cards": list(cards)}
@@ -244,7 +244,6 @@ class FairDeck:
         new._dealt = [replace(d, shares=dict(d.shares)) for d in self._dealt]
         new._seen = dict(self._seen)
         new._returned = {ct: new._dealt[index[id(d)]] for ct, d in self._returned.items()}
-        new.corrupt = list(self.corrupt)
         new.log = list(self.log)
         return new
 
@@ -278,23 +277,6 @@ class FairDeck:
             if self._get(h).holder == self.seat:
                 raise ValueError(f"card {h} is this seat's own: show it with make_open")
         return self._shares_message(handles, context, entropy)
-
-    def corrupt_open(self, handle: int) -> list[int]:
-        """The handles this seat shows for its own card ``handle`` that unmasked to no card, or to
-        a card it already holds unshown: that card too, first, so that every peer sees it twice
-        (shown alone, it would look like a card of the deck)."""
-        d = self._get(handle)
-        if self._secret is None:
-            raise ValueError("an observer holds no cards")
-        own = g.mul(self._secret, d.ciphertext.c1)
-        card = self.table.index(dc.unmask(d.ciphertext, [*d.shares.values(), own]))
-        twin = self._seen.get(card) if card is not None else None
-        if twin is None or twin == handle:
-            return [handle]
-        t = self._dealt[twin]
-        if t.public or not t.in_play or t.holder != self.seat:
-            return [handle]
-        return [twin, handle]
 
     def make_open(
         self, handles: Sequence[int], context: bytes, entropy: bytes | None = None
@@ -433,16 +415,12 @@ class FairDeck:
             raise ValueError(f"not a message of deck {self.deck_id!r}")
         kind = msg.get("type")
         entry = {"op": "msg", "author": author, "msg": dict(msg), "context": context}
-        try:
-            if kind == "deck/shuffle":
-                events: list[Event] = [self._receive_shuffle(author, msg, context)]
-            elif kind == "deck/shares":
-                events = self._receive_shares(author, msg, context)
-            else:
-                raise CheatDetected(author, "deal", f"unknown deck message type {kind!r}")
-        except DeckCorrupted:
-            self.log.append(entry)  # taken, and found to hold no card
-            raise
+        if kind == "deck/shuffle":
+            events: list[Event] = [self._receive_shuffle(author, msg, context)]
+        elif kind == "deck/shares":
+            events = self._receive_shares(author, msg, context)
+        else:
+            raise CheatDetected(author, "deal", f"unknown deck message type {kind!r}")
         self.log.append(entry)
         return events
 
@@ -524,22 +502,17 @@ class FairDeck:
             and len(d.shares) == n - 1 and self._secret is not None
         ):
             own = g.mul(self._secret, d.ciphertext.c1)
-            try:
-                card = self._learn(h, d, dc.unmask(d.ciphertext, [*d.shares.values(), own]))
-            except DeckCorrupted:
-                # seen here alone: the holder must show it (``make_open``) for all to see it
-                self.corrupt.append(h)
-                return None
+            card = self._learn(h, d, dc.unmask(d.ciphertext, [*d.shares.values(), own]))
             return CardKnown(h, card)
         return None
 
     def _learn(self, h: int, d: _Dealt, point: bytes) -> int:
         card = self.table.index(point)
         if card is None:
-            raise DeckCorrupted(self.deck_id, h, "unmasks to no card of the table")
+            raise DeckFault(self.deck_id, h, "unmasks to no card of the table")
         other = self._seen.get(card)
         if other is not None and other != h:
-            raise DeckCorrupted(self.deck_id, h, f"card {card} is also card handle {other}")
+            raise DeckFault(self.deck_id, h, f"card {card} is also card handle {other}")
         d.card = card
         self._seen[card] = h
         return card

@@ -68,7 +68,7 @@ def save_transcript(table: Table | None, say: Say) -> None:
 
 def result_line(table: Table) -> str:
     r = table.result()
-    if r.get("end") in ("forfeit", "aborted"):
+    if r.get("end") == "forfeit":
         return f"game over: {r['text']}"
     names = [s.name for s in table.seats]
     scores = ", ".join(f"{names[i]} {x}" for i, x in enumerate(r["scores"]))
@@ -215,11 +215,8 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
         assert session.table is not None
         say(result_line(session.table))
         save_transcript(session.table, say)
-        if session.table.verdict is not None:
-            say(f"error: {session.table.verdict}")
-            return 3
-        if not session.table.forfeited:
-            say("audit: verified (every signature, deal and move checks out)")
+        say(f"audit: {session.table.result()['verdict']} (every signature, proof and move checked "
+            "as it arrived)")
         return 0
     err = session.error
     if isinstance(err, CheatDetected):

@@ -29,7 +29,12 @@ for, so it restores a secret only into the game that wrote it.
 Failures of 1-2 are ``RemoteProtocolError`` (malformed, out of order, forged: the relay's or the
 sender's fault); failures of 3-4 are ``CheatDetected`` naming the author, since the author signed
 them. The host turns either into an error for the sender and relays nothing; a peer receiving
-such an entry from the host stops (the host should never have relayed it).
+such an entry from the host stops (the host should never have relayed it). So a table holds only
+entries it checked, each when it arrived, and no check waits for the end: no seat ever reveals
+its deck secret or its shuffle seeds, and what a move claims about a card nobody else can see
+is checked by a proof or when the rules show the card (``net.games.dealer``). A table that
+reaches the end has verified the game (``result()["verdict"]``): "verified", or "verified as far
+as it went: ..." when a forfeit cut the game short.
 
 Phases and their entries (the rows of ``TRANSITIONS``; ``docs/protocol.md`` draws the same):
 
@@ -45,12 +50,11 @@ play          act          the seat due (a decision, or a     end when the game 
                            reveal step)
 seed-*        forfeit      the host (a turn timed out)        over (no deck yet: nothing to end)
 play          forfeit      the host (a turn timed out)        end
-end           end          each seat still in, from seat 0,   over after the last seat; then
-                           with its deck reveal               the audit (``FairDealer.audit``)
-end           forfeit      the host (a seat withheld its      the seat is named as the cheat
-                           reveal)
-play          abort        any seat whose own card unmasked   end (a corrupted deck: the audit
-                           to no card: it shows the card      names the shuffler)
+end           end          each seat still in, from seat 0:   over after the last seat
+                           its signed agreement with the
+                           record (nothing of the deck)
+end           forfeit      the host (a seat did not write     over after the last seat; the
+                           its end in time)                   game stands, nobody is named
 ============  ===========  =================================  ================================
 
 Chance steps need no entry: the fair dealer resolves them for this peer from the deck entries
@@ -70,7 +74,6 @@ import msgpack
 from engine.core import CHANCE, REVEAL, TERMINAL, IllegalActionError, InvalidActionError
 from engine.registry import get_game
 from net.deck import group
-from net.deck.fair_deck import DeckCorrupted
 from net.games.condottiere import CondottiereDealer
 from net.games.dealer import FairDealer, MoveError
 from net.games.medici import MediciDealer
@@ -119,12 +122,11 @@ class Table:
         self.view: Any = None
         self.dealer: FairDealer | None = None
         self.seed = b""
-        self.verdict: CheatDetected | None = None  # the end-of-game audit's finding
-        self.aborted: str | None = None  # why the game stopped before its end (a corrupted deck)
         self.seed_commits: list[bytes] = []
         self.seed_values: list[bytes] = []
         self.my_seed: tuple[bytes, bytes] | None = None
         self.forfeited: set[int] = set()
+        self.forfeits: list[tuple[int, str]] = []  # (seat, the host's reason), in order
         self.ended: list[int] = []
         self.timeout = 0
         self.on_timeout = "forfeit"
@@ -202,7 +204,7 @@ class Table:
         if handler is None:
             raise CheatDetected(author, seq, f"a {kind!r} entry is not allowed in phase {self.phase}",
                                 E_WRONG_PHASE)
-        due = HOST if kind == "forfeit" else author if kind == "abort" and author >= 0 else self.writer()
+        due = HOST if kind == "forfeit" else self.writer()
         if author != due:
             who = "the host" if due == HOST else f"seat {due}"
             raise CheatDetected(author, seq, f"out of turn: {who} must write now", E_NOT_YOUR_TURN)
@@ -365,37 +367,11 @@ class Table:
             fork.read_deck_entry(e.author, e.fields.get("msgs"), self.transcript.head)
         except CheatDetected as err:
             raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
-        except DeckCorrupted as err:
-            return self._abort(fork, str(err))
         except (ValueError, TypeError) as err:
             raise CheatDetected(e.author, e.seq, f"bad deck message: {err}", E_BAD_PARAMS) from None
 
         def apply() -> None:
             self.dealer = fork
-
-        return apply
-
-    def _on_abort(self, e: Entry) -> Any:
-        assert self.dealer is not None
-        fork = self.dealer.fork()
-        try:
-            reason = fork.read_abort(e.author, e.fields, self.transcript.head)
-        except CheatDetected as err:
-            raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
-        except (ValueError, TypeError) as err:
-            raise CheatDetected(e.author, e.seq, f"bad abort: {err}", E_BAD_PARAMS) from None
-        return self._abort(fork, reason)
-
-    def _abort(self, fork: FairDealer, reason: str) -> Any:
-        """Accept the entry that showed a corrupted deck, and go straight to the end: every seat
-        reveals its secrets and the audit names the shuffle that cheated."""
-
-        def apply() -> None:
-            self.dealer = fork
-            self.aborted = reason
-            self.log.append(f"the deck is corrupted ({reason}): the game stops, and the audit "
-                            "will name the seat whose shuffle cheated")
-            self._to_end()
 
         return apply
 
@@ -413,11 +389,9 @@ class Table:
         view = self.view
         fork = self.dealer.fork()
         try:
-            mine, check = fork.read_act(view, action, e.fields, e.author, self.transcript.head, e.seq)
+            mine, check = fork.read_act(view, action, e.fields, e.author, self.transcript.head)
         except CheatDetected as err:
             raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
-        except DeckCorrupted as err:
-            return self._abort(fork, str(err))
         except MoveError as err:
             try:  # an illegal move is named as such, whatever its cards
                 self.rules.apply(view, action)
@@ -456,38 +430,27 @@ class Table:
 
         def apply() -> None:
             self.forfeited.add(seat)
-            self.log.append(f"{self.seats[seat].name} forfeits: {reason}")
-            if self.dealer is None:  # in the seed phases: no deck to end, no secret to reveal
+            self.forfeits.append((seat, reason))
+            if self.dealer is None:  # in the seed phases: no deck, nothing to end
+                self.log.append(f"{self.seats[seat].name} forfeits: {reason}")
                 self.phase = "over"
                 return
-            if in_end and self.verdict is None:
-                # the game was over: a seat that withholds its reveal stops the audit
-                self.verdict = CheatDetected(
-                    seat, "reveal", f"{self.seats[seat].name} did not reveal its secrets at the end "
-                    "of the game, so the deck cannot be audited")
-                self.log.append(str(self.verdict))
+            if in_end:  # the game is over and stands: the seat only did not sign its end
+                self.log.append(f"{self.seats[seat].name} did not sign the end of the game: {reason}")
+            else:
+                self.log.append(f"{self.seats[seat].name} forfeits: {reason}")
             self._to_end()
 
         return apply
 
     def _on_end(self, e: Entry) -> Any:
-        assert self.dealer is not None
-        fork = self.dealer.fork()
-        try:
-            fork.read_reveal(e.author, e.fields)
-        except CheatDetected as err:
-            raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
+        """A seat's ``end``: its signature on the whole record (its ``prev`` is the hash of every
+        entry before it), nothing more; every entry was checked when it arrived."""
 
         def apply() -> None:
-            self.dealer = fork
             self.ended.append(e.author)
             if not self._end_order():
                 self.phase = "over"
-                if not self.forfeited:
-                    heads = [entry.fields["prev"] for entry in self.transcript.entries]
-                    self.verdict = fork.audit(self.rules, heads)
-                    if self.verdict is not None:
-                        self.log.append(str(self.verdict))
 
         return apply
 
@@ -563,15 +526,13 @@ class Table:
         return self._sign(fields)
 
     def auto_entry(self) -> Entry | None:
-        """The entry this seat must write now without a choice (seed, deck, reveals, end, or an
-        abort when its own card turned out to be no card)."""
+        """The entry this seat must write now without a choice (seed, deck, end)."""
         if self.me < 0:
             return None
         held = self.held()
         if held is not None:  # signed before a reconnect or a restart: the same bytes again
             return held
-        broken = self.phase == "play" and self.dealer is not None and self.dealer.broken is not None
-        if not broken and (self.writer() != self.me or self.decision_due()):
+        if self.writer() != self.me or self.decision_due():
             return None
         phase = self.phase
         if phase == "seed-commit":
@@ -589,10 +550,6 @@ class Table:
             return self._sign(fields)
         assert self.dealer is not None
         if phase == "play":
-            if self.dealer.broken is not None:
-                fields = self._header("abort")
-                fields.update(self.dealer.abort_fields(self.transcript.head))
-                return self._sign(fields)
             if self.dealer.due() == self.me:
                 fields = self._header("deck")
                 public, private = self.dealer.make_deck_entry(self.transcript.head)
@@ -604,26 +561,24 @@ class Table:
                 return self._act_entry(self.rules.legal_actions(self.view)[0])
             return None
         if phase == "end":
-            fields = self._header("end")
-            fields.update(self.dealer.reveal_fields())
-            return self._sign(fields)
+            return self._sign(self._header("end"))
         return None
 
     # -- the end ------------------------------------------------------------------------------
 
     def result(self) -> dict[str, Any]:
-        """How the game ended, as plain data (``scores``, ``winners``, ``end``, ``text``)."""
-        verdict = str(self.verdict) if self.verdict is not None else (
-            "verified" if self.phase == "over" else "not audited yet")
-        if self.aborted is not None:
-            return {"end": "aborted", "text": f"the game was stopped: {self.aborted}",
-                    "scores": [], "winners": [], "verdict": verdict}
+        """How the game ended, as plain data (``scores``, ``winners``, ``end``, ``text``), and
+        ``verdict``: "verified" once over (every entry was checked as it arrived), "verified as
+        far as it went: <how it ended>" when a forfeit cut the game short."""
+        over = self.phase == "over"
         if self.forfeited and self.rules.current_player(self.view) != TERMINAL:
-            names = ", ".join(self.seats[s].name for s in sorted(self.forfeited))
-            return {"end": "forfeit", "forfeited": sorted(self.forfeited),
-                    "text": f"{names} forfeited", "scores": [], "winners": []}
+            text = "; ".join(f"{self.seats[s].name} forfeited ({why})" for s, why in self.forfeits)
+            verdict = f"verified as far as it went: {text}" if over else "not over yet"
+            return {"end": "forfeit", "forfeited": sorted(self.forfeited), "text": text,
+                    "scores": [], "winners": [], "verdict": verdict}
         o = self.rules.outcome(self.view)
-        return {**o.to_data(), "text": o.detail.get("text", o.end), "verdict": verdict}
+        return {**o.to_data(), "text": o.detail.get("text", o.end),
+                "verdict": "verified" if over else "not over yet"}
 
 
 def _no_ext(code: int, data: bytes) -> Any:
@@ -636,7 +591,6 @@ TRANSITIONS: dict[tuple[str, str], Any] = {
     ("seed-open", "seed-open"): Table._on_seed_open,
     ("play", "act"): Table._on_act,
     ("play", "deck"): Table._on_deck,
-    ("play", "abort"): Table._on_abort,
     ("seed-commit", "forfeit"): Table._on_forfeit,
     ("seed-open", "forfeit"): Table._on_forfeit,
     ("play", "forfeit"): Table._on_forfeit,

@@ -174,3 +174,27 @@ def tolerant_game(make_game):
         return g, cheat, conn
 
     return make
+
+
+def rebuild_full_game(tables):
+    """The full states of a finished game, one more than its steps, from what the seats knew
+    between them (no seat ever reveals its cards, so only a test that holds every seat can do
+    this): each step as the seat it concerns knew it (its author, or a draw's receiver), applied
+    through the rules' checked door to the full state, which must accept every one."""
+    lead = tables[0]
+    by_seat = {t.me: t for t in tables}
+    assert all(len(t.steps) == len(lead.steps) for t in tables)
+    rules = lead.rules
+    state = rules.new_game(lead.config)
+    states = [state]
+    for i, (_, action, _) in enumerate(lead.steps):
+        knows = by_seat.get(getattr(action, "seat", -1), lead)
+        state = rules.apply(state, knows.steps[i][1])
+        states.append(state)
+    return states
+
+
+@pytest.fixture
+def full_game():
+    """``rebuild_full_game``: a finished game's full states from every seat's table."""
+    return rebuild_full_game

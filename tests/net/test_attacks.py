@@ -483,7 +483,7 @@ def test_attack_framing_by_reconnect(how, tmp_path):
     assert host.finished and [p.state for p in everyone] == ["over"] * PLAYERS, \
         [str(p.error) for p in everyone]
     assert len({p.table.transcript.to_bytes() for p in everyone}) == 1
-    assert all(p.table.verdict is None for p in everyone)
+    assert all(p.table.result()["verdict"] == "verified" for p in everyone)
 
 
 # -- 6. keys of small order ------------------------------------------------------------------------

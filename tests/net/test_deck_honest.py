@@ -1,4 +1,6 @@
-"""The end-of-game audit: every reveal checked, every share recomputed."""
+"""Honest play of the fair deck on an in-memory table: shuffles are uniform, a dealt card is known
+to its receiver alone, and whatever the moves, every card stays in one place (checked with every
+seat's secret, which only a test holds: no seat ever publishes its own)."""
 
 import random
 
@@ -8,18 +10,16 @@ from hypothesis import strategies as st
 
 from net.deck import cipher as dc
 from net.deck import group as g
-from net.deck import proofs as dp
-from net.deck.fair_deck import CardKnown, DeckCorrupted, unpack
+from net.deck.fair_deck import CardKnown
 from net.deck.memory_table import LocalTable
-from net.wire.errors import CheatDetected
 
 TABLE = dc.CardTable("condottiere", 110)
 MEDICI = dc.CardTable("medici", 100)
 
 
-def honest_game(seed=1, tamper=None):
+def honest_game(seed=1):
     """Two decks, three seats: deal, open, return to the bottom, reshuffle, deal again."""
-    t = LocalTable(3, rng=random.Random(seed), tamper=tamper)
+    t = LocalTable(3, rng=random.Random(seed))
     t.new_deck("main", TABLE, range(12))
     t.new_deck("house 1", MEDICI, range(25, 31))
     t.shuffle("main")
@@ -37,63 +37,28 @@ def honest_game(seed=1, tamper=None):
     return t
 
 
-def test_an_honest_game_passes_the_audit_from_every_seat():
-    t = honest_game()
-    for seat in range(3):
-        t.audit(seat=seat)
-
-
-def test_a_missing_or_false_reveal_names_its_seat():
-    t = honest_game()
-    reveals = t.reveals()
-    del reveals[2]
-    with pytest.raises(CheatDetected, match="no end-of-game reveal") as e:
-        t.audit(reveals)
-    assert (e.value.seat, e.value.step) == (2, "reveal")
-    reveals = t.reveals()
-    reveals[1] = dict(reveals[1], secret=g.scalar_bytes(t.peers[0].secret))
-    with pytest.raises(CheatDetected, match="not its key share") as e:
-        t.audit(reveals)
-    assert e.value.seat == 1
-
-
-def test_the_audit_recomputes_shares_even_if_a_proof_were_forged(monkeypatch):
-    # were the proof system broken, the audit would still catch a wrong share with the secrets
-    def wrong_share(author, msg):
-        if author == 1 and msg["type"] == "deck/shares":
-            shares = [g.add(d, g.BASE) for d in unpack(msg["shares"], 32)]
-            msg = dict(msg, shares=b"".join(shares))
-        return msg
-
-    monkeypatch.setattr(dp, "verify_dleq", lambda *args: True)
-    t = LocalTable(2, rng=random.Random(1), tamper=wrong_share)
-    t.new_deck("main", TABLE, range(4))
-    t.shuffle("main")
-    with pytest.raises(DeckCorrupted):  # the receiver cannot unmask its card
-        t.deal("main", 0)
-    with pytest.raises(CheatDetected, match="is not x\\*C1") as e:
-        t.audit()
-    assert (e.value.seat, e.value.step) == (1, "deal")
-
-
-def test_the_audit_checks_every_proof_too(monkeypatch):
-    # a proof that fails, let through in play, is named at the audit even though its shares
-    # are right
-    def bad_proof(author, msg):
-        if author == 0 and msg["type"] == "deck/shares":
-            msg = dict(msg, proof=bytes(64))
-        return msg
-
-    live = dp.verify_dleq
-    monkeypatch.setattr(dp, "verify_dleq", lambda *args: True)
-    t = LocalTable(3, rng=random.Random(7), tamper=bad_proof)
-    t.new_deck("main", TABLE, range(6))
-    t.shuffle("main")
-    t.deal_round("main", 1)
-    monkeypatch.setattr(dp, "verify_dleq", live)
-    with pytest.raises(CheatDetected, match="fail their proof") as e:
-        t.audit()
-    assert (e.value.seat, e.value.step) == (0, "deal")
+def test_uniform_positions_over_many_shuffled_games():
+    # 240 games of 3 seats shuffling 4 cards, reproducible: where does each card end up? The
+    # chi-square statistic of the 4x4 table of counts (9 degrees of freedom) stays below 27.88,
+    # its 0.1% critical value. Here all three seats shuffle honestly.
+    rng = random.Random(2024)
+    counts = [[0] * 4 for _ in range(4)]
+    games = 240
+    for _ in range(games):
+        t = LocalTable(3, rng=random.Random(rng.getrandbits(64)))
+        t.new_deck("d", TABLE, range(4))
+        t.shuffle("d")
+        x = sum(p.secret for p in t.peers) % g.L
+        pile = t.peers[0].decks["d"].pile
+        for position, ct in enumerate(pile):
+            counts[TABLE.index(dc.decrypt(ct, x))][position] += 1
+    expected = games / 4
+    stat = sum((c - expected) ** 2 / expected for row in counts for c in row)
+    assert stat < 27.88, counts
+    # and the same statistic does see a deck nobody shuffled
+    unshuffled = sum((games * (card == pos) - expected) ** 2 / expected
+                     for card in range(4) for pos in range(4))
+    assert unshuffled > 27.88
 
 
 def test_dealt_cards_are_known_only_to_the_receiver_even_across_decks():
@@ -104,7 +69,7 @@ def test_dealt_cards_are_known_only_to_the_receiver_even_across_decks():
                 assert t.peers[0].decks[deck_id].holder(e.handle) == seat
 
 
-# -- any honest sequence of moves keeps every card where it belongs, and passes the audit -------
+# -- any honest sequence of moves keeps every card where it belongs ------------------------------
 
 moves = st.lists(
     st.one_of(
@@ -119,7 +84,7 @@ moves = st.lists(
 
 @settings(max_examples=15, deadline=None)
 @given(moves=moves, seed=st.integers(0, 2**32))
-def test_honest_play_keeps_cards_private_distinct_and_audited(moves, seed):
+def test_honest_play_keeps_cards_private_and_each_in_one_place(moves, seed):
     t = LocalTable(3, rng=random.Random(seed))
     t.new_deck("d", TABLE, range(4))
     t.shuffle("d")
@@ -165,4 +130,3 @@ def test_honest_play_keeps_cards_private_distinct_and_audited(moves, seed):
     everywhere += [TABLE.index(dc.decrypt(deck.ciphertext(h), x)) for h in shown]
     everywhere += [TABLE.index(dc.decrypt(deck.ciphertext(h), x)) for hs in held.values() for h in hs]
     assert sorted(everywhere) == list(range(4))
-    t.audit()
