@@ -775,3 +775,81 @@ def test_a_host_that_forfeits_a_seat_not_due_is_named(played):
             follower.accept(bad)
         assert info.value.seat == -1 and "not the one due" in info.value.reason
     assert len(follower.transcript) == first_end + 1 and follower.phase == "end"
+
+
+# -- the attacks on the deck itself, as the trust review ran them -----------------------------
+
+
+def _cheat_knows(g, cheat):
+    """The hidden cards of the other seats that the cheat's table can name: none, when the deck
+    holds."""
+    t = cheat.table
+    return [(deck_id, h) for deck_id, deck in t.dealer.decks.items() for h in range(deck.handles)
+            if deck.holder(h) not in (None, t.me) and not deck.is_open(h)
+            and deck.card(h) is not None]
+
+
+def test_attack_stacked_deck(cheat_game):
+    """The last shuffler of a Condottiere pile puts the cards where it likes: it builds the pile
+    afresh from its own maskings of the cards it wants dealt to itself (it knows every card's point
+    and the joint key) and proves it as best it can. Every reader refuses it at once, naming it and
+    the re-encryption check; nothing of it enters any record; then it shuffles honestly, knows no
+    card of another seat, and the game ends verified on one record."""
+    g, cheat, conn = cheat_game(3, "condottiere", seat=2)
+    t = drive(g, cheat, conn, _deck_due("shuffle"))
+    honest = _honest_deck_entry(t)
+    deck = t.dealer.decks["pile"]
+    key = deck.keys.joint
+    best = sorted(range(deck.table.size), key=lambda c: -t.dealer.kinds["pile"][c])  # highest first
+
+    def stack(pile, out):
+        # every third card from the top is dealt to seat 2: put the cards it wants there
+        chosen = iter(best)
+        return [dc.mask(deck.table.point(next(chosen)), 1000 + i, key) if i % 3 == 2 else ct
+                for i, ct in enumerate(out)]
+
+    fields = _shuffle_fields(t, honest, stack)
+    found, err = refused(g, cheat, conn, _with_msg(cheat, honest, **fields), "shuffle")
+    assert err.code == E_CHEAT and found.reason == "shuffle: t4: re-encryption"
+    assert found.seat == 2
+    for record in g.transcripts():
+        assert fields["cards"] not in record
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+    assert _cheat_knows(g, cheat) == []
+    v = verify_bytes(g.host.table.transcript.to_bytes())
+    assert v.ok and v.text.startswith("verified"), v.text
+
+
+def test_attack_copied_card(cheat_game):
+    """At a Condottiere reshuffle, the cheat copies into the pile a masked card that another seat
+    holds unseen, hoping it comes back to itself (its holder's share would then show it). Every
+    reader refuses the shuffle at once, naming the cheat and the re-encryption check; the card
+    stays its holder's secret and the game goes on to a verified end."""
+
+    def reshuffle_due(g, t):
+        d = t.dealer
+        if t.phase != "play" or d.keys is None or d.due() != t.me:
+            return False
+        pile = d.decks["pile"]
+        held = [h for h in range(pile.handles) if pile.holder(h) == 0 and pile.in_play(h)
+                and not pile.is_open(h)]
+        return pile.shuffling and pile.shuffles >= t.players and bool(held)
+
+    g, cheat, conn, t = drive_anew(cheat_game, reshuffle_due, attempts=12, players=3,
+                                   game="condottiere", seat=2)
+    honest = _honest_deck_entry(t)
+    deck = t.dealer.decks["pile"]
+    victim = next(h for h in range(deck.handles) if deck.holder(h) == 0 and deck.in_play(h)
+                  and not deck.is_open(h))
+    copied = deck.ciphertext(victim)
+    fields = _shuffle_fields(t, honest, lambda pile, out: [copied, *out[1:]])
+    found, err = refused(g, cheat, conn, _with_msg(cheat, honest, **fields), "shuffle")
+    assert err.code == E_CHEAT and found.reason == "shuffle: t4: re-encryption"
+    assert found.seat == 2
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+    assert (("pile", victim)) not in _cheat_knows(g, cheat)
+    assert _cheat_knows(g, cheat) == []
+    v = verify_bytes(g.host.table.transcript.to_bytes())
+    assert v.ok, v.text
