@@ -4,7 +4,10 @@ A thin adapter: bytes read go to the session, the session's bytes go back. Decis
 a bot (``choose(view, seat)``) or from outside (a table screen calls ``PeerRunner.act``); with
 the host's ``--on-timeout bot``, a ``fallback`` bot decides for a player who let the turn
 timeout pass. If the connection drops before the game is over, it reconnects with the same key
-and the host resends the transcript from where this peer stopped.
+and the host resends the transcript from where this peer stopped. A host that cannot be reached
+any more (it may be restarting, ``net.session.resume``) is tried again with doubling delays, up
+to ``MAX_DELAY`` apart, ``retries`` times (about a minute by default); the ``host-gone`` event
+says so once.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from net.session.sessions import PeerEvent, PeerSession
 
 READ_SIZE = 65536
 TICK = 0.5
+MAX_DELAY = 8.0  # seconds between two tries to reach a host that went away, at most
 
 
 class PeerGone(Exception):
@@ -35,7 +39,7 @@ class PeerRunner:
         bot: Any = None,
         on_event: Callable[[PeerEvent], None] | None = None,
         fallback: Any = None,
-        retries: int = 5,
+        retries: int = 10,
         retry_delay: float = 1.0,
     ) -> None:
         self.session, self.host, self.port = session, host, port
@@ -62,7 +66,10 @@ class PeerRunner:
                 attempt += 1
                 if attempt > self.retries or session.table is None:
                     raise PeerGone(f"could not reach {self.host}:{self.port}: {e.strerror or e}") from None
-                await asyncio.sleep(self.retry_delay)
+                if attempt == 2:  # the host is not there any more: it may be restarting
+                    session.events.append(PeerEvent("host-gone"))
+                    self._emit()
+                await asyncio.sleep(min(self.retry_delay * 2 ** (attempt - 1), MAX_DELAY))
                 continue
             if session.state == "disconnected":
                 session.reconnect()
@@ -133,7 +140,7 @@ async def run_peer(
     port: int,
     bot: Any = None,
     on_event: Callable[[PeerEvent], None] | None = None,
-    retries: int = 5,
+    retries: int = 10,
     retry_delay: float = 1.0,
 ) -> None:
     """Play until the game is over or has failed (see ``session.state`` and ``session.error``)."""

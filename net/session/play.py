@@ -12,7 +12,9 @@ keep theirs in memory (their keys live as long as the program).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+import os
 import random
 import socket
 from collections.abc import Callable
@@ -47,6 +49,10 @@ class HostSettings:
     turn_timeout: float | None = None
     on_timeout: str = "forfeit"
     name: str = "host"
+    #: resume an unfinished hosted game: ``None`` the one that matches if exactly one (see
+    #: ``net.session.resume.choose``), a game id prefix that one; ``new`` never resumes
+    resume: str | None = None
+    new: bool = False
 
 
 def lan_address() -> str:
@@ -108,6 +114,34 @@ def make_host(s: HostSettings) -> tuple[HostSession, str | None]:
     return session, code
 
 
+def hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[bytes], HostSettings]:
+    """The host session for ``s``: an unfinished game of this host resumed from its record
+    (``net.session.resume``), or a new one that keeps its record; with its code, the seeds of
+    the bots' keys and the settings in force (a resumed game's own, but for port and bind)."""
+    from net.session import resume
+
+    identity = Identity.load_or_create()
+    record = None
+    if not s.new:
+        record = resume.choose(resume.unfinished(identity.public_key), s.game, s.players,
+                               s.resume)
+    if record is None and s.resume:
+        raise ValueError(f"no unfinished game of this host to resume with {s.resume!r}")
+    if record is not None:
+        session = resume.resume_session(identity, record)
+        r = record.settings
+        say(f"resuming game {record.game_id.hex()} at entry {len(session.table.transcript)}")
+        resume.keep_record(session, r, record=record)
+        kept = {f.name: r[f.name] for f in dataclasses.fields(HostSettings)
+                if f.name in r and f.name not in ("port", "bind", "resume", "new")}
+        return session, r.get("code"), list(r.get("bot_seeds", [])), dataclasses.replace(s, **kept)
+    session, code = make_host(s)
+    seeds = [os.urandom(32) for _ in range(s.bots)]
+    settings = {**dataclasses.asdict(s), "code": code, "bot_seeds": seeds}
+    resume.keep_record(session, settings)
+    return session, code, seeds, s
+
+
 def join_line(s: HostSettings, port: int, code: str | None) -> str:
     """The line to give to friends."""
     address = s.bind if s.bind not in (None, "", "0.0.0.0", "::") else lan_address()
@@ -117,8 +151,8 @@ def join_line(s: HostSettings, port: int, code: str | None) -> str:
 def host_game(s: HostSettings, say: Say) -> int:
     from engine.registry import get_game
 
+    session, code, bot_seeds, s = hosted(s, say)
     entry = get_game(s.game)
-    session, code = make_host(s)
     identity = session.identity
 
     logged = 0
@@ -143,8 +177,10 @@ def host_game(s: HostSettings, say: Say) -> int:
             me = PeerSession(identity, s.name, code,
                              journal=Journal.for_identity(identity.public_key))
             runner.add_local(me, entry.make_bot(s.bot, random.Random()))
-        for i in range(s.bots):
-            bot = PeerSession(Identity.generate(), f"bot-{i + 1} ({s.bot})", code)
+        for i, seed in enumerate(bot_seeds):
+            key = Identity(seed)
+            bot = PeerSession(key, f"bot-{i + 1} ({s.bot})", code,
+                              journal=Journal.for_identity(key.public_key))
             runner.add_local(bot, entry.make_bot(s.bot, random.Random()))
         await task
 
@@ -217,6 +253,8 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
                 last_lobby[0] = line
         elif e.kind == "disconnected":
             say("connection lost; rejoining")
+        elif e.kind == "host-gone":
+            say("the host is gone; trying again ...")
 
     say(f"joining {host}:{port} as {name} (key {identity.fingerprint})")
     try:

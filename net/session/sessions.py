@@ -180,6 +180,9 @@ class HostSession:
         self._due: tuple[int | None, int] = (None, -1)
         self._due_since = clock()
         self.finished = False
+        #: called with every entry the session accepts, before it goes to any peer (the
+        #: host's record: ``net.session.resume``)
+        self.on_entry: Callable[[Entry], None] | None = None
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -384,6 +387,8 @@ class HostSession:
         self._relay(entry)
 
     def _relay(self, entry: Entry) -> None:
+        if self.on_entry is not None:
+            self.on_entry(entry)
         for conn, c in self.conns.items():
             if c.seat is not None and not c.closed:
                 self._notify(conn, "entry", entry.to_wire())
@@ -399,6 +404,18 @@ class HostSession:
         due = (self.table.writer(), len(self.table.transcript))
         if due != self._due:
             self._due, self._due_since = due, self.clock()
+
+    def restore(self, entries: list[Entry]) -> None:
+        """Go on with a game from its saved entries (a restarted host): each is checked again
+        by the observer table; the start's seats are seated, away until their keys say hello;
+        the turn clock starts now."""
+        if self.table.transcript.entries:
+            raise LocalProtocolError("only a fresh host session takes a saved game")
+        for entry in entries:
+            self.table.accept(entry)
+        self.seats = [Seat(s.name, s.key, None, s.nonce, ready=True) for s in self.table.seats]
+        self._track_due()
+        self.finished = self.table.phase == "over"
 
     # -- output -------------------------------------------------------------------------------
 
