@@ -266,7 +266,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     )
     if args.new and args.resume is not None:
         raise UsageError("--resume and --new do not go together")
-    if args.headless or args.no_seat:  # a relay-only host has no table to draw: log lines
+    # a relay-only host has no table to draw: log lines; a resumed game is a headless host's
+    if args.headless or args.no_seat or args.resume is not None:
         return host_game(settings, _say)
     try:
         from tui.netapp import host_tui
