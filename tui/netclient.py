@@ -20,6 +20,7 @@ from typing import Any
 
 from engine.core import CHANCE, TERMINAL, IllegalActionError, Outcome
 from net.session.sessions import PeerSession
+from net.session.verify import Verdict, verify_bytes
 from tui.client import NotYourTurn, TableView
 
 Narrator = Callable[[Any, Any, Any, int, Sequence[str]], list[str]]
@@ -46,6 +47,8 @@ class NetClient:
         self._narrate = narrator
         self._on_close = on_close
         self._told = 0
+        #: the audit at the end: the record read again from scratch, once the game is over
+        self._again: Verdict | None = None
         self._log: list[str] = []
         self._changed = asyncio.Event()
         self._closed = False
@@ -96,6 +99,13 @@ class NetClient:
             if key != last:
                 last = key
                 yield snap
+            if snap.over and self._again is None:
+                # the audit at the end: the whole record read again from scratch, off the loop
+                table = self.session.table
+                assert table is not None
+                self._again = await asyncio.to_thread(verify_bytes, table.transcript.to_bytes())
+                if not self._again.ok:
+                    yield self.snapshot()
             if snap.over or self.session.state == "failed":
                 return
             self._changed.clear()
@@ -122,23 +132,18 @@ class NetClient:
                 self._log.append(self.rules.action_text(before, action, self.seat))
 
     def _audit(self) -> str:
-        """The end-of-game check's finding: "verified", or the cheat it found."""
+        """The table's verdict: "verified", or "verified as far as it went: ..." after a forfeit
+        (a cheat is refused when it is made, and stops the game before its end)."""
         table = self.session.table
         assert table is not None
-        if table.verdict is not None:
-            return str(table.verdict)
-        verdict = table.result().get("verdict")
-        if verdict is None:  # a forfeit: every entry checked, but no end-of-game check
-            return "verified as far as it went"
-        return str(verdict)
+        if self._again is not None and not self._again.ok:
+            return f"the record read again does not check out: {self._again.text}"
+        return str(table.result()["verdict"])
 
     def _outcome(self) -> Outcome:
         table = self.session.table
         assert table is not None
         r = table.result()
-        if r["end"] == "aborted":  # a corrupted deck stopped the game: no scores, no winner
-            return Outcome((0,) * len(table.seats), (), "aborted", getattr(table.view, "turns", 0),
-                           {"text": r["text"]})
         if r["end"] == "forfeit":
             n = len(table.seats)
             scores = tuple(int(x) for x in (r.get("scores") or [0] * n))

@@ -9,7 +9,10 @@ hand the view cannot see) or ``UNKNOWN`` (a card placed face down or under a dec
 legal when it would be with that card in the hand, and the card is one of the seat's house with
 a copy nobody can see elsewhere. A ``stuck`` is accepted on a masked state when the hidden part
 of the hand could hold only unplayable cards. A peer that follows a game on its own view thus
-accepts every action of the game as it hears it; the end-of-game audit checks the claims.
+accepts every action of the game as it hears it. Every claim such a view cannot check is about
+a card that goes face down, where any card of the hand may go, or is checked when the card is
+shown: a network game shows the whole hand with a ``stuck``, and a striker's own hidden card
+with its reveal (``rules.legal_actions``: that reveal must make a match).
 """
 
 from __future__ import annotations
@@ -72,7 +75,7 @@ def _masked_draw_ok(state: State, a: Action) -> bool:
 
 def _masked_stuck_ok(state: State, a: Action) -> bool:
     """On a masked state: ``stuck`` is accepted when the cards of the hand this state does not
-    show could all be unplayable under the seat's limit (the audit checks the claim)."""
+    show could all be unplayable under the seat's limit (a network game shows the hand with it)."""
     seat = a.seat
     if state.phase != "play" or seat != state.turn or a != Action("stuck", seat):
         return False

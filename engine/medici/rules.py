@@ -11,7 +11,9 @@ The game, step by step (``docs/rules/medici.md`` gives every decision and its re
 * **first** (chance): only when the face-up totals tie (a Jester counts 1): a lot decides.
 * **play**: the seat on turn plays one card: court, build, conspire, strike or plan. A strike
   goes through **reveal** (the placer shows the hidden card) and **resolve** (the striker
-  declares Jester values and eliminates a matching stack, or the strike fizzles).
+  declares Jester values and eliminates a matching stack, or the strike fizzles). A striker
+  that placed the hidden card itself (three players) knew it and could strike only for a match:
+  on a view that did not know the card, its reveal may show only a card that makes one.
 * **draw** (chance): the seat draws the top card of its deck if it has one; the last card of a
   deck is shown to all and sets that seat's limit.
 * The game ends after a turn that leaves some seat (option ``end_when_all_struck``: every seat)
@@ -230,6 +232,16 @@ def _strike_sums(s: State, seat: int, a: Alliance, seen: list[int] | None = None
     return {tv + hv for tv in _RANK_VALUES[a[2] % RANKS] for hv in hvals}
 
 
+def _strike_matches(s: State, a: Alliance, hidden: int) -> bool:
+    """Whether the strike under way on alliance ``a`` makes a total of the middle when its
+    hidden card is ``hidden`` (some value of each Jester)."""
+    assert s.pending is not None
+    pv = s.pending[2]
+    totals = {total for _, total, _ in s.middle}
+    return any(pv + tv + hv in totals
+               for tv in _RANK_VALUES[a[2] % RANKS] for hv in _RANK_VALUES[hidden % RANKS])
+
+
 def can_play(s: State, seat: int) -> bool:
     limit = s.limits[seat]
     hand = s.hands[seat]
@@ -267,7 +279,12 @@ def legal_actions(s: State) -> list[Action]:
         a = s.alliances[s.turn][slot]
         assert a is not None
         if a[1] == UNKNOWN:
-            return [mk("reveal", a[0], c, target=slot) for c in possible_hidden(s, s.turn, a)]
+            cards = possible_hidden(s, s.turn, a)
+            if a[0] == s.turn:
+                # the striker placed the card itself (three players): it knew it, so it could
+                # strike only if the card makes a match; a card that does not was never there
+                cards = [c for c in cards if _strike_matches(s, a, c)]
+            return [mk("reveal", a[0], c, target=slot) for c in cards]
         return [mk("reveal", a[0], a[1], target=slot)]
     if phase == "resolve":
         return _resolve_actions(s)

@@ -1,4 +1,4 @@
-"""ElGamal masking of cards under a joint key, and the seeded shuffle step (Barnett-Smart).
+"""ElGamal masking of cards under a joint key, and the shuffle step (Barnett-Smart).
 
 Construction
 ------------
@@ -6,25 +6,22 @@ Construction
   domain, i)``: nobody knows a discrete log between two cards. ``CardTable.index`` maps a point
   back to its card (or ``None``: not a card of this table).
 * **Keys.** Each seat ``j`` holds a secret share ``x_j``; its public share is ``Y_j = x_j*G`` and
-  the joint key is ``H = sum(Y_j)``. Nobody knows ``x = sum(x_j)`` until every seat reveals its
-  share at the end of the game.
+  the joint key is ``H = sum(Y_j)``. Nobody ever knows ``x = sum(x_j)``: no seat publishes its
+  share, not even after the game.
 * **Masking.** A masked card is ``(C1, C2) = (r*G, M + r*H)`` (64 bytes on the wire).
   ``remask`` adds a fresh masking of zero: ``(C1 + r*G, C2 + r*H)``, which changes every byte and
   not the card. A public card enters a deck as ``(G, M + H)``, its masking with the known ``r = 1``
   (so every first half is a proper group element, never the identity).
 * **Unmasking.** Each seat's decryption share of a masked card is ``D_j = x_j*C1``; then
   ``M = C2 - sum(D_j)``. A receiver adds its own share privately, so only it learns ``M``.
-* **Shuffle step.** A shuffler draws a 32-byte seed, publishes ``seed_commitment`` (SHA-256 over a
-  domain tag, the game, the deck, its seat, the shuffle number and the seed) with its output, and
-  reveals the seed at the audit. From the seed, ``ScalarStream`` gives a uniform permutation
-  ``pi`` (Fisher-Yates) and then one re-masking scalar per position:
-  ``out[j] = remask(in[pi[j]], r_j)``. ``shuffle`` makes it and ``rederive`` recomputes it, so the
-  audit checks each output against its seed.
+* **Shuffle step.** A shuffler draws a uniform permutation ``pi`` (Fisher-Yates) and one
+  re-masking scalar per position, ``out[j] = remask(in[pi[j]], r_j)`` (``fresh_draw`` from
+  ``os.urandom``; ``shuffle_draw`` from a 32-byte seed, for reproducible tests), and proves the
+  shuffle with ``net.deck.shuffle_proof``. Nothing of the draw is ever kept or revealed.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,7 +29,6 @@ from net.deck import group as g
 
 CARD_TAG = b"palazzo/deck/card/v1"
 SHUFFLE_TAG = b"palazzo/deck/shuffle/v1"
-COMMIT_TAG = b"palazzo/deck/shuffle-commitment/v1"
 SEED_BYTES = 32
 
 
@@ -109,52 +105,44 @@ def unmask(ct: Ciphertext, shares: Sequence[bytes]) -> bytes:
 
 
 def decrypt(ct: Ciphertext, secret: int) -> bytes:
-    """``C2 - x*C1`` with the joint secret (the audit, once every share is revealed)."""
+    """``C2 - x*C1`` with the joint secret (which no peer ever holds: tests that hold every seat's
+    secret use it)."""
     return g.sub(ct.c2, g.mul(secret, ct.c1))
-
-
-def seed_commitment(game_id: bytes, deck_id: str, seat: int, number: int, seed: bytes) -> bytes:
-    """SHA-256 commitment to a shuffle seed, bound to the game, deck, seat and shuffle number."""
-    return hashlib.sha256(
-        g.encode(
-            COMMIT_TAG, game_id, deck_id.encode(), seat.to_bytes(2, "big"),
-            number.to_bytes(4, "big"), seed,
-        )
-    ).digest()
 
 
 @dataclass(frozen=True)
 class ShuffleDraw:
-    """What a seed decides: ``order[j]`` is the input position sent to output ``j``, re-masked
-    by ``scalars[j]``."""
+    """A shuffle's secret, known to its shuffler alone: ``order[j]`` is the input position sent
+    to output ``j``, re-masked by ``scalars[j]``."""
 
     order: tuple[int, ...]
     scalars: tuple[int, ...]
 
 
 def shuffle_draw(seed: bytes, size: int) -> ShuffleDraw:
+    """The draw a 32-byte seed decides (reproducible shuffles in tests and vectors)."""
     if len(seed) != SEED_BYTES:
         raise ValueError("a shuffle seed is 32 bytes")
-    stream = g.ScalarStream(seed, SHUFFLE_TAG)
+    return _draw(g.ScalarStream(seed, SHUFFLE_TAG), size)
+
+
+def fresh_draw(size: int) -> ShuffleDraw:
+    """A uniform permutation and fresh re-masking scalars, straight from ``os.urandom``."""
+    return _draw(g.FreshStream(), size)
+
+
+def _draw(stream: g.ScalarStream, size: int) -> ShuffleDraw:
     order = g.permutation(stream, size)
     return ShuffleDraw(tuple(order), tuple(stream.scalar() for _ in range(size)))
 
 
-def shuffle(cards: Sequence[Ciphertext], seed: bytes, key: bytes) -> list[Ciphertext]:
-    """Permute and re-mask ``cards`` as the seed decides (top of the deck first)."""
-    draw = shuffle_draw(seed, len(cards))
+def apply_draw(cards: Sequence[Ciphertext], draw: ShuffleDraw, key: bytes) -> list[Ciphertext]:
+    """Permute and re-mask ``cards`` as ``draw`` says (top of the deck first)."""
+    if len(draw.order) != len(cards):
+        raise ValueError("the draw is for another number of cards")
     return [remask(cards[i], r, key) for i, r in zip(draw.order, draw.scalars, strict=True)]
 
 
-def rederive(
-    before: Sequence[Ciphertext], after: Sequence[Ciphertext], seed: bytes, key: bytes
-) -> int | None:
-    """Check a shuffle against its seed: ``None`` when ``after`` is exactly what ``seed`` makes
-    of ``before``, else the first output position that differs."""
-    if len(before) != len(after):
-        return min(len(before), len(after))
-    expected = shuffle(before, seed, key)
-    for j, (want, got) in enumerate(zip(expected, after, strict=True)):
-        if want != got:
-            return j
-    return None
+def shuffle(cards: Sequence[Ciphertext], seed: bytes, key: bytes) -> list[Ciphertext]:
+    """Permute and re-mask ``cards`` as the seed decides (top of the deck first)."""
+    return apply_draw(cards, shuffle_draw(seed, len(cards)), key)

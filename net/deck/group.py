@@ -22,7 +22,8 @@ accepts only the canonical encoding of a point of order exactly ``L`` (libsodium
   two points added: nobody knows a discrete logarithm between two such points.
   (The binding appeared in PyNaCl 1.6; the known-answer tests pin the points it gives.)
 * ``ScalarStream``: a deterministic stream of bytes, integers and scalars from a seed (SHA-512 in
-  counter mode over the tag and the seed), for shuffles that must be re-derived from their seed.
+  counter mode over the tag and the seed), for the nonces of a proof and for reproducible shuffles
+  in tests; ``FreshStream`` draws the same way straight from ``os.urandom`` (a real shuffle).
   ``below(n)`` is unbiased (rejection sampling) and ``permutation`` is Fisher-Yates over it.
 """
 
@@ -129,6 +130,20 @@ def mul(k: int, p: bytes) -> bytes:
     return _na.crypto_scalarmult_ed25519_noclamp(scalar_bytes(k % L), p)
 
 
+def mul_checked(k: int, p: object) -> bytes:
+    """``k * p`` for a point ``p`` from outside, checked as ``decode_point`` would check it (the
+    multiplication itself refuses a point outside the subgroup). Raises ``InvalidPoint``."""
+    k %= L
+    if k == 0 or not isinstance(p, bytes) or len(p) != POINT_BYTES:
+        decode_point(p)
+        return IDENTITY
+    try:
+        return _na.crypto_scalarmult_ed25519_noclamp(k.to_bytes(SCALAR_BYTES, "little"), p)
+    except _NaclRuntimeError:
+        decode_point(p)
+        raise InvalidPoint("refused by the multiplication") from None  # not reached
+
+
 def add(p: bytes, q: bytes) -> bytes:
     return _na.crypto_core_ed25519_add(p, q)
 
@@ -200,6 +215,16 @@ class ScalarStream:
             x = int.from_bytes(self.read(8), "big")
             if x < limit:
                 return x % n
+
+
+class FreshStream(ScalarStream):
+    """``ScalarStream``'s draws from the operating system's randomness (nothing to re-derive)."""
+
+    def __init__(self) -> None:
+        super().__init__(b"", b"")
+
+    def read(self, n: int) -> bytes:
+        return os.urandom(n)
 
 
 def permutation(stream: ScalarStream, n: int) -> list[int]:

@@ -5,8 +5,8 @@ Seat ``j`` draws a secret scalar ``x_j`` and sends ``key_message``: ``{"type": "
 that it knows ``x_j``, bound to the game id and its seat, so that no seat can pick its share as a
 function of the others' (a "rogue key" giving it the joint secret) or copy another seat's.
 ``read_key_message`` checks one message and names its seat on failure; ``PublicKeys`` holds every
-checked share and the joint key ``H = sum(Y_j)``, whose secret ``x = sum(x_j)`` nobody knows until
-the end-of-game reveal. One key serves every deck of a game.
+checked share and the joint key ``H = sum(Y_j)``, whose secret ``x = sum(x_j)`` nobody ever knows:
+no seat publishes its ``x_j``, not even after the game. One key serves every deck of a game.
 """
 
 from __future__ import annotations

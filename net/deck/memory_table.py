@@ -5,8 +5,8 @@ network), and it serves the tests and ``scripts/bench_deck.py``. Every message g
 its author included, in one order, with a ``context`` that chains a hash over the messages before
 it, as a transcript would. ``tamper`` may replace a message in transit (tests of cheating peers).
 
-A ``random.Random`` makes secrets, seeds and proof nonces reproducible; without one they come from
-the operating system. ``cpu[seat]`` adds up the processor time spent in each peer's deck calls (what
+A ``random.Random`` makes secrets, shuffles and proof nonces reproducible; without one they come
+from the operating system. ``cpu[seat]`` adds up the processor time spent in each peer's deck calls (what
 that peer's own machine would spend), for the benchmark.
 """
 
@@ -16,13 +16,12 @@ import hashlib
 import os
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from net.deck import audit as deck_audit
 from net.deck import group as g
 from net.deck.cipher import CardTable
-from net.deck.fair_deck import DeckCorrupted, Event, FairDeck
+from net.deck.fair_deck import Event, FairDeck
 from net.deck.keys import PublicKeys, key_message
 
 Tamper = Callable[[int, dict[str, Any]], dict[str, Any]]
@@ -86,7 +85,8 @@ class LocalTable:
             seat = lead.next_shuffler
             assert seat is not None
             deck = self.peers[seat].decks[deck_id]
-            self.broadcast(seat, self._timed(seat, deck.make_shuffle, self._bytes()))
+            seed = None if self.rng is None else self._bytes()
+            self.broadcast(seat, self._timed(seat, deck.make_shuffle, self.context, seed))
 
     def deal(self, deck_id: str, to: int | None, count: int = 1) -> list[int]:
         """Deal ``count`` top cards to ``to``; every other seat sends its shares in one message."""
@@ -98,16 +98,7 @@ class LocalTable:
             mine = [h for h in handles if p.seat in deck.missing_shares(h)]
             if mine:
                 self.broadcast(p.seat, self._timed(p.seat, deck.make_shares, mine, self.context, self._bytes()))
-        self._check_corrupt(deck_id)
         return handles
-
-    def _check_corrupt(self, deck_id: str) -> None:
-        """A receiver that alone saw its card unmask to no card says so (the session then has
-        it show the card to all)."""
-        for p in self.peers:
-            if p.decks[deck_id].corrupt:
-                h = p.decks[deck_id].corrupt[0]
-                raise DeckCorrupted(deck_id, h, "unmasks to no card of the table (seen by its holder)")
 
     def deal_round(self, deck_id: str, count: int) -> dict[int, list[int]]:
         """Deal ``count`` cards to each seat (in blocks), then each seat sends one message with
@@ -121,7 +112,6 @@ class LocalTable:
             mine = [h for hs in dealt.values() for h in hs if p.seat in deck.missing_shares(h)]
             if mine:
                 self.broadcast(p.seat, self._timed(p.seat, deck.make_shares, mine, self.context, self._bytes()))
-        self._check_corrupt(deck_id)
         return dealt
 
     def open(self, deck_id: str, handle: int) -> None:
@@ -138,15 +128,3 @@ class LocalTable:
         for p in self.peers:
             p.decks[deck_id].reshuffle(cards)
         self.shuffle(deck_id)
-
-    # -- end of game -----------------------------------------------------------------------
-
-    def reveals(self) -> dict[int, dict[str, Any]]:
-        return {
-            p.seat: deck_audit.reveal_message(p.secret, list(p.decks.values())) for p in self.peers
-        }
-
-    def audit(self, reveals: Mapping[int, Mapping[str, Any]] | None = None, seat: int = 0) -> None:
-        """Seat ``seat`` audits the game from its own logs."""
-        logs = [d.log for d in self.peers[seat].decks.values()]
-        deck_audit.audit_game(self.keys, logs, self.reveals() if reveals is None else reveals)

@@ -3,21 +3,25 @@
 Rules:
 
 =========================  ======================================================================
-step                       deck
+step                       deck, and what is checked when
 =========================  ======================================================================
 start (a lot)              from the joint seed
 deal                       one run of ``deal(seat)`` up to the end of the pile, then each seat's
                            shares of the other seats' cards in one entry
-play face up               the handle is opened in the same entry; the card must be the one named
+play face up               the handle is opened in the same entry; the card must be the one named,
+                           and the play legal with it
 play face down (Hidden     the handle moves to the line, unopened, with a proof that the card is
 Cards)                     one that may go face down (a mercenary, Heroine, Courtesan or Drummer),
-                           without saying which (``FairDeck.prove_one_of``)
-reveal, showdown           the seat opens the handle of its k-th face-down card
+                           without saying which (``FairDeck.prove_one_of``); any of those may be
+                           played, and it is shown at the showdown
+reveal, showdown           the seat opens the handle of its k-th face-down card; the card must be
+                           the one named
 Scarecrow                  the mercenary taken back is a shown card: it goes back to the hand
                            shown
-discard (step 4)           the seat opens its whole hand
-keep (round end)           the entry names the kept handles; the rest of the hand goes under the
-                           pile unopened (shown cards simply leave the hand)
+discard (step 4)           the seat opens its whole hand: the rules check it holds no mercenary
+keep (round end)           the entry names the kept handles: any one or two cards of the hand may
+                           be kept; the rest of the hand goes under the pile unopened (shown cards
+                           simply leave the hand)
 the pile refilled          the rules moved the discards into the pile: every shown card out of a
                            hand is added face up (``reshuffle``), every hidden card that left a
                            hand without being shown goes under the pile, then every seat
@@ -115,8 +119,8 @@ class CondottiereDealer(FairDealer):
                 fields["kind_proof"] = deck.prove_one_of(h, self._may_go_down, context)
         return fields
 
-    def read_act(self, view: Any, action: Any, fields: Any, author: int, context: bytes,
-                 seq: int) -> tuple[Any, Any]:
+    def read_act(self, view: Any, action: Any, fields: Any, author: int,
+                 context: bytes) -> tuple[Any, Any]:
         if action.kind == "play" and action.card == UNKNOWN and self.face_down:
             packed = fields.get("handles")
             deck = self.decks[PILE]
@@ -127,7 +131,7 @@ class CondottiereDealer(FairDealer):
                                                    fields.get("kind_proof"), context):
                     raise MoveError("the card played face down is not shown to be one that may "
                                     "go face down (its kind proof fails)")
-        return super().read_act(view, action, fields, author, context, seq)
+        return super().read_act(view, action, fields, author, context)
 
     def public(self, action: Any) -> Any:
         if self._face_down(action):
@@ -172,7 +176,7 @@ class CondottiereDealer(FairDealer):
     # -- every peer's side ----------------------------------------------------------------------
 
     def move(self, view: Any, action: Any, author: int, handles: list[int],
-             opened: dict[int, int]) -> tuple[Any, Any, list[tuple[str, str, int]]]:
+             opened: dict[int, int]) -> tuple[Any, Any]:
         deck = self.decks[PILE]
         k = action.kind
         hand = self.hands[author]
@@ -201,8 +205,8 @@ class CondottiereDealer(FairDealer):
                 hand.remove(h)
                 self.down[author].append(h)
                 if author == self.me:
-                    return action._replace(card=known), view, []
-                return action, _forget_hand(view, author), [("card", PILE, h)]
+                    return action._replace(card=known), view
+                return action, _forget_hand(view, author)
             (kind,) = check_shown([h])
             if kind != action.card:
                 raise MoveError(f"false reveal: the card shown is {kind}, not {action.card}")
@@ -214,7 +218,7 @@ class CondottiereDealer(FairDealer):
                     raise MoveError("no mercenary of that kind in the author's line to take back")
                 self.up[author].remove(back)
                 hand.append(back)
-            return action, view, []
+            return action, view
         if k == "reveal":
             try:
                 h = self.down[author].pop(_ordinal(view, author, action.target))
@@ -224,14 +228,14 @@ class CondottiereDealer(FairDealer):
             if kind != action.card:
                 raise MoveError(f"false reveal: the card shown is {kind}, not {action.card}")
             self.up[author].append(h)
-            return action, view, []
+            return action, view
         if k == "discard":
             if sorted(handles) != sorted(hand):
                 raise MoveError("a discard shows the whole hand")
             if Counter(check_shown(handles)) != Counter(action.cards):
                 raise MoveError("false reveal: the cards shown are not the cards discarded")
             hand.clear()
-            return action, view, []
+            return action, view
         if opened:
             raise MoveError("the entry opens cards the action does not show")
         if k == "keep":
@@ -243,11 +247,11 @@ class CondottiereDealer(FairDealer):
             self.hands[author] = list(handles)
             if author == self.me:
                 kept = tuple(sorted(self.kind(PILE, h) for h in handles))  # type: ignore[type-var]
-                return action._replace(cards=kept), view, []
-            return action, _forget_hand(view, author), [("cards", PILE, h) for h in handles]
+                return action._replace(cards=kept), view
+            return action, _forget_hand(view, author)
         if handles:
             raise MoveError(f"a {k} names no card")
-        return action, view, []
+        return action, view
 
     def _held(self) -> set[int]:
         return {h for hs in (*self.hands, *self.down, *self.up) for h in hs}

@@ -9,7 +9,9 @@ next chance step is. Rules:
    ``deck/key`` message (``net.deck.keys``). After the last, every deck of the game is made
    (``decks()``: Court of the Medici has one per house, Condottiere one shared pile), and every
    seat in seat order writes one ``deck`` entry holding its ``deck/shuffle`` of every deck that
-   awaits its shuffle.
+   awaits its shuffle, each with its proof bound to the transcript hash before the entry. Every
+   peer checks each proof before it takes the shuffled pile: a wrong shuffle is refused at once
+   and its author named.
 2. **Deals.** At a chance step that draws a card, the dealer plans the whole run of draws that
    follows without a decision between them (``plan(view)``: the deal at the start of a game,
    one card in a Medici turn, a Condottiere deal up to the end of the pile) and calls
@@ -24,13 +26,19 @@ next chance step is. Rules:
    face down move by handle, unopened. The games' subclasses say which action does what.
 4. **Lots.** Chance steps that deal no card (the first player) come from the joint seed that
    the seats agreed by commit-and-reveal before play.
-5. **The end.** Each seat's ``end`` entry carries its ``deck/reveal`` (``net.deck.audit``).
-   After the last, every peer audits every deck (every shuffle re-derived, every share
-   recomputed), learns every card, and replays the whole game with every card known through
-   the rules' checked door. The first failure names its author.
+5. **Nothing is revealed.** No seat ever publishes its secret or its seeds, at the end or
+   after a forfeit: a card is shown only by its holder's open or by every seat's shares when
+   the rules show it, and a card never shown stays masked for good. So every check that needs
+   a card is made when the entry arrives: a card shown is the one named (its open proves it);
+   a card that goes face down needs no check where any card of the hand may go there (a
+   Medici hide, top or plan, a Condottiere keep: the handle proves it is a card of the hand),
+   and carries a proof where only some may (``kind_proof``, Condottiere's face-down play); a
+   claim about a hidden card is checked when the rules show it (a Medici ``stuck`` shows the
+   hand; a striker's own hidden card, its reveal).
 
-A seat's secret and its shuffle seeds go into its own entries sealed to its own identity
-(``sealed``), so that a peer that restarts and replays the transcript gets them back.
+A seat's secret goes into its own key entry sealed to its own identity (``sealed``), so that a
+peer that restarts and replays the transcript gets it back. Nothing of a shuffle is kept: the
+shuffle entry is in the transcript, and that is all a restarted peer needs.
 
 Everything a peer receives is checked on a copy (``fork``); the table keeps the copy only when
 the whole entry passed, so a refused entry changes nothing.
@@ -42,15 +50,14 @@ import copy
 import functools
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from engine.core import UNKNOWN
-from net.deck import audit as deck_audit
 from net.deck import group as g
 from net.deck.cipher import CardTable
-from net.deck.fair_deck import CardOpened, DeckCorrupted, FairDeck, pack_handles, unpack_handles
+from net.deck.fair_deck import CardOpened, DeckFault, FairDeck, pack_handles, unpack_handles
 from net.deck.keys import PublicKeys, key_message, read_key_message
 from net.wire.errors import CheatDetected
 
@@ -72,17 +79,6 @@ class Pending:
     deck: str
     handle: int
     to: int | None
-
-
-@dataclass
-class Step:
-    """One step applied to the views, for the end-of-game replay: ``action`` as this peer knew
-    it, and for each card it did not know, where that card is: ``(field, deck, handle)``."""
-
-    seq: int | None
-    author: int | None
-    action: Any
-    refs: list[tuple[str, str, int]]
 
 
 class FairDealer:
@@ -107,9 +103,6 @@ class FairDealer:
         self.kinds: dict[str, tuple[int, ...]] = {}
         self.pending: list[Pending] = []
         self.lots = 0
-        self.steps: list[Step] = []
-        self.reveals: dict[int, dict[str, Any]] = {}
-        self.broken: tuple[str, int] | None = None  # an own card that unmasked to no card
 
     # -- what each game says ------------------------------------------------------------------
 
@@ -138,25 +131,14 @@ class FairDealer:
         raise NotImplementedError
 
     def move(self, view: Any, action: Any, author: int, handles: list[int],
-             opened: dict[int, int]) -> tuple[Any, Any, list[tuple[str, str, int]]]:
+             opened: dict[int, int]) -> tuple[Any, Any]:
         """Check and make the moves of ``action`` (its named ``handles``, the kinds ``opened``
-        in its entry): the action as this peer knows it, the view to check it on, and the
-        references of the cards still unknown. ``MoveError`` when they do not fit."""
+        in its entry): the action as this peer knows it and the view to check it on.
+        ``MoveError`` when they do not fit."""
         raise NotImplementedError
 
     def settle(self, view: Any) -> None:
         """After a step: the lockstep moves the rules made without a message (reshuffles)."""
-
-    def full_action(self, step: Step, cards: Mapping[str, Sequence[int]]) -> Any:
-        """``step``'s action with every card known (``cards[deck][handle]`` is a kind)."""
-        a = step.action
-        for name, deck, handle in step.refs:
-            kind = cards[deck][handle]
-            if name == "cards":
-                a = a._replace(cards=tuple(sorted((*[c for c in a.cards if c != UNKNOWN], kind))))
-            else:
-                a = a._replace(**{name: kind})
-        return a
 
     # -- queries ------------------------------------------------------------------------------
 
@@ -182,8 +164,6 @@ class FairDealer:
         new.key_msgs = list(self.key_msgs)
         new.decks = {k: d.clone() for k, d in self.decks.items()}
         new.pending = list(self.pending)
-        new.steps = list(self.steps)
-        new.reveals = dict(self.reveals)
         self._fork_game(new)
         return new
 
@@ -200,17 +180,13 @@ class FairDealer:
         action = self.lot(view, rng)
         if action is not None:
             self.lots += 1
-            self.steps.append(Step(None, None, action, []))
             return action
         if self.keys is None or any(d.shuffling for d in self.decks.values()):
             return None
         if not self.pending:
             planned = self.plan(view)
             if not planned:
-                action = self._immediate(view)
-                if action is not None:
-                    self.steps.append(Step(None, None, action, []))
-                return action
+                return self._immediate(view)
             for deck, to in planned:
                 self.pending.append(Pending(deck, self.decks[deck].deal(to), to))
         p = self.pending[0]
@@ -218,17 +194,12 @@ class FairDealer:
         if [s for s in deck.missing_shares(p.handle) if s != p.to]:
             return None
         if p.to is not None and p.to == self.me and deck.card(p.handle) is None:
-            if p.handle not in deck.corrupt:
-                return None
-            # this seat's own card is no card: it goes on as if it did not know the card, and
-            # shows it at once in an ``abort`` entry (``abort_fields``)
-            self.broken = (p.deck, p.handle)
+            # every other share is in, so this seat learnt its card (``FairDeck`` raises
+            # ``DeckFault`` for a card that is none): not knowing it is a fault of this program
+            raise DeckFault(p.deck, p.handle, "this seat's own card is unknown to it")
         self.pending.pop(0)
         card = self.kind(p.deck, p.handle)
-        action = self.draw_action(view, p, UNKNOWN if card is None else card)
-        refs = [] if card is not None else [("card", p.deck, p.handle)]
-        self.steps.append(Step(None, None, action, refs))
-        return action
+        return self.draw_action(view, p, UNKNOWN if card is None else card)
 
     def _immediate(self, view: Any) -> Any | None:
         """A draw that needs no deal (a card everyone saw go under a deck), with its card."""
@@ -237,21 +208,17 @@ class FairDealer:
     # -- deck entries -------------------------------------------------------------------------
 
     def make_deck_entry(self, context: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The public fields of the ``deck`` entry this seat owes now, and what it keeps for
-        itself (sealed in the entry: its secret, its seeds)."""
+        """The public fields of the ``deck`` entry this seat owes now (its shuffles bound to
+        ``context``, the transcript hash before the entry), and what it keeps for itself (sealed
+        in the entry: its secret, in its key entry)."""
         assert self.secret is not None
         if self.keys is None:
             msg = key_message(self.game_id, self.me, self.secret)
             return {"msgs": [msg]}, {"secret": g.scalar_bytes(self.secret)}
-        msgs: list[dict[str, Any]] = []
-        seeds: dict[str, bytes] = {}
-        for deck_id, d in self.decks.items():
-            if d.shuffling and d.next_shuffler == self.me:
-                msg = d.make_shuffle()
-                seeds[deck_id] = d.my_seeds()
-                msgs.append(msg)
+        msgs = [d.make_shuffle(context) for d in self.decks.values()
+                if d.shuffling and d.next_shuffler == self.me]
         if msgs:
-            return {"msgs": msgs}, {"seeds": seeds}
+            return {"msgs": msgs}, {}
         by_deck: dict[str, list[int]] = {}
         for p in self.pending:
             if p.to != self.me and self.me in self.decks[p.deck].missing_shares(p.handle):
@@ -304,14 +271,6 @@ class FairDealer:
         if type(secret) is bytes and self.me >= 0:
             self.secret = g.decode_scalar(secret)
 
-    def restore_seeds(self, fields: Mapping[str, Any]) -> None:
-        """Take back the seeds of this seat's own shuffles from its own entry."""
-        seeds = fields.get("seeds")
-        if type(seeds) is dict:
-            for deck_id, packed in seeds.items():
-                if deck_id in self.decks and type(packed) is bytes:
-                    self.decks[deck_id].restore_seeds(packed)
-
     # -- act entries --------------------------------------------------------------------------
 
     def deck_of(self, author: int) -> str:
@@ -329,7 +288,7 @@ class FairDealer:
         return fields
 
     def read_act(self, view: Any, action: Any, fields: Mapping[str, Any], author: int,
-                 context: bytes, seq: int) -> tuple[Any, Any]:
+                 context: bytes) -> tuple[Any, Any]:
         """Check an ``act`` entry's cards (on a fork): the action as this peer knows it and the
         view to check it on. ``CheatDetected`` or ``MoveError`` when they do not fit."""
         if self.public(action) != action:
@@ -353,80 +312,4 @@ class FairDealer:
             for event in deck.receive(author, msg, context):
                 if isinstance(event, CardOpened):
                     opened[event.handle] = self.kinds[deck_id][event.card]
-        mine_action, check_view, refs = self.move(view, action, author, handles, opened)
-        self.steps.append(Step(seq, author, mine_action, refs))
-        return mine_action, check_view
-
-    # -- a corrupted deck ---------------------------------------------------------------------
-
-    def abort_fields(self, context: bytes) -> dict[str, Any]:
-        """The ``abort`` entry's fields: this seat shows its card that unmasked to no card."""
-        assert self.broken is not None
-        deck, handle = self.broken
-        d = self.decks[deck]
-        return {"open": d.make_open(d.corrupt_open(handle), context)}
-
-    def read_abort(self, author: int, fields: Mapping[str, Any], context: bytes) -> str:
-        """Check an ``abort`` entry (on a fork): its open must show a card that is no card of the
-        deck. The reason to give, or ``CheatDetected`` for a false abort."""
-        msg = fields.get("open")
-        if type(msg) is not dict or msg.get("deck") not in self.decks or msg.get("type") != "deck/shares":
-            raise CheatDetected(author, "open", "an abort shows one of its own cards")
-        deck = self.decks[msg["deck"]]
-        try:
-            deck.receive(author, msg, context)
-        except DeckCorrupted as err:
-            return str(err)
-        raise CheatDetected(author, "open", "a false abort: the card shown is a card of the deck")
-
-    # -- the end ------------------------------------------------------------------------------
-
-    def reveal_fields(self) -> dict[str, Any]:
-        assert self.secret is not None
-        return {"reveal": deck_audit.reveal_message(self.secret, list(self.decks.values()))}
-
-    def read_reveal(self, author: int, fields: Mapping[str, Any]) -> None:
-        """Check an ``end`` entry's reveal as far as it can be checked alone (the key)."""
-        msg = fields.get("reveal")
-        if self.keys is None:
-            return
-        if type(msg) is not dict:
-            raise CheatDetected(author, "reveal", "the end entry must reveal the seat's secrets")
-        secret = msg.get("secret")
-        try:
-            ok = g.base_mul(g.decode_scalar(secret)) == self.keys.shares[author]
-        except g.InvalidScalar:
-            ok = False
-        if not ok:
-            raise CheatDetected(author, "reveal", "the secret revealed is not the seat's key")
-        self.reveals[author] = msg
-
-    def audit(self, rules: Any, heads: Sequence[bytes] = ()) -> CheatDetected | None:
-        """After every seat's reveal: audit every deck, then replay the game with every card
-        known. The first cheat, or ``None``. ``heads[n]`` is the transcript hash before entry
-        ``n``: with them a finding names the entry that carried the bad message."""
-        if self.keys is None:
-            return None
-        try:
-            cards = deck_audit.audit_game(self.keys, [d.log for d in self.decks.values()], self.reveals)
-        except CheatDetected as e:
-            context = getattr(e, "context", None)
-            if context in heads:
-                return CheatDetected(e.seat, e.step, f"entry {heads.index(context)}, {e.reason}", e.code)
-            return e
-        kinds = {deck_id: [self.kinds[deck_id][c] for c in cards[deck_id]] for deck_id in self.decks}
-        return self.replay(rules, kinds)
-
-    def replay(self, rules: Any, kinds: Mapping[str, Sequence[int]]) -> CheatDetected | None:
-        from engine.core import IllegalActionError, InvalidActionError
-
-        state = rules.new_game(self.config)
-        for step in self.steps:
-            try:
-                action = self.full_action(step, kinds)
-                state = rules.apply(state, action)
-            except (IllegalActionError, InvalidActionError, ValueError, KeyError, IndexError) as err:
-                who = step.author if step.author is not None else -1
-                at: int | str = step.seq if step.seq is not None else "deal"
-                return CheatDetected(who, at, f"the replay with every card known refuses it: {err}")
-        return None
+        return self.move(view, action, author, handles, opened)

@@ -5,21 +5,28 @@ per copy) and only its owner draws from it, so every card a seat moves is a card
 deck, named by its handle there. Rules:
 
 ==========================  =====================================================================
-step                        deck
+step                        deck, and what is checked when
 ==========================  =====================================================================
 deal (11 cards each)        one run: ``deal(owner)`` x 11 per deck, then each seat's shares of
                             the other seats' cards in one entry
 draw                        ``deal(owner)``; the deck's last card ``deal(None)``: shown to all
                             (every seat's share, the owner's included)
 first (a tie)               a lot from the joint seed
-hide, top                   the handle moves, unopened, to the alliance slot
-flip, reveal (a strike)     the placer opens the slot's handle; the card must be the one named
+hide, top                   the handle moves, unopened, to the alliance slot: any card of the
+                            hand may go there, and the handle shows it is one
+flip, reveal (a strike)     the placer opens the slot's handle; the card must be the one named,
+                            and, on a strike on the striker's own hidden card (three players),
+                            one that makes a match (the rules' reveal checks the strike)
 court, build, conspire,     the handle is opened in the same entry; the card must be the one
-strike                      named
-plan                        ``return_to_bottom(handle)``: unopened (a card already shown stays
-                            shown, and its draw needs no deal)
-stuck                       the seat opens its whole hand
+strike                      named, and the play legal with it
+plan                        ``return_to_bottom(handle)``: unopened, any card of the hand (a card
+                            already shown stays shown, and its draw needs no deal)
+stuck                       the seat opens its whole hand: the rules check that it holds no card
+                            it may play
 ==========================  =====================================================================
+
+Nothing else needs a hidden card: a strike on a card another seat placed is legal or not by
+what everyone sees, and every other move shows its card.
 """
 
 from __future__ import annotations
@@ -139,7 +146,7 @@ class MediciDealer(FairDealer):
     # -- every peer's side ----------------------------------------------------------------------
 
     def move(self, view: Any, action: Any, author: int, handles: list[int],
-             opened: dict[int, int]) -> tuple[Any, Any, list[tuple[str, str, int]]]:
+             opened: dict[int, int]) -> tuple[Any, Any]:
         deck_id = self.deck_of(author)
         deck = self.decks[deck_id]
         k = action.kind
@@ -176,8 +183,8 @@ class MediciDealer(FairDealer):
                 deck.return_to_bottom(h)
                 self.bottoms[author].append(None)
             if author == self.me:
-                return action._replace(card=self.kind(deck_id, h)), view, []
-            return action, view, [("card", deck_id, h)]
+                return action._replace(card=self.kind(deck_id, h)), view
+            return action, view
         if handles and k not in _SHOWN and k != "stuck":
             raise MoveError(f"a {k} names no card")
         if k in _SHOWN:
@@ -200,5 +207,5 @@ class MediciDealer(FairDealer):
                 raise MoveError("a stuck seat opens every card of its hand")
             v = view.copy()
             v.hands = v.hands[:author] + (tuple(sorted(kinds)),) + v.hands[author + 1:]  # type: ignore[type-var]
-            return action, v, []
-        return action, view, []
+            return action, v
+        return action, view

@@ -12,6 +12,8 @@ seconds, doubled after each such try up to ``MAX_DELAY``, and gives up after ``r
 in a row with ``PeerGone`` (``gave_up`` set): one line saying how many tries and what the host
 said last. A connection on which the host took it in starts the count again. The very first
 connection failing to open at all is ``PeerGone`` at once (nobody listens there).
+A host that cannot be reached any more in mid-game (it may be restarting,
+``net.session.resume``) is tried in the same way; the ``host-gone`` event says so once.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ class PeerRunner:
         session = self.session
         failed = 0  # tries in a row on which the host did not take this peer in
         why = ""
+        told_gone = False
         while True:
             try:
                 reader, writer = await asyncio.open_connection(self.host, self.port)
@@ -75,7 +78,12 @@ class PeerRunner:
                 why = f"could not reach {self.host}:{self.port}: {e.strerror or e}"
                 if session.table is None:
                     raise PeerGone(why) from None
+                if not told_gone:  # the host is not there any more: it may be restarting
+                    told_gone = True
+                    session.events.append(PeerEvent("host-gone"))
+                    self._emit()
             else:
+                told_gone = False
                 if session.state == "disconnected":
                     session.reconnect()
                 try:

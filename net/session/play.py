@@ -5,13 +5,18 @@
 or rejoin) and talk to the user only through ``say`` (one line at a time; a joiner's lines are
 made printable first, since names and reasons come from the host). The transcript is saved under
 ``$XDG_DATA_HOME/palazzo/games/`` and its path said at the end, also after a failure (it is the
-evidence of a detected cheat).
+evidence of a detected cheat); a saved game never replaces another. The player's own seat keeps
+its journal under ``$XDG_DATA_HOME/palazzo/journal/`` (``net.session.journal``), so that a
+program restarted mid-game rejoins it and sends again exactly what it had signed; the host's bots
+keep theirs in memory (their keys live as long as the program).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+import os
 import random
 import socket
 from collections.abc import Callable
@@ -20,9 +25,11 @@ from typing import Any
 
 from net.session.code import new_code
 from net.session.host import HostRunner
+from net.session.journal import Journal
 from net.session.peer import PeerGone, run_peer
 from net.session.sessions import HostSession, PeerEvent, PeerSession
 from net.session.table import Table
+from net.session.verify import verify_bytes
 from net.wire import transcript as files
 from net.wire.errors import CheatDetected
 from net.wire.identity import Identity
@@ -47,6 +54,10 @@ class HostSettings:
     turn_timeout: float | None = None
     on_timeout: str = "forfeit"
     name: str = "host"
+    #: resume an unfinished hosted game: ``None`` the one that matches if exactly one (see
+    #: ``net.session.resume.choose``), a game id prefix that one; ``new`` never resumes
+    resume: str | None = None
+    new: bool = False
 
 
 def lan_address() -> str:
@@ -67,9 +78,22 @@ def save_transcript(table: Table | None, say: Say) -> None:
     say(f"transcript: {path}")
 
 
+def end_audit(table: Table, say: Say) -> bool:
+    """The audit at the end: every entry was checked as it arrived; the whole record is now read
+    again from scratch as an observer would (``verify``), so that nothing a peer's own table took
+    on trust goes unchecked. Says the verdict; ``False`` if the record does not check out."""
+    again = verify_bytes(table.transcript.to_bytes())
+    if again.ok:
+        say(f"audit: {table.result()['verdict']} (every signature, proof and move checked as it "
+            "arrived, and the whole record again from scratch)")
+        return True
+    say(f"audit: the record does not check out: {again.text}")
+    return False
+
+
 def result_line(table: Table) -> str:
     r = table.result()
-    if r.get("end") in ("forfeit", "aborted"):
+    if r.get("end") == "forfeit":
         return f"game over: {r['text']}"
     names = [s.name for s in table.seats]
     scores = ", ".join(f"{names[i]} {x}" for i, x in enumerate(r["scores"]))
@@ -95,6 +119,34 @@ def make_host(s: HostSettings) -> tuple[HostSession, str | None]:
     return session, code
 
 
+def hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[bytes], HostSettings]:
+    """The host session for ``s``: an unfinished game of this host resumed from its record
+    (``net.session.resume``), or a new one that keeps its record; with its code, the seeds of
+    the bots' keys and the settings in force (a resumed game's own, but for port and bind)."""
+    from net.session import resume
+
+    identity = Identity.load_or_create()
+    record = None
+    if not s.new:
+        record = resume.choose(resume.unfinished(identity.public_key), s.game, s.players,
+                               s.resume)
+    if record is None and s.resume:
+        raise ValueError(f"no unfinished game of this host to resume with {s.resume!r}")
+    if record is not None:
+        session = resume.resume_session(identity, record)
+        r = record.settings
+        say(f"resuming game {record.game_id.hex()} at entry {len(session.table.transcript)}")
+        resume.keep_record(session, r, record=record)
+        kept = {f.name: r[f.name] for f in dataclasses.fields(HostSettings)
+                if f.name in r and f.name not in ("port", "bind", "resume", "new")}
+        return session, r.get("code"), list(r.get("bot_seeds", [])), dataclasses.replace(s, **kept)
+    session, code = make_host(s)
+    seeds = [os.urandom(32) for _ in range(s.bots)]
+    settings = {**dataclasses.asdict(s), "code": code, "bot_seeds": seeds}
+    resume.keep_record(session, settings)
+    return session, code, seeds, s
+
+
 def join_line(s: HostSettings, port: int, code: str | None) -> str:
     """The line to give to friends."""
     address = s.bind if s.bind not in (None, "", "0.0.0.0", "::") else lan_address()
@@ -104,8 +156,8 @@ def join_line(s: HostSettings, port: int, code: str | None) -> str:
 def host_game(s: HostSettings, say: Say) -> int:
     from engine.registry import get_game
 
+    session, code, bot_seeds, s = hosted(s, say)
     entry = get_game(s.game)
-    session, code = make_host(s)
     identity = session.identity
 
     logged = 0
@@ -127,10 +179,13 @@ def host_game(s: HostSettings, say: Say) -> int:
         say(f"hosting {entry.rules.title} for {s.players} players; key {identity.fingerprint}")
         say(f"give this line to your friends: {line}")
         if s.seat:
-            me = PeerSession(identity, s.name, code)
+            me = PeerSession(identity, s.name, code,
+                             journal=Journal.for_identity(identity.public_key))
             runner.add_local(me, entry.make_bot(s.bot, random.Random()))
-        for i in range(s.bots):
-            bot = PeerSession(Identity.generate(), f"bot-{i + 1} ({s.bot})", code)
+        for i, seed in enumerate(bot_seeds):
+            key = Identity(seed)
+            bot = PeerSession(key, f"bot-{i + 1} ({s.bot})", code,
+                              journal=Journal.for_identity(key.public_key))
             runner.add_local(bot, entry.make_bot(s.bot, random.Random()))
         await task
 
@@ -179,7 +234,8 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
     say = _printable_lines(say)
     host, port = parse_address(address)
     identity = Identity.load_or_create()
-    session = PeerSession(identity, name, code)
+    session = PeerSession(identity, name, code,
+                          journal=Journal.for_identity(identity.public_key))
     bots: dict[str, Any] = {}
 
     class SeatBot:
@@ -210,6 +266,8 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
                 last_lobby[0] = line
         elif e.kind == "disconnected":
             say("connection lost; rejoining")
+        elif e.kind == "host-gone":
+            say("the host is gone; trying again ...")
 
     say(f"joining {host}:{port} as {name} (key {identity.fingerprint})")
     try:
@@ -222,12 +280,7 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
         assert session.table is not None
         say(result_line(session.table))
         save_transcript(session.table, say)
-        if session.table.verdict is not None:
-            say(f"error: {session.table.verdict}")
-            return 3
-        if not session.table.forfeited:
-            say("audit: verified (every signature, deal and move checks out)")
-        return 0
+        return 0 if end_audit(session.table, say) else 3
     err = session.error
     if isinstance(err, CheatDetected):
         say(f"error: {err}")

@@ -7,14 +7,25 @@ through ``net.session.link``.
 The conversation (``docs/protocol.md`` gives every field):
 
 1. On connect the host sends ``challenge {nonce, host, version, game, players, code}``.
-2. The peer asks ``hello {name, key, sig, code, have}``: ``sig`` signs the nonce and the host key
-   with the peer's identity. The host checks the game code and the signature, then seats the key
-   (a key already seated takes its seat back, from an older connection too: a rejoin) and answers ``{seat, players, length}``;
-   to a rejoining peer it then sends the transcript entries from ``have`` on.
+2. The peer asks ``hello {name, key, sig, code, have, nonce}``: ``sig`` signs the host's nonce
+   and the host key with the peer's identity; ``nonce`` is 32 fresh bytes of the peer's, its
+   challenge to the host and, in the lobby, its contribution to the game id (kept in its journal
+   before it is sent). The host checks the game code, the key (``check_public_key``) and the
+   signature, then seats the key (a key already seated takes its seat back, from an older
+   connection too: a rejoin) and answers ``{seat, players, length, resume, proof}``: ``proof``
+   is the host's signature of the peer's nonce and key (``HOST_TAG``), which the peer checks with
+   the host key of the challenge before it goes on, so nobody without the host's private key
+   can play the host (not even with a saved transcript of its). To a rejoining peer the host then
+   sends the transcript entries from ``have`` on.
 3. In the lobby the host broadcasts ``lobby {...}`` on every change; peers ask ``ready``.
-4. When every seat is taken and ready, the host writes the ``start`` entry. From then on peers
+4. When every seat is taken and ready, the host writes the ``start`` entry: it names every seat's
+   key and nonce (the nonce of the hello that seated it), and its game id is made from them
+   (``derive_game_id``), so every seat makes the game fresh and knows its own part in it; a peer
+   follows only a start that carries a live contribution of its own. From then on peers
    ask ``post {body, sig}`` with their entries; the host checks each on its observer table and
    either answers an error (nothing relayed) or relays it to everyone as ``entry {body, sig}``.
+   A peer signs each entry once: its journal keeps it before it is posted, and after a reconnect
+   or a restart the same bytes go out again.
 5. When the table reaches ``over`` the host sends ``bye`` and the peers save the transcript.
 
 Host states per connection: new (challenged, a *stranger*) -> seated (after hello) -> closed;
@@ -39,10 +50,18 @@ from typing import Any
 
 from net.session import limits
 from net.session.code import CodeGuard, same_code
+from net.session.journal import Journal
 from net.session.limits import Bucket, QuietLog
 from net.session.table import MAX_TIMEOUT, NAME_LIMIT, Table
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
-from net.wire.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
+from net.wire.identity import (
+    PUBLIC_KEY_SIZE,
+    SIGNATURE_SIZE,
+    Identity,
+    InvalidKey,
+    check_public_key,
+    verify,
+)
 from net.wire.rpc import (
     E_BAD_PARAMS,
     E_BAD_SIGNATURE,
@@ -62,11 +81,11 @@ from net.wire.rpc import (
     Response,
     RpcError,
 )
-from net.wire.transcript import GENESIS, Entry
+from net.wire.transcript import NONCE_SIZE, Entry, derive_game_id, genesis
 
 VERSION = 1
 HELLO_TAG = b"palazzo/hello/v1\x00"
-NONCE_SIZE = 32
+HOST_TAG = b"palazzo/host/v1\x00"
 #: refusals after which the host closes the connection (the peer cannot go on without it)
 CLOSING = frozenset({E_WRONG_CODE, E_LOCKED_OUT, E_FULL})
 #: what a host says as it closes a connection that may try again later
@@ -77,6 +96,11 @@ log = logging.getLogger("palazzo.net")
 
 def hello_signature(identity: Identity, nonce: bytes, host_key: bytes) -> bytes:
     return identity.sign(HELLO_TAG, nonce + host_key)
+
+
+def host_proof(identity: Identity, peer_nonce: bytes, peer_key: bytes) -> bytes:
+    """The host's answer to a peer's challenge: its signature of the peer's nonce and key."""
+    return identity.sign(HOST_TAG, peer_nonce + peer_key)
 
 
 @dataclass(frozen=True)
@@ -99,6 +123,7 @@ class Seat:
     name: str
     key: bytes
     conn: int | None
+    nonce: bytes
     ready: bool = False
 
 
@@ -146,10 +171,12 @@ class HostSession:
         turn_timeout: float | None = None,
         on_timeout: str = "forfeit",
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         if turn_timeout is not None and not 0 < turn_timeout <= MAX_TIMEOUT:
             raise ValueError(f"a turn timeout is more than 0 and at most {MAX_TIMEOUT} seconds")
         self.identity = identity
+        self.wall = wall
         self.game = game
         self.config = config
         self.players: int = config.players
@@ -167,6 +194,9 @@ class HostSession:
         self._due: tuple[int | None, int] = (None, -1)
         self._due_since = clock()
         self.finished = False
+        #: called with every entry the session accepts, before it goes to any peer (the
+        #: host's record: ``net.session.resume``)
+        self.on_entry: Callable[[Entry], None] | None = None
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -243,11 +273,11 @@ class HostSession:
 
     def _handle(self, conn: int, event: Any) -> None:
         if isinstance(event, Request):
-            handler = _METHODS.get(event.method)
+            name = _METHODS.get(event.method)
             try:
-                if handler is None:
+                if name is None:
                     raise RemoteProtocolError(f"unknown method {event.method!r}", E_UNKNOWN_METHOD)
-                result = handler(self, conn, event)
+                result = getattr(self, name)(conn, event)
             except (RemoteProtocolError, CheatDetected) as e:
                 self._warn(conn, f"{event.method}: {e}")
                 self._respond(conn, event.msgid, None, RpcError(e.code, str(e)))
@@ -277,10 +307,15 @@ class HostSession:
                                       E_BAD_PARAMS)
         key = _typed(m, "key", bytes, size=PUBLIC_KEY_SIZE)
         sig = _typed(m, "sig", bytes, size=SIGNATURE_SIZE)
+        nonce = _typed(m, "nonce", bytes, size=NONCE_SIZE)
         have = _typed(m, "have", int, optional=True) or 0
         if not 0 <= have <= len(self.table.transcript):
             raise RemoteProtocolError(f"'have' is {have}: the transcript holds "
                                       f"{len(self.table.transcript)} entries", E_BAD_PARAMS)
+        try:
+            check_public_key(key)
+        except InvalidKey as e:
+            raise RemoteProtocolError(f"the key is refused ({e})", E_BAD_PARAMS) from None
         if not verify(key, HELLO_TAG, c.nonce + self.identity.public_key, sig):
             raise RemoteProtocolError("the hello signature does not match the key", E_BAD_SIGNATURE)
         if c.seat is not None:
@@ -297,15 +332,18 @@ class HostSession:
                     self._close(old, msg)
                     self.conns[old].seat = None
                 seat.conn, c.seat, c.resume_from = conn, i, have
+                if not started:  # its contribution is the nonce of its latest hello
+                    seat.nonce = nonce
                 log.info("seat %s (%s) is back", i, seat.name)
                 return {"seat": i, "players": self.players, "length": len(self.table.transcript),
-                        "resume": started}
+                        "resume": started, "proof": host_proof(self.identity, nonce, key)}
         if started or len(self.seats) >= self.players:
             raise RemoteProtocolError("the game is full", E_FULL)
-        self.seats.append(Seat(name, key, conn))
+        self.seats.append(Seat(name, key, conn, nonce))
         c.seat = len(self.seats) - 1
         log.info("seat %s: %s (%s)", c.seat, name, _fp(key))
-        return {"seat": c.seat, "players": self.players, "length": 0, "resume": False}
+        return {"seat": c.seat, "players": self.players, "length": 0, "resume": False,
+                "proof": host_proof(self.identity, nonce, key)}
 
     def _ready(self, conn: int, req: Request) -> Any:
         seat = self._seat_of(conn)
@@ -440,24 +478,29 @@ class HostSession:
             return
         if not all(s.ready for s in self.seats):
             return
+        host = self.identity.public_key
         self._write({
             "kind": "start", "rules": self.game, "config": self.config.to_data(),
-            "host": self.identity.public_key,
-            "seats": [{"name": s.name, "key": s.key} for s in self.seats],
-            "time": int(time.time()),
+            "host": host,
+            "seats": [{"name": s.name, "key": s.key, "nonce": s.nonce} for s in self.seats],
+            "time": int(self.wall()),
             "timeout": math.ceil(self.turn_timeout or 0), "on_timeout": self.on_timeout,
-        }, game_id=os.urandom(16))
+        }, game_id=derive_game_id(host, [(s.key, s.nonce) for s in self.seats]))
         log.info("the game starts: %s", ", ".join(s.name for s in self.seats))
 
     def _write(self, fields: dict[str, Any], game_id: bytes | None = None) -> None:
         t = self.table
-        header = {"game": game_id or t.game_id, "seq": len(t.transcript),
-                  "prev": t.transcript.head if t.transcript.entries else GENESIS, "author": HOST}
+        game = game_id or t.game_id
+        header = {"game": game, "seq": len(t.transcript),
+                  "prev": t.transcript.head if t.transcript.entries else genesis(game),
+                  "author": HOST}
         entry = Entry.sign(self.identity, {**header, **fields})
         t.accept(entry)
         self._relay(entry)
 
     def _relay(self, entry: Entry) -> None:
+        if self.on_entry is not None:
+            self.on_entry(entry)
         for conn, c in self.conns.items():
             if c.seat is not None and not c.closed:
                 self._notify(conn, "entry", entry.to_wire())
@@ -473,6 +516,18 @@ class HostSession:
         due = (self.table.writer(), len(self.table.transcript))
         if due != self._due:
             self._due, self._due_since = due, self.clock()
+
+    def restore(self, entries: list[Entry]) -> None:
+        """Go on with a game from its saved entries (a restarted host): each is checked again
+        by the observer table; the start's seats are seated, away until their keys say hello;
+        the turn clock starts now."""
+        if self.table.transcript.entries:
+            raise LocalProtocolError("only a fresh host session takes a saved game")
+        for entry in entries:
+            self.table.accept(entry)
+        self.seats = [Seat(s.name, s.key, None, s.nonce, ready=True) for s in self.table.seats]
+        self._track_due()
+        self.finished = self.table.phase == "over"
 
     # -- output -------------------------------------------------------------------------------
 
@@ -519,11 +574,8 @@ def _fp(key: bytes) -> str:
     return fingerprint(key)
 
 
-_METHODS: dict[str, Callable[[HostSession, int, Request], Any]] = {
-    "hello": HostSession._hello,
-    "ready": HostSession._ready,
-    "post": HostSession._post,
-}
+#: request -> the HostSession method that answers it
+_METHODS: dict[str, str] = {"hello": "_hello", "ready": "_ready", "post": "_post"}
 
 
 # -- the peer -----------------------------------------------------------------------------------
@@ -545,8 +597,13 @@ class PeerSession:
     """
 
     def __init__(self, identity: Identity, name: str, code: str | None = None,
-                 auto_ready: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
+                 auto_ready: bool = True, clock: Callable[[], float] = time.monotonic,
+                 journal: Journal | None = None) -> None:
         self.identity = identity
+        #: what this seat contributed and signed; give the same journal (a file journal,
+        #: ``Journal.for_identity``) to a program that restarts, so that it rejoins its games
+        self.journal = journal if journal is not None else Journal()
+        self._nonce = b""
         self.clock = clock
         self._turn_since = 0.0
         self.name = name
@@ -659,18 +716,33 @@ class PeerSession:
             raise RemoteProtocolError(
                 f"the host speaks protocol version {m.get('version')!r}, this program {VERSION}",
                 E_WRONG_PHASE)
+        try:
+            check_public_key(host)
+        except InvalidKey as e:
+            raise RemoteProtocolError(f"the host key is refused ({e})", E_BAD_PARAMS) from None
         if self.table is None:
-            self.table = Table(host, self.identity)
+            self.table = Table(host, self.identity, self.journal)
         elif self.table.host_key != host:
             raise RemoteProtocolError("a different host answered", E_BAD_SIGNATURE)
+        self._nonce = os.urandom(NONCE_SIZE)
+        if self.table.phase == "lobby":  # it may go into the game: journaled before it is sent
+            self.journal.contribute(self._nonce)
         self._call("hello", ({
             "name": self.name, "key": self.identity.public_key, "code": self.code,
             "sig": hello_signature(self.identity, nonce, host), "have": len(self.table.transcript),
+            "nonce": self._nonce,
         },))
 
     def _on_welcome(self, result: Any) -> None:
         if type(result) is not dict or type(result.get("seat")) is not int:
             raise RemoteProtocolError("a malformed hello answer", E_BAD_PARAMS)
+        assert self.table is not None
+        proof = result.get("proof")
+        if type(proof) is not bytes or not verify(self.table.host_key, HOST_TAG,
+                                                  self._nonce + self.identity.public_key, proof):
+            raise RemoteProtocolError("host key check: the host did not prove its key (its answer "
+                                      "to this peer's challenge is not signed by the key it "
+                                      "announced)", E_BAD_SIGNATURE)
         self.seat = result["seat"]
         self._sync_to = result.get("length", 0) if type(result.get("length")) is int else 0
         if result.get("resume"):
@@ -687,14 +759,22 @@ class PeerSession:
 
     def _on_entry(self, m: dict[str, Any]) -> None:
         assert self.table is not None
-        entry = Entry.parse(m.get("body"), m.get("sig"))
+        try:
+            entry = Entry.parse(m.get("body"), m.get("sig"))
+        except RemoteProtocolError as e:  # the host should have refused it
+            raise CheatDetected(HOST, len(self.table.transcript),
+                                f"the host relayed a malformed entry: {e}") from None
         if len(self.table.transcript) > entry.seq:
             # already held (a rejoin may resend what arrived before the drop); a different
-            # entry signed for the same place is an equivocation by its author
+            # entry signed for the same place is an equivocation by its author, and one of
+            # another author a second history shown by the host
             try:
                 _check_equivocation(self.table, entry)
             except RemoteProtocolError as e:
                 raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
+            if self.table.transcript.entries[entry.seq].body != entry.body:
+                raise CheatDetected(HOST, entry.seq, "the host relayed two different entries for "
+                                    "one place in the transcript")
             return
         try:
             self.table.accept(entry)
@@ -709,6 +789,7 @@ class PeerSession:
             self.events.append(PeerEvent("log", line))
         self._logged = len(t.log)
         if t.phase == "over":
+            self.journal.finish(t.game_id)
             self.state = "over"
             self.events.append(PeerEvent("over", t.result()))
             return
@@ -749,6 +830,8 @@ class PeerSession:
         self._out += self.codec.send(Request(msgid, method, params))
 
     def _fail(self, error: Exception) -> None:
+        if isinstance(error, CheatDetected) and self.table is not None and self.table.game_id:
+            self.journal.finish(self.table.game_id)  # never to be followed again
         self.state = "failed"
         self.error = error
         self.events.append(PeerEvent("failed", error))

@@ -4,7 +4,12 @@ Every peer (and the host, as an observer with seat -1) holds a ``Table``. It acc
 one at a time, in transcript order, and for each checks, before changing anything:
 
 1. sequence and chain (``Transcript.check_next``), and that the entry is of this game;
-2. the signature, by the key of the seat named as author (or the host's key for ``-1``);
+2. the signature, by the key of the seat named as author (or the host's key for ``-1``), which
+   must be a valid Ed25519 key (``net.wire.identity.check_public_key``);
+2b. for a seat's own table (one given its ``Journal``): an entry in its own name must be the one
+   its journal holds for that place of this game, and an entry of another author must not stand
+   where the journal holds one of its own written after another history (the host showed this
+   seat a fork); either is the host's doing, and names it;
 3. that the entry's kind is allowed in the current phase (``TRANSITIONS``) and that its author
    is the one due to write now (``writer()``);
 4. the content: the seed commitments and their openings; every deck message (keys, shuffles,
@@ -12,10 +17,24 @@ one at a time, in transcript order, and for each checks, before changing anythin
    shows; and the action legal on this peer's view through the rules' checked door. Everything
    is checked on a copy of the dealer (``FairDealer.fork``), kept only when the entry passes.
 
+The ``start`` names every seat's key and fresh nonce; the game id must be ``derive_game_id`` of
+them (every reader checks), and a seat's own table follows only a start that carries a nonce its
+journal holds as a live contribution (``Journal.live``): a start replayed from an earlier game,
+of a game this seat has finished, or a second, different start of a game it joined is refused,
+naming the host. A seat signs through its journal (``_sign``): the entry is kept before it is
+sent, and ``held`` gives it back, the same bytes, for the next place after a reconnect or a
+restart; it is never signed anew. A sealed note is opened only in an entry the journal vouches
+for, so it restores a secret only into the game that wrote it.
+
 Failures of 1-2 are ``RemoteProtocolError`` (malformed, out of order, forged: the relay's or the
 sender's fault); failures of 3-4 are ``CheatDetected`` naming the author, since the author signed
 them. The host turns either into an error for the sender and relays nothing; a peer receiving
-such an entry from the host stops (the host should never have relayed it).
+such an entry from the host stops (the host should never have relayed it). So a table holds only
+entries it checked, each when it arrived, and no check waits for the end: no seat ever reveals
+its deck secret or its shuffle seeds, and what a move claims about a card nobody else can see
+is checked by a proof or when the rules show the card (``net.games.dealer``). A table that
+reaches the end has verified the game (``result()["verdict"]``): "verified", or "verified as far
+as it went: ..." when a forfeit cut the game short.
 
 Phases and their entries (the rows of ``TRANSITIONS``; ``docs/protocol.md`` draws the same):
 
@@ -29,13 +48,13 @@ play          deck         the seat the fair deck waits for   play
                            (keys, shuffles, shares: ``net.games.dealer``)
 play          act          the seat due (a decision, or a     end when the game is over
                            reveal step)
-seed-*, play  forfeit      the host (a turn timed out)        end
-end           end          each seat still in, from seat 0,   over after the last seat; then
-                           with its deck reveal               the audit (``FairDealer.audit``)
-end           forfeit      the host (a seat withheld its      the seat is named as the cheat
-                           reveal)
-play          abort        any seat whose own card unmasked   end (a corrupted deck: the audit
-                           to no card: it shows the card      names the shuffler)
+seed-*        forfeit      the host (a turn timed out)        over (no deck yet: nothing to end)
+play          forfeit      the host (a turn timed out)        end
+end           end          each seat still in, from seat 0:   over after the last seat
+                           its signed agreement with the
+                           record (nothing of the deck)
+end           forfeit      the host (a seat did not write     over after the last seat; the
+                           its end in time)                   game stands, nobody is named
 ============  ===========  =================================  ================================
 
 Every reader checks an entry's fields the same way before anything else of it (``FIELDS``): a
@@ -61,13 +80,13 @@ import msgpack
 from engine.core import CHANCE, REVEAL, TERMINAL, IllegalActionError, InvalidActionError
 from engine.registry import get_game
 from net.deck import group
-from net.deck.fair_deck import DeckCorrupted
 from net.games.condottiere import CondottiereDealer
 from net.games.dealer import FairDealer, MoveError
 from net.games.medici import MediciDealer
 from net.session.commit import COMMIT_SIZE, SALT_SIZE, commit, new_salt, opens
+from net.session.journal import Journal
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
-from net.wire.identity import PUBLIC_KEY_SIZE, Identity
+from net.wire.identity import PUBLIC_KEY_SIZE, Identity, InvalidKey, check_public_key
 from net.wire.rpc import (
     E_BAD_PARAMS,
     E_BAD_SIGNATURE,
@@ -76,7 +95,7 @@ from net.wire.rpc import (
     E_NOT_YOUR_TURN,
     E_WRONG_PHASE,
 )
-from net.wire.transcript import Entry, Transcript
+from net.wire.transcript import NONCE_SIZE, Entry, Transcript, chain, derive_game_id
 
 NAME_LIMIT = 32
 MAX_TIME = 253_402_300_799  # the start time, in seconds since 1970: at most the end of 9999
@@ -95,8 +114,7 @@ FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
     "deck": {"msgs": (list, True), "sealed": (bytes, True)},
     "act": {"action": (dict, True)},
     "forfeit": {"seat": (int, True), "reason": (str, True)},
-    "end": {"reveal": (dict, True)},
-    "abort": {"open": (dict, True)},
+    "end": {},
 }
 DEALERS: dict[str, type[FairDealer]] = {"medici": MediciDealer, "condottiere": CondottiereDealer}
 
@@ -105,14 +123,17 @@ DEALERS: dict[str, type[FairDealer]] = {"medici": MediciDealer, "condottiere": C
 class SeatInfo:
     name: str
     key: bytes
+    nonce: bytes = b""
 
 
 class Table:
     """One peer's copy of a networked game (see the module docstring)."""
 
-    def __init__(self, host_key: bytes, identity: Identity | None = None) -> None:
+    def __init__(self, host_key: bytes, identity: Identity | None = None,
+                 journal: Journal | None = None) -> None:
         self.host_key = host_key
         self.identity = identity
+        self.journal = journal if identity is not None else None
         self.phase = "lobby"
         self.transcript = Transcript()
         self.me = HOST
@@ -125,12 +146,11 @@ class Table:
         self.view: Any = None
         self.dealer: FairDealer | None = None
         self.seed = b""
-        self.verdict: CheatDetected | None = None  # the end-of-game audit's finding
-        self.aborted: str | None = None  # why the game stopped before its end (a corrupted deck)
         self.seed_commits: list[bytes] = []
         self.seed_values: list[bytes] = []
         self.my_seed: tuple[bytes, bytes] | None = None
         self.forfeited: set[int] = set()
+        self.forfeits: list[tuple[int, str]] = []  # (seat, the host's reason), in order
         self.ended: list[int] = []
         self.timeout = 0
         self.on_timeout = "forfeit"
@@ -174,13 +194,15 @@ class Table:
         return [s for s in range(self.players) if s not in self.forfeited and s not in self.ended]
 
     def decision_due(self) -> bool:
-        """Whether this peer's seat must choose an action now."""
+        """Whether this peer's seat must choose an action now (not when it chose already: its
+        journal holds the entry, which goes out again as it is)."""
         return (
             self.phase == "play"
             and self.me >= 0
             and self.dealer is not None
             and self.dealer.due() is None
             and self.rules.current_player(self.view) == self.me
+            and self._journaled(len(self.transcript)) is None
         )
 
     # -- accepting entries --------------------------------------------------------------------
@@ -194,13 +216,19 @@ class Table:
         key = self.author_key(author)
         if key is None:
             raise RemoteProtocolError(f"entry {seq}: no seat {author} in this game", E_BAD_PARAMS)
+        try:
+            check_public_key(key)
+        except InvalidKey as err:
+            raise RemoteProtocolError(f"entry {seq}: its author's key is refused ({err})",
+                                      E_BAD_PARAMS) from None
         if not entry.signed_by(key):
             raise RemoteProtocolError(f"entry {seq}: bad signature for its author", E_BAD_SIGNATURE)
+        self._check_own(entry)
         handler = TRANSITIONS.get((self.phase, kind))
         if handler is None:
             raise CheatDetected(author, seq, f"a {kind!r} entry is not allowed in phase {self.phase}",
                                 E_WRONG_PHASE)
-        due = HOST if kind == "forfeit" else author if kind == "abort" and author >= 0 else self.writer()
+        due = HOST if kind == "forfeit" else self.writer()
         if author != due:
             who = "the host" if due == HOST else f"seat {due}"
             raise CheatDetected(author, seq, f"out of turn: {who} must write now", E_NOT_YOUR_TURN)
@@ -209,6 +237,37 @@ class Table:
         self.transcript.append(entry)
         apply()
         self._advance()
+
+    def _check_own(self, entry: Entry) -> None:
+        """Rule 2b of the module docstring (a seat's own table only)."""
+        held = self._journaled(entry.seq)
+        if entry.author == self.me and self.journal is not None and self.me >= 0:
+            if held is None or held.body != entry.body:
+                raise CheatDetected(HOST, entry.seq, "journal check: an entry in this seat's name "
+                                    "that it did not write for this game (replayed from another)",
+                                    E_CHEAT)
+        elif held is not None and held.fields["prev"] != entry.fields["prev"]:
+            raise CheatDetected(HOST, entry.seq, self._fork_reason(entry.seq), E_CHEAT)
+
+    @staticmethod
+    def _fork_reason(seq: int) -> str:
+        return (f"journal check: the host showed this seat another history: it wrote entry {seq} "
+                "after a transcript that is not this one")
+
+    def _journaled(self, seq: int) -> Entry | None:
+        if self.journal is None or self.me < 0 or not self.game_id:
+            return None
+        return self.journal.entry(self.game_id, seq)
+
+    def held(self) -> Entry | None:
+        """The entry this seat already signed for the next place, to send again as it is
+        (``None`` when it has signed none there). ``CheatDetected`` naming the host when it was
+        signed after another history than this transcript (the host showed this seat a fork)."""
+        seq = len(self.transcript)
+        held = self._journaled(seq)
+        if held is not None and held.fields["prev"] != self.transcript.head:
+            raise CheatDetected(HOST, seq, self._fork_reason(seq), E_CHEAT)
+        return held
 
     def author_key(self, author: int) -> bytes | None:
         """The key that signs ``author``'s entries (the host's for ``HOST``), or ``None``."""
@@ -256,19 +315,30 @@ class Table:
         except (ValueError, TypeError) as err:
             raise CheatDetected(HOST, e.seq, f"bad game in start: {err}", E_BAD_PARAMS) from None
         seats = []
-        for s in self._field(e, "seats", list):
-            if type(s) is not dict or set(s) != {"name", "key"}:
-                raise CheatDetected(HOST, e.seq, "a seat is {name, key}", E_BAD_PARAMS)
-            name, key = s["name"], s["key"]
+        for i, s in enumerate(self._field(e, "seats", list)):
+            if type(s) is not dict or set(s) != {"name", "key", "nonce"}:
+                raise CheatDetected(HOST, e.seq, "a seat is {name, key, nonce}", E_BAD_PARAMS)
+            name, key, nonce = s["name"], s["key"], s["nonce"]
             if type(name) is not str or not 1 <= len(name) <= NAME_LIMIT or not name.isprintable() \
-                    or type(key) is not bytes or len(key) != PUBLIC_KEY_SIZE:
+                    or type(key) is not bytes or len(key) != PUBLIC_KEY_SIZE \
+                    or type(nonce) is not bytes or len(nonce) != NONCE_SIZE:
                 raise CheatDetected(HOST, e.seq, f"a seat is {{name: 1 to {NAME_LIMIT} printable "
-                                    "characters, key: 32 bytes}", E_BAD_PARAMS)
-            seats.append(SeatInfo(name, key))
+                                    "characters, key: 32 bytes, nonce: 32 bytes}", E_BAD_PARAMS)
+            try:
+                check_public_key(key)
+            except InvalidKey as err:
+                raise CheatDetected(HOST, e.seq, f"seat {i}'s key is refused ({err})",
+                                    E_BAD_PARAMS) from None
+            seats.append(SeatInfo(name, key, nonce))
         if len(seats) != config.players or len({s.key for s in seats}) != len(seats):
             raise CheatDetected(HOST, e.seq, "the seats do not match the players", E_BAD_PARAMS)
         if self._field(e, "host", bytes, PUBLIC_KEY_SIZE) != self.host_key:
             raise CheatDetected(HOST, e.seq, "the start names another host key", E_BAD_PARAMS)
+        game_id = e.fields["game"]
+        if game_id != derive_game_id(self.host_key, [(s.key, s.nonce) for s in seats]):
+            raise CheatDetected(HOST, e.seq, "game id check: the game id is not the one the host "
+                                "key and the seats' keys and nonces make", E_BAD_PARAMS)
+        mine = self._own_contribution(e, seats)
         started = self._field(e, "time", int)
         if not 0 <= started <= MAX_TIME:
             raise CheatDetected(HOST, e.seq, "the start time is not a time", E_BAD_PARAMS)
@@ -277,7 +347,10 @@ class Table:
             raise CheatDetected(HOST, e.seq, "bad turn timeout in start", E_BAD_PARAMS)
 
         def apply() -> None:
-            self.game_id = e.fields["game"]
+            self.game_id = game_id
+            if mine is not None:
+                assert self.journal is not None
+                self.journal.bind(mine, game_id, self.transcript.head)
             self.game, self.rules, self.config = game.rules.name, game.rules, config
             self.seats, self.started = seats, started
             self.timeout, self.on_timeout = timeout, on_timeout
@@ -291,6 +364,21 @@ class Table:
             self.log.append(f"{self.rules.title}: " + ", ".join(s.name for s in seats))
 
         return apply
+
+    def _own_contribution(self, e: Entry, seats: list[SeatInfo]) -> bytes | None:
+        """This seat's nonce in the start, checked against its journal (a seat's own table
+        only): the start must seat this peer with a live contribution of its own."""
+        if self.journal is None or self.identity is None:
+            return None
+        mine = [s.nonce for s in seats if s.key == self.identity.public_key]
+        if not mine:
+            raise CheatDetected(HOST, e.seq, "contribution check: the start does not seat this peer",
+                                E_CHEAT)
+        why = self.journal.live(mine[0], e.fields["game"], chain(e.fields["prev"], e))
+        if why is not None:
+            raise CheatDetected(HOST, e.seq, "contribution check: the start lacks this seat's fresh "
+                                f"contribution: {why} (a replayed or forged start)", E_CHEAT)
+        return mine[0]
 
     def _on_seed_commit(self, e: Entry) -> Any:
         c = self._field(e, "commit", bytes, COMMIT_SIZE)
@@ -332,39 +420,11 @@ class Table:
             fork.read_deck_entry(e.author, e.fields.get("msgs"), self.transcript.head)
         except CheatDetected as err:
             raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
-        except DeckCorrupted as err:
-            return self._abort(fork, str(err))
         except (ValueError, TypeError) as err:
             raise CheatDetected(e.author, e.seq, f"bad deck message: {err}", E_BAD_PARAMS) from None
-        if private is not None:  # and the seeds of the shuffles it just made
-            fork.restore_seeds(private)
 
         def apply() -> None:
             self.dealer = fork
-
-        return apply
-
-    def _on_abort(self, e: Entry) -> Any:
-        assert self.dealer is not None
-        fork = self.dealer.fork()
-        try:
-            reason = fork.read_abort(e.author, e.fields, self.transcript.head)
-        except CheatDetected as err:
-            raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
-        except (ValueError, TypeError) as err:
-            raise CheatDetected(e.author, e.seq, f"bad abort: {err}", E_BAD_PARAMS) from None
-        return self._abort(fork, reason)
-
-    def _abort(self, fork: FairDealer, reason: str) -> Any:
-        """Accept the entry that showed a corrupted deck, and go straight to the end: every seat
-        reveals its secrets and the audit names the shuffle that cheated."""
-
-        def apply() -> None:
-            self.dealer = fork
-            self.aborted = reason
-            self.log.append(f"the deck is corrupted ({reason}): the game stops, and the audit "
-                            "will name the seat whose shuffle cheated")
-            self._to_end()
 
         return apply
 
@@ -382,11 +442,9 @@ class Table:
         view = self.view
         fork = self.dealer.fork()
         try:
-            mine, check = fork.read_act(view, action, e.fields, e.author, self.transcript.head, e.seq)
+            mine, check = fork.read_act(view, action, e.fields, e.author, self.transcript.head)
         except CheatDetected as err:
             raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
-        except DeckCorrupted as err:
-            return self._abort(fork, str(err))
         except MoveError as err:
             try:  # an illegal move is named as such, whatever its cards
                 self.rules.apply(view, action)
@@ -428,35 +486,27 @@ class Table:
 
         def apply() -> None:
             self.forfeited.add(seat)
-            self.log.append(f"{self.seats[seat].name} forfeits: {reason}")
-            if in_end and self.verdict is None:
-                # the game was over: a seat that withholds its reveal stops the audit
-                self.verdict = CheatDetected(
-                    seat, "reveal", f"{self.seats[seat].name} did not reveal its secrets at the end "
-                    "of the game, so the deck cannot be audited")
-                self.log.append(str(self.verdict))
+            self.forfeits.append((seat, reason))
+            if self.dealer is None:  # in the seed phases: no deck, nothing to end
+                self.log.append(f"{self.seats[seat].name} forfeits: {reason}")
+                self.phase = "over"
+                return
+            if in_end:  # the game is over and stands: the seat only did not sign its end
+                self.log.append(f"{self.seats[seat].name} did not sign the end of the game: {reason}")
+            else:
+                self.log.append(f"{self.seats[seat].name} forfeits: {reason}")
             self._to_end()
 
         return apply
 
     def _on_end(self, e: Entry) -> Any:
-        assert self.dealer is not None
-        fork = self.dealer.fork()
-        try:
-            fork.read_reveal(e.author, e.fields)
-        except CheatDetected as err:
-            raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
+        """A seat's ``end``: its signature on the whole record (its ``prev`` is the hash of every
+        entry before it), nothing more; every entry was checked when it arrived."""
 
         def apply() -> None:
-            self.dealer = fork
             self.ended.append(e.author)
             if not self._end_order():
                 self.phase = "over"
-                if not self.forfeited:
-                    heads = [entry.fields["prev"] for entry in self.transcript.entries]
-                    self.verdict = fork.audit(self.rules, heads)
-                    if self.verdict is not None:
-                        self.log.append(str(self.verdict))
 
         return apply
 
@@ -464,7 +514,12 @@ class Table:
         self.phase = "end" if self._end_order() else "over"
 
     def _unseal(self, e: Entry, slot: str) -> dict[str, Any]:
+        """This seat's own note in ``e``: an entry of this game (the associated data names it),
+        which a seat's own table has matched with its journal (``_check_own``)."""
         assert self.identity is not None
+        if self.journal is not None and self.journal.finished(self.game_id):
+            raise CheatDetected(HOST, e.seq, "journal check: this seat has finished this game; "
+                                "its notes stay sealed", E_CHEAT)
         sealed = self._field(e, "sealed", bytes)
         plain = self.identity.unseal(self._aad(slot), sealed)
         if plain is None:
@@ -502,8 +557,12 @@ class Table:
                 "author": self.me, "kind": kind}
 
     def _sign(self, fields: dict[str, Any]) -> Entry:
+        """Sign an entry of this seat's and keep it in the journal before anyone sees it."""
         assert self.identity is not None
-        return Entry.sign(self.identity, fields)
+        entry = Entry.sign(self.identity, fields)
+        if self.journal is not None:
+            self.journal.write(self.game_id, entry)
+        return entry
 
     def decide(self, action: Any) -> Entry:
         """The entry for this seat's decision; ``LocalProtocolError`` if it is not legal now."""
@@ -523,10 +582,13 @@ class Table:
         return self._sign(fields)
 
     def auto_entry(self) -> Entry | None:
-        """The entry this seat must write now without a choice (seed, deck, reveals, end, or an
-        abort when its own card turned out to be no card)."""
-        broken = self.phase == "play" and self.dealer is not None and self.dealer.broken is not None
-        if self.me < 0 or (not broken and (self.writer() != self.me or self.decision_due())):
+        """The entry this seat must write now without a choice (seed, deck, end)."""
+        if self.me < 0:
+            return None
+        held = self.held()
+        if held is not None:  # signed before a reconnect or a restart: the same bytes again
+            return held
+        if self.writer() != self.me or self.decision_due():
             return None
         phase = self.phase
         if phase == "seed-commit":
@@ -544,10 +606,6 @@ class Table:
             return self._sign(fields)
         assert self.dealer is not None
         if phase == "play":
-            if self.dealer.broken is not None:
-                fields = self._header("abort")
-                fields.update(self.dealer.abort_fields(self.transcript.head))
-                return self._sign(fields)
             if self.dealer.due() == self.me:
                 fields = self._header("deck")
                 public, private = self.dealer.make_deck_entry(self.transcript.head)
@@ -559,26 +617,24 @@ class Table:
                 return self._act_entry(self.rules.legal_actions(self.view)[0])
             return None
         if phase == "end":
-            fields = self._header("end")
-            fields.update(self.dealer.reveal_fields())
-            return self._sign(fields)
+            return self._sign(self._header("end"))
         return None
 
     # -- the end ------------------------------------------------------------------------------
 
     def result(self) -> dict[str, Any]:
-        """How the game ended, as plain data (``scores``, ``winners``, ``end``, ``text``)."""
-        verdict = str(self.verdict) if self.verdict is not None else (
-            "verified" if self.phase == "over" else "not audited yet")
-        if self.aborted is not None:
-            return {"end": "aborted", "text": f"the game was stopped: {self.aborted}",
-                    "scores": [], "winners": [], "verdict": verdict}
+        """How the game ended, as plain data (``scores``, ``winners``, ``end``, ``text``), and
+        ``verdict``: "verified" once over (every entry was checked as it arrived), "verified as
+        far as it went: <how it ended>" when a forfeit cut the game short."""
+        over = self.phase == "over"
         if self.forfeited and self.rules.current_player(self.view) != TERMINAL:
-            names = ", ".join(self.seats[s].name for s in sorted(self.forfeited))
-            return {"end": "forfeit", "forfeited": sorted(self.forfeited),
-                    "text": f"{names} forfeited", "scores": [], "winners": []}
+            text = "; ".join(f"{self.seats[s].name} forfeited ({why})" for s, why in self.forfeits)
+            verdict = f"verified as far as it went: {text}" if over else "not over yet"
+            return {"end": "forfeit", "forfeited": sorted(self.forfeited), "text": text,
+                    "scores": [], "winners": [], "verdict": verdict}
         o = self.rules.outcome(self.view)
-        return {**o.to_data(), "text": o.detail.get("text", o.end), "verdict": verdict}
+        return {**o.to_data(), "text": o.detail.get("text", o.end),
+                "verdict": "verified" if over else "not over yet"}
 
 
 def _no_ext(code: int, data: bytes) -> Any:
@@ -591,7 +647,6 @@ TRANSITIONS: dict[tuple[str, str], Any] = {
     ("seed-open", "seed-open"): Table._on_seed_open,
     ("play", "act"): Table._on_act,
     ("play", "deck"): Table._on_deck,
-    ("play", "abort"): Table._on_abort,
     ("seed-commit", "forfeit"): Table._on_forfeit,
     ("seed-open", "forfeit"): Table._on_forfeit,
     ("play", "forfeit"): Table._on_forfeit,

@@ -1,21 +1,21 @@
 """Checking a saved game on its own: ``palazzo verify``.
 
 A saved transcript (``net.wire.transcript``) holds every signed entry of a game, and its start entry
-names the host's public key. That is enough to play the whole game again as an observer: an
-observer ``Table`` keyed by that host key accepts the entries one by one, checking for each the
-sequence, the chain, the author's signature, whose turn it was, the seed commitments, every
-fair-deck message and proof, the cards each move names or shows, and the move's legality; once
-the game is over the table's end-of-game audit (``verdict``: every deck re-derived from the
-revealed secrets, then the whole game replayed with every card known) runs as it did at the
-table.
+names the host's public key. That is enough to play the whole game again as an observer, from
+scratch: an observer ``Table`` keyed by that host key accepts the entries one by one, checking
+for each the sequence, the chain, the author's signature, whose turn it was, the seed
+commitments, every fair-deck message and proof (keys, shuffles, shares, opens, the proof that a
+card played face down may go face down), the cards each move names or shows, and the move's
+legality, exactly as every peer checked it when it arrived. Nothing is left for the end: no seat
+reveals a secret, and the record shows no card the rules did not show, to the verifier either.
 
 ``verify_bytes`` and ``verify_file`` return a ``Verdict``; they never raise for what a file
 holds. Its ``kind`` is one of:
 
-* ``verified``: every entry is genuine and the game reached its end (``ok``; a game that ended
-  by a forfeit is verified as far as it went);
-* ``cheat``: an entry its author signed could not have come from an honest peer, or the
-  end-of-game check found a cheat (``seat`` names the author, ``-1`` the host);
+* ``verified``: every entry is genuine and the game reached its end (``ok``; a game cut short by
+  a forfeit is "verified as far as it went: <how it ended>", and names no one);
+* ``cheat``: an entry its author signed could not have come from an honest peer (``seat``
+  names the author, ``-1`` the host);
 * ``rejected``: the file is damaged or altered: not a transcript, cut mid-entry, a bad
   signature, a broken chain (``seat`` is ``None``);
 * ``incomplete``: every entry is genuine but the record stops before the game is over.
@@ -35,7 +35,7 @@ import msgpack
 
 from net.session.table import Table
 from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
-from net.wire.identity import PUBLIC_KEY_SIZE
+from net.wire.identity import PUBLIC_KEY_SIZE, InvalidKey, check_public_key
 from net.wire.transcript import MAGIC, Entry
 
 #: the exit status of ``palazzo verify`` for each kind of finding
@@ -50,7 +50,7 @@ class Verdict:
     text: str
     kind: str = "verified"  # verified, cheat, rejected or incomplete
     seat: int | None = None  # the cheat's author (-1 the host); None when the file is damaged
-    step: int | str | None = None  # the entry seq, or a named step ("shuffle", "reveal", ...)
+    step: int | str | None = None  # the entry seq of the finding
     entries: int = 0  # the entries read and accepted
     game: str = ""  # the game's name ("medici", "condottiere"), once the start entry is read
 
@@ -125,6 +125,10 @@ def verify_bytes(data: bytes) -> Verdict:
                          step=0)
     if type(host_key) is not bytes or len(host_key) != PUBLIC_KEY_SIZE:
         return _rejected("rejected: entry 0: the start names no host key", step=0)
+    try:
+        check_public_key(host_key)
+    except InvalidKey as e:
+        return _rejected(f"rejected: entry 0: the host key is refused ({e})", step=0)
     table = Table(host_key, None)
     for entry in entries:
         try:
@@ -143,8 +147,6 @@ def verify_bytes(data: bytes) -> Verdict:
             return _rejected(f"rejected: entry {entry.seq}: unreadable ({type(e).__name__}: {e})",
                              step=entry.seq, entries=len(table.transcript), game=table.game)
     n = len(table.transcript)
-    if table.verdict is not None:
-        return _cheat(table, table.verdict, n)
     if table.phase != "over":
         return Verdict(False, _line(f"incomplete: the record stops at entry {n - 1} in phase "
                                     f"{table.phase}"), "incomplete", None, n - 1, n, table.game)
@@ -154,11 +156,14 @@ def verify_bytes(data: bytes) -> Verdict:
         return _rejected(f"rejected: the end cannot be read ({type(e).__name__}: {e})",
                          entries=n, game=table.game)
     if result.get("end") == "forfeit":
-        text = f"verified as far as it went: {result['text']}"
+        text = str(result["verdict"])
     else:
         title = getattr(table.rules, "title", table.game)
         names = ", ".join(s.name for s in table.seats)
         text = f"verified: {title}, {names}; {n} entries; ended: {result['text']}"
+        unsigned = [table.seats[s].name for s, _ in table.forfeits]
+        if unsigned:  # the game was over when they forfeited: it stands, and names no one
+            text += f"; not signed at the end by {', '.join(unsigned)}"
     return Verdict(True, _line(text), "verified", None, None, n, table.game)
 
 

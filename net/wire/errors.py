@@ -8,7 +8,7 @@
   from an honest peer (a false opening, a move out of turn, an altered relay, a bad shuffle).
   ``seat`` names the author (``HOST`` for the host that relayed it); ``step`` is the transcript
   position (an int) or, for the fair deck, the protocol step (``"key"``, ``"shuffle"``,
-  ``"deal"``, ``"open"``, ``"reveal"``); ``reason`` says what was wrong in plain words; ``code``
+  ``"deal"``, ``"open"``); ``reason`` says what was wrong in plain words; ``code``
   is the wire error code that tells the sender.
 """
 

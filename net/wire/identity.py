@@ -6,6 +6,14 @@ Rules:
   ``~/.config/palazzo/identity.key``): the 32-byte private seed, file mode 0600, made on first use.
 * Every signature covers a domain tag followed by the message, so a signature made for one
   purpose can never be replayed for another (``sign(tag, message)``).
+* A public key from outside is checked before anything is verified with it (``check_public_key``):
+  the canonical 32-byte encoding of a point of the prime-order subgroup of edwards25519, as every
+  honestly made key is. The identity and the other points of small order are refused (with one
+  of them a single fixed signature verifies for every message, so anyone could write in that
+  key's name), and so are non-canonical encodings and points with a small-order component.
+* ``verify`` is strict: the key is checked as above, and libsodium's verification (through
+  PyNaCl) refuses a signature whose ``R`` is of small order or whose ``S`` is not below the group
+  order, so one message has one valid signature per key.
 * A fingerprint is the first 8 bytes of SHA-256 of the public key, as four groups of four hex
   digits (``3f2a-91bc-07de-5a11``): short enough to read aloud in a lobby.
 * ``seal``/``unseal``: authenticated encryption to oneself (ChaCha20-Poly1305 under a key
@@ -21,11 +29,13 @@ import hashlib
 import os
 from pathlib import Path
 
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from nacl import bindings as _na
+from nacl.exceptions import BadSignatureError
+from nacl.exceptions import RuntimeError as _NaclRuntimeError
 
 KEY_FILE = "identity.key"
 PUBLIC_KEY_SIZE = 32
@@ -43,13 +53,52 @@ def fingerprint(public_key: bytes) -> str:
     return "-".join(h[i : i + 4] for i in range(0, 16, 4))
 
 
+class InvalidKey(ValueError):
+    """Bytes that are not an acceptable Ed25519 public key; the message names the check."""
+
+
+_IDENTITY = bytes([1]) + bytes(31)
+_P = 2**255 - 19
+
+
+def check_public_key(public_key: object) -> bytes:
+    """``public_key`` if it is an acceptable Ed25519 public key, else ``InvalidKey`` saying which
+    check it fails: its size, a non-canonical encoding, not a curve point, a point of small
+    order, or a point outside the prime-order subgroup."""
+    if type(public_key) is not bytes or len(public_key) != PUBLIC_KEY_SIZE:
+        raise InvalidKey(f"Ed25519 key check: a public key is {PUBLIC_KEY_SIZE} bytes")
+    if _na.crypto_core_ed25519_is_valid_point(public_key):
+        return public_key
+    if int.from_bytes(public_key, "little") & (2**255 - 1) >= _P:
+        raise InvalidKey("Ed25519 key check: a non-canonical encoding")
+    try:
+        eight = public_key
+        for _ in range(3):
+            eight = _na.crypto_core_ed25519_add(eight, eight)
+    except _NaclRuntimeError:
+        raise InvalidKey("Ed25519 key check: not the encoding of a curve point") from None
+    if eight == _IDENTITY:
+        raise InvalidKey("Ed25519 key check: a point of small order")
+    raise InvalidKey("Ed25519 key check: a point outside the prime-order subgroup")
+
+
+def is_valid_key(public_key: object) -> bool:
+    try:
+        check_public_key(public_key)
+    except InvalidKey:
+        return False
+    return True
+
+
 def verify(public_key: bytes, tag: bytes, message: bytes, signature: bytes) -> bool:
-    """Whether ``signature`` is ``public_key``'s signature of ``tag || message``."""
-    if len(public_key) != PUBLIC_KEY_SIZE or len(signature) != SIGNATURE_SIZE:
+    """Whether ``signature`` is ``public_key``'s signature of ``tag || message``, strictly: the
+    key must pass ``check_public_key`` and the signature libsodium's checks."""
+    if not is_valid_key(public_key) or type(signature) is not bytes \
+            or len(signature) != SIGNATURE_SIZE:
         return False
     try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, tag + message)
-    except (InvalidSignature, ValueError):
+        _na.crypto_sign_open(signature + tag + message, public_key)
+    except (BadSignatureError, ValueError, TypeError):
         return False
     return True
 

@@ -7,14 +7,24 @@ Rules:
   ``v`` (1), ``game`` (16-byte game id), ``seq`` (its position, from 0), ``prev`` (the hash of
   the transcript before it), ``author`` (a seat, or -1 for the host) and ``kind``; the other
   fields depend on the kind (``docs/protocol.md``).
-* The transcript hash starts at ``GENESIS`` and after each entry becomes
-  ``SHA-256(previous hash || len(body) as 4 bytes || body || signature)``. Naming it in ``prev``
-  pins every entry to everything before it: a relay can neither reorder nor drop nor alter an
-  entry without the authors' signatures failing to chain.
+* A body is canonical msgpack: decoded (no map repeating a key) and encoded again with this
+  module's packer (``msgpack.packb(..., use_bin_type=True)``: every integer, string, byte
+  string, array and map in its shortest form) it gives back the very same bytes. So one signed
+  body reads as one entry to every reader. ``decode_body`` refuses anything else, naming the
+  check; the host, the peers and ``palazzo verify`` all read bodies through it.
+* The game id is made by every seat (``derive_game_id``): SHA-256 over ``GAME_ID_TAG``, the
+  host's key, the number of seats (1 byte), then each seat's key and fresh 32-byte nonce in seat
+  order, cut to 16 bytes.
+* The transcript hash starts at ``genesis(game id)`` (SHA-256 of ``GENESIS_TAG || game id``) and
+  after each entry becomes ``SHA-256(previous hash || len(body) as 4 bytes || body || signature)``.
+  Naming it in ``prev`` pins every entry to its game and to everything before it: a relay can
+  neither reorder nor drop nor alter an entry, nor carry one into another game, without the
+  authors' signatures failing to chain.
 * ``Transcript.append`` checks the sequence and the chain; whose key must have signed is the
   session's knowledge (``net.session.table``), which checks signatures before appending.
 * The saved file is ``MAGIC`` then one msgpack array ``[body, signature]`` per entry: the exact
-  signed bytes, so every peer's file of one game is byte-identical.
+  signed bytes, so every peer's file of one game is byte-identical. ``save`` never replaces a
+  file: a name already taken by other bytes gets a ``-2``, ``-3``, ... before its suffix.
 """
 
 from __future__ import annotations
@@ -34,7 +44,9 @@ from net.wire.identity import SIGNATURE_SIZE, Identity, verify
 from net.wire.rpc import E_BAD_PARAMS, E_OUT_OF_ORDER, MAX_ARRAY, MAX_MAP, check_value
 
 ENTRY_TAG = b"palazzo/entry/v1\x00"
-GENESIS = hashlib.sha256(b"palazzo/transcript/v1").digest()
+GENESIS_TAG = b"palazzo/genesis/v1\x00"
+GAME_ID_TAG = b"palazzo/game-id/v1\x00"
+NONCE_SIZE = 32
 MAGIC = b"palazzo transcript v1\n"
 VERSION = 1
 GAME_ID_SIZE = 16
@@ -46,8 +58,38 @@ def _refuse_ext(code: int, data: bytes) -> Any:
     raise ValueError("extension types are not allowed")
 
 
+def genesis(game_id: bytes) -> bytes:
+    """The transcript hash before a game's first entry."""
+    return hashlib.sha256(GENESIS_TAG + game_id).digest()
+
+
+def derive_game_id(host_key: bytes, seats: list[tuple[bytes, bytes]]) -> bytes:
+    """The game id from the host's key and each seat's ``(key, nonce)`` in seat order."""
+    if len(seats) > 255 or any(len(k) != 32 or len(n) != NONCE_SIZE for k, n in seats) \
+            or len(host_key) != 32:
+        raise ValueError("a game id is made of 32-byte keys and 32-byte nonces")
+    h = hashlib.sha256(GAME_ID_TAG + host_key + bytes([len(seats)]))
+    for key, nonce in seats:
+        h.update(key + nonce)
+    return h.digest()[:GAME_ID_SIZE]
+
+
+def _pack(value: Any) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)
+
+
+def _unique_keys(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
+    out: dict[Any, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"canonical msgpack check: a map repeats the key {key!r}")
+        out[key] = value
+    return out
+
+
 def decode_body(body: bytes) -> dict[str, Any]:
-    """The fields of an entry body, checked for shape; ``ValueError`` when it is not one."""
+    """The fields of an entry body, checked for shape and canonical form; ``ValueError`` (its
+    message names the check) when it is not one."""
     fields = msgpack.unpackb(
         body,
         raw=False,
@@ -56,10 +98,14 @@ def decode_body(body: bytes) -> dict[str, Any]:
         max_array_len=MAX_ARRAY,
         max_map_len=MAX_MAP,
         max_ext_len=0,
+        object_pairs_hook=_unique_keys,
     )
     if type(fields) is not dict:
         raise ValueError("an entry body must be a map")
     check_value(fields)
+    if _pack(fields) != body:
+        raise ValueError("canonical msgpack check: the body is not in its shortest encoding "
+                         "(a value written in a longer form than needed)")
     for name, t in _HEADER.items():
         if type(fields.get(name)) is not t:
             raise ValueError(f"entry field {name!r} must be {t.__name__}")
@@ -93,7 +139,7 @@ class Entry:
 
     @classmethod
     def sign(cls, identity: Identity, fields: dict[str, Any]) -> Entry:
-        body = msgpack.packb({"v": VERSION, **fields}, use_bin_type=True)
+        body = _pack({"v": VERSION, **fields})
         return cls(body, identity.sign(ENTRY_TAG, body), decode_body(body))
 
     def signed_by(self, public_key: bytes) -> bool:
@@ -120,11 +166,12 @@ def chain(prev: bytes, entry: Entry) -> bytes:
 
 
 class Transcript:
-    """The entries of one game in order, and the running hash."""
+    """The entries of one game in order, and the running hash (``head``: empty until the first
+    entry names the game; then the hash after the last entry)."""
 
     def __init__(self) -> None:
         self.entries: list[Entry] = []
-        self.head = GENESIS
+        self.head = b""
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -137,15 +184,16 @@ class Transcript:
             raise RemoteProtocolError(
                 f"entry {entry.seq} is {what} (the transcript holds {n})", E_OUT_OF_ORDER
             )
-        if entry.fields["prev"] != self.head:
+        head = self.head if self.entries else genesis(entry.fields["game"])
+        if entry.fields["prev"] != head:
             raise RemoteProtocolError(
                 f"entry {entry.seq} names a transcript hash that is not this one", E_OUT_OF_ORDER
             )
 
     def append(self, entry: Entry) -> None:
         self.check_next(entry)
+        self.head = chain(entry.fields["prev"], entry)
         self.entries.append(entry)
-        self.head = chain(self.head, entry)
 
     def to_bytes(self) -> bytes:
         pack = msgpack.Packer(use_bin_type=True).pack
@@ -180,11 +228,30 @@ def file_name(game: str, started: int, game_id: bytes) -> str:
 
 
 def save(transcript: Transcript, name: str, folder: Path | None = None) -> Path:
-    """Write the transcript atomically under ``folder`` (default: the user's games folder)."""
+    """Write the transcript atomically under ``folder`` (default: the user's games folder), and
+    say where. It never replaces a file: when ``name`` holds other bytes, the next free of
+    ``stem-2.palazzo``, ``stem-3.palazzo``, ... is used (the same bytes saved again stay one
+    file)."""
     folder = folder or data_dir()
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / name
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(transcript.to_bytes())
-    os.replace(tmp, path)
-    return path
+    data = transcript.to_bytes()
+    tmp = folder / f".{name}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    stem, dot, suffix = name.rpartition(".")
+    if not dot:
+        stem, suffix = name, ""
+    try:
+        for n in range(1, 10_000):
+            path = folder / (name if n == 1 else f"{stem}-{n}{dot}{suffix}")
+            try:
+                os.link(tmp, path)  # fails when the name is taken: nothing is ever replaced
+                return path
+            except FileExistsError:
+                if path.read_bytes() == data:
+                    return path
+        raise OSError(f"no free name for {name} in {folder}")
+    finally:
+        tmp.unlink()

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from engine.registry import get_game
+from net.session.journal import Journal
 from net.session.link import MemoryLink, RawPeer
 from net.session.sessions import HostSession, PeerSession, Send
 from net.wire.identity import Identity
@@ -71,11 +72,25 @@ def played(make_game):
     return g
 
 
+class CheatJournal(Journal):
+    """The journal of a seat whose program cheats: for each place it holds what the seat last
+    posted there, whatever it signed before (an honest journal never takes a second entry), and
+    it forgets an entry the host refused."""
+
+    def write(self, game, entry):
+        self._game(game)[entry.seq] = entry
+
+    def forget(self, game, seq):
+        self._game(game).pop(seq, None)
+
+
 class TolerantPeer(PeerSession):
     """A peer a test drives by hand: it records the host's refusals instead of failing, and
-    while ``hold`` is set it writes nothing by itself."""
+    while ``hold`` is set it writes nothing by itself. Its journal is a ``CheatJournal``: what
+    it posts, forged or not, is what it holds as its own."""
 
     def __init__(self, *a, **kw):
+        kw.setdefault("journal", CheatJournal())
         super().__init__(*a, **kw)
         self.refusals = []
         self.hold = False
@@ -87,6 +102,9 @@ class TolerantPeer(PeerSession):
             self._calls.pop(event.msgid, None)
             self.refusals.append(event.error)
             self._pending = None
+            t = self.table
+            if t is not None and t.game_id:
+                self.journal.forget(t.game_id, len(t.transcript))
             return
         super()._handle(event)
 
@@ -101,6 +119,9 @@ class TolerantPeer(PeerSession):
         """Send a ``post`` with these fields (or this ``Entry``) at once and return the host's
         refusal, if any."""
         if isinstance(wire, Entry):
+            t = self.table
+            if t is not None and t.game_id and wire.author == t.me and wire.seq >= len(t.transcript):
+                self.journal.write(t.game_id, wire)
             wire = wire.to_wire()
         before = len(self.refusals)
         self._call("post", (wire,))
@@ -153,3 +174,27 @@ def tolerant_game(make_game):
         return g, cheat, conn
 
     return make
+
+
+def rebuild_full_game(tables):
+    """The full states of a finished game, one more than its steps, from what the seats knew
+    between them (no seat ever reveals its cards, so only a test that holds every seat can do
+    this): each step as the seat it concerns knew it (its author, or a draw's receiver), applied
+    through the rules' checked door to the full state, which must accept every one."""
+    lead = tables[0]
+    by_seat = {t.me: t for t in tables}
+    assert all(len(t.steps) == len(lead.steps) for t in tables)
+    rules = lead.rules
+    state = rules.new_game(lead.config)
+    states = [state]
+    for i, (_, action, _) in enumerate(lead.steps):
+        knows = by_seat.get(getattr(action, "seat", -1), lead)
+        state = rules.apply(state, knows.steps[i][1])
+        states.append(state)
+    return states
+
+
+@pytest.fixture
+def full_game():
+    """``rebuild_full_game``: a finished game's full states from every seat's table."""
+    return rebuild_full_game

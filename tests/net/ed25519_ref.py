@@ -41,6 +41,32 @@ def mul(k: int, a: Point) -> Point:
     return out
 
 
+def mul_fast(k: int, a: Point) -> Point:
+    """``mul`` in extended coordinates (Hisil-Wong-Carter-Dawson's unified addition for
+    ``a = -1``, complete on this curve), one inversion at the end: for checking longer sums."""
+    x, y = a
+    q = (x, y, 1, x * y % P)
+    out = (0, 1, 1, 0)
+
+    def plus(p1: tuple[int, int, int, int], p2: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        x1, y1, z1, t1 = p1
+        x2, y2, z2, t2 = p2
+        a_ = (y1 - x1) * (y2 - x2) % P
+        b_ = (y1 + x1) * (y2 + x2) % P
+        c_ = 2 * D * t1 * t2 % P
+        d_ = 2 * z1 * z2 % P
+        e, f, g, h = b_ - a_, d_ - c_, d_ + c_, b_ + a_
+        return (e * f % P, g * h % P, f * g % P, e * h % P)
+
+    while k:
+        if k & 1:
+            out = plus(out, q)
+        q = plus(q, q)
+        k >>= 1
+    zi = inv(out[2])
+    return (out[0] * zi % P, out[1] * zi % P)
+
+
 def on_curve(a: Point) -> bool:
     x, y = a
     return (-x * x + y * y - 1 - D * x * x * y * y) % P == 0

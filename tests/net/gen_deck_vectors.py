@@ -63,8 +63,7 @@ def make() -> dict:
     v["shuffle"] = {"key": h(key), "cards": [0, 1, 2, 3, 4], "seed": h(SEED),
                     "input": [h(c.to_bytes()) for c in deck],
                     "order": list(dc.shuffle_draw(SEED, 5).order),
-                    "output": [h(c.to_bytes()) for c in out],
-                    "commitment": h(dc.seed_commitment(b"game", "deck", 2, 3, SEED))}
+                    "output": [h(c.to_bytes()) for c in out]}
     v["protocol"] = protocol_vector()
     return v
 

@@ -6,20 +6,23 @@ ends with every honest peer "over" on one transcript."""
 
 import logging
 import random
-from collections import Counter
 
 import pytest
 
-from engine.condottiere.cards import COPIES, SCARECROW
-from engine.core import UNKNOWN
+from engine.condottiere.cards import COPIES
+from engine.core import REVEAL, UNKNOWN, IllegalActionError
+from engine.medici.rules import _values as medici_values
+from engine.medici.state import NO_LIMIT as MEDICI_NO_LIMIT
+from engine.medici.state import mk as medici_mk
 from engine.registry import get_game
-from net.deck import audit as deck_audit
 from net.deck import cipher as dc
 from net.deck import group
+from net.deck import shuffle_proof as sp
+from net.deck.fair_deck import pack_handles
 from net.session.verify import verify_bytes
-from net.wire.errors import HOST, CheatDetected
+from net.wire.errors import HOST, CheatDetected, LocalProtocolError
 from net.wire.identity import Identity
-from net.wire.rpc import E_CHEAT, Codec, Notification, Request
+from net.wire.rpc import E_CHEAT, E_ILLEGAL, Codec, Notification
 from net.wire.transcript import Entry
 
 SMALL_ORDER = [
@@ -34,28 +37,28 @@ SMALL_ORDER = [
 
 @pytest.fixture
 def cheat_game(make_game, tolerant_peer):
-    """A game whose seat 0 is a held ``Cheat``, the others greedy bots."""
+    """A game whose seat 0 is a held ``Cheat``, the others bots (greedy unless ``bots``)."""
 
-    def make(players=3, game="medici", options=None, seat=0, **kw):
+    def make(players=3, game="medici", options=None, seat=0, bots="greedy", **kw):
         g = make_game(players, game=game, options=options, **kw)
         for i in range(seat):
-            g.add_bot(i)
+            g.add_bot(i, bot=bots)
         cheat = tolerant_peer(Identity.generate(), "mallory")
         cheat.hold = True
         conn = g.link.add(cheat)
         g.peers.append(cheat)
         g.conns.append(conn)
         for i in range(seat + 1, players):
-            g.add_bot(i)
+            g.add_bot(i, bot=bots)
         g.link.pump()
         return g, cheat, conn
 
     return make
 
 
-def drive(g, cheat, conn, stop, seed=5):
+def drive(g, cheat, conn, stop, seed=5, bot="greedy"):
     """Play the held seat honestly until it must write and ``stop(table)`` holds."""
-    bot = get_game(g.host.game).make_bot("greedy", random.Random(seed))
+    bot = get_game(g.host.game).make_bot(bot, random.Random(seed))
     for _ in range(3000):
         t = cheat.table
         if t.writer() == t.me:
@@ -68,6 +71,20 @@ def drive(g, cheat, conn, stop, seed=5):
         g.link.pump()
         assert t.phase != "over", "the moment never came"
     raise AssertionError("the moment never came")
+
+
+def drive_anew(cheat_game, stop, attempts=20, bot="greedy", **kw):
+    """``drive`` in fresh games until ``stop(game, table)`` holds (the deck is the seats' secret:
+    a moment comes only in some games): the game, the cheat, its connection and its table."""
+    for attempt in range(attempts):
+        g, cheat, conn = cheat_game(bots=bot, **kw)
+        try:
+            return g, cheat, conn, drive(g, cheat, conn, lambda t, g=g: stop(g, t),
+                                         seed=attempt, bot=bot)
+        except AssertionError as e:
+            if "the moment never came" not in str(e):
+                raise
+    raise AssertionError(f"the moment never came in {attempts} games")
 
 
 def finish(g, cheat, conn, seed=0):
@@ -193,6 +210,29 @@ def test_a_special_card_played_face_down_is_refused_at_once(cheat_game):
     finish(g, cheat, conn)
 
 
+def _turning_up(g, t):
+    """The cheat must turn up one of its face-down cards (a reveal or the showdown)."""
+    return (t.phase == "play" and t.dealer.due() is None
+            and t.rules.current_player(t.view) == REVEAL and t.rules.revealer(t.view) == t.me)
+
+
+def test_a_condottiere_face_down_card_turned_up_must_be_the_one_played(cheat_game):
+    """A card played face down stays hidden until its seat turns it up (after a later play, or
+    at the showdown): the open proves which card it is, so naming another card there, even one
+    that may go face down, is refused at once."""
+    g, cheat, conn, t = drive_anew(cheat_game, _turning_up, game="condottiere",
+                                   options={"hidden_cards": True})
+    honest = t.auto_entry()
+    action = t.rules.action_from_data(honest.fields["action"])
+    assert action.kind == "reveal"
+    other = next(k for k in sorted(t.dealer.face_down) if k != action.card)
+    forged = resign(cheat, honest, action=t.rules.action_to_data(action._replace(card=other)))
+    found, err = refused(g, cheat, conn, forged)
+    assert err.code == E_CHEAT and f"the card shown is {action.card}, not {other}" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
 def _discard_due(t):
     return (t.view.phase == "discard" and t.decision_due()
             and any(a.kind == "discard" and len(a.cards) >= 1 for a in t.rules.legal_actions(t.view)))
@@ -216,6 +256,191 @@ def test_a_condottiere_discard_showing_other_cards_is_refused(cheat_game):
     found, err = refused(g, cheat, conn, resign(cheat, honest, action=t.rules.action_to_data(other)))
     assert err.code == E_CHEAT
     assert "false reveal: the cards shown are not the cards discarded" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+# -- 1b. what the others cannot see: checked at once, or when the rules show the card ------------
+#
+# Every move whose card the other seats cannot see when it is made, and how it is checked then:
+#
+# * Medici hide, top, plan: any card of the hand may go there; the handle shows it is one.
+# * Medici strike on the striker's own hidden card (three players): at the striker's reveal.
+# * Medici stuck: the seat shows its hand; the rules check it holds no card it may play.
+# * Condottiere face-down play (Hidden Cards): a proof that the card may go face down
+#   (``test_a_special_card_played_face_down_is_refused_at_once``); turned up later, the card
+#   shown must be that one (``test_a_condottiere_face_down_card_turned_up_must_be_...``).
+# * Condottiere keep: any one or two cards of the hand; the handles show they are.
+# * Condottiere discard: the seat shows its hand (``test_a_condottiere_discard_...``).
+#
+# Every other move shows its card in its own entry (section 1).
+
+
+def _other_hand_handles(t):
+    """Two things a face-down move may not name: a handle of the seat's deck that is not in its
+    hand (one never dealt), and two handles of its hand at once."""
+    d = t.dealer
+    deck = d.decks[d.deck_of(t.me)]
+    return [deck.handles], sorted(d.hands[t.me])[:2]
+
+
+@pytest.mark.parametrize("kind", ["hide", "top", "plan"])
+def test_a_medici_card_placed_face_down_may_be_any_card_of_the_hand_and_no_other(cheat_game,
+                                                                                 kind):
+    """Any card of the hand may be hidden, put on top or planned, so the others check only that
+    the card placed, unopened, is one card of the author's hand, named by its handle."""
+    phase = "play" if kind == "plan" else kind
+    g, cheat, conn = cheat_game()
+    t = drive(g, cheat, conn, lambda t: t.decision_due() and t.view.phase == phase
+              and any(a.kind == kind for a in t.rules.legal_actions(t.view)))
+    action = next(a for a in t.rules.legal_actions(t.view) if a.kind == kind)
+    honest = t._act_entry(action)
+    # the entry says nothing of the card: it would read the same for any card of the hand
+    assert all(t.dealer.public(action._replace(card=c)) == t.dealer.public(action)
+               for c in t.view.hands[t.me])
+    never_dealt, two = _other_hand_handles(t)
+    for handles in (never_dealt, two):
+        found, err = refused(g, cheat, conn, resign(cheat, honest, handles=pack_handles(handles)))
+        assert err.code == E_CHEAT and "one card of the author's hand" in found.reason
+    if kind != "hide":  # a card the seat already placed is out of its hand
+        placed = next(iter(t.dealer.hidden.values()))
+        found, _ = refused(g, cheat, conn, resign(cheat, honest, handles=pack_handles([placed])))
+        assert "one card of the author's hand" in found.reason
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+
+
+def _blind_strike(t, other):
+    """A strike by the cheat on its own hidden card (three players) that its card does not
+    make, though a seat that cannot see the card would accept it."""
+    if t.view.phase != "play" or not t.decision_due():
+        return None
+    me, rules, slot = t.me, t.rules, t.players - 1
+    alliance = t.view.alliances[me][slot]
+    if alliance is None or alliance[0] != me:
+        return None
+    for c in sorted(set(t.view.hands[me])):
+        for v in medici_values(c, t.view.limits[me]):
+            strike = medici_mk("strike", me, c, value=v, target=slot)
+            try:
+                rules.apply(t.view, strike)
+                continue  # a match: an honest strike
+            except IllegalActionError:
+                pass
+            try:
+                rules.apply(other.view, strike)
+            except IllegalActionError:
+                continue
+            return strike
+    return None
+
+
+def test_a_strike_on_the_strikers_own_hidden_card_must_make_a_match_checked_at_its_reveal(
+        cheat_game, clock):
+    """With three players a seat hides one card before itself and knows it: it may strike there
+    only if the card makes a match. The others cannot see the card and accept the strike; the
+    reveal shows it, and a card that makes no match is refused then, its author named. The
+    striker can show no other card: its time runs out, and the others' game ends there."""
+    g, cheat, conn, t = drive_anew(
+        cheat_game, lambda g, t: _blind_strike(t, g.peers[1].table) is not None,
+        turn_timeout=30, clock=clock)
+    strike = _blind_strike(t, g.peers[1].table)
+    entry = t._act_entry(strike)
+    assert cheat.post_now(g.link, conn, entry) is None  # nobody else can tell yet
+    host = g.host.table
+    assert host.transcript.entries[-1].body == entry.body and host.view.phase == "reveal"
+    # the reveal: the striker opens its hidden card, the only card it can show there
+    d = t.dealer
+    deck_id = d.deck_of(t.me)
+    handle = d.hidden[(t.me, t.me)]
+    reveal = medici_mk("reveal", t.me, d.kind(deck_id, handle), target=strike.target)
+    shown = Entry.sign(cheat.identity, {
+        "game": host.game_id, "seq": len(host.transcript), "prev": host.transcript.head,
+        "author": t.me, "kind": "act", "action": reveal.to_data(),
+        "open": d.decks[deck_id].make_open([handle], host.transcript.head)})
+    for table in (host, g.peers[1].table, g.peers[2].table):
+        n = len(table.transcript)
+        with pytest.raises(CheatDetected) as info:
+            table.accept(shown)
+        assert (info.value.seat, info.value.step, info.value.code) == (t.me, shown.seq, E_ILLEGAL)
+        assert len(table.transcript) == n
+    clock.now += 31
+    g.link.pump()
+    assert g.host.finished
+    assert [p.state for p in g.peers[1:]] == ["over", "over"]
+    verdict = g.peers[1].table.result()["verdict"]
+    assert verdict.startswith("verified as far as it went: mallory forfeited")
+
+
+def _stuck_moment(t, other):
+    """The cheat has a limit and a card it may play, and a seat that cannot see its hand would
+    take a ``stuck`` from it: the hand could hold only cards over the limit."""
+    if t.view.phase != "play" or not t.decision_due() or t.view.limits[t.me] == MEDICI_NO_LIMIT:
+        return False
+    stuck = medici_mk("stuck", t.me)
+    try:
+        t.rules.apply(t.view, stuck)
+        return False
+    except IllegalActionError:
+        pass
+    try:
+        t.rules.apply(other.view, stuck)
+        return True
+    except IllegalActionError:
+        return False
+
+
+def test_a_medici_seat_that_says_it_is_stuck_shows_its_hand_and_a_playable_card_is_refused(
+        cheat_game):
+    """A seat with no card it may play under its limit says ``stuck`` and the game ends: the
+    rules show its hand then. A seat that could play is refused when it says so, its author
+    named, whether it shows its hand (a card under the limit) or not."""
+    g, cheat, conn, t = drive_anew(
+        cheat_game, lambda g, t: _stuck_moment(t, g.peers[1].table), bot="random",
+        options={"end_when_all_struck": True})
+    stuck = medici_mk("stuck", t.me)
+    d = t.dealer
+    hand = sorted(d.hands[t.me])
+    deck = d.decks[d.deck_of(t.me)]
+    to_open = [h for h in hand if not deck.is_open(h)]
+    shows = Entry.sign(cheat.identity, {
+        **t._header("act"), "action": stuck.to_data(), "handles": pack_handles(hand),
+        "open": deck.make_open(to_open, t.transcript.head)})
+    found, err = refused(g, cheat, conn, shows)
+    assert err.code == E_ILLEGAL and "illegal action" in found.reason
+    hides = Entry.sign(cheat.identity, {**t._header("act"), "action": stuck.to_data(),
+                                        "handles": pack_handles(hand)})
+    found, err = refused(g, cheat, conn, hides)
+    assert err.code == E_CHEAT and "opens every card of its hand" in found.reason
+    finish(g, cheat, conn)
+
+
+def _keep_due(g, t):
+    return t.view.phase == "keep" and t.decision_due() and len(t.view.hands[t.me]) >= 3
+
+
+def test_a_condottiere_keep_may_keep_any_two_cards_of_the_hand_and_no_other(cheat_game):
+    """At the end of a round the last seat holding cards keeps up to two, unseen: any two may
+    be kept, so the others check only that the handles kept are distinct cards of its hand, and
+    no more than two."""
+    g, cheat, conn, t = drive_anew(cheat_game, _keep_due, players=2, game="condottiere")
+    keep = max(t.rules.legal_actions(t.view), key=lambda a: len(a.cards))
+    honest = t._act_entry(keep)
+    assert honest.fields["action"]["cards"] == [UNKNOWN, UNKNOWN]
+    d = t.dealer
+    mine = sorted(d.hands[t.me])
+    other = next(h for h in range(d.decks["pile"].handles) if h not in mine)  # a card gone
+    # refused by every reader, its author named (a reader that saw a Scarecrow take a card
+    # back into that hand may find the masked keep itself illegal first)
+    for handles, why in (([mine[0], other], "not in the author's hand"),
+                         ([mine[0]] * 2, "a card named twice")):
+        found, err = refused(g, cheat, conn, resign(cheat, honest, handles=pack_handles(handles)))
+        assert err.code in (E_CHEAT, E_ILLEGAL)
+        assert why in found.reason or found.code == E_ILLEGAL
+    three = t.rules.action_to_data(keep._replace(cards=(UNKNOWN,) * 3))
+    found, err = refused(g, cheat, conn, resign(cheat, honest, action=three,
+                                                handles=pack_handles(mine[:3])))
+    assert err.code == E_ILLEGAL
     assert cheat.post_now(g.link, conn, honest) is None
     finish(g, cheat, conn)
 
@@ -327,45 +552,47 @@ def test_an_open_share_of_small_order_is_refused(cheat_game):
     finish(g, cheat, conn)
 
 
-# -- 5. a stacked deck: caught by the end-of-game audit -------------------------------------------
+# -- 5. a false shuffle: refused at once, its author and the check it broke named ----------------
 
 
-def _stack(how, t, honest):
+def _shuffle_fields(t, honest, change=None, context=None):
+    """The cheat's first shuffle message with its output changed by ``change(pile, output)``
+    and proved by the cheat as if it were its honest shuffle (bound to ``context``, by default
+    the right one)."""
     msg = honest.fields["msgs"][0]
-    cards = msg["cards"]
-    if how == "reorder":  # the honest output with its first two cards swapped
-        return cards[64:128] + cards[:64] + cards[128:]
-    # a shuffle made from another seed than the one committed to (and revealed at the end)
     deck = t.dealer.decks[msg["deck"]]
-    out = dc.shuffle(deck.pile, bytes(32), deck.keys.joint)
-    return b"".join(ct.to_bytes() for ct in out)
+    key = deck.keys.joint
+    draw = dc.shuffle_draw(bytes(32), len(deck.pile))
+    out = dc.apply_draw(deck.pile, draw, key)
+    if change is not None:
+        out = change(deck.pile, out)
+    bound = deck.shuffle_context(t.me, deck.shuffles, t.transcript.head if context is None else context)
+    proof = sp.prove(key, deck.pile, out, draw.order, draw.scalars, bound)
+    return {"cards": b"".join(ct.to_bytes() for ct in out), "proof": proof}
 
 
-def _assert_verdict(table, seat, step, words):
-    v = table.verdict
-    assert v is not None and v.seat == seat and v.step == step, repr(v)
-    assert words in v.reason, v.reason
-    assert table.result()["verdict"] == str(v)
-
-
-@pytest.mark.parametrize("how", ["reorder", "other seed"])
-def test_a_stacked_deck_is_named_by_the_audit_at_the_end(cheat_game, how):
+@pytest.mark.parametrize("how, check", [
+    ("reordered, the honest proof", "t1: permutation commitment product"),
+    ("reordered, proved as its own", "t4: re-encryption"),
+    ("a proof made for another moment", "t1: permutation commitment product"),
+])
+def test_a_stacked_deck_is_refused_at_once_and_the_game_goes_on(cheat_game, how, check):
     g, cheat, conn = cheat_game()
     t = drive(g, cheat, conn, _deck_due("shuffle"))
     honest = _honest_deck_entry(t)
-    forged = _with_msg(cheat, honest, cards=_stack(how, t, honest))
-    # every masked card is a proper point, each once: nothing to see until the seeds are out
-    assert cheat.post_now(g.link, conn, forged) is None
+    cards = honest.fields["msgs"][0]["cards"]
+    if how == "reordered, the honest proof":  # the first two cards swapped
+        fields = {"cards": cards[64:128] + cards[:64] + cards[128:]}
+    elif how == "reordered, proved as its own":
+        fields = _shuffle_fields(t, honest, lambda pile, out: out[1:] + out[:1])
+    else:
+        fields = _shuffle_fields(t, honest, context=bytes(32))
+    found, err = refused(g, cheat, conn, _with_msg(cheat, honest, **fields), "shuffle")
+    assert err.code == E_CHEAT and found.reason == f"shuffle: {check}"
+    assert cheat.post_now(g.link, conn, honest) is None
     finish(g, cheat, conn)
-    for p in g.peers:
-        _assert_verdict(p.table, 0, "shuffle", "stacked deck")
-        assert p.table.result()["winners"]  # the game's own outcome is still told
-    _assert_verdict(g.host.table, 0, "shuffle", "stacked deck")
-    v = verify_bytes(g.peers[1].table.transcript.to_bytes())
-    assert not v.ok and v.kind == "cheat" and v.seat == 0 and v.step == "shuffle"
-    assert "mallory (seat 0)" in v.text
-    # the finding names the entry that carried the shuffle, and its deck
-    assert f"entry {forged_seq(g, forged)}, deck " in v.text
+    for table in [g.host.table, *(p.table for p in g.peers)]:
+        assert table.result()["verdict"] == "verified" and table.result()["winners"]
 
 
 def forged_seq(g, wire):
@@ -412,10 +639,14 @@ def test_a_host_that_swaps_two_entries_for_one_peer_is_named_and_the_others_go_o
     assert all(p.error is None for p in others)
 
 
-# -- 8. a seat that withholds its reveal at the end -----------------------------------------------
+# -- 8. a seat that does not sign the end ----------------------------------------------------------
 
 
-def test_a_seat_that_withholds_its_reveal_is_named_and_the_outcome_stands(cheat_game, clock):
+def test_a_seat_that_does_not_sign_the_end_is_forfeited_the_game_stands_and_no_one_is_named(
+        cheat_game, clock):
+    """Once the game is over nothing is left to check and nothing is revealed: a seat that does
+    not write its end only fails to sign the record. Its time runs out, the host forfeits it, the
+    others sign, and the game's outcome stands as verified."""
     g, cheat, conn = cheat_game(turn_timeout=30, clock=clock)
     drive(g, cheat, conn, lambda t: t.phase == "end")
     clock.now += 29
@@ -428,155 +659,15 @@ def test_a_seat_that_withholds_its_reveal_is_named_and_the_outcome_stands(cheat_
     assert kinds[-3:] == [("forfeit", HOST), ("end", 1), ("end", 2)]
     for table in [g.host.table, *(p.table for p in g.peers)]:
         assert table.phase == "over"
-        _assert_verdict(table, 0, "reveal", "did not reveal its secrets")
         result = table.result()
+        assert result["verdict"] == "verified"
         assert result["end"] != "forfeit" and result["winners"] and result["scores"]
+        assert "mallory did not sign the end of the game" in table.log[-1]
     assert [p.state for p in g.peers] == ["over"] * 3
     assert len(g.transcripts()) == 1
     v = verify_bytes(g.peers[1].table.transcript.to_bytes())
-    assert v.kind == "cheat" and v.seat == 0 and v.step == "reveal"
-
-
-# -- 9 and 10. what the host and each seat can know ----------------------------------------------
-
-
-def full_states(table):
-    """Every full state of the finished game, from the end audit's cards (one more than steps)."""
-    d = table.dealer
-    cards = deck_audit.audit_game(d.keys, [deck.log for deck in d.decks.values()], d.reveals)
-    kinds = {deck: [d.kinds[deck][c] for c in cs] for deck, cs in cards.items()}
-    state = table.rules.new_game(table.config)
-    states = [state]
-    for step in d.steps:
-        state = table.rules.apply(state, d.full_action(step, kinds))
-        states.append(state)
-    return states
-
-
-def _public_part(table, view, seat, full, done):
-    """``view`` with other seats' Condottiere hands masked: a mercenary a Scarecrow took back
-    from a line was seen by all, and a seat's view keeps it in that hand while the rules' view of
-    the full state masks every card of another hand. Such a known card must really be there."""
-    if table.game != "condottiere":
-        return view
-    v = view.copy()
-    for s, hand in enumerate(view.hands):
-        if s != seat:
-            known = Counter(c for c in hand if c != UNKNOWN)
-            assert not known - Counter(full.hands[s]), f"seat {s}'s hand holds no {known}"
-            taken = Counter(a.target for _, a, _ in done if a.kind == "play" and a.seat == s
-                            and a.card == SCARECROW and a.target >= 0)
-            assert not known - taken, f"seat {s}'s cards {known} were never shown"
-    v.hands = tuple(h if s == seat else (UNKNOWN,) * len(h) for s, h in enumerate(view.hands))
-    return v
-
-
-def _check_views(table, seat):
-    states = full_states(table)
-    assert len(table.steps) == len(states) - 1 > 0
-    rules = table.rules
-    for i, (before, _action, after) in enumerate(table.steps):
-        for mine, full, done in ((before, states[i], table.steps[:i]),
-                                 (after, states[i + 1], table.steps[:i + 1])):
-            if mine is after and getattr(_action, "kind", "") == "stuck":
-                continue  # a Medici seat with no playable card shows its hand, and the game ends
-            want = rules.view(full, seat)
-            if mine != want:
-                assert _public_part(table, mine, seat, full, done) == want, f"step {i}: differs"
-
-
-GAMES = [("medici", {}), ("condottiere", {"hidden_cards": True})]
-
-
-@pytest.mark.parametrize("game, options", GAMES)
-def test_a_seat_view_is_the_rules_view_of_the_full_state_at_every_step(make_game, game, options):
-    """Whatever the other seats' hidden cards are, a seat sees exactly what the rules let it
-    see: at every step its view is ``rules.view`` of the full state the audit rebuilds."""
-    g = make_game(3, game=game, options=options)
-    for i in range(3):
-        g.add_bot(i)
-    g.link.pump()
-    assert [p.state for p in g.peers] == ["over"] * 3
-    for p in g.peers:
-        assert p.table.verdict is None
-        _check_views(p.table, p.table.me)
-    # the host, an observer, sees as a seat that holds nothing
-    _check_views(g.host.table, 3)
-
-
-def _host_learns_no_hidden_card(host):
-    t = host.table
-    d = t.dealer
-    assert d.secret is None
-    opened = 0
-    for deck in d.decks.values():
-        for h in range(deck.handles):
-            if deck.is_open(h):
-                opened += 1
-                continue
-            assert deck.card(h) is None
-            # every share the host holds for it still leaves a masked card
-            dealt = deck._dealt[h]
-            assert len(dealt.shares) < t.players
-            point = dc.unmask(dealt.ciphertext, list(dealt.shares.values()))
-            assert deck.table.index(point) is None
-            assert deck.table.index(dealt.ciphertext.c2) is None
-        for ct in deck.pile:  # the cards not dealt: ciphertexts only
-            assert isinstance(ct, dc.Ciphertext) and deck.table.index(ct.c2) is None
-    return opened
-
-
-@pytest.mark.parametrize("game, options", GAMES)
-def test_a_relay_only_host_learns_no_hidden_card(make_game, game, options):
-    g = make_game(4, game=game, options=options)
-    frames, at_end = [], {}
-    receive, relay = g.host.receive_data, g.host._relay
-
-    def recording(conn, data):
-        frames.append(data)
-        return receive(conn, data)
-
-    def relaying(entry):
-        relay(entry)
-        if g.host.table.phase in ("end", "over") and not at_end:
-            at_end["frames"] = len(frames)
-            at_end["opened"] = _host_learns_no_hidden_card(g.host)
-            at_end["view"] = g.host.table.view
-
-    g.host.receive_data, g.host._relay = recording, relaying
-    for i in range(4):
-        g.add_bot(i)
-    g.link.pump()
-    assert [p.state for p in g.peers] == ["over"] * 4
-    assert at_end and g.host.table.verdict is None
-    t = g.host.table
-    # the host's view when play ended is the rules' view for a seat that holds nothing
-    states = full_states(t)
-    assert at_end["view"] == t.rules.view(states[-1], 4) == t.view
-    assert t.steps[-1][2] == at_end["view"]
-    # no card's point ever travels to the host before the end: only masked cards and shares
-    before_end = b"".join(frames[: at_end["frames"]])
-    points = {deck.table.point(c) for deck in t.dealer.decks.values()
-              for c in range(deck.table.size)}
-    assert not any(p in before_end for p in points)
-    # every post the host received is an entry of the transcript (nothing else went to it)
-    bodies = set()
-    codec = Codec()  # one connection's stream may be cut anywhere: decode each on its own
-    for data in frames:
-        for e in codec.receive_data(data):
-            if isinstance(e, Request) and e.method == "post":
-                bodies.add(e.params[0]["body"])
-    assert bodies == {e.body for e in t.transcript.entries if e.author >= 0}
-    # the seats' sealed notes open for their authors only
-    ids = {p.table.me: p.identity for p in g.peers}
-    sealed = [e for e in t.transcript.entries if "sealed" in e.fields]
-    assert sealed
-    for e in sealed:
-        aad = t.game_id + (b"/deck" if e.kind == "deck" else b"/seed")
-        assert g.host.identity.unseal(aad, e.fields["sealed"]) is None
-        assert ids[e.author].unseal(aad, e.fields["sealed"]) is not None
-        assert all(other.unseal(aad, e.fields["sealed"]) is None
-                   for seat, other in ids.items() if seat != e.author)
+    assert v.ok and v.kind == "verified" and v.seat is None and v.exit_status == 0
+    assert v.text.endswith("; not signed at the end by mallory")
 
 
 # -- 4. a card duplicated or dropped in a shuffle -------------------------------------------------
@@ -594,36 +685,32 @@ def test_a_masked_card_sent_twice_in_a_shuffle_is_refused_at_once(cheat_game):
     finish(g, cheat, conn)
 
 
-@pytest.mark.parametrize("how", ["duplicated", "no card"])
-def test_a_card_duplicated_or_dropped_by_the_last_shuffle_stops_the_game(cheat_game, how):
-    """Seat 1 shuffles last and puts, over the first two cards dealt to the honest seat 0, one
-    card twice (freshly masked: other bytes, the same card; another card dropped) or a point that
-    is no card. Seat 0 alone sees it, shows it in an ``abort`` entry; every seat reveals, and
-    the audit names the shuffler."""
-    g, cheat, conn = cheat_game(2, "condottiere", seat=1)
+@pytest.mark.parametrize("how", ["duplicated", "no card", "another deck's card copied in"])
+def test_a_card_duplicated_replaced_or_copied_in_by_the_last_shuffle_is_refused_at_once(
+        cheat_game, how):
+    """Seat 2 shuffles last and puts one card twice (freshly masked: other bytes, the same card;
+    another card dropped), a point that is no card, or a masked card of another deck's pile, and
+    proves it as best it can: the host and every peer refuse it at once, naming seat 2 and the
+    re-encryption check; then it shuffles honestly and the game ends as usual."""
+    g, cheat, conn = cheat_game(3, "medici", seat=2)
     t = drive(g, cheat, conn, _deck_due("shuffle"))
     honest = _honest_deck_entry(t)
-    msg = honest.fields["msgs"][0]
-    deck = t.dealer.decks[msg["deck"]]
-    view = t.view
-    first = 0 if view.turn == 0 else view.owed[1]  # where seat 0's cards start in the deal
-    cards = [dc.Ciphertext(c[:32], c[32:]) for c in (msg["cards"][i:i + 64]
-                                                     for i in range(0, len(msg["cards"]), 64))]
-    if how == "duplicated":
-        cards[first + 1] = dc.remask(cards[first], 77, deck.keys.joint)
-    else:
-        cards[first + 1] = dc.mask(group.base_mul(987654321), 4242, deck.keys.joint)
-    forged = _with_msg(cheat, honest, cards=b"".join(c.to_bytes() for c in cards))
-    assert cheat.post_now(g.link, conn, forged) is None  # proper points, each once: accepted
+    deck = t.dealer.decks[honest.fields["msgs"][0]["deck"]]
+    key = deck.keys.joint
+    other = next(d for d in t.dealer.decks.values() if d is not deck)
+    change = {
+        "duplicated": lambda pile, out: [out[0], dc.remask(out[0], 77, key), *out[2:]],
+        "no card": lambda pile, out: [dc.mask(group.base_mul(987654321), 4242, key), *out[1:]],
+        "another deck's card copied in": lambda pile, out: [other.pile[0], *out[1:]],
+    }[how]
+    fields = _shuffle_fields(t, honest, change)
+    found, err = refused(g, cheat, conn, _with_msg(cheat, honest, **fields), "shuffle")
+    assert err.code == E_CHEAT and found.reason == "shuffle: t4: re-encryption"
+    assert cheat.post_now(g.link, conn, honest) is None
     finish(g, cheat, conn)
-    aborts = [e for e in g.host.table.transcript.entries if e.kind == "abort"]
-    assert [e.author for e in aborts] == [0]  # the honest receiver showed what it saw
-    for table in [g.host.table, *(p.table for p in g.peers)]:
-        assert table.aborted is not None
-        _assert_verdict(table, 1, "shuffle", "")
-        assert table.result()["end"] == "aborted"
+    assert not any(e.kind == "abort" for e in g.host.table.transcript.entries)
     v = verify_bytes(g.peers[0].table.transcript.to_bytes())
-    assert v.kind == "cheat" and v.seat == 1 and v.step == "shuffle"
+    assert v.ok, v.text
 
 
 # -- 6. two different signed entries for one place ------------------------------------------------
@@ -633,7 +720,11 @@ def test_a_seat_that_signs_two_entries_for_one_place_is_named(cheat_game, clock)
     g, cheat, conn = cheat_game(turn_timeout=30, clock=clock)
     t = drive(g, cheat, conn, lambda t: t.decision_due() and len(t.rules.legal_actions(t.view)) > 1)
     a, b = t.rules.legal_actions(t.view)[:2]
-    first, second = t.decide(a), t.decide(b)
+    first = t.decide(a)
+    with pytest.raises(LocalProtocolError):  # its journal holds an entry for this place
+        t.decide(b)
+    t.journal.forget(t.game_id, first.seq)  # a cheating program forgets what it signed
+    second = t.decide(b)
     assert first.seq == second.seq and first.body != second.body
     assert cheat.post_now(g.link, conn, first) is None
     g.link.pump()
@@ -667,7 +758,7 @@ def test_a_seat_that_signs_two_entries_for_one_place_is_named(cheat_game, clock)
 
 
 def test_a_host_that_forfeits_a_seat_not_due_is_named(played):
-    """The host may forfeit only the seat the game waits for: not one that already revealed."""
+    """The host may forfeit only the seat the game waits for: not one that already signed."""
     from net.session.table import Table
 
     entries = played.host.table.transcript.entries
@@ -676,11 +767,89 @@ def test_a_host_that_forfeits_a_seat_not_due_is_named(played):
     for e in entries[: first_end + 1]:
         follower.accept(e)
     done = entries[first_end].author
-    for seat in (done, (done + 2) % 3):  # one that revealed, one not yet due
+    for seat in (done, (done + 2) % 3):  # one that signed, one not yet due
         bad = Entry.sign(played.host.identity, {
             "game": follower.game_id, "seq": first_end + 1, "prev": follower.transcript.head,
             "author": -1, "kind": "forfeit", "seat": seat, "reason": "no move in time"})
         with pytest.raises(CheatDetected) as info:
             follower.accept(bad)
         assert info.value.seat == -1 and "not the one due" in info.value.reason
-    assert len(follower.transcript) == first_end + 1 and follower.verdict is None
+    assert len(follower.transcript) == first_end + 1 and follower.phase == "end"
+
+
+# -- the attacks on the deck itself, as the trust review ran them -----------------------------
+
+
+def _cheat_knows(g, cheat):
+    """The hidden cards of the other seats that the cheat's table can name: none, when the deck
+    holds."""
+    t = cheat.table
+    return [(deck_id, h) for deck_id, deck in t.dealer.decks.items() for h in range(deck.handles)
+            if deck.holder(h) not in (None, t.me) and not deck.is_open(h)
+            and deck.card(h) is not None]
+
+
+def test_attack_stacked_deck(cheat_game):
+    """The last shuffler of a Condottiere pile puts the cards where it likes: it builds the pile
+    afresh from its own maskings of the cards it wants dealt to itself (it knows every card's point
+    and the joint key) and proves it as best it can. Every reader refuses it at once, naming it and
+    the re-encryption check; nothing of it enters any record; then it shuffles honestly, knows no
+    card of another seat, and the game ends verified on one record."""
+    g, cheat, conn = cheat_game(3, "condottiere", seat=2)
+    t = drive(g, cheat, conn, _deck_due("shuffle"))
+    honest = _honest_deck_entry(t)
+    deck = t.dealer.decks["pile"]
+    key = deck.keys.joint
+    best = sorted(range(deck.table.size), key=lambda c: -t.dealer.kinds["pile"][c])  # highest first
+
+    def stack(pile, out):
+        # every third card from the top is dealt to seat 2: put the cards it wants there
+        chosen = iter(best)
+        return [dc.mask(deck.table.point(next(chosen)), 1000 + i, key) if i % 3 == 2 else ct
+                for i, ct in enumerate(out)]
+
+    fields = _shuffle_fields(t, honest, stack)
+    found, err = refused(g, cheat, conn, _with_msg(cheat, honest, **fields), "shuffle")
+    assert err.code == E_CHEAT and found.reason == "shuffle: t4: re-encryption"
+    assert found.seat == 2
+    for record in g.transcripts():
+        assert fields["cards"] not in record
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+    assert _cheat_knows(g, cheat) == []
+    v = verify_bytes(g.host.table.transcript.to_bytes())
+    assert v.ok and v.text.startswith("verified"), v.text
+
+
+def test_attack_copied_card(cheat_game):
+    """At a Condottiere reshuffle, the cheat copies into the pile a masked card that another seat
+    holds unseen, hoping it comes back to itself (its holder's share would then show it). Every
+    reader refuses the shuffle at once, naming the cheat and the re-encryption check; the card
+    stays its holder's secret and the game goes on to a verified end."""
+
+    def reshuffle_due(g, t):
+        d = t.dealer
+        if t.phase != "play" or d.keys is None or d.due() != t.me:
+            return False
+        pile = d.decks["pile"]
+        held = [h for h in range(pile.handles) if pile.holder(h) == 0 and pile.in_play(h)
+                and not pile.is_open(h)]
+        return pile.shuffling and pile.shuffles >= t.players and bool(held)
+
+    g, cheat, conn, t = drive_anew(cheat_game, reshuffle_due, attempts=12, players=3,
+                                   game="condottiere", seat=2)
+    honest = _honest_deck_entry(t)
+    deck = t.dealer.decks["pile"]
+    victim = next(h for h in range(deck.handles) if deck.holder(h) == 0 and deck.in_play(h)
+                  and not deck.is_open(h))
+    copied = deck.ciphertext(victim)
+    fields = _shuffle_fields(t, honest, lambda pile, out: [copied, *out[1:]])
+    found, err = refused(g, cheat, conn, _with_msg(cheat, honest, **fields), "shuffle")
+    assert err.code == E_CHEAT and found.reason == "shuffle: t4: re-encryption"
+    assert found.seat == 2
+    assert cheat.post_now(g.link, conn, honest) is None
+    finish(g, cheat, conn)
+    assert (("pile", victim)) not in _cheat_knows(g, cheat)
+    assert _cheat_knows(g, cheat) == []
+    v = verify_bytes(g.host.table.transcript.to_bytes())
+    assert v.ok, v.text

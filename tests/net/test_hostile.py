@@ -120,7 +120,7 @@ def test_a_hello_signed_by_another_key_is_refused(make_game):
     a, b = Identity.generate(), Identity.generate()
     sig = hello_signature(b, challenge["nonce"], challenge["host"])
     g.link.send(rconn, Codec().send(Request(1, "hello", ({"name": "x", "key": a.public_key,
-                                                           "sig": sig},))))
+                                                           "sig": sig, "nonce": bytes(32)},))))
     assert _answers(raw)[0].error.code == E_BAD_SIGNATURE
     assert g.host.seats == []
 

@@ -93,10 +93,6 @@ def _try(table, identity, fields):
         assert (len(table.transcript), table.dealer, table.view, table.phase) == before
 
 
-FIELDS = {"act": ["handles", "open", "action"], "deck": ["msgs"], "end": ["reveal"],
-          "abort": ["open"]}
-
-
 @pytest.mark.parametrize("game", [g[0] for g in GAMES])
 @pytest.mark.parametrize("kind", ["act", "deck", "end"])
 @given(which=st.integers(0, 40), seat=st.sampled_from([None, 0]),
@@ -144,12 +140,16 @@ def test_an_action_of_the_right_form_with_any_values_is_refused_or_taken(game, w
 @pytest.mark.parametrize("game", [g[0] for g in GAMES])
 @given(which=st.integers(0, 60), seat=st.sampled_from([None, 0]), author=st.integers(0, 2),
        opened=st.one_of(values, st.just("act")), extra=st.dictionaries(st.text(max_size=4), values,
-                                                                         max_size=2))
-def test_an_abort_of_any_seat_with_any_open_is_refused(game, which, seat, author, opened, extra):
+                                                                         max_size=2),
+       kind=st.sampled_from(["abort", "reveal", "audit"]))
+def test_an_entry_of_a_kind_no_phase_takes_is_refused(game, which, seat, author, opened, extra,
+                                                      kind):
+    """Nothing stops a game but its end or a forfeit: an ``abort`` (a kind of old, for a deck
+    that seemed corrupted) or a ``reveal`` of any seat, with any open, is refused."""
     table, entry, _ = _table_before(game, "act", which, seat)
     identity = _played(game)[1][author].identity
     fields = {**extra, **{k: entry.fields[k] for k in ("v", "game", "seq", "prev")},
-              "author": author, "kind": "abort"}
+              "author": author, "kind": kind}
     if opened == "act":  # a real open, of a card that is a card of the deck
         opened = entry.fields.get("open")
     if opened is not None:

@@ -9,7 +9,6 @@ from textual.app import App
 from textual.widgets import Static
 
 from net.session.play import HostSettings
-from net.wire.errors import CheatDetected
 from tui.netapp import host_app, join_app
 from tui.netclient import NetClient
 from tui.screens.end import EndScreen, audit_line
@@ -68,7 +67,7 @@ async def test_the_host_plays_its_seat_at_the_table(profile, game, options):
         view = app.client.snapshot()
         assert view.over and app.session.table.result()["verdict"] == "verified"
         assert view.audit == "verified"
-        assert "Audit: verified: every signature, deal and move checks out" in text(app)
+        assert "Audit: verified: every signature, proof and move checks out" in text(app)
         await pilot.press("q")
     assert app.exit_status() == 0
     host_table = app.host_session.table
@@ -133,17 +132,15 @@ def finished_view(make_game, **kw):
     return NetClient(peer, lambda action: None).snapshot()
 
 
-async def test_the_end_screen_shows_a_cheat_found_at_the_end(make_game):
+async def test_the_end_screen_says_verified(make_game):
     view = finished_view(make_game)
     assert view.audit == "verified"
-    cheat = replace(view, audit=str(CheatDetected(1, 7, "a card not held")))
-    app = EndApp(cheat)
+    app = EndApp(view)
     async with app.run_test(size=(110, 34)) as pilot:
         await pilot.pause()
         line = app.screen.query_one("#audit", Static)
-        assert line.has_class("cheat")
-        assert "Audit: CHEAT: seat 1 at step 7: a card not held" in text(app)
-        assert "verified" not in text(app)
+        assert line.has_class("verified") and not line.has_class("cheat")
+        assert "Audit: verified: every signature, proof and move checks out" in text(app)
 
 
 async def test_the_end_screen_of_a_local_game_has_no_audit(make_game):
@@ -164,5 +161,8 @@ def test_a_forfeited_game_is_verified_as_far_as_it_went(make_game, clock):
     clock.now += 31
     g.link.pump()
     view = NetClient(g.peers[0], lambda action: None).snapshot()
-    assert view.over and view.audit == "verified as far as it went"
-    assert audit_line(view.audit).plain.startswith("Audit: verified as far as it went")
+    assert view.over
+    assert view.audit == "verified as far as it went: bot2 forfeited (no move within 30 seconds)"
+    assert audit_line(view.audit).plain == (
+        "Audit: verified as far as it went: bot2 forfeited (no move within 30 seconds); every "
+        "signature, proof and move up to there checks out")

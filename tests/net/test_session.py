@@ -47,13 +47,14 @@ def test_no_entry_and_no_view_shows_a_card_before_its_reveal(played):
     assert all(c == UNKNOWN or c == p1.shown[0] for c in p1.hands[0])
 
 
-def test_every_seat_reveals_its_secrets_at_the_end_and_the_audit_passes(played):
+def test_every_seat_signs_the_end_and_reveals_nothing(played):
     host = played.host.table
     ends = [e for e in host.transcript.entries if e.kind == "end"]
     assert [e.author for e in ends] == [0, 1, 2]
-    assert all(e.fields["reveal"]["type"] == "deck/reveal" for e in ends)
-    assert set(host.dealer.reveals) == {0, 1, 2}
-    assert host.verdict is None and host.result()["verdict"] == "verified"
+    # an end is the seat's signature on the record before it: it carries nothing of the deck
+    assert all(set(e.fields) == {"v", "game", "seq", "prev", "author", "kind"} for e in ends)
+    assert all(p.table.result()["verdict"] == "verified" for p in played.peers)
+    assert host.result()["verdict"] == "verified"
 
 
 def test_the_lobby_shows_names_fingerprints_and_readiness(make_game):
@@ -143,8 +144,9 @@ def test_a_dropped_peer_rejoins_with_its_key_and_the_game_goes_on(make_game, sea
     assert g.host.seats[seat].conn is None
     g.link.pump()
     assert not g.host.finished or g.host.table.writer() != seat
-    # a new process with the same key: it learns everything again from the transcript
-    back = PeerSession(ids[seat], f"bot{seat}-again")
+    # a new process with the same key and journal: it learns everything again from the
+    # transcript
+    back = PeerSession(ids[seat], f"bot{seat}-again", journal=g.peers[seat].journal)
     g.link.add(back, get_game("medici").make_bot("greedy", random.Random(9)))
     g.peers[seat] = back
     g.link.pump()
@@ -152,9 +154,9 @@ def test_a_dropped_peer_rejoins_with_its_key_and_the_game_goes_on(make_game, sea
     assert [p.state for p in g.peers] == ["over"] * 4
     assert len(g.transcripts()) == 1
     # its deck secret and shuffle seeds came back from its sealed notes: it could read its own
-    # cards, show them, and reveal its secrets at the end
+    # cards and show them
     assert back.table.dealer.secret == secret
-    assert all(p.table.verdict is None for p in g.peers)
+    assert all(p.table.result()["verdict"] == "verified" for p in g.peers)
 
 
 def test_a_peer_keeps_its_game_across_a_reconnect(make_game):
@@ -230,13 +232,20 @@ def test_the_wire_conversation_starts_with_a_challenge_and_a_hello(make_game):
     fields = challenge.params[0]
     assert fields["game"] == "medici" and fields["players"] == 3 and fields["version"] == 1
     ident = Identity.generate()
-    from net.session.sessions import hello_signature
+    from net.session.sessions import HOST_TAG, hello_signature
+    from net.wire.identity import verify
 
     sig = hello_signature(ident, fields["nonce"], fields["host"])
-    hello = Request(1, "hello", ({"name": "Raw", "key": ident.public_key, "sig": sig},))
+    mine = bytes(range(32))  # the peer's challenge to the host
+    hello = Request(1, "hello", ({"name": "Raw", "key": ident.public_key, "sig": sig,
+                                  "nonce": mine},))
     g.link.send(conn, Codec().send(hello))
     answer = [e for e in raw.events() if isinstance(e, Response)]
+    proof = answer[0].result.pop("proof")
     assert answer == [Response(1, None, {"seat": 0, "players": 3, "length": 0, "resume": False})]
+    # the host proves its key: its signature of the peer's nonce and key
+    assert verify(fields["host"], HOST_TAG, mine + ident.public_key, proof)
+    assert not verify(fields["host"], HOST_TAG, bytes(32) + ident.public_key, proof)
     assert msgpack.unpackb(Codec().send(hello))[0] == 0
 
 
@@ -263,28 +272,21 @@ def test_with_on_timeout_bot_the_seat_own_client_is_told_to_let_its_bot_play(mak
     assert g.host.finished and g.peers[0].table.result()["end"] != "forfeit"
 
 
-def test_the_end_audit_knows_every_card_and_its_replay_agrees_with_the_game(played):
-    from net.deck import audit as deck_audit
-    for p in played.peers:
-        assert p.table.verdict is None
-        assert p.table.result()["verdict"] == "verified"
-    t = played.peers[0].table
-    d = t.dealer
-    cards = deck_audit.audit_game(d.keys, [deck.log for deck in d.decks.values()], d.reveals)
-    kinds = {deck: [d.kinds[deck][c] for c in cs] for deck, cs in cards.items()}
-    # seat 0's own cards, as it learnt them in play, are the ones the audit finds
-    for h in range(d.decks["house0"].handles):
-        assert d.kind("house0", h) == kinds["house0"][h]
-    assert d.replay(t.rules, kinds) is None
-    # the replay ends in the game's own final position, with every card known
-    state = t.rules.new_game(t.config)
-    for step in d.steps:
-        state = t.rules.apply(state, d.full_action(step, kinds))
-    assert t.rules.view(state, 0) == t.view
+def test_the_game_the_seats_knew_between_them_is_a_legal_game_of_the_full_state(played,
+                                                                               full_game):
+    """No seat reveals anything, yet nothing was left unchecked: the steps as the seats knew them
+    between them (each its own cards) make a game the rules accept on the full state, which
+    every seat's view, and the relay's, follows to its last position."""
+    tables = [p.table for p in played.peers]
+    states = full_game(tables)
+    for t in (*tables, played.host.table):
+        assert t.result()["verdict"] == "verified"
+        assert t.rules.view(states[-1], t.me if t.me >= 0 else 3) == t.view
 
 
 @pytest.mark.parametrize("players, seed", [(3, 1), (4, 2), (3, 3)])
-def test_random_bots_that_plan_and_strike_finish_verified(make_game, players, seed, monkeypatch):
+def test_random_bots_that_plan_and_strike_finish_verified(make_game, players, seed, monkeypatch,
+                                                          full_game):
     """Random bots put cards under their decks and draw them back as last cards: every path of
     the protocol, and the end replay agrees with the game. The seats' seed contributions come
     from a seeded source here, so that the same game is played on every run."""
@@ -299,8 +301,9 @@ def test_random_bots_that_plan_and_strike_finish_verified(make_game, players, se
     assert [p.state for p in g.peers] == ["over"] * players
     kinds = {e.fields["action"]["kind"] for e in g.host.table.transcript.entries if e.kind == "act"}
     assert {"plan", "strike", "reveal"} <= kinds
-    assert all(p.table.verdict is None for p in g.peers), [str(p.table.verdict) for p in g.peers]
+    assert all(p.table.result()["verdict"] == "verified" for p in g.peers)
     assert len(g.transcripts()) == 1
+    full_game([p.table for p in g.peers])  # every step legal with every card known
 
 
 def test_a_fallback_bot_on_the_link_plays_a_seat_left_past_the_timeout(make_game, clock):

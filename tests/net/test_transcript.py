@@ -6,13 +6,15 @@ import pytest
 from net.wire.errors import RemoteProtocolError
 from net.wire.identity import Identity
 from net.wire.rpc import E_OUT_OF_ORDER
-from net.wire.transcript import GENESIS, MAGIC, Entry, Transcript, chain, save
+from net.wire.transcript import MAGIC, Entry, Transcript, chain, genesis, save
 
 GAME = b"g" * 16
+GENESIS = genesis(GAME)
 
 
 def entry(ident, t, kind="act", **extra):
-    return Entry.sign(ident, {"game": GAME, "seq": len(t), "prev": t.head, "author": 0,
+    prev = t.head if t.entries else GENESIS
+    return Entry.sign(ident, {"game": GAME, "seq": len(t), "prev": prev, "author": 0,
                               "kind": kind, **extra})
 
 
@@ -46,6 +48,19 @@ def test_replayed_skipped_and_forked_entries_are_refused():
     with pytest.raises(RemoteProtocolError):
         t.append(fork)
     assert len(t) == 1
+
+
+def test_the_chain_starts_from_the_hash_of_its_own_game_id():
+    a = Identity.generate()
+    other = b"o" * 16
+    assert genesis(other) != GENESIS
+    t = Transcript()
+    with pytest.raises(RemoteProtocolError) as info:  # chained on another game's genesis
+        t.append(Entry.sign(a, {"game": GAME, "seq": 0, "prev": genesis(other), "author": 0,
+                                "kind": "act"}))
+    assert info.value.code == E_OUT_OF_ORDER and len(t) == 0
+    t.append(entry(a, t))
+    assert t.head == chain(GENESIS, t.entries[0])
 
 
 def test_a_changed_byte_breaks_the_signature():

@@ -86,8 +86,8 @@ def test_a_forfeited_game_verifies_as_far_as_it_went(make_game, clock):
     g.link.pump()
     assert g.host.finished
     v = verify_bytes(g.host.table.transcript.to_bytes())
-    assert v.ok and v.exit_status == 0
-    assert v.text == "verified as far as it went: Cy forfeited"
+    assert v.ok and v.kind == "verified" and v.exit_status == 0 and v.seat is None
+    assert v.text == "verified as far as it went: Cy forfeited (no move within 30 seconds)"
 
 
 def test_verify_file_reads_a_saved_file(saved, tmp_path):
@@ -184,9 +184,9 @@ def test_a_start_that_names_no_host_key_is_rejected(saved):
 # -- cheats ---------------------------------------------------------------------------------------
 
 
-def signed_game(make_game):
+def signed_game(make_game, game="medici", options=None):
     """A finished game whose every key the test holds: the host's and each seat's."""
-    g = play(make_game)
+    g = play(make_game, game, 3, options)
     keys = {-1: g.host.identity} | {p.table.me: p.identity for p in g.peers}
     return g, keys
 
@@ -231,23 +231,65 @@ def test_a_seat_writing_out_of_turn_is_named(make_game):
     assert v.text == f"cheat: Ada2 (seat 2) at entry {seq}: out of turn: seat 0 must write now"
 
 
-def test_the_end_of_game_audit_finding_is_a_cheat(make_game):
-    """The last seat reveals a shuffle seed other than the one it committed to: only the audit
-    after the last entry can see it, and it names that seat."""
+def test_a_shuffle_that_fails_its_proof_is_named_at_its_entry(make_game):
+    """A seat's shuffle with its first two masked cards swapped, signed by that seat: the
+    verifier refuses it at that entry, naming the seat and the check the proof failed."""
     g, keys = signed_game(make_game)
-    last = g.host.table.transcript.entries[-1]
-    assert last.kind == "end"
-    reveal = dict(last.fields["reveal"])
-    seeds = dict(reveal["seeds"])
-    deck, packed = next(iter(seeds.items()))
-    seeds[deck] = packed[:4] + bytes(32) + packed[36:]
-    reveal["seeds"] = seeds
-    data = forge(g, keys, last.seq, last.author, "end", reveal=reveal)
-    assert verify_bytes(g.host.table.transcript.to_bytes()).ok
+    entry = next(e for e in g.host.table.transcript.entries
+                 if e.kind == "deck" and e.fields["msgs"][0]["type"] == "deck/shuffle")
+    msgs = [dict(m) for m in entry.fields["msgs"]]
+    cards = msgs[0]["cards"]
+    msgs[0]["cards"] = cards[64:128] + cards[:64] + cards[128:]
+    fields = {k: v for k, v in entry.fields.items()
+              if k not in ("game", "seq", "prev", "author", "kind", "v")}
+    data = forge(g, keys, entry.seq, entry.author, "deck", **dict(fields, msgs=msgs))
     v = verify_bytes(data)
-    assert not v.ok and v.kind == "cheat" and v.seat == last.author and v.step == "shuffle"
-    assert v.text.startswith(f"cheat: Ada{last.author} (seat {last.author}) at shuffle: ")
-    assert "does not open the commitment" in v.text
+    assert not v.ok and v.kind == "cheat" and v.seat == entry.author and v.step == entry.seq
+    assert v.text == (f"cheat: Ada{entry.author} (seat {entry.author}) at entry {entry.seq}: "
+                      "shuffle: t1: permutation commitment product")
+def _resigned(g, keys, entry, **changes):
+    """The honest record up to ``entry``, then ``entry`` with ``changes``, signed by its author."""
+    header = ("v", "game", "seq", "prev", "author", "kind")
+    fields = {k: v for k, v in entry.fields.items() if k not in header}
+    return forge(g, keys, entry.seq, entry.author, entry.kind, **{**fields, **changes})
+
+
+@pytest.mark.parametrize("game, options", [("medici", {}), ("condottiere", {"hidden_cards": True})])
+def test_verify_checks_every_proof_and_move_again_from_scratch(make_game, game, options):
+    """Nothing is left for the end: verify reads the record as an observer that trusts nothing,
+    and names at its entry a move, a share or a face-down card that its author signed but that
+    the seats would have refused, as they did when it came."""
+    g, keys = signed_game(make_game, game, options)
+    entries = g.host.table.transcript.entries
+    rules = g.host.table.rules
+    # a card shown as another card than the one its open proves
+    shown = next(e for e in entries if e.kind == "act" and "open" in e.fields
+                 and e.fields["action"].get("card", -1) >= 1)
+    other = {**shown.fields["action"], "card": shown.fields["action"]["card"] - 1}
+    # a decryption share that is not the seat's
+    dealt = next(e for e in entries if e.kind == "deck" and e.fields["msgs"][0]["type"] == "deck/shares")
+    msg = dict(dealt.fields["msgs"][0])
+    msg["shares"] = bytes(reversed(msg["shares"][:32])) + msg["shares"][32:]
+    cases = [(shown, {"action": other}), (dealt, {"msgs": [msg, *dealt.fields["msgs"][1:]]})]
+    if game == "condottiere":  # a card played face down without its proof that it may be
+        down = next(e for e in entries if "kind_proof" in e.fields)
+        cases.append((down, {"kind_proof": bytes(len(down.fields["kind_proof"]))}))
+    for entry, changes in cases:
+        v = verify_bytes(_resigned(g, keys, entry, **changes))
+        assert not v.ok and v.kind == "cheat" and v.exit_status == 3, v.text
+        assert (v.seat, v.step) == (entry.author, entry.seq), v.text
+        assert v.text.startswith(f"cheat: Ada{entry.author} (seat {entry.author}) at entry {entry.seq}")
+    assert rules.name == game and verify_bytes(g.host.table.transcript.to_bytes()).ok
+
+
+def test_an_end_entry_reveals_nothing_and_the_record_verifies(saved):
+    """An end is each seat's signature on the record before it: it carries nothing of the deck,
+    and verify checks the whole game without any secret."""
+    for data in saved.values():
+        ends = [e for e in entries_of(data) if e.kind == "end"]
+        assert len(ends) == 3
+        assert all(set(e.fields) == {"v", "game", "seq", "prev", "author", "kind"} for e in ends)
+        assert verify_bytes(data).kind == "verified"
 
 
 def test_names_from_the_file_cannot_break_the_line(make_game):

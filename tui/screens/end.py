@@ -1,7 +1,8 @@
 """The end of a game: how it ended, every seat's score, the winners, and what next.
 
-A networked game adds one line, its audit: the end-of-game check of the signed transcript
-(verified, or the cheat it found, in a warning style). A local game has none.
+A networked game adds one line, its audit: "verified" (every signature, proof and move of the
+signed transcript checked as it arrived), or "verified as far as it went" after a forfeit. A
+cheat never reaches this screen: it is refused when it is made. A local game has no audit line.
 
 Returns ``"again"`` (same table, fresh shuffle), ``"new"`` (the start screen), ``"quit"``, or
 ``None`` to look at the final table again.
@@ -29,10 +30,6 @@ def result_text(view: TableView, how: str = "", length: str = "", unit: str = ""
     how = how or o.detail.get("text", o.end)
     length = length or f"after {o.turns} turns"
     t = Text()
-    if o.end == "aborted":  # a networked game stopped by a corrupted deck: nobody won
-        t.append("The game was stopped.\n", style="bold")
-        t.append(f"{how[:1].upper()}{how[1:]}.\nNobody wins; the audit below names the cheat.\n")
-        return t
     winners = " and ".join(view.names[w] for w in o.winners)
     verb = "wins" if len(o.winners) == 1 else "share the win"
     t.append(f"{winners} {verb}!\n", style="bold")
@@ -60,12 +57,12 @@ def audit_line(audit: str) -> Text | None:
     if not audit:
         return None
     if audit == "verified":
-        return Text("Audit: verified: every signature, deal and move checks out", style="bold green")
+        return Text("Audit: verified: every signature, proof and move checks out",
+                    style="bold green")
     if audit.startswith("verified"):
-        return Text(f"Audit: {audit}: every signature and move checks out", style="bold green")
-    prefix = "cheat detected: "
-    found = audit[len(prefix):] if audit.startswith(prefix) else audit
-    return Text(f"Audit: CHEAT: {found}", style="bold yellow on red")
+        return Text(f"Audit: {audit}; every signature, proof and move up to there checks out",
+                    style="bold green")
+    return Text(f"Audit: {audit}", style="bold yellow on red")
 
 
 class EndScreen(ModalScreen[str | None]):
@@ -88,8 +85,8 @@ class EndScreen(ModalScreen[str | None]):
             yield Static(result_text(self.view, *self.words), id="result")
             audit = audit_line(self.view.audit)
             if audit is not None:
-                cheat = audit.plain.startswith("Audit: CHEAT")
-                yield Static(audit, id="audit", classes="cheat" if cheat else "verified")
+                ok = self.view.audit.startswith("verified")
+                yield Static(audit, id="audit", classes="verified" if ok else "cheat")
             with Horizontal(id="end-buttons"):
                 yield Button("Play again (a)", id="again", variant="primary")
                 yield Button("New game (n)", id="new")

@@ -101,6 +101,23 @@ def test_strike_with_known_hidden_card_needs_a_match():
     assert RULES.revealer(s) == 0
 
 
+def test_a_strike_on_the_strikers_own_hidden_card_is_checked_at_its_reveal():
+    # three players: Orsini's own Noble 6 lies under its Noble 4, and the middle holds 16, which
+    # 5 + 4 makes only with a 7. Orsini, who knows its card, cannot strike; a view that cannot see
+    # the card accepts the strike, and then accepts only a reveal of a card that makes the match
+    s = board(["G10 G6"], players=3)
+    strike = action("strike", 0, "O5", slot=3)
+    with pytest.raises(IllegalActionError):
+        after(s, strike)
+    seen = RULES.apply(RULES.view(s, 1), strike)
+    assert [code_of(a.card) for a in RULES.legal_actions(seen)] == ["O7", "OJ"]
+    with pytest.raises(IllegalActionError):
+        RULES.apply(seen, action("reveal", 0, "O6", slot=3))
+    # a card another seat placed may still fizzle: the striker could not know it
+    s = after(board(["R10 R5"]), action("strike", 0, "O5", slot=1))
+    assert [code_of(a.card) for a in RULES.legal_actions(RULES.view(s, 2))] == ["C6", "C8", "C9"]
+
+
 def test_alliance_jesters_are_declared_at_resolve():
     alliances = [["OJ/C6", "O3/R6", "O4/G6"], ["C2/R7", "C3/G7", "C4/O7"],
                  ["R2/G8", "R3/O8", "R4/C8"], ["G2/O9", "G3/C9", "G4/R9"]]

@@ -1,0 +1,407 @@
+"""Every shuffle proved: Terelius-Wikstrom's proof of a re-encryption shuffle, non-interactive.
+
+A shuffler turns the pile ``e_1..e_N`` into ``e'_1..e'_N`` with ``e'_i = e_{psi(i)} + (r'_i*G,
+r'_i*H)`` (``net.deck.cipher``: a permutation ``psi`` and a re-masking of each card) and proves,
+without showing ``psi`` or any ``r'_i``, that the output is exactly that: every input card once,
+re-masked, and nothing else (no card dropped, duplicated, replaced, or copied in from elsewhere).
+The proof is Terelius and Wikstrom's (AFRICACRYPT 2010), written from the step-by-step pseudo-code
+of Haenni, Locher, Koenig and Dubuis, "Pseudo-Code Algorithms for Verifiable Re-Encryption
+Mix-Nets" (Voting'17, algorithms GenProof and CheckProof), in the prime-order subgroup of
+``net.deck.group`` in additive notation. Their ElGamal pair ``(a, b)`` is this project's
+``(C2, C1) = (M + r*H, r*G)``; their ``g`` is ``G`` (``group.BASE``), ``pk`` the joint key ``H``.
+Indices of the proof's own values run from 1 to N as in the paper; a card's position in the pile
+runs from 0 ("masked card j" is ``e'_{j+1}``).
+
+Generators
+----------
+``h = hash_to_point(GENERATOR_TAG, b"h")`` and ``h_i = hash_to_point(GENERATOR_TAG, b"h_i", i)``
+(``i`` as 4 bytes, big-endian) for ``i = 1..N``, with ``GENERATOR_TAG =
+b"palazzo/deck/shuffle-generator/v1"``: nobody knows a discrete logarithm between any two of them
+or ``G``. They are made once per process (``generators``).
+
+Proof (prover, with ``psi``, the ``r'_i`` and fresh ``r_i, rhat_i, w_1..w_4, what_i, w'_i``)
+------------------------------------------------------------------------------------------
+1. Permutation commitment ``c_{psi(i)} = r_{psi(i)}*G + h_i``.
+2. Challenges ``u_j`` (one per input card, see Hashes); ``u'_i = u_{psi(i)}``.
+3. Commitment chain ``chat_0 = h``, ``chat_i = rhat_i*G + u'_i*chat_{i-1}``.
+4. ``rbar = sum r_j``; ``v_N = 1``, ``v_{i-1} = u'_i*v_i``; ``rhat = sum rhat_i*v_i``;
+   ``rtilde = sum r_j*u_j``; ``r' = sum r'_i*u'_i``.
+5. ``t1 = w_1*G``, ``t2 = w_2*G``, ``t3 = w_3*G + sum w'_i*h_i``,
+   ``t4,1 = -w_4*H + sum w'_i*a'_i``, ``t4,2 = -w_4*G + sum w'_i*b'_i``,
+   ``that_i = what_i*G + w'_i*chat_{i-1}``. (The prover computes ``t4`` from the inputs:
+   ``sum w'_i*a_{psi(i)} + (sum w'_i*r'_i - w_4)*H``, the same point.)
+6. Challenge ``c``; ``s1 = w_1 + c*rbar``, ``s2 = w_2 + c*rhat``, ``s3 = w_3 + c*rtilde``,
+   ``s4 = w_4 + c*r'``, ``shat_i = what_i + c*rhat_i``, ``s'_i = w'_i + c*u'_i``.
+
+Check (verifier): with ``u = prod u_j``, it recomputes each commitment and compares, in this order,
+each failure named (``ShuffleProofError.check``):
+
+* ``t1``: permutation commitment product, ``t1 == s1*G - c*(sum c_j - sum h_i)``;
+* ``t2``: commitment chain product, ``t2 == s2*G - c*(chat_N - u*h)``;
+* ``t3``: the challenges under the permutation, ``t3 == s3*G + sum s'_i*h_i - c*sum u_j*c_j``;
+* ``t4``: re-encryption, ``t4,1 == -s4*H + sum s'_i*a'_i - c*sum u_j*a_j`` and
+  ``t4,2 == -s4*G + sum s'_i*b'_i - c*sum u_j*b_j``;
+* ``t-hat i``: commitment chain, ``that_i == shat_i*G + s'_i*chat_{i-1} - c*chat_i``.
+
+Before those, ``format``: the proof's length, every scalar canonical (below ``L``), and every point
+of the proof and of the output a point of the subgroup. A point is checked once, where it is first
+multiplied (``group.mul_checked``: libsodium's multiplication refuses a point outside the
+subgroup); the ``t`` points are only compared with points computed here, so one that passes is
+valid, and one that fails is named ``format`` if it is no valid point at all. The inputs are the
+verifier's own pile, already checked. When ``verify`` returns, every output point is valid.
+
+Hashes (``group.encode``: each part prefixed by its length, 8 bytes big-endian; integers big-endian)
+-------------------------------------------------------------------------------------------------
+* ``statement = SHA-512(encode(STATEMENT_TAG, H, N (4 bytes), e_1..e_N (64 bytes each, C1 then
+  C2), e'_1..e'_N (likewise), context))``; the caller's ``context`` binds the game, the deck,
+  the seat, the shuffle number and the transcript hash before the entry.
+* ``d = SHA-512(encode(U_TAG, statement, c_1..c_N (32 bytes each)))``;
+  ``u_j = SHA-512(encode(U_TAG, d, j (4 bytes))) mod L`` for ``j = 1..N``.
+* ``c = SHA-512(encode(CHALLENGE_TAG, d, chat_1..chat_N, t1, t2, t3, t4,1, t4,2,
+  that_1..that_N)) mod L``.
+* The prover's randomness is hedged: ``ScalarStream(SHA-512(encode(NONCE_TAG, entropy,
+  statement, psi (4 bytes each), r'_1..r'_N (32 bytes each))), NONCE_TAG)`` draws, in order,
+  ``r_1..r_N`` (by input position), ``rhat_1..rhat_N``, ``w_1..w_4``, ``what_1..what_N``,
+  ``w'_1..w'_N``; ``entropy`` is 32 fresh bytes of ``os.urandom`` (fixed bytes in the
+  known-answer tests).
+
+Tags: ``STATEMENT_TAG = b"palazzo/deck/shuffle-statement/v1"``, ``U_TAG =
+b"palazzo/deck/shuffle-u/v1"``, ``CHALLENGE_TAG = b"palazzo/deck/shuffle-challenge/v1"``,
+``NONCE_TAG = b"palazzo/deck/shuffle-nonce/v1"``.
+
+Byte layout (``proof_bytes(N) = 32*(5N + 9)``; points compressed, scalars little-endian)
+------------------------------------------------------------------------------------------
+========================  ==============  ================================================
+offset                    bytes           field
+========================  ==============  ================================================
+0                         32N             ``c_1..c_N``, the permutation commitment
+32N                       32N             ``chat_1..chat_N``, the commitment chain
+64N                       5 x 32          ``t1, t2, t3, t4,1, t4,2``
+64N + 160                 32N             ``that_1..that_N``
+96N + 160                 4 x 32          ``s1, s2, s3, s4``
+96N + 288                 32N             ``shat_1..shat_N``
+128N + 288                32N             ``s'_1..s'_N``
+========================  ==============  ================================================
+
+Cost (libsodium calls; a variable-base multiplication costs about 4.5 fixed-base ones or 5
+additions): proving ``3N + 3`` fixed-base and ``5N + 1`` variable-base multiplications and about
+``6N`` additions (one variable-base multiplication fewer per card when every input's ``C1`` is
+``G``, as in a new deck); checking ``N + 4`` fixed-base, ``8N + 2`` variable-base and about
+``10N`` additions, no separate point check (``N`` variable-base fewer for a new deck).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from net.deck import group as g
+from net.deck.cipher import Ciphertext
+
+GENERATOR_TAG = b"palazzo/deck/shuffle-generator/v1"
+STATEMENT_TAG = b"palazzo/deck/shuffle-statement/v1"
+U_TAG = b"palazzo/deck/shuffle-u/v1"
+CHALLENGE_TAG = b"palazzo/deck/shuffle-challenge/v1"
+NONCE_TAG = b"palazzo/deck/shuffle-nonce/v1"
+
+T1 = "t1: permutation commitment product"
+T2 = "t2: commitment chain product"
+T3 = "t3: the challenges under the permutation commitment"
+T4 = "t4: re-encryption"
+T_HAT = "t-hat {}: commitment chain"
+
+_P = g.POINT_BYTES
+
+
+def proof_bytes(n: int) -> int:
+    """The length of a proof for ``n`` cards."""
+    return 32 * (5 * n + 9)
+
+
+class ShuffleProofError(ValueError):
+    """A shuffle proof that does not hold; ``check`` names the check it failed (``"format"``,
+    ``"t1"`` ... ``"t4"``, ``"t-hat i"``) and the message says what that check is."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.check = message.split(":", 1)[0]
+
+
+# -- generators ------------------------------------------------------------------------------
+
+_H = g.hash_to_point(GENERATOR_TAG, b"h")
+_GENERATORS: list[bytes] = []
+_GENERATOR_SUMS: dict[int, bytes] = {}
+
+
+def chain_base() -> bytes:
+    """``h``, where the commitment chain starts."""
+    return _H
+
+
+def generators(n: int) -> list[bytes]:
+    """``h_1..h_n`` (made once per process)."""
+    while len(_GENERATORS) < n:
+        i = len(_GENERATORS) + 1
+        _GENERATORS.append(g.hash_to_point(GENERATOR_TAG, b"h_i", i.to_bytes(4, "big")))
+    return _GENERATORS[:n]
+
+
+def _generator_sum(n: int) -> bytes:
+    if n not in _GENERATOR_SUMS:
+        _GENERATOR_SUMS[n] = _sum(generators(n))
+    return _GENERATOR_SUMS[n]
+
+
+# -- the proof as bytes ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShuffleProof:
+    """A proof cut into its fields (see the layout above). The points are as sent: ``verify``
+    checks each where it first uses it."""
+
+    commitments: tuple[bytes, ...]
+    chain: tuple[bytes, ...]
+    t: tuple[bytes, bytes, bytes, bytes, bytes]
+    t_hat: tuple[bytes, ...]
+    s: tuple[int, int, int, int]
+    s_hat: tuple[int, ...]
+    s_prime: tuple[int, ...]
+
+    def to_bytes(self) -> bytes:
+        scalars = (*self.s, *self.s_hat, *self.s_prime)
+        return b"".join((*self.commitments, *self.chain, *self.t, *self.t_hat,
+                         *(k.to_bytes(32, "little") for k in scalars)))
+
+    @classmethod
+    def decode(cls, data: object, n: int) -> ShuffleProof:
+        """Cut a proof for ``n`` cards; ``ShuffleProofError("format: ...")`` for a wrong type or
+        length or a non-canonical scalar."""
+        if not isinstance(data, bytes):
+            raise ShuffleProofError("format: a shuffle proof is bytes")
+        if len(data) != proof_bytes(n):
+            raise ShuffleProofError(
+                f"format: a proof for {n} cards is {proof_bytes(n)} bytes, not {len(data)}")
+        items = [data[i:i + 32] for i in range(0, len(data), 32)]
+        points, raw = items[:3 * n + 5], items[3 * n + 5:]
+        names = ["s1", "s2", "s3", "s4", *(f"s-hat {i}" for i in range(1, n + 1)),
+                 *(f"s' {i}" for i in range(1, n + 1))]
+        scalars = []
+        for name, item in zip(names, raw, strict=True):
+            k = int.from_bytes(item, "little")
+            if k >= g.L:
+                raise ShuffleProofError(f"format: {name}: a non-canonical scalar (not below L)")
+            scalars.append(k)
+        t = points[2 * n:2 * n + 5]
+        return cls(tuple(points[:n]), tuple(points[n:2 * n]), (t[0], t[1], t[2], t[3], t[4]),
+                   tuple(points[2 * n + 5:]), (scalars[0], scalars[1], scalars[2], scalars[3]),
+                   tuple(scalars[4:4 + n]), tuple(scalars[4 + n:]))
+
+
+# -- hashes ----------------------------------------------------------------------------------
+
+
+def _statement(key: bytes, inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext],
+               context: bytes) -> bytes:
+    cards = b"".join(ct.c1 + ct.c2 for ct in inputs)
+    shuffled = b"".join(ct.c1 + ct.c2 for ct in outputs)
+    return hashlib.sha512(g.encode(STATEMENT_TAG, key, len(inputs).to_bytes(4, "big"), cards,
+                                   shuffled, context)).digest()
+
+
+def _challenges(statement: bytes, commitments: Sequence[bytes]) -> tuple[bytes, list[int]]:
+    d = hashlib.sha512(g.encode(U_TAG, statement, b"".join(commitments))).digest()
+    return d, [g.hash_to_scalar(U_TAG, d, j.to_bytes(4, "big")) for j in range(1, len(commitments) + 1)]
+
+
+def _challenge(d: bytes, chain: Sequence[bytes], t: Sequence[bytes], t_hat: Sequence[bytes]) -> int:
+    return g.hash_to_scalar(CHALLENGE_TAG, d, b"".join(chain), *t, b"".join(t_hat))
+
+
+# -- sums of multiples -----------------------------------------------------------------------
+
+
+def _sum(points: Iterable[bytes]) -> bytes:
+    total: bytes | None = None
+    for p in points:
+        total = p if total is None else g.add(total, p)
+    return g.IDENTITY if total is None else total
+
+
+def _combination(terms: Iterable[tuple[int, bytes]]) -> bytes:
+    """``sum k*P`` over trusted points: each distinct point multiplied once, ``G`` by the
+    fixed-base multiplication (a new deck's first halves are all ``G``)."""
+    merged: dict[bytes, int] = {}
+    for k, p in terms:
+        merged[p] = (merged.get(p, 0) + k) % g.L
+    return _sum(g.base_mul(k) if p == g.BASE else g.mul(k, p)
+                for p, k in merged.items() if k and p != g.IDENTITY)
+
+
+def _checked(k: int, p: bytes, name: str) -> bytes:
+    try:
+        return g.mul_checked(k, p)
+    except g.InvalidPoint as e:
+        raise ShuffleProofError(f"format: {name}: {e}") from None
+
+
+# -- proving ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Nonces:
+    r: list[int]  # the permutation commitment's, by input position
+    r_hat: list[int]  # the commitment chain's
+    w: tuple[int, int, int, int]
+    w_hat: list[int]
+    w_prime: list[int]
+
+
+def _nonces(entropy: bytes | None, statement: bytes, order: Sequence[int],
+            scalars: Sequence[int]) -> _Nonces:
+    """The prover's randomness, hedged: fresh bytes, the statement and the witness hashed."""
+    n = len(order)
+    fresh = os.urandom(32) if entropy is None else entropy
+    witness = b"".join(i.to_bytes(4, "big") for i in order) + b"".join(
+        g.scalar_bytes(r % g.L) for r in scalars)
+    seed = hashlib.sha512(g.encode(NONCE_TAG, fresh, statement, witness)).digest()
+    rand = g.ScalarStream(seed, NONCE_TAG)
+    r = [rand.scalar() for _ in range(n)]
+    r_hat = [rand.scalar() for _ in range(n)]
+    w = (rand.scalar(), rand.scalar(), rand.scalar(), rand.scalar())
+    return _Nonces(r, r_hat, w, [rand.scalar() for _ in range(n)], [rand.scalar() for _ in range(n)])
+
+
+def _chain(u_prime: Sequence[int], r_hat: Sequence[int]) -> list[bytes]:
+    """``chat_1..chat_N``: ``chat_i = rhat_i*G + u'_i*chat_{i-1}`` from ``chat_0 = h``."""
+    chain, previous = [], _H
+    for u, r in zip(u_prime, r_hat, strict=True):
+        previous = g.add(g.base_mul(r), g.mul(u, previous))
+        chain.append(previous)
+    return chain
+
+
+def _witness_sums(nonces: _Nonces, u: Sequence[int], u_prime: Sequence[int],
+                  scalars: Sequence[int]) -> tuple[int, int, int, int]:
+    """``rbar, rhat, rtilde, r'`` (step 4)."""
+    L = g.L
+    v, r_hat = 1, 0
+    for i in range(len(u) - 1, -1, -1):  # v_i = u'_{i+1} * ... * u'_N
+        r_hat = (r_hat + nonces.r_hat[i] * v) % L
+        v = v * u_prime[i] % L
+    r_tilde = sum(rj * uj for rj, uj in zip(nonces.r, u, strict=True)) % L
+    r_prime = sum(ri * ui for ri, ui in zip(scalars, u_prime, strict=True)) % L
+    return sum(nonces.r) % L, r_hat, r_tilde, r_prime
+
+
+def prove(
+    key: bytes, inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], order: Sequence[int],
+    scalars: Sequence[int], context: bytes, entropy: bytes | None = None,
+) -> bytes:
+    """The proof that ``outputs[i] == remask(inputs[order[i]], scalars[i], key)`` for every
+    ``i``. The prover does not check that claim (a false one gives a proof that fails)."""
+    n = len(inputs)
+    if not n or len(outputs) != n or len(scalars) != n or sorted(order) != list(range(n)):
+        raise ValueError("a shuffle proof needs n inputs, n outputs, a permutation of n, n scalars")
+    L = g.L
+    statement = _statement(key, inputs, outputs, context)
+    nonces = _nonces(entropy, statement, order, scalars)
+    hs = generators(n)
+    position = [0] * n  # position[j]: the output the input j goes to
+    for i, j in enumerate(order):
+        position[j] = i
+    commitments = [g.add(g.base_mul(nonces.r[j]), hs[position[j]]) for j in range(n)]
+    d, u = _challenges(statement, commitments)
+    u_prime = [u[j] for j in order]
+    chain = _chain(u_prime, nonces.r_hat)
+
+    w1, w2, w3, w4 = nonces.w
+    w_prime = nonces.w_prime
+    remasked = (sum(w * r for w, r in zip(w_prime, scalars, strict=True)) - w4) % L
+    a_terms = [(w, inputs[j].c2) for w, j in zip(w_prime, order, strict=True)]
+    b_terms = [(w, inputs[j].c1) for w, j in zip(w_prime, order, strict=True)]
+    t = (
+        g.base_mul(w1),
+        g.base_mul(w2),
+        g.add(g.base_mul(w3), _combination(zip(w_prime, hs, strict=True))),
+        _combination([*a_terms, (remasked, key)]),
+        _combination([*b_terms, (remasked, g.BASE)]),
+    )
+    t_hat = [g.add(g.base_mul(wh), g.mul(wp, ch))
+             for wh, wp, ch in zip(nonces.w_hat, w_prime, [_H, *chain[:-1]], strict=True)]
+    c = _challenge(d, chain, t, t_hat)
+
+    witness = _witness_sums(nonces, u, u_prime, scalars)
+    s = tuple((w + c * x) % L for w, x in zip(nonces.w, witness, strict=True))
+    proof = ShuffleProof(
+        tuple(commitments), tuple(chain), t, tuple(t_hat), (s[0], s[1], s[2], s[3]),
+        tuple((w + c * r) % L for w, r in zip(nonces.w_hat, nonces.r_hat, strict=True)),
+        tuple((w + c * x) % L for w, x in zip(w_prime, u_prime, strict=True)),
+    )
+    return proof.to_bytes()
+
+
+# -- checking --------------------------------------------------------------------------------
+
+
+def verify(
+    key: bytes, inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], proof: object,
+    context: bytes,
+) -> None:
+    """Check that ``outputs`` is a shuffle of ``inputs`` (checked points) under ``key``, bound
+    to ``context``; raise ``ShuffleProofError`` naming the first check that fails. The outputs'
+    points may come from outside: each is checked here."""
+    n = len(inputs)
+    if not n or len(outputs) != n:
+        raise ShuffleProofError(f"format: {n} cards shuffled into {len(outputs)}")
+    p = ShuffleProof.decode(proof, n)
+    statement = _statement(key, inputs, outputs, context)
+    d, u = _challenges(statement, p.commitments)
+    c = _challenge(d, p.chain, p.t, p.t_hat)
+    expected = _recompute(key, inputs, outputs, p, u, c)
+    names = [T1, T2, T3, T4, T4, *(T_HAT.format(i) for i in range(1, n + 1))]
+    labels = ["t1", "t2", "t3", "t4,1", "t4,2", *(f"t-hat {i}" for i in range(1, n + 1))]
+    sent = [*p.t, *p.t_hat]
+    wrong = [k for k, (want, got) in enumerate(zip(expected, sent, strict=True)) if want != got]
+    for k in wrong:  # a commitment that is no point at all is a format fault
+        try:
+            g.decode_point(sent[k])
+        except g.InvalidPoint as e:
+            raise ShuffleProofError(f"format: {labels[k]}: {e}") from None
+    if wrong:
+        raise ShuffleProofError(names[wrong[0]])
+
+
+def _recompute(key: bytes, inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext],
+               p: ShuffleProof, u: Sequence[int], c: int) -> list[bytes]:
+    """``t1, t2, t3, t4,1, t4,2, that_1..that_N`` as the check computes them. Every point from
+    outside is multiplied, and so checked, before any sum uses it."""
+    L, n = g.L, len(inputs)
+    s1, s2, s3, s4 = p.s
+    minus_c = -c % L
+    cu = [minus_c * uj % L for uj in u]
+    c_terms = [_checked(k, cj, f"permutation commitment {j}")
+               for j, (k, cj) in enumerate(zip(cu, p.commitments, strict=True), 1)]
+    chain_c = [_checked(minus_c, ch, f"commitment chain {i}") for i, ch in enumerate(p.chain, 1)]
+    pairs = list(enumerate(zip(p.s_prime, outputs, strict=True)))
+    a_out = [_checked(k, ct.c2, f"masked card {j}") for j, (k, ct) in pairs]
+    b_out = [_checked(k, ct.c1, f"masked card {j}") for j, (k, ct) in pairs]
+    chain_s = [g.mul(k, ch) for k, ch in zip(p.s_prime, [_H, *p.chain[:-1]], strict=True)]
+
+    u_product = 1
+    for uj in u:
+        u_product = u_product * uj % L
+    c_bar = g.sub(_sum(p.commitments), _generator_sum(n))
+    a_in = [*zip(cu, [ct.c2 for ct in inputs], strict=True), (-s4, key)]
+    b_in = [*zip(cu, [ct.c1 for ct in inputs], strict=True), (-s4, g.BASE)]
+    return [
+        g.add(g.base_mul(s1), g.mul(minus_c, c_bar)),
+        _sum([g.base_mul(s2), chain_c[-1], g.mul(c * u_product, _H)]),
+        _sum([g.base_mul(s3), _combination(zip(p.s_prime, generators(n), strict=True)), *c_terms]),
+        _sum([*a_out, _combination(a_in)]),
+        _sum([*b_out, _combination(b_in)]),
+        *(_sum([g.base_mul(k), cs, cc]) for k, cs, cc in zip(p.s_hat, chain_s, chain_c, strict=True)),
+    ]
