@@ -21,9 +21,9 @@ class Game:
     peers: list = field(default_factory=list)
     conns: list = field(default_factory=list)
 
-    def add_bot(self, seed, name=None, identity=None, code=None, bot="greedy"):
+    def add_bot(self, seed, name=None, identity=None, code=None, bot="greedy", journal=None):
         peer = PeerSession(identity or Identity.generate(), name or f"bot{len(self.peers)}",
-                           code=code if code is not None else self.host.code)
+                           code=code if code is not None else self.host.code, journal=journal)
         entry = get_game(self.host.game)
         conn = self.link.add(peer, entry.make_bot(bot, random.Random(seed)) if bot else None)
         self.peers.append(peer)

@@ -8,6 +8,7 @@ the in-memory link with a fake clock (``net.session.limits``, ``net.session.code
 
 import logging
 import math
+import os
 import random
 
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from engine.registry import get_game
 from net.session import limits
 from net.session.code import CODE_SPACE, CODE_WORDS, FREE_WRONG, LOCK_MAX, new_code
+from net.session.journal import Journal
 from net.session.link import RawPeer
 from net.session.sessions import PeerSession, hello_signature
 from net.wire.identity import Identity
@@ -87,7 +89,7 @@ def test_64_idle_connections_neither_keep_a_player_out_nor_a_seat_from_coming_ba
     # a seated player drops; the idle ones fill the host again; the player comes back
     g.link.drop(g.conns[1])
     idle += _idle(g, 64, where)
-    back = PeerSession(ids[1], "back")
+    back = PeerSession(ids[1], "back", journal=g.peers[1].journal)  # the same program's record
     g.link.add(back, entry.make_bot("greedy", random.Random(7)), address=where(1))
     g.peers[1] = back
     g.link.pump()
@@ -163,7 +165,10 @@ def test_a_seated_flood_is_closed_and_its_player_may_come_back(make_game, clock)
     raw = RawPeer()
     conn = g.link.add(raw, address="10.0.0.5")
     challenge = raw.events()[0].params[0]
-    hello = {"name": "flood", "key": me.public_key,
+    record = Journal()  # the player's program: it keeps what it contributed
+    nonce = os.urandom(32)
+    record.contribute(nonce)
+    hello = {"name": "flood", "key": me.public_key, "nonce": nonce,
              "sig": hello_signature(me, challenge["nonce"], challenge["host"])}
     g.link.send(conn, Codec().send(Request(1, "hello", (hello,))))
     assert _answers(raw)[0].result["seat"] == 0
@@ -178,7 +183,7 @@ def test_a_seated_flood_is_closed_and_its_player_may_come_back(make_game, clock)
     assert [_lobbies(p) for p in others] == [n + 2 for n in before]
     assert g.host.table.phase != "lobby"
     # the player comes back with the same key, and the game is played
-    back = g.add_bot(0, identity=me)
+    back = g.add_bot(0, identity=me, journal=record)
     for i in range(len(others)):  # the others, held so far, now play too
         g.link.bots[g.conns[i]] = get_game("medici").make_bot("greedy", random.Random(i))
     g.link.pump()
@@ -205,7 +210,7 @@ def _hello(g, address, code, identity=None):
     conn = g.link.add(raw, address=address)
     challenge = raw.events()[0].params[0]
     me = identity or Identity.generate()
-    hello = {"name": "guess", "key": me.public_key, "code": code,
+    hello = {"name": "guess", "key": me.public_key, "code": code, "nonce": os.urandom(32),
              "sig": hello_signature(me, challenge["nonce"], challenge["host"])}
     g.link.send(conn, Codec().send(Request(1, "hello", (hello,))))
     (answer,) = _answers(raw)

@@ -111,9 +111,9 @@ def _copy_of_peer(g, seat):
 def test_verify_refuses_the_record_that_hung_it(budget):
     with budget(20):
         v = verify_file(RECORD)
-    # its forger's notes are not sealed notes either: the first loose entry is named
-    assert v.kind == "cheat" and not v.ok and v.exit_status == 3
-    assert v.text.startswith("cheat: hanger (seat 2) at entry ")
+    # it was made before a game's chain began from its own id: it ends at its first entry
+    assert v.kind == "rejected" and not v.ok and v.exit_status == 3
+    assert v.text.startswith("rejected: entry 0: ")
 
 
 def test_palazzo_verify_says_one_line_for_that_record(budget, capsys):
@@ -122,7 +122,7 @@ def test_palazzo_verify_says_one_line_for_that_record(budget, capsys):
     with budget(20):
         status = main(["verify", str(RECORD)])
     out = capsys.readouterr().out
-    assert status == 3 and out.count("\n") == 1 and out.startswith("cheat: ")
+    assert status == 3 and out.count("\n") == 1 and out.startswith("rejected: ")
 
 
 # -- strict fields ------------------------------------------------------------------------------
@@ -213,7 +213,7 @@ def test_a_new_key_with_a_have_beyond_the_transcript_is_refused(make_game, have)
     raw, rconn = g.add_raw()
     challenge = raw.events()[0].params[0]
     me = Identity.generate()
-    hello = {"name": "x", "key": me.public_key, "have": have,
+    hello = {"name": "x", "key": me.public_key, "have": have, "nonce": bytes(range(32)),
              "sig": hello_signature(me, challenge["nonce"], challenge["host"])}
     g.link.send(rconn, Codec().send(Request(1, "hello", (hello,))))
     (answer,) = [e for e in raw.events() if isinstance(e, Response)]

@@ -61,13 +61,18 @@ def test_a_host_killed_mid_game_resumes_and_the_game_ends_verified(make_game, tm
 
 
 def test_a_host_restarted_without_its_record_loses_the_game(make_game, tmp_path):
-    """The finding: a fresh host with the same key seats the players in a new game, and they
-    name it; this is what resuming avoids."""
+    """The finding: a fresh host with the same key has nothing of the game; it refuses the
+    players' rejoin (they hold entries it does not) and they stop, signing nothing new: this is
+    what resuming avoids."""
     g, _ = _recorded_game(make_game, tmp_path)
+    held = [len(p.table.transcript) for p in g.peers]
     fresh = HostSession(g.host.identity, g.host.game, g.host.config)
     _come_back(g, fresh).pump()
     assert all(p.state == "failed" for p in g.peers)
-    assert all(isinstance(p.error, CheatDetected) and p.error.seat == HOST for p in g.peers)
+    assert all("the host refused hello: 'have' is" in str(p.error) for p in g.peers), \
+        [repr(p.error) for p in g.peers]
+    assert [len(p.table.transcript) for p in g.peers] == held
+    assert fresh.table.transcript.entries == []
 
 
 def test_a_host_restarted_with_another_key_is_refused_by_the_players(make_game, tmp_path):
