@@ -100,6 +100,33 @@ def test_long_arrays_and_big_maps_are_refused():
         Codec().receive_data(msgpack.packb([2, "entry", [{str(i): i for i in range(100)}]]))
 
 
+def nested(depth):
+    """Params whose innermost value lies at ``depth`` (the frame array is depth 0)."""
+    value = 1
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("params, code", [
+    (list(range(65)), E_MALFORMED),  # an array over 64 items: malformed, not too large
+    ([{str(i): i for i in range(33)}], E_MALFORMED),  # a map over 32 pairs
+    (nested(9), E_MALFORMED),
+    ([1.5], E_MALFORMED),
+    ([b"x" * FRAME_LIMIT], E_TOO_LARGE),
+])
+def test_each_frame_error_gets_the_code_the_protocol_gives(params, code):
+    with pytest.raises(RemoteProtocolError) as info:
+        Codec().receive_data(msgpack.packb([2, "entry", params]))
+    assert info.value.code == code
+
+
+def test_the_limits_themselves_are_allowed():
+    frame = [2, "entry", [list(range(64)), {str(i): i for i in range(32)}]]
+    assert len(Codec().receive_data(msgpack.packb(frame))) == 1
+    assert len(Codec().receive_data(msgpack.packb([2, "entry", nested(8)]))) == 1
+
+
 def test_an_oversized_frame_is_refused_whole_or_in_pieces():
     frame = msgpack.packb([2, "entry", [b"x" * (FRAME_LIMIT + 10)]])
     with pytest.raises(RemoteProtocolError) as info:
