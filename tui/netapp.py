@@ -64,6 +64,8 @@ class NetGame:
         self.host_session: Any = None
         self.on_failed: Callable[[str], None] | None = None
         self.app: PalazzoApp | None = None
+        #: lines to show once the lobby is up (a host resuming its game says so)
+        self.notices: list[str] = []
         #: a host that takes no seat: the lobby stays, saying how the relayed game goes
         self.relay = isinstance(session, RelayView)
 
@@ -71,6 +73,8 @@ class NetGame:
         self.app = app
         self.lobby = LobbyScreen(self.session, self.title, self.join_line)
         app.push_screen(self.lobby)
+        for line in self.notices:
+            app.notify(line, timeout=15)
         app.run_worker(self._run_network(), exclusive=True, group="network")
 
     async def _run_network(self) -> None:
@@ -275,11 +279,14 @@ def host_net(settings: Any) -> NetGame:
     computer seats; ``ValueError`` for settings that cannot make a game."""
     from engine.registry import get_game
     from net.session.host import HostRunner
-    from net.session.play import join_line, make_host
-
-    entry = get_game(settings.game)
-    session, code = make_host(settings)
     from net.session.journal import Journal
+    from net.session.play import hosted, join_line
+
+    said: list[str] = []
+    # a game this host left unfinished (it crashed) is resumed from its record, as
+    # ``palazzo host`` does; otherwise a new game that keeps its record
+    session, code, bot_seeds, settings = hosted(settings, said.append)
+    entry = get_game(settings.game)
 
     journal = Journal.for_identity(session.identity.public_key)
     me: Any = (PeerSession(session.identity, settings.name, code, auto_ready=False,
@@ -301,8 +308,10 @@ def host_net(settings: Any) -> NetGame:
         net.show_invite(join_line(settings, started.result()[0][1], code))
         if settings.seat:
             runner.add(me, fallback=entry.make_bot(entry.default_bot, random.Random()))
-        for i in range(settings.bots):
-            bot = PeerSession(Identity.generate(), f"bot-{i + 1} ({settings.bot})", code)
+        for i, seed in enumerate(bot_seeds):
+            key = Identity(seed)  # kept in the host's record: a resumed game has its bots back
+            bot = PeerSession(key, f"bot-{i + 1} ({settings.bot})", code,
+                              journal=Journal.for_identity(key.public_key))
             runner.add(bot, entry.make_bot(settings.bot, random.Random()))
         runner.pump()
         await task
@@ -316,6 +325,7 @@ def host_net(settings: Any) -> NetGame:
         title += " (relay only: no seat on this machine)"
     net = NetGame(me, network, send, runner.pump, title, join_line="...")
     net.host_session = session
+    net.notices = said  # "resuming game ... at entry N"
     return net
 
 

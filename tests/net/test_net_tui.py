@@ -2,6 +2,7 @@
 the same table screen as local play, with two bots on the host; and a join from another client."""
 
 import asyncio
+import random
 from dataclasses import replace
 
 import pytest
@@ -9,6 +10,7 @@ from textual.app import App
 from textual.widgets import Static
 
 from net.session.play import HostSettings
+from net.session.resume import unfinished
 from tui.netapp import host_app, join_app
 from tui.netclient import NetClient
 from tui.screens.end import EndScreen, audit_line
@@ -72,6 +74,54 @@ async def test_the_host_plays_its_seat_at_the_table(profile, game, options):
     assert app.exit_status() == 0
     host_table = app.host_session.table
     assert host_table.transcript.to_bytes() == app.session.table.transcript.to_bytes()
+    # the host kept its record of the game as it went, and it is marked over: never resumed
+    folder = profile / "data" / "palazzo" / "hosting" / host_table.game_id.hex()
+    assert (folder / "finished").exists()
+    assert unfinished(app.host_session.identity.public_key) == []
+
+
+async def test_a_table_host_that_crashed_resumes_its_game_with_its_bots(profile):
+    """The table's host keeps the same record as ``palazzo host``: started again after a crash,
+    it resumes the unfinished game, says so, and its bots come back with their keys."""
+    from engine.registry import get_game
+    from net.session.journal import Journal
+    from net.session.link import MemoryLink
+    from net.session.play import hosted
+    from net.session.sessions import PeerSession
+    from net.wire.identity import Identity
+
+    settings = HostSettings(game="medici", players=3, options={}, port=0, bind="127.0.0.1",
+                            bots=2, open=True, name="Ada")
+    # the first run: the host's seat and its two bots play a while, then the program dies
+    session, code, seeds, _ = hosted(settings, lambda line: None)
+    link = MemoryLink(session)
+    entry = get_game("medici")
+    me = PeerSession(session.identity, "Ada", code,
+                     journal=Journal.for_identity(session.identity.public_key))
+    link.add(me, entry.make_bot("greedy", random.Random(0)))
+    for i, seed in enumerate(seeds):
+        key = Identity(seed)
+        link.add(PeerSession(key, f"bot-{i + 1} (greedy)", code,
+                             journal=Journal.for_identity(key.public_key)),
+                 entry.make_bot("greedy", random.Random(i + 1)))
+    while len(session.table.transcript) < 30:
+        try:
+            link.pump(limit=1)  # one round at a time
+        except RuntimeError:
+            pass
+    held = len(session.table.transcript)
+    # the second run, from the table: the same game, at the entry it had reached
+    app = host_app(settings)
+    assert app.host_session.table.game_id == session.table.game_id
+    assert len(app.host_session.table.transcript) >= held
+    assert app.net.notices == [f"resuming game {session.table.game_id.hex()} at entry "
+                               f"{len(app.host_session.table.transcript)}"]
+    async with app.run_test(size=(110, 34)) as pilot:
+        await until(pilot, lambda: asking(app), "the table again")
+        await play_to_the_end(app, pilot)
+        assert app.session.table.result()["verdict"] == "verified"
+        await pilot.press("q")
+    assert app.exit_status() == 0
 
 
 async def test_a_join_at_the_table_and_a_wrong_code(profile):
