@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.core import UNKNOWN, InvalidActionError, InvalidStateError, ValueState, action_kind
+from engine.medici.cards import CARDS
 
 NO_CARD = -2
 NO_LIMIT = -1
@@ -153,8 +154,8 @@ _DEFAULTS = (("card", NO_CARD), ("value", 0), ("target", -1), ("elim", -1), ("ex
 _FIELDS = {"kind", "seat"} | {n for n, _ in _DEFAULTS}
 #: each field's range: a seat; a card (or NO_CARD, UNKNOWN); a value as played (a Duke's 15 at
 #: most); a target holder, slot or stack; a stack to eliminate (-1: none); a Jester's value
-FIELD_RANGES = {"seat": (0, 3), "card": (NO_CARD, 4 * 13 - 1), "value": (0, 15),
-           "target": (-1, MAX_STACK), "elim": (-1, MAX_STACK), "extra": (0, 10)}
+FIELD_RANGES = {"seat": (0, 3), "card": (NO_CARD, CARDS - 1), "value": (0, 15),
+                "target": (-1, MAX_STACK), "elim": (-1, MAX_STACK), "extra": (0, 10)}
 _new = tuple.__new__
 
 
