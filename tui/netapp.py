@@ -137,7 +137,8 @@ class NetGame:
     def exit_status(self) -> int:
         table = self.session.table
         if self.session.state == "over" and table is not None:
-            return 0  # every entry was checked as it arrived: a cheat would have stopped the game
+            # every entry was checked as it arrived, and the record read again at the end
+            return 3 if self.client is not None and self.client.record_fails else 0
         if isinstance(self.session.error, CheatDetected):
             return 3
         return EXIT_GAVE_UP if self.gave_up else 1

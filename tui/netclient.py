@@ -104,7 +104,7 @@ class NetClient:
                 table = self.session.table
                 assert table is not None
                 self._again = await asyncio.to_thread(verify_bytes, table.transcript.to_bytes())
-                if not self._again.ok:
+                if self.record_fails:
                     yield self.snapshot()
             if snap.over or self.session.state == "failed":
                 return
@@ -130,6 +130,11 @@ class NetClient:
                 self._log.extend(self._narrate(before, action, after, self.seat, self.names))
             else:
                 self._log.append(self.rules.action_text(before, action, self.seat))
+
+    @property
+    def record_fails(self) -> bool:
+        """The audit at the end read the record again and it did not check out."""
+        return self._again is not None and not self._again.ok
 
     def _audit(self) -> str:
         """The table's verdict: "verified", or "verified as far as it went: ..." after a forfeit
