@@ -75,7 +75,7 @@ def test_a_host_restarted_without_its_record_loses_the_game(make_game, tmp_path)
     assert fresh.table.transcript.entries == []
 
 
-def test_a_host_restarted_with_another_key_is_refused_by_the_players(make_game, tmp_path):
+def test_attack_restarted_host_with_another_key(make_game, tmp_path):
     g, record = _recorded_game(make_game, tmp_path)
     with pytest.raises(ValueError, match="another key"):
         resume_session(Identity.generate(), record)
@@ -89,7 +89,7 @@ def test_a_host_restarted_with_another_key_is_refused_by_the_players(make_game, 
     assert impostor.table.transcript.entries == []
 
 
-def test_a_resumed_host_that_serves_another_history_is_named(make_game, tmp_path):
+def test_attack_resumed_host_serves_another_history(make_game, tmp_path):
     g, record = _recorded_game(make_game, tmp_path)
     host = resume_session(g.host.identity, record)
     link = _come_back(g, host)
