@@ -173,7 +173,8 @@ def measure_proof(n: int, runs: int) -> dict[str, Any]:
 
 
 def measure_primitives(runs: int = 2000) -> dict[str, float]:
-    """Median-free plain means of the libsodium calls (microseconds), for the ratios."""
+    """Each libsodium call's time in microseconds (the median of five batches' means), for the
+    ratios."""
     p = group.hash_to_point(b"bench", b"p")
     q = group.hash_to_point(b"bench", b"q")
     k = group.scalar_bytes(group.random_scalar())

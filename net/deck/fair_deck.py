@@ -453,7 +453,6 @@ class FairDeck:
         ):
             raise CheatDetected(author, "deal", "shares are 4-byte handles and 32-byte points, one each")
         handles = unpack_handles(packed_handles)
-        entries = unpack(packed_shares, g.POINT_BYTES)
         for h in handles:
             if not h < len(self._dealt):
                 raise CheatDetected(author, "deal", f"no card with handle {h}")
@@ -463,17 +462,16 @@ class FairDeck:
             raise CheatDetected(author, step, "one message both deals and opens")
         if len(set(handles)) != len(handles):
             raise CheatDetected(author, step, "a card twice in one message")
-        shares: list[bytes] = []
-        for h, entry in zip(handles, entries, strict=True):
+        for h in handles:
             d = self._dealt[h]
             if not d.in_play:
                 raise CheatDetected(author, step, f"card {h} is back in the pile")
             if author in d.shares:
                 raise CheatDetected(author, step, f"a second share for card {h}")
-            shares.append(self._read_share(author, h, entry, step))
+        shares = unpack(packed_shares, g.POINT_BYTES)  # each point checked by the proof's check
         bases = [self._dealt[h].ciphertext.c1 for h in handles]
-        if author != self.seat and not self._verify_shares(
-            author, handles, bases, shares, msg.get("proof"),
+        if author != self.seat and not dp.verify_dleq(
+            self.keys.shares[author], bases, shares, msg.get("proof"),
             self._share_context(handles, author, context),
         ):
             for h, share in zip(handles, shares, strict=True):  # name a share that is no point
@@ -539,17 +537,6 @@ class FairDeck:
         if SHUFFLES_CHECKED.size:
             SHUFFLES_CHECKED.add(digest)
         return out
-
-    def _verify_shares(
-        self, author: int, handles: Sequence[int], bases: Sequence[bytes],
-        shares: Sequence[bytes], proof: object, context: bytes,
-    ) -> bool:
-        """The shares' proof; it checks every share point too (``proofs.verify_dleq``)."""
-        return dp.verify_dleq(self.keys.shares[author], bases, shares, proof, context)
-
-    def _read_share(self, author: int, handle: int, data: bytes, step: str) -> bytes:
-        """A share as sent (32 bytes): its proof's check checks the point."""
-        return data
 
     # -- helpers ---------------------------------------------------------------------------
 
