@@ -16,7 +16,7 @@ Rules:
   oldest forgotten first), and an address is forgotten ``FORGET`` seconds after its last
   wrong code.
 
-What that gives (``scripts/bench_guess.py`` measures it): from one address, 5 guesses at once,
+What that gives (``scripts/bench_strangers.py`` measures it): from one address, 5 guesses at once,
 then about 12 more in the first 1.1 hours, then one an hour. Half the codes take 8.4e10 guesses,
 so 9.6 million years from one address, and still 9,600 years from a thousand addresses at once.
 """
@@ -148,6 +148,3 @@ class CodeGuard:
     def right(self, address: str) -> None:
         """A right code from ``address``: its wrong ones are forgotten."""
         self._records.pop(address, None)
-
-    def __len__(self) -> int:
-        return len(self._records)

@@ -29,7 +29,7 @@ from net.session.journal import Journal
 from net.session.peer import PeerGone, run_peer
 from net.session.sessions import HostSession, PeerEvent, PeerSession
 from net.session.table import Table
-from net.session.verify import verify_bytes
+from net.session.verify import printable_line, verify_bytes
 from net.wire import transcript as files
 from net.wire.errors import CheatDetected
 from net.wire.identity import Identity
@@ -224,7 +224,7 @@ def parse_address(text: str) -> tuple[str, int]:
 
 def _printable_lines(say: Say) -> Say:
     def printable(line: str) -> None:
-        say("".join(c if c.isprintable() else repr(c)[1:-1] for c in line))
+        say(printable_line(line))
 
     return printable
 

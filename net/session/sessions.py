@@ -53,6 +53,7 @@ from net.session.code import CodeGuard, same_code
 from net.session.journal import Journal
 from net.session.limits import Bucket, QuietLog
 from net.session.table import MAX_TIMEOUT, NAME_LIMIT, Table
+from net.session.verify import printable_line
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
 from net.wire.identity import (
     PUBLIC_KEY_SIZE,
@@ -564,8 +565,7 @@ class HostSession:
 
 def _printable(text: Any) -> str:
     """Text from the host, as one printable line of at most 300 characters."""
-    text = str(text)[:300]
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return printable_line(str(text)[:300])
 
 
 def _fp(key: bytes) -> str:

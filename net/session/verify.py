@@ -59,8 +59,9 @@ class Verdict:
         return EXIT[self.kind]
 
 
-def _line(text: str) -> str:
-    """``text`` as one printable line: the names and reasons come from the file."""
+def printable_line(text: str) -> str:
+    """``text`` as one printable line, each character that is not printable by its escape: the
+    names and reasons come from the file (or from the host)."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
@@ -148,8 +149,8 @@ def verify_bytes(data: bytes) -> Verdict:
                              step=entry.seq, entries=len(table.transcript), game=table.game)
     n = len(table.transcript)
     if table.phase != "over":
-        return Verdict(False, _line(f"incomplete: the record stops at entry {n - 1} in phase "
-                                    f"{table.phase}"), "incomplete", None, n - 1, n, table.game)
+        text = f"incomplete: the record stops at entry {n - 1} in phase {table.phase}"
+        return Verdict(False, printable_line(text), "incomplete", None, n - 1, n, table.game)
     try:
         result = table.result()
     except Exception as e:  # a finished table always says how it ended; never a traceback here
@@ -164,12 +165,12 @@ def verify_bytes(data: bytes) -> Verdict:
         unsigned = [table.seats[s].name for s, _ in table.forfeits]
         if unsigned:  # the game was over when they forfeited: it stands, and names no one
             text += f"; not signed at the end by {', '.join(unsigned)}"
-    return Verdict(True, _line(text), "verified", None, None, n, table.game)
+    return Verdict(True, printable_line(text), "verified", None, None, n, table.game)
 
 
 def _rejected(text: str, step: int | str | None = None, entries: int = 0,
               game: str = "") -> Verdict:
-    return Verdict(False, _line(text), "rejected", None, step, entries, game)
+    return Verdict(False, printable_line(text), "rejected", None, step, entries, game)
 
 
 def _cheat(table: Any, c: CheatDetected, entries: int) -> Verdict:
@@ -180,7 +181,7 @@ def _cheat(table: Any, c: CheatDetected, entries: int) -> Verdict:
     else:
         who = f"seat {c.seat}"
     text = f"cheat: {who} at {_where(c.step)}: {c.reason}"
-    return Verdict(False, _line(text), "cheat", c.seat, c.step, entries, table.game)
+    return Verdict(False, printable_line(text), "cheat", c.seat, c.step, entries, table.game)
 
 
 def verify_file(path: str | os.PathLike[str]) -> Verdict:

@@ -11,6 +11,8 @@ Rules:
   honestly made key is. The identity and the other points of small order are refused (with one
   of them a single fixed signature verifies for every message, so anyone could write in that
   key's name), and so are non-canonical encodings and points with a small-order component.
+  The verdict on the last ``KEY_MEMO`` keys is remembered: a game's few keys are checked once,
+  not again for every entry and proof verified with them.
 * ``verify`` is strict: the key is checked as above, and libsodium's verification (through
   PyNaCl) refuses a signature whose ``R`` is of small order or whose ``S`` is not below the group
   order, so one message has one valid signature per key.
@@ -25,6 +27,7 @@ Rules:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from pathlib import Path
@@ -40,6 +43,7 @@ from nacl.exceptions import RuntimeError as _NaclRuntimeError
 KEY_FILE = "identity.key"
 PUBLIC_KEY_SIZE = 32
 SIGNATURE_SIZE = 64
+KEY_MEMO = 256  # keys whose check is remembered
 _RAW = serialization.Encoding.Raw
 
 
@@ -61,13 +65,20 @@ _IDENTITY = bytes([1]) + bytes(31)
 _P = 2**255 - 19
 
 
+@functools.lru_cache(maxsize=KEY_MEMO)
+def _valid_point(public_key: bytes) -> bool:
+    """libsodium's check: the canonical encoding of a point of the prime-order subgroup, not
+    of small order."""
+    return bool(_na.crypto_core_ed25519_is_valid_point(public_key))
+
+
 def check_public_key(public_key: object) -> bytes:
     """``public_key`` if it is an acceptable Ed25519 public key, else ``InvalidKey`` saying which
     check it fails: its size, a non-canonical encoding, not a curve point, a point of small
     order, or a point outside the prime-order subgroup."""
     if type(public_key) is not bytes or len(public_key) != PUBLIC_KEY_SIZE:
         raise InvalidKey(f"Ed25519 key check: a public key is {PUBLIC_KEY_SIZE} bytes")
-    if _na.crypto_core_ed25519_is_valid_point(public_key):
+    if _valid_point(public_key):
         return public_key
     if int.from_bytes(public_key, "little") & (2**255 - 1) >= _P:
         raise InvalidKey("Ed25519 key check: a non-canonical encoding")
@@ -83,11 +94,9 @@ def check_public_key(public_key: object) -> bytes:
 
 
 def is_valid_key(public_key: object) -> bool:
-    try:
-        check_public_key(public_key)
-    except InvalidKey:
-        return False
-    return True
+    """Whether ``check_public_key`` takes ``public_key``."""
+    return type(public_key) is bytes and len(public_key) == PUBLIC_KEY_SIZE \
+        and _valid_point(public_key)
 
 
 def verify(public_key: bytes, tag: bytes, message: bytes, signature: bytes) -> bool:

@@ -11,6 +11,15 @@ from net.session.sessions import HostSession, PeerSession
 from net.wire.identity import Identity
 
 
+async def serve_on_loopback(host):
+    """``host`` behind a ``HostRunner`` on a free port of 127.0.0.1: the runner, the task that
+    runs it, and the port."""
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    return runner, serving, (await started)[0][1]
+
+
 async def _cutting_proxy(upstream_port, cut_after):
     """A proxy that forwards to the host and cuts its first connection after ``cut_after`` bytes
     came down from the host."""
@@ -45,10 +54,7 @@ async def _cutting_proxy(upstream_port, cut_after):
 async def test_a_cut_connection_is_rejoined_and_the_game_finishes():
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     proxy, state = await _cutting_proxy(port, cut_after=3000)
     proxy_port = proxy.sockets[0].getsockname()[1]
     peers = [PeerSession(Identity.generate(), f"p{i}") for i in range(3)]
@@ -77,10 +83,7 @@ async def test_a_raw_client_over_tcp_gets_clear_errors_and_the_host_goes_on():
 
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
 
     conn = StreamConnection(*await asyncio.open_connection("127.0.0.1", port))
     challenge = await conn.recv()
@@ -111,10 +114,7 @@ async def test_a_player_deciding_from_outside_and_the_fallback_bot_after_the_tim
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}),
                        turn_timeout=1, on_timeout="bot")
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     me = PeerSession(Identity.generate(), "person")
     mine = entry.make_bot("greedy", random.Random(7))
     decided = []

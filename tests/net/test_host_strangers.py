@@ -13,10 +13,11 @@ import socket
 
 from engine.registry import get_game
 from net.session import limits
-from net.session.host import HostRunner
 from net.session.peer import PeerRunner
 from net.session.sessions import HostSession, PeerSession
 from net.wire.identity import Identity
+
+from .test_adapters import serve_on_loopback
 
 
 async def _idle(port, n):
@@ -53,10 +54,7 @@ def _closed_by_host(s):
 async def test_idle_sockets_keep_neither_a_new_player_out_nor_a_dropped_one_from_rejoining():
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     idle = await _idle(port, 70)
     await _until(lambda: len(host.conns) >= limits.STRANGERS_PER_ADDRESS, "the idle ones are in")
     assert len(host.conns) <= limits.MAX_CONNECTIONS
@@ -85,10 +83,7 @@ async def test_a_flooding_stranger_is_no_longer_read_and_the_game_goes_on():
 
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     (flood,) = await _idle(port, 1)
     burst = Codec().send(Request(1, "ready", ())) * 4096
     # the host stops reading it: its own buffers fill and its sends cannot go on

@@ -31,6 +31,8 @@ from net.wire.rpc import (
     Response,
 )
 
+from .test_session import _steps_until
+
 
 def _errors(raw):
     return [e.params[0] for e in raw.events() if isinstance(e, Notification) and e.method == "error"]
@@ -51,17 +53,6 @@ def _idle(g, n, address=lambda i: "10.0.0.66"):
         g.link.add(raw, address=address(i))
         raws.append(raw)
     return raws
-
-
-def _steps_until(g, n):
-    while len(g.host.table.transcript) < n:
-        for conn, peer in list(g.link.peers.items()):
-            data = peer.data_to_send()
-            if data:
-                g.link.send(conn, data)
-            bot = g.link.bots.get(conn)
-            if bot is not None and peer.decision_due():
-                peer.act(bot.choose(peer.view, peer.table.me))
 
 
 # -- idle connections -----------------------------------------------------------------------------

@@ -136,6 +136,13 @@ def _deck_due(t):
     return t.phase == "play" and t.dealer.due() == t.me
 
 
+def _changed(identity, honest, change):
+    """``honest`` with the fields of ``change`` (``None``: left out), signed by ``identity``."""
+    fields = {k: v for k, v in honest.fields.items() if k != "v"}
+    fields.update(change)
+    return Entry.sign(identity, {k: v for k, v in fields.items() if v is not None})
+
+
 @pytest.mark.parametrize("change, named", [
     ({"extra": 1}, "unknown field 'extra' in a 'seed-commit' entry"),
     ({"sealed": None}, "field 'sealed' is missing from a 'seed-commit' entry"),
@@ -147,9 +154,7 @@ def test_a_seed_commit_with_a_loose_field_is_refused_by_every_reader(tolerant_ga
     g, cheat, conn = tolerant_game()
     t = _play_until(g, cheat, conn, _seed_commit_due)
     honest = t.auto_entry()
-    fields = {k: v for k, v in honest.fields.items() if k != "v"}
-    fields.update(change)
-    bad = Entry.sign(cheat.identity, {k: v for k, v in fields.items() if v is not None})
+    bad = _changed(cheat.identity, honest, change)
     err = cheat.post_now(g.link, conn, bad)
     assert err is not None and err.code == E_BAD_PARAMS and named in err.message
     # the same refusal from a peer's table and from verify, on the same entry
@@ -180,9 +185,7 @@ def test_a_deck_entry_with_a_loose_field_is_refused_by_the_host(tolerant_game, c
     g, cheat, conn = tolerant_game()
     t = _play_until(g, cheat, conn, _deck_due)
     honest = t.auto_entry()
-    fields = {k: v for k, v in honest.fields.items() if k != "v"}
-    fields.update(change)
-    bad = Entry.sign(cheat.identity, {k: v for k, v in fields.items() if v is not None})
+    bad = _changed(cheat.identity, honest, change)
     err = cheat.post_now(g.link, conn, bad)
     assert err is not None and err.code == E_BAD_PARAMS and named in err.message
     assert len(g.host.table.transcript) == len(t.transcript)
@@ -196,8 +199,7 @@ def test_an_act_entry_with_an_unknown_field_is_refused(tolerant_game):
     for change, named in (({"note": "hi"}, "unknown field 'note' in a 'act' entry"),
                           ({"handles": 5}, "field 'handles' of a 'act' entry must be bytes"),
                           ({"kind_proof": b""}, "unknown field 'kind_proof'")):  # Condottiere's
-        bad = Entry.sign(cheat.identity, {**{k: v for k, v in honest.fields.items() if k != "v"},
-                                          **change})
+        bad = _changed(cheat.identity, honest, change)
         err = cheat.post_now(g.link, conn, bad)
         assert err is not None and err.code == E_BAD_PARAMS and named in err.message
     _finish(g, cheat, conn)
