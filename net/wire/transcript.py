@@ -40,7 +40,7 @@ from typing import Any
 import msgpack
 
 from net.wire.errors import RemoteProtocolError
-from net.wire.identity import SIGNATURE_SIZE, Identity, verify
+from net.wire.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
 from net.wire.rpc import E_BAD_PARAMS, E_OUT_OF_ORDER, MAX_ARRAY, MAX_MAP, check_value
 
 ENTRY_TAG = b"palazzo/entry/v1\x00"
@@ -65,8 +65,8 @@ def genesis(game_id: bytes) -> bytes:
 
 def derive_game_id(host_key: bytes, seats: list[tuple[bytes, bytes]]) -> bytes:
     """The game id from the host's key and each seat's ``(key, nonce)`` in seat order."""
-    if len(seats) > 255 or any(len(k) != 32 or len(n) != NONCE_SIZE for k, n in seats) \
-            or len(host_key) != 32:
+    if len(seats) > 255 or len(host_key) != PUBLIC_KEY_SIZE \
+            or any(len(k) != PUBLIC_KEY_SIZE or len(n) != NONCE_SIZE for k, n in seats):
         raise ValueError("a game id is made of 32-byte keys and 32-byte nonces")
     h = hashlib.sha256(GAME_ID_TAG + host_key + bytes([len(seats)]))
     for key, nonce in seats:
