@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.condottiere import rules, text
+from engine.condottiere import state as condottiere_state
 from engine.condottiere.cards import KINDS
 from engine.condottiere.state import (
     ACTION_KINDS,
@@ -185,7 +186,7 @@ class CondottiereRules(RulesBase):
     Action = Action
     State = State
 
-    def new_game(self, config: CondottiereConfig | None = None) -> State:
+    def new_game(self, config: CondottiereConfig | None = None) -> condottiere_state.State:
         return rules.new_game(config)
 
     def make_config(self, players: int, options: dict[str, Any]) -> CondottiereConfig:
@@ -205,7 +206,12 @@ class CondottiereRules(RulesBase):
     mask_action = staticmethod(mask_action)
     scores = staticmethod(scores)
 
-    def action_text(self, state: State, action: Action, viewer: int | None = None) -> str:
+    def action_text(
+        self,
+        state: condottiere_state.State,
+        action: condottiere_state.Action,
+        viewer: int | None = None,
+    ) -> str:
         return text.action_text(state, action, viewer)
 
 
