@@ -190,10 +190,10 @@ class FairDealer:
             for deck, to in planned:
                 self.pending.append(Pending(deck, self.decks[deck].deal(to), to))
         p = self.pending[0]
-        deck = self.decks[p.deck]
-        if [s for s in deck.missing_shares(p.handle) if s != p.to]:
+        fair = self.decks[p.deck]
+        if [s for s in fair.missing_shares(p.handle) if s != p.to]:
             return None
-        if p.to is not None and p.to == self.me and deck.card(p.handle) is None:
+        if p.to is not None and p.to == self.me and fair.card(p.handle) is None:
             # every other share is in, so this seat learnt its card (``FairDeck`` raises
             # ``DeckFault`` for a card that is none): not knowing it is a fault of this program
             raise DeckFault(p.deck, p.handle, "this seat's own card is unknown to it")

@@ -148,9 +148,9 @@ def _param_map(req: Request) -> dict[str, Any]:
     return req.params[0]
 
 
-def _typed(m: dict[str, Any], name: str, t: type, *, size: int | None = None,
+def _typed(m: dict[str, Any], name: str, t: type[Any], *, size: int | None = None,
            optional: bool = False) -> Any:
-    v = m.get(name)
+    v: Any = m.get(name)
     if v is None and optional:
         return None
     if type(v) is not t or (size is not None and len(v) != size):

@@ -179,11 +179,12 @@ class Table:
             due = self.dealer.due()
             if due is not None:
                 return due
-            cp = self.rules.current_player(self.view)
+            cp: int = self.rules.current_player(self.view)
             if cp >= 0:
                 return cp
             if cp == REVEAL:
-                return self.rules.revealer(self.view)
+                revealer: int = self.rules.revealer(self.view)
+                return revealer
             return None
         if phase == "end":
             left = self._end_order()
@@ -300,8 +301,8 @@ class Table:
             raise CheatDetected(entry.author, entry.seq, "field 'sealed' is too short to be a "
                                 "sealed note", E_BAD_PARAMS)
 
-    def _field(self, entry: Entry, name: str, t: type, size: int | None = None) -> Any:
-        v = entry.fields.get(name)
+    def _field(self, entry: Entry, name: str, t: type[Any], size: int | None = None) -> Any:
+        v: Any = entry.fields.get(name)
         if type(v) is not t or (size is not None and len(v) != size):
             extra = f" of {size} bytes" if size is not None else ""
             raise CheatDetected(entry.author, entry.seq, f"field {name!r} must be {t.__name__}{extra}",
@@ -525,14 +526,19 @@ class Table:
         if plain is None:
             raise RemoteProtocolError(f"entry {e.seq}: this seat's own note does not open",
                                       E_BAD_SIGNATURE)
-        return msgpack.unpackb(plain, raw=False)
+        note = msgpack.unpackb(plain, raw=False)
+        if type(note) is not dict:
+            raise RemoteProtocolError(f"entry {e.seq}: this seat's own note is not a map",
+                                      E_BAD_PARAMS)
+        return note
 
     def _aad(self, slot: str) -> bytes:
         return self.game_id + b"/" + slot.encode()
 
     def _text(self, view: Any, action: Any) -> str:
         try:
-            return self.rules.action_text(view, action, self.me if self.me >= 0 else None)
+            said: str = self.rules.action_text(view, action, self.me if self.me >= 0 else None)
+            return said
         except Exception:
             return repr(action)
 

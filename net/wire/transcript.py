@@ -75,7 +75,8 @@ def derive_game_id(host_key: bytes, seats: list[tuple[bytes, bytes]]) -> bytes:
 
 
 def _pack(value: Any) -> bytes:
-    return msgpack.packb(value, use_bin_type=True)
+    data: bytes = msgpack.packb(value, use_bin_type=True)
+    return data
 
 
 def _unique_keys(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
@@ -145,17 +146,22 @@ class Entry:
     def signed_by(self, public_key: bytes) -> bool:
         return verify(public_key, ENTRY_TAG, self.body, self.sig)
 
+    # the header fields' types are checked by ``decode_body``
+
     @property
     def seq(self) -> int:
-        return self.fields["seq"]
+        seq: int = self.fields["seq"]
+        return seq
 
     @property
     def author(self) -> int:
-        return self.fields["author"]
+        author: int = self.fields["author"]
+        return author
 
     @property
     def kind(self) -> str:
-        return self.fields["kind"]
+        kind: str = self.fields["kind"]
+        return kind
 
     def to_wire(self) -> dict[str, bytes]:
         return {"body": self.body, "sig": self.sig}
