@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 
@@ -34,8 +35,10 @@ class PalazzoApp(App[None]):
         self.setup = setup or GameSetup()
         self.play_now = play
         self.net: Any = None  # a networked game started from the host or join form
+        #: shows the network's log lines as notes while a networked game runs
+        self.note_handler: logging.Handler | None = None
 
-    def on_mount(self) -> None:
+    def on_mount(self, event: events.Mount) -> None:
         if self.play_now:
             self.start_game(self.setup)
         else:
@@ -88,7 +91,7 @@ class PalazzoApp(App[None]):
         net, self.net = self.net, None
         if net is not None:
             save_transcript(net.session.table, lambda line: self.notify(line, timeout=15))
-        handler = getattr(self, "note_handler", None)
+        handler = self.note_handler
         if handler is not None and not hasattr(self, "exit_status"):  # not a NetApp
             logging.getLogger("palazzo.net").removeHandler(handler)
             self.note_handler = None

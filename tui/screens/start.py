@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import (
     Button,
     Footer,
@@ -40,6 +41,13 @@ def _players(rules: Any) -> range:
     lo = getattr(rules, "min_players", 2)
     hi = getattr(rules, "max_players", 6)
     return range(lo, hi + 1)
+
+
+def _chosen(value: object) -> int:
+    """The number held by a select that has no blank (its options' values are numbers)."""
+    if not isinstance(value, int):
+        raise TypeError(f"a select of numbers holds {value!r}")
+    return value
 
 
 class StartScreen(Screen[GameSetup]):
@@ -152,7 +160,7 @@ class StartScreen(Screen[GameSetup]):
         old = self.query_one("#seat", Select)
         seat = s.seat if s.seat < players else 0
         row = old.parent
-        assert row is not None
+        assert isinstance(row, Widget)
         await old.remove()
         new = Select(self._seat_choices(game, players), value=seat, id="seat",
                      allow_blank=False, compact=True)
@@ -204,23 +212,23 @@ class StartScreen(Screen[GameSetup]):
     @on(Select.Changed, "#players")
     async def _players_changed(self, event: Select.Changed) -> None:
         game = self._game()
-        await self._fill_seats(game, int(event.value), self._current(partial=True))
+        await self._fill_seats(game, _chosen(event.value), self._current(partial=True))
 
     @on(Select.Changed, "#seat")
     async def _seat_changed(self, event: Select.Changed) -> None:
         if event.value == self._seat:
             return
-        self._seat = int(event.value)  # type: ignore[arg-type]
+        self._seat = _chosen(event.value)
         game = self._game()
-        players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
-        await self._fill_opponents(game, players, int(event.value), self._current(partial=True))
+        players = _chosen(self.query_one("#players", Select).value)
+        await self._fill_opponents(game, players, self._seat, self._current(partial=True))
 
     # -- the result ------------------------------------------------------------------------------
 
     def _current(self, partial: bool = False) -> GameSetup:
         game = self._game()
-        players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
-        seat = int(self.query_one("#seat", Select).value)  # type: ignore[arg-type]
+        players = _chosen(self.query_one("#players", Select).value)
+        seat = _chosen(self.query_one("#seat", Select).value)
         bots = []
         for i in range(players):
             if i == seat:
