@@ -19,6 +19,7 @@ from engine.condottiere import state as condottiere_state
 from engine.condottiere.cards import KINDS
 from engine.condottiere.state import (
     ACTION_KINDS,
+    NO_CARD,
     OPTIONS,
     Action,
     CondottiereConfig,
@@ -49,7 +50,7 @@ def _check_form(action: Any) -> Action:
         or any(type(x) is not int for x in action[1:5])
         or not isinstance(action.cards, tuple)
         or any(type(c) is not int or not UNKNOWN <= c < KINDS for c in action.cards)
-        or not (action.card == -2 or UNKNOWN <= action.card < KINDS)
+        or not (action.card == NO_CARD or UNKNOWN <= action.card < KINDS)
     ):
         raise InvalidActionError(f"malformed action {action!r}")
     return action

@@ -258,7 +258,7 @@ class HostSession:
             return self.take_output()
         self._track_due()
         who, _ = self._due
-        if who is None or who < 0 or self.table.phase not in ("seed-commit", "seed-open", "play", "end"):
+        if who is None or who == HOST or self.table.phase not in ("seed-commit", "seed-open", "play", "end"):
             return self.take_output()
         limit = self.turn_timeout * (2 if self.on_timeout == "bot" else 1)
         if self.clock() - self._due_since >= limit:

@@ -39,7 +39,7 @@ from typing import Any
 
 import msgpack
 
-from net.wire.errors import RemoteProtocolError
+from net.wire.errors import HOST, RemoteProtocolError
 from net.wire.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
 from net.wire.rpc import E_BAD_PARAMS, E_OUT_OF_ORDER, MAX_ARRAY, MAX_MAP, check_value
 
@@ -114,7 +114,7 @@ def decode_body(body: bytes) -> dict[str, Any]:
         raise ValueError(f"entry version {fields['v']} (this program speaks {VERSION})")
     if len(fields["game"]) != GAME_ID_SIZE or len(fields["prev"]) != HASH_SIZE:
         raise ValueError("entry game id or prev hash of the wrong size")
-    if fields["seq"] < 0 or not -1 <= fields["author"] < 16:
+    if fields["seq"] < 0 or not HOST <= fields["author"] < 16:
         raise ValueError("entry seq or author out of range")
     return fields
 
