@@ -152,6 +152,10 @@ class RulesBase:
     def is_over(self, state: Any) -> bool:
         return self.current_player(state) == TERMINAL
 
+    def config_warnings(self, config: Any) -> list[str]:
+        """What a player should know before playing ``config`` (none, unless a game says)."""
+        return []
+
     def state_to_data(self, state: Any) -> dict[str, Any]:
         return state.to_data()  # type: ignore[no-any-return]
 

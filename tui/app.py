@@ -64,7 +64,7 @@ class PalazzoApp(App[None]):
         self.push_screen(table)
         rules = table.client.rules
         config = rules.make_config(setup.players, dict(setup.options))
-        for note in getattr(rules, "config_warnings", lambda c: [])(config):
+        for note in rules.config_warnings(config):
             self.notify(note, title="Note", timeout=8)
 
     # -- a networked game from the host or join form ----------------------------------------------

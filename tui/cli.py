@@ -146,7 +146,7 @@ def _setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
     entry = get_game(args.game)
     config = entry.rules.make_config(args.players, parse_options(args.option))
-    for note in getattr(entry.rules, "config_warnings", lambda c: [])(config):
+    for note in entry.rules.config_warnings(config):
         print(f"palazzo: note: {note}", file=sys.stderr)
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
     bots = seat_bots(entry, names, args.players)

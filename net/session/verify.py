@@ -159,7 +159,7 @@ def verify_bytes(data: bytes) -> Verdict:
     if result.get("end") == "forfeit":
         text = str(result["verdict"])
     else:
-        title = getattr(table.rules, "title", table.game)
+        title = table.rules.title if table.rules is not None else table.game
         names = ", ".join(s.name for s in table.seats)
         text = f"verified: {title}, {names}; {n} entries; ended: {result['text']}"
         unsigned = [table.seats[s].name for s, _ in table.forfeits]

@@ -148,7 +148,7 @@ class HostScreen(_Form):
 
     def _players(self, game: str) -> list[tuple[str, int]]:
         rules = get_game(game).rules
-        lo, hi = getattr(rules, "min_players", 2), getattr(rules, "max_players", 6)
+        lo, hi = rules.min_players, rules.max_players
         return [(f"{n} players", n) for n in range(lo, hi + 1)]
 
     def _default_players(self, game: str) -> int:

@@ -38,9 +38,7 @@ GAME_WORDS = {
 }
 
 def _players(rules: Any) -> range:
-    lo = getattr(rules, "min_players", 2)
-    hi = getattr(rules, "max_players", 6)
-    return range(lo, hi + 1)
+    return range(rules.min_players, rules.max_players + 1)
 
 
 def _chosen(value: object) -> int:
