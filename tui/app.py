@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from textual import events
 from textual.app import App
 from textual.binding import Binding
 
@@ -25,6 +24,8 @@ from tui.setup import GameSetup, table_for
 
 
 class PalazzoApp(App[None]):
+    #: shows the network's log lines as notes while a networked game runs
+    note_handler: logging.Handler | None = None
     TITLE = "palazzo"
     CSS_PATH = "app.tcss"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
@@ -35,10 +36,8 @@ class PalazzoApp(App[None]):
         self.setup = setup or GameSetup()
         self.play_now = play
         self.net: Any = None  # a networked game started from the host or join form
-        #: shows the network's log lines as notes while a networked game runs
-        self.note_handler: logging.Handler | None = None
 
-    def on_mount(self, event: events.Mount) -> None:
+    def on_mount(self) -> None:
         if self.play_now:
             self.start_game(self.setup)
         else:

@@ -197,8 +197,10 @@ class NetApp(PalazzoApp):
     failure = property(lambda self: self.net.failure)
     host_session = property(lambda self: self.net.host_session)
 
-    def on_mount(self, event: events.Mount) -> None:
-        event.prevent_default()  # not the start screen of a local game
+    def on_mount(self, event: events.Mount | None = None) -> None:
+        # Textual passes the event; the default keeps the signature compatible with the base
+        if event is not None:
+            event.prevent_default()  # not the start screen of a local game
         # the network's log lines become notes on the screen, never stray text over it
         add_note_handler(self)
         self.net.start(self)
