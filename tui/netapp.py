@@ -203,6 +203,13 @@ class NetApp(PalazzoApp):
         add_note_handler(self)
         self.net.start(self)
 
+    def end_choices(self) -> dict[str, str]:
+        """Every way out of this app's end screen closes it: the game was its whole run."""
+        return {"quit": "Quit palazzo"}
+
+    def leave_question(self) -> str:
+        return "Leave this networked game and quit palazzo?"
+
     def after_game(self, setup: Any, choice: str | None) -> None:
         if choice is None:
             return

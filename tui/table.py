@@ -76,7 +76,7 @@ class TableScreen(Screen[None]):
         Binding("r,f2", "app.rules", "Rules"),
         Binding("l", "whole_log", "Log"),
         Binding("e", "results", "Results"),
-        Binding("q", "leave", "Quit"),
+        Binding("q", "leave", "Leave"),
     ]
 
     view: reactive[TableView | None] = reactive(None, init=False)
@@ -298,7 +298,8 @@ class TableScreen(Screen[None]):
             return
         from tui.screens.end import EndScreen
 
-        self.app.push_screen(EndScreen(view, self.end_words(view)), self._after_end)
+        choices = getattr(self.app, "end_choices", lambda: None)()
+        self.app.push_screen(EndScreen(view, self.end_words(view), choices), self._after_end)
 
     def _after_end(self, result: str | None) -> None:
         self.app.after_game(self.setup, result)  # type: ignore[attr-defined]
@@ -313,7 +314,8 @@ class TableScreen(Screen[None]):
         if self.view is not None and self.view.over:
             leave(True)
             return
-        self.app.push_screen(Confirm("Leave this game and go back to the start screen?"), leave)
+        question = getattr(self.app, "leave_question", lambda: "Leave this game?")()
+        self.app.push_screen(Confirm(question), leave)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pick":

@@ -17,6 +17,7 @@ from engine.condottiere.cards import KINDS, MERC_STRENGTH, NAMES, REGIONS
 from engine.condottiere.measures import line_strengths, thresholds
 from engine.condottiere.state import State
 from engine.core import UNKNOWN
+from engine.words import plural
 from tui.condottiere.regions import SEAT_STYLE
 
 SHORT = tuple(str(n) for n in MERC_STRENGTH) + NAMES[7:]
@@ -77,17 +78,28 @@ def players_text(s: State, seat: int, names: tuple[str, ...], actor: int, width:
     return out
 
 
-def battle_title(s: State) -> str:
+#: the phases between one battle's resolution and the next battle's region being chosen: the
+#: battle count is already the next one's, the region still the last one's
+BETWEEN = ("place", "take")
+
+
+def battle_words(s: State) -> str:
+    """Which battle the table is at, as the header and the battle panel both say it:
+    ``battle 3 for Parma``, ``choosing the region of battle 4``, ``game over after 7 battles``.
+    The count is the one the end screen gives (battles fought, the final battle apart)."""
     if s.phase == "over":
-        return "The game is over"
+        return f"game over after {plural(s.battles, 'battle')}"
     if s.final:
-        return "Final battle"
-    if s.battle >= 0:
-        where = REGIONS[s.battle]
-        if s.defender >= 0:
-            return f"Battle {s.battles + 1} for {where} (held, attacked)"
-        return f"Battle {s.battles + 1} for {where}"
-    return f"Before battle {s.battles + 1}"
+        return "final battle"
+    if s.phase in BETWEEN or s.battle < 0:
+        return f"choosing the region of battle {s.battles + 1}"
+    where = f"battle {s.battles + 1} for {REGIONS[s.battle]}"
+    return where + (" (held, attacked)" if s.defender >= 0 else "")
+
+
+def battle_title(s: State) -> str:
+    words = battle_words(s)
+    return words[0].upper() + words[1:]
 
 
 def hand_text(s: State, seat: int) -> Text:

@@ -10,8 +10,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Static
 
-from engine.condottiere.cards import REGIONS
 from engine.condottiere.text import SEAT_NAMES
+from engine.words import plural
 from tui.choices import Question
 from tui.client import TableView
 from tui.condottiere import choices, regions, render
@@ -64,7 +64,7 @@ class CondottiereTable(TableScreen):
             self.query_one("#goal", Static).update(render.goal_text(s))
         if self._changed("hand", s.hands[seat]):
             hand = self.query_one("#hand", Static)
-            hand.border_title = f"Your hand ({SEAT_NAMES[seat]}, {len(s.hands[seat])} cards)"
+            hand.border_title = f"Your hand ({SEAT_NAMES[seat]}, {plural(len(s.hands[seat]), 'card')})"
             hand.update(render.hand_text(s, seat))
 
     def status_text(self, view: TableView) -> str:
@@ -77,22 +77,16 @@ class CondottiereTable(TableScreen):
             who = f"{view.names[view.actor]} to play"
         else:
             who = "..."
-        if s.final:
-            where = "final battle"
-        elif s.battle >= 0:
-            where = f"battle {s.battles + 1} for {REGIONS[s.battle]}"
-        else:
-            where = f"battle {s.battles + 1}"
-        return f"{who} | {where} | Condottiere, you are {SEAT_NAMES[view.seat]}"
+        return f"{who} | {render.battle_words(s)} | Condottiere, you are {SEAT_NAMES[view.seat]}"
 
     def end_words(self, view: TableView) -> tuple[str, str, str]:
         s = view.state
         battles = view.outcome.detail.get("battles", s.battles) if view.outcome else s.battles
-        length = f"after {battles} battle" + ("" if battles == 1 else "s")
+        length = f"after {plural(battles, 'battle')}"
         if s.config.playing_for_points:
             length += f" in game {s.games} of the match"
-            return ("", length, "points")
-        return ("", length, "regions")
+            return ("", length, "point")
+        return ("", length, "region")
 
     def question(self, view: TableView, actions: tuple[Any, ...], asked: tuple[str, ...]) -> Question | None:
         return choices.question(view, actions, asked)

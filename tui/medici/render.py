@@ -16,6 +16,7 @@ from engine.medici.game import scores
 from engine.medici.rules import deck_size
 from engine.medici.state import NO_CARD, NO_LIMIT, State
 from engine.medici.text import stack_label
+from engine.words import noun
 
 HOUSE_STYLE = ("bold red", "bold blue", "bold yellow", "bold green")
 SHORT_HOUSE = ("Orsini", "Colonna", "Rovere", "Gonzaga")
@@ -112,7 +113,7 @@ def houses_text(s: State, seat: int, names: tuple[str, ...], actor: int, width: 
         head.append("> " if h == actor else "  ", style="bold")
         head.append(names[h], style=HOUSE_STYLE[h] + (" underline" if h == actor else ""))
         head.append(" " * (pad - len(names[h])))
-        head.append(f" {sc[h]:>3} pts", style="bold")
+        head.append(f" {sc[h]:>3} {noun(sc[h], 'pt', 'pts')}", style="bold")
         sizes = Text(f"hand {len(s.hands[h])} deck {deck_size(s, h)}")
         if s.limits[h] != NO_LIMIT:
             sizes.append(f" limit {s.limits[h]}", style="bold")

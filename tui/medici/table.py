@@ -11,6 +11,7 @@ from textual.widgets import Footer, Static
 
 from engine.medici.cards import HOUSES
 from engine.medici.state import NO_LIMIT
+from engine.words import plural
 from tui.choices import Question
 from tui.client import TableView
 from tui.medici import choices, render
@@ -71,7 +72,7 @@ class MediciTable(TableScreen):
             self.query_one("#legend", Static).update(render.houses_legend(width, other))
         if self._changed("hand", (s.hands[seat], s.limits[seat])):
             hand = self.query_one("#hand", Static)
-            hand.border_title = f"Your hand ({HOUSES[seat]}, {len(s.hands[seat])} cards)"
+            hand.border_title = f"Your hand ({HOUSES[seat]}, {plural(len(s.hands[seat]), 'card')})"
             hand.update(render.hand_text(s, seat))
 
     def status_text(self, view: TableView) -> str:
@@ -100,7 +101,7 @@ class MediciTable(TableScreen):
             how = "no house had a shadow alliance left"
         elif s.end == "no-playable-card":
             how = f"{view.names[s.turn]} started a turn with no card it could play"
-        return (how, "", "points")
+        return (how, "", "point")
 
     def question(self, view: TableView, actions: tuple[Any, ...], asked: tuple[str, ...]) -> Question | None:
         return choices.question(view, actions, asked)
