@@ -148,6 +148,11 @@ class TableScreen(Screen[None]):
     def status_text(self, view: TableView) -> str:
         return ""
 
+    def warning_text(self, view: TableView) -> str:
+        """A line saying who can end the game on their next turn ("" when nobody can), from
+        what the seat's view shows."""
+        return ""
+
     def end_words(self, view: TableView) -> tuple[str, str, str]:
         """How the game ended, how long it lasted, what a score counts, in this game's words
         ("" for the defaults)."""
@@ -156,6 +161,9 @@ class TableScreen(Screen[None]):
     # -- shared parts --------------------------------------------------------------------------
 
     def compose_moves(self) -> ComposeResult:
+        warning = Static(id="warning")
+        warning.display = False
+        yield warning
         yield Static(id="prompt")
         yield MovePanel(id="moves")
 
@@ -184,10 +192,18 @@ class TableScreen(Screen[None]):
         self._write_log(view)
         self._ask()
         self.query_one("#status", Static).update(self.status_text(view), layout=False)
+        self._warn(view)
         self._update_keys()
         if view.over and not self._ended:
             self._ended = True
             self.call_after_refresh(self.action_results)
+
+    def _warn(self, view: TableView) -> None:
+        text = self.warning_text(view)
+        if self._changed("warning", text):
+            warning = self.query_one("#warning", Static)
+            warning.update(Text(f"! {text}", style="bold") if text else "")
+            warning.display = bool(text)
 
     def watch_path(self) -> None:
         self._ask()

@@ -14,7 +14,7 @@ from engine.condottiere.text import SEAT_NAMES
 from engine.words import plural
 from tui.choices import Question
 from tui.client import TableView
-from tui.condottiere import choices, regions, render
+from tui.condottiere import choices, regions, render, warning
 from tui.table import TableScreen
 
 
@@ -78,6 +78,9 @@ class CondottiereTable(TableScreen):
         else:
             who = "..."
         return f"{who} | {render.battle_words(s)} | Condottiere, you are {SEAT_NAMES[view.seat]}"
+
+    def warning_text(self, view: TableView) -> str:
+        return warning.warning(view.state, view.seat, view.names)
 
     def end_words(self, view: TableView) -> tuple[str, str, str]:
         s = view.state

@@ -14,7 +14,7 @@ from engine.medici.state import NO_LIMIT
 from engine.words import plural
 from tui.choices import Question
 from tui.client import TableView
-from tui.medici import choices, render
+from tui.medici import choices, render, warning
 from tui.table import TableScreen
 
 PHASE_WORDS = {
@@ -90,6 +90,9 @@ class MediciTable(TableScreen):
         extra = f" | your limit {limit}" if limit != NO_LIMIT else ""
         turn = s.turns + (0 if view.over else 1)
         return f"{who} | turn {turn}, {phase}{extra} | Court of the Medici, you are {HOUSES[view.seat]}"
+
+    def warning_text(self, view: TableView) -> str:
+        return warning.warning(view.state, view.seat, view.names)
 
     def end_words(self, view: TableView) -> tuple[str, str, str]:
         s = view.state
