@@ -129,7 +129,8 @@ class NetGame:
         game = adapter(table.game)
         names = tuple(f"{n} ({s.name})" for n, s in zip(table.rules.seat_names, table.seats,
                                                              strict=False))
-        self.client = NetClient(self.session, self.send, names, getattr(game, "narrate", None))
+        self.client = NetClient(self.session, self.send, names, getattr(game, "narrate", None),
+                                marker=getattr(game, "marks", None))
         self.app.setup = GameSetup(game=table.game, players=len(table.seats),
                                    seat=max(table.me, 0))
         self.app.push_screen(game.TABLE(self.client, self.app.setup))

@@ -124,7 +124,7 @@ def test_the_log_tells_a_strike_with_its_hidden_card_and_victim():
     raise AssertionError("no strike eliminated anything in 40 games")
 
 
-def test_the_log_does_not_name_cards_placed_face_down_by_others():
+def test_the_log_tells_every_face_down_placement_but_names_only_the_seats_own_cards():
     client = _client(seed=6)
 
     async def run():
@@ -136,7 +136,14 @@ def test_the_log_does_not_name_cards_placed_face_down_by_others():
 
     snap = asyncio.run(run())
     placed = [line for line in snap.log if "face down" in line]
-    assert placed and all(line.startswith("Orsini (you)") for line in placed)
+    mine = [line for line in placed if line.startswith("Orsini (you)")]
+    others = [line for line in placed if not line.startswith("Orsini (you)")]
+    # four houses: each places three hidden cards and crowns its three alliances face down
+    assert len(mine) == 3 and len(others) == 3 * 3 + 3 * 3
+    assert all(" places a card face down " in line for line in others)
+    assert "Colonna places a card face down before Orsini (you)." in others
+    assert "Colonna places a card face down on its shadow alliance 1." in others
+    assert all("a card" not in line for line in mine)
 
 
 

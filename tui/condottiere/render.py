@@ -1,10 +1,14 @@
 """Drawing Condottiere's players, battle lines and hand from one seat's view.
 
 Every seat's line shows its cards in play order (a face-down card as ``##``, or to its owner
-``(6)``), the strength it would have if the battle ended now (other seats' face-down cards
-count nothing, as in the Hidden Cards variant they announce only their face-up strength),
-whether it passed, its hand size and regions, and the Condottiere token. ``>`` marks the seat
-to act; colours only repeat the names.
+``(6)``), the strength it would have if the battle ended now as everyone sees it (face-up cards
+only: in the Hidden Cards variant players announce only their face-up strength; the seat's own
+row adds what its line counts with its face-down cards, which only it knows), whether it passed,
+its hand size and regions, and the Condottiere token. ``>`` marks the seat to act; colours only
+repeat the names; the legend under the lines says what ``##`` and ``(6)`` are.
+
+``marks`` (from ``tui.condottiere.narrate.marks``) are what the last move touched: a marked
+line is starred, the card just played drawn in reverse, so the mark shows without colour too.
 """
 
 from __future__ import annotations
@@ -22,6 +26,10 @@ from tui.condottiere.regions import SEAT_STYLE
 
 SHORT = tuple(str(n) for n in MERC_STRENGTH) + NAMES[7:]
 
+Marks = frozenset[tuple[object, ...]]
+NO_MARKS: Marks = frozenset()
+MARK_STYLE = "reverse"
+
 
 def card_word(c: int, up: int = 1, mine: bool = False) -> str:
     """``10``, ``Drummer``; a face-down card ``##``, or ``(10)`` to its owner."""
@@ -31,19 +39,29 @@ def card_word(c: int, up: int = 1, mine: bool = False) -> str:
 
 
 def strengths(s: State, seat: int) -> list[int]:
-    """What each line would count now, as ``seat`` knows it: its own line in full, the others'
-    face-up cards."""
-    shown = line_strengths(s.lines, only_up=True)
-    if any(not up for _, up in s.lines[seat]):
-        full = line_strengths(tuple(line if i == seat else tuple((c, 1) for c, up in line if up)
-                                    for i, line in enumerate(s.lines)))
-        shown[seat] = full[seat]
-    return shown
+    """What each line would count now as everyone sees it: its face-up cards only (the strength
+    a player announces in Hidden Cards)."""
+    return line_strengths(s.lines, only_up=True)
 
 
-def players_text(s: State, seat: int, names: tuple[str, ...], actor: int, width: int = 80) -> Text:
-    """Every seat: marker, name, strength, pass; hand, regions, tokens; then its battle line."""
+def own_strength(s: State, seat: int) -> int | None:
+    """What ``seat``'s line would count with its own face-down cards turned up, as only that
+    seat knows it (the others' face-down cards stay out); ``None`` with no face-down card."""
+    if not 0 <= seat < len(s.lines) or all(up for _, up in s.lines[seat]):
+        return None
+    lines = tuple(line if i == seat else tuple((c, 1) for c, up in line if up)
+                  for i, line in enumerate(s.lines))
+    return line_strengths(lines)[seat]
+
+
+def players_text(
+    s: State, seat: int, names: tuple[str, ...], actor: int, width: int = 80,
+    marks: Marks = NO_MARKS,
+) -> Text:
+    """Every seat: marker, name, strength, pass; hand, regions, tokens; then its battle line,
+    starred if the last move touched it."""
     st = strengths(s, seat)
+    mine = own_strength(s, seat)
     pad = max(len(n) for n in names[: s.players])
     fighting = s.fighters or tuple(range(s.players))
     out = Text()
@@ -56,6 +74,8 @@ def players_text(s: State, seat: int, names: tuple[str, ...], actor: int, width:
         head.append(" " * (pad - len(names[q])))
         if q in fighting:
             head.append(f" strength {st[q]:>2}", style="bold")
+            if q == seat and mine is not None and mine != st[q]:
+                head.append(f" ({mine} with your face-down cards)")
             if s.passed[q]:
                 head.append(" passed", style="italic")
         else:
@@ -73,8 +93,14 @@ def players_text(s: State, seat: int, names: tuple[str, ...], actor: int, width:
         else:
             out.append("\n    " + more)
         line = s.lines[q]
-        cards = "  ".join(card_word(c, up, q == seat) for c, up in line) if line else "-"
-        out.append("\n    " + cards)
+        touched = ("line", q) in marks or any(m[:2] == ("card", q) for m in marks)
+        out.append("\n  * " if touched else "\n    ")
+        if not line:
+            out.append("-")
+        for i, (c, up) in enumerate(line):
+            if i:
+                out.append("  ")
+            out.append(card_word(c, up, q == seat), style=MARK_STYLE if ("card", q, i) in marks else "")
     return out
 
 
@@ -122,4 +148,7 @@ def goal_text(s: State) -> str:
     text = f"To win: {total} regions, or {adjacent} adjacent ones."
     if s.config.playing_for_points:
         text += f" Match to {s.config.target_score} points (game {s.games + 1})."
-    return text
+    if s.config.hidden_cards:
+        text += ("\n##: a face-down card; (6): your own face-down card. A strength counts the "
+                 "face-up cards, as everyone sees them.")
+    return text + "\n*: the line the last move touched, its card in reverse."

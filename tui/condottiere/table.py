@@ -54,12 +54,12 @@ class CondottiereTable(TableScreen):
             box.border_title = "Map" if drawn else "Regions and their neighbours"
             self.query_one("#map", Static).update(regions.map_text(s) if drawn else regions.regions_text(s))
         players = (self.size, s.lines, s.passed, s.holder, s.defender, s.owner, tuple(len(h) for h in s.hands),
-                   s.points, view.actor, s.battle, s.fighters)
+                   s.points, view.actor, s.battle, s.fighters, view.marks)
         if self._changed("players", players):
             self.query_one("#players-box").border_title = render.battle_title(s)
             width = self.query_one("#players-box").content_size.width or 40
             self.query_one("#players", Static).update(
-                render.players_text(s, seat, view.names, view.actor, width)
+                render.players_text(s, seat, view.names, view.actor, width, view.marks)
             )
             self.query_one("#goal", Static).update(render.goal_text(s))
         if self._changed("hand", s.hands[seat]):

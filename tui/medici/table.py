@@ -38,7 +38,7 @@ class MediciTable(TableScreen):
         with Horizontal(id="board"):
             with Vertical(id="left"):
                 with VerticalScroll(id="court-box") as court:
-                    court.border_title = "Court: stack, total, cards"
+                    court.border_title = "Court: stack, total, cards (* last move)"
                     yield Static(id="court")
                 hand = Static(id="hand")
                 hand.border_title = "Your hand"
@@ -59,13 +59,14 @@ class MediciTable(TableScreen):
         s = view.state
         width = self.query_one("#houses-box").content_size.width or self.size.width // 2
         seat = view.seat
-        if self._changed("court", s.middle):
-            self.query_one("#court", Static).update(render.court_table(s))
+        marks = view.marks
+        if self._changed("court", (s.middle, marks)):
+            self.query_one("#court", Static).update(render.court_table(s, marks))
         houses = (s.alliances, s.pending, s.middle, tuple(map(len, s.hands)), s.pools, s.bottoms,
-                  s.limits, view.actor, width)
+                  s.limits, view.actor, width, marks)
         if self._changed("houses", houses):
             self.query_one("#houses", Static).update(
-                render.houses_text(s, seat, view.names, view.actor, width)
+                render.houses_text(s, seat, view.names, view.actor, width, marks)
             )
         if self._changed("legend", width < 46):
             other = (seat + 1) % s.players
