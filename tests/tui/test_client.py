@@ -155,12 +155,15 @@ _any_int = st.integers(-(2**63), 2**64 - 1)
 def test_narrating_any_action_ends_and_says_something(budget, game, moves, seat, card, target,
                                                       other, more, viewer):
     """A narrator tells steps the rules took; still, whatever numbers it is given, it ends and
-    says something (a stack number of -2 once sent the stack labels into a loop for ever)."""
+    says something (a stack number of -2 once sent the stack labels into a loop for ever), and
+    its marker ends and names a set of marks or none."""
     from engine.condottiere.state import ACTION_KINDS
     from engine.condottiere.state import Action as CondottiereAction
     from engine.medici.state import KINDS
     from engine.medici.state import Action as MediciAction
+    from tui.condottiere.narrate import marks as marks_condottiere
     from tui.condottiere.narrate import narrate as narrate_condottiere
+    from tui.medici.narrate import marks as marks_medici
 
     rules = get_game(game).rules
     state = rules.new_game(rules.make_config(3, {}))
@@ -170,11 +173,13 @@ def test_narrating_any_action_ends_and_says_something(budget, game, moves, seat,
         state = rules.apply(state, rules.legal_actions(state)[0])
     if game == "medici":
         a = MediciAction(KINDS[moves % len(KINDS)], seat, card, other, target, more, other)
-        tell = narrate
+        tell, mark = narrate, marks_medici
     else:
         a = CondottiereAction(ACTION_KINDS[moves % len(ACTION_KINDS)], seat, card, target, other,
                               (card, more))
-        tell = narrate_condottiere
+        tell, mark = narrate_condottiere, marks_condottiere
     with budget(2):
         lines = tell(state, a, state, viewer, ["Ada", "Bo", "Cy"])
+        marks = mark(state, a, state, viewer)
     assert all(isinstance(line, str) and line for line in lines)
+    assert marks is None or isinstance(marks, frozenset)
