@@ -204,3 +204,37 @@ def test_an_opponents_face_down_card_is_never_named_in_the_log():
     # the seat itself hears its own card
     own = tell(CONDOTTIERE, condottiere, s, plays[0], 1, ("Red", "Blue"))[0]
     assert own == [f"Blue: plays {NAMES[plays[0].card]} face down."]
+
+
+# -- the marks on the table ----------------------------------------------------------------------
+
+
+async def test_the_stack_a_conspiracy_built_stays_marked_on_the_court(ui, still):
+    s = position(hands=["O3 O9", "", "", ""], middle=["O5", "C2", "G7"])
+    app = still.app(still.client("medici", s, action("conspire", 0, "O3", stack="B", elim="A"), 0))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        rows = [line for line in ui.text(app).splitlines() if "Orsini 3" in line or "Gonzaga 7" in line]
+        assert any("*B   5 Colonna 2 + Orsini 3" in row for row in rows)
+        assert any(" C   7 Gonzaga 7" in row and "*C" not in row for row in rows)
+        assert "stack A (Orsini Noble 5 = 5) is eliminated" in app.screen.query_one("#log").lines[-1]
+
+
+async def test_a_strike_under_way_marks_its_shadow_alliance(ui, still):
+    s = position(hands=["O2 O9", "", "", ""], middle=["G10"])
+    app = still.app(still.client("medici", s, action("strike", 0, "O2", slot=1), 0))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert "*2/?Colonna + 2 striking" in ui.text(app)
+
+
+async def test_the_lines_a_bishop_emptied_are_marked(ui, still):
+    s = battle(2, lines=[["Mercenary 6", "Mercenary 3"], ["Mercenary 6", "Mercenary 1"]],
+               hands=[["Mercenary 2"], ["Bishop", "Mercenary 1"]], holder=1)
+    app = still.app(still.client("condottiere", s, _play(s, BISHOP), 0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        text = ui.text(app)
+        assert "* 3 " in text and "* 1 " in text
+        log = app.screen.query_one("#log").lines
+        assert log[-1].startswith("The Bishop discards every face-up Mercenary 6")
