@@ -75,7 +75,7 @@ def players_text(
         if q in fighting:
             head.append(f" strength {st[q]:>2}", style="bold")
             if q == seat and mine is not None and mine != st[q]:
-                head.append(f" ({mine} with your face-down cards)")
+                head.append(f" ({mine} with your face-down)")
             if s.passed[q]:
                 head.append(" passed", style="italic")
         else:
@@ -149,6 +149,6 @@ def goal_text(s: State) -> str:
     if s.config.playing_for_points:
         text += f" Match to {s.config.target_score} points (game {s.games + 1})."
     if s.config.hidden_cards:
-        text += ("\n##: a face-down card; (6): your own face-down card. A strength counts the "
-                 "face-up cards, as everyone sees them.")
-    return text + "\n*: the line the last move touched, its card in reverse."
+        text += ("\n##: a face-down card, (6): your own; a strength counts face-up cards, "
+                 "as everyone sees them")
+    return text + "\n*: the last move"
