@@ -38,7 +38,7 @@ class MediciTable(TableScreen):
         with Horizontal(id="board"):
             with Vertical(id="left"):
                 with VerticalScroll(id="court-box") as court:
-                    court.border_title = "Court: stack, total, cards (* last move)"
+                    court.border_title = "Court: stack, total, cards; *: last move"
                     yield Static(id="court")
                 hand = Static(id="hand")
                 hand.border_title = "Your hand"
