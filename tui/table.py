@@ -6,6 +6,10 @@ A table screen has one reactive ``view`` (a ``TableView`` from its ``GameClient`
 after every step by a worker that follows ``client.updates()``; ``watch_view`` redraws. The
 screen never sees the game's full state.
 
+The view's ``marks`` (what the last move touched) go to the game's render functions; the
+``warning`` line under the move box shows the game's ``warning_text(view)`` (who can end the game
+on their next turn) and is hidden when there is none.
+
 When the seat must decide, the screen asks questions built from the legal actions
 (``tui.choices``): the current question's answers fill an ``OptionList``. A digit key, Enter on
 the highlighted answer and a mouse click all post the same ``Picked`` message; when the answers
@@ -113,7 +117,9 @@ class TableScreen(Screen[None]):
         "Your move is asked one question at a time: a card, then what to do with it, then its "
         "target, then a value when one is needed. Only legal answers are offered. Press the "
         "answer's number, or move with the arrows and press Enter, or click it. Escape takes "
-        "back the last answer. Computer players move one at a time."
+        "back the last answer. Computer players move one at a time. What the last move touched "
+        "is starred on the table until the next move, and the log names every card it took off "
+        "the table. A line starting with ! warns that someone can end the game on their next turn."
     )
 
     @property
