@@ -7,8 +7,8 @@ after every step by a worker that follows ``client.updates()``; ``watch_view`` r
 screen never sees the game's full state.
 
 The view's ``marks`` (what the last move touched) go to the game's render functions; the
-``warning`` line at the top of the move box shows the game's ``warning_text(view)`` (who can end the game
-on their next turn) and is hidden when there is none.
+``warning`` line at the top of the move box shows the game's ``warning_text(view)`` (who can end
+the game on their next turn) and is hidden when there is none.
 
 When the seat must decide, the screen asks questions built from the legal actions
 (``tui.choices``): the current question's answers fill an ``OptionList``. A digit key, Enter on
