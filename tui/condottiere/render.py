@@ -100,7 +100,8 @@ def players_text(
         for i, (c, up) in enumerate(line):
             if i:
                 out.append("  ")
-            out.append(card_word(c, up, q == seat), style=MARK_STYLE if ("card", q, i) in marks else "")
+            marked = ("card", q, i) in marks
+            out.append(card_word(c, up, q == seat), style=MARK_STYLE if marked else "")
     return out
 
 

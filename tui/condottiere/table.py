@@ -64,7 +64,8 @@ class CondottiereTable(TableScreen):
             self.query_one("#goal", Static).update(render.goal_text(s))
         if self._changed("hand", s.hands[seat]):
             hand = self.query_one("#hand", Static)
-            hand.border_title = f"Your hand ({SEAT_NAMES[seat]}, {plural(len(s.hands[seat]), 'card')})"
+            held = plural(len(s.hands[seat]), "card")
+            hand.border_title = f"Your hand ({SEAT_NAMES[seat]}, {held})"
             hand.update(render.hand_text(s, seat))
 
     def status_text(self, view: TableView) -> str:

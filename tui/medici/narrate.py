@@ -218,7 +218,8 @@ def marks(before: State, a: Action, after: State, seat: int) -> frozenset[Mark] 
     if k == "conspire":
         return frozenset({("stack", a.target)})
     if k == "build":
-        made = range(before.next_sid, min(max(before.next_sid, after.next_sid), before.next_sid + 16))
+        first = before.next_sid
+        made = range(first, min(max(first, after.next_sid), first + 16))  # a Lady's new stacks
         return frozenset({("stack", a.target)} | {("stack", sid) for sid in made})
     if k in ("plan", "stuck"):
         return frozenset()

@@ -73,7 +73,8 @@ class MediciTable(TableScreen):
             self.query_one("#legend", Static).update(render.houses_legend(width, other))
         if self._changed("hand", (s.hands[seat], s.limits[seat])):
             hand = self.query_one("#hand", Static)
-            hand.border_title = f"Your hand ({HOUSES[seat]}, {plural(len(s.hands[seat]), 'card')})"
+            held = plural(len(s.hands[seat]), "card")
+            hand.border_title = f"Your hand ({HOUSES[seat]}, {held})"
             hand.update(render.hand_text(s, seat))
 
     def status_text(self, view: TableView) -> str:

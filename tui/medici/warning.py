@@ -38,13 +38,13 @@ def warning(s: State, seat: int, names: Sequence[str]) -> str:
     if s.config.end_when_all_struck:
         if sum(left) == 1:
             h = next(h for h in range(s.players) if left[h])
-            said.append(f"One shadow alliance is left, {_name(names, h)}'s: its strike ends the game.")
+            who = _name(names, h)
+            said.append(f"One shadow alliance is left, {who}'s: its strike ends the game.")
     else:
         for h in range(s.players):
             if left[h] == 1:
-                said.append(
-                    f"{_name(names, h)} is at its last shadow alliance: its next strike ends the game."
-                )
+                who = _name(names, h)
+                said.append(f"{who} is at its last shadow alliance: its next strike ends the game.")
     for h in range(s.players):
         if deck_size(s, h):
             continue
