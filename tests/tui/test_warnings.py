@@ -185,3 +185,31 @@ async def test_the_condottiere_table_has_no_warning_line_when_none_is_due(ui, st
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert not app.screen.query_one("#warning", Static).display
+
+
+def test_playing_for_points_says_when_the_win_would_also_end_the_match():
+    """Six regions bring six points: with four already, a target of 10 is reached, of 11 not."""
+    owner = {"Torino": 0, "Venezia": 0, "Napoli": 0, "Lucca": 0, "Ancona": 0}
+    for target, words in ((10, "this game and the match"), (11, "this game of the match")):
+        config = CondottiereConfig(2, playing_for_points=True, target_score=target)
+        s = battle(2, config=config, owner=owner, battle="Parma", points=(4, 0))
+        assert _condottiere(s) == f"Red holds 5 of 6 regions: one more wins {words}."
+
+
+def test_a_connected_win_counts_its_bonus_toward_the_match():
+    """Three connected regions and one more joining them: 4 points and the bonus of 5."""
+    owner = {"Torino": 1, "Milano": 1, "Genova": 1}
+    config = CondottiereConfig(2, playing_for_points=True, target_score=10)
+    s = battle(2, config=config, owner=owner, battle="Roma", points=(0, 1))
+    assert _condottiere(s).endswith("Parma or Modena wins this game and the match.")
+    s = battle(2, config=config, owner=owner, battle="Roma", points=(0, 0))
+    assert _condottiere(s).endswith("Parma or Modena wins this game of the match.")
+
+
+def test_the_last_battle_of_the_long_war_is_announced():
+    from engine.condottiere.measures import MAX_BATTLES
+
+    s = battle(2, battle="Parma", battles=MAX_BATTLES - 1)
+    assert _condottiere(s) == (f"Battle {MAX_BATTLES} is the last of the long war: after it, the "
+                               "most regions wins.")
+    assert _condottiere(battle(2, battle="Parma", battles=MAX_BATTLES - 2)) == ""
