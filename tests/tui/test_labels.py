@@ -197,3 +197,10 @@ def test_the_hidden_cards_legend_says_what_the_marks_are():
     legend = condottiere_render.goal_text(battle(2, config=config))
     assert "##: a face-down card, (6): your own" in legend
     assert "##" not in condottiere_render.goal_text(battle(2))
+
+
+def test_the_legend_names_the_region_the_last_move_touched():
+    parma = ("region", 5)
+    assert condottiere_render.goal_text(battle(2), frozenset({parma})).endswith(
+        "*: the last move (at Parma)")
+    assert condottiere_render.goal_text(battle(2)).endswith("*: the last move")

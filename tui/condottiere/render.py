@@ -144,7 +144,9 @@ def hand_text(s: State, seat: int) -> Text:
     return t
 
 
-def goal_text(s: State) -> str:
+def goal_text(s: State, marks: Marks = NO_MARKS) -> str:
+    """What wins, the marks' legend, and the regions the last move touched (the token placed,
+    the Favor of the Pope moved, a battle fought over), by name."""
     total, adjacent = thresholds(s.config)
     text = f"To win: {total} regions, or {adjacent} adjacent ones."
     if s.config.playing_for_points:
@@ -152,4 +154,6 @@ def goal_text(s: State) -> str:
     if s.config.hidden_cards:
         text += ("\n##: a face-down card, (6): your own; a strength counts face-up cards, "
                  "as everyone sees them")
-    return text + "\n*: the last move"
+    places = sorted(m[1] for m in marks if m[0] == "region" and 0 <= m[1] < len(REGIONS))
+    where = f" (at {', '.join(REGIONS[r] for r in places)})" if places else ""
+    return text + f"\n*: the last move{where}"

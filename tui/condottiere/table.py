@@ -61,7 +61,7 @@ class CondottiereTable(TableScreen):
             self.query_one("#players", Static).update(
                 render.players_text(s, seat, view.names, view.actor, width, view.marks)
             )
-            self.query_one("#goal", Static).update(render.goal_text(s))
+            self.query_one("#goal", Static).update(render.goal_text(s, view.marks))
         if self._changed("hand", s.hands[seat]):
             hand = self.query_one("#hand", Static)
             held = plural(len(s.hands[seat]), "card")
