@@ -135,8 +135,19 @@ def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     j.add_argument("--verbose", action="store_true", help="print every move")
 
 
+VERIFY_EXIT = """exit status (for several files, the first of 3, 4, 5 that any of them gives):
+  0  every file verified: every entry genuine, the game played to its end
+  2  a file named is not there (nothing is checked)
+  3  a cheat (the line names who and where) or an altered record (a bad signature, a broken
+     chain, an entry that does not parse)
+  4  a record cut off: the file stops in the middle of an entry, or every entry is genuine but
+     the record stops before the end of the game
+  5  a file that is not a palazzo transcript at all"""
+
+
 def _add_verify(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    v = sub.add_parser("verify", help="check saved transcripts of networked games, signature by signature")
+    v = sub.add_parser("verify", help="check saved transcripts of networked games, signature by signature",
+                       epilog=VERIFY_EXIT, formatter_class=argparse.RawDescriptionHelpFormatter)
     v.add_argument("transcripts", nargs="+", metavar="TRANSCRIPT", help="a saved .palazzo file")
     v.add_argument("--quiet", action="store_true", help="print nothing; only the exit status")
 
@@ -311,7 +322,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """One line per file; 0 all verified, 3 a cheat or a rejected file, 4 an incomplete one."""
+    """One line per file; the exit status is the worst finding (``VERIFY_EXIT``)."""
     import os
 
     from net.session.verify import verify_file
@@ -328,7 +339,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if not args.quiet:
             prefix = f"{path}: " if len(args.transcripts) > 1 else ""
             print(prefix + verdict.text, flush=True)
-    return 3 if 3 in found else 4 if 4 in found else 0
+    return next((status for status in (3, 4, 5) if status in found), 0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
