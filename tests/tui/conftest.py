@@ -33,3 +33,9 @@ def asking(app) -> bool:
 @pytest.fixture
 def ui():
     return SimpleNamespace(text=screen_text, until=until, asking=asking)
+
+
+@pytest.fixture(autouse=True)
+def _own_data_dir(tmp_path, monkeypatch):
+    """Every test saves its games (and reads saved ones) in a folder of its own."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
