@@ -123,6 +123,12 @@ def _parse(data: bytes) -> list[Entry]:
     return entries
 
 
+def read_entries(data: bytes) -> list[Entry]:
+    """The entries of a saved transcript, each well formed (nothing more is checked); a
+    ``ValueError`` naming why not."""
+    return _parse(bytes(data))
+
+
 def _refuse_ext(code: int, data: bytes) -> Any:
     raise ValueError("extension types are not allowed")
 
