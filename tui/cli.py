@@ -73,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="palazzo", description="Court of the Medici and Condottiere in the terminal.")
     p.add_argument("--version", action="version", version=f"palazzo {version()}",
                    help="print palazzo's version and exit")
-    sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
+                           help="with no command, the start screen")
 
     play = sub.add_parser("play", help="play against computer opponents at the full-screen table")
     play.add_argument("game", nargs="?", default="medici", help="medici or condottiere")

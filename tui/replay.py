@@ -32,6 +32,7 @@ from engine.core import CHANCE, REVEAL, TERMINAL
 from engine.registry import get_game
 from tui.client import NotYourTurn, TableView
 from tui.setup import adapter, seat_labels
+from tui.table import TableScreen
 
 PUBLIC = None  # the viewer of a public replay
 
@@ -126,7 +127,7 @@ def network_replay(path: str | Path) -> Replay:
         raise ReplayError(f"{path}: cannot read it: {e.strerror or e}") from None
     verdict = verify_bytes(data)
     try:
-        entries = read_entries(data)
+        entries = read_entries(data, partial=True)
     except ValueError as e:
         raise ReplayError(f"{path}: {verdict.text or e}") from None
     host = entries[0].fields.get("host")
@@ -199,17 +200,17 @@ class ReplayClient:
         self._moved.set()
 
 
-class ReplayKeys:
+class ReplayKeys(TableScreen):
     """The keys of a replay, mixed into the game's table screen (see ``replay_screen``)."""
 
     BINDINGS = [
-        Binding("right,n,space", "step(1)", "Next move", key_display="→"),
-        Binding("left,p", "step(-1)", "Back a move", key_display="←"),
-        Binding("pagedown", "step(10)", "10 on", show=False),
-        Binding("pageup", "step(-10)", "10 back", show=False),
-        Binding("home", "go(0)", "Start", show=False),
-        Binding("end", "go(-1)", "End", show=False),
-        Binding("escape,q", "close", "Close"),
+        Binding("right,n,space", "step(1)", "Next move", key_display="→", priority=True),
+        Binding("left,p", "step(-1)", "Back a move", key_display="←", priority=True),
+        Binding("pagedown", "step(10)", "10 on", show=False, priority=True),
+        Binding("pageup", "step(-10)", "10 back", show=False, priority=True),
+        Binding("home", "go(0)", "Start", show=False, priority=True),
+        Binding("end", "go(-1)", "End", show=False, priority=True),
+        Binding("escape,q", "close", "Close", priority=True),
     ]
     HELP_TITLE = "Replaying a game"
     HELP_KEYS = (
@@ -223,7 +224,7 @@ class ReplayKeys:
     HELP = ("A replay shows a finished game one move at a time, as the seat named at the top saw "
             "it, or the public view: what everyone at the table could see. Nothing can be played.")
 
-    client: ReplayClient
+    client: ReplayClient  # type: ignore[assignment]
 
     def action_step(self, delta: int) -> None:
         self.client.go(self.client.index + delta)
@@ -232,7 +233,7 @@ class ReplayKeys:
         self.client.go(index if index >= 0 else len(self.client.replay.frames) - 1)
 
     def action_close(self) -> None:
-        app = self.app  # type: ignore[attr-defined]
+        app: Any = self.app
         if len(app.screen_stack) <= 2 and getattr(app, "replay_only", False):
             app.exit()
         else:

@@ -85,7 +85,7 @@ class _Damaged(ValueError):
         self.kind = kind
 
 
-def _parse(data: bytes) -> list[Entry]:
+def _parse(data: bytes, partial: bool = False) -> list[Entry]:
     """The entries of a saved transcript, each well formed; ``_Damaged`` otherwise.
 
     Sequence, chain and signatures are left to the table, which names the entry that fails."""
@@ -116,17 +116,18 @@ def _parse(data: bytes) -> list[Entry]:
         raise
     except Exception as e:  # msgpack's own errors: bad bytes, too deep, too long
         raise _Damaged(f"entry {len(entries)}: unreadable bytes ({e or type(e).__name__})") from None
-    if end != len(payload):
+    if end != len(payload) and not (partial and entries):
         raise _Damaged(f"the file stops in the middle of entry {len(entries)}", "cut-off")
     if not entries:
         raise _Damaged("the transcript holds no entries", "cut-off")
     return entries
 
 
-def read_entries(data: bytes) -> list[Entry]:
+def read_entries(data: bytes, partial: bool = False) -> list[Entry]:
     """The entries of a saved transcript, each well formed (nothing more is checked); a
-    ``ValueError`` naming why not."""
-    return _parse(bytes(data))
+    ``ValueError`` naming why not. ``partial``: of a file cut off, the whole entries before
+    the cut."""
+    return _parse(bytes(data), partial)
 
 
 def _refuse_ext(code: int, data: bytes) -> Any:
