@@ -30,7 +30,7 @@ from textual.widgets import (
 
 from engine.registry import game_names, get_game
 from tui.options import option_widgets, read_options
-from tui.setup import GameSetup, default_bot
+from tui.setup import GameSetup, default_bot, player_levels
 from tui.widgets import Pick
 
 GAME_WORDS = {
@@ -180,7 +180,7 @@ class StartScreen(Screen[GameSetup]):
     def _opponent_rows(self, game: str, players: int, seat: int, s: GameSetup) -> list[Any]:
         entry = get_game(game)
         names = list(entry.rules.seat_names)[:players]
-        levels = entry.bot_names()
+        levels = player_levels(game)
         default = default_bot(game)
         given = list(s.bots) if s.game == game else []
         rows = []
@@ -252,7 +252,7 @@ class StartScreen(Screen[GameSetup]):
         from tui.screens.network import HostScreen
 
         name = self.query_one("#name", Input).value.strip()
-        self.app.push_screen(HostScreen(self._game(), name))
+        self.app.push_screen(HostScreen(self._game(), name, getattr(self.app, "host_form", None)))
 
     @on(Button.Pressed, "#join")
     def action_join(self) -> None:
