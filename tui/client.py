@@ -33,8 +33,8 @@ seat's view (in a thread, so a slow bot never freezes the screen), and paces the
 moves ``pace`` seconds apart (0 in tests) so a person can follow them one at a time. It words
 the log with the game's narrator (``tui.<game>.adapter.narrate``), which reads only the seat's
 views around each step, so a networked client can word its log the same way. After every move
-(the seat's or a bot's, with the chance steps it led to) it calls ``on_move`` when one is set:
-``tui.saves`` writes the game there. ``record()`` is what a save holds and ``restore()`` plays a
+(the seat's or a bot's, with the chance steps it led to) it calls ``on_move`` when one is set,
+and ``on_close`` when closed: ``tui.saves`` writes the game there. ``record()`` is what a save holds and ``restore()`` plays a
 saved game back to where it stopped, generators included, so it goes on as if never stopped.
 """
 
@@ -146,6 +146,8 @@ class LocalClient:
         self._closed = False
         #: called after every move, once the chance steps it led to are resolved
         self.on_move: Callable[[LocalClient], None] | None = None
+        #: called once when the client is closed (a save waits there for its last write)
+        self.on_close: Callable[[], None] | None = None
         self._advance()
 
     # -- the interface -------------------------------------------------------------------------
@@ -214,6 +216,9 @@ class LocalClient:
     def close(self) -> None:
         self._closed = True
         self._decided.set()
+        if self.on_close is not None:
+            self.on_close, done = None, self.on_close
+            done()
 
     # -- saving and restoring ------------------------------------------------------------------
 

@@ -7,7 +7,11 @@ seat's or a bot's, so quitting (or a crash) loses nothing: the file always holds
 stood after its last move. A finished game stays, marked ``over``, for replay.
 
 Every write is atomic: the bytes go to a temporary file in the same folder, are flushed to disk,
-and ``os.replace`` puts them in place; a crash mid-write leaves the previous save whole.
+and ``os.replace`` puts them in place; a crash mid-write leaves the previous save whole. The
+record of a move is taken at once, on the event loop (a fraction of a millisecond); the write,
+whose flush to disk takes milliseconds, runs on one writer thread, in order, so the table is
+redrawn without waiting for the disk. Closing the client (leaving the table, quitting) waits
+for the last write (``Saver.flush``).
 
 The file is one JSON object (``FORMAT``, version 1)::
 
@@ -30,8 +34,10 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -115,6 +121,8 @@ class Saver:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
         self.path = path or saves_dir() / f"{setup.game}-{stamp}-{client.seed}.json"
         self.error = ""  # the last write's failure, if any (the game goes on regardless)
+        self._writer: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
 
     def data(self, client: LocalClient) -> dict[str, Any]:
         actions, rng, bot_rngs = client.record()
@@ -137,11 +145,26 @@ class Saver:
         }
 
     def __call__(self, client: LocalClient) -> None:
+        """Record the game now and write it on the writer thread."""
+        data = json.dumps(self.data(client), separators=(",", ":")).encode()
+        with self._lock:
+            if self._writer is None:
+                self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="palazzo-save")
+            self._writer.submit(self._write, data)
+
+    def _write(self, data: bytes) -> None:
         try:
-            write_atomic(self.path, json.dumps(self.data(client), separators=(",", ":")).encode())
+            write_atomic(self.path, data)
             self.error = ""
         except OSError as e:
             self.error = f"the game could not be saved to {self.path}: {e.strerror or e}"
+
+    def flush(self) -> None:
+        """Wait until every write asked for is on disk (or has failed, see ``error``)."""
+        with self._lock:
+            writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.shutdown(wait=True)
 
 
 def attach(setup: GameSetup, client: LocalClient, path: Path | None = None,
@@ -149,7 +172,9 @@ def attach(setup: GameSetup, client: LocalClient, path: Path | None = None,
     """Save ``client``'s game after each move from now on (and once at once)."""
     saver = Saver(setup, client, path, started)
     client.on_move = saver
+    client.on_close = saver.flush
     saver(client)
+    saver.flush()  # the first write at once: a folder that cannot be written is said at the start
     return saver
 
 

@@ -29,6 +29,7 @@ async def _finish(setup=SETUP):
             break
         if snap.my_turn:
             client.submit(snap.legal[snap.steps % len(snap.legal)])
+    client.close()  # the last write on disk
     [done] = saves.saved_games(finished=True)
     return done
 

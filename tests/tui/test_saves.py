@@ -59,6 +59,7 @@ async def test_a_game_saved_at_move_k_and_resumed_ends_as_the_unbroken_game(setu
     assert again.snapshot().log == client.snapshot().log
     assert again.bot_kinds == client.bot_kinds and again.seed == setup.seed
     resumed = await _play(again)
+    again.close()
     assert resumed.log == unbroken.log
     assert resumed.outcome == unbroken.outcome
 
@@ -81,6 +82,7 @@ async def test_a_write_that_fails_midway_leaves_the_last_save_whole(monkeypatch)
     client = make_client(setup)
     saver = saves.attach(setup, client)
     await _play(client, moves=2)
+    saver.flush()
     before = saver.path.read_bytes()
 
     def crash(fd):
@@ -88,6 +90,7 @@ async def test_a_write_that_fails_midway_leaves_the_last_save_whole(monkeypatch)
 
     monkeypatch.setattr(os, "fsync", crash)
     await _play(client, moves=1)
+    saver.flush()
     assert "No space left on device" in saver.error
     assert saver.path.read_bytes() == before  # the previous save, whole
     assert [p.name for p in saver.path.parent.iterdir()] == [saver.path.name]  # no stray file
