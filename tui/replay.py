@@ -226,6 +226,14 @@ class ReplayKeys(TableScreen):
 
     client: ReplayClient  # type: ignore[assignment]
 
+    def draw(self, view: TableView) -> None:
+        super().draw(view)
+        for box in self.query("#move-box"):
+            box.border_title = "Replay"
+        if self.client.replay.viewer is None:  # the public view: nobody's hand is shown
+            for hand in self.query("#hand"):
+                hand.display = False
+
     def action_step(self, delta: int) -> None:
         self.client.go(self.client.index + delta)
 
@@ -245,7 +253,7 @@ class ReplayKeys(TableScreen):
     def status_text(self, view: TableView) -> str:
         r = self.client.replay
         n = len(r.frames)
-        return f"Replay of {r.title}, {r.who} | move {self.client.index} of {n - 1}"
+        return f"Replay | move {self.client.index} of {n - 1} | {r.who} | {r.title}"
 
     def waiting_text(self, view: TableView) -> str:
         r = self.client.replay

@@ -104,11 +104,11 @@ class SavedGame:
 
     def describe(self) -> str:
         """One line for a list of saved games."""
-        title = getattr(get_game(self.setup.game).rules, "title", self.setup.game)
+        title = str(getattr(get_game(self.setup.game).rules, "title", self.setup.game))
         bots = ", ".join(b for i, b in enumerate(self.setup.bots) if i != self.setup.seat)
-        state = f"ended: {self.ended}" if self.over else f"{self.steps} steps in"
-        when = self.saved.replace("T", " ").rstrip("Z")
-        return f"{title}, {self.setup.players} players ({bots}); {state}; saved {when} UTC"
+        state = f"over: {self.ended}" if self.over else f"{self.steps} steps in"
+        when = self.saved.replace("T", " ")[:16]
+        return f"{when}  {title.split(':')[0]}, {self.setup.players} players ({bots}); {state}"
 
 
 class Saver:

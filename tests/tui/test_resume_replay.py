@@ -89,7 +89,7 @@ async def test_a_local_replay_steps_forward_and_back(ui):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         n = len(replay.frames) - 1
-        assert f"move 0 of {n}" in ui.text(app)
+        assert f"move 0 of {n}" in ui.text(app) and "Replay" in ui.text(app)
         for _ in range(5):
             await pilot.press("right")
         await ui.until(pilot, lambda: f"move 5 of {n}" in ui.text(app), what="move 5")
@@ -170,7 +170,8 @@ async def test_resume_list_names_the_unfinished_games(capsys):
     client.close()
     assert main(["resume", "--list"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("  1  Court of the Medici") and str(saver.path) in out
+    assert out.startswith("  1  20") and "Court of the Medici, 3 players (easy, easy)" in out
+    assert str(saver.path) in out
     assert main(["resume", "7"]) == 2
     assert "no game 7 in the list" in capsys.readouterr().err
 
