@@ -70,8 +70,11 @@ def _frames(rules: Any, game: str, names: Sequence[str], viewer: int | None,
     def words(before: Any, action: Any, after: Any) -> list[str]:
         try:
             return narrate(before, action, after, seat, names)
-        except (IndexError, KeyError):  # a narrator that speaks only to a seat at the table
-            return [rules.action_text(before, action, None)] if viewer is None else []
+        except Exception:  # a narrator that speaks only to a seat at the table: plain words
+            try:
+                return [rules.action_text(before, action, None)]
+            except Exception:
+                return []
 
     log: list[str] = []
     out: list[TableView] = []

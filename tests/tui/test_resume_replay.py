@@ -102,6 +102,12 @@ async def test_a_local_replay_steps_forward_and_back(ui):
         assert app.screen.view.log[-1].startswith("The game ends")
         await pilot.press("1")  # nothing can be played
         assert app.screen.view == replay.frames[-1]
+        await pilot.press("question_mark")
+        await ui.until(pilot, lambda: "Replaying a game" in ui.text(app), what="the help")
+        assert "Back one move" in ui.text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen.view == replay.frames[-1]
         await pilot.press("escape")
         await pilot.pause()
     assert app.return_code == 0
