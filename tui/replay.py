@@ -169,6 +169,40 @@ def open_replay(path: str | Path, seat: int | None = -1) -> Replay:
     return local_replay(path, seat)
 
 
+@dataclass(frozen=True)
+class RecordFile:
+    """A networked game's transcript on disk, for the start screen's list."""
+
+    path: Path
+    saved: str  # when it was written, "YYYY-mm-dd HH:MM:SS" UTC
+
+    def describe(self) -> str:
+        return f"{self.saved[:16]}  networked game: {self.path.name}"
+
+
+def replay_records() -> list[Any]:
+    """What the start screen's Replay offers, newest first: the finished local games
+    (``tui.saves.SavedGame``) and the networked games' transcripts (``RecordFile``)."""
+    import time
+
+    from net.wire.transcript import data_dir
+    from tui.saves import saved_games
+
+    found: list[tuple[str, Any]] = [(g.saved.replace("T", " "), g) for g in saved_games(finished=True)]
+    try:
+        paths = list(data_dir().glob("*.palazzo"))
+    except OSError:
+        paths = []
+    for p in paths:
+        try:
+            when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(p.stat().st_mtime))
+        except OSError:
+            continue
+        found.append((when, RecordFile(p, when)))
+    found.sort(key=lambda pair: pair[0], reverse=True)
+    return [item for _, item in found]
+
+
 class ReplayClient:
     """Serves a replay's frames as a ``GameClient``; ``go(i)`` moves to frame ``i``."""
 

@@ -249,3 +249,31 @@ def test_help_of_resume_and_replay(command, capsys):
         main([command, "--help"])
     assert e.value.code == 0
     assert "exit status" in capsys.readouterr().out
+
+
+async def test_replay_on_the_start_screen_offers_local_and_networked_games(ui, record):
+    from net.wire.transcript import data_dir
+    from tui.replay import RecordFile, ReplayKeys
+
+    done = await _finish()
+    data_dir().mkdir(parents=True, exist_ok=True)
+    copy = data_dir() / "condottiere-20261201-120000-abcd1234.palazzo"
+    copy.write_bytes(record.read_bytes())
+    app = PalazzoApp(GameSetup(pace=0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "Replay" in ui.text(app) and "Continue" not in ui.text(app)
+        await pilot.press("f6")
+        await ui.until(pilot, lambda: "Replay which game?" in ui.text(app), what="the list")
+        offered = app.screen.games
+        assert {type(g) for g in offered} == {type(done), RecordFile}
+        assert "networked game:" in ui.text(app) and "condottiere-2026" in ui.text(app)
+        picker = app.screen
+        net_index = next(i for i, g in enumerate(offered) if isinstance(g, RecordFile))
+        picker.query_one("#saved").highlighted = net_index
+        await pilot.press("enter")
+        await ui.until(pilot, lambda: isinstance(app.screen, ReplayKeys), what="the replay")
+        assert "the public view" in ui.text(app) and app.screen.client.game == "condottiere"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "Replay which game?" not in ui.text(app) and "Play" in ui.text(app)

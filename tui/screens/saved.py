@@ -1,12 +1,14 @@
-"""Choosing a saved local game: the start screen's Continue and Replay, ``palazzo resume``.
+"""Choosing a saved game: the start screen's Continue and Replay, ``palazzo resume``.
 
-``SavedPicker(games, title)`` lists the games (newest first, one line each) and returns the one
+``SavedPicker(games, title)`` lists the games (anything with ``describe()``: a local
+``SavedGame`` or a networked ``RecordFile``; newest first, one line each) and returns the one
 chosen with Enter or a click, or ``None`` on Escape.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -16,14 +18,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.saves import SavedGame
 
-
-class SavedPicker(ModalScreen["SavedGame | None"]):
+class SavedPicker(ModalScreen[Any]):
     CSS_PATH = "modals.tcss"
-    BINDINGS = [Binding("escape", "cancel", "Back")]
+    BINDINGS = [Binding("escape", "cancel", "Back"), Binding("enter", "open", "Open", show=True)]
 
-    def __init__(self, games: Sequence[SavedGame], title: str) -> None:
+    def __init__(self, games: Sequence[Any], title: str) -> None:
         super().__init__()
         self.games = list(games)
         self.title_text = title
@@ -40,6 +40,11 @@ class SavedPicker(ModalScreen["SavedGame | None"]):
     @on(OptionList.OptionSelected, "#saved")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.games[event.option_index])
+
+    def action_open(self) -> None:
+        index = self.query_one("#saved", OptionList).highlighted
+        if index is not None:
+            self.dismiss(self.games[index])
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -4,8 +4,8 @@ host or join a game on the network instead (``tui.screens.network``).
 
 The defaults are a game of Court of the Medici against three computer opponents, and the Play
 button has the focus, so Enter alone starts a game. When a local game was left unfinished,
-Continue (F5) opens it where it stopped (it returns the ``SavedGame``); when one was finished,
-Replay (F6) steps through it (``tui.replay``). Everything offered comes from the game
+Continue (F5) opens it where it stopped (it returns the ``SavedGame``); Replay (F6) steps
+through a finished local game or a networked game's saved record (``tui.replay``). Everything offered comes from the game
 registry: the games that are installed, their player counts, their bots and their options.
 """
 
@@ -72,7 +72,9 @@ class StartScreen(Screen[GameSetup]):
         self.setup = setup or GameSetup()
         self.games = game_names()
         self.unfinished = saved_games(finished=False)
-        self.finished = saved_games(finished=True)
+        from tui.replay import replay_records
+
+        self.finished = replay_records()  # finished local games and networked records
 
     @property
     def game_name(self) -> str:
@@ -288,10 +290,10 @@ class StartScreen(Screen[GameSetup]):
         def picked(saved: Any) -> None:
             if saved is None:
                 return
-            from tui.replay import ReplayError, local_replay, replay_screen
+            from tui.replay import ReplayError, open_replay, replay_screen
 
             try:
-                replay = local_replay(saved.path)
+                replay = open_replay(saved.path)
             except ReplayError as e:
                 self.notify(str(e), title="Cannot replay this game", severity="error")
                 return
