@@ -277,3 +277,27 @@ async def test_replay_on_the_start_screen_offers_local_and_networked_games(ui, r
         await pilot.press("escape")
         await pilot.pause()
         assert "Replay which game?" not in ui.text(app) and "Play" in ui.text(app)
+
+
+async def test_resume_with_several_saved_games_lists_them_first(ui):
+    import dataclasses
+
+    for seed in (31, 32):
+        setup = dataclasses.replace(SETUP, seed=seed)
+        client = make_client(setup)
+        saves.attach(setup, client)
+        client.close()
+    app = PalazzoApp(resume="pick")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ui.until(pilot, lambda: "Continue which game?" in ui.text(app), what="the list")
+        assert len(app.screen.games) == 2
+        newest = app.screen.games[0]
+        await pilot.press("enter")
+        await ui.until(pilot, lambda: ui.asking(app), what="the resumed table")
+        assert app.screen.client.seed == newest.setup.seed
+    app = PalazzoApp(resume="pick")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ui.until(pilot, lambda: "Continue which game?" in ui.text(app), what="the list")
+        await pilot.press("escape")
+        await pilot.pause()
+    assert app.return_code == 0
