@@ -216,8 +216,8 @@ class LocalClient:
     def close(self) -> None:
         self._closed = True
         self._decided.set()
-        if self.on_close is not None:
-            self.on_close, done = None, self.on_close
+        done, self.on_close = self.on_close, None
+        if done is not None:
             done()
 
     # -- saving and restoring ------------------------------------------------------------------

@@ -250,7 +250,7 @@ class ReplayKeys(TableScreen):
         Binding("escape,q", "close", "Close", priority=True),
     ]
     HELP_TITLE = "Replaying a game"
-    HELP_KEYS = (
+    HELP_KEYS = (  # type: ignore[assignment]
         ("right, n, space", "The next move"),
         ("left, p", "Back one move"),
         ("pgdn, pgup", "Ten moves on or back"),
