@@ -4,8 +4,9 @@ program. The developer's rules (``docs/rules/``: tests, views, actions) are not 
 The rules files use a small part of Markdown, read here by a few lines of code rather than a
 Markdown widget (whose parse and layout took seconds): ``#`` and ``##`` headings, paragraphs
 (lines joined), ``-`` and ``1.`` items, ``**bold**``, ``*italic*`` and `` `as shown` ``. The text
-is built once per game and kept (``rules_text``); the screen is one ``Static`` in a scrolled
-box, so it wraps at any width, items with a hanging indent, and opens at once.
+is read once per game and kept (``_parsed``), and wrapped once per width (``RulesText``): the
+screen is that one widget in a scrolled box, so it wraps at any width, items with a hanging
+indent, and opens at once.
 """
 
 from __future__ import annotations
@@ -13,15 +14,16 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.geometry import Size
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widget import Widget
+from textual.widgets import Footer
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 
@@ -77,43 +79,80 @@ def _blocks(markdown: str) -> list[tuple[str, str, str]]:
 
 
 @lru_cache(maxsize=8)
-def rules_text(game: str) -> RenderableType:
-    """The rules of ``game``, ready to draw (built once, then kept)."""
-    parts: list[RenderableType] = []
-    items: Table | None = None
+def _parsed(game: str) -> tuple[tuple[str, str, Text], ...]:
+    """The blocks of ``game``'s rules with their inline styles (read once, then kept)."""
+    out = []
     for kind, marker, text in _blocks(rules_markdown(game)):
-        if kind == "item":
-            if items is None:
-                items = Table.grid(padding=(0, 1))
-                items.add_column(no_wrap=True)
-                items.add_column(ratio=1)
-            items.add_row("•" if marker == "-" else marker, _inline(text))
+        style = {"heading1": "bold underline", "heading2": "bold"}.get(kind, "")
+        out.append((kind, "•" if marker == "-" else marker, _inline(text, style)))
+    return tuple(out)
+
+
+def wrapped_lines(game: str, width: int) -> list[Text]:
+    """The rules of ``game`` as lines of at most ``width`` columns: paragraphs wrapped, items
+    with a hanging indent, a blank line between blocks."""
+    from rich.console import Console
+
+    console = Console(width=max(width, 10), color_system=None, file=_NOWHERE, legacy_windows=False)
+    width = max(width, 10)
+    lines: list[Text] = []
+    previous = ""
+    for kind, marker, text in _parsed(game):
+        if kind == "gap":
+            previous = "gap"
             continue
-        if items is not None:
-            parts.append(items)
-            items = None
-        if kind == "heading1":
-            parts.append(_inline(text, "bold underline"))
-        elif kind == "heading2":
-            if parts and not (isinstance(parts[-1], Text) and not parts[-1].plain):
-                parts.append(Text())
-            parts.append(_inline(text, "bold"))
-        elif kind == "paragraph":
-            parts.append(_inline(text))
-        elif parts and not (isinstance(parts[-1], Text) and not parts[-1].plain):
-            parts.append(Text())
-    if items is not None:
-        parts.append(items)
-    return Group(*parts)
+        if lines and (previous == "gap" or kind == "heading2") and lines[-1].plain:
+            lines.append(Text())
+        previous = kind
+        if kind == "item":
+            indent = len(marker) + 1
+            rows = text.wrap(console, width - indent)
+            for i, row in enumerate(rows):
+                lines.append(Text(f"{marker} " if i == 0 else " " * indent) + row)
+        else:
+            lines.extend(text.wrap(console, width))
+    for line in lines:
+        line.rstrip()
+    return lines
+
+
+class _Nowhere:
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+_NOWHERE: Any = _Nowhere()
 
 
 def plain_rules(game: str, width: int = 80) -> str:
     """The rules as they read on a screen ``width`` columns wide (for tests and the curious)."""
-    from rich.console import Console
+    return "\n".join(line.plain for line in wrapped_lines(game, width))
 
-    console = Console(width=width, record=True, color_system=None, file=open("/dev/null", "w"))
-    console.print(rules_text(game))
-    return console.export_text()
+
+class RulesText(Widget):
+    """The rules of one game, wrapped at the widget's width (kept per width: a repaint or a
+    scroll wraps nothing again)."""
+
+    DEFAULT_CSS = "RulesText { height: auto; }"
+
+    def __init__(self, game: str, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.game = game
+        self._lines: dict[int, list[Text]] = {}
+
+    def lines(self, width: int) -> list[Text]:
+        if width not in self._lines:
+            self._lines = {width: wrapped_lines(self.game, width)}
+        return self._lines[width]
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.lines(width))
+
+    def render(self) -> Text:
+        return Text("\n").join(self.lines(self.content_size.width or 80))
 
 
 class RulesScreen(ModalScreen[None]):
@@ -125,7 +164,7 @@ class RulesScreen(ModalScreen[None]):
         self.game = game
 
     def compose(self) -> ComposeResult:
-        box = VerticalScroll(Static(rules_text(self.game), id="rules-text"), id="rules")
+        box = VerticalScroll(RulesText(self.game, id="rules-text"), id="rules")
         box.border_title = "Rules (Escape closes; arrows and PgUp/PgDn scroll)"
         yield box
         yield Footer()
