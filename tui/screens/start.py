@@ -3,7 +3,9 @@ name, then play. It returns a ``GameSetup``. F3 and F4 (or their buttons) open t
 host or join a game on the network instead (``tui.screens.network``).
 
 The defaults are a game of Court of the Medici against three computer opponents, and the Play
-button has the focus, so Enter alone starts a game. Everything offered comes from the game
+button has the focus, so Enter alone starts a game. When a local game was left unfinished,
+Continue (F5) opens it where it stopped (it returns the ``SavedGame``); Replay (F6) steps
+through a finished local game or a networked game's saved record (``tui.replay``). Everything offered comes from the game
 registry: the games that are installed, their player counts, their bots and their options.
 """
 
@@ -29,7 +31,7 @@ from textual.widgets import (
 
 from engine.registry import game_names, get_game
 from tui.options import option_widgets, read_options
-from tui.setup import GameSetup, default_bot
+from tui.setup import GameSetup, default_bot, player_levels
 from tui.widgets import Pick
 
 GAME_WORDS = {
@@ -62,15 +64,23 @@ class StartScreen(Screen[GameSetup]):
         Binding("ctrl+s", "play", "Play"),
         Binding("f3", "host", "Host a game on the network"),
         Binding("f4", "join", "Join a game"),
+        Binding("f5", "continue", "Continue"),
+        Binding("f6", "replay", "Replay"),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
         Binding("f2", "app.rules", "Rules"),
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
     def __init__(self, setup: GameSetup | None = None) -> None:
+        from tui.saves import saved_games
+
         super().__init__()
         self.setup = setup or GameSetup()
         self.games = game_names()
+        self.unfinished = saved_games(finished=False)
+        from tui.replay import replay_records
+
+        self.finished = replay_records()  # finished local games and networked records
 
     @property
     def game_name(self) -> str:
@@ -114,9 +124,13 @@ class StartScreen(Screen[GameSetup]):
                 yield Label("Your name", classes="label")
                 yield Input(s.name, placeholder="(optional)", id="name", compact=True, max_length=20)
         with Horizontal(id="actions"):
+            if self.unfinished:
+                yield Button("Continue", id="continue")
             yield Button("Play", id="play", variant="primary")
             yield Button("Host a game", id="host")
             yield Button("Join a game", id="join")
+            if self.finished:
+                yield Button("Replay", id="replay")
             yield Static(
                 "Enter on Play starts the game; Tab moves between fields.",
                 id="hint",
@@ -174,7 +188,7 @@ class StartScreen(Screen[GameSetup]):
     def _opponent_rows(self, game: str, players: int, seat: int, s: GameSetup) -> list[Any]:
         entry = get_game(game)
         names = list(entry.rules.seat_names)[:players]
-        levels = entry.bot_names()
+        levels = player_levels(game)
         default = default_bot(game)
         given = list(s.bots) if s.game == game else []
         rows = []
@@ -246,13 +260,52 @@ class StartScreen(Screen[GameSetup]):
         from tui.screens.network import HostScreen
 
         name = self.query_one("#name", Input).value.strip()
-        self.app.push_screen(HostScreen(self._game(), name))
+        self.app.push_screen(HostScreen(self._game(), name, getattr(self.app, "host_form", None)))
 
     @on(Button.Pressed, "#join")
     def action_join(self) -> None:
         from tui.screens.network import JoinScreen
 
         self.app.push_screen(JoinScreen(self.query_one("#name", Input).value.strip()))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "continue":
+            return bool(self.unfinished)
+        if action == "replay":
+            return bool(self.finished)
+        return True
+
+    @on(Button.Pressed, "#continue")
+    def action_continue(self) -> None:
+        from tui.screens.saved import SavedPicker
+
+        if len(self.unfinished) == 1:
+            self.dismiss(self.unfinished[0])  # type: ignore[arg-type]
+            return
+
+        def picked(saved: Any) -> None:
+            if saved is not None:
+                self.dismiss(saved)
+
+        self.app.push_screen(SavedPicker(self.unfinished, "Continue which game?"), picked)
+
+    @on(Button.Pressed, "#replay")
+    def action_replay(self) -> None:
+        from tui.screens.saved import SavedPicker
+
+        def picked(saved: Any) -> None:
+            if saved is None:
+                return
+            from tui.replay import ReplayError, open_replay, replay_screen
+
+            try:
+                replay = open_replay(saved.path)
+            except ReplayError as e:
+                self.notify(str(e), title="Cannot replay this game", severity="error")
+                return
+            self.app.push_screen(replay_screen(replay))
+
+        self.app.push_screen(SavedPicker(self.finished, "Replay which game?"), picked)
 
     @on(Button.Pressed, "#play")
     @on(Input.Submitted, "#name")
