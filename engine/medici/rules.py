@@ -443,6 +443,12 @@ def apply_unchecked(state: State, action: Action) -> State:
     return s
 
 
+def apply_in_place(state: State, action: Action) -> None:
+    """``apply_unchecked`` done on ``state`` itself: only for a state nobody else holds (a
+    search's private copy), since states are otherwise immutable."""
+    _APPLY[action.kind](state, action)
+
+
 def _apply_draw(s: State, a: Action) -> None:
     seat, c = a.seat, a.card
     pool = s.pools[seat]

@@ -18,6 +18,8 @@ uniform distribution over all placements that respect the constraint.
 
 Observations are the engine's own ``mask_action``: what a seat learns of an action.
 
+Rollouts are played in place by ``condottiere_sim`` (the same moves, faster).
+
 Rollout policies: ``random`` (uniform over the legal actions) and ``light``: in a battle, pass
 when its line leads, else play the weakest card that takes the lead (a mercenary or Heroine),
 else pass; take as many cards as allowed, keep the two strongest; random elsewhere, and a
@@ -35,6 +37,7 @@ from engine.condottiere.game import outcome
 from engine.condottiere.state import REFEREE, Action, State, mk
 from engine.condottiere.view import mask_action
 from engine.core import UNKNOWN
+from engine.search.condottiere_sim import simulate
 from engine.search.determinize import InconsistentViewError, deal, unseen
 from engine.search.game import SearchGame, outcome_rewards
 
@@ -166,4 +169,10 @@ GAME = SearchGame(
     sample_chance=sample_chance,
     rollouts={"random": random_action, "light": light_action},
     rewards=rewards,
+    copy=State.copy,
+    play=rules.apply_in_place,
+    simulations={
+        "random": lambda s, rng: simulate(s, rng, False, random_action, rewards),
+        "light": lambda s, rng: simulate(s, rng, True, light_action, rewards),
+    },
 )
