@@ -117,6 +117,7 @@ class Search:
         self.rng = rng
         self.c = exploration
         self.bias = bias if game.prior is not None else 0.0
+        self.rollout_name = rollout
         self.rollout_policy = game.rollouts[rollout]
         self.fast = path == "fast" and game.copy is not None and game.play is not None
         self.simulation = game.simulations.get(rollout) if self.fast else None
@@ -128,6 +129,8 @@ class Search:
         if len(legal) == 1:
             return SearchResult(legal[0], 0, {}, {})
         root = Node()
+        # the observer's actions at the root depend only on what it sees: they are the view's
+        self._root_groups = self._groups(view, legal, seat, seat)
         done = 0
         if budget.iterations is not None:
             for _ in range(budget.iterations):
@@ -156,6 +159,7 @@ class Search:
         assert g.copy is not None and g.play is not None
         state = g.copy(g.determinize(view, seat, rng))
         node = root
+        root_groups = self._root_groups
         path: list[tuple[Node, int]] = []
         current_player, legal_actions, play, observe = (
             g.current_player,
@@ -177,7 +181,10 @@ class Search:
                 node = child
                 play(state, a)
                 continue
-            groups = self._groups(state, legal_actions(state), p, seat)
+            if node is root and p == seat:
+                groups = root_groups
+            else:
+                groups = self._groups(state, legal_actions(state), p, seat)
             children = node.children
             untried = []
             for key in groups:

@@ -21,6 +21,7 @@ under its deck.
 Rollout policies: ``random`` (uniform over the legal actions), ``light`` (mostly the action
 with the best immediate change in influence, own minus others', judged without applying it;
 otherwise random) and ``fast`` (``light`` computed without listing every legal action).
+The ``fast`` rollouts are played in place by ``medici_sim`` (the same moves, faster).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from engine.medici.game import outcome
 from engine.medici.state import NO_CARD, Action, State, mk
 from engine.search.determinize import deal, unseen
 from engine.search.game import SearchGame, outcome_rewards
+from engine.search.medici_sim import simulate
 
 
 def _visible_cards(v: State) -> list[int]:
@@ -299,6 +301,9 @@ GAME = SearchGame(
     rollouts={"random": random_action, "light": light_action, "fast": fast_action},
     rewards=rewards,
     prior=prior,
+    copy=State.copy,
+    play=rules.apply_in_place,
+    simulations={"fast": lambda s, rng: simulate(s, rng, fast_action, sample_chance, rewards)},
 )
 
 __all__ = ["GAME", "determinize", "observe", "unseen_by_house", "hidden_slots", "NO_CARD"]
