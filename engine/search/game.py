@@ -21,6 +21,9 @@ The search bot (``engine.search.ismcts``) works on any game that offers the engi
 Optionally, for speed (the search works without them, at the cost of a state copy a step):
 
 * ``copy(state)``: a copy of a state that the search may then change in place;
+* ``prepare(view, seat)``: a function ``rng -> state`` drawing what ``determinize(view, seat,
+  rng)`` would, each draw a fresh state the search may change in place, with the work that
+  depends on the view alone done once;
 * ``play(state, action)``: ``apply`` done in place on such a copy (nothing else holds it);
 * ``simulations``: per rollout policy's name, a function ``(state, rng) -> rewards`` that plays
   a private full state to its end in place, exactly as the search's own loop would with that
@@ -71,5 +74,6 @@ class SearchGame:
     rewards: Callable[[Any], list[float]]
     prior: Callable[[Any, Any, int], float] | None = None
     copy: Callable[[Any], Any] | None = None
+    prepare: Callable[[Any, int], Callable[[random.Random], Any]] | None = None
     play: Callable[[Any, Any], None] | None = None
     simulations: Mapping[str, Callable[[Any, random.Random], list[float]]] = field(default_factory=dict)

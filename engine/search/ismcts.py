@@ -40,7 +40,8 @@ Only ``SearchGame`` functions touch states, and the root state comes from the de
 the search never sees more than the view it is given.
 
 Speed. Each iteration's determinization is its own: when the game offers ``copy`` and ``play``
-the search copies it once and plays every step of the iteration on it in place, and a rollout
+the search copies it once (or draws it fresh from the game's ``prepare``, which counts the
+view's hidden cards once a search) and plays every step of the iteration on it in place, and a rollout
 policy with a ``simulation`` plays the whole rollout in the game's own loop (moves picked
 without listing every legal action, many cards dealt at once). Both make exactly the moves the
 step-by-step loop makes from the same generator state, so a seeded search decides the same
@@ -131,6 +132,14 @@ class Search:
         root = Node()
         # the observer's actions at the root depend only on what it sees: they are the view's
         self._root_groups = self._groups(view, legal, seat, seat)
+        if self.fast:
+            prepare, copy, determinize = g.prepare, g.copy, g.determinize
+            assert copy is not None
+            self._draw = (
+                prepare(view, seat)
+                if prepare is not None
+                else lambda rng: copy(determinize(view, seat, rng))
+            )
         done = 0
         if budget.iterations is not None:
             for _ in range(budget.iterations):
@@ -156,8 +165,8 @@ class Search:
     def _iterate_fast(self, root: Node, view: Any, seat: int) -> None:
         """One iteration on a private copy of the determinization, changed in place."""
         g, rng = self.game, self.rng
-        assert g.copy is not None and g.play is not None
-        state = g.copy(g.determinize(view, seat, rng))
+        assert g.play is not None
+        state = self._draw(rng)
         node = root
         root_groups = self._root_groups
         path: list[tuple[Node, int]] = []

@@ -27,7 +27,7 @@ The ``fast`` rollouts are played in place by ``medici_sim`` (the same moves, fas
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 from engine.core import UNKNOWN
 from engine.medici import rules
@@ -87,9 +87,28 @@ def hidden_slots(v: State) -> dict[int, int]:
 
 def determinize(v: State, seat: int, rng: random.Random) -> State:
     """A full state drawn uniformly among those that look like ``v`` to ``seat``."""
-    dealt = deal(hidden_slots(v), unseen_by_house(v), rng)
+    s = _fill(v, deal(hidden_slots(v), unseen_by_house(v), rng))
+    return v if s is None else s
+
+
+def prepare(v: State, seat: int) -> Callable[[random.Random], State]:
+    """``determinize`` for many draws from one view: the view's hidden places and unseen cards
+    are counted once. Each draw is a fresh state (the same as ``determinize`` would give from
+    the same generator state)."""
+    slots, cards = hidden_slots(v), unseen_by_house(v)
+    deal(slots, cards, random.Random(0))  # refuse an inconsistent view now
+
+    def draw(rng: random.Random) -> State:
+        s = _fill(v, deal(slots, cards, rng))
+        return v.copy() if s is None else s
+
+    return draw
+
+
+def _fill(v: State, dealt: dict[Hashable, list[int]]) -> State | None:
+    """``v`` with its hidden places filled from ``dealt`` (None when there are none)."""
     if not any(dealt.values()):
-        return v
+        return None
     s = v.copy()
 
     def fill(cards: tuple[int, ...], house: int) -> list[int]:
@@ -303,6 +322,7 @@ GAME = SearchGame(
     prior=prior,
     copy=State.copy,
     play=rules.apply_in_place,
+    prepare=prepare,
     simulations={"fast": lambda s, rng: simulate(s, rng, fast_action, sample_chance, rewards)},
 )
 
