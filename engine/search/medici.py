@@ -97,10 +97,63 @@ def prepare(v: State, seat: int) -> Callable[[random.Random], State]:
     the same generator state)."""
     slots, cards = hidden_slots(v), unseen_by_house(v)
     deal(slots, cards, random.Random(0))  # refuse an inconsistent view now
+    if not any(slots.values()):
+        return lambda rng: v.copy()
+    # the places to fill, in ``_fill``'s order: each takes the last card of its house's pile
+    piles = [cards[h] for h in slots]  # by house, as ``deal`` shuffles them
+    hands = [(h, i, [c for c in h if c != UNKNOWN], h.count(UNKNOWN)) for i, h in enumerate(v.hands)]
+    pools = [(p, i, [c for c in p if c != UNKNOWN], p.count(UNKNOWN)) for i, p in enumerate(v.pools)]
+    bottoms = [(b, i) for i, b in enumerate(v.bottoms)]
+    alliances = v.alliances
+    masked_rows = [
+        holder
+        for holder, row in enumerate(alliances)
+        if any(a is not None and (a[1] == UNKNOWN or a[2] == UNKNOWN) for a in row)
+    ]
+
+    def sorted_fill(plan: list[tuple[tuple[int, ...], int, list[int], int]], dealt: list[list[int]]) -> tuple:
+        out = []
+        for cards_, i, known, k in plan:
+            if k:
+                pile = dealt[i]
+                cards_ = tuple(sorted(known + pile[-k:]))
+                del pile[-k:]
+            out.append(cards_)
+        return tuple(out)
 
     def draw(rng: random.Random) -> State:
-        s = _fill(v, deal(slots, cards, rng))
-        return v.copy() if s is None else s
+        shuffle = rng.shuffle
+        dealt = []
+        for pile in piles:
+            pile = list(pile)
+            shuffle(pile)
+            dealt.append(pile)
+        s = v.copy()
+        s.hands = sorted_fill(hands, dealt)
+        s.pools = sorted_fill(pools, dealt)
+        out = []
+        for b, i in bottoms:
+            if UNKNOWN in b:
+                pile = dealt[i]
+                b = tuple([pile.pop() if c == UNKNOWN else c for c in b])
+            out.append(b)
+        s.bottoms = tuple(out)
+        if masked_rows:
+            rows = list(alliances)
+            for holder in masked_rows:
+                new_row = []
+                for a in alliances[holder]:
+                    if a is not None and (a[1] == UNKNOWN or a[2] == UNKNOWN):
+                        placer, hidden, top, up = a
+                        if hidden == UNKNOWN:
+                            hidden = dealt[placer].pop()
+                        if top == UNKNOWN:
+                            top = dealt[holder].pop()
+                        a = (placer, hidden, top, up)
+                    new_row.append(a)
+                rows[holder] = tuple(new_row)
+            s.alliances = tuple(rows)
+        return s
 
     return draw
 

@@ -10,7 +10,7 @@ It is faster because:
   limit, its influence for or against a seat) and with no list of the moves that cannot be the
   best: only the ties for the best gain are kept for the draw among them;
 * ``fast_resolve`` resolves a strike without Jesters from the one total it can match;
-* a draw or a reveal needs no list of its outcomes.
+* a draw is drawn and applied in one step, and a reveal needs no list of its outcomes.
 
 The rarer steps (a strike with a Jester, the set-up phases) go through the policy itself.
 """
@@ -18,10 +18,11 @@ The rarer steps (a strike with a Jester, the set-up phases) go through the polic
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Callable
 
 from engine.medici import rules
-from engine.medici.cards import COPIES, JESTER, MINISTER, RANK_VALUE, RANKS
+from engine.medici.cards import COPIES, JESTER, JESTER_MAX, MINISTER, RANK_VALUE, RANKS
 from engine.medici.state import NO_CARD, NO_LIMIT, Action, State, _new, mk
 
 _CARDS = 4 * RANKS
@@ -123,7 +124,10 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
     top_lost = max(lost.values()) if lost else 0
     top_elim = top_lost if top_lost > 0 else 0
     pairs: dict[int, list[tuple[int, int]]] = {}  # v -> the conspiracies (sid, other) for v
-    best = -10**9
+    # ``fast_action`` keeps every move whose gain is the best, in their order; the best is at
+    # least the highest face (that card to court), so the search starts there, and the picks
+    # are still exactly the moves of the best gain in their order
+    best = max(_FACE[c] for c in cards)
     picks: list[tuple[str, int, int, int, int]] = []
     for c in cards:
         vals = vals_of[c]
@@ -171,35 +175,39 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
                                         picks.append(("conspire", c, v, sid, other))
         for strike in strikes:
             k, g0, true, al, sums = strike
-            if face + g0 + top_elim < best:
+            base = face + g0
+            if base + top_elim < best:
                 continue
-            if sums < 0:
-                placer, hidden, top, _ = al
-                if placer == seat:
-                    hbits = _CARD_BITS[hidden]
-                else:
-                    if seen is None:
-                        seen = rules._seen(s)
-                    hbits = _hidden_bits(seen, placer * RANKS)
-                sums = 0
-                for tv in _FREE[top]:
-                    sums |= hbits << tv
-                strike[4] = sums
             for v in vals:
-                if (tmask >> v) & sums:
-                    m = None
-                    for t in true:
-                        others = totals.get(v + t)
-                        if others is not None:
-                            for o in others:
-                                x = lost[o]
-                                if m is None or x > m:
-                                    m = x
-                    g = face + g0 + (0 if m is None else m)
-                    if g > best:
-                        best, picks = g, [("strike", c, v, k, -1)]
-                    elif g == best:
-                        picks.append(("strike", c, v, k, -1))
+                m = None
+                for t in true:
+                    others = totals.get(v + t)
+                    if others is not None:
+                        for o in others:
+                            x = lost[o]
+                            if m is None or x > m:
+                                m = x
+                g = base if m is None else base + m
+                if g < best:
+                    continue  # (whether the strike may be played at all is the dearer test)
+                if sums < 0:
+                    placer, hidden, top, _ = al
+                    if placer == seat:
+                        hbits = _CARD_BITS[hidden]
+                    else:
+                        if seen is None:
+                            seen = rules._seen(s)
+                        hbits = _hidden_bits(seen, placer * RANKS)
+                    sums = 0
+                    for tv in _FREE[top]:
+                        sums |= hbits << tv
+                    strike[4] = sums
+                if not (tmask >> v) & sums:
+                    continue
+                if g > best:
+                    best, picks = g, [("strike", c, v, k, -1)]
+                else:
+                    picks.append(("strike", c, v, k, -1))
     kind, c, v, target, elim = picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
     return _new(Action, (kind, seat, c, v, target, elim, 0))
 
@@ -241,6 +249,38 @@ def _resolution(seat: int, elim: int) -> Action:
     return _new(Action, ("resolve", seat, NO_CARD, 0, -1, elim, 0))
 
 
+def _draw(s: State, randrange: Callable[[int], int]) -> None:
+    """The draw after a turn, as ``sample_chance`` picks it and the draw rule applies it, in one
+    step: the card at a random place of the pool (else the first under the deck) to the hand;
+    the deck's last card is shown and sets the limit; the next seat's turn."""
+    seat = s.turn
+    pool = s.pools[seat]
+    if pool:
+        i = randrange(len(pool))
+        c = pool[i]
+        pools = s.pools
+        s.pools = pools[:seat] + (pool[:i] + pool[i + 1 :],) + pools[seat + 1 :]
+        last = len(pool) == 1 and not s.bottoms[seat]
+    else:
+        bottoms = s.bottoms
+        bottom = bottoms[seat]
+        c = bottom[0]
+        s.bottoms = bottoms[:seat] + (bottom[1:],) + bottoms[seat + 1 :]
+        last = len(bottom) == 1
+    hands = s.hands
+    hand = hands[seat]
+    i = bisect_right(hand, c)
+    s.hands = hands[:seat] + (hand[:i] + (c,) + hand[i:],) + hands[seat + 1 :]
+    if last:
+        r = c % RANKS
+        limits, shown = s.limits, s.shown
+        s.limits = limits[:seat] + (JESTER_MAX if r == JESTER else RANK_VALUE[r],) + limits[seat + 1 :]
+        s.shown = shown[:seat] + (c,) + shown[seat + 1 :]
+    s.turns += 1
+    s.turn = (seat + 1) % s.players
+    s.phase = "play"
+
+
 def simulate(
     s: State,
     rng: random.Random,
@@ -261,10 +301,7 @@ def simulate(
             a = fast_play(s, seat, rng)
             apply[a.kind](s, a)
         elif phase == "draw":
-            seat = s.turn
-            pool = s.pools[seat]
-            c = pool[randrange(len(pool))] if pool else s.bottoms[seat][0]
-            apply["draw"](s, _new(Action, ("draw", seat, c, 0, -1, -1, 0)))
+            _draw(s, randrange)
         elif phase == "reveal":
             slot = s.pending[0]  # type: ignore[index]
             al = s.alliances[s.turn][slot]
