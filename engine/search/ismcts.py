@@ -304,7 +304,8 @@ class Search:
         best = -1e300
         picks: list[Hashable] = []
         for key in untried:
-            v = max(prior(state, a, p) for a in groups[key])
+            group = groups[key]
+            v = prior(state, group[0], p) if len(group) == 1 else max(prior(state, a, p) for a in group)
             if v > best:
                 best, picks = v, [key]
             elif v == best:

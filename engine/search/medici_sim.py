@@ -10,7 +10,7 @@ It is faster because:
   limit, its influence for or against a seat) and with no list of the moves that cannot be the
   best: only the ties for the best gain are kept for the draw among them;
 * ``fast_resolve`` resolves a strike without Jesters from the one total it can match;
-* a draw is drawn and applied in one step, and a reveal needs no list of its outcomes.
+* a draw is drawn and applied in one step, and a strike and its reveal are one step too.
 
 The rarer steps (a strike with a Jester, the set-up phases) go through the policy itself.
 """
@@ -32,6 +32,7 @@ _VALUES: dict[int, tuple[tuple[int, ...], ...]] = {
     limit: tuple(tuple(rules._values(c, limit)) for c in range(_CARDS)) for limit in range(NO_LIMIT, 16)
 }
 _FREE = _VALUES[NO_LIMIT]
+_SPAN = 1 + max(v for vals in _FREE for v in vals)  # the values a card may be played as
 _FACE: tuple[int, ...] = tuple(RANK_VALUE[c % RANKS] for c in range(_CARDS))
 #: per seat, per card: what losing the card from the middle is worth to the seat (a card of its
 #: own house lost is a loss, another house's a gain)
@@ -96,98 +97,101 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
             return mk("plan", seat, c)
         return mk("court", seat, c, v)
     loss = _LOSS[seat]
-    totals: dict[int, list[int]] = {}
-    lost: dict[int, int] = {}
+    totals: dict[int, list[int]] = {}  # total -> its stacks, by sid
+    lost: dict[int, int] = {}  # sid -> what eliminating the stack is worth to the seat
+    most: dict[int, int] = {}  # total -> the most that eliminating one of its stacks is worth
     for sid, total, st in middle:
-        t = totals.get(total)
-        if t is None:
-            totals[total] = [sid]
-        else:
-            t.append(sid)
         g = 0
         for c, _ in st:
             g += loss[c]
         lost[sid] = g
+        t = totals.get(total)
+        if t is None:
+            totals[total] = [sid]
+            most[total] = g
+        else:
+            t.append(sid)
+            if g > most[total]:
+                most[total] = g
+    # conspire[v]: the most a conspiracy with a card played as v eliminates (None: none
+    # possible), over the stacks a card may go on and the other stacks it then matches
+    conspire: list[int | None] = [None] * _SPAN
+    for sid, total, _ in middle:
+        for other_total, g in most.items():
+            v = other_total - total
+            if 0 < v < _SPAN:
+                x = conspire[v]
+                if x is None or g > x:
+                    conspire[v] = g
+            elif v == 0 and len(totals[total]) > 1:
+                for other in totals[total]:
+                    if other != sid:
+                        x, g2 = conspire[0], lost[other]
+                        if x is None or g2 > x:
+                            conspire[0] = g2
     # a strike with value v may be played when a stack's total minus v is a sum the alliance
-    # may make (``rules._strike_sums``, as bits): (tmask >> v) & sums
+    # may make (``rules._strike_sums``, as bits): (tmask >> v) & sums; it then eliminates the
+    # best stack whose total its true cards and v make
     tmask = 0
     for total in totals:
         tmask |= 1 << total
-    strikes = [
-        [k, _FACE[al[2]] - loss[al[1]], _TRUE[al[2] % RANKS][al[1] % RANKS], al, -1]
-        for k, al in enumerate(s.alliances[seat])
-        if al is not None
-    ]
+    strikes = []
+    for k, al in enumerate(s.alliances[seat]):
+        if al is not None:
+            elim: list[int | None] = [None] * _SPAN
+            for t in _TRUE[al[2] % RANKS][al[1] % RANKS]:
+                for total, g in most.items():
+                    v = total - t
+                    if 0 <= v < _SPAN:
+                        x = elim[v]
+                        if x is None or g > x:
+                            elim[v] = g
+            strikes.append([k, _FACE[al[2]] - loss[al[1]], elim, al, -1])
     seen = None
-    # no move's gain can pass its card's face plus the best of these; a move below the best
-    # so far is never among the picks, so a card's moves that cannot reach it are skipped
-    top_lost = max(lost.values()) if lost else 0
-    top_elim = top_lost if top_lost > 0 else 0
-    pairs: dict[int, list[tuple[int, int]]] = {}  # v -> the conspiracies (sid, other) for v
     # ``fast_action`` keeps every move whose gain is the best, in their order; the best is at
-    # least the highest face (that card to court), so the search starts there, and the picks
-    # are still exactly the moves of the best gain in their order
+    # least the highest face (that card to court), so the search starts there, and a move that
+    # cannot reach the best so far is passed by: the picks are still exactly the moves of the
+    # best gain in their order
     best = max(_FACE[c] for c in cards)
     picks: list[tuple[str, int, int, int, int]] = []
     for c in cards:
         vals = vals_of[c]
         face = _FACE[c]
-        if face > best:
-            best, picks = face, [("court", c, vals[-1], -1, -1)]
-        elif face == best:
+        if face == best:
             picks.append(("court", c, vals[-1], -1, -1))
-        if middle and face + top_lost >= best:
-            if c % RANKS == MINISTER:
-                for sid, _, st in middle:
-                    if len(st) >= 2:
-                        g = face + lost[sid]
-                        if g > best:
-                            best, picks = g, [("build", c, 0, sid, -1)]
-                        elif g == best:
-                            picks.append(("build", c, 0, sid, -1))
-            if len(vals) == 1:
-                v = vals[0]
-                found = pairs.get(v)
-                if found is None:
-                    found = pairs[v] = [
-                        (sid, other)
-                        for sid, total, _ in middle
-                        for other in totals.get(total + v, ())
-                        if other != sid
-                    ]
-                for sid, other in found:
-                    g = face + lost[other]
+        if not middle:
+            continue
+        if c % RANKS == MINISTER:
+            for sid, _, st in middle:
+                if len(st) >= 2:
+                    g = face + lost[sid]
                     if g > best:
-                        best, picks = g, [("conspire", c, v, sid, other)]
+                        best, picks = g, [("build", c, 0, sid, -1)]
                     elif g == best:
-                        picks.append(("conspire", c, v, sid, other))
-            else:
-                for sid, total, _ in middle:
-                    for v in vals:
-                        others = totals.get(total + v)
-                        if others is not None:
-                            for other in others:
-                                if other != sid:
-                                    g = face + lost[other]
-                                    if g > best:
-                                        best, picks = g, [("conspire", c, v, sid, other)]
-                                    elif g == best:
-                                        picks.append(("conspire", c, v, sid, other))
-        for strike in strikes:
-            k, g0, true, al, sums = strike
-            base = face + g0
-            if base + top_elim < best:
-                continue
-            for v in vals:
-                m = None
-                for t in true:
-                    others = totals.get(v + t)
+                        picks.append(("build", c, 0, sid, -1))
+        reach = None
+        for v in vals:
+            x = conspire[v]
+            if x is not None and (reach is None or x > reach):
+                reach = x
+        if reach is not None and face + reach >= best:
+            for sid, total, _ in middle:
+                for v in vals:
+                    others = totals.get(total + v)
                     if others is not None:
-                        for o in others:
-                            x = lost[o]
-                            if m is None or x > m:
-                                m = x
-                g = base if m is None else base + m
+                        for other in others:
+                            if other != sid:
+                                g = face + lost[other]
+                                if g > best:
+                                    best, picks = g, [("conspire", c, v, sid, other)]
+                                elif g == best:
+                                    picks.append(("conspire", c, v, sid, other))
+        for strike in strikes:
+            k, g0, elim, al, sums = strike
+            base = face + g0
+            for v in vals:
+                x = elim[v]
+                g = base if x is None else base + x
                 if g < best:
                     continue  # (whether the strike may be played at all is the dearer test)
                 if sums < 0:
@@ -292,6 +296,7 @@ def simulate(
     ``policy`` is (it decides the steps ``fast_play`` and ``fast_resolve`` do not),
     ``sample_chance`` the chance steps other than a draw; return ``rewards`` of the end."""
     apply = rules._APPLY
+    take = rules._take_from_hand
     randrange = rng.randrange
     current_player = rules.current_player
     while True:
@@ -299,7 +304,14 @@ def simulate(
         if phase == "play":
             seat = s.turn
             a = fast_play(s, seat, rng)
-            apply[a.kind](s, a)
+            kind = a.kind
+            if kind == "strike":  # and its reveal: the hidden card of a full state is known
+                take(s, seat, a.card)
+                slot = a.target
+                s.pending = (slot, a.card, a.value, s.alliances[seat][slot][1])  # type: ignore[index]
+                s.phase = "resolve"
+            else:
+                apply[kind](s, a)
         elif phase == "draw":
             _draw(s, randrange)
         elif phase == "reveal":
