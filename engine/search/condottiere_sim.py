@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Callable
+from typing import Any
 
 from engine.condottiere import rules
 from engine.condottiere.cards import (
@@ -112,7 +113,9 @@ def sample_play(s: State, seat: int, rng: random.Random) -> Action:
     return _play_at(s, seat, rng.randrange(n), down)
 
 
-def _light_play(s: State, seat: int, rng: random.Random, explore: float = 0.1) -> Action:
+def _light_play(s: State, seat: int, rng: random.Random, memo: list[Any], explore: float = 0.1) -> Action:
+    """``light``'s move in the play phase; ``memo`` holds the last lines seen and their
+    strengths (a pass leaves the lines as they were)."""
     hand = s.hands[seat]
     # more than one legal action (pass) exactly when the hand holds a card: only when light
     # explores does it need their number
@@ -120,7 +123,11 @@ def _light_play(s: State, seat: int, rng: random.Random, explore: float = 0.1) -
         n, down = _play_count(s, seat)
         return _play_at(s, seat, rng.randrange(n), down)
     lines = s.lines
-    strengths = _strengths(lines)
+    if memo[0] is lines:
+        strengths = memo[1]
+    else:
+        strengths = memo[1] = _strengths(lines)
+        memo[0] = lines
     mine = strengths[seat]
     best = max(strengths[:seat] + strengths[seat + 1 :])
     if mine <= best:
@@ -224,11 +231,12 @@ def simulate(
     and keep), and return ``rewards`` of the end."""
     play = rules._APPLY
     random_, randrange = rng.random, rng.randrange
+    memo: list[Any] = [None, None]
     while True:
         phase = s.phase
         if phase == "play":
             seat = s.turn
-            a = _light_play(s, seat, rng) if light else sample_play(s, seat, rng)
+            a = _light_play(s, seat, rng, memo) if light else sample_play(s, seat, rng)
             play[a[0]](s, a)
         elif phase == "deal":
             _deal(s, rng)

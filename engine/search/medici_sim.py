@@ -78,11 +78,14 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
     vals_of = _VALUES[s.limits[seat]]
     cards = []
     prev = None
+    top_face = -1
     for c in hand:  # sorted
         if c != prev:
             prev = c
             if vals_of[c]:
                 cards.append(c)
+                if _FACE[c] > top_face:
+                    top_face = _FACE[c]
     if not cards:
         return rules.legal_actions(s)[0]
     middle = s.middle
@@ -152,7 +155,7 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
     # least the highest face (that card to court), so the search starts there, and a move that
     # cannot reach the best so far is passed by: the picks are still exactly the moves of the
     # best gain in their order
-    best = max(_FACE[c] for c in cards)
+    best = top_face
     picks: list[tuple[str, int, int, int, int]] = []
     for c in cards:
         vals = vals_of[c]
