@@ -43,6 +43,15 @@ from engine.condottiere.state import NO_CARD, Action, State, _new, mk
 from engine.core import UNKNOWN
 
 _PASS = "pass"
+_SEATS = 6
+#: the actions a rollout takes most, built once: a pass, holding one's hand, a plain play (a
+#: card of the ``light`` kinds, played without turning a card up or turning up the first)
+_PASSES = tuple(_new(Action, (_PASS, q, NO_CARD, -1, -1, ())) for q in range(_SEATS))
+_HOLDS = tuple(mk("hold", q) for q in range(_SEATS))
+_PLAYS = tuple(
+    tuple(tuple(_new(Action, ("play", q, c, -1, f, ())) for f in (-1, 0)) for c in range(8))
+    for q in range(_SEATS)
+)
 
 
 def _targets(s: State, c: int, line: tuple[tuple[int, int], ...]) -> list[int]:
@@ -136,10 +145,10 @@ def _light_play(s: State, seat: int, rng: random.Random, memo: list[Any], explor
             if 0 <= c < 8:
                 if STRENGTH[c] > need:
                     down = any(not up for _, up in lines[seat])
-                    return _new(Action, ("play", seat, c, -1, 0 if down else -1, ()))
+                    return _PLAYS[seat][c][1 if down else 0]
             elif c >= 8:
                 break
-    return _new(Action, (_PASS, seat, NO_CARD, -1, -1, ()))
+    return _PASSES[seat]
 
 
 def _strengths(lines: tuple[tuple[tuple[int, int], ...], ...]) -> list[int]:
@@ -259,7 +268,7 @@ def simulate(
             if randrange(2 if may else 1):
                 play["discard"](s, mk("discard", seat, cards=hand))
             else:
-                play["hold"](s, mk("hold", seat))
+                play["hold"](s, _HOLDS[seat])
         elif phase == "start":
             play["start"](s, mk("start", randrange(s.players)))
         elif phase == "over":

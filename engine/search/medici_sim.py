@@ -142,6 +142,7 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
     for k, al in enumerate(s.alliances[seat]):
         if al is not None:
             elim: list[int | None] = [None] * _SPAN
+            reach = 0  # the most it can add: it may eliminate nothing
             for t in _TRUE[al[2] % RANKS][al[1] % RANKS]:
                 for total, g in most.items():
                     v = total - t
@@ -149,7 +150,9 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
                         x = elim[v]
                         if x is None or g > x:
                             elim[v] = g
-            strikes.append([k, _FACE[al[2]] - loss[al[1]], elim, al, -1])
+                            if g > reach:
+                                reach = g
+            strikes.append([k, _FACE[al[2]] - loss[al[1]], elim, al, -1, reach])
     seen = None
     # ``fast_action`` keeps every move whose gain is the best, in their order; the best is at
     # least the highest face (that card to court), so the search starts there, and a move that
@@ -190,8 +193,10 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
                                 elif g == best:
                                     picks.append(("conspire", c, v, sid, other))
         for strike in strikes:
-            k, g0, elim, al, sums = strike
+            k, g0, elim, al, sums, reach = strike
             base = face + g0
+            if base + reach < best:
+                continue
             for v in vals:
                 x = elim[v]
                 g = base if x is None else base + x
