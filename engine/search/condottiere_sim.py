@@ -1,16 +1,18 @@
 """Condottiere rollouts played in place, without listing every legal action.
 
 ``simulate`` plays a private full state (``viewer`` the referee) to its end and returns the
-rewards, making exactly the moves that the search's step-by-step loop
-makes with the ``random`` or ``light`` policy of ``engine.search.condottiere``, its
-``sample_chance`` and ``rules.apply_in_place``, from the same generator state: the same calls on
-the generator, in the same order, with the same arguments. They are faster because:
+rewards, making exactly the moves that the search's step-by-step loop makes with the
+``random`` or ``light`` policy of ``engine.search.condottiere``, its ``sample_chance`` and
+``rules.apply_in_place``, from the same generator state: the same calls on the generator, in
+the same order, with the same arguments (``tests/engine/search/test_fast_path.py`` checks it
+for every variant). It is faster because:
 
 * a play-phase move is drawn by its index among the legal actions, counted from the hand (one
   pass over its distinct cards), and only the drawn action is built; ``light``'s battle sense
-  needs only the line strengths and the hand;
+  needs only the line strengths (kept while a pass leaves the lines as they were) and the
+  hand, and it counts the legal actions only when it explores;
 * a deal is played out in one loop over lists, the pile, hand and debts written back once;
-* a reveal needs no list of the one card it can show.
+* a reveal needs no list of the one card it can show; the commonest actions are built once.
 
 The rarer decisions (take, keep) go through the policy itself. ``sample_play`` is the uniform
 draw among the legal actions of the play phase (``random``'s move there), usable on its own.
@@ -43,7 +45,7 @@ from engine.condottiere.state import NO_CARD, Action, State, _new, mk
 from engine.core import UNKNOWN
 
 _PASS = "pass"
-_SEATS = 6
+_SEATS = 6  # the most players a Condottiere game seats (``CondottiereConfig``)
 #: the actions a rollout takes most, built once: a pass, holding one's hand, a plain play (a
 #: card of the ``light`` kinds, played without turning a card up or turning up the first)
 _PASSES = tuple(_new(Action, (_PASS, q, NO_CARD, -1, -1, ())) for q in range(_SEATS))

@@ -39,13 +39,14 @@ The move played is the root action with the most visits (ties: the better mean).
 Only ``SearchGame`` functions touch states, and the root state comes from the determinizer, so
 the search never sees more than the view it is given.
 
-Speed. Each iteration's determinization is its own: when the game offers ``copy`` and ``play``
-the search copies it once (or draws it fresh from the game's ``prepare``, which counts the
-view's hidden cards once a search) and plays every step of the iteration on it in place, and a rollout
-policy with a ``simulation`` plays the whole rollout in the game's own loop (moves picked
-without listing every legal action, many cards dealt at once). Both make exactly the moves the
+Speed. Each iteration's determinization is its own: when the game offers ``copy`` and
+``play``, the search copies it once (or draws it fresh from the game's ``prepare``, which
+counts the view's hidden cards once a search) and plays every step of the iteration on it in
+place; a rollout policy with a ``simulation`` plays the whole rollout in the game's own loop
+(moves picked without listing every legal action, many cards dealt at once); the observer's
+actions at the root are listed once, from the view. All of it makes exactly the moves the
 step-by-step loop makes from the same generator state, so a seeded search decides the same
-either way. ``path="legacy"`` keeps the step-by-step loop, a copy a step (for comparison and
+either way. ``path="legacy"`` keeps the step-by-step loop, a copy a step (for comparison, and
 for games without the fast parts).
 
 The think time is CPU time of the searching thread (``time.thread_time``), so that other
@@ -130,9 +131,9 @@ class Search:
         if len(legal) == 1:
             return SearchResult(legal[0], 0, {}, {})
         root = Node()
-        # the observer's actions at the root depend only on what it sees: they are the view's
-        self._root_groups = self._groups(view, legal, seat, seat)
         if self.fast:
+            # the observer's actions at the root depend only on what it sees: the view's
+            self._root_groups = self._groups(view, legal, seat, seat)
             prepare, copy, determinize = g.prepare, g.copy, g.determinize
             assert copy is not None
             self._draw = (

@@ -3,14 +3,18 @@
 ``simulate`` plays a private full state to its end and returns the rewards, making exactly the
 moves that the search's step-by-step loop makes with the ``fast`` policy of
 ``engine.search.medici``, its ``sample_chance`` and ``rules.apply_in_place``, from the same
-generator state: the same calls on the generator, in the same order, with the same arguments.
-It is faster because:
+generator state: the same calls on the generator, in the same order, with the same arguments
+(``tests/engine/search/test_fast_path.py`` checks it). It is faster because:
 
-* ``fast_play`` is ``fast``'s play-phase move worked out from tables (a card's values under a
-  limit, its influence for or against a seat) and with no list of the moves that cannot be the
-  best: only the ties for the best gain are kept for the draw among them;
+* ``fast_play`` is ``fast``'s play-phase move worked out from tables: a card's values under a
+  limit and its influence for or against a seat; per value a card may be played as, the most a
+  conspiracy or a strike with it eliminates; the sums an alliance may make as bits. A move
+  that cannot reach the best gain so far is passed by without being built (only the ties for
+  the best are kept, in their order, for the draw among them), and whether a strike may be
+  played at all is worked out only for one that could be the best;
 * ``fast_resolve`` resolves a strike without Jesters from the one total it can match;
-* a draw is drawn and applied in one step, and a strike and its reveal are one step too.
+* a draw is drawn and applied in one step, and a strike and its reveal are one step too (the
+  hidden card of a full state is known).
 
 The rarer steps (a strike with a Jester, the set-up phases) go through the policy itself.
 """
@@ -119,19 +123,18 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
     # conspire[v]: the most a conspiracy with a card played as v eliminates (None: none
     # possible), over the stacks a card may go on and the other stacks it then matches
     conspire: list[int | None] = [None] * _SPAN
-    for sid, total, _ in middle:
+    for total, sids in totals.items():
+        if len(sids) > 1:  # v = 0: another stack of the same total, the best of them
+            x = conspire[0]
+            g = most[total]
+            if x is None or g > x:
+                conspire[0] = g
         for other_total, g in most.items():
             v = other_total - total
             if 0 < v < _SPAN:
                 x = conspire[v]
                 if x is None or g > x:
                     conspire[v] = g
-            elif v == 0 and len(totals[total]) > 1:
-                for other in totals[total]:
-                    if other != sid:
-                        x, g2 = conspire[0], lost[other]
-                        if x is None or g2 > x:
-                            conspire[0] = g2
     # a strike with value v may be played when a stack's total minus v is a sum the alliance
     # may make (``rules._strike_sums``, as bits): (tmask >> v) & sums; it then eliminates the
     # best stack whose total its true cards and v make
