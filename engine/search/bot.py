@@ -2,7 +2,8 @@
 
 Settings (from the registry's levels and the command line):
 
-``think``       seconds of search per decision (default 1.0); ignored when ``iterations`` is set
+``think``       seconds of search per decision (default 1.0), in CPU time of the searching
+                thread; ignored when ``iterations`` is set
 ``iterations``  a fixed number of iterations per decision: with the bot's seeded generator, the
                 same view always gives the same choice (for tests and reproducible runs)
 ``rollout``     the default policy's name (``random``, or a game's cheaper heuristic)
@@ -10,6 +11,9 @@ Settings (from the registry's levels and the command line):
 ``bias``        the weight of the game's prior (progressive bias; 0 turns it off)
 ``setup``       ``"greedy"`` hands the set-up decisions of a game (phases listed in
                 ``SETUP_PHASES``) to the game's greedy bot; ``"search"`` searches them too
+``path``        ``"fast"`` (in place, the game's rollout loops) or ``"legacy"`` (a state copy
+                a step, the policy called step by step): the same moves, only slower; kept
+                to measure the speed against (``scripts/bench_search.py``)
 
 The bot is handed a view and never a state: everything it knows comes from that view.
 """
@@ -37,13 +41,14 @@ class SearchBot:
         bias: float = 0.0,
         fallback: Any = None,
         setup_phases: tuple[str, ...] = (),
+        path: str = "fast",
     ) -> None:
         if rollout not in game.rollouts:
             raise ValueError(f"unknown rollout {rollout!r} (choose from {', '.join(game.rollouts)})")
         self.game = game
         self.rng = rng
         self.budget = Budget(seconds=think, iterations=iterations)
-        self.search = Search(game, rng, exploration=exploration, rollout=rollout, bias=bias)
+        self.search = Search(game, rng, exploration=exploration, rollout=rollout, bias=bias, path=path)
         self.fallback = fallback
         self.setup_phases = setup_phases
         self.last: SearchResult | None = None
@@ -82,6 +87,7 @@ def factory(
             bias=float(settings.get("bias", 0.0)),
             fallback=fallback,
             setup_phases=setup_phases,
+            path=str(settings.get("path", "fast")),
         )
 
     return make
