@@ -111,7 +111,7 @@ def prepare(v: State, seat: int) -> Callable[[random.Random], State]:
         if any(a is not None and (a[1] == UNKNOWN or a[2] == UNKNOWN) for a in row)
     ]
 
-    def sorted_fill(plan: list[tuple[tuple[int, ...], int, list[int], int]], dealt: list[list[int]]) -> tuple:
+    def sorted_fill(plan: list[tuple[tuple[int, ...], int, list[int], int]], dealt: list[list[int]]) -> tuple[tuple[int, ...], ...]:
         out = []
         for cards_, i, known, k in plan:
             if k:
@@ -158,7 +158,7 @@ def prepare(v: State, seat: int) -> Callable[[random.Random], State]:
     return draw
 
 
-def _fill(v: State, dealt: dict[Hashable, list[int]]) -> State | None:
+def _fill(v: State, dealt: dict[int, list[int]]) -> State | None:
     """``v`` with its hidden places filled from ``dealt`` (None when there are none)."""
     if not any(dealt.values()):
         return None
