@@ -106,16 +106,18 @@ async def test_a_raw_client_over_tcp_gets_clear_errors_and_the_host_goes_on():
     assert [p.state for p in peers] == ["over"] * 3
 
 
-async def test_a_player_deciding_from_outside_and_the_fallback_bot_after_the_timeout():
+async def test_a_player_deciding_from_outside_and_the_fallback_bot_after_the_timeout(clock):
     """A table screen decides through ``PeerRunner.act``; once, the player lets the turn
-    timeout pass and the seat's own fallback bot decides on its machine."""
+    timeout pass and the seat's own fallback bot decides on its machine. The host and the
+    player share a fake clock, moved on by the timeout once, at that first decision: how slowly
+    the machine runs cannot make a seat miss its turn."""
     from net.session.peer import PeerRunner
 
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}),
-                       turn_timeout=1, on_timeout="bot")
+                       turn_timeout=1, on_timeout="bot", clock=clock)
     runner, serving, port = await serve_on_loopback(host)
-    me = PeerSession(Identity.generate(), "person")
+    me = PeerSession(Identity.generate(), "person", clock=clock)
     mine = entry.make_bot("greedy", random.Random(7))
     decided = []
     person = None
@@ -123,7 +125,9 @@ async def test_a_player_deciding_from_outside_and_the_fallback_bot_after_the_tim
     def on_event(e):
         if e.kind == "turn" and len(decided) < 1000:
             decided.append(e)
-            if len(decided) > 1:  # the first decision is left to the timeout
+            if len(decided) == 1:  # the first decision is left to the timeout
+                clock.now += 1
+            else:
                 asyncio.get_running_loop().call_soon(
                     lambda: me.decision_due() and person.act(mine.choose(me.view, me.table.me)))
 
