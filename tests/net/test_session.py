@@ -12,11 +12,8 @@ from net.wire.transcript import Transcript
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_a_bot_game_ends_with_every_transcript_identical(make_game, players):
-    g = make_game(players)
-    for i in range(players):
-        g.add_bot(i)
-    g.link.pump()
+def test_a_bot_game_ends_with_every_transcript_identical(finished, players):
+    g = finished("medici", players)
     assert [p.state for p in g.peers] == ["over"] * players
     assert g.host.finished
     assert len(g.transcripts()) == 1
