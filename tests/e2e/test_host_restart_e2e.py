@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from .test_network_e2e import TIMEOUT, _env, _join_line, _palazzo, _transcript
+from .test_network_e2e import JOIN_LINE, TIMEOUT, _env, _join_line, _palazzo, _transcript
 
 
 def _free_port() -> int:
@@ -20,7 +20,7 @@ def _free_port() -> int:
 
 
 def _wait_for(log: Path, proc: subprocess.Popen, done) -> str:
-    deadline = time.time() + 60
+    deadline = time.time() + JOIN_LINE
     while time.time() < deadline:
         text = log.read_text()
         if done(text):

@@ -1,4 +1,5 @@
-"""Helpers for the network tests: a sans-IO host with bot peers on an in-memory link."""
+"""Helpers for the network tests: a sans-IO host with bot peers on an in-memory link, and the
+honest finished games that many tests only read, played once for the whole run."""
 
 import random
 from dataclasses import dataclass, field
@@ -20,6 +21,8 @@ class Game:
     link: MemoryLink
     peers: list = field(default_factory=list)
     conns: list = field(default_factory=list)
+    #: every byte string the host received, in order (kept by ``finished`` games only)
+    frames: list = field(default_factory=list)
 
     def add_bot(self, seed, name=None, identity=None, code=None, bot="greedy", journal=None):
         peer = PeerSession(identity or Identity.generate(), name or f"bot{len(self.peers)}",
@@ -51,25 +54,55 @@ def clock():
     return FakeClock()
 
 
+def new_game(players=3, game="medici", code=None, options=None, **kw):
+    """A host of ``game`` on an in-memory link, no seat taken yet."""
+    entry = get_game(game)
+    config = entry.rules.make_config(players, options or {})
+    host = HostSession(Identity.generate(), game, config, code=code, **kw)
+    return Game(host, MemoryLink(host))
+
+
 @pytest.fixture
 def make_game():
-    def make(players=3, game="medici", code=None, options=None, **kw):
-        entry = get_game(game)
-        config = entry.rules.make_config(players, options or {})
-        host = HostSession(Identity.generate(), game, config, code=code, **kw)
-        return Game(host, MemoryLink(host))
+    return new_game
 
-    return make
+
+@pytest.fixture(scope="session")
+def finished():
+    """``finished(game, players, options)``: an honest game of greedy bots named Ada0, Ada1, ...
+    on seats 0, 1, ..., played to its end once for the whole run and shared by every test that
+    asks for the same one (``g.frames`` holds what the host received). Read it, never change it:
+    a test that alters a game plays its own. At the end of the run each record is checked to be
+    the one the game ended with."""
+    games = {}
+
+    def get(game="medici", players=3, options=None):
+        key = (game, players, tuple(sorted((options or {}).items())))
+        if key not in games:
+            g = new_game(players, game=game, options=options)
+            receive = g.host.receive_data
+
+            def recording(conn, data):
+                g.frames.append(data)
+                return receive(conn, data)
+
+            g.host.receive_data = recording
+            for i in range(players):
+                g.add_bot(i, name=f"Ada{i}")
+            g.link.pump()
+            assert g.host.finished and [p.state for p in g.peers] == ["over"] * players
+            games[key] = g, g.host.table.transcript.to_bytes()
+        return games[key][0]
+
+    yield get
+    for g, record in games.values():
+        assert g.host.table.transcript.to_bytes() == record, "a test changed a shared game"
 
 
 @pytest.fixture
-def played(make_game):
-    """A finished 3-player game of greedy bots."""
-    g = make_game(3)
-    for i in range(3):
-        g.add_bot(i)
-    g.link.pump()
-    return g
+def played(finished):
+    """A finished 3-player game of greedy bots (one of ``finished``'s: read it, never change it)."""
+    return finished("medici", 3)
 
 
 class CheatJournal(Journal):

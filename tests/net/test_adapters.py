@@ -10,6 +10,10 @@ from net.session.peer import run_peer
 from net.session.sessions import HostSession, PeerSession
 from net.wire.identity import Identity
 
+#: seconds a game over loopback, or a host's end after it, may take before it counts as a hang:
+#: a guard far beyond what a loaded machine needs, never a timed assertion
+HANG = 600
+
 
 async def serve_on_loopback(host):
     """``host`` behind a ``HostRunner`` on a free port of 127.0.0.1: the runner, the task that
@@ -62,8 +66,8 @@ async def test_a_cut_connection_is_rejoined_and_the_game_finishes():
     ports = [port, port, proxy_port]
     await asyncio.wait_for(asyncio.gather(*(
         run_peer(p, "127.0.0.1", pt, b, retry_delay=0.05)
-        for p, b, pt in zip(peers, bots, ports, strict=True))), 60)
-    await asyncio.wait_for(serving, 10)
+        for p, b, pt in zip(peers, bots, ports, strict=True))), HANG)
+    await asyncio.wait_for(serving, HANG)
     proxy.close()
     assert state["connections"] >= 2  # the third peer came back
     assert [p.state for p in peers] == ["over"] * 3
@@ -101,21 +105,23 @@ async def test_a_raw_client_over_tcp_gets_clear_errors_and_the_host_goes_on():
     peers = [PeerSession(Identity.generate(), f"p{i}") for i in range(3)]
     bots = [entry.make_bot("greedy", random.Random(i)) for i in range(3)]
     await asyncio.wait_for(asyncio.gather(*(
-        run_peer(p, "127.0.0.1", port, b) for p, b in zip(peers, bots, strict=True))), 60)
-    await asyncio.wait_for(serving, 10)
+        run_peer(p, "127.0.0.1", port, b) for p, b in zip(peers, bots, strict=True))), HANG)
+    await asyncio.wait_for(serving, HANG)
     assert [p.state for p in peers] == ["over"] * 3
 
 
-async def test_a_player_deciding_from_outside_and_the_fallback_bot_after_the_timeout():
+async def test_a_player_deciding_from_outside_and_the_fallback_bot_after_the_timeout(clock):
     """A table screen decides through ``PeerRunner.act``; once, the player lets the turn
-    timeout pass and the seat's own fallback bot decides on its machine."""
+    timeout pass and the seat's own fallback bot decides on its machine. The host and the
+    player share a fake clock, moved on by the timeout once, at that first decision: how slowly
+    the machine runs cannot make a seat miss its turn."""
     from net.session.peer import PeerRunner
 
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}),
-                       turn_timeout=1, on_timeout="bot")
+                       turn_timeout=1, on_timeout="bot", clock=clock)
     runner, serving, port = await serve_on_loopback(host)
-    me = PeerSession(Identity.generate(), "person")
+    me = PeerSession(Identity.generate(), "person", clock=clock)
     mine = entry.make_bot("greedy", random.Random(7))
     decided = []
     person = None
@@ -123,7 +129,9 @@ async def test_a_player_deciding_from_outside_and_the_fallback_bot_after_the_tim
     def on_event(e):
         if e.kind == "turn" and len(decided) < 1000:
             decided.append(e)
-            if len(decided) > 1:  # the first decision is left to the timeout
+            if len(decided) == 1:  # the first decision is left to the timeout
+                clock.now += 1
+            else:
                 asyncio.get_running_loop().call_soon(
                     lambda: me.decision_due() and person.act(mine.choose(me.view, me.table.me)))
 
@@ -132,7 +140,7 @@ async def test_a_player_deciding_from_outside_and_the_fallback_bot_after_the_tim
     others = [PeerSession(Identity.generate(), f"p{i}") for i in range(2)]
     bots = [entry.make_bot("greedy", random.Random(i)) for i in range(2)]
     await asyncio.wait_for(asyncio.gather(person.run(), *(
-        run_peer(p, "127.0.0.1", port, b) for p, b in zip(others, bots, strict=True))), 60)
-    await asyncio.wait_for(serving, 10)
+        run_peer(p, "127.0.0.1", port, b) for p, b in zip(others, bots, strict=True))), HANG)
+    await asyncio.wait_for(serving, HANG)
     assert me.state == "over" and len(decided) > 1
     assert me.table.result()["end"] != "forfeit"

@@ -11,6 +11,10 @@ def _play(make_game, players, options, bot="greedy"):
     for i in range(players):
         g.add_bot(i, bot=bot)
     g.link.pump()
+    return _ended(g, players)
+
+
+def _ended(g, players):
     assert [p.state for p in g.peers] == ["over"] * players, [str(p.error) for p in g.peers]
     assert len(g.transcripts()) == 1
     assert all(p.table.result() == g.host.table.result() for p in g.peers)
@@ -51,8 +55,8 @@ def _was_open(t, e):
     return t.dealer.decks["pile"].is_open(h)
 
 
-def test_no_view_holds_another_seat_hand(make_game):
-    g = _play(make_game, 3, {"hidden_cards": True})
+def test_no_view_holds_another_seat_hand(finished):
+    g = _ended(finished("condottiere", 3, {"hidden_cards": True}), 3)
     for p in g.peers:
         for seat, hand in enumerate(p.table.view.hands):
             if seat != p.table.me:

@@ -17,7 +17,7 @@ from net.session.peer import PeerRunner
 from net.session.sessions import HostSession, PeerSession
 from net.wire.identity import Identity
 
-from .test_adapters import serve_on_loopback
+from .test_adapters import HANG, serve_on_loopback
 
 
 async def _idle(port, n):
@@ -67,8 +67,8 @@ async def test_idle_sockets_keep_neither_a_new_player_out_nor_a_dropped_one_from
     idle += await _idle(port, 70)
     seat1 = host.seats[1].conn
     runner.drop(seat1, "a test breaks it")
-    await asyncio.wait_for(asyncio.gather(*playing), 120)
-    await asyncio.wait_for(serving, 10)
+    await asyncio.wait_for(asyncio.gather(*playing), HANG)
+    await asyncio.wait_for(serving, HANG)
     assert host.finished and [p.state for p in peers] == ["over"] * 3
     assert host.seats[1].conn != seat1  # it came back on a new connection
     assert all(p.table.result()["verdict"] == "verified" for p in peers)
@@ -100,7 +100,7 @@ async def test_a_flooding_stranger_is_no_longer_read_and_the_game_goes_on():
     peers = [PeerSession(Identity.generate(), f"bot{i}") for i in range(3)]
     await asyncio.wait_for(asyncio.gather(*(
         PeerRunner(p, "127.0.0.1", port, entry.make_bot("greedy", random.Random(i))).run()
-        for i, p in enumerate(peers))), 120)
-    await asyncio.wait_for(serving, 10)
+        for i, p in enumerate(peers))), HANG)
+    await asyncio.wait_for(serving, HANG)
     assert host.finished and [p.state for p in peers] == ["over"] * 3
     flood.close()

@@ -48,15 +48,12 @@ def _check_views(table, seat, states):
 
 
 @pytest.mark.parametrize("game, players, options", GAMES)
-def test_a_seat_view_is_the_rules_view_of_the_full_state_at_every_step(make_game, full_game, game,
+def test_a_seat_view_is_the_rules_view_of_the_full_state_at_every_step(finished, full_game, game,
                                                                        players, options):
     """Whatever the other seats' hidden cards are, a seat sees exactly what the rules let it
     see: at every step its view is ``rules.view`` of the full state (which only a test holding
     every seat can rebuild)."""
-    g = make_game(players, game=game, options=options)
-    for i in range(players):
-        g.add_bot(i)
-    g.link.pump()
+    g = finished(game, players, options)
     assert [p.state for p in g.peers] == ["over"] * players
     states = full_game([p.table for p in g.peers])
     for p in g.peers:
@@ -84,25 +81,15 @@ def _never_shown(table):
 
 
 @pytest.mark.parametrize("game, players, options", GAMES)
-def test_after_the_game_no_card_the_rules_never_showed_can_be_learnt(make_game, game, players,
+def test_after_the_game_no_card_the_rules_never_showed_can_be_learnt(finished, game, players,
                                                                       options):
     """A whole game, then the host tries, holding every entry, every byte it received and its own
     key: every card dealt that the rules never showed (an unplayed hand, a hidden card never
     struck, a card under a deck, a card kept) still unmasks to no card with every share the
     record holds, no seat's secret or seed is anywhere in those bytes, and no sealed note opens
     for it. Only the card's holder ever knew it."""
-    g = make_game(players, game=game, options=options)
-    frames = []
-    receive = g.host.receive_data
-
-    def recording(conn, data):
-        frames.append(data)
-        return receive(conn, data)
-
-    g.host.receive_data = recording
-    for i in range(players):
-        g.add_bot(i)
-    g.link.pump()
+    g = finished(game, players, options)
+    frames = g.frames  # every byte string the host received
     assert [p.state for p in g.peers] == ["over"] * players
     t = g.host.table
     assert t.phase == "over" and t.result()["verdict"] == "verified" and t.dealer.secret is None

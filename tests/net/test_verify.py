@@ -9,9 +9,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.registry import get_game
-from net.session.link import MemoryLink
-from net.session.sessions import HostSession, PeerSession
 from net.session.verify import Verdict, verify_bytes, verify_file
 from net.wire.errors import HOST
 from net.wire.identity import Identity
@@ -21,30 +18,18 @@ from tui.cli import main
 GAMES = [("medici", 3, {}), ("condottiere", 3, {"hidden_cards": True})]
 
 
-def play(make_game, game="medici", players=3, options=None):
-    g = make_game(players, game=game, options=options or {})
-    for i in range(players):
-        g.add_bot(i, name=f"Ada{i}")
-    g.link.pump()
+def play(finished, game="medici", players=3, options=None):
+    """An honest finished game of seats named Ada0, Ada1, ... (shared by the run: read only)."""
+    g = finished(game, players, options or {})
     assert [p.state for p in g.peers] == ["over"] * players
     return g
 
 
 @pytest.fixture(scope="module")
-def saved():
-    """One honest finished game of each kind, as saved bytes (played once for the module)."""
-    out = {}
-    for game, players, options in GAMES:
-        entry = get_game(game)
-        host = HostSession(Identity.generate(), game, entry.rules.make_config(players, options))
-        link = MemoryLink(host)
-        for i in range(players):
-            link.add(PeerSession(Identity.generate(), f"Ada{i}", code=host.code),
-                     entry.make_bot("greedy", random.Random(i)))
-        link.pump()
-        assert host.finished
-        out[game] = host.table.transcript.to_bytes()
-    return out
+def saved(finished):
+    """One honest finished game of each kind, as saved bytes."""
+    return {game: finished(game, players, options).host.table.transcript.to_bytes()
+            for game, players, options in GAMES}
 
 
 def entries_of(data):
@@ -62,8 +47,8 @@ def rebuild(entries):
 
 
 @pytest.mark.parametrize("game, players, options", GAMES)
-def test_an_honest_game_verifies(make_game, game, players, options):
-    g = play(make_game, game, players, options)
+def test_an_honest_game_verifies(finished, game, players, options):
+    g = play(finished, game, players, options)
     data = g.host.table.transcript.to_bytes()
     v = verify_bytes(data)
     assert v.ok and v.kind == "verified" and v.exit_status == 0
@@ -202,9 +187,9 @@ def test_a_start_that_names_no_host_key_is_rejected(saved):
 # -- cheats ---------------------------------------------------------------------------------------
 
 
-def signed_game(make_game, game="medici", options=None):
+def signed_game(finished, game="medici", options=None):
     """A finished game whose every key the test holds: the host's and each seat's."""
-    g = play(make_game, game, 3, options)
+    g = play(finished, game, 3, options)
     keys = {-1: g.host.identity} | {p.table.me: p.identity for p in g.peers}
     return g, keys
 
@@ -221,8 +206,8 @@ def forge(g, keys, seq, author, kind, **extra):
     return t.to_bytes()
 
 
-def test_a_seed_that_does_not_open_its_commitment_names_its_author(make_game):
-    g, keys = signed_game(make_game)
+def test_a_seed_that_does_not_open_its_commitment_names_its_author(finished):
+    g, keys = signed_game(finished)
     seq = next(e.seq for e in g.host.table.transcript.entries if e.kind == "seed-open")
     data = forge(g, keys, seq, 0, "seed-open", value=b"\x01" * 32, salt=b"\x02" * 32)
     v = verify_bytes(data)
@@ -231,16 +216,16 @@ def test_a_seed_that_does_not_open_its_commitment_names_its_author(make_game):
     assert v.text == f"cheat: Ada0 (seat 0) at entry {seq}: its seed does not match its commitment"
 
 
-def test_a_host_entry_out_of_place_names_the_host(make_game):
-    g, keys = signed_game(make_game)
+def test_a_host_entry_out_of_place_names_the_host(finished):
+    g, keys = signed_game(finished)
     data = forge(g, keys, 1, -1, "end", openings=b"\x90")
     v = verify_bytes(data)
     assert v.kind == "cheat" and v.seat == -1 and v.step == 1
     assert v.text.startswith("cheat: the host at entry 1: ")
 
 
-def test_a_seat_writing_out_of_turn_is_named(make_game):
-    g, keys = signed_game(make_game)
+def test_a_seat_writing_out_of_turn_is_named(finished):
+    g, keys = signed_game(finished)
     t = g.host.table.transcript.entries
     seq = next(e.seq for e in t if e.kind == "seed-commit")
     data = forge(g, keys, seq, 2, "seed-commit", commit=b"\x00" * 32, sealed=b"x")
@@ -249,10 +234,10 @@ def test_a_seat_writing_out_of_turn_is_named(make_game):
     assert v.text == f"cheat: Ada2 (seat 2) at entry {seq}: out of turn: seat 0 must write now"
 
 
-def test_a_shuffle_that_fails_its_proof_is_named_at_its_entry(make_game):
+def test_a_shuffle_that_fails_its_proof_is_named_at_its_entry(finished):
     """A seat's shuffle with its first two masked cards swapped, signed by that seat: the
     verifier refuses it at that entry, naming the seat and the check the proof failed."""
-    g, keys = signed_game(make_game)
+    g, keys = signed_game(finished)
     entry = next(e for e in g.host.table.transcript.entries
                  if e.kind == "deck" and e.fields["msgs"][0]["type"] == "deck/shuffle")
     msgs = [dict(m) for m in entry.fields["msgs"]]
@@ -273,11 +258,11 @@ def _resigned(g, keys, entry, **changes):
 
 
 @pytest.mark.parametrize("game, options", [("medici", {}), ("condottiere", {"hidden_cards": True})])
-def test_verify_checks_every_proof_and_move_again_from_scratch(make_game, game, options):
+def test_verify_checks_every_proof_and_move_again_from_scratch(finished, game, options):
     """Nothing is left for the end: verify reads the record as an observer that trusts nothing,
     and names at its entry a move, a share or a face-down card that its author signed but that
     the seats would have refused, as they did when it came."""
-    g, keys = signed_game(make_game, game, options)
+    g, keys = signed_game(finished, game, options)
     entries = g.host.table.transcript.entries
     rules = g.host.table.rules
     # a card shown as another card than the one its open proves
@@ -310,10 +295,10 @@ def test_an_end_entry_reveals_nothing_and_the_record_verifies(saved):
         assert verify_bytes(data).kind == "verified"
 
 
-def test_names_from_the_file_cannot_break_the_line(make_game):
+def test_names_from_the_file_cannot_break_the_line(finished):
     # the host refuses such a name in the lobby, and every reader refuses a start that
     # carries one, as the host's own table would: the name never reaches the line
-    g, keys = signed_game(make_game)
+    g, keys = signed_game(finished)
     start = g.host.table.transcript.entries[0]
     fields = {k: v for k, v in start.fields.items() if k != "v"}
     fields["seats"] = [dict(s) for s in fields["seats"]]
