@@ -37,7 +37,14 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.condottiere.cards import KINDS, NREGIONS, SLOTS
-from engine.core import UNKNOWN, InvalidActionError, InvalidStateError, ValueState, action_kind
+from engine.core import (
+    UNKNOWN,
+    InvalidActionError,
+    InvalidStateError,
+    Option,
+    ValueState,
+    action_kind,
+)
 
 REFEREE = -1
 NO_CARD = -2
@@ -47,11 +54,17 @@ PHASES = (
 ACTION_KINDS = (
     "start", "draw", "place", "pass", "play", "reveal", "take", "hold", "discard", "keep",
 )
-OPTIONS = (
-    "draw_after_battle", "playing_for_points", "bigger_kingdoms", "capturing_regions",
-    "hidden_cards",
-)
 DEFAULT_TARGET = 20
+#: the five variants: the command line, the forms and the conformance games read them
+VARIANTS = (
+    Option("draw_after_battle", "Draw after battle (no rounds; up to 3 cards after each battle)"),
+    Option("playing_for_points", "Playing for points: a match to a target score",
+           values=(20, 30, 40), value_words="to {} points"),
+    Option("bigger_kingdoms", "Bigger kingdoms (more adjacent regions to win)"),
+    Option("capturing_regions", "Capturing regions (battles for held regions)"),
+    Option("hidden_cards", "Hidden cards (some cards are played face down)"),
+)
+OPTIONS = tuple(o.name for o in VARIANTS)
 MAX_TARGET = 1000
 
 

@@ -24,7 +24,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from engine.core import UNKNOWN, InvalidActionError, InvalidStateError, ValueState, action_kind
+from engine.core import (
+    UNKNOWN,
+    InvalidActionError,
+    InvalidStateError,
+    Option,
+    ValueState,
+    action_kind,
+)
 from engine.medici.cards import CARDS
 
 NO_CARD = -2
@@ -46,7 +53,11 @@ KINDS = (
     "resolve",
     "stuck",
 )
-OPTIONS = ("end_when_all_struck",)
+#: the rules options (variants): the command line, the forms and the conformance games read them
+VARIANTS = (
+    Option("end_when_all_struck", "Play on until no house has a shadow alliance left"),
+)
+OPTIONS = tuple(o.name for o in VARIANTS)
 
 
 @dataclass(frozen=True)
