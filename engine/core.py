@@ -109,7 +109,7 @@ class FromData(Protocol[T_co]):
     """A class that builds its values back from plain data (its ``from_data`` class method),
     raising ``InvalidActionError`` or ``InvalidStateError`` for data that describes none."""
 
-    def from_data(self, data: Any, /) -> T_co: ...
+    def from_data(self, data: object, /) -> T_co: ...
 
 
 class GameConfig(PlainData, Protocol):

@@ -114,7 +114,7 @@ class CondottiereConfig:
         }
 
     @classmethod
-    def from_data(cls, data: Any) -> CondottiereConfig:
+    def from_data(cls, data: object) -> CondottiereConfig:
         fields = set(cls().to_data())
         if not isinstance(data, dict) or set(data) - fields:
             raise InvalidStateError(f"not a Condottiere configuration: {data!r}")
@@ -321,7 +321,7 @@ class State(ValueState):
         return d
 
     @classmethod
-    def from_data(cls, data: Any) -> State:
+    def from_data(cls, data: object) -> State:
         try:
             return _from_data(data)
         except InvalidStateError:
@@ -330,13 +330,13 @@ class State(ValueState):
             raise InvalidStateError(f"not a Condottiere state: {e}") from None
 
 
-def _ints(xs: Any, lo: int = -1, hi: int = 10_000) -> tuple[int, ...]:
+def _ints(xs: object, lo: int = -1, hi: int = 10_000) -> tuple[int, ...]:
     if not isinstance(xs, list) or any(type(x) is not int or not lo <= x <= hi for x in xs):
         raise InvalidStateError(f"expected a list of ints from {lo} to {hi}, not {xs!r}")
     return tuple(xs)
 
 
-def _from_data(d: Any) -> State:
+def _from_data(d: object) -> State:
     if not isinstance(d, dict) or set(d) != set(_SLOTS):
         raise InvalidStateError("a Condottiere state needs exactly the fields " + ", ".join(_SLOTS))
     config = CondottiereConfig.from_data(d["config"])

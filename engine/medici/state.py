@@ -89,7 +89,7 @@ class MediciConfig:
         return d
 
     @classmethod
-    def from_data(cls, data: Any) -> MediciConfig:
+    def from_data(cls, data: object) -> MediciConfig:
         if not isinstance(data, dict) or set(data) - {"players", "end_when_all_struck", "ages"}:
             raise InvalidStateError(f"not a Medici configuration: {data!r}")
         players = data.get("players", 4)
@@ -252,7 +252,7 @@ class State(ValueState):
         }
 
     @classmethod
-    def from_data(cls, data: Any) -> State:
+    def from_data(cls, data: object) -> State:
         try:
             return _from_data(data)
         except InvalidStateError:
@@ -264,13 +264,13 @@ class State(ValueState):
 _INT = {int}
 
 
-def _ints(xs: Any) -> tuple[int, ...]:
+def _ints(xs: object) -> tuple[int, ...]:
     if not isinstance(xs, list) or (xs and set(map(type, xs)) != _INT):
         raise InvalidStateError(f"expected a list of ints, not {xs!r}")
     return tuple(xs)
 
 
-def _from_data(d: dict[str, Any]) -> State:
+def _from_data(d: object) -> State:
     if not isinstance(d, dict) or set(d) != set(_SLOTS):
         raise InvalidStateError("a Medici state needs exactly the fields " + ", ".join(_SLOTS))
     s = object.__new__(State)
@@ -361,14 +361,14 @@ def _check_ranges(v: dict[str, Any], n: int) -> None:
         raise InvalidStateError(f"bad strike under way {list(p)!r}")
 
 
-def _alliance(a: Any) -> Alliance:
+def _alliance(a: object) -> Alliance:
     t = _ints(a)
     if len(t) != 4:
         raise InvalidStateError(f"an alliance is [placer, hidden, top, up], not {a!r}")
     return (t[0], t[1], t[2], t[3])
 
 
-def _pair(c: Any) -> tuple[int, int]:
+def _pair(c: object) -> tuple[int, int]:
     t = _ints(c)
     if len(t) != 2:
         raise InvalidStateError(f"a stack card is [card, value], not {c!r}")
