@@ -33,7 +33,7 @@ copy before returning it. Fields, all ints, strs and tuples:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from engine.condottiere.cards import KINDS, NREGIONS, SLOTS
@@ -103,20 +103,14 @@ class CondottiereConfig:
         return []
 
     def to_data(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "draw_after_battle": self.draw_after_battle,
-            "playing_for_points": self.playing_for_points,
-            "target_score": self.target_score,
-            "bigger_kingdoms": self.bigger_kingdoms,
-            "capturing_regions": self.capturing_regions,
-            "hidden_cards": self.hidden_cards,
-        }
+        """Every field, in the order declared (``players``, the variants, ``target_score``
+        after ``playing_for_points``)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_data(cls, data: object) -> CondottiereConfig:
-        fields = set(cls().to_data())
-        if not isinstance(data, dict) or set(data) - fields:
+        known = set(cls().to_data())
+        if not isinstance(data, dict) or set(data) - known:
             raise InvalidStateError(f"not a Condottiere configuration: {data!r}")
         try:
             return cls(**data)
