@@ -103,19 +103,31 @@ class CondottiereConfig:
         return []
 
     def to_data(self) -> dict[str, Any]:
-        """Every field, in the order declared (``players``, the variants, ``target_score``
-        after ``playing_for_points``)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """The fields in the order declared: the first seven always (the wire form of every
+        game so far, ``docs/protocol.md``), a field declared after them only when it is not at
+        its default. So a variant added later leaves every other game's bytes as they were,
+        and a peer that does not know it refuses a game that plays it."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name in _ALWAYS_WRITTEN or getattr(self, f.name) != f.default
+        }
 
     @classmethod
     def from_data(cls, data: object) -> CondottiereConfig:
-        known = set(cls().to_data())
+        known = {f.name for f in fields(cls)}
         if not isinstance(data, dict) or set(data) - known:
             raise InvalidStateError(f"not a Condottiere configuration: {data!r}")
         try:
             return cls(**data)
         except (TypeError, ValueError) as e:
             raise InvalidStateError(str(e)) from None
+
+
+_ALWAYS_WRITTEN = frozenset((
+    "players", "draw_after_battle", "playing_for_points", "target_score", "bigger_kingdoms",
+    "capturing_regions", "hidden_cards",
+))
 
 
 class Action(NamedTuple):

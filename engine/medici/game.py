@@ -171,13 +171,16 @@ class MediciRules(RulesBase[State, Action, MediciConfig]):
             raise ValueError(
                 f"unknown option {sorted(unknown)[0]!r} for medici (options: {', '.join(OPTIONS)})"
             )
-        flag = options.get("end_when_all_struck", False)
-        if flag not in (True, False):
-            raise ValueError("end_when_all_struck takes no value")
+        flags: dict[str, bool] = {}
+        for name in OPTIONS:
+            flag = options.get(name, False)
+            if flag not in (True, False):
+                raise ValueError(f"{name} takes no value")
+            flags[name] = bool(flag)
         ages = options.get("ages", ())
         if not isinstance(ages, (list, tuple)):
             raise ValueError("ages takes one age per player")
-        return MediciConfig(players, bool(flag), tuple(ages))
+        return MediciConfig(players, ages=tuple(ages), **flags)
 
     current_player = staticmethod(rules.current_player)
     legal_actions = staticmethod(rules.legal_actions)

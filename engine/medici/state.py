@@ -83,22 +83,35 @@ class MediciConfig:
             raise ValueError(f"ages must give one age (0..200) per player, not {self.ages!r}")
 
     def to_data(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"players": self.players, "end_when_all_struck": self.end_when_all_struck}
+        """``players``, ``end_when_all_struck`` always (the wire form of every game so far,
+        ``docs/protocol.md``), an option declared after it only when it is on, and ``ages``
+        when given. So a variant added later leaves every other game's bytes as they were, and
+        a peer that does not know it refuses a game that plays it."""
+        d: dict[str, Any] = {"players": self.players}
+        for name in OPTIONS:
+            value = getattr(self, name)
+            if value or name == "end_when_all_struck":
+                d[name] = value
         if self.ages:
             d["ages"] = list(self.ages)
         return d
 
     @classmethod
     def from_data(cls, data: object) -> MediciConfig:
-        if not isinstance(data, dict) or set(data) - {"players", "end_when_all_struck", "ages"}:
+        if not isinstance(data, dict) or set(data) - {"players", "ages", *OPTIONS}:
             raise InvalidStateError(f"not a Medici configuration: {data!r}")
         players = data.get("players", 4)
-        flag = data.get("end_when_all_struck", False)
         ages = data.get("ages", [])
-        if type(players) is not int or type(flag) is not bool or not isinstance(ages, list):
+        flags: dict[str, bool] = {}
+        for name in OPTIONS:
+            flag = data.get(name, False)
+            if type(flag) is not bool:
+                raise InvalidStateError(f"not a Medici configuration: {data!r}")
+            flags[name] = flag
+        if type(players) is not int or not isinstance(ages, list):
             raise InvalidStateError(f"not a Medici configuration: {data!r}")
         try:
-            return cls(players, flag, tuple(ages))
+            return cls(players, ages=tuple(ages), **flags)
         except ValueError as e:
             raise InvalidStateError(str(e)) from None
 
