@@ -26,6 +26,13 @@ never sees, and lets a search bot fill the unknowns with guesses.
 Input from people and peers goes through the checked door ``apply`` (``InvalidActionError`` for
 malformed input, ``IllegalActionError`` for a well-formed action that is not legal now); search
 may use ``apply_unchecked`` on actions it took from ``legal_actions``.
+
+The whole contract is one type, ``GameRules[S, A, C]`` over a game's state, action and
+configuration types: the state machine above, plus who may play, the rules options as data
+(``Option``), configurations from ``--option`` values, scores, words and plain data. Each game's
+rules object implements all of it (``RulesBase`` gives the common parts), and its registry entry
+(``engine.registry.GameEntry``) is typed by it, so the type checker holds every game to it.
+``docs/extending.md`` says how to add a game or a variant.
 """
 
 from __future__ import annotations
