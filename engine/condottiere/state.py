@@ -173,8 +173,9 @@ class Action(NamedTuple):
         return d
 
     @classmethod
-    def from_data(cls, data: Any) -> Action:
+    def from_data(cls, data: object) -> Action:
         kind = action_kind(data, _FIELDS, ACTION_KINDS)
+        assert isinstance(data, dict)  # action_kind refused anything else
         values: list[Any] = [kind]
         for name, default, lo, hi in _INT_FIELDS:
             v = data.get(name, default)

@@ -156,10 +156,11 @@ class Action(NamedTuple):
         return d
 
     @classmethod
-    def from_data(cls, data: Any) -> Action:
+    def from_data(cls, data: object) -> Action:
         """The action in plain data; ``InvalidActionError`` naming the field when a field is
         unknown, missing, not an int, or outside the range any action may hold (``FIELD_RANGES``)."""
         kind = action_kind(data, _FIELDS, KINDS)
+        assert isinstance(data, dict)  # action_kind refused anything else
         values: list[int] = []
         for name, default in (("seat", None), *_DEFAULTS):
             v = data.get(name, default)
