@@ -26,12 +26,19 @@ never sees, and lets a search bot fill the unknowns with guesses.
 Input from people and peers goes through the checked door ``apply`` (``InvalidActionError`` for
 malformed input, ``IllegalActionError`` for a well-formed action that is not legal now); search
 may use ``apply_unchecked`` on actions it took from ``legal_actions``.
+
+The whole contract is one type, ``GameRules[S, A, C]`` over a game's state, action and
+configuration types: the state machine above, plus who may play, the rules options as data
+(``Option``), configurations from ``--option`` values, scores, words and plain data. Each game's
+rules object implements all of it (``RulesBase`` gives the common parts), and its registry entry
+(``engine.registry.GameEntry``) is typed by it, so the type checker holds every game to it.
+``docs/extending.md`` says how to add a game or a variant.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -55,7 +62,7 @@ class InvalidStateError(ValueError):
     """Plain data that does not describe a state of the game."""
 
 
-def action_kind(data: Any, fields: Collection[str], kinds: Collection[str]) -> str:
+def action_kind(data: object, fields: Collection[str], kinds: Collection[str]) -> str:
     """Check that plain data is a map of known action fields with a known ``kind``; return it.
 
     Each game's ``Action.from_data`` starts here, then checks its own fields' values.
@@ -90,31 +97,133 @@ class Outcome:
         }
 
 
-S = TypeVar("S")
-A = TypeVar("A")
+#: a game's state, action and configuration types (each game's own classes)
+S = TypeVar("S", bound="GameState")
+A = TypeVar("A", bound="GameAction")
+C = TypeVar("C", bound="GameConfig")
+T_co = TypeVar("T_co", covariant=True)
+S_contra = TypeVar("S_contra", bound="GameState", contravariant=True)
+A_co = TypeVar("A_co", bound="GameAction", covariant=True)
 
 
-class Rules(Protocol[S, A]):
-    """What every game module offers (see ``engine.medici.rules`` for one)."""
+class PlainData(Protocol):
+    """A value that turns itself into plain data (maps, lists, ints, strs, bools)."""
+
+    def to_data(self) -> dict[str, Any]: ...
+
+
+class FromData(Protocol[T_co]):
+    """A class that builds its values back from plain data (its ``from_data`` class method),
+    raising ``InvalidActionError`` or ``InvalidStateError`` for data that describes none."""
+
+    def from_data(self, data: object, /) -> T_co: ...
+
+
+class GameConfig(PlainData, Protocol):
+    """A game's configuration: a frozen value with the player count and the variants chosen."""
+
+    @property
+    def players(self) -> int: ...
+
+
+class GameState(PlainData, Protocol):
+    """A game's state: an immutable value (``ValueState`` gives equality and hashing)."""
+
+    def __hash__(self) -> int: ...
+
+
+class GameAction(PlainData, Protocol):
+    """An action: an immutable value with the seat that takes it (``seat``)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    def __hash__(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rules option (a variant) of a game, as data: what the command line's ``--option``
+    calls it (``name``), the words shown to players (``words``), and what it takes. An option
+    with no ``values`` is on or off (``--option NAME``); one with ``values`` takes a whole number
+    (``--option NAME=N``) and the forms offer those numbers, each in ``value_words``
+    (``"to {} points"``), beside "off". ``default`` is its value when not given: off.
+
+    >>> Option("target", "A match to a target", values=(20, 30)).choices()
+    [('off', 0), ('20', 20), ('30', 30)]
+    """
 
     name: str
-    title: str
+    words: str
+    values: tuple[int, ...] = ()
+    value_words: str = "{}"
+    default: bool | int = False
 
-    def new_game(self, config: Any) -> S: ...
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier() or not self.words:
+            raise ValueError(f"an option needs a name and words, not {self.name!r}, {self.words!r}")
+
+    def choices(self) -> list[tuple[str, int]]:
+        """A numeric option's choices on a form: off, then each value in words."""
+        return [("off", 0)] + [(self.value_words.format(n), n) for n in self.values]
+
+
+class GameRules(Protocol[S, A, C]):
+    """The whole contract of a game: everything the driver, the search, the network and the
+    table use of it. ``S``, ``A`` and ``C`` are the game's state, action and configuration types.
+
+    Beside the state machine (see the module docstring) a game says who may play it
+    (``min_players`` to ``max_players``, its seats' names), its rules options as data
+    (``variants``; ``options`` are their names), how a configuration is made from a player count
+    and ``--option`` values (``make_config``, ``ValueError`` naming the option if bad) and what
+    a player should be told about one (``config_warnings``), each seat's score now (``scores``)
+    and its actions in words (``action_text``, as the seat ``viewer`` may hear them; ``None``:
+    as the referee). ``RulesBase`` gives the parts that every game does the same way.
+    """
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def min_players(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...
+    @property
+    def seat_names(self) -> Sequence[str]: ...
+    @property
+    def variants(self) -> tuple[Option, ...]: ...
+    @property
+    def options(self) -> tuple[str, ...]: ...
+    @property
+    def State(self) -> FromData[S]: ...
+    @property
+    def Action(self) -> FromData[A]: ...
+    @property
+    def Config(self) -> FromData[C]: ...
+
+    def make_config(self, players: int, options: Mapping[str, object]) -> C: ...
+    def config_warnings(self, config: C) -> list[str]: ...
+    def new_game(self, config: C | None = None) -> S: ...
     def current_player(self, state: S) -> int: ...
     def legal_actions(self, state: S) -> list[A]: ...
     def chance_outcomes(self, state: S) -> list[tuple[A, float]]: ...
     def revealer(self, state: S) -> int: ...
-    def apply(self, state: S, action: A) -> S: ...
+    def apply(self, state: S, action: object) -> S: ...
     def apply_unchecked(self, state: S, action: A) -> S: ...
     def is_over(self, state: S) -> bool: ...
     def outcome(self, state: S) -> Outcome: ...
+    def scores(self, state: S) -> tuple[int, ...]: ...
     def view(self, state: S, seat: int) -> S: ...
     def action_text(self, state: S, action: A, viewer: int | None = None) -> str: ...
     def state_to_data(self, state: S) -> dict[str, Any]: ...
-    def state_from_data(self, data: Any) -> S: ...
+    def state_from_data(self, data: object) -> S: ...
     def action_to_data(self, action: A) -> dict[str, Any]: ...
-    def action_from_data(self, data: Any) -> A: ...
+    def action_from_data(self, data: object) -> A: ...
+
+
+#: the contract's old name
+Rules = GameRules
 
 
 class ValueState:
@@ -123,7 +232,7 @@ class ValueState:
 
     __slots__: tuple[str, ...] = ()
 
-    def key(self) -> tuple[Any, ...]:
+    def key(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in self.__slots__)
 
     def __eq__(self, other: object) -> bool:
@@ -140,41 +249,52 @@ class ValueState:
         return self.config.players  # type: ignore[attr-defined, no-any-return]
 
 
-class RulesBase:
-    """What every game's rules object does the same way: its ``State`` and ``Action`` classes
-    carry their own plain-data conversions, and the game is over at a ``TERMINAL`` step."""
+class RulesBase(Generic[S, A, C]):
+    """What every game's rules object does the same way: its ``State``, ``Action`` and
+    ``Config`` classes carry their own plain-data conversions, its options' names come from
+    its ``variants``, and the game is over at a ``TERMINAL`` step."""
 
-    State: Any
-    Action: Any
+    State: FromData[S]
+    Action: FromData[A]
+    Config: FromData[C]
+    variants: tuple[Option, ...] = ()
     #: every game defines it (a plain function of the state)
-    current_player: Callable[[Any], int]
+    current_player: Callable[[S], int]
 
-    def is_over(self, state: Any) -> bool:
+    @property
+    def options(self) -> tuple[str, ...]:
+        return tuple(o.name for o in self.variants)
+
+    def is_over(self, state: S) -> bool:
         return self.current_player(state) == TERMINAL
 
-    def config_warnings(self, config: Any) -> list[str]:
+    def config_warnings(self, config: C) -> list[str]:
         """What a player should know before playing ``config`` (none, unless a game says)."""
         return []
 
-    def state_to_data(self, state: Any) -> dict[str, Any]:
-        return state.to_data()  # type: ignore[no-any-return]
+    def state_to_data(self, state: S) -> dict[str, Any]:
+        return state.to_data()
 
-    def state_from_data(self, data: Any) -> Any:
+    def state_from_data(self, data: object) -> S:
         return self.State.from_data(data)
 
-    def action_to_data(self, action: Any) -> dict[str, Any]:
-        return action.to_data()  # type: ignore[no-any-return]
+    def action_to_data(self, action: A) -> dict[str, Any]:
+        return action.to_data()
 
-    def action_from_data(self, data: Any) -> Any:
+    def action_from_data(self, data: object) -> A:
         return self.Action.from_data(data)
 
 
-class Bot(Protocol):
-    """A computer player. It is given only its seat's view of the game."""
+class Bot(Protocol[S_contra, A_co]):
+    """A computer player. It is given only its seat's view of the game, and decides with its
+    own generator ``rng`` (a saved game keeps its state)."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
+    @property
+    def rng(self) -> random.Random: ...
 
-    def choose(self, view: Any, seat: int) -> Any: ...
+    def choose(self, view: S_contra, seat: int) -> A_co: ...
 
 
 def sample_chance(outcomes: Sequence[tuple[A, float]], rng: random.Random) -> A:
@@ -197,13 +317,13 @@ class Step(Generic[S, A]):
     before: S
 
 
-class LocalGame(Generic[S, A]):
+class LocalGame(Generic[S, A, C]):
     """A game played in one process: the rules, a state, a seeded generator for chance.
 
     The same seed and the same decisions replay the same game exactly.
     """
 
-    def __init__(self, rules: Rules[S, A], config: Any, seed: int) -> None:
+    def __init__(self, rules: GameRules[S, A, C], config: C, seed: int) -> None:
         self.rules = rules
         self.config = config
         self.seed = seed
@@ -244,7 +364,9 @@ class LocalGame(Generic[S, A]):
             self.step(action, checked=False)
             done.append(self.history[-1])
 
-    def play_out(self, bots: Sequence[Bot], checked: bool = True, limit: int = 100_000) -> Outcome:
+    def play_out(
+        self, bots: Sequence[Bot[S, A]], checked: bool = True, limit: int = 100_000
+    ) -> Outcome:
         """Play to the end with one bot per seat, each deciding from its own view.
 
         ``checked=False`` trusts the bots' actions (they come from the legal actions of the

@@ -1,5 +1,10 @@
 """The games palazzo knows, their bots, and how to build bots by name.
 
+Each game's package has an ``entry`` module with ``ENTRY``, a ``GameEntry``: its rules object
+(the whole contract, ``engine.core.GameRules``), its bots by kind and its difficulty levels.
+``_MODULES`` names them; its keys are the games' names, which every other layer's per-game table
+(``tui.setup.ADAPTERS``, ``net.session.table.DEALERS``) uses as its keys too.
+
 A bot name is a bot kind of the game (``random``, ``greedy``, ...) or a difficulty level
 (``easy``, ``normal``, ``hard``) that maps to a kind and its settings.
 """
@@ -10,22 +15,29 @@ import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic
 
-BotFactory = Callable[[random.Random, dict[str, Any]], Any]
+from engine.core import A, Bot, C, GameRules, S
+
+#: bot settings by name (``think``, ``rollout``, ...), as the command line and levels give them
+Settings = dict[str, Any]
+#: builds a bot from its generator and its settings
+BotFactory = Callable[[random.Random, Settings], Bot[S, A]]
 
 
 @dataclass(frozen=True)
-class GameEntry:
-    rules: Any
-    bots: dict[str, BotFactory]
+class GameEntry(Generic[S, A, C]):
+    """A game in the registry: its rules, its bots by kind and its levels."""
+
+    rules: GameRules[S, A, C]
+    bots: dict[str, BotFactory[S, A]]
     levels: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     default_bot: str = "greedy"
 
     def bot_names(self) -> list[str]:
         return list(self.bots) + [lv for lv in self.levels if lv not in self.bots]
 
-    def make_bot(self, name: str, rng: random.Random, **settings: Any) -> Any:
+    def make_bot(self, name: str, rng: random.Random, **settings: Any) -> Bot[S, A]:
         if name in self.levels:
             kind, preset = self.levels[name]
             return self.bots[kind](rng, {**preset, **settings})
@@ -50,22 +62,26 @@ def game_names() -> list[str]:
     return names
 
 
-def get_game(name: str) -> GameEntry:
+#: an entry of some game: its types are known only to the game's own code
+AnyEntry = GameEntry[Any, Any, Any]
+
+
+def get_game(name: str) -> AnyEntry:
     if name not in _MODULES:
         raise ValueError(f"unknown game {name!r} (choose from {', '.join(game_names())})")
     try:
         module = importlib.import_module(_MODULES[name])
     except ModuleNotFoundError:
         raise ValueError(f"the game {name!r} is not available yet") from None
-    entry = module.ENTRY
+    entry: object = module.ENTRY
     if not isinstance(entry, GameEntry):
         raise TypeError(f"{_MODULES[name]}.ENTRY is not a GameEntry")
     return entry
 
 
-def parse_options(pairs: list[str]) -> dict[str, Any]:
+def parse_options(pairs: list[str]) -> dict[str, bool | int]:
     """``["hidden_cards", "playing_for_points=30"]`` -> ``{"hidden_cards": True, ...: 30}``."""
-    out: dict[str, Any] = {}
+    out: dict[str, bool | int] = {}
     for pair in pairs:
         name, eq, value = pair.partition("=")
         name = name.strip()

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import LocalGame, Outcome
+from engine.core import A, C, LocalGame, Outcome, S
 from engine.registry import GameEntry
 
 
@@ -44,7 +44,7 @@ class SimResult:
         }
 
 
-def seat_bots(entry: GameEntry, names: list[str], players: int) -> list[str]:
+def seat_bots(entry: GameEntry[S, A, C], names: list[str], players: int) -> list[str]:
     if not names:
         return [entry.default_bot] * players
     if len(names) == 1:
@@ -54,14 +54,14 @@ def seat_bots(entry: GameEntry, names: list[str], players: int) -> list[str]:
     return names
 
 
-def play_one(entry: GameEntry, config: Any, seed: int, bots: list[str], **settings: Any) -> Outcome:
+def play_one(entry: GameEntry[S, A, C], config: C, seed: int, bots: list[str], **settings: Any) -> Outcome:
     game = LocalGame(entry.rules, config, seed)
     players = [entry.make_bot(name, bot_rng(seed, i), **settings) for i, name in enumerate(bots)]
     return game.play_out(players, checked=False)
 
 
 def run(
-    entry: GameEntry, config: Any, games: int, seed: int, bots: list[str], **settings: Any
+    entry: GameEntry[S, A, C], config: C, games: int, seed: int, bots: list[str], **settings: Any
 ) -> Iterator[SimResult]:
     for i in range(games):
         s = game_seed(seed, i)

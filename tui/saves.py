@@ -104,7 +104,7 @@ class SavedGame:
 
     def describe(self) -> str:
         """One line for a list of saved games."""
-        title = str(getattr(get_game(self.setup.game).rules, "title", self.setup.game))
+        title = get_game(self.setup.game).rules.title
         bots = ", ".join(b for i, b in enumerate(self.setup.bots) if i != self.setup.seat)
         state = f"over: {self.ended}" if self.over else f"{self.steps} steps in"
         when = self.saved.replace("T", " ")[:16]

@@ -12,6 +12,7 @@ hand.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.condottiere import rules, text
@@ -19,8 +20,10 @@ from engine.condottiere import state as condottiere_state
 from engine.condottiere.cards import KINDS
 from engine.condottiere.state import (
     ACTION_KINDS,
+    DEFAULT_TARGET,
     NO_CARD,
     OPTIONS,
+    VARIANTS,
     Action,
     CondottiereConfig,
     State,
@@ -40,7 +43,7 @@ END_TEXT = {
 }
 
 
-def _check_form(action: Any) -> Action:
+def _check_form(action: object) -> Action:
     if isinstance(action, dict):
         return Action.from_data(action)
     if not isinstance(action, Action):
@@ -115,7 +118,7 @@ def _masked_ok(state: State, a: Action) -> bool:
     return False
 
 
-def apply(state: State, action: Any) -> State:
+def apply(state: State, action: object) -> State:
     """The checked door: validate ``action`` and apply it."""
     a = _check_form(action)
     if state.phase == "over":
@@ -148,14 +151,15 @@ def outcome(state: State) -> Outcome:
     return Outcome(scores(state), state.winners, state.end, state.turns, detail)
 
 
-def make_config(players: int, options: dict[str, Any]) -> CondottiereConfig:
+def make_config(players: int, options: Mapping[str, object]) -> CondottiereConfig:
     """A configuration from a player count and ``--option`` values; ``ValueError`` if bad."""
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise ValueError(
             f"unknown option {unknown[0]!r} for condottiere (options: {', '.join(OPTIONS)})"
         )
-    flags: dict[str, Any] = {}
+    flags: dict[str, bool] = {}
+    target = DEFAULT_TARGET
     for name in OPTIONS:
         value = options.get(name, False)
         if name == "playing_for_points":
@@ -165,23 +169,23 @@ def make_config(players: int, options: dict[str, Any]) -> CondottiereConfig:
                 flags["playing_for_points"] = False
             elif type(value) is int:
                 flags["playing_for_points"] = True
-                flags["target_score"] = value
+                target = value
             else:
                 raise ValueError(f"playing_for_points takes a target score, not {value!r}")
         elif value not in (True, False):
             raise ValueError(f"{name} takes no value")
         else:
             flags[name] = bool(value)
-    return CondottiereConfig(players, **flags)
+    return CondottiereConfig(players, target_score=target, **flags)
 
 
-class CondottiereRules(RulesBase):
-    """Condottiere behind the engine contract (``engine.core.Rules``)."""
+class CondottiereRules(RulesBase[State, Action, CondottiereConfig]):
+    """Condottiere behind the engine contract (``engine.core.GameRules``)."""
 
     name = "condottiere"
     title = "Condottiere"
     min_players, max_players = 2, 6
-    options = OPTIONS
+    variants = VARIANTS
     seat_names = text.SEAT_NAMES
     Config = CondottiereConfig
     Action = Action
@@ -190,7 +194,7 @@ class CondottiereRules(RulesBase):
     def new_game(self, config: CondottiereConfig | None = None) -> condottiere_state.State:
         return rules.new_game(config)
 
-    def make_config(self, players: int, options: dict[str, Any]) -> CondottiereConfig:
+    def make_config(self, players: int, options: Mapping[str, object]) -> CondottiereConfig:
         return make_config(players, options)
 
     def config_warnings(self, config: CondottiereConfig) -> list[str]:

@@ -33,11 +33,18 @@ copy before returning it. Fields, all ints, strs and tuples:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from engine.condottiere.cards import KINDS, NREGIONS, SLOTS
-from engine.core import UNKNOWN, InvalidActionError, InvalidStateError, ValueState, action_kind
+from engine.core import (
+    UNKNOWN,
+    InvalidActionError,
+    InvalidStateError,
+    Option,
+    ValueState,
+    action_kind,
+)
 
 REFEREE = -1
 NO_CARD = -2
@@ -47,11 +54,17 @@ PHASES = (
 ACTION_KINDS = (
     "start", "draw", "place", "pass", "play", "reveal", "take", "hold", "discard", "keep",
 )
-OPTIONS = (
-    "draw_after_battle", "playing_for_points", "bigger_kingdoms", "capturing_regions",
-    "hidden_cards",
-)
 DEFAULT_TARGET = 20
+#: the five variants: the command line, the forms and the conformance games read them
+VARIANTS = (
+    Option("draw_after_battle", "Draw after battle (no rounds; up to 3 cards after each battle)"),
+    Option("playing_for_points", "Playing for points: a match to a target score",
+           values=(20, 30, 40), value_words="to {} points"),
+    Option("bigger_kingdoms", "Bigger kingdoms (more adjacent regions to win)"),
+    Option("capturing_regions", "Capturing regions (battles for held regions)"),
+    Option("hidden_cards", "Hidden cards (some cards are played face down)"),
+)
+OPTIONS = tuple(o.name for o in VARIANTS)
 MAX_TARGET = 1000
 
 
@@ -90,25 +103,31 @@ class CondottiereConfig:
         return []
 
     def to_data(self) -> dict[str, Any]:
+        """The fields in the order declared: the first seven always (the wire form of every
+        game so far, ``docs/protocol.md``), a field declared after them only when it is not at
+        its default. So a variant added later leaves every other game's bytes as they were,
+        and a peer that does not know it refuses a game that plays it."""
         return {
-            "players": self.players,
-            "draw_after_battle": self.draw_after_battle,
-            "playing_for_points": self.playing_for_points,
-            "target_score": self.target_score,
-            "bigger_kingdoms": self.bigger_kingdoms,
-            "capturing_regions": self.capturing_regions,
-            "hidden_cards": self.hidden_cards,
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name in _ALWAYS_WRITTEN or getattr(self, f.name) != f.default
         }
 
     @classmethod
-    def from_data(cls, data: Any) -> CondottiereConfig:
-        fields = set(cls().to_data())
-        if not isinstance(data, dict) or set(data) - fields:
+    def from_data(cls, data: object) -> CondottiereConfig:
+        known = {f.name for f in fields(cls)}
+        if not isinstance(data, dict) or set(data) - known:
             raise InvalidStateError(f"not a Condottiere configuration: {data!r}")
         try:
             return cls(**data)
         except (TypeError, ValueError) as e:
             raise InvalidStateError(str(e)) from None
+
+
+_ALWAYS_WRITTEN = frozenset((
+    "players", "draw_after_battle", "playing_for_points", "target_score", "bigger_kingdoms",
+    "capturing_regions", "hidden_cards",
+))
 
 
 class Action(NamedTuple):
@@ -154,8 +173,9 @@ class Action(NamedTuple):
         return d
 
     @classmethod
-    def from_data(cls, data: Any) -> Action:
+    def from_data(cls, data: object) -> Action:
         kind = action_kind(data, _FIELDS, ACTION_KINDS)
+        assert isinstance(data, dict)  # action_kind refused anything else
         values: list[Any] = [kind]
         for name, default, lo, hi in _INT_FIELDS:
             v = data.get(name, default)
@@ -308,7 +328,7 @@ class State(ValueState):
         return d
 
     @classmethod
-    def from_data(cls, data: Any) -> State:
+    def from_data(cls, data: object) -> State:
         try:
             return _from_data(data)
         except InvalidStateError:
@@ -317,13 +337,13 @@ class State(ValueState):
             raise InvalidStateError(f"not a Condottiere state: {e}") from None
 
 
-def _ints(xs: Any, lo: int = -1, hi: int = 10_000) -> tuple[int, ...]:
+def _ints(xs: object, lo: int = -1, hi: int = 10_000) -> tuple[int, ...]:
     if not isinstance(xs, list) or any(type(x) is not int or not lo <= x <= hi for x in xs):
         raise InvalidStateError(f"expected a list of ints from {lo} to {hi}, not {xs!r}")
     return tuple(xs)
 
 
-def _from_data(d: Any) -> State:
+def _from_data(d: object) -> State:
     if not isinstance(d, dict) or set(d) != set(_SLOTS):
         raise InvalidStateError("a Condottiere state needs exactly the fields " + ", ".join(_SLOTS))
     config = CondottiereConfig.from_data(d["config"])

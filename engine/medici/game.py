@@ -17,13 +17,13 @@ with its reveal (``rules.legal_actions``: that reveal must make a match).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from engine.core import UNKNOWN, IllegalActionError, InvalidActionError, Outcome, RulesBase
 from engine.medici import rules, text
 from engine.medici import state as medici_state
 from engine.medici.cards import COPIES, HOUSES, RANK_VALUE, RANKS, house_of
-from engine.medici.state import KINDS, NO_LIMIT, Action, MediciConfig, State
+from engine.medici.state import KINDS, NO_LIMIT, OPTIONS, VARIANTS, Action, MediciConfig, State
 from engine.medici.view import view
 
 END_TEXT = {
@@ -33,7 +33,7 @@ END_TEXT = {
 }
 
 
-def _check_form(action: Any) -> Action:
+def _check_form(action: object) -> Action:
     if isinstance(action, dict):
         return Action.from_data(action)
     if not isinstance(action, Action):
@@ -92,7 +92,7 @@ def _masked_stuck_ok(state: State, a: Action) -> bool:
     )
 
 
-def apply(state: State, action: Any) -> State:
+def apply(state: State, action: object) -> State:
     """The checked door: validate ``action`` and apply it."""
     a = _check_form(action)
     if state.phase == "over":
@@ -149,13 +149,14 @@ def outcome(state: State) -> Outcome:
     return Outcome(sc, tuple(tied), state.end, state.turns, {"text": END_TEXT[state.end]})
 
 
-class MediciRules(RulesBase):
-    """Court of the Medici: Shadow Alliances behind the engine contract (``engine.core.Rules``)."""
+class MediciRules(RulesBase[State, Action, MediciConfig]):
+    """Court of the Medici: Shadow Alliances behind the engine contract
+    (``engine.core.GameRules``)."""
 
     name = "medici"
     title = "Court of the Medici: Shadow Alliances"
     min_players, max_players = 3, 4
-    options = ("end_when_all_struck",)
+    variants = VARIANTS
     seat_names = HOUSES
     Config = MediciConfig
     Action = Action
@@ -164,19 +165,22 @@ class MediciRules(RulesBase):
     def new_game(self, config: MediciConfig | None = None) -> medici_state.State:
         return rules.new_game(config)
 
-    def make_config(self, players: int, options: dict[str, Any]) -> MediciConfig:
-        unknown = set(options) - set(self.options) - {"ages"}
+    def make_config(self, players: int, options: Mapping[str, object]) -> MediciConfig:
+        unknown = set(options) - set(OPTIONS) - {"ages"}
         if unknown:
             raise ValueError(
-                f"unknown option {sorted(unknown)[0]!r} for medici (options: {', '.join(self.options)})"
+                f"unknown option {sorted(unknown)[0]!r} for medici (options: {', '.join(OPTIONS)})"
             )
-        flag = options.get("end_when_all_struck", False)
-        if flag not in (True, False):
-            raise ValueError("end_when_all_struck takes no value")
+        flags: dict[str, bool] = {}
+        for name in OPTIONS:
+            flag = options.get(name, False)
+            if flag not in (True, False):
+                raise ValueError(f"{name} takes no value")
+            flags[name] = bool(flag)
         ages = options.get("ages", ())
         if not isinstance(ages, (list, tuple)):
             raise ValueError("ages takes one age per player")
-        return MediciConfig(players, bool(flag), tuple(ages))
+        return MediciConfig(players, ages=tuple(ages), **flags)
 
     current_player = staticmethod(rules.current_player)
     legal_actions = staticmethod(rules.legal_actions)

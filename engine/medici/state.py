@@ -24,7 +24,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from engine.core import UNKNOWN, InvalidActionError, InvalidStateError, ValueState, action_kind
+from engine.core import (
+    UNKNOWN,
+    InvalidActionError,
+    InvalidStateError,
+    Option,
+    ValueState,
+    action_kind,
+)
 from engine.medici.cards import CARDS
 
 NO_CARD = -2
@@ -46,7 +53,11 @@ KINDS = (
     "resolve",
     "stuck",
 )
-OPTIONS = ("end_when_all_struck",)
+#: the rules options (variants): the command line, the forms and the conformance games read them
+VARIANTS = (
+    Option("end_when_all_struck", "Play on until no house has a shadow alliance left"),
+)
+OPTIONS = tuple(o.name for o in VARIANTS)
 
 
 @dataclass(frozen=True)
@@ -72,22 +83,35 @@ class MediciConfig:
             raise ValueError(f"ages must give one age (0..200) per player, not {self.ages!r}")
 
     def to_data(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"players": self.players, "end_when_all_struck": self.end_when_all_struck}
+        """``players``, ``end_when_all_struck`` always (the wire form of every game so far,
+        ``docs/protocol.md``), an option declared after it only when it is on, and ``ages``
+        when given. So a variant added later leaves every other game's bytes as they were, and
+        a peer that does not know it refuses a game that plays it."""
+        d: dict[str, Any] = {"players": self.players}
+        for name in OPTIONS:
+            value = getattr(self, name)
+            if value or name == "end_when_all_struck":
+                d[name] = value
         if self.ages:
             d["ages"] = list(self.ages)
         return d
 
     @classmethod
-    def from_data(cls, data: Any) -> MediciConfig:
-        if not isinstance(data, dict) or set(data) - {"players", "end_when_all_struck", "ages"}:
+    def from_data(cls, data: object) -> MediciConfig:
+        if not isinstance(data, dict) or set(data) - {"players", "ages", *OPTIONS}:
             raise InvalidStateError(f"not a Medici configuration: {data!r}")
         players = data.get("players", 4)
-        flag = data.get("end_when_all_struck", False)
         ages = data.get("ages", [])
-        if type(players) is not int or type(flag) is not bool or not isinstance(ages, list):
+        flags: dict[str, bool] = {}
+        for name in OPTIONS:
+            flag = data.get(name, False)
+            if type(flag) is not bool:
+                raise InvalidStateError(f"not a Medici configuration: {data!r}")
+            flags[name] = flag
+        if type(players) is not int or not isinstance(ages, list):
             raise InvalidStateError(f"not a Medici configuration: {data!r}")
         try:
-            return cls(players, flag, tuple(ages))
+            return cls(players, ages=tuple(ages), **flags)
         except ValueError as e:
             raise InvalidStateError(str(e)) from None
 
@@ -132,10 +156,11 @@ class Action(NamedTuple):
         return d
 
     @classmethod
-    def from_data(cls, data: Any) -> Action:
+    def from_data(cls, data: object) -> Action:
         """The action in plain data; ``InvalidActionError`` naming the field when a field is
         unknown, missing, not an int, or outside the range any action may hold (``FIELD_RANGES``)."""
         kind = action_kind(data, _FIELDS, KINDS)
+        assert isinstance(data, dict)  # action_kind refused anything else
         values: list[int] = []
         for name, default in (("seat", None), *_DEFAULTS):
             v = data.get(name, default)
@@ -241,7 +266,7 @@ class State(ValueState):
         }
 
     @classmethod
-    def from_data(cls, data: Any) -> State:
+    def from_data(cls, data: object) -> State:
         try:
             return _from_data(data)
         except InvalidStateError:
@@ -253,13 +278,13 @@ class State(ValueState):
 _INT = {int}
 
 
-def _ints(xs: Any) -> tuple[int, ...]:
+def _ints(xs: object) -> tuple[int, ...]:
     if not isinstance(xs, list) or (xs and set(map(type, xs)) != _INT):
         raise InvalidStateError(f"expected a list of ints, not {xs!r}")
     return tuple(xs)
 
 
-def _from_data(d: dict[str, Any]) -> State:
+def _from_data(d: object) -> State:
     if not isinstance(d, dict) or set(d) != set(_SLOTS):
         raise InvalidStateError("a Medici state needs exactly the fields " + ", ".join(_SLOTS))
     s = object.__new__(State)
@@ -350,14 +375,14 @@ def _check_ranges(v: dict[str, Any], n: int) -> None:
         raise InvalidStateError(f"bad strike under way {list(p)!r}")
 
 
-def _alliance(a: Any) -> Alliance:
+def _alliance(a: object) -> Alliance:
     t = _ints(a)
     if len(t) != 4:
         raise InvalidStateError(f"an alliance is [placer, hidden, top, up], not {a!r}")
     return (t[0], t[1], t[2], t[3])
 
 
-def _pair(c: Any) -> tuple[int, int]:
+def _pair(c: object) -> tuple[int, int]:
     t = _ints(c)
     if len(t) != 2:
         raise InvalidStateError(f"a stack card is [card, value], not {c!r}")

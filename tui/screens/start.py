@@ -29,17 +29,14 @@ from textual.widgets import (
     Static,
 )
 
+from engine.core import GameRules
 from engine.registry import game_names, get_game
 from tui.options import option_widgets, read_options
 from tui.setup import GameSetup, default_bot, player_levels
 from tui.widgets import Pick
 
-GAME_WORDS = {
-    "medici": "Court of the Medici: Shadow Alliances",
-    "condottiere": "Condottiere",
-}
 
-def _players(rules: Any) -> range:
+def _players(rules: GameRules[Any, Any, Any]) -> range:
     return range(rules.min_players, rules.max_players + 1)
 
 
@@ -102,7 +99,7 @@ class StartScreen(Screen[GameSetup]):
                         rules = get_game(g).rules
                         r = _players(rules)
                         yield Pick(
-                            f"{GAME_WORDS.get(g, rules.title)} ({r.start}-{r.stop - 1} players)",
+                            f"{rules.title} ({r.start}-{r.stop - 1} players)",
                             value=g == s.game,
                             name=g,
                         )

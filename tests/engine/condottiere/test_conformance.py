@@ -23,8 +23,8 @@ from engine.condottiere.view import mask_action, view
 from engine.core import CHANCE, REVEAL, TERMINAL, UNKNOWN, IllegalActionError, sample_chance
 
 LONG = os.environ.get("PALAZZO_LONG") == "1"
-VARIANTS = ("draw_after_battle", "playing_for_points", "bigger_kingdoms", "capturing_regions",
-            "hidden_cards")
+#: the variants as the engine declares them: a new one gets conformance games by itself
+VARIANTS = RULES.options
 
 CONFIGS = (
     [(f"{n}p", CondottiereConfig(n)) for n in range(2, 7)]

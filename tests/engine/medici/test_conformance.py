@@ -139,9 +139,9 @@ def check_step(s: State, rng: random.Random, full: bool) -> tuple[Action, State]
     return chosen, result
 
 
-def play_checked(players: int, end_when_all_struck: bool, seed: int, full: bool) -> State:
+def play_checked(config: MediciConfig, seed: int, full: bool) -> State:
     rng = random.Random(seed)
-    s = RULES.new_game(MediciConfig(players, end_when_all_struck))
+    s = RULES.new_game(config)
     for _ in range(STEP_LIMIT):
         if RULES.current_player(s) == TERMINAL:
             break
@@ -156,13 +156,19 @@ def play_checked(players: int, end_when_all_struck: bool, seed: int, full: bool)
     return s
 
 
+#: no option, then each rules option as the engine declares it: a new one gets games by itself
+OPTIONS = ("", *RULES.options)
+
+
 @pytest.mark.parametrize("players", [3, 4])
-@pytest.mark.parametrize("end_when_all_struck", [False, True])
-def test_random_games_keep_the_contract(players: int, end_when_all_struck: bool):
+@pytest.mark.parametrize("option", OPTIONS, ids=[o or "default" for o in OPTIONS])
+def test_random_games_keep_the_contract(players: int, option: str):
+    config = RULES.make_config(players, {option: True} if option else {})
+    end_when_all_struck = config.end_when_all_struck
     ends: Counter[str] = Counter()
     for i in range(GAMES):
-        seed = 10_000 * players + 1000 * end_when_all_struck + i
-        s = play_checked(players, end_when_all_struck, seed, full=i % FULL == 0)
+        seed = 10_000 * players + 1000 * OPTIONS.index(option) + i
+        s = play_checked(config, seed, full=i % FULL == 0)
         ends[s.end] += 1
     # random players end by the alliances (the default reading) or by the empty deck; with the
     # option they hardly ever strike all nine or twelve alliances
