@@ -173,6 +173,7 @@ async def table_redraws(moves: int, seed: int) -> tuple[list[float], list[float]
                     await pilot.press("1")  # set-up: the bots' placements are not paced, skip it
                     continue
                 steps = s.view.steps
+                await asyncio.sleep(0.05)  # a quiet screen, as the minimal app's between its keys
                 t = await clock.key(app, "1", 0.2)  # the bots wait 0.3 s: every frame is ours
                 if t is not None:
                     (submit if s.view.steps != steps else ask).append(t)

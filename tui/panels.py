@@ -25,7 +25,9 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.reactive import reactive
+from textual.containers import VerticalScroll
+from textual.geometry import Size
+from textual.reactive import Reactive, reactive
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
@@ -56,8 +58,26 @@ class LogTail(Widget):
         return out
 
 
+class Panel(Static):
+    """A ``Static`` whose virtual size is news to nobody: Textual sets it during a layout and,
+    by default, asks for a second layout when it changes; a panel's own size is settled by
+    the first (``TableScreen.put`` asks for a layout when a panel's height changes)."""
+
+    virtual_size = Reactive(Size(0, 0), layout=False, repaint=False)
+
+
+class PaneScroll(VerticalScroll):
+    """A scrolling pane; its scroll bars come and go with a layout of their own, so a change
+    of its content's size needs no second layout either."""
+
+    virtual_size = Reactive(Size(0, 0), layout=False, repaint=False)
+
+
 class MovePanel(OptionList):
-    """The answers to the current question: one click selects, a second confirms."""
+    """The answers to the current question: one click selects, a second confirms. New answers
+    are drawn without laying the screen out again (the panel's size does not depend on them)."""
+
+    virtual_size = Reactive(Size(0, 0), layout=False, repaint=False)
 
     armed: int | None = None
     #: when the current answers were put up (``time.monotonic``); older input is not for them
@@ -79,7 +99,7 @@ class MovePanel(OptionList):
             self.action_select()
 
 
-class TabBar(Static):
+class TabBar(Panel):
     """``[Court]  Hand  Houses  Log   (left/right)``: the panes of a small screen."""
 
     def show(self, names: Sequence[str], current: int) -> None:
@@ -102,7 +122,7 @@ class TabBar(Static):
             self.screen.show_pane(index)  # type: ignore[attr-defined]
 
 
-class KeyBar(Static):
+class KeyBar(Panel):
     """One line of the keys that work now; a click on one runs it on the screen."""
 
     def show(self, keys: Sequence[tuple[Binding, bool]], width: int) -> None:

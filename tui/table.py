@@ -40,8 +40,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.screen import Screen
+from textual.visual import visualize
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -49,7 +50,7 @@ from engine.registry import get_game
 from tui.choices import Choice, Question
 from tui.client import GameClient, NotYourTurn, TableView
 from tui.names import level_name, options_words, setting_words
-from tui.panels import KeyBar, LogTail, MovePanel, TabBar
+from tui.panels import KeyBar, LogTail, MovePanel, Panel, TabBar
 
 __all__ = ["LogTail", "MovePanel", "TableScreen"]
 
@@ -79,8 +80,9 @@ class TableScreen(Screen[None]):
     #: (pane id, tab name), in the order the tabs show them; the first is shown first
     PANES: ClassVar[tuple[tuple[str, str], ...]] = ()
 
-    view: reactive[TableView | None] = reactive(None, init=False)
-    path: reactive[tuple[tuple[Question, Choice], ...]] = reactive((), init=False)
+    # watched, but never a repaint of the whole screen: the panels redraw what changed
+    view: var[TableView | None] = var(None, init=False)
+    path: var[tuple[tuple[Question, Choice], ...]] = var((), init=False)
 
     class Picked(Message):
         """An answer to the current question, by index (from a key, Enter or a click)."""
@@ -100,6 +102,7 @@ class TableScreen(Screen[None]):
         self._waiting = False
         self._prompt_rows = 0
         self._drawn: dict[str, object] = {}
+        self._rows: dict[str | None, int] = {}
         self._pane = 0
         self._narrow: bool | None = None
 
@@ -161,9 +164,9 @@ class TableScreen(Screen[None]):
     # -- layout ------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
-        yield Static(id="setting")
-        yield Static(id="warning")
+        yield Panel(id="status")
+        yield Panel(id="setting")
+        yield Panel(id="warning")
         yield TabBar(id="tabs")
         with Horizontal(id="board"):
             with Vertical(id="left", classes="column"):
@@ -172,7 +175,7 @@ class TableScreen(Screen[None]):
                 yield from self.compose_right()
         with Vertical(id="move-box") as box:
             box.border_title = "Your move"
-            yield Static(id="prompt")
+            yield Panel(id="prompt")
             yield MovePanel(id="moves")
         yield KeyBar(id="keys")
 
@@ -219,6 +222,16 @@ class TableScreen(Screen[None]):
         self._drawn[part] = key
         return True
 
+    def put(self, widget: Static | str, content: Any) -> None:
+        """Show ``content`` in a panel; lay the screen out again only if its height changes
+        (a layout costs more than all the drawing of a move)."""
+        if isinstance(widget, str):
+            widget = self.query_one(f"#{widget}", Static)
+        width = widget.content_size.width
+        rows = visualize(widget, content, markup=False).get_height(widget.styles, width) if width else -1
+        widget.update(content, layout=rows < 0 or rows != self._rows.get(widget.id))
+        self._rows[widget.id] = rows
+
     def on_resize(self) -> None:
         self._layout()
         self._keys = ()
@@ -226,6 +239,7 @@ class TableScreen(Screen[None]):
 
     def _redraw(self) -> None:
         self._drawn.clear()
+        self._rows.clear()
         if self.view is not None:
             self.draw(self.view)
         self._update_keys()

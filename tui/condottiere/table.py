@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from engine.condottiere.cards import KINDS, NAMES, REGIONS, SURRENDER
@@ -15,7 +14,7 @@ from engine.condottiere.text import SEAT_NAMES
 from tui.choices import Question
 from tui.client import TableView
 from tui.condottiere import choices, regions, render
-from tui.panels import clickable
+from tui.panels import Panel, PaneScroll, clickable
 from tui.table import TableScreen
 
 
@@ -24,19 +23,19 @@ class CondottiereTable(TableScreen):
     PANES = (("map-box", "Map"), ("players-box", "Battle"), ("hand", "Hand"), ("log", "Log"))
 
     def compose_left(self) -> ComposeResult:
-        with VerticalScroll(id="map-box", classes="pane") as box:
+        with PaneScroll(id="map-box", classes="pane") as box:
             box.border_title = "Map"
-            yield Static(id="map")
-            yield Static(regions.legend(), id="map-legend")
-        hand = Static(id="hand", classes="pane")
+            yield Panel(id="map")
+            yield Panel(regions.legend(), id="map-legend")
+        hand = Panel(id="hand", classes="pane")
         hand.border_title = "Your hand"
         yield hand
 
     def compose_right(self) -> ComposeResult:
-        with VerticalScroll(id="players-box", classes="pane") as players:
+        with PaneScroll(id="players-box", classes="pane") as players:
             players.border_title = "Battle"
-            yield Static(id="players")
-            yield Static(id="goal")
+            yield Panel(id="players")
+            yield Panel(id="goal")
         yield from self.compose_log()
 
     def _map_kind(self) -> str:
@@ -59,21 +58,21 @@ class CondottiereTable(TableScreen):
             box.border_title = "Regions and their neighbours" if kind == "list" else "Map"
             drawn = {"map": regions.map_text, "compact": regions.compact_map_text,
                      "list": regions.regions_text}[kind](s)
-            self.query_one("#map", Static).update(drawn)
+            self.put("map", drawn)
         players = (self.size, s.lines, s.passed, s.holder, s.defender, s.owner, tuple(len(h) for h in s.hands),
                    s.points, view.actor, s.battle, s.fighters)
         if self._changed("players", players):
             self.query_one("#players-box").border_title = render.battle_title(s)
             width = self.query_one("#players-box").content_size.width or 40
-            self.query_one("#players", Static).update(
+            self.put("players",
                 render.players_text(s, seat, view.names, view.actor, width)
             )
-            self.query_one("#goal", Static).update(render.goal_text(s))
+            self.put("goal", render.goal_text(s))
         if self._changed("hand", s.hands[seat]):
             hand = self.query_one("#hand", Static)
             hand.border_title = f"Your hand ({SEAT_NAMES[seat]}, {len(s.hands[seat])} cards)"
             words = [(NAMES[c], ("card", c)) for c in sorted(set(s.hands[seat])) if 0 <= c < KINDS]
-            hand.update(clickable(render.hand_text(s, seat), words, in_order=False))
+            self.put(hand, clickable(render.hand_text(s, seat), words, in_order=False))
 
     def title_words(self) -> str:
         return "Condottiere"

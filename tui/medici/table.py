@@ -9,7 +9,6 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from engine.medici.cards import HOUSES, short_name
@@ -18,7 +17,7 @@ from engine.medici.text import stack_label
 from tui.choices import Question
 from tui.client import TableView
 from tui.medici import choices, render
-from tui.panels import clickable
+from tui.panels import Panel, PaneScroll, clickable
 from tui.table import TableScreen
 
 PHASE_WORDS = {
@@ -48,18 +47,18 @@ class MediciTable(TableScreen):
     PANES = (("court-box", "Court"), ("hand", "Hand"), ("houses-box", "Houses"), ("log", "Log"))
 
     def compose_left(self) -> ComposeResult:
-        with VerticalScroll(id="court-box", classes="pane") as court:
+        with PaneScroll(id="court-box", classes="pane") as court:
             court.border_title = "Court: stack, total, cards"
-            yield Static(id="court")
-        hand = Static(id="hand", classes="pane")
+            yield Panel(id="court")
+        hand = Panel(id="hand", classes="pane")
         hand.border_title = "Your hand"
         yield hand
 
     def compose_right(self) -> ComposeResult:
-        with VerticalScroll(id="houses-box", classes="pane") as houses:
+        with PaneScroll(id="houses-box", classes="pane") as houses:
             houses.border_title = "Houses"
-            yield Static(id="houses")
-            yield Static(id="legend")
+            yield Panel(id="houses")
+            yield Panel(id="legend")
         yield from self.compose_log()
 
     def draw(self, view: TableView) -> None:
@@ -69,21 +68,21 @@ class MediciTable(TableScreen):
         width = self.query_one("#houses-box").content_size.width or self.size.width // 2
         seat = view.seat
         if self._changed("court", s.middle):
-            self.query_one("#court", Static).update(clickable_court(render.court_table(s), s))
+            self.put("court", clickable_court(render.court_table(s), s))
         houses = (s.alliances, s.pending, s.middle, tuple(map(len, s.hands)), s.pools, s.bottoms,
                   s.limits, view.actor, width)
         if self._changed("houses", houses):
-            self.query_one("#houses", Static).update(
+            self.put("houses",
                 render.houses_text(s, seat, view.names, view.actor, width)
             )
         if self._changed("legend", width < 46):
             other = (seat + 1) % s.players
-            self.query_one("#legend", Static).update(render.houses_legend(width, other))
+            self.put("legend", render.houses_legend(width, other))
         if self._changed("hand", (s.hands[seat], s.limits[seat])):
             hand = self.query_one("#hand", Static)
             hand.border_title = f"Your hand ({HOUSES[seat]}, {len(s.hands[seat])} cards)"
             words = [(render.card_name(c), ("card", c)) for c in s.hands[seat]]
-            hand.update(clickable(render.hand_text(s, seat), words))
+            self.put(hand, clickable(render.hand_text(s, seat), words))
 
     def title_words(self) -> str:
         return "Court of the Medici"
