@@ -125,7 +125,17 @@ class TabBar(Panel):
 class KeyBar(Panel):
     """One line of the keys that work now; a click on one runs it on the screen."""
 
+    _drawn: dict[tuple[object, ...], Text]
+
     def show(self, keys: Sequence[tuple[Binding, bool]], width: int) -> None:
+        if not hasattr(self, "_drawn"):
+            self._drawn = {}
+        seen = (tuple((b.key, b.action, on) for b, on in keys), width)
+        if seen not in self._drawn:  # a turn goes between a few sets of keys: draw each once
+            self._drawn[seen] = self._draw(keys, width)
+        self.update(self._drawn[seen], layout=False)
+
+    def _draw(self, keys: Sequence[tuple[Binding, bool]], width: int) -> Text:
         out = Text(no_wrap=True, overflow="ellipsis")
         for binding, enabled in keys:
             key = binding.key_display or binding.key.split(",")[0]
@@ -137,7 +147,7 @@ class KeyBar(Panel):
             if out.cell_len and out.cell_len + part.cell_len > width:
                 break
             out.append_text(part)
-        self.update(out, layout=False)
+        return out
 
 
 def clickable(text: Text, words: Sequence[tuple[str, object]], in_order: bool = True) -> Text:

@@ -222,13 +222,23 @@ class TableScreen(Screen[None]):
         self._drawn[part] = key
         return True
 
-    def put(self, widget: Static | str, content: Any) -> None:
+    def put(self, widget: Static | str, content: Any, most: int | None = None) -> None:
         """Show ``content`` in a panel; lay the screen out again only if its height changes
-        (a layout costs more than all the drawing of a move)."""
+        (a layout costs more than all the drawing of a move). A panel of class ``fill`` fills
+        its pane (``min-height: 100%``), so its height changes only past the pane's; ``most``,
+        if given, is a bound on the content's rows that spares measuring it when it fits."""
         if isinstance(widget, str):
             widget = self.query_one(f"#{widget}", Static)
         width = widget.content_size.width
-        rows = visualize(widget, content, markup=False).get_height(widget.styles, width) if width else -1
+        pane = -1
+        if widget.has_class("fill") and widget.parent is not None:
+            pane = widget.parent.scrollable_content_region.height  # type: ignore[attr-defined]
+        if not width:
+            rows = -1
+        elif most is not None and most <= pane:
+            rows = pane
+        else:
+            rows = max(visualize(widget, content, markup=False).get_height(widget.styles, width), pane)
         widget.update(content, layout=rows < 0 or rows != self._rows.get(widget.id))
         self._rows[widget.id] = rows
 

@@ -42,6 +42,15 @@ def clickable_court(court: Table | Text, s: Any) -> Table | Text:
     return court
 
 
+def court_rows(s: Any, width: int) -> int:
+    """At most how many rows the court takes at ``width``: a stack's cards wrap in the column
+    after its letter and total (a word wrap may take a row more)."""
+    if not s.middle:
+        return 1
+    room = max(width - 8, 8)
+    return sum(len(render.stack_inline(st)) // room + 2 for st in s.middle)
+
+
 class MediciTable(TableScreen):
     CSS_PATH = ["../table.tcss", "table.tcss"]
     PANES = (("court-box", "Court"), ("hand", "Hand"), ("houses-box", "Houses"), ("log", "Log"))
@@ -49,7 +58,7 @@ class MediciTable(TableScreen):
     def compose_left(self) -> ComposeResult:
         with PaneScroll(id="court-box", classes="pane") as court:
             court.border_title = "Court: stack, total, cards"
-            yield Panel(id="court")
+            yield Panel(id="court", classes="fill")
         hand = Panel(id="hand", classes="pane")
         hand.border_title = "Your hand"
         yield hand
@@ -68,7 +77,8 @@ class MediciTable(TableScreen):
         width = self.query_one("#houses-box").content_size.width or self.size.width // 2
         seat = view.seat
         if self._changed("court", s.middle):
-            self.put("court", clickable_court(render.court_table(s), s))
+            width = self.query_one("#court").content_size.width
+            self.put("court", clickable_court(render.court_table(s), s), court_rows(s, width))
         houses = (s.alliances, s.pending, s.middle, tuple(map(len, s.hands)), s.pools, s.bottoms,
                   s.limits, view.actor, width)
         if self._changed("houses", houses):
