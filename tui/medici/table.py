@@ -102,8 +102,8 @@ class MediciTable(TableScreen):
             return (f"Strike with {short_name(action.card)} from your shadow alliance {action.target + 1}: "
                     "its hidden card is turned up and a stack of the same total is eliminated.")
         if action.kind == "conspire":
-            return (f"Conspire: {short_name(action.card)} on {stack_label(action.target)} eliminates "
-                    f"{stack_label(action.elim)}.")
+            return (f"Conspire: {short_name(action.card)} on stack {stack_label(action.target)} "
+                    f"eliminates stack {stack_label(action.elim)}.")
         if action.kind == "stuck":
             return "You hold no card you may play: the game ends."
         return ""
