@@ -68,7 +68,7 @@ class TableScreen(Screen[None]):
         *[Binding(str(n), f"pick({n - 1})", show=False) for n in range(2, 10)],
         Binding("0", "pick(9)", show=False),
         Binding("escape,backspace", "back", "Back", key_display="esc"),
-        Binding("left", "pane(-1)", "Pane", key_display="<>"),
+        Binding("left", "pane(-1)", "Pane", key_display="left/right"),
         Binding("right", "pane(1)", show=False),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
         Binding("r,f2", "app.rules", "Rules", key_display="r"),
