@@ -242,6 +242,14 @@ class TableScreen(Screen[None]):
         widget.update(content, layout=rows < 0 or rows != self._rows.get(widget.id))
         self._rows[widget.id] = rows
 
+    def pane_width(self, pane_id: str, wide: int) -> int:
+        """The width inside a pane: as laid out, or, while it is hidden (a small screen shows
+        one pane at a time), the whole screen's less the borders; ``wide`` when not yet laid out."""
+        width = self.query_one(f"#{pane_id}").content_size.width
+        if width:
+            return width
+        return self.size.width - 4 if self._narrow else wide
+
     def on_resize(self) -> None:
         self._layout()
         self._keys = ()

@@ -63,7 +63,7 @@ class CondottiereTable(TableScreen):
                    s.points, view.actor, s.battle, s.fighters)
         if self._changed("players", players):
             self.query_one("#players-box").border_title = render.battle_title(s)
-            width = self.query_one("#players-box").content_size.width or 40
+            width = self.pane_width("players-box", 40)
             self.put("players",
                 render.players_text(s, seat, view.names, view.actor, width)
             )

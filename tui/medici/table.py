@@ -74,7 +74,7 @@ class MediciTable(TableScreen):
         """Redraw the panels whose part of the view changed; a layout only where a panel's
         height may change (the hand, the houses)."""
         s = view.state
-        width = self.query_one("#houses-box").content_size.width or self.size.width // 2
+        width = self.pane_width("houses-box", self.size.width // 2)
         seat = view.seat
         if self._changed("court", s.middle):
             width = self.query_one("#court").content_size.width
