@@ -218,11 +218,11 @@ def main() -> int:
     print(f"first frame: palazzo median {ff * 1000:.0f} ms, minimal app {ff0 * 1000:.0f} ms "
           f"over {args.runs} runs each: {ff_ratio:.2f}x (gate 2x, goal 1.5x)")
 
-    line = asyncio.run(minimal_redraws(20, False))
-    full = asyncio.run(minimal_redraws(20, True))
+    line = asyncio.run(minimal_redraws(40, False))
+    full = asyncio.run(minimal_redraws(40, True))
     submit, ask = asyncio.run(table_redraws(args.moves, args.seed))
-    line += asyncio.run(minimal_redraws(20, False))
-    full += asyncio.run(minimal_redraws(20, True))
+    line += asyncio.run(minimal_redraws(40, False))
+    full += asyncio.run(minimal_redraws(40, True))
     med, med_line, med0 = statistics.median(submit), statistics.median(line), statistics.median(full)
     redraw_ratio = med / med0
     q90 = statistics.quantiles(submit, n=10)[-1]

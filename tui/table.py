@@ -35,6 +35,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -242,6 +243,23 @@ class TableScreen(Screen[None]):
         widget.update(content, layout=rows < 0 or rows != self._rows.get(widget.id))
         self._rows[widget.id] = rows
 
+    def as_text(self, renderable: Any, width: int) -> Text:
+        """A Rich renderable (a table) as the lines of text it draws at ``width``, styles and
+        click marks kept: Textual draws a ``Text`` several times faster than a ``Table``."""
+        if isinstance(renderable, Text):
+            return renderable
+        console = self.app.console
+        out = Text(no_wrap=True, overflow="crop")
+        for i, line in enumerate(console.render_lines(renderable, console.options.update_width(width),
+                                                      pad=False)):
+            if i:
+                out.append("\n")
+            for seg in line:
+                if not seg.control:
+                    out.append(seg.text, seg.style)
+        out.rstrip()
+        return out
+
     def pane_width(self, pane_id: str, wide: int) -> int:
         """The width inside a pane: as laid out, or, while it is hidden (a small screen shows
         one pane at a time), the whole screen's less the borders; ``wide`` when not yet laid out."""
@@ -322,9 +340,12 @@ class TableScreen(Screen[None]):
         self._update_keys()
 
     def _update_keys(self) -> None:
-        """Redraw the key bar when the keys that work change (in place: one line of text)."""
-        keys = (self._question is not None, bool(self.path), self.view is not None and self.view.over,
-                self._narrow, self.size.width)
+        """Redraw the key bar when the keys it shows change (in place: one line of text). It
+        shows the same keys all through a game, so that a move redraws no key bar: choosing
+        and going back are offered while the game goes on (they do nothing while another
+        seat plays, as the move box says), the results once it is over."""
+        over = self.view is not None and self.view.over
+        keys = (over, self._narrow, self.size.width)
         if keys == self._keys:
             return
         self._keys = keys
@@ -334,10 +355,13 @@ class TableScreen(Screen[None]):
             if not binding.show:
                 continue
             action = binding.action.split("(")[0]
-            state = self.check_action(action, ())
+            if action in ("pick", "back"):
+                state: bool | None = not over
+            else:
+                state = self.check_action(action, ())
             if state is False:
                 continue
-            shown.append((binding, state is True))
+            shown.append((binding, True))
         self.query_one("#keys", KeyBar).show(shown, self.size.width)
 
     def _write_log(self, view: TableView) -> None:

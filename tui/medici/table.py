@@ -76,9 +76,10 @@ class MediciTable(TableScreen):
         s = view.state
         width = self.pane_width("houses-box", self.size.width // 2)
         seat = view.seat
-        if self._changed("court", s.middle):
-            width = self.query_one("#court").content_size.width
-            self.put("court", clickable_court(render.court_table(s), s), court_rows(s, width))
+        if self._changed("court", (s.middle, self.pane_width("court", 0))):
+            width = self.pane_width("court", self.size.width // 2) or 40
+            court = self.as_text(clickable_court(render.court_table(s), s), width)
+            self.put("court", court, court_rows(s, width))
         houses = (s.alliances, s.pending, s.middle, tuple(map(len, s.hands)), s.pools, s.bottoms,
                   s.limits, view.actor, width)
         if self._changed("houses", houses):
