@@ -300,14 +300,9 @@ class TableScreen(Screen[None]):
         view = self.view
         config = getattr(view.state, "config", None) if view is not None else None
         options = options_words(self.client.rules, config) if config is not None else []
-        levels: list[str] = []
-        seat_bots = getattr(self.setup, "seat_bots", None)
-        if callable(seat_bots) and getattr(self.setup, "game", None) == self.client.game:
-            try:
-                entry = get_game(self.client.game)
-                levels = [level_name(entry, b) for _, b in sorted(seat_bots().items())]
-            except ValueError:
-                levels = []
+        # a local game's bots (a networked game names its players' programs in their names)
+        bots: dict[int, str] = getattr(self.client, "bot_kinds", {})
+        levels = [level_name(get_game(self.client.game), b) for _, b in sorted(bots.items())] if bots else []
         return setting_words(self.title_words(), self._me(), options, levels)
 
     def warn(self, text: str) -> None:
