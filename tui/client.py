@@ -32,7 +32,13 @@ resolves chance and reveal steps from the seeded generator, lets each bot decide
 seat's view (in a thread, so a slow bot never freezes the screen), and paces the bots' visible
 moves ``pace`` seconds apart (0 in tests) so a person can follow them one at a time. It words
 the log with the game's narrator (``tui.<game>.adapter.narrate``), which reads only the seat's
-views around each step, so a networked client can word its log the same way.
+views around each step, so a networked client can word its log the same way. The game's marker
+(``tui.<game>.adapter.marks``) says, from the same views, what the last move touched on the
+table (``TableView.marks``), for the screen to mark until the next move. After every move
+(the seat's or a bot's, with the chance steps it led to) it calls ``on_move`` when one is set,
+and ``on_close`` when closed: ``tui.saves`` writes the game there. ``record()`` is what a save
+holds and ``restore()`` plays a saved game back to where it stopped, generators included, so
+it goes on as if never stopped.
 """
 
 from __future__ import annotations
@@ -50,6 +56,9 @@ from tui.names import short_names
 #: ``narrate(before, action, after, seat, names) -> list of lines``: a step in words as the seat
 #: may hear it; ``before`` and ``after`` are that seat's views around the step.
 Narrator = Callable[[Any, Any, Any, int, Sequence[str]], list[str]]
+#: ``marks(before, action, after, seat) -> frozenset | None``: what a step touched on the table,
+#: from the seat's views; ``None`` for a step that is not a move (it keeps the last move's marks)
+Marker = Callable[[Any, Any, Any, int], frozenset[Any] | None]
 
 
 class NotYourTurn(Exception):
@@ -72,6 +81,8 @@ class TableView:
     #: a networked game's audit once it is over: "verified", or "verified as far as it went:
     #: ..." (a forfeit); "" for a local game
     audit: str = ""
+    #: what the last move touched on the table (the game's marker's words), marked until the next
+    marks: frozenset[Any] = frozenset()
 
     @property
     def my_turn(self) -> bool:
@@ -122,6 +133,7 @@ class LocalClient:
         pace: float = 0.8,
         narrator: Narrator | None = None,
         quiet: Callable[[Any], bool] | None = None,
+        marker: Marker | None = None,
     ) -> None:
         rules = entry.rules
         self.game = rules.name
@@ -139,9 +151,15 @@ class LocalClient:
         self.bot_kinds = dict(bots)
         self._narrate = narrator or _plain_narrator(rules)
         self._quiet = quiet or (lambda view: False)
+        self._marker = marker
+        self._marks: frozenset[Any] = frozenset()
         self._log: list[str] = []
         self._decided = asyncio.Event()
         self._closed = False
+        #: called after every move, once the chance steps it led to are resolved
+        self.on_move: Callable[[LocalClient], None] | None = None
+        #: called once when the client is closed (a save waits there for its last write)
+        self.on_close: Callable[[], None] | None = None
         self._advance()
 
     # -- the interface -------------------------------------------------------------------------
@@ -162,6 +180,7 @@ class LocalClient:
             log=tuple(self._log),
             outcome=outcome,
             steps=len(self._local.history),
+            marks=self._marks,
         )
 
     def submit(self, action: Any) -> None:
@@ -172,6 +191,7 @@ class LocalClient:
             raise NotYourTurn(f"it is not {self.names[self.seat]}'s turn")
         self._step(action)
         self._advance()
+        self._moved()
         self._decided.set()
 
     async def updates(self) -> AsyncIterator[TableView]:
@@ -204,10 +224,39 @@ class LocalClient:
             return
         self._step(action)
         self._advance()
+        self._moved()
 
     def close(self) -> None:
         self._closed = True
         self._decided.set()
+        done, self.on_close = self.on_close, None
+        if done is not None:
+            done()
+
+    # -- saving and restoring ------------------------------------------------------------------
+
+    def record(self) -> tuple[list[Any], Any, dict[int, Any]]:
+        """Every step's action so far (chance steps included), the chance generator's state
+        and each bot's generator state: enough to go on exactly where the game stands."""
+        actions = [step.action for step in self._local.history]
+        return actions, self._local.rng.getstate(), {s: b.rng.getstate() for s, b in self._bots.items()}
+
+    def restore(self, actions: Sequence[Any], rng_state: Any, bot_states: dict[int, Any]) -> None:
+        """Play ``actions`` from the start through the rules' checked door (a ``ValueError``
+        names a step that is not legal), then set the generators as ``record()`` gave them."""
+        config = self._local.config
+        self._local = LocalGame(self.rules, config, self.seed)
+        self._log = []
+        for action in actions:
+            self._step(action)
+        self._local.rng.setstate(rng_state)
+        for s, state in bot_states.items():
+            self._bots[s].rng.setstate(state)
+        self._advance()
+
+    def _moved(self) -> None:
+        if self.on_move is not None and not self._closed:
+            self.on_move(self)
 
     # -- inside --------------------------------------------------------------------------------
 
@@ -217,6 +266,10 @@ class LocalClient:
         local.step(action, checked)
         after = rules.view(local.state, self.seat)
         self._log.extend(self._narrate(before, action, after, self.seat, self.names))
+        if self._marker is not None:
+            marks = self._marker(before, action, after, self.seat)
+            if marks is not None:
+                self._marks = marks
 
     def _advance(self) -> None:
         """Resolve chance and reveal steps until a seat must decide or the game is over."""

@@ -18,8 +18,15 @@ from typing import Any
 from engine.registry import get_game
 from tui.client import LocalClient
 
-#: per game: the module with ``TABLE`` (the screen class), ``narrate`` and ``quiet``
+#: per game: the module with ``TABLE`` (the screen class), ``narrate``, ``marks`` and ``quiet``
 ADAPTERS = {"medici": "tui.medici.adapter", "condottiere": "tui.condottiere.adapter"}
+
+
+def player_levels(game: str) -> list[str]:
+    """The levels offered to players on the forms (easy, normal, hard); the bot kinds behind
+    them (greedy, ismcts, ...) stay names for the command line."""
+    entry = get_game(game)
+    return list(entry.levels) or entry.bot_names()
 
 
 def default_bot(game: str) -> str:
@@ -91,6 +98,7 @@ def make_client(setup: GameSetup) -> LocalClient:
         pace=setup.pace,
         narrator=game.narrate,
         quiet=game.quiet,
+        marker=getattr(game, "marks", None),
     )
 
 

@@ -7,6 +7,10 @@ after every step by a worker that follows ``client.updates()``; ``watch_view`` r
 screen never sees the game's full state. Every widget is drawn in place (``update``, with a
 layout only when a panel's height may change); nothing is recomposed after the first frame.
 
+The view's ``marks`` (what the last move touched) go to the game's render functions; the
+``warning`` line under the header shows the game's ``warning_text(view)`` (who can end the game
+on their next turn) and is hidden when there is none.
+
 When the seat must decide, the screen asks questions built from the legal actions
 (``tui.choices``): the current question's answers fill the ``MovePanel``. A digit key, Enter on
 the highlighted answer, a second click on an answer, or a second click on the card, stack or
@@ -75,7 +79,7 @@ class TableScreen(Screen[None]):
         Binding("r,f2", "app.rules", "Rules", key_display="r"),
         Binding("l", "whole_log", "Log", key_display="l"),
         Binding("e", "results", "Results", key_display="e"),
-        Binding("q", "leave", "Quit", key_display="q"),
+        Binding("q", "leave", "Leave", key_display="q"),
     ]
 
     #: (pane id, tab name), in the order the tabs show them; the first is shown first
@@ -124,7 +128,9 @@ class TableScreen(Screen[None]):
         "map answers too, clicked twice, when it is one of the answers. A move that cannot be "
         "taken back (a pass, a strike) asks you to confirm it. Escape takes back the last "
         "answer. A key pressed before a question is shown does not answer it. Computer players "
-        "move one at a time."
+        "move one at a time. What the last move touched is starred on the table until the "
+        "next move, and the log names every card it took off the table. A line starting with ! "
+        "warns that someone can end the game on their next turn."
     )
 
     @property
@@ -151,6 +157,11 @@ class TableScreen(Screen[None]):
         return ""
 
     def status_text(self, view: TableView) -> str:
+        return ""
+
+    def warning_text(self, view: TableView) -> str:
+        """A line saying who can end the game on their next turn ("" when nobody can), from
+        what the seat's view shows."""
         return ""
 
     def title_words(self) -> str:
@@ -308,7 +319,7 @@ class TableScreen(Screen[None]):
     def warn(self, text: str) -> None:
         """Show ``text`` on the warning line under the header ("" hides the line)."""
         warning = self.query_one("#warning", Static)
-        warning.update(text)
+        warning.update(Text(f"! {text}", style="bold") if text else "")
         warning.set_class(bool(text), "-shown")
 
     def _me(self) -> str:
@@ -325,10 +336,16 @@ class TableScreen(Screen[None]):
         self._write_log(view)
         self._ask()
         self.query_one("#status", Static).update(self.status_text(view), layout=False)
+        self._warn(view)
         self._update_keys()
         if view.over and not self._ended:
             self._ended = True
             self.call_after_refresh(self.action_results)
+
+    def _warn(self, view: TableView) -> None:
+        text = self.warning_text(view)
+        if self._changed("warning", text):
+            self.warn(text)
 
     def watch_path(self) -> None:
         self._ask()
@@ -506,7 +523,8 @@ class TableScreen(Screen[None]):
             return
         from tui.screens.end import EndScreen
 
-        self.app.push_screen(EndScreen(view, self.end_words(view)), self._after_end)
+        choices = getattr(self.app, "end_choices", lambda: None)()
+        self.app.push_screen(EndScreen(view, self.end_words(view), choices), self._after_end)
 
     def _after_end(self, result: str | None) -> None:
         self.app.after_game(self.setup, result)  # type: ignore[attr-defined]
@@ -521,7 +539,8 @@ class TableScreen(Screen[None]):
         if self.view is not None and self.view.over:
             leave(True)
             return
-        self.app.push_screen(Confirm("Leave this game and go back to the start screen?"), leave)
+        question = getattr(self.app, "leave_question", lambda: "Leave this game?")()
+        self.app.push_screen(Confirm(question), leave)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pick":

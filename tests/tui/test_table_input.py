@@ -160,7 +160,7 @@ async def test_clicking_a_stack_in_the_court_answers_which_stack(ui):
         region = table.query_one("#court").region
         rows = [y for y, line in enumerate(ui.text(app).splitlines())
                 if region.y <= y < region.bottom
-                and line[region.x:region.right].strip().startswith(f"{stack_label(target.key)} ")]
+                and line[region.x:region.right].strip().lstrip("*").startswith(f"{stack_label(target.key)} ")]
         assert rows, "the stack is not in the court"
         x, y = region.x + 8, rows[0]  # on the stack's cards, right of its letter and total
         await pilot.click(offset=(x, y))

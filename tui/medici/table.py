@@ -14,9 +14,10 @@ from textual.widgets import Static
 from engine.medici.cards import HOUSES, short_name
 from engine.medici.state import NO_LIMIT
 from engine.medici.text import stack_label
+from engine.words import plural
 from tui.choices import Question
 from tui.client import TableView
-from tui.medici import choices, render
+from tui.medici import choices, render, warning
 from tui.panels import Panel, PaneScroll, clickable
 from tui.table import TableScreen
 
@@ -57,7 +58,7 @@ class MediciTable(TableScreen):
 
     def compose_left(self) -> ComposeResult:
         with PaneScroll(id="court-box", classes="pane") as court:
-            court.border_title = "Court: stack, total, cards"
+            court.border_title = "Court: stack, total, cards; *: last move"
             yield Panel(id="court", classes="fill")
         hand = Panel(id="hand", classes="pane")
         hand.border_title = "Your hand"
@@ -76,22 +77,24 @@ class MediciTable(TableScreen):
         s = view.state
         width = self.pane_width("houses-box", self.size.width // 2)
         seat = view.seat
-        if self._changed("court", (s.middle, self.pane_width("court", 0))):
+        marks = view.marks
+        if self._changed("court", (s.middle, marks, self.pane_width("court", 0))):
             width = self.pane_width("court", self.size.width // 2) or 40
-            court = self.as_text(clickable_court(render.court_table(s), s), width)
+            court = self.as_text(clickable_court(render.court_table(s, marks), s), width)
             self.put("court", court, court_rows(s, width))
         houses = (s.alliances, s.pending, s.middle, tuple(map(len, s.hands)), s.pools, s.bottoms,
-                  s.limits, view.actor, width)
+                  s.limits, view.actor, width, marks)
         if self._changed("houses", houses):
             self.put("houses",
-                render.houses_text(s, seat, view.names, view.actor, width)
+                render.houses_text(s, seat, view.names, view.actor, width, marks)
             )
         if self._changed("legend", width < 46):
             other = (seat + 1) % s.players
             self.put("legend", render.houses_legend(width, other))
         if self._changed("hand", (s.hands[seat], s.limits[seat])):
             hand = self.query_one("#hand", Static)
-            hand.border_title = f"Your hand ({HOUSES[seat]}, {len(s.hands[seat])} cards)"
+            held = plural(len(s.hands[seat]), "card")
+            hand.border_title = f"Your hand ({HOUSES[seat]}, {held})"
             words = [(render.card_name(c), ("card", c)) for c in s.hands[seat]]
             self.put(hand, clickable(render.hand_text(s, seat), words))
 
@@ -125,6 +128,9 @@ class MediciTable(TableScreen):
         turn = s.turns + (0 if view.over else 1)
         return f"{who} | turn {turn}, {phase}{extra}"
 
+    def warning_text(self, view: TableView) -> str:
+        return warning.warning(view.state, view.seat, view.names)
+
     def end_words(self, view: TableView) -> tuple[str, str, str]:
         s = view.state
         how = ""
@@ -135,7 +141,7 @@ class MediciTable(TableScreen):
             how = "no house had a shadow alliance left"
         elif s.end == "no-playable-card":
             how = f"{view.names[s.turn]} started a turn with no card it could play"
-        return (how, "", "points")
+        return (how, "", "point")
 
     def question(self, view: TableView, actions: tuple[Any, ...], asked: tuple[str, ...]) -> Question | None:
         return choices.question(view, actions, asked)
