@@ -69,12 +69,13 @@ class CondottiereTable(TableScreen):
                 render.players_text(s, seat, view.names, view.actor, width, view.marks)
             )
             self.put("goal", render.goal_text(s, view.marks))
-        if self._changed("hand", s.hands[seat]):
+        mine = view.my_turn  # the click marks cost drawing time: only while there is a question
+        if self._changed("hand", (s.hands[seat], mine)):
             hand = self.query_one("#hand", Static)
             held = plural(len(s.hands[seat]), "card")
             hand.border_title = f"Your hand ({SEAT_NAMES[seat]}, {held})"
             words = [(NAMES[c], ("card", c)) for c in sorted(set(s.hands[seat])) if 0 <= c < KINDS]
-            self.put(hand, clickable(render.hand_text(s, seat), words, in_order=False))
+            self.put(hand, clickable(render.hand_text(s, seat), words if mine else (), in_order=False))
 
     def title_words(self) -> str:
         return "Condottiere"

@@ -78,9 +78,12 @@ class MediciTable(TableScreen):
         width = self.pane_width("houses-box", self.size.width // 2)
         seat = view.seat
         marks = view.marks
-        if self._changed("court", (s.middle, marks, self.pane_width("court", 0))):
+        # the click marks cost drawing time: only while the seat has a question to answer
+        mine = view.my_turn
+        if self._changed("court", (s.middle, marks, self.pane_width("court", 0), mine)):
             width = self.pane_width("court", self.size.width // 2) or 40
-            court = self.as_text(clickable_court(render.court_table(s, marks), s), width)
+            court = render.court_table(s, marks)
+            court = self.as_text(clickable_court(court, s) if mine else court, width)
             self.put("court", court, court_rows(s, width))
         houses = (s.alliances, s.pending, s.middle, tuple(map(len, s.hands)), s.pools, s.bottoms,
                   s.limits, view.actor, width, marks)
@@ -91,12 +94,12 @@ class MediciTable(TableScreen):
         if self._changed("legend", width < 46):
             other = (seat + 1) % s.players
             self.put("legend", render.houses_legend(width, other))
-        if self._changed("hand", (s.hands[seat], s.limits[seat])):
+        if self._changed("hand", (s.hands[seat], s.limits[seat], mine)):
             hand = self.query_one("#hand", Static)
             held = plural(len(s.hands[seat]), "card")
             hand.border_title = f"Your hand ({HOUSES[seat]}, {held})"
             words = [(render.card_name(c), ("card", c)) for c in s.hands[seat]]
-            self.put(hand, clickable(render.hand_text(s, seat), words))
+            self.put(hand, clickable(render.hand_text(s, seat), words if mine else ()))
 
     def title_words(self) -> str:
         return "Court of the Medici"
