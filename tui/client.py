@@ -51,6 +51,7 @@ from typing import Any, Protocol
 from engine.core import CHANCE, REVEAL, TERMINAL, LocalGame, Outcome, sample_chance
 from engine.registry import GameEntry
 from engine.sim import bot_rng
+from tui.names import short_names
 
 #: ``narrate(before, action, after, seat, names) -> list of lines``: a step in words as the seat
 #: may hear it; ``before`` and ``after`` are that seat's views around the step.
@@ -138,7 +139,7 @@ class LocalClient:
         self.game = rules.name
         self.rules = rules
         self.seat = seat
-        self.names = tuple(names)
+        self.names = short_names(names)  # one short form everywhere (tui.names)
         self.pace = pace
         self.seed = seed
         self._local = LocalGame(rules, config, seed)

@@ -22,6 +22,7 @@ from engine.core import CHANCE, TERMINAL, IllegalActionError, Outcome
 from net.session.sessions import PeerSession
 from net.session.verify import Verdict, verify_bytes
 from tui.client import Marker, NotYourTurn, TableView
+from tui.names import short_names
 
 Narrator = Callable[[Any, Any, Any, int, Sequence[str]], list[str]]
 
@@ -43,7 +44,7 @@ class NetClient:
         self.game: str = table.game
         self.seat: int = table.me
         self.rules: Any = table.rules
-        self.names: tuple[str, ...] = tuple(names or (s.name for s in table.seats))
+        self.names: tuple[str, ...] = short_names(names or (s.name for s in table.seats))
         self._send = send
         self._narrate = narrator
         self._marker = marker

@@ -306,7 +306,8 @@ def replay_screen(replay: Replay) -> Any:
     table = adapter(replay.game).TABLE
     css = getattr(table, "CSS_PATH", None)
     attrs: dict[str, Any] = {}
-    if isinstance(css, str):
-        attrs["CSS_PATH"] = str(Path(inspect.getfile(table)).parent / css)
+    if css is not None:  # the table's style sheets, found beside its module, not this one's
+        here = Path(inspect.getfile(table)).parent
+        attrs["CSS_PATH"] = [str(here / c) for c in ([css] if isinstance(css, (str, Path)) else css)]
     cls = type(f"Replay{table.__name__}", (ReplayKeys, table), attrs)
     return cls(ReplayClient(replay), None)

@@ -1,73 +1,70 @@
-"""What every table screen shares: following a game client, asking the seat's move, the log.
+"""What every table screen shares: following a game client, asking the seat's move, the layout.
 
 Theory of operation
 -------------------
 A table screen has one reactive ``view`` (a ``TableView`` from its ``GameClient``), reassigned
 after every step by a worker that follows ``client.updates()``; ``watch_view`` redraws. The
-screen never sees the game's full state.
+screen never sees the game's full state. Every widget is drawn in place (``update``, with a
+layout only when a panel's height may change); nothing is recomposed after the first frame.
 
 The view's ``marks`` (what the last move touched) go to the game's render functions; the
-``warning`` line at the top of the move box shows the game's ``warning_text(view)`` (who can end
-the game on their next turn) and is hidden when there is none.
+``warning`` line under the header shows the game's ``warning_text(view)`` (who can end the game
+on their next turn) and is hidden when there is none.
 
 When the seat must decide, the screen asks questions built from the legal actions
-(``tui.choices``): the current question's answers fill an ``OptionList``. A digit key, Enter on
-the highlighted answer and a mouse click all post the same ``Picked`` message; when the answers
-narrow the legal actions down to one, it is submitted. Escape takes back the last answer.
+(``tui.choices``): the current question's answers fill the ``MovePanel``. A digit key, Enter on
+the highlighted answer, a second click on an answer, or a second click on the card, stack or
+region it names on the board all post the same ``Picked`` message (a first click only selects).
+When the answers narrow the legal actions down to one, it is submitted, unless the game calls
+it final (``final_words``: a pass, a strike, anything that ends something): then one more
+question asks to confirm it, and Escape takes it back. Escape takes back the last answer.
 
-A game's table subclasses ``TableScreen``: it composes its board (plus the shared ``moves``
-panel and ``log``), draws a view in ``draw(view)`` and gives its ``question(view, actions,
-asked)``.
+No input meant for one question answers the next: a key or click whose event was made before
+the current answers were put up (``MovePanel.asked_at``) is dropped, so a key typed ahead
+during a bot's move, or while a one-answer question was skipped, does nothing.
+
+Layout. A header of two lines (who acts and where the game stands; the game, its options and
+the bots' levels), the ``warning`` line, the board's panes in two columns, the move box across
+the bottom and the key bar. On a small screen (under ``WIDE`` columns or ``TALL`` rows, e.g.
+80x24) one pane at a time is shown above the move box, chosen with left/right or a click on the
+tab bar, so the whole table is reachable and the move box keeps its answers in view.
+
+A game's table subclasses ``TableScreen``: it gives ``PANES`` (the pane ids and tab names),
+composes its columns in ``compose_left``/``compose_right``, draws a view in ``draw(view)``,
+gives its ``question(view, actions, asked)`` and the words of its final moves.
 """
 
 from __future__ import annotations
 
 import textwrap
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.screen import Screen
-from textual.widget import Widget
+from textual.visual import visualize
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from engine.registry import get_game
 from tui.choices import Choice, Question
 from tui.client import GameClient, NotYourTurn, TableView
+from tui.names import level_name, options_words, setting_words
+from tui.panels import KeyBar, LogTail, MovePanel, Panel, TabBar
 
+__all__ = ["LogTail", "MovePanel", "TableScreen"]
 
-class LogTail(Widget):
-    """The latest lines of the log that fit, newest at the bottom, long lines wrapped with an
-    indent; the lines of the latest step in bold. It only repaints (no layout) when lines are
-    added; ``l`` opens the whole log."""
+#: below this many columns or rows the panes take turns
+WIDE = 100
+TALL = 30
 
-    lines: reactive[tuple[str, ...]] = reactive(())
-    fresh: int = 0
-
-    def render(self) -> Text:
-        width = max(self.content_size.width, 10)
-        height = max(self.content_size.height, 1)
-        rows: list[tuple[str, bool]] = []
-        n = len(self.lines)
-        for i in range(n - 1, -1, -1):
-            new = i >= n - self.fresh
-            rows[:0] = [(r, new) for r in textwrap.wrap(self.lines[i], width, subsequent_indent="  ") or [""]]
-            if len(rows) >= height:
-                break
-        out = Text()
-        for k, (row, new) in enumerate(rows[-height:]):
-            if k:
-                out.append("\n")
-            out.append(row, style="bold" if new else "")
-        return out
-
-
-class MovePanel(OptionList):
-    """The answers to the current question. Selecting one posts ``Picked`` to the screen."""
+#: which question fields a click on the board can answer, by what was clicked
+BOARD_FIELDS = {"card": ("card",), "stack": ("target", "elim"), "region": ("target",)}
 
 
 class TableScreen(Screen[None]):
@@ -75,16 +72,22 @@ class TableScreen(Screen[None]):
         Binding("1", "pick(0)", "Choose", key_display="1-9"),
         *[Binding(str(n), f"pick({n - 1})", show=False) for n in range(2, 10)],
         Binding("0", "pick(9)", show=False),
-        Binding("escape,backspace", "back", "Back"),
+        Binding("escape,backspace", "back", "Back", key_display="esc"),
+        Binding("left", "pane(-1)", "Pane", key_display="left/right"),
+        Binding("right", "pane(1)", show=False),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
-        Binding("r,f2", "app.rules", "Rules"),
-        Binding("l", "whole_log", "Log"),
-        Binding("e", "results", "Results"),
-        Binding("q", "leave", "Leave"),
+        Binding("r,f2", "app.rules", "Rules", key_display="r"),
+        Binding("l", "whole_log", "Log", key_display="l"),
+        Binding("e", "results", "Results", key_display="e"),
+        Binding("q", "leave", "Leave", key_display="q"),
     ]
 
-    view: reactive[TableView | None] = reactive(None, init=False)
-    path: reactive[tuple[tuple[Question, Choice], ...]] = reactive((), init=False)
+    #: (pane id, tab name), in the order the tabs show them; the first is shown first
+    PANES: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    # watched, but never a repaint of the whole screen: the panels redraw what changed
+    view: var[TableView | None] = var(None, init=False)
+    path: var[tuple[tuple[Question, Choice], ...]] = var((), init=False)
 
     class Picked(Message):
         """An answer to the current question, by index (from a key, Enter or a click)."""
@@ -100,31 +103,127 @@ class TableScreen(Screen[None]):
         self._logged = 0
         self._question: Question | None = None
         self._ended = False
-        self._keys: tuple[bool, ...] = ()
+        self._keys: tuple[object, ...] = ()
         self._waiting = False
         self._prompt_rows = 0
         self._drawn: dict[str, object] = {}
+        self._rows: dict[str | None, int] = {}
+        self._pane = 0
+        self._narrow: bool | None = None
 
     HELP_TITLE = "At the table"
     HELP_KEYS = (
         ("0", "Choose the tenth answer"),
         ("up, down", "Move among the answers (or scroll the panel with the focus)"),
         ("enter", "Choose the highlighted answer"),
+        ("left, right", "On a small screen: show the next pane (court or map, hand, houses, log)"),
         ("tab, shift+tab", "Move the focus between the answers and the panels"),
         ("pgup, pgdn", "Scroll the panel with the focus"),
     )
     HELP = (
         "Your move is asked one question at a time: a card, then what to do with it, then its "
         "target, then a value when one is needed. Only legal answers are offered. Press the "
-        "answer's number, or move with the arrows and press Enter, or click it. Escape takes "
-        "back the last answer. Computer players move one at a time. What the last move touched "
-        "is starred on the table until the next move, and the log names every card it took off "
-        "the table. A line starting with ! warns that someone can end the game on their next turn."
+        "answer's number, or move with the arrows and press Enter, or click it twice (the "
+        "first click selects it). A card in your hand, a stack in the court or a region on the "
+        "map answers too, clicked twice, when it is one of the answers. A move that cannot be "
+        "taken back (a pass, a strike) asks you to confirm it. Escape takes back the last "
+        "answer. A key pressed before a question is shown does not answer it. Computer players "
+        "move one at a time. What the last move touched is starred on the table until the "
+        "next move, and the log names every card it took off the table. A line starting with ! "
+        "warns that someone can end the game on their next turn."
     )
 
     @property
     def game_name(self) -> str:
         return self.client.game
+
+    # -- to be given by a game ---------------------------------------------------------------
+
+    def compose_left(self) -> ComposeResult:
+        yield from ()
+
+    def compose_right(self) -> ComposeResult:
+        yield from ()
+
+    def draw(self, view: TableView) -> None:
+        raise NotImplementedError
+
+    def question(self, view: TableView, actions: tuple[Any, ...], asked: tuple[str, ...]) -> Question | None:
+        raise NotImplementedError
+
+    def final_words(self, view: TableView, action: Any) -> str:
+        """What a move that cannot be taken back does, to ask before sending it; "" for a move
+        that is sent at once."""
+        return ""
+
+    def status_text(self, view: TableView) -> str:
+        return ""
+
+    def warning_text(self, view: TableView) -> str:
+        """A line saying who can end the game on their next turn ("" when nobody can), from
+        what the seat's view shows."""
+        return ""
+
+    def title_words(self) -> str:
+        """The game's name and the seat, for the header's second line."""
+        return self.client.game
+
+    def end_words(self, view: TableView) -> tuple[str, str, str]:
+        """How the game ended, how long it lasted, what a score counts, in this game's words
+        ("" for the defaults)."""
+        return ("", "", "")
+
+    # -- layout ------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Panel(id="status")
+        yield Panel(id="setting")
+        yield Panel(id="warning")
+        yield TabBar(id="tabs")
+        with Horizontal(id="board"):
+            with Vertical(id="left", classes="column"):
+                yield from self.compose_left()
+            with Vertical(id="right", classes="column"):
+                yield from self.compose_right()
+        with Vertical(id="move-box") as box:
+            box.border_title = "Your move"
+            yield Panel(id="prompt")
+            yield MovePanel(id="moves")
+        yield KeyBar(id="keys")
+
+    def compose_log(self) -> ComposeResult:
+        log = LogTail(id="log", classes="pane")
+        log.border_title = "Log (l: the whole log)"
+        yield log
+
+    def _layout(self) -> None:
+        """Small screen or large: one pane at a time, or all of them."""
+        narrow = self.size.width < WIDE or self.size.height < TALL
+        if narrow != self._narrow:
+            self._narrow = narrow
+            self.set_class(narrow, "-narrow")
+        self._show_panes()
+
+    def _show_panes(self) -> None:
+        if not self.PANES:
+            return
+        shown = self.PANES[self._pane][0]
+        for pid, _ in self.PANES:
+            pane = self.query_one(f"#{pid}")
+            pane.set_class(pid == shown, "-shown")
+        for column in self.query(".column"):
+            column.set_class(bool(column.query(f"#{shown}")), "-shown")
+        if self._narrow:
+            self.query_one("#tabs", TabBar).show([name for _, name in self.PANES], self._pane)
+
+    def show_pane(self, index: int) -> None:
+        if self.PANES:
+            self._pane = index % len(self.PANES)
+            self._show_panes()
+            self.call_after_refresh(self._redraw)
+
+    def action_pane(self, step: int) -> None:
+        self.show_pane(self._pane + step)
 
     # -- redrawing only what changed ---------------------------------------------------------
 
@@ -135,51 +234,69 @@ class TableScreen(Screen[None]):
         self._drawn[part] = key
         return True
 
+    def put(self, widget: Static | str, content: Any, most: int | None = None) -> None:
+        """Show ``content`` in a panel; lay the screen out again only if its height changes
+        (a layout costs more than all the drawing of a move). A panel of class ``fill`` fills
+        its pane (``min-height: 100%``), so its height changes only past the pane's; ``most``,
+        if given, is a bound on the content's rows that spares measuring it when it fits."""
+        if isinstance(widget, str):
+            widget = self.query_one(f"#{widget}", Static)
+        width = widget.content_size.width
+        pane = -1
+        if widget.has_class("fill") and widget.parent is not None:
+            pane = widget.parent.scrollable_content_region.height  # type: ignore[attr-defined]
+        if not width:
+            rows = -1
+        elif most is not None and most <= pane:
+            rows = pane
+        else:
+            rows = max(visualize(widget, content, markup=False).get_height(widget.styles, width), pane)
+        widget.update(content, layout=rows < 0 or rows != self._rows.get(widget.id))
+        self._rows[widget.id] = rows
+
+    def as_text(self, renderable: Any, width: int) -> Text:
+        """A Rich renderable (a table) as the lines of text it draws at ``width``, styles and
+        click marks kept: Textual draws a ``Text`` several times faster than a ``Table``."""
+        if isinstance(renderable, Text):
+            return renderable
+        console = self.app.console
+        out = Text(no_wrap=True, overflow="crop")
+        for i, line in enumerate(console.render_lines(renderable, console.options.update_width(width),
+                                                      pad=False)):
+            if i:
+                out.append("\n")
+            for seg in line:
+                if not seg.control:
+                    out.append(seg.text, seg.style)
+        out.rstrip()
+        return out
+
+    def pane_width(self, pane_id: str, wide: int) -> int:
+        """The width inside a pane: as laid out, or, while it is hidden (a small screen shows
+        one pane at a time), the whole screen's less the borders; ``wide`` when not yet laid out."""
+        width = self.query_one(f"#{pane_id}").content_size.width
+        if width:
+            return width
+        return self.size.width - 4 if self._narrow else wide
+
     def on_resize(self) -> None:
+        self._layout()
+        self._keys = ()
         self.call_after_refresh(self._redraw)
 
     def _redraw(self) -> None:
         self._drawn.clear()
+        self._rows.clear()
         if self.view is not None:
             self.draw(self.view)
+        self._update_keys()
 
-    # -- to be given by a game ---------------------------------------------------------------
-
-    def draw(self, view: TableView) -> None:
-        raise NotImplementedError
-
-    def question(self, view: TableView, actions: tuple[Any, ...], asked: tuple[str, ...]) -> Question | None:
-        raise NotImplementedError
-
-    def status_text(self, view: TableView) -> str:
-        return ""
-
-    def warning_text(self, view: TableView) -> str:
-        """A line saying who can end the game on their next turn ("" when nobody can), from
-        what the seat's view shows."""
-        return ""
-
-    def end_words(self, view: TableView) -> tuple[str, str, str]:
-        """How the game ended, how long it lasted, what a score counts, in this game's words
-        ("" for the defaults)."""
-        return ("", "", "")
-
-    # -- shared parts --------------------------------------------------------------------------
-
-    def compose_moves(self) -> ComposeResult:
-        warning = Static(id="warning")
-        warning.display = False
-        yield warning
-        yield Static(id="prompt")
-        yield MovePanel(id="moves")
-
-    def compose_log(self) -> ComposeResult:
-        log = LogTail(id="log")
-        log.border_title = "Log (l: the whole log)"
-        yield log
+    # -- following the game --------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        self._layout()
         self.view = self.client.snapshot()
+        self.query_one("#setting", Static).update(self.setting_text(), layout=False)
         self.run_worker(self._follow(), exclusive=True, group="client")
 
     def on_unmount(self) -> None:
@@ -188,6 +305,27 @@ class TableScreen(Screen[None]):
     async def _follow(self) -> None:
         async for snapshot in self.client.updates():
             self.view = snapshot
+
+    def setting_text(self) -> str:
+        """The header's second line: the game and seat, its options, the bots' levels."""
+        view = self.view
+        config = getattr(view.state, "config", None) if view is not None else None
+        options = options_words(self.client.rules, config) if config is not None else []
+        # a local game's bots (a networked game names its players' programs in their names)
+        bots: dict[int, str] = getattr(self.client, "bot_kinds", {})
+        levels = [level_name(get_game(self.client.game), b) for _, b in sorted(bots.items())] if bots else []
+        return setting_words(self.title_words(), self._me(), options, levels)
+
+    def warn(self, text: str) -> None:
+        """Show ``text`` on the warning line under the header ("" hides the line)."""
+        warning = self.query_one("#warning", Static)
+        warning.update(Text(f"! {text}", style="bold") if text else "")
+        warning.set_class(bool(text), "-shown")
+
+    def _me(self) -> str:
+        seat = self.client.seat
+        seat_names = getattr(self.client.rules, "seat_names", ())
+        return seat_names[seat] if 0 <= seat < len(seat_names) else "watching"
 
     def watch_view(self, old: TableView | None, view: TableView | None) -> None:
         if view is None:
@@ -207,21 +345,36 @@ class TableScreen(Screen[None]):
     def _warn(self, view: TableView) -> None:
         text = self.warning_text(view)
         if self._changed("warning", text):
-            warning = self.query_one("#warning", Static)
-            warning.update(Text(f"! {text}", style="bold") if text else "")
-            warning.display = bool(text)
+            self.warn(text)
 
     def watch_path(self) -> None:
         self._ask()
         self._update_keys()
 
     def _update_keys(self) -> None:
-        """Let the footer show the keys that work now (it is rebuilt only when they change)."""
-        keys = (self._question is not None, bool(self.path), self.view is not None and self.view.over)
-        if keys != self._keys:
-            self._keys = keys
-            # after the table is drawn: rebuilding the footer must not hold back the board
-            self.call_after_refresh(self.refresh_bindings)
+        """Redraw the key bar when the keys it shows change (in place: one line of text). It
+        shows the same keys all through a game, so that a move redraws no key bar: choosing
+        and going back are offered while the game goes on (they do nothing while another
+        seat plays, as the move box says), the results once it is over."""
+        over = self.view is not None and self.view.over
+        keys = (over, self._narrow, self.size.width)
+        if keys == self._keys:
+            return
+        self._keys = keys
+        shown = []
+        for binding in self.BINDINGS:
+            assert isinstance(binding, Binding)
+            if not binding.show:
+                continue
+            action = binding.action.split("(")[0]
+            if action in ("pick", "back"):
+                state: bool | None = not over
+            else:
+                state = self.check_action(action, ())
+            if state is False:
+                continue
+            shown.append((binding, True))
+        self.query_one("#keys", KeyBar).show(shown, self.size.width)
 
     def _write_log(self, view: TableView) -> None:
         if len(view.log) != self._logged:
@@ -229,6 +382,8 @@ class TableScreen(Screen[None]):
             tail.fresh = len(view.log) - self._logged
             self._logged = len(view.log)
             tail.lines = view.log
+
+    # -- asking ----------------------------------------------------------------------------------
 
     def _actions(self) -> tuple[Any, ...]:
         view = self.view
@@ -251,15 +406,21 @@ class TableScreen(Screen[None]):
         asked = tuple(q.field for q, _ in self.path)
         q = self.question(view, actions, asked)
         if q is None:
-            # the answers name one action: it cannot be asked about, only submitted
-            self._submit(actions[0])
-            return
+            # the answers name one action: send it, or ask to confirm it if it is final
+            words = self.final_words(view, actions[0])
+            if not words:
+                self._submit(actions[0])
+                return
+            q = Question(f"{words} This cannot be taken back. Send it?", "confirm",
+                         (Choice("Yes, send it", actions[:1], "yes"), Choice("No, go back", (), "no")))
         self._question = q
         self._say(q.prompt)
         panel.set_options(
             Option(f"{i + 1 if i < 9 else 0 if i == 9 else ' '} {c.label}") for i, c in enumerate(q.choices)
         )
         panel.highlighted = 0
+        panel.armed = None
+        panel.asked_at = Message().time  # on the events' clock: input older than this is not for these answers
         if self.app.focused is None or not isinstance(self.app.focused, MovePanel):
             panel.focus()
 
@@ -290,6 +451,41 @@ class TableScreen(Screen[None]):
 
     # -- input: keys and clicks meet in Picked -----------------------------------------------
 
+    def _fresh(self, event: events.Event) -> bool:
+        """Whether ``event`` was made after the current answers were put up."""
+        return self._question is not None and event.time >= self.query_one("#moves", MovePanel).asked_at
+
+    def on_key(self, event: events.Key) -> None:
+        """Digits and Enter answer only the question on the screen when they were pressed."""
+        panel = self.query_one("#moves", MovePanel)
+        if event.key.isdigit() and len(event.key) == 1:
+            index = (int(event.key) - 1) % 10
+        elif event.key == "enter" and self.app.focused is panel:
+            index = panel.highlighted if panel.highlighted is not None else -1
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        if self._fresh(event):
+            self.post_message(self.Picked(index))
+
+    def on_click(self, event: events.Click) -> None:
+        """A card, stack or region on the board: the first click selects its answer, the
+        second confirms it."""
+        answer = event.style.meta.get("answer")
+        if answer is None:
+            return
+        event.stop()
+        q = self._question
+        kind, key = answer
+        if q is None or not self._fresh(event) or q.field not in BOARD_FIELDS.get(kind, ()):
+            return
+        for i, c in enumerate(q.choices):
+            if c.key == key:
+                if self.query_one("#moves", MovePanel).arm(i):
+                    self.post_message(self.Picked(i))
+                return
+
     @on(OptionList.OptionSelected, "#moves")
     def _clicked(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -299,7 +495,14 @@ class TableScreen(Screen[None]):
         q = self._question
         if q is None or not 0 <= message.index < len(q.choices):
             return
-        self.path = self.path + ((q, q.choices[message.index]),)
+        choice = q.choices[message.index]
+        if q.field == "confirm":
+            if choice.key == "yes":
+                self._submit(choice.actions[0])
+            else:
+                self.action_back()
+            return
+        self.path = self.path + ((q, choice),)
 
     def action_pick(self, index: int) -> None:
         self.post_message(self.Picked(index))
@@ -347,4 +550,6 @@ class TableScreen(Screen[None]):
             return True if self.path else (None if self._question is not None else False)
         if action == "results":
             return self.view is not None and self.view.over
+        if action == "pane":
+            return bool(self._narrow)
         return True

@@ -65,13 +65,20 @@ async def test_a_whole_game_of_condottiere_by_keyboard(ui):
         assert "The game ends:" in table.view.log[-1]
 
 
-async def test_the_region_list_replaces_the_map_on_a_small_screen(ui):
+async def test_a_compact_map_at_80x24_and_the_region_list_when_even_that_does_not_fit(ui):
     app = PalazzoApp(GameSetup(bots=("greedy",), game="condottiere", players=4, seed=2, pace=0), play=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await ui.until(pilot, lambda: ui.asking(app), what="the first decision")
         text = ui.text(app)
-        assert "Regions and their neighbours" in text
-        assert "Torino" in text and "- Milano, Genova" in text
+        assert "Regions and their neighbours" not in text
+        rows = [line for line in text.splitlines() if "Torino" in line and "Milano" in line]
+        assert rows and "Venezia" in rows[0], "the compact map's first row"
+        for region in ("Genova", "Firenze", "Roma", "Napoli", "Ancona"):
+            assert region in text
+        assert "Your move" in text and app.screen._question.prompt in text  # the move box is still there
+        await pilot.resize_terminal(70, 24)
+        await ui.until(pilot, lambda: "Regions and their neighbours" in ui.text(app), what="the list")
+        assert "- Milano, Genova" in ui.text(app)
 
 
 async def test_a_bishop_asks_where_the_pope_goes(ui):
@@ -106,7 +113,7 @@ async def test_resizing_switches_between_the_map_and_the_list(ui):
     async with app.run_test(size=(120, 40)) as pilot:
         await ui.until(pilot, lambda: ui.asking(app), what="the first decision")
         assert "[x] battle here" in ui.text(app) and "Regions and their neighbours" not in ui.text(app)
-        await pilot.resize_terminal(80, 24)
+        await pilot.resize_terminal(70, 24)
         await ui.until(pilot, lambda: "Regions and their neighbours" in ui.text(app), what="the list")
         assert "Your move" in ui.text(app) and "1-9 Choose" in ui.text(app)
         await pilot.resize_terminal(120, 40)

@@ -123,13 +123,23 @@ async def test_a_whole_game_by_keyboard(ui, monkeypatch):
         assert "Set-up, step 1 of 2" in ui.text(app)
 
 
-async def test_a_click_answers_like_a_key(ui):
+async def test_a_click_selects_an_answer_and_a_second_click_confirms_it(ui):
     app = PalazzoApp(GameSetup(bots=("greedy",), seed=5, pace=0), play=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await ui.until(pilot, lambda: ui.asking(app), what="the first question")
         table = app.screen
         first = table._question.choices[1].label
         # the second answer is on the second line of the move panel
+        await pilot.click("#moves", offset=(4, 1))
+        await pilot.pause()
+        assert not table.path, "one click answered the question"
+        assert table.query_one("#moves").highlighted == 1
+        await pilot.click("#moves", offset=(4, 2))  # another answer: selected instead
+        await pilot.pause()
+        assert not table.path and table.query_one("#moves").highlighted == 2
+        await pilot.click("#moves", offset=(4, 1))
+        await pilot.pause()
+        assert not table.path
         await pilot.click("#moves", offset=(4, 1))
         await pilot.pause()
         assert table.path and table.path[0][1].label == first

@@ -80,3 +80,103 @@ def test_condottiere_table_mid_game(snap_compare, size):
 
     setup = GameSetup(bots=("greedy",), game="condottiere", players=4, seed=8, pace=0)
     assert snap_compare(PalazzoApp(setup, play=True), terminal_size=size, run_before=run_before)
+
+
+# -- the other screens a player meets --------------------------------------------------------
+
+
+@pytest.fixture
+def profile(tmp_path, monkeypatch):
+    """An empty profile: no saved name, key or games of the machine's user in the pictures."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return tmp_path
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("key", ["f3", "f4"], ids=["host_form", "join_form"])
+def test_network_forms(snap_compare, size, key, profile):
+    async def run_before(pilot):
+        await pilot.pause()
+        await pilot.press(key)
+        await pilot.pause()
+
+    assert snap_compare(PalazzoApp(GameSetup(seed=1, pace=0)), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_lobby(snap_compare, size, profile):
+    from types import SimpleNamespace
+
+    from tui.screens.lobby import LobbyScreen
+
+    # a host's lobby as the session last heard it (fixed keys, so the picture is the same)
+    lobby = {"players": 4, "seats": [
+        {"seat": 0, "name": "Ada", "fp": "3f2a 91bc 04de 7710", "ready": True},
+        {"seat": 1, "name": "bot-2 (easy)", "fp": "c0ff ee12 3456 789a", "ready": True},
+        {"seat": 2, "name": "Grace", "fp": "9e8d 7c6b 5a49 3827", "ready": False, "online": False},
+    ]}
+    session = SimpleNamespace(identity=SimpleNamespace(fingerprint="3f2a 91bc 04de 7710"), lobby=lobby,
+                              state="lobby", relay=False)
+
+    async def run_before(pilot):
+        await pilot.pause()
+        await pilot.app.push_screen(LobbyScreen(session, "Court of the Medici: 4 players, hosted by Ada",
+                                                "palazzo join 192.0.2.7:7342 --code tulip-harbor-42"))
+        await pilot.pause()
+
+    assert snap_compare(PalazzoApp(GameSetup(seed=1, pace=0)), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("key", ["question_mark", "r"], ids=["help", "rules"])
+def test_help_and_rules_at_the_table(snap_compare, size, key):
+    async def run_before(pilot):
+        app = pilot.app
+        await _settle(pilot, lambda: _asking(app))
+        await pilot.press(key)
+        await _settle(pilot, lambda: app.screen.__class__.__name__ in ("HelpScreen", "RulesScreen"))
+        await pilot.pause(0.3)
+
+    app = PalazzoApp(GameSetup(bots=("greedy",), seed=21, pace=0), play=True)
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+async def _play_condottiere(pilot, until) -> None:
+    """Play the first card rather than pass (and confirm what must be) until ``until()``."""
+    app = pilot.app
+    while True:
+        await _settle(pilot, lambda: _asking(app) or isinstance(app.screen, EndScreen))
+        if until():
+            return
+        q = app.screen._question
+        await pilot.press("2" if q.choices[0].label.startswith("Pass") and len(q.choices) > 1 else "1")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_condottiere_end_screen(snap_compare, size):
+    async def run_before(pilot):
+        await _play_condottiere(pilot, lambda: isinstance(pilot.app.screen, EndScreen))
+
+    setup = GameSetup(bots=("greedy",), game="condottiere", players=3, seed=8, pace=0)
+    assert snap_compare(PalazzoApp(setup, play=True), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_hidden_cards_table(snap_compare, size):
+    async def run_before(pilot):
+        def face_down_in_play():
+            s = pilot.app.screen
+            if isinstance(s, EndScreen) or not _asking(pilot.app):
+                return isinstance(s, EndScreen)
+            st = s.view.state
+            return st.phase == "play" and any(not up for line in st.lines for _, up in line)
+
+        await _play_condottiere(pilot, face_down_in_play)
+        if pilot.app.screen.has_class("-narrow"):
+            await pilot.press("right")  # the battle lines, where the face-down cards lie
+            await pilot.pause()
+
+    setup = GameSetup(bots=("greedy",), game="condottiere", players=3, seed=4, pace=0,
+                      options=(("hidden_cards", True),))
+    assert snap_compare(PalazzoApp(setup, play=True), terminal_size=size, run_before=run_before)

@@ -1,15 +1,19 @@
 """The map of Condottiere's 17 regions, drawn or listed, from one seat's view.
 
-``map_text(state, width)`` draws the regions where they lie in Italy, north at the top, with
-every border as a dotted road between two cities; ``regions_text(state)`` lists the regions
-with their holder and neighbours, for screens too small for the drawing. Both mark the
+``map_text(state)`` draws the regions where they lie in Italy, north at the top, with every
+border as a dotted road between two cities (``MAP_WIDTH`` x ``MAP_HEIGHT``);
+``compact_map_text(state)`` draws them closer, in ``COMPACT_HEIGHT`` rows without the roads
+(for 80x24; the borders are named where a region is chosen); ``regions_text(state)`` lists the
+regions with their holder and neighbours, for boxes too small for either. All mark the
 region under the Condottiere token as ``[Firenze]``, the Favor of the Pope's as ``{Roma}``, and
 a held region with its holder's initial, ``Milano:R``; colours only repeat what the characters
-say.
+say. A click on a region's name gives the screen ``("region", r)`` (``answer`` in the style's
+meta), which answers the question when the region is one of its answers.
 """
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 
 from engine.condottiere.cards import BORDERS, NEIGHBOURS, REGIONS
@@ -42,6 +46,28 @@ PLACES: dict[str, tuple[int, int]] = {
 MAP_WIDTH = 68
 MAP_HEIGHT = 17
 
+#: the compact map: the same order of regions, north to south, in six rows
+COMPACT: dict[str, tuple[int, int]] = {
+    "Torino": (0, 0),
+    "Milano": (14, 0),
+    "Venezia": (44, 0),
+    "Genova": (2, 1),
+    "Mantova": (28, 1),
+    "Ferrara": (46, 1),
+    "Parma": (14, 2),
+    "Modena": (27, 2),
+    "Bologna": (42, 2),
+    "Lucca": (8, 3),
+    "Firenze": (24, 3),
+    "Urbino": (46, 3),
+    "Siena": (12, 4),
+    "Spoleto": (40, 4),
+    "Ancona": (56, 4),
+    "Roma": (26, 5),
+    "Napoli": (50, 5),
+}
+COMPACT_HEIGHT = 6
+
 
 def region_label(s: State, r: int) -> str:
     name = REGIONS[r]
@@ -55,14 +81,14 @@ def region_label(s: State, r: int) -> str:
     return name
 
 
-def _label_style(s: State, r: int) -> str:
+def _label_style(s: State, r: int) -> Style:
     owner = s.owner[r]
     style = SEAT_STYLE[owner] if owner >= 0 else "bold"
     if r == s.battle:
         style += " reverse"
     elif r == s.favor:
         style += " italic"
-    return style
+    return Style.parse(style) + Style(meta={"answer": ("region", r)})
 
 
 def _road(grid: list[list[str]], a: tuple[int, int], b: tuple[int, int]) -> None:
@@ -85,17 +111,27 @@ def _road(grid: list[list[str]], a: tuple[int, int], b: tuple[int, int]) -> None
 
 def map_text(s: State) -> Text:
     """The drawn map (``MAP_WIDTH`` x ``MAP_HEIGHT`` characters)."""
-    grid = [[" "] * MAP_WIDTH for _ in range(MAP_HEIGHT)]
+    return _draw(s, PLACES, MAP_HEIGHT, roads=True)
+
+
+def compact_map_text(s: State) -> Text:
+    """The compact map (``MAP_WIDTH`` x ``COMPACT_HEIGHT`` characters, no roads)."""
+    return _draw(s, COMPACT, COMPACT_HEIGHT, roads=False)
+
+
+def _draw(s: State, places: dict[str, tuple[int, int]], height: int, roads: bool) -> Text:
+    grid = [[" "] * MAP_WIDTH for _ in range(height)]
     labels = {r: region_label(s, r) for r in range(len(REGIONS))}
     centre = {}
     for r, name in enumerate(REGIONS):
-        x, y = PLACES[name]
+        x, y = places[name]
         centre[r] = (x + len(labels[r]) // 2, y)
-    for a, b in BORDERS:
-        _road(grid, centre[a], centre[b])
+    if roads:
+        for a, b in BORDERS:
+            _road(grid, centre[a], centre[b])
     spans: list[tuple[int, int, int, int]] = []  # (row, col, length, region)
     for r, name in enumerate(REGIONS):
-        x, y = PLACES[name]
+        x, y = places[name]
         label = labels[r]
         for i, ch in enumerate(label):
             if x + i < MAP_WIDTH:

@@ -1,5 +1,5 @@
-"""The Condottiere table: the map (drawn when the screen is large enough, a list of regions
-with their neighbours when it is not), every seat's battle line and strength, your hand, your
+"""The Condottiere table: the map (drawn when the screen is large enough, a compact map on a
+small screen, a list of regions with their neighbours when neither fits), every seat's battle line and strength, your hand, your
 move and the log, all drawn from one seat's view (see ``tui.table``)."""
 
 from __future__ import annotations
@@ -7,66 +7,90 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
+from engine.condottiere.cards import KINDS, NAMES, SURRENDER
 from engine.condottiere.text import SEAT_NAMES
 from engine.words import plural
 from tui.choices import Question
 from tui.client import TableView
 from tui.condottiere import choices, regions, render, warning
+from tui.panels import Panel, PaneScroll, clickable
 from tui.table import TableScreen
 
 
 class CondottiereTable(TableScreen):
-    CSS_PATH = "table.tcss"
+    CSS_PATH = ["../table.tcss", "table.tcss"]
+    PANES = (("map-box", "Map"), ("players-box", "Battle"), ("hand", "Hand"), ("log", "Log"))
 
-    def compose(self) -> ComposeResult:
-        yield Static(id="status")
-        with Horizontal(id="board"):
-            with Vertical(id="left"):
-                with VerticalScroll(id="map-box") as box:
-                    box.border_title = "Map"
-                    yield Static(id="map")
-                    yield Static(regions.legend(), id="map-legend")
-                hand = Static(id="hand")
-                hand.border_title = "Your hand"
-                yield hand
-                with Vertical(id="move-box") as moves:
-                    moves.border_title = "Your move"
-                    yield from self.compose_moves()
-            with Vertical(id="right"):
-                with VerticalScroll(id="players-box") as players:
-                    players.border_title = "Battle"
-                    yield Static(id="players")
-                    yield Static(id="goal")
-                yield from self.compose_log()
-        yield Footer()
+    def compose_left(self) -> ComposeResult:
+        with PaneScroll(id="map-box", classes="pane") as box:
+            box.border_title = "Map"
+            yield Panel(id="map")
+            yield Panel(regions.legend(), id="map-legend")
+        hand = Panel(id="hand", classes="pane")
+        hand.border_title = "Your hand"
+        yield hand
+
+    def compose_right(self) -> ComposeResult:
+        with PaneScroll(id="players-box", classes="pane") as players:
+            players.border_title = "Battle"
+            yield Panel(id="players")
+            yield Panel(id="goal")
+        yield from self.compose_log()
+
+    def _map_kind(self) -> str:
+        """``map``, ``compact`` or ``list``: what the map's box has room for."""
+        box = self.query_one("#map-box")
+        # the box less its border and padding: a scrollbar left over from the list does not count
+        width, height = box.outer_size.width - 4, box.outer_size.height - 2
+        if width >= regions.MAP_WIDTH and height >= regions.MAP_HEIGHT + 1:
+            return "map"
+        if width >= regions.MAP_WIDTH and height >= regions.COMPACT_HEIGHT:
+            return "compact"
+        return "list"
 
     def draw(self, view: TableView) -> None:
         s = view.state
         seat = view.seat
-        box = self.query_one("#map-box")
-        # the box less its border and padding: a scrollbar left over from the list does not count
-        drawn = (box.outer_size.width - 4 >= regions.MAP_WIDTH
-                 and box.outer_size.height - 2 >= regions.MAP_HEIGHT + 1)
-        if self._changed("map", (s.owner, s.battle, s.favor, drawn)):
-            box.border_title = "Map" if drawn else "Regions and their neighbours"
-            self.query_one("#map", Static).update(regions.map_text(s) if drawn else regions.regions_text(s))
+        kind = self._map_kind()
+        if self._changed("map", (s.owner, s.battle, s.favor, kind)):
+            box = self.query_one("#map-box")
+            box.border_title = "Regions and their neighbours" if kind == "list" else "Map"
+            drawn = {"map": regions.map_text, "compact": regions.compact_map_text,
+                     "list": regions.regions_text}[kind](s)
+            self.put("map", drawn)
         players = (self.size, s.lines, s.passed, s.holder, s.defender, s.owner, tuple(len(h) for h in s.hands),
                    s.points, view.actor, s.battle, s.fighters, view.marks)
         if self._changed("players", players):
             self.query_one("#players-box").border_title = render.battle_title(s)
-            width = self.query_one("#players-box").content_size.width or 40
-            self.query_one("#players", Static).update(
+            width = self.pane_width("players-box", 40)
+            self.put("players",
                 render.players_text(s, seat, view.names, view.actor, width, view.marks)
             )
-            self.query_one("#goal", Static).update(render.goal_text(s, view.marks))
-        if self._changed("hand", s.hands[seat]):
+            self.put("goal", render.goal_text(s, view.marks))
+        mine = view.my_turn  # the click marks cost drawing time: only while there is a question
+        if self._changed("hand", (s.hands[seat], mine)):
             hand = self.query_one("#hand", Static)
             held = plural(len(s.hands[seat]), "card")
             hand.border_title = f"Your hand ({SEAT_NAMES[seat]}, {held})"
-            hand.update(render.hand_text(s, seat))
+            words = [(NAMES[c], ("card", c)) for c in sorted(set(s.hands[seat])) if 0 <= c < KINDS]
+            self.put(hand, clickable(render.hand_text(s, seat), words if mine else (), in_order=False))
+
+    def title_words(self) -> str:
+        return "Condottiere"
+
+    def final_words(self, view: TableView, action: Any) -> str:
+        s = view.state
+        if action.kind == "pass":
+            if view.seat == s.defender and s.free:
+                return ""  # a defender who has played nothing passes and may still play later
+            return "Pass: you play no more cards in this battle."
+        if action.kind == "play" and action.card == SURRENDER:
+            return "Surrender: the battle ends now, before anyone else plays."
+        if action.kind == "discard":
+            return "Discard your whole hand."
+        return ""
 
     def status_text(self, view: TableView) -> str:
         s = view.state
@@ -78,7 +102,7 @@ class CondottiereTable(TableScreen):
             who = f"{view.names[view.actor]} to play"
         else:
             who = "..."
-        return f"{who} | {render.battle_words(s)} | Condottiere, you are {SEAT_NAMES[view.seat]}"
+        return f"{who} | {render.battle_words(s)}"
 
     def warning_text(self, view: TableView) -> str:
         return warning.warning(view.state, view.seat, view.names)

@@ -1,0 +1,87 @@
+"""Short words for a table's header: seat names cut to one length, bots by level, the options.
+
+``short_name(name)`` is the one way a long seat name is shortened: a name is a seat and, in
+brackets, its player (``Red (bot-1 (easy))``); the seat is kept whole and the player cut with
+an ellipsis, so the name fits in ``NAME_LIMIT`` characters wherever it is written (the header,
+the houses or battle lines, the log, the end screen). Clients shorten their names once with
+``short_names``, so every screen shows the same short form.
+
+``level_name(entry, bot)`` words a bot the way the start screen offers it: by its level
+(``easy``, ``normal``, ``hard``), never by the kind of program that plays it.
+``setting_words(...)`` is the header's second line: the game's options and the bots' levels.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+NAME_LIMIT = 16
+
+#: an option in a few words, for the header
+OPTION_SHORT = {
+    "end_when_all_struck": "play until all are struck",
+    "draw_after_battle": "draw after battle",
+    "playing_for_points": "playing for points",
+    "bigger_kingdoms": "bigger kingdoms",
+    "capturing_regions": "capturing regions",
+    "hidden_cards": "hidden cards",
+}
+
+
+def short_name(name: str, limit: int = NAME_LIMIT) -> str:
+    """``name`` in at most ``limit`` characters: ``Red (bot-1 (easy))`` -> ``Red (bot-1 (ea…)``."""
+    if len(name) <= limit:
+        return name
+    seat, sep, player = name.partition(" (")
+    if sep and player.endswith(")") and len(seat) + 5 <= limit:
+        room = limit - len(seat) - 4  # " (" + "…" + ")"
+        return f"{seat} ({player[:-1][:room].rstrip()}…)"
+    return name[: limit - 1].rstrip() + "…"
+
+
+def short_names(names: Iterable[str], limit: int = NAME_LIMIT) -> tuple[str, ...]:
+    return tuple(short_name(n, limit) for n in names)
+
+
+def level_name(entry: Any, bot: str) -> str:
+    """The level a bot name stands for: a level as is; a kind by the level that plays it
+    (the plainest one), else the kind's own name."""
+    levels: dict[str, tuple[str, dict[str, Any]]] = getattr(entry, "levels", {})
+    if bot in levels:
+        return bot
+    plays = [lv for lv, (kind, preset) in levels.items() if kind == bot]
+    plain = [lv for lv in plays if not levels[lv][1]]
+    return (plain or plays or [bot])[0]
+
+
+def options_words(rules: Any, config: Any) -> list[str]:
+    """The options a game's configuration has on, in a few words each."""
+    words = []
+    for name in getattr(rules, "options", ()):
+        value = getattr(config, name, False)
+        if not value:
+            continue
+        text = OPTION_SHORT.get(name, name.replace("_", " "))
+        if name == "playing_for_points":
+            text = f"playing to {getattr(config, 'target_score', '?')} points"
+        words.append(text)
+    return words
+
+
+def bots_words(levels: Sequence[str]) -> str:
+    """``bots: easy x2, hard``."""
+    if not levels:
+        return ""
+    counts = Counter(levels)
+    return "bots: " + ", ".join(f"{lv} x{n}" if n > 1 else lv for lv, n in counts.items())
+
+
+def setting_words(title: str, you: str, options: Sequence[str], levels: Sequence[str]) -> str:
+    """``Court of the Medici, you are Orsini | no options | bots: easy x3``."""
+    parts = [f"{title}, you are {you}", ", ".join(options) if options else "no options"]
+    bots = bots_words(levels)
+    if bots:
+        parts.append(bots)
+    return " | ".join(parts)
