@@ -250,7 +250,9 @@ class TableScreen(Screen[None]):
         elif most is not None and most <= pane:
             rows = pane
         else:
-            rows = max(visualize(widget, content, markup=False).get_height(widget.styles, width), pane)
+            # Textual's own widgets pass their styles here; its stubs name a narrower type
+            visual = visualize(widget, content, markup=False)
+            rows = max(visual.get_height(widget.styles, width), pane)  # type: ignore[arg-type]
         widget.update(content, layout=rows < 0 or rows != self._rows.get(widget.id))
         self._rows[widget.id] = rows
 
