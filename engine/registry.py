@@ -21,6 +21,8 @@ class GameEntry:
     bots: dict[str, BotFactory]
     levels: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     default_bot: str = "greedy"
+    #: the game's ``engine.<game>.report`` module (``engine.report`` reads it)
+    report: Any = None
 
     def bot_names(self) -> list[str]:
         return list(self.bots) + [lv for lv in self.levels if lv not in self.bots]

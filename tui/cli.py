@@ -159,9 +159,11 @@ def _setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
+    from engine.report import Tally
     from engine.sim import run
 
     entry, config, bots = _setup(args)
+    tally = Tally(entry.report)
     settings = {} if args.think is None else {"think": args.think}
     names = entry.rules.seat_names
     wins_seat: Counter[int] = Counter()
@@ -170,6 +172,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     out = sys.stdout
     for r in run(entry, config, args.games, args.seed, bots, **settings):
         o = r.outcome
+        tally.add(bots, o.turns, o.end, r.figures)
         for w in o.winners:
             wins_seat[w] += 1
             wins_kind[bots[w]] += 1
@@ -180,7 +183,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
             scores = " ".join(str(x) for x in o.scores)
             out.write(
                 f"game {r.index} (seed {r.seed}): winners {who}; scores {scores}; "
-                f"{o.turns} turns; ended: {o.detail.get('text', o.end)}\n"
+                f"{o.turns} turns, {'/'.join(map(str, r.figures['moves']))} moves a seat; "
+                f"ended: {o.detail.get('text', o.end)}\n"
             )
         out.flush()
     summary = sys.stderr if args.json else out
@@ -196,6 +200,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         for k in sorted(seats_kind)
     )
     summary.write(f"wins by bot kind: {kinds}\n")
+    for line in tally.lines():
+        summary.write(line + "\n")
     return 0
 
 

@@ -12,6 +12,7 @@ the shorter thinks.
 from __future__ import annotations
 
 from engine.condottiere.bots import GreedyBot, RandomBot
+from engine.condottiere import report
 from engine.condottiere.game import RULES
 from engine.registry import GameEntry
 from engine.search import bot as search_bot
@@ -19,6 +20,7 @@ from engine.search.condottiere import GAME as SEARCH_GAME
 
 ENTRY = GameEntry(
     rules=RULES,
+    report=report,
     bots={
         "random": lambda rng, settings: RandomBot(rng),
         "greedy": lambda rng, settings: GreedyBot(rng),

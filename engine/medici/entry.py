@@ -11,6 +11,7 @@ per decision; ``hard`` the search bot thinking 1 s per decision (``--think`` ove
 from __future__ import annotations
 
 from engine.medici.bots import GreedyBot, RandomBot
+from engine.medici import report
 from engine.medici.game import RULES
 from engine.registry import GameEntry
 from engine.search import bot as search_bot
@@ -18,6 +19,7 @@ from engine.search.medici import GAME as SEARCH_GAME
 
 ENTRY = GameEntry(
     rules=RULES,
+    report=report,
     bots={
         "random": lambda rng, settings: RandomBot(rng),
         "greedy": lambda rng, settings: GreedyBot(rng),
