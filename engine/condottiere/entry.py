@@ -11,8 +11,8 @@ the shorter thinks.
 
 from __future__ import annotations
 
-from engine.condottiere.bots import GreedyBot, RandomBot
 from engine.condottiere import report
+from engine.condottiere.bots import GreedyBot, RandomBot
 from engine.condottiere.game import RULES
 from engine.registry import GameEntry
 from engine.search import bot as search_bot
@@ -28,7 +28,7 @@ ENTRY = GameEntry(
     },
     levels={
         "easy": ("greedy", {}),
-        "normal": ("ismcts", {"think": 0.1}),
-        "hard": ("ismcts", {"think": 0.25}),
+        "normal": ("ismcts", {"iterations": 96, "think": 0.25}),
+        "hard": ("ismcts", {"iterations": 600, "think": 1.0}),
     },
 )

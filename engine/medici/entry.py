@@ -10,8 +10,8 @@ per decision; ``hard`` the search bot thinking 1 s per decision (``--think`` ove
 
 from __future__ import annotations
 
-from engine.medici.bots import GreedyBot, RandomBot
 from engine.medici import report
+from engine.medici.bots import GreedyBot, RandomBot
 from engine.medici.game import RULES
 from engine.registry import GameEntry
 from engine.search import bot as search_bot
@@ -29,7 +29,7 @@ ENTRY = GameEntry(
     },
     levels={
         "easy": ("greedy", {}),
-        "normal": ("ismcts", {"think": 0.25}),
-        "hard": ("ismcts", {"think": 1.0}),
+        "normal": ("ismcts", {"iterations": 64, "think": 0.25}),
+        "hard": ("ismcts", {"iterations": 600, "think": 1.0}),
     },
 )

@@ -21,7 +21,8 @@ Observations are the engine's own ``mask_action``: what a seat learns of an acti
 Rollout policies: ``random`` (uniform over the legal actions) and ``light``: in a battle, pass
 when its line leads, else play the weakest card that takes the lead (a mercenary or Heroine),
 else pass; take as many cards as allowed, keep the two strongest; random elsewhere, and a
-random action now and then.
+random action now and then. The bot plays no move that ``engine.condottiere.sense`` calls
+senseless while it has another.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
-from engine.condottiere import rules
+from engine.condottiere import rules, sense
 from engine.condottiere.cards import COPIES, FACE_DOWN_KINDS, KINDS, SLOTS, STRENGTH
 from engine.condottiere.game import outcome
 from engine.condottiere.state import REFEREE, Action, State, mk
@@ -166,4 +167,5 @@ GAME = SearchGame(
     sample_chance=sample_chance,
     rollouts={"random": random_action, "light": light_action},
     rewards=rewards,
+    senseless=sense.senseless,
 )

@@ -69,11 +69,15 @@ class Node:
 @dataclass(frozen=True)
 class Budget:
     """How long one decision may think: ``iterations`` when given (reproducible), else
-    ``seconds`` of wall time (always at least ``min_iterations``)."""
+    ``seconds`` of wall time (always at least ``min_iterations``). With ``iterations`` and a
+    ``cap`` both given, the search stops at whichever comes first, the cap counted in the
+    thread's CPU time: a level so set plays the same on a busy machine as on an idle one, as
+    long as the cap does not bind."""
 
     seconds: float = 1.0
     iterations: int | None = None
     min_iterations: int = 16
+    cap: float | None = None
 
 
 @dataclass
@@ -108,7 +112,14 @@ class Search:
             return SearchResult(legal[0], 0, {}, {})
         root = Node()
         done = 0
-        if budget.iterations is not None:
+        if budget.iterations is not None and budget.cap is not None:
+            deadline = time.thread_time() + budget.cap
+            while done < budget.iterations and (
+                done < budget.min_iterations or time.thread_time() < deadline
+            ):
+                self._iterate(root, view, seat)
+                done += 1
+        elif budget.iterations is not None:
             for _ in range(budget.iterations):
                 self._iterate(root, view, seat)
             done = budget.iterations
