@@ -108,6 +108,8 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     h.add_argument("--name", default="host")
     h.add_argument("--turn-timeout", type=_seconds, default=None, metavar="SECONDS")
     h.add_argument("--on-timeout", choices=("forfeit", "bot"), default="forfeit")
+    h.add_argument("--allow-hints", action="store_true",
+                   help="let the players ask the coach for a hint (h at the table); every peer sees it")
     h.add_argument("--resume", nargs="?", const="", default=None, metavar="GAME-ID-PREFIX",
                    help="go on with an unfinished game this host (same identity) was hosting; "
                         "by default the one unfinished game of this game and number of players "
@@ -280,7 +282,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         game=args.game, players=args.players, options=parse_options(args.option), port=args.port,
         bind=args.bind, seat=not args.no_seat, bots=args.bots, bot=args.bot, open=args.open,
         turn_timeout=args.turn_timeout, on_timeout=args.on_timeout, name=args.name,
-        resume=args.resume or None, new=args.new,
+        allow_hints=args.allow_hints, resume=args.resume or None, new=args.new,
     )
     if args.new and args.resume is not None:
         raise UsageError("--resume and --new do not go together")

@@ -75,6 +75,7 @@ class TableScreen(Screen[None]):
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
         Binding("r,f2", "app.rules", "Rules"),
         Binding("l", "whole_log", "Log"),
+        Binding("h", "hint", "Hint"),
         Binding("e", "results", "Results"),
         Binding("q", "leave", "Quit"),
     ]
@@ -303,6 +304,11 @@ class TableScreen(Screen[None]):
     def _after_end(self, result: str | None) -> None:
         self.app.after_game(self.setup, result)  # type: ignore[attr-defined]
 
+    def action_hint(self) -> None:
+        from tui.screens.hint import ask_hint
+
+        ask_hint(self)
+
     def action_leave(self) -> None:
         from tui.screens.modals import Confirm
 
@@ -323,4 +329,8 @@ class TableScreen(Screen[None]):
             return True if self.path else (None if self._question is not None else False)
         if action == "results":
             return self.view is not None and self.view.over
+        if action == "hint":
+            from tui.screens.hint import hints_allowed
+
+            return hints_allowed(self.client) and self._question is not None
         return True
