@@ -27,6 +27,11 @@ class GameEntry:
     def bot_names(self) -> list[str]:
         return list(self.bots) + [lv for lv in self.levels if lv not in self.bots]
 
+    def level_names(self) -> list[str]:
+        """What the interface offers: the levels, weakest first (``bot_names`` lists every
+        name a command line takes, the bot kinds such as ``ismcts`` too)."""
+        return list(self.levels) or self.bot_names()
+
     def make_bot(self, name: str, rng: random.Random, **settings: Any) -> Any:
         if name in self.levels:
             kind, preset = self.levels[name]

@@ -28,7 +28,7 @@ ENTRY = GameEntry(
     },
     levels={
         "easy": ("greedy", {}),
-        "normal": ("ismcts", {"iterations": 96, "think": 0.25}),
-        "hard": ("ismcts", {"iterations": 600, "think": 1.0}),
+        "normal": ("ismcts", {"iterations": 64, "think": 0.25}),
+        "hard": ("ismcts", {"iterations": 1000, "think": 1.0}),
     },
 )

@@ -44,13 +44,15 @@ class SearchBot:
         fallback: Any = None,
         setup_phases: tuple[str, ...] = (),
         cap: float | None = None,
+        horizon: bool = True,
     ) -> None:
         if rollout not in game.rollouts:
             raise ValueError(f"unknown rollout {rollout!r} (choose from {', '.join(game.rollouts)})")
         self.game = game
         self.rng = rng
         self.budget = Budget(seconds=think, iterations=iterations, cap=cap)
-        self.search = Search(game, rng, exploration=exploration, rollout=rollout, bias=bias)
+        self.search = Search(game, rng, exploration=exploration, rollout=rollout, bias=bias,
+                             horizon=horizon)
         self.fallback = fallback
         self.setup_phases = setup_phases
         self.last: SearchResult | None = None
@@ -101,6 +103,7 @@ def factory(
             fallback=fallback,
             setup_phases=setup_phases,
             cap=None if think is None or iterations is None else float(think),
+            horizon=settings.get("horizon", 1) not in (0, "0", "no", False),
         )
 
     return make

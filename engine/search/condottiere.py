@@ -27,11 +27,12 @@ senseless while it has another.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Hashable
 
 from engine.condottiere import rules, sense
-from engine.condottiere.cards import COPIES, FACE_DOWN_KINDS, KINDS, SLOTS, STRENGTH
+from engine.condottiere.cards import COPIES, FACE_DOWN_KINDS, KINDS, SLOTS, STRENGTH, largest_group
 from engine.condottiere.game import outcome
 from engine.condottiere.state import REFEREE, Action, State, mk
 from engine.condottiere.view import mask_action
@@ -157,6 +158,35 @@ def rewards(s: State) -> list[float]:
     return outcome_rewards(outcome(s), scale=3.0)
 
 
+#: battles a rollout plays past the one under way before the position is judged
+HORIZON_BATTLES = 2
+#: how sharply the judgement turns a lead in progress into a chance to win
+SHARPNESS = 6.0
+
+
+def horizon(s: State) -> int:
+    return s.battles + HORIZON_BATTLES
+
+
+def evaluate(s: State, until: int) -> list[float] | None:
+    """Past the horizon (and between battles), each seat's chance to win as a soft maximum of
+    its progress: the larger of its connected group and its region count, each as a share of
+    what wins, plus a little for the strength in its hand."""
+    if s.battles < until or s.phase == "play":
+        return None
+    total_need, adjacent_need = rules.thresholds(s.config)
+    scores = []
+    for q in range(s.players):
+        mask = s.regions_of(q)
+        progress = max(largest_group(mask) / adjacent_need, mask.bit_count() / total_need)
+        hand = sum(STRENGTH[c] for c in s.hands[q] if c >= 0)
+        scores.append(SHARPNESS * (progress + hand / 150.0))
+    top = max(scores)
+    weights = [math.exp(x - top) for x in scores]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
 GAME = SearchGame(
     name="condottiere",
     current_player=rules.current_player,
@@ -168,4 +198,6 @@ GAME = SearchGame(
     rollouts={"random": random_action, "light": light_action},
     rewards=rewards,
     senseless=sense.senseless,
+    horizon=horizon,
+    evaluate=evaluate,
 )

@@ -14,6 +14,10 @@ The search bot (``engine.search.ismcts``) works on any game that offers the engi
 * ``rollouts``: default policies, by name, that play a simulated game to its end: each maps
   ``(state, seat, rng)`` to an action of ``seat``; ``"random"`` is always offered;
 * ``rewards(state)``: one number per seat for a finished game, larger is better;
+* ``horizon(state)`` and ``evaluate(state, horizon)``: optionally, a rollout that reaches the
+  horizon (``evaluate`` gives rewards instead of ``None``) stops there and takes the
+  evaluation as its result: for a long game, a judgement of the position a few steps ahead is
+  a better (and much cheaper) estimate than one noisy game played to its end;
 * ``senseless(view, action, seat)``: optionally, why a player who wants to win would not
   make the move (``""`` if it makes sense): the bot does not play such a move while it has
   another;
@@ -65,3 +69,5 @@ class SearchGame:
     rewards: Callable[[Any], list[float]]
     prior: Callable[[Any, Any, int], float] | None = None
     senseless: Callable[[Any, Any, int], str] | None = None
+    horizon: Callable[[Any], Any] | None = None
+    evaluate: Callable[[Any, Any], list[float] | None] | None = None

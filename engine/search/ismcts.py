@@ -98,8 +98,10 @@ class Search:
         exploration: float = 0.7,
         rollout: str = "random",
         bias: float = 0.0,
+        horizon: bool = True,
     ) -> None:
         self.game = game
+        self.horizon = horizon
         self.rng = rng
         self.c = exploration
         self.bias = bias if game.prior is not None else 0.0
@@ -249,10 +251,28 @@ class Search:
     def _rollout(self, state: Any) -> list[float]:
         g, rng = self.game, self.rng
         current_player, apply, policy = g.current_player, g.apply, self.rollout_policy
+        if self.horizon and g.horizon is not None and g.evaluate is not None:
+            return self._rollout_to(state, g.horizon(state), g.evaluate)
         while True:
             p = current_player(state)
             if p == TERMINAL:
                 return g.rewards(state)
+            if p < 0:
+                state = apply(state, g.sample_chance(state, rng))
+            else:
+                state = apply(state, policy(state, p, rng))
+
+    def _rollout_to(self, state: Any, horizon: Any, evaluate: Any) -> list[float]:
+        """A rollout that stops at the game's horizon with its evaluation."""
+        g, rng = self.game, self.rng
+        current_player, apply, policy = g.current_player, g.apply, self.rollout_policy
+        while True:
+            p = current_player(state)
+            if p == TERMINAL:
+                return g.rewards(state)
+            judged = evaluate(state, horizon)
+            if judged is not None:
+                return judged
             if p < 0:
                 state = apply(state, g.sample_chance(state, rng))
             else:

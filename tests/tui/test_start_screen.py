@@ -38,13 +38,13 @@ async def test_every_choice_reaches_the_table(ui):
         await pilot.press("down", "enter")
         await pilot.pause()
         assert "Hidden cards" in ui.text(app)
-        # three players, and you take Blue; a random bot on one seat; an option; a name
+        # three players, and you take Blue; an easy bot on one seat; an option; a name
         players = start.query_one("#players")
         players.value = 3
         await pilot.pause()
         start.query_one("#seat").value = 1
         await pilot.pause()
-        start.query_one("#bot-2").value = "random"
+        start.query_one("#bot-2").value = "easy"
         start.query_one("#opt-hidden_cards").value = True
         start.query_one("#name").value = "Ada"
         await pilot.pause()
@@ -52,6 +52,6 @@ async def test_every_choice_reaches_the_table(ui):
         await ui.until(pilot, lambda: isinstance(app.screen, CondottiereTable), what="the table")
         table = app.screen
         assert table.view.names == ("Red", "Blue (Ada)", "Green")
-        assert table.client.bot_kinds == {0: default_bot("condottiere"), 2: "random"}
+        assert table.client.bot_kinds == {0: default_bot("condottiere"), 2: "easy"}
         assert table.client._local.config.hidden_cards
         assert table.client._local.config.players == 3

@@ -162,7 +162,7 @@ class HostScreen(_Form):
                 for k in range(most + 1)]
 
     def _levels(self, game: str) -> list[tuple[str, str]]:
-        return [(level, level) for level in get_game(game).bot_names()]
+        return [(level, level) for level in get_game(game).level_names()]
 
     def _seat_taken(self) -> bool:
         return self.query_one("#seat", Tick).value

@@ -168,9 +168,10 @@ class StartScreen(Screen[GameSetup]):
     def _opponent_rows(self, game: str, players: int, seat: int, s: GameSetup) -> list[Any]:
         entry = get_game(game)
         names = list(entry.rules.seat_names)[:players]
-        levels = entry.bot_names()
-        default = default_bot(game)
         given = list(s.bots) if s.game == game else []
+        levels = entry.level_names()
+        levels += [b for b in dict.fromkeys(given) if b in entry.bot_names() and b not in levels]
+        default = default_bot(game)
         rows = []
         for i, n in enumerate(names):
             if i == seat:
