@@ -66,3 +66,14 @@ def test_the_greedy_bot_prefers_the_strike_more_likely_to_eliminate():
     strikes = {a.target for a in rules.legal_actions(view) if a.kind == "strike"}
     assert strikes == {0, 1}
     assert GreedyBot(random.Random(0)).choose(view, 0) == action("strike", 0, "O5", slot=2)
+
+
+def test_a_last_strike_that_wins_only_with_a_lucky_hidden_card_is_senseless():
+    """Only a Colonna 6 or Jester under the alliance eliminates Colonna's 18 and puts Orsini
+    ahead; any other card leaves Colonna ahead when the game ends."""
+    s = _last_alliance(["C10 C8"])
+    strike = action("strike", 0, "O10", slot=1)
+    view = RULES.view(s, 0)
+    assert 0 < sense.win_share(view, strike, 0) < 0.5
+    assert sense.senseless(view, strike, 0) == sense.ENDS_LOST
+    assert sense.win_share(s, strike, 0) == 1.0  # the full state knows the card: a 6
