@@ -101,6 +101,19 @@ class PalazzoApp(App[None]):
         if self.net is not None:
             self.net.flush()
 
+    def end_choices(self) -> dict[str, str]:
+        """The end screen's ways out (``after_game``'s choices), each named for what it does
+        here: a networked game cannot be dealt again, only left for the start screen."""
+        if self.net is not None:
+            return {"new": "Start screen", "quit": "Quit palazzo"}
+        return {"again": "Play again", "new": "New game", "quit": "Quit palazzo"}
+
+    def leave_question(self) -> str:
+        """What leaving a table under way does here, asked before it is done."""
+        if self.net is not None:
+            return "Leave this networked game and go back to the start screen?"
+        return "Leave this game and go back to the start screen?"
+
     def after_game(self, setup: GameSetup, choice: str | None) -> None:
         """What the end screen (or leaving a table) asked for."""
         if choice is None:

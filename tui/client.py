@@ -32,7 +32,9 @@ resolves chance and reveal steps from the seeded generator, lets each bot decide
 seat's view (in a thread, so a slow bot never freezes the screen), and paces the bots' visible
 moves ``pace`` seconds apart (0 in tests) so a person can follow them one at a time. It words
 the log with the game's narrator (``tui.<game>.adapter.narrate``), which reads only the seat's
-views around each step, so a networked client can word its log the same way.
+views around each step, so a networked client can word its log the same way. The game's marker
+(``tui.<game>.adapter.marks``) says, from the same views, what the last move touched on the
+table (``TableView.marks``), for the screen to mark until the next move.
 """
 
 from __future__ import annotations
@@ -49,6 +51,9 @@ from engine.sim import bot_rng
 #: ``narrate(before, action, after, seat, names) -> list of lines``: a step in words as the seat
 #: may hear it; ``before`` and ``after`` are that seat's views around the step.
 Narrator = Callable[[Any, Any, Any, int, Sequence[str]], list[str]]
+#: ``marks(before, action, after, seat) -> frozenset | None``: what a step touched on the table,
+#: from the seat's views; ``None`` for a step that is not a move (it keeps the last move's marks)
+Marker = Callable[[Any, Any, Any, int], frozenset[Any] | None]
 
 
 class NotYourTurn(Exception):
@@ -71,6 +76,8 @@ class TableView:
     #: a networked game's audit once it is over: "verified", or "verified as far as it went:
     #: ..." (a forfeit); "" for a local game
     audit: str = ""
+    #: what the last move touched on the table (the game's marker's words), marked until the next
+    marks: frozenset[Any] = frozenset()
 
     @property
     def my_turn(self) -> bool:
@@ -121,6 +128,7 @@ class LocalClient:
         pace: float = 0.8,
         narrator: Narrator | None = None,
         quiet: Callable[[Any], bool] | None = None,
+        marker: Marker | None = None,
     ) -> None:
         rules = entry.rules
         self.game = rules.name
@@ -138,6 +146,8 @@ class LocalClient:
         self.bot_kinds = dict(bots)
         self._narrate = narrator or _plain_narrator(rules)
         self._quiet = quiet or (lambda view: False)
+        self._marker = marker
+        self._marks: frozenset[Any] = frozenset()
         self._log: list[str] = []
         self._decided = asyncio.Event()
         self._closed = False
@@ -161,6 +171,7 @@ class LocalClient:
             log=tuple(self._log),
             outcome=outcome,
             steps=len(self._local.history),
+            marks=self._marks,
         )
 
     def submit(self, action: Any) -> None:
@@ -216,6 +227,10 @@ class LocalClient:
         local.step(action, checked)
         after = rules.view(local.state, self.seat)
         self._log.extend(self._narrate(before, action, after, self.seat, self.names))
+        if self._marker is not None:
+            marks = self._marker(before, action, after, self.seat)
+            if marks is not None:
+                self._marks = marks
 
     def _advance(self) -> None:
         """Resolve chance and reveal steps until a seat must decide or the game is over."""

@@ -129,7 +129,8 @@ class NetGame:
         game = adapter(table.game)
         names = tuple(f"{n} ({s.name})" for n, s in zip(table.rules.seat_names, table.seats,
                                                              strict=False))
-        self.client = NetClient(self.session, self.send, names, getattr(game, "narrate", None))
+        self.client = NetClient(self.session, self.send, names, getattr(game, "narrate", None),
+                                marker=getattr(game, "marks", None))
         self.app.setup = GameSetup(game=table.game, players=len(table.seats),
                                    seat=max(table.me, 0))
         self.app.push_screen(game.TABLE(self.client, self.app.setup))
@@ -202,6 +203,13 @@ class NetApp(PalazzoApp):
         # the network's log lines become notes on the screen, never stray text over it
         add_note_handler(self)
         self.net.start(self)
+
+    def end_choices(self) -> dict[str, str]:
+        """Every way out of this app's end screen closes it: the game was its whole run."""
+        return {"quit": "Quit palazzo"}
+
+    def leave_question(self) -> str:
+        return "Leave this networked game and quit palazzo?"
 
     def after_game(self, setup: Any, choice: str | None) -> None:
         if choice is None:

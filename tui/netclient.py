@@ -21,7 +21,7 @@ from typing import Any
 from engine.core import CHANCE, TERMINAL, IllegalActionError, Outcome
 from net.session.sessions import PeerSession
 from net.session.verify import Verdict, verify_bytes
-from tui.client import NotYourTurn, TableView
+from tui.client import Marker, NotYourTurn, TableView
 
 Narrator = Callable[[Any, Any, Any, int, Sequence[str]], list[str]]
 
@@ -34,6 +34,7 @@ class NetClient:
         names: Sequence[str] | None = None,
         narrator: Narrator | None = None,
         on_close: Callable[[], None] | None = None,
+        marker: Marker | None = None,
     ) -> None:
         table = session.table
         if table is None or table.rules is None:
@@ -45,6 +46,8 @@ class NetClient:
         self.names: tuple[str, ...] = tuple(names or (s.name for s in table.seats))
         self._send = send
         self._narrate = narrator
+        self._marker = marker
+        self._marks: frozenset[Any] = frozenset()
         self._on_close = on_close
         self._told = 0
         #: the audit at the end: the record read again from scratch, once the game is over
@@ -82,7 +85,7 @@ class NetClient:
         return TableView(
             game=self.game, seat=self.seat, names=self.names, state=view, actor=actor,
             legal=legal, log=tuple(self._log), outcome=outcome, steps=len(table.transcript),
-            audit=self._audit() if outcome is not None else "",
+            audit=self._audit() if outcome is not None else "", marks=self._marks,
         )
 
     def submit(self, action: Any) -> None:
@@ -136,6 +139,10 @@ class NetClient:
                 self._log.extend(self._narrate(before, action, after, self.seat, self.names))
             else:
                 self._log.append(self.rules.action_text(before, action, self.seat))
+            if self._marker is not None:
+                marks = self._marker(before, action, after, self.seat)
+                if marks is not None:
+                    self._marks = marks
 
     @property
     def record_fails(self) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 from engine.registry import get_game
 from tui.client import LocalClient
 
-#: per game: the module with ``TABLE`` (the screen class), ``narrate`` and ``quiet``
+#: per game: the module with ``TABLE`` (the screen class), ``narrate``, ``marks`` and ``quiet``
 ADAPTERS = {"medici": "tui.medici.adapter", "condottiere": "tui.condottiere.adapter"}
 
 
@@ -91,6 +91,7 @@ def make_client(setup: GameSetup) -> LocalClient:
         pace=setup.pace,
         narrator=game.narrate,
         quiet=game.quiet,
+        marker=getattr(game, "marks", None),
     )
 
 

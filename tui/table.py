@@ -6,6 +6,10 @@ A table screen has one reactive ``view`` (a ``TableView`` from its ``GameClient`
 after every step by a worker that follows ``client.updates()``; ``watch_view`` redraws. The
 screen never sees the game's full state.
 
+The view's ``marks`` (what the last move touched) go to the game's render functions; the
+``warning`` line at the top of the move box shows the game's ``warning_text(view)`` (who can end
+the game on their next turn) and is hidden when there is none.
+
 When the seat must decide, the screen asks questions built from the legal actions
 (``tui.choices``): the current question's answers fill an ``OptionList``. A digit key, Enter on
 the highlighted answer and a mouse click all post the same ``Picked`` message; when the answers
@@ -77,7 +81,7 @@ class TableScreen(Screen[None]):
         Binding("l", "whole_log", "Log"),
         Binding("h", "hint", "Hint"),
         Binding("e", "results", "Results"),
-        Binding("q", "leave", "Quit"),
+        Binding("q", "leave", "Leave"),
     ]
 
     view: reactive[TableView | None] = reactive(None, init=False)
@@ -114,7 +118,9 @@ class TableScreen(Screen[None]):
         "Your move is asked one question at a time: a card, then what to do with it, then its "
         "target, then a value when one is needed. Only legal answers are offered. Press the "
         "answer's number, or move with the arrows and press Enter, or click it. Escape takes "
-        "back the last answer. Computer players move one at a time."
+        "back the last answer. Computer players move one at a time. What the last move touched "
+        "is starred on the table until the next move, and the log names every card it took off "
+        "the table. A line starting with ! warns that someone can end the game on their next turn."
     )
 
     @property
@@ -149,6 +155,11 @@ class TableScreen(Screen[None]):
     def status_text(self, view: TableView) -> str:
         return ""
 
+    def warning_text(self, view: TableView) -> str:
+        """A line saying who can end the game on their next turn ("" when nobody can), from
+        what the seat's view shows."""
+        return ""
+
     def end_words(self, view: TableView) -> tuple[str, str, str]:
         """How the game ended, how long it lasted, what a score counts, in this game's words
         ("" for the defaults)."""
@@ -157,6 +168,9 @@ class TableScreen(Screen[None]):
     # -- shared parts --------------------------------------------------------------------------
 
     def compose_moves(self) -> ComposeResult:
+        warning = Static(id="warning")
+        warning.display = False
+        yield warning
         yield Static(id="prompt")
         yield MovePanel(id="moves")
 
@@ -185,10 +199,18 @@ class TableScreen(Screen[None]):
         self._write_log(view)
         self._ask()
         self.query_one("#status", Static).update(self.status_text(view), layout=False)
+        self._warn(view)
         self._update_keys()
         if view.over and not self._ended:
             self._ended = True
             self.call_after_refresh(self.action_results)
+
+    def _warn(self, view: TableView) -> None:
+        text = self.warning_text(view)
+        if self._changed("warning", text):
+            warning = self.query_one("#warning", Static)
+            warning.update(Text(f"! {text}", style="bold") if text else "")
+            warning.display = bool(text)
 
     def watch_path(self) -> None:
         self._ask()
@@ -299,7 +321,8 @@ class TableScreen(Screen[None]):
             return
         from tui.screens.end import EndScreen
 
-        self.app.push_screen(EndScreen(view, self.end_words(view)), self._after_end)
+        choices = getattr(self.app, "end_choices", lambda: None)()
+        self.app.push_screen(EndScreen(view, self.end_words(view), choices), self._after_end)
 
     def _after_end(self, result: str | None) -> None:
         self.app.after_game(self.setup, result)  # type: ignore[attr-defined]
@@ -319,7 +342,8 @@ class TableScreen(Screen[None]):
         if self.view is not None and self.view.over:
             leave(True)
             return
-        self.app.push_screen(Confirm("Leave this game and go back to the start screen?"), leave)
+        question = getattr(self.app, "leave_question", lambda: "Leave this game?")()
+        self.app.push_screen(Confirm(question), leave)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pick":

@@ -18,6 +18,7 @@ from engine.condottiere.cards import (
 )
 from engine.condottiere.state import Action, State
 from engine.core import UNKNOWN
+from engine.words import plural
 
 SEAT_NAMES: tuple[str, ...] = ("Red", "Blue", "Green", "Yellow", "Purple", "Black")
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
@@ -35,7 +36,7 @@ def card_list(cards: tuple[int, ...]) -> str:
     if not cards:
         return "nothing"
     if all(c == UNKNOWN for c in cards):
-        return f"{len(cards)} card" + ("s" if len(cards) > 1 else "")
+        return plural(len(cards), "card")
     return ", ".join(name(c) for c in cards)
 
 
@@ -66,13 +67,13 @@ def action_text(state: State, a: Action, viewer: int | None = None) -> str:
     if k == "reveal":
         return f"{who} turns up {name(a.card)}"
     if k == "take":
-        return f"{who}: draws {a.target} card" + ("" if a.target == 1 else "s")
+        return f"{who}: draws {plural(a.target, 'card')}"
     if k == "hold":
         return f"{who}: keeps the hand"
     if k == "discard":
         return f"{who}: discards the whole hand ({card_list(a.cards)})"
     if k == "keep":
-        kept = card_list(a.cards) if sees else f"{len(a.cards)} card" + ("" if len(a.cards) == 1 else "s")
+        kept = card_list(a.cards) if sees else plural(len(a.cards), "card")
         return f"{who}: keeps {kept}, discards the rest"
     return repr(a)
 

@@ -33,3 +33,59 @@ def asking(app) -> bool:
 @pytest.fixture
 def ui():
     return SimpleNamespace(text=screen_text, until=until, asking=asking)
+
+
+class StillClient:
+    """A table to look at: the seat's view after one step (``action`` from ``before``), with
+    the log and the marks the game's own narrator and marker give that step; the table never
+    moves on and it is never the seat's turn."""
+
+    def __init__(self, game, before, action, seat, names=None):
+        from engine.registry import get_game
+        from tui.setup import adapter
+
+        rules = get_game(game).rules
+        words = adapter(game)
+        after = rules.apply(before, action)
+        self.game, self.seat, self.rules = rules.name, seat, rules
+        self.names = tuple(names or rules.seat_names)
+        vb, va = rules.view(before, seat), rules.view(after, seat)
+        self.log = tuple(words.narrate(vb, action, va, seat, self.names))
+        self.marks = words.marks(vb, action, va, seat) or frozenset()
+        self.state = va
+        self.actor = rules.current_player(after)
+
+    def snapshot(self):
+        from tui.client import TableView
+
+        return TableView(game=self.game, seat=self.seat, names=self.names, state=self.state,
+                         actor=self.actor, legal=(), log=self.log, marks=self.marks)
+
+    def submit(self, action):
+        from tui.client import NotYourTurn
+
+        raise NotYourTurn("a still table")
+
+    async def updates(self):
+        yield self.snapshot()
+
+    def close(self):
+        pass
+
+
+def table_app(client):
+    """An app showing ``client``'s table and nothing else."""
+    from textual.app import App
+
+    from tui.setup import adapter
+
+    class TableApp(App):
+        def on_mount(self):
+            self.push_screen(adapter(client.game).TABLE(client))
+
+    return TableApp()
+
+
+@pytest.fixture
+def still():
+    return SimpleNamespace(client=StillClient, app=table_app)

@@ -124,7 +124,7 @@ def test_the_log_tells_a_strike_with_its_hidden_card_and_victim():
     raise AssertionError("no strike eliminated anything in 40 games")
 
 
-def test_the_log_does_not_name_cards_placed_face_down_by_others():
+def test_the_log_tells_every_face_down_placement_but_names_only_the_seats_own_cards():
     client = _client(seed=6)
 
     async def run():
@@ -136,7 +136,14 @@ def test_the_log_does_not_name_cards_placed_face_down_by_others():
 
     snap = asyncio.run(run())
     placed = [line for line in snap.log if "face down" in line]
-    assert placed and all(line.startswith("Orsini (you)") for line in placed)
+    mine = [line for line in placed if line.startswith("Orsini (you)")]
+    others = [line for line in placed if not line.startswith("Orsini (you)")]
+    # four houses: each places three hidden cards and crowns its three alliances face down
+    assert len(mine) == 3 and len(others) == 3 * 3 + 3 * 3
+    assert all(" places a card face down " in line for line in others)
+    assert "Colonna places a card face down before Orsini (you)." in others
+    assert "Colonna places a card face down on its shadow alliance 1." in others
+    assert all("a card" not in line for line in mine)
 
 
 
@@ -148,12 +155,15 @@ _any_int = st.integers(-(2**63), 2**64 - 1)
 def test_narrating_any_action_ends_and_says_something(budget, game, moves, seat, card, target,
                                                       other, more, viewer):
     """A narrator tells steps the rules took; still, whatever numbers it is given, it ends and
-    says something (a stack number of -2 once sent the stack labels into a loop for ever)."""
+    says something (a stack number of -2 once sent the stack labels into a loop for ever), and
+    its marker ends and names a set of marks or none."""
     from engine.condottiere.state import ACTION_KINDS
     from engine.condottiere.state import Action as CondottiereAction
     from engine.medici.state import KINDS
     from engine.medici.state import Action as MediciAction
+    from tui.condottiere.narrate import marks as marks_condottiere
     from tui.condottiere.narrate import narrate as narrate_condottiere
+    from tui.medici.narrate import marks as marks_medici
 
     rules = get_game(game).rules
     state = rules.new_game(rules.make_config(3, {}))
@@ -163,11 +173,13 @@ def test_narrating_any_action_ends_and_says_something(budget, game, moves, seat,
         state = rules.apply(state, rules.legal_actions(state)[0])
     if game == "medici":
         a = MediciAction(KINDS[moves % len(KINDS)], seat, card, other, target, more, other)
-        tell = narrate
+        tell, mark = narrate, marks_medici
     else:
         a = CondottiereAction(ACTION_KINDS[moves % len(ACTION_KINDS)], seat, card, target, other,
                               (card, more))
-        tell = narrate_condottiere
+        tell, mark = narrate_condottiere, marks_condottiere
     with budget(2):
         lines = tell(state, a, state, viewer, ["Ada", "Bo", "Cy"])
+        marks = mark(state, a, state, viewer)
     assert all(isinstance(line, str) and line for line in lines)
+    assert marks is None or isinstance(marks, frozenset)

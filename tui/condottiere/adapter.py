@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.condottiere.state import State
-from tui.condottiere.narrate import narrate
+from tui.condottiere.narrate import marks, narrate
 from tui.condottiere.table import CondottiereTable
 
 TABLE = CondottiereTable
@@ -14,4 +14,4 @@ def quiet(view: State) -> bool:
     return view.phase in ("discard", "keep", "take")
 
 
-__all__ = ["TABLE", "narrate", "quiet"]
+__all__ = ["TABLE", "marks", "narrate", "quiet"]

@@ -28,6 +28,7 @@ from engine.condottiere.cards import (
 from engine.condottiere.measures import hand_limit
 from engine.condottiere.state import Action, State
 from engine.condottiere.text import SEAT_NAMES
+from engine.words import plural
 from tui.choices import Level, Question, next_question
 from tui.client import TableView
 
@@ -44,8 +45,12 @@ CARD_WORDS = {
 PASS = "pass"
 
 
-def card_label(c: object) -> str:
+def card_label(c: object, free: bool = False) -> str:
+    """An answer to "play a card, or pass?"; ``free``: the seat defends and has not played yet
+    (Capturing Regions), so its pass is not final."""
     if c == PASS:
+        if free:
+            return "Pass for now: as the defender you may still play later"
         return "Pass: play no more cards in this battle"
     assert isinstance(c, int)
     if c in CARD_WORDS:
@@ -70,7 +75,7 @@ def levels(view: TableView) -> list[Level]:
     if phase == "take":
         room = hand_limit(s, seat) - len(s.hands[seat])
         return [Level("target", lambda a: a.target,
-                      lambda k, acts: "Draw nothing" if k == 0 else f"Draw {k} card" + ("s" if k > 1 else ""),
+                      lambda k, acts: "Draw nothing" if k == 0 else f"Draw {plural(k, 'card')}",
                       f"Draw after the battle: how many cards? (room for {room})", always=True)]
     if phase == "discard":
         if any(a.kind == "discard" for a in view.legal):
@@ -117,9 +122,10 @@ def levels(view: TableView) -> list[Level]:
         card = downs[k] if k < len(downs) else -1
         return f"Your face-down {NAMES[card] if 0 <= card < KINDS else 'card'} (number {k + 1})"
 
+    free = seat == s.defender and bool(s.free)
     return [
         Level("card", lambda a: PASS if a.kind == "pass" else a.card,
-              lambda c, acts: card_label(c), _play_prompt(view), always=True),
+              lambda c, acts: card_label(c, free), _play_prompt(view), always=True),
         Level("target", lambda a: a.target, target_label, target_prompt),
         Level("flip", lambda a: a.flip, flip_label,
               "Hidden Cards: which of your face-down cards do you turn up?"),

@@ -5,14 +5,32 @@ states are that seat's views, and the action itself is told by the engine's
 ``action_text(before, action, seat)``, which names a card only to a seat that may know it.
 Whatever the action's numbers, narrating it ends and says something. The
 deal is folded into one line, and the end of a battle is told with every line's strength, who
-conquers and who takes the Condottiere token.
+conquers and who takes the Condottiere token. Every card a play takes off the table is named,
+with whose line it left: a Bishop's discards (the face-up mercenaries of the highest printed
+strength, read from the line before it), the Spring a Winter discards and the Winter a Spring
+does; a Scarecrow names the card it takes back.
+
+``marks(before, action, after, seat)`` says what the step touched, for the table to mark until
+the next move: ``("card", seat, index)`` for the card just played into a line, ``("line",
+seat)`` for a line a card left, ``("region", r)`` for the region the token went to, the Favor of
+the Pope went to, or a battle was fought over; ``None`` for a step that is not a move on the
+table (a draw, a reveal, the choices between battles), which keeps the last move's marks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.condottiere.cards import REGIONS
+from engine.condottiere.cards import (
+    BISHOP,
+    MERC_STRENGTH,
+    NAMES,
+    REGIONS,
+    SCARECROW,
+    SPRING,
+    SURRENDER,
+    WINTER,
+)
 from engine.condottiere.game import END_TEXT
 from engine.condottiere.measures import line_strengths
 from engine.condottiere.state import Action, State
@@ -34,6 +52,8 @@ def narrate(before: State, a: Action, after: State, seat: int, names: Sequence[s
             lines.append(f"The cards are dealt: you hold {len(after.hands[seat])}.")
     else:
         lines.append(_named(action_text(before, a, seat), a.seat, names))
+        if a.kind == "play":
+            lines.extend(_discarded(before, a, names))
     if after.battles > before.battles or (before.final and after.phase == "over"):
         lines.append(_battle_end(before, after, names))
     if after.games > before.games and after.phase != "over":
@@ -43,6 +63,63 @@ def narrate(before: State, a: Action, after: State, seat: int, names: Sequence[s
         who = " and ".join(names[w] for w in after.winners)
         lines.append(f"The game ends: {END_TEXT.get(after.end, after.end)}. {who} won.")
     return lines
+
+
+def _whose(q: int, names: Sequence[str]) -> str:
+    return f"{names[q]}'s" if 0 <= q < len(names) else f"seat {q + 1}'s"
+
+
+def _discarded(before: State, a: Action, names: Sequence[str]) -> list[str]:
+    """The cards a Bishop, a Winter or a Spring takes off the table, line by line."""
+    if a.card == BISHOP:
+        up = [(q, c) for q, line in enumerate(before.lines) for c, shown in line
+              if shown and 0 <= c < len(MERC_STRENGTH)]
+        top = max((MERC_STRENGTH[c] for _, c in up), default=0)
+        if not top:
+            return ["No mercenary is face up: the Bishop discards nothing."]
+        gone = [q for q, c in up if MERC_STRENGTH[c] == top]
+        card = NAMES[MERC_STRENGTH.index(top)]
+        where = _counted(gone, names)
+        return [f"The Bishop discards every face-up {card}: {where}."]
+    if a.card in (WINTER, SPRING):
+        other = SPRING if a.card == WINTER else WINTER
+        gone = [q for q, line in enumerate(before.lines) for c, _ in line if c == other]
+        if gone:
+            return [f"The {NAMES[a.card]} discards every {NAMES[other]}: {_counted(gone, names)}."]
+    return []
+
+
+def _counted(seats: list[int], names: Sequence[str]) -> str:
+    """``2 from Red's line and 1 from Blue's line``, in seat order."""
+    parts = [f"{seats.count(q)} from {_whose(q, names)} line" for q in sorted(set(seats))]
+    return " and ".join(parts) if len(parts) <= 2 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+Mark = tuple[object, ...]
+
+
+def marks(before: State, a: Action, after: State, seat: int) -> frozenset[Mark] | None:
+    """What the step touched on the table (see the module docstring)."""
+    out: set[Mark] = set()
+    if after.battles > before.battles and 0 <= before.battle:
+        out.add(("region", before.battle))
+    if a.kind == "place" and a.target >= 0:
+        out.add(("region", a.target))
+    elif a.kind == "pass":
+        out.add(("line", a.seat))
+    elif a.kind == "play":
+        n = min(len(before.lines), len(after.lines))
+        for q in range(n):
+            if len(after.lines[q]) < len(before.lines[q]):
+                out.add(("line", q))
+        if a.card == BISHOP and a.target >= 0:
+            out.add(("region", a.target))
+        elif a.card not in (SCARECROW, SURRENDER) and 0 <= a.seat < n and after.lines[a.seat]:
+            if len(after.lines[a.seat]) > len(before.lines[a.seat]):
+                out.add(("card", a.seat, len(after.lines[a.seat]) - 1))
+    elif not out:
+        return None
+    return frozenset(out)
 
 
 def _battle_end(before: State, after: State, names: Sequence[str]) -> str:

@@ -1,10 +1,14 @@
 """Drawing Condottiere's players, battle lines and hand from one seat's view.
 
 Every seat's line shows its cards in play order (a face-down card as ``##``, or to its owner
-``(6)``), the strength it would have if the battle ended now (other seats' face-down cards
-count nothing, as in the Hidden Cards variant they announce only their face-up strength),
-whether it passed, its hand size and regions, and the Condottiere token. ``>`` marks the seat
-to act; colours only repeat the names.
+``(6)``), the strength it would have if the battle ended now as everyone sees it (face-up cards
+only: in the Hidden Cards variant players announce only their face-up strength; the seat's own
+row adds what its line counts with its face-down cards, which only it knows), whether it passed,
+its hand size and regions, and the Condottiere token. ``>`` marks the seat to act; colours only
+repeat the names; the legend under the lines says what ``##`` and ``(6)`` are.
+
+``marks`` (from ``tui.condottiere.narrate.marks``) are what the last move touched: a marked
+line is starred, the card just played drawn in reverse, so the mark shows without colour too.
 """
 
 from __future__ import annotations
@@ -17,9 +21,14 @@ from engine.condottiere.cards import KINDS, MERC_STRENGTH, NAMES, REGIONS
 from engine.condottiere.measures import line_strengths, thresholds
 from engine.condottiere.state import State
 from engine.core import UNKNOWN
+from engine.words import plural
 from tui.condottiere.regions import SEAT_STYLE
 
 SHORT = tuple(str(n) for n in MERC_STRENGTH) + NAMES[7:]
+
+Marks = frozenset[tuple[object, ...]]
+NO_MARKS: Marks = frozenset()
+MARK_STYLE = "reverse"
 
 
 def card_word(c: int, up: int = 1, mine: bool = False) -> str:
@@ -30,19 +39,29 @@ def card_word(c: int, up: int = 1, mine: bool = False) -> str:
 
 
 def strengths(s: State, seat: int) -> list[int]:
-    """What each line would count now, as ``seat`` knows it: its own line in full, the others'
-    face-up cards."""
-    shown = line_strengths(s.lines, only_up=True)
-    if any(not up for _, up in s.lines[seat]):
-        full = line_strengths(tuple(line if i == seat else tuple((c, 1) for c, up in line if up)
-                                    for i, line in enumerate(s.lines)))
-        shown[seat] = full[seat]
-    return shown
+    """What each line would count now as everyone sees it: its face-up cards only (the strength
+    a player announces in Hidden Cards)."""
+    return line_strengths(s.lines, only_up=True)
 
 
-def players_text(s: State, seat: int, names: tuple[str, ...], actor: int, width: int = 80) -> Text:
-    """Every seat: marker, name, strength, pass; hand, regions, tokens; then its battle line."""
+def own_strength(s: State, seat: int) -> int | None:
+    """What ``seat``'s line would count with its own face-down cards turned up, as only that
+    seat knows it (the others' face-down cards stay out); ``None`` with no face-down card."""
+    if not 0 <= seat < len(s.lines) or all(up for _, up in s.lines[seat]):
+        return None
+    lines = tuple(line if i == seat else tuple((c, 1) for c, up in line if up)
+                  for i, line in enumerate(s.lines))
+    return line_strengths(lines)[seat]
+
+
+def players_text(
+    s: State, seat: int, names: tuple[str, ...], actor: int, width: int = 80,
+    marks: Marks = NO_MARKS,
+) -> Text:
+    """Every seat: marker, name, strength, pass; hand, regions, tokens; then its battle line,
+    starred if the last move touched it."""
     st = strengths(s, seat)
+    mine = own_strength(s, seat)
     pad = max(len(n) for n in names[: s.players])
     fighting = s.fighters or tuple(range(s.players))
     out = Text()
@@ -55,6 +74,8 @@ def players_text(s: State, seat: int, names: tuple[str, ...], actor: int, width:
         head.append(" " * (pad - len(names[q])))
         if q in fighting:
             head.append(f" strength {st[q]:>2}", style="bold")
+            if q == seat and mine is not None and mine != st[q]:
+                head.append(f" ({mine} with your face-down)")
             if s.passed[q]:
                 head.append(" passed", style="italic")
         else:
@@ -72,22 +93,40 @@ def players_text(s: State, seat: int, names: tuple[str, ...], actor: int, width:
         else:
             out.append("\n    " + more)
         line = s.lines[q]
-        cards = "  ".join(card_word(c, up, q == seat) for c, up in line) if line else "-"
-        out.append("\n    " + cards)
+        touched = ("line", q) in marks or any(m[:2] == ("card", q) for m in marks)
+        out.append("\n  * " if touched else "\n    ")
+        if not line:
+            out.append("-")
+        for i, (c, up) in enumerate(line):
+            if i:
+                out.append("  ")
+            marked = ("card", q, i) in marks
+            out.append(card_word(c, up, q == seat), style=MARK_STYLE if marked else "")
     return out
 
 
-def battle_title(s: State) -> str:
+#: the phases between one battle's resolution and the next battle's region being chosen: the
+#: battle count is already the next one's, the region still the last one's
+BETWEEN = ("place", "take")
+
+
+def battle_words(s: State) -> str:
+    """Which battle the table is at, as the header and the battle panel both say it:
+    ``battle 3 for Parma``, ``choosing the region of battle 4``, ``game over after 7 battles``.
+    The count is the one the end screen gives (battles fought, the final battle apart)."""
     if s.phase == "over":
-        return "The game is over"
+        return f"game over after {plural(s.battles, 'battle')}"
     if s.final:
-        return "Final battle"
-    if s.battle >= 0:
-        where = REGIONS[s.battle]
-        if s.defender >= 0:
-            return f"Battle {s.battles + 1} for {where} (held, attacked)"
-        return f"Battle {s.battles + 1} for {where}"
-    return f"Before battle {s.battles + 1}"
+        return "final battle"
+    if s.phase in BETWEEN or s.battle < 0:
+        return f"choosing the region of battle {s.battles + 1}"
+    where = f"battle {s.battles + 1} for {REGIONS[s.battle]}"
+    return where + (" (held, attacked)" if s.defender >= 0 else "")
+
+
+def battle_title(s: State) -> str:
+    words = battle_words(s)
+    return words[0].upper() + words[1:]
 
 
 def hand_text(s: State, seat: int) -> Text:
@@ -105,9 +144,16 @@ def hand_text(s: State, seat: int) -> Text:
     return t
 
 
-def goal_text(s: State) -> str:
+def goal_text(s: State, marks: Marks = NO_MARKS) -> str:
+    """What wins, the marks' legend, and the regions the last move touched (the token placed,
+    the Favor of the Pope moved, a battle fought over), by name."""
     total, adjacent = thresholds(s.config)
     text = f"To win: {total} regions, or {adjacent} adjacent ones."
     if s.config.playing_for_points:
         text += f" Match to {s.config.target_score} points (game {s.games + 1})."
-    return text
+    if s.config.hidden_cards:
+        text += ("\n##: a face-down card, (6): your own; a strength counts face-up cards, "
+                 "as everyone sees them")
+    places = sorted(m[1] for m in marks if m[0] == "region" and 0 <= m[1] < len(REGIONS))
+    where = f" (at {', '.join(REGIONS[r] for r in places)})" if places else ""
+    return text + f"\n*: the last move{where}"

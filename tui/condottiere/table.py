@@ -10,11 +10,11 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Static
 
-from engine.condottiere.cards import REGIONS
 from engine.condottiere.text import SEAT_NAMES
+from engine.words import plural
 from tui.choices import Question
 from tui.client import TableView
-from tui.condottiere import choices, regions, render
+from tui.condottiere import choices, regions, render, warning
 from tui.table import TableScreen
 
 
@@ -54,17 +54,18 @@ class CondottiereTable(TableScreen):
             box.border_title = "Map" if drawn else "Regions and their neighbours"
             self.query_one("#map", Static).update(regions.map_text(s) if drawn else regions.regions_text(s))
         players = (self.size, s.lines, s.passed, s.holder, s.defender, s.owner, tuple(len(h) for h in s.hands),
-                   s.points, view.actor, s.battle, s.fighters)
+                   s.points, view.actor, s.battle, s.fighters, view.marks)
         if self._changed("players", players):
             self.query_one("#players-box").border_title = render.battle_title(s)
             width = self.query_one("#players-box").content_size.width or 40
             self.query_one("#players", Static).update(
-                render.players_text(s, seat, view.names, view.actor, width)
+                render.players_text(s, seat, view.names, view.actor, width, view.marks)
             )
-            self.query_one("#goal", Static).update(render.goal_text(s))
+            self.query_one("#goal", Static).update(render.goal_text(s, view.marks))
         if self._changed("hand", s.hands[seat]):
             hand = self.query_one("#hand", Static)
-            hand.border_title = f"Your hand ({SEAT_NAMES[seat]}, {len(s.hands[seat])} cards)"
+            held = plural(len(s.hands[seat]), "card")
+            hand.border_title = f"Your hand ({SEAT_NAMES[seat]}, {held})"
             hand.update(render.hand_text(s, seat))
 
     def status_text(self, view: TableView) -> str:
@@ -77,22 +78,19 @@ class CondottiereTable(TableScreen):
             who = f"{view.names[view.actor]} to play"
         else:
             who = "..."
-        if s.final:
-            where = "final battle"
-        elif s.battle >= 0:
-            where = f"battle {s.battles + 1} for {REGIONS[s.battle]}"
-        else:
-            where = f"battle {s.battles + 1}"
-        return f"{who} | {where} | Condottiere, you are {SEAT_NAMES[view.seat]}"
+        return f"{who} | {render.battle_words(s)} | Condottiere, you are {SEAT_NAMES[view.seat]}"
+
+    def warning_text(self, view: TableView) -> str:
+        return warning.warning(view.state, view.seat, view.names)
 
     def end_words(self, view: TableView) -> tuple[str, str, str]:
         s = view.state
         battles = view.outcome.detail.get("battles", s.battles) if view.outcome else s.battles
-        length = f"after {battles} battle" + ("" if battles == 1 else "s")
+        length = f"after {plural(battles, 'battle')}"
         if s.config.playing_for_points:
             length += f" in game {s.games} of the match"
-            return ("", length, "points")
-        return ("", length, "regions")
+            return ("", length, "point")
+        return ("", length, "region")
 
     def question(self, view: TableView, actions: tuple[Any, ...], asked: tuple[str, ...]) -> Question | None:
         return choices.question(view, actions, asked)

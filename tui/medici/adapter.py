@@ -4,7 +4,7 @@ set-up work that need not be paced."""
 from __future__ import annotations
 
 from engine.medici.state import State
-from tui.medici.narrate import narrate
+from tui.medici.narrate import marks, narrate
 from tui.medici.table import MediciTable
 
 TABLE = MediciTable
@@ -16,4 +16,4 @@ def quiet(view: State) -> bool:
     return view.phase in ("hide", "top")
 
 
-__all__ = ["TABLE", "RULES_FILE", "narrate", "quiet"]
+__all__ = ["TABLE", "RULES_FILE", "marks", "narrate", "quiet"]

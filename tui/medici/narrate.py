@@ -7,9 +7,17 @@ named only when the view around the step shows it, or when the seat itself playe
 Whatever the action's numbers, narrating it ends and says something (a seat or a stack no
 table has is told by its number): the log never stops a table.
 
-Set-up chatter is folded: the deal is one line, the other seats' face-down placements are not
-told one by one, the top cards turning up is one line; a strike is announced when it is made
-and told in full when it resolves, with the hidden card and what it eliminated.
+Set-up chatter is folded: the deal is one line, the top cards turning up is one line. Every
+face-down placement is told, the other seats' without their card ("Colonna places a card face
+down before Orsini"): where it went is public, what it is is not. A strike is announced when it
+is made and told in full when it resolves, with the hidden card and what it eliminated; a
+Minister's wipe names every card it eliminates, a Lady's split every stack it leaves.
+
+``marks(before, action, after, seat)`` says what the step touched on the table, for the table
+to mark until the next move: ``("stack", sid)`` for a stack made, built on or split, and
+``("alliance", holder, slot)`` for a shadow alliance placed on or striking; ``None`` for a step
+that is not a move (a draw, a reveal, the set-up's turning up), which keeps the last move's
+marks. A stack that was eliminated is gone from the table: the log names it.
 """
 
 from __future__ import annotations
@@ -66,13 +74,13 @@ def _lines(before: State, a: Action, after: State, seat: int, names: Sequence[st
     if k == "draw":
         return _draw(before, a, after, seat, who)
     if k == "hide":
-        if not mine:
-            return []
-        return [f"{who} places {short_name(a.card)} face down before {_name(names, a.target)}."]
+        what = short_name(a.card) if mine else "a card"
+        where = "itself" if a.target == a.seat else _name(names, a.target)
+        return [f"{who} places {what} face down before {where}."]
     if k == "top":
-        if not mine:
-            return []
-        return [f"{who} places {short_name(a.card)} on shadow alliance {a.target + 1}."]
+        if mine:
+            return [f"{who} places {short_name(a.card)} on shadow alliance {a.target + 1}."]
+        return [f"{who} places a card face down on its shadow alliance {a.target + 1}."]
     if k == "flip":
         if before.phase == "flip" and any(
             x is not None and x[3] for row in before.alliances for x in row
@@ -147,14 +155,20 @@ def _build(before: State, a: Action, after: State, who: str) -> str:
     label = stack_label(a.target)
     rank = a.card % RANKS
     if st is not None and rank == 9 and len(st[2]) >= 2:
+        gone = ", ".join(card_text(c, v) for c, v in st[2])
         return (
-            f"{who} builds with the Minister on {stack_words(st)}: every other card of it is "
-            f"eliminated and the Minister stays alone as stack {label}."
+            f"{who} builds with the Minister on {stack_words(st)}: {gone} "
+            f"{'are' if len(st[2]) > 1 else 'is'} eliminated and the Minister stays alone as "
+            f"stack {label}."
         )
     if st is not None and rank == 10:
+        split = [(a.target, st[2][0])] if st[2] else []
+        rest = list(st[2][1:]) + [(a.card, a.value)]
+        split += [(before.next_sid + j, cv) for j, cv in enumerate(rest)]
+        parts = ", ".join(f"{stack_label(sid)} ({card_text(c, v)})" for sid, (c, v) in split)
         return (
             f"{who} builds with the Lady-in-Waiting on {stack_words(st)}: "
-            "the stack splits into single cards."
+            f"the stack splits into single cards, stacks {parts}."
         )
     total = (st[1] if st else 0) + a.value
     return f"{who} builds an alliance: {what} onto stack {label}, now {total}."
@@ -186,3 +200,27 @@ def _resolve(before: State, a: Action, after: State, who: str) -> str:
         f"becomes stack {new}"
     )
     return "; ".join(parts) + "."
+
+
+Mark = tuple[object, ...]
+
+
+def marks(before: State, a: Action, after: State, seat: int) -> frozenset[Mark] | None:
+    """What the step touched on the table (see the module docstring)."""
+    k = a.kind
+    n = before.players
+    if k == "hide" and n > 0:
+        return frozenset({("alliance", a.target, (a.seat - a.target - 1) % n)})
+    if k in ("top", "strike"):
+        return frozenset({("alliance", a.seat, a.target)})
+    if k in ("court", "resolve"):
+        return frozenset({("stack", before.next_sid)})
+    if k == "conspire":
+        return frozenset({("stack", a.target)})
+    if k == "build":
+        first = before.next_sid
+        made = range(first, min(max(first, after.next_sid), first + 16))  # a Lady's new stacks
+        return frozenset({("stack", a.target)} | {("stack", sid) for sid in made})
+    if k in ("plan", "stuck"):
+        return frozenset()
+    return None

@@ -3,6 +3,10 @@
 Pure functions from a ``State`` that is a seat's view to Rich ``Text``. Every house has a colour
 and its name is always written too, so no meaning rests on colour alone; a hidden card is ``?``
 (or, to the player who placed it, its name in brackets), the seat on turn is marked ``>``.
+
+``marks`` (from ``tui.medici.narrate.marks``) are what the last move touched: a marked stack's
+letter is starred and its row drawn in reverse, a marked shadow alliance starred and reversed,
+so the mark shows without colour too.
 """
 
 from __future__ import annotations
@@ -16,6 +20,11 @@ from engine.medici.game import scores
 from engine.medici.rules import deck_size
 from engine.medici.state import NO_CARD, NO_LIMIT, State
 from engine.medici.text import stack_label
+from engine.words import noun
+
+Marks = frozenset[tuple[object, ...]]
+NO_MARKS: Marks = frozenset()
+MARK_STYLE = "reverse"
 
 HOUSE_STYLE = ("bold red", "bold blue", "bold yellow", "bold green")
 SHORT_HOUSE = ("Orsini", "Colonna", "Rovere", "Gonzaga")
@@ -57,8 +66,9 @@ def stack_cards(stack: tuple) -> Text:
     return t
 
 
-def court_table(s: State) -> Table | Text:
-    """The middle: one row per stack, its letter, its total, its cards."""
+def court_table(s: State, marks: Marks = NO_MARKS) -> Table | Text:
+    """The middle: one row per stack, its letter, its total, its cards; the stacks the last
+    move touched starred."""
     if not s.middle:
         return Text("No stacks yet. A card sent to court starts one.", style="italic")
     table = Table(box=None, show_header=False, padding=(0, 1, 0, 0), expand=True)
@@ -66,7 +76,9 @@ def court_table(s: State) -> Table | Text:
     table.add_column("total", style="bold reverse", no_wrap=True, justify="right")
     table.add_column("cards", ratio=1)
     for st in s.middle:
-        table.add_row(stack_label(st[0]), f"{st[1]:>3}", stack_cards(st))
+        marked = ("stack", st[0]) in marks
+        label = ("*" if marked else "") + stack_label(st[0])
+        table.add_row(label, f"{st[1]:>3}", stack_cards(st), style=MARK_STYLE if marked else None)
     return table
 
 
@@ -98,9 +110,13 @@ def alliance_words(s: State, holder: int, seat: int, k: int, short: bool = False
     return f"{top_w}/{hid}{struck}"
 
 
-def houses_text(s: State, seat: int, names: tuple[str, ...], actor: int, width: int = 80) -> Text:
+def houses_text(
+    s: State, seat: int, names: tuple[str, ...], actor: int, width: int = 80,
+    marks: Marks = NO_MARKS,
+) -> Text:
     """Every house: turn marker, name, score, hand and deck sizes, limit, and its shadow
-    alliances (face-up card / hidden card), on two or three lines as the width allows."""
+    alliances (face-up card / hidden card), on two or three lines as the width allows; the
+    alliances the last move touched starred."""
     short = width < 46
     sc = scores(s)
     pad = max(len(n) for n in names[: s.players])
@@ -112,23 +128,35 @@ def houses_text(s: State, seat: int, names: tuple[str, ...], actor: int, width: 
         head.append("> " if h == actor else "  ", style="bold")
         head.append(names[h], style=HOUSE_STYLE[h] + (" underline" if h == actor else ""))
         head.append(" " * (pad - len(names[h])))
-        head.append(f" {sc[h]:>3} pts", style="bold")
+        head.append(f" {sc[h]:>3} {noun(sc[h], 'pt', 'pts')}", style="bold")
         sizes = Text(f"hand {len(s.hands[h])} deck {deck_size(s, h)}")
         if s.limits[h] != NO_LIMIT:
             sizes.append(f" limit {s.limits[h]}", style="bold")
-        alliances = "    " + "  ".join(alliance_words(s, h, seat, k, short) for k in range(3))
+        alliances = Text("    ")
+        for k in range(3):
+            if k:
+                alliances.append("  ")
+            words = alliance_words(s, h, seat, k, short)
+            if ("alliance", h, k) in marks:
+                alliances.append("*" + words, style=MARK_STYLE)
+            else:
+                alliances.append(words)
         out.append_text(head)
         if len(head) + 1 + len(sizes) <= width:
             out.append(" ")
             out.append_text(sizes)
-            out.append("\n" + alliances)
+            out.append("\n")
+            out.append_text(alliances)
         elif len(alliances) + 2 + len(sizes) <= width:
-            out.append("\n" + alliances + "  ")
+            out.append("\n")
+            out.append_text(alliances)
+            out.append("  ")
             out.append_text(sizes)
         else:
             out.append("\n    ")
             out.append_text(sizes)
-            out.append("\n" + alliances)
+            out.append("\n")
+            out.append_text(alliances)
     return out
 
 
@@ -137,7 +165,8 @@ def houses_legend(width: int = 80, house: int = 1) -> Text:
     name = SHORT_HOUSE[house]
     sample = "?" + (name[:3] if width < 46 else name)
     return Text(
-        f"face-up/hidden; {sample}: hidden {HOUSES[house]} card; [your 3]: placed by you",
+        f"face-up/hidden; {sample}: hidden {HOUSES[house]} card; [your 3]: placed by you; "
+        "*: the last move",
         style="italic",
     )
 

@@ -11,9 +11,10 @@ from textual.widgets import Footer, Static
 
 from engine.medici.cards import HOUSES
 from engine.medici.state import NO_LIMIT
+from engine.words import plural
 from tui.choices import Question
 from tui.client import TableView
-from tui.medici import choices, render
+from tui.medici import choices, render, warning
 from tui.table import TableScreen
 
 PHASE_WORDS = {
@@ -37,7 +38,7 @@ class MediciTable(TableScreen):
         with Horizontal(id="board"):
             with Vertical(id="left"):
                 with VerticalScroll(id="court-box") as court:
-                    court.border_title = "Court: stack, total, cards"
+                    court.border_title = "Court: stack, total, cards; *: last move"
                     yield Static(id="court")
                 hand = Static(id="hand")
                 hand.border_title = "Your hand"
@@ -58,20 +59,22 @@ class MediciTable(TableScreen):
         s = view.state
         width = self.query_one("#houses-box").content_size.width or self.size.width // 2
         seat = view.seat
-        if self._changed("court", s.middle):
-            self.query_one("#court", Static).update(render.court_table(s))
+        marks = view.marks
+        if self._changed("court", (s.middle, marks)):
+            self.query_one("#court", Static).update(render.court_table(s, marks))
         houses = (s.alliances, s.pending, s.middle, tuple(map(len, s.hands)), s.pools, s.bottoms,
-                  s.limits, view.actor, width)
+                  s.limits, view.actor, width, marks)
         if self._changed("houses", houses):
             self.query_one("#houses", Static).update(
-                render.houses_text(s, seat, view.names, view.actor, width)
+                render.houses_text(s, seat, view.names, view.actor, width, marks)
             )
         if self._changed("legend", width < 46):
             other = (seat + 1) % s.players
             self.query_one("#legend", Static).update(render.houses_legend(width, other))
         if self._changed("hand", (s.hands[seat], s.limits[seat])):
             hand = self.query_one("#hand", Static)
-            hand.border_title = f"Your hand ({HOUSES[seat]}, {len(s.hands[seat])} cards)"
+            held = plural(len(s.hands[seat]), "card")
+            hand.border_title = f"Your hand ({HOUSES[seat]}, {held})"
             hand.update(render.hand_text(s, seat))
 
     def status_text(self, view: TableView) -> str:
@@ -90,6 +93,9 @@ class MediciTable(TableScreen):
         turn = s.turns + (0 if view.over else 1)
         return f"{who} | turn {turn}, {phase}{extra} | Court of the Medici, you are {HOUSES[view.seat]}"
 
+    def warning_text(self, view: TableView) -> str:
+        return warning.warning(view.state, view.seat, view.names)
+
     def end_words(self, view: TableView) -> tuple[str, str, str]:
         s = view.state
         how = ""
@@ -100,7 +106,7 @@ class MediciTable(TableScreen):
             how = "no house had a shadow alliance left"
         elif s.end == "no-playable-card":
             how = f"{view.names[s.turn]} started a turn with no card it could play"
-        return (how, "", "points")
+        return (how, "", "point")
 
     def question(self, view: TableView, actions: tuple[Any, ...], asked: tuple[str, ...]) -> Question | None:
         return choices.question(view, actions, asked)

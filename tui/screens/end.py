@@ -5,7 +5,8 @@ signed transcript checked as it arrived), or "verified as far as it went" after 
 cheat never reaches this screen: it is refused when it is made. A local game has no audit line.
 
 Returns ``"again"`` (same table, fresh shuffle), ``"new"`` (the start screen), ``"quit"``, or
-``None`` to look at the final table again.
+``None`` to look at the final table again; only the choices the app offers (a networked game
+cannot be dealt again), each labelled for what it does in that app.
 """
 
 from __future__ import annotations
@@ -18,17 +19,19 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from engine.words import noun, plural
 from tui.client import TableView
 
 ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
 def result_text(view: TableView, how: str = "", length: str = "", unit: str = "") -> Text:
-    """Who won, how and when the game ended, every seat's score (``unit``: what it counts)."""
+    """Who won, how and when the game ended, every seat's score (``unit``: what it counts, a
+    singular noun: "point")."""
     o = view.outcome
     assert o is not None
     how = how or o.detail.get("text", o.end)
-    length = length or f"after {o.turns} turns"
+    length = length or f"after {plural(o.turns, 'turn')}"
     t = Text()
     winners = " and ".join(view.names[w] for w in o.winners)
     verb = "wins" if len(o.winners) == 1 else "share the win"
@@ -38,7 +41,7 @@ def result_text(view: TableView, how: str = "", length: str = "", unit: str = ""
     width = max(len(n) for n in view.names)
     for i in order:
         mark = "*" if i in o.winners else " "
-        word = unit[:-1] if unit.endswith("s") and o.scores[i] == 1 else unit
+        word = noun(o.scores[i], unit) if unit else ""
         t.append(f" {mark} {view.names[i]:<{width}}  {o.scores[i]:>4} {word}",
                  style="bold" if mark == "*" else "")
         if i in o.winners:
@@ -65,19 +68,31 @@ def audit_line(audit: str) -> Text | None:
     return Text(f"Audit: {audit}", style="bold yellow on red")
 
 
+#: the end screen's ways out of a local game, by choice: its label (the key is its first letter)
+LOCAL_CHOICES = {"again": "Play again", "new": "New game", "quit": "Quit palazzo"}
+KEYS = {"again": "a", "new": "n", "quit": "q"}
+
+
 class EndScreen(ModalScreen[str | None]):
+    """``choices`` names the ways out that lead somewhere from this app, each for what it does
+    there (``PalazzoApp.end_choices``); "Table" (look at the final table) is always offered."""
+
     CSS_PATH = "end.tcss"
     BINDINGS = [
-        Binding("a,enter", "finish('again')", "Play again"),
+        Binding("a", "finish('again')", "Play again"),
         Binding("n", "finish('new')", "New game"),
         Binding("escape,t", "finish(None)", "See the table"),
-        Binding("q", "finish('quit')", "Quit"),
+        Binding("q", "finish('quit')", "Quit palazzo"),
     ]
 
-    def __init__(self, view: TableView, words: tuple[str, str, str] = ("", "", "")) -> None:
+    def __init__(
+        self, view: TableView, words: tuple[str, str, str] = ("", "", ""),
+        choices: dict[str, str] | None = None,
+    ) -> None:
         super().__init__()
         self.view = view
         self.words = words
+        self.choices = dict(LOCAL_CHOICES if choices is None else choices)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="end"):
@@ -88,18 +103,29 @@ class EndScreen(ModalScreen[str | None]):
                 ok = self.view.audit.startswith("verified")
                 yield Static(audit, id="audit", classes="verified" if ok else "cheat")
             with Horizontal(id="end-buttons"):
-                yield Button("Play again (a)", id="again", variant="primary")
-                yield Button("New game (n)", id="new")
+                for choice, label in self.choices.items():
+                    if choice == "quit":
+                        continue
+                    yield Button(f"{label} ({KEYS[choice]})", id=choice,
+                                 variant="primary" if choice == "again" else "default")
                 yield Button("Table (t)", id="table")
-                yield Button("Quit (q)", id="quit", variant="error")
+                if "quit" in self.choices:
+                    yield Button(f"{self.choices['quit']} (q)", id="quit", variant="error")
 
     def on_mount(self) -> None:
-        self.query_one("#again", Button).focus()
+        self.query(Button).first().focus()
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         choice = event.button.id
         self.action_finish(None if choice == "table" else choice)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "finish" and parameters and parameters[0] is not None:
+            return parameters[0] in self.choices
+        return True
+
     def action_finish(self, choice: str | None) -> None:
+        if choice is not None and choice not in self.choices:
+            return
         self.dismiss(choice)
