@@ -19,6 +19,7 @@ async def test_h_shows_a_hint_and_plays_nothing(ui):
         steps = table.view.steps
         await pilot.press("h")
         await ui.until(pilot, lambda: isinstance(app.screen, HintScreen), what="the hint")
+        await ui.until(pilot, lambda: "Suggested: " in ui.text(app), what="the hint drawn")
         text = ui.text(app)
         assert "Suggested: " in text and "chance to win about" in text and "Runner-up: " in text
         await pilot.press("escape")
