@@ -1,33 +1,41 @@
 #!/usr/bin/env python3
-"""Search speed: iterations per CPU second of the search bot, per rollout policy.
+"""Search speed: iterations per CPU second of the search bot, the fast path against the legacy one.
 
-Collects the decisions of a few greedy games (views of seats with more than ``--min-legal``
-legal actions), then searches each for ``--iterations`` iterations with every rollout policy
-the game offers, and prints iterations per second of process time (so that other load on the
-machine counts less). ``--profile`` prints the top of a cProfile of the default policy.
+Collects the decisions of a few seeded greedy games (views of seats with at least
+``--min-legal`` legal actions, in the phases the search bot searches), then searches each for
+``--iterations`` iterations with the game's ``ismcts`` bot at its default settings (the
+registry's; ``--set KEY=VALUE`` overrides one), once with ``path=legacy`` (a state copy a step,
+the rollout policy called step by step: the code path before the fast one) and once with
+``path=fast``, in alternating rounds in the same process. Time is process time, so that other
+load on the machine counts less; each path's figure is its median over the rounds, and the
+ratio is the median of the rounds' ratios. Both paths must choose the same moves (they make
+the same moves from the same seed); the script says so, and fails if they do not.
+``--profile`` prints the top of a cProfile of the fast path.
 
-    scripts/bench_search.py medici --games 2 --iterations 200
+    scripts/bench_search.py medici --games 2 --iterations 200 --rounds 3
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
-import importlib
+import os
 import pstats
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.core import LocalGame  # noqa: E402
 from engine.registry import get_game  # noqa: E402
-from engine.search.ismcts import Budget, Search  # noqa: E402
+from engine.search.ismcts import Budget  # noqa: E402
 
 
-def decisions(game: str, players: int, games: int, min_legal: int) -> list[tuple[object, int]]:
+def decisions(game: str, players: int, games: int, min_legal: int, skip: tuple[str, ...]) -> list[tuple[Any, int]]:
     entry = get_game(game)
     rules = entry.rules
     out = []
@@ -40,10 +48,34 @@ def decisions(game: str, players: int, games: int, min_legal: int) -> list[tuple
             if who < 0:
                 break
             view = rules.view(local.state, who)
-            if len(rules.legal_actions(view)) >= min_legal:
+            if getattr(view, "phase", None) not in skip and len(rules.legal_actions(view)) >= min_legal:
                 out.append((view, who))
             local.step(bots[who].choose(view, who), checked=False)
     return out
+
+
+def parse_set(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        for kind in (int, float):
+            try:
+                out[key] = kind(value)
+                break
+            except ValueError:
+                continue
+        else:
+            out[key] = value
+    return out
+
+
+def run(game: str, settings: dict[str, Any], path: str, views: list[tuple[Any, int]], iterations: int) -> tuple[float, list[Any]]:
+    """(iterations per CPU second, the moves chosen) of one pass over ``views``."""
+    bot = get_game(game).make_bot("ismcts", random.Random(1), **settings, path=path)
+    budget = Budget(iterations=iterations)
+    start = time.process_time()
+    moves = [bot.search.run(view, seat, budget).action for view, seat in views]
+    return len(views) * iterations / (time.process_time() - start), moves
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,29 +85,44 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=2)
     p.add_argument("--decisions", type=int, default=10)
     p.add_argument("--iterations", type=int, default=200)
+    p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--min-legal", type=int, default=3)
+    p.add_argument("--set", action="append", default=[], help="a search setting, KEY=VALUE")
     p.add_argument("--profile", action="store_true")
     args = p.parse_args(argv)
-    search_game = importlib.import_module(f"engine.search.{args.game}").GAME
-    views = decisions(args.game, args.players, args.games, args.min_legal)[:: 3][: args.decisions]
-    print(f"{args.game}: {len(views)} decisions, {args.iterations} iterations each")
-    for rollout in search_game.rollouts:
-        for bias in (0.0, 2.0) if search_game.prior else (0.0,):
-            search = Search(search_game, random.Random(1), rollout=rollout, bias=bias)
-            start = time.process_time()
-            for view, seat in views:
-                search.run(view, seat, Budget(iterations=args.iterations))
-            rate = len(views) * args.iterations / (time.process_time() - start)
-            print(f"  rollout {rollout:<8} bias {bias:<4} {rate:8.0f} iterations per CPU second")
+    settings = parse_set(args.set)
+    probe = get_game(args.game).make_bot("ismcts", random.Random(0), **settings)
+    skip = probe.setup_phases if probe.fallback is not None else ()
+    views = decisions(args.game, args.players, args.games, args.min_legal, skip)[::3][: args.decisions]
+    s = probe.search
+    print(
+        f"{args.game}, {args.players} players: {len(views)} decisions, {args.iterations} iterations each, "
+        f"{args.rounds} rounds; rollout {s.rollout_name}, bias {s.bias}, exploration {s.c}; "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
+    rates: dict[str, list[float]] = {"legacy": [], "fast": []}
+    ratios = []
+    same = True
+    for _ in range(args.rounds):
+        old, old_moves = run(args.game, settings, "legacy", views, args.iterations)
+        new, new_moves = run(args.game, settings, "fast", views, args.iterations)
+        rates["legacy"].append(old)
+        rates["fast"].append(new)
+        ratios.append(new / old)
+        same = same and old_moves == new_moves
+    for path, xs in rates.items():
+        print(f"  {path:<7} {statistics.median(xs):8.0f} iterations per CPU second  ({', '.join(f'{x:.0f}' for x in xs)})")
+    print(f"  ratio   {statistics.median(ratios):8.2f}  ({', '.join(f'{x:.2f}' for x in ratios)})")
+    print(f"  same moves on both paths: {'yes' if same else 'NO'}; load average {os.getloadavg()[0]:.2f}")
     if args.profile:
-        search = Search(search_game, random.Random(1), rollout=next(iter(search_game.rollouts)))
+        bot = get_game(args.game).make_bot("ismcts", random.Random(1), **settings, path="fast")
         prof = cProfile.Profile()
         prof.enable()
         for view, seat in views:
-            search.run(view, seat, Budget(iterations=args.iterations))
+            bot.search.run(view, seat, Budget(iterations=args.iterations))
         prof.disable()
-        pstats.Stats(prof).sort_stats("tottime").print_stats(12)
-    return 0
+        pstats.Stats(prof).sort_stats(os.environ.get("SORT", "tottime")).print_stats(int(os.environ.get("TOP", "15")))
+    return 0 if same else 1
 
 
 if __name__ == "__main__":

@@ -171,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--lineup", action="append", default=[], help="comma-separated bot per seat")
     p.add_argument("--round-robin", default="", help="comma-separated bots: every ordered pair")
-    p.add_argument("--think", type=float, default=None, help="seconds per search decision")
+    p.add_argument("--think", type=float, default=None, help="CPU seconds per search decision")
     p.add_argument("--option", action="append", default=[], help="a rules option, NAME or NAME=N")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--log", default="", help="append one JSON line per game to this file")

@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=_int, default=0)
     sim.add_argument("--bots", default="", help="comma-separated bot per seat, or one for all")
     sim.add_argument("--option", action="append", default=[], help="a rules option, NAME or NAME=N")
-    sim.add_argument("--think", type=float, default=None, help="seconds per search-bot decision")
+    sim.add_argument("--think", type=float, default=None, help="CPU seconds per search-bot decision")
     sim.add_argument("--json", action="store_true", help="one JSON object per game")
 
     watch = sub.add_parser("watch", help="watch bots play one game, move by move")

@@ -115,7 +115,8 @@ from engine.core import CHANCE, REVEAL, TERMINAL, UNKNOWN
 __all__ = [
     "END_EXHAUSTED", "END_FINAL", "END_GAME_LIMIT", "END_LIMIT", "END_MATCH_FINAL", "END_TARGET",
     "ADJACENT_BONUS", "DRAW_MAX", "END_ADJACENT", "END_TOTAL", "HAND_BASE", "HAND_START",
-    "HAND_START_DRAW", "KEEP_MAX", "MAX_BATTLES", "apply_unchecked", "battle_regions",
+    "HAND_START_DRAW", "KEEP_MAX", "MAX_BATTLES", "apply_in_place", "apply_unchecked",
+    "battle_regions",
     "chance_outcomes", "courtesans", "current_player", "face_down_position", "favor_regions",
     "game_limit", "hand_limit", "is_over", "keep_choices", "legal_actions", "line_strengths",
     "max_take", "new_game", "revealer", "start_hand", "thresholds", "victory",
@@ -280,6 +281,12 @@ def apply_unchecked(state: State, action: Action) -> State:
     s = state.copy()
     _APPLY[action[0]](s, action)
     return s
+
+
+def apply_in_place(state: State, action: Action) -> None:
+    """``apply_unchecked`` done on ``state`` itself: only for a state nobody else holds (a
+    search's private copy), since states are otherwise immutable."""
+    _APPLY[action[0]](state, action)
 
 
 def _apply_start(s: State, a: Action) -> None:

@@ -443,6 +443,12 @@ def apply_unchecked(state: State, action: Action) -> State:
     return s
 
 
+def apply_in_place(state: State, action: Action) -> None:
+    """``apply_unchecked`` done on ``state`` itself: only for a state nobody else holds (a
+    search's private copy), since states are otherwise immutable."""
+    _APPLY[action.kind](state, action)
+
+
 def _apply_draw(s: State, a: Action) -> None:
     seat, c = a.seat, a.card
     pool = s.pools[seat]
@@ -611,12 +617,15 @@ def _apply_stuck(s: State, a: Action) -> None:
     s.phase, s.end = "over", END_STUCK
 
 
+_ALL_STRUCK_ROW = (None, None, None)
+
+
 def _end_turn(s: State) -> None:
     if s.config.end_when_all_struck:
         if all(a is None for row in s.alliances for a in row):
             s.phase, s.end, s.turns = "over", END_ALL_STRUCK, s.turns + 1
             return
-    elif any(all(a is None for a in row) for row in s.alliances):
+    elif _ALL_STRUCK_ROW in s.alliances:  # a holder's three slots all struck
         s.phase, s.end, s.turns = "over", END_ALLIANCES, s.turns + 1
         return
     if s.pools[s.turn] or s.bottoms[s.turn]:

@@ -2,7 +2,8 @@
 
 Settings (from the registry's levels and the command line):
 
-``think``       seconds of search per decision (default 1.0), wall time
+``think``       seconds of search per decision (default 1.0), in CPU time of the searching
+                thread
 ``iterations``  a fixed number of iterations per decision: with the bot's seeded generator, the
                 same view always gives the same choice (for tests and reproducible runs); with
                 ``think`` given too, ``think`` caps each decision in CPU time (the levels:
@@ -12,6 +13,9 @@ Settings (from the registry's levels and the command line):
 ``bias``        the weight of the game's prior (progressive bias; 0 turns it off)
 ``setup``       ``"greedy"`` hands the set-up decisions of a game (phases listed in
                 ``SETUP_PHASES``) to the game's greedy bot; ``"search"`` searches them too
+``path``        ``"fast"`` (in place, the game's rollout loops) or ``"legacy"`` (a state copy
+                a step, the policy called step by step): the same moves, only slower; kept
+                to measure the speed against (``scripts/bench_search.py``)
 
 A move the game calls senseless (``SearchGame.senseless``: ending a game it would lose,
 surrendering a battle another seat leads, ...) is not played while another move is left: the
@@ -45,6 +49,7 @@ class SearchBot:
         setup_phases: tuple[str, ...] = (),
         cap: float | None = None,
         horizon: bool = True,
+        path: str = "fast",
     ) -> None:
         if rollout not in game.rollouts:
             raise ValueError(f"unknown rollout {rollout!r} (choose from {', '.join(game.rollouts)})")
@@ -52,7 +57,7 @@ class SearchBot:
         self.rng = rng
         self.budget = Budget(seconds=think, iterations=iterations, cap=cap)
         self.search = Search(game, rng, exploration=exploration, rollout=rollout, bias=bias,
-                             horizon=horizon)
+                             horizon=horizon, path=path)
         self.fallback = fallback
         self.setup_phases = setup_phases
         self.last: SearchResult | None = None
@@ -104,6 +109,7 @@ def factory(
             setup_phases=setup_phases,
             cap=None if think is None or iterations is None else float(think),
             horizon=settings.get("horizon", 1) not in (0, "0", "no", False),
+            path=str(settings.get("path", "fast")),
         )
 
     return make

@@ -18,6 +18,8 @@ uniform distribution over all placements that respect the constraint.
 
 Observations are the engine's own ``mask_action``: what a seat learns of an action.
 
+Rollouts are played in place by ``condottiere_sim`` (the same moves, faster).
+
 Rollout policies: ``random`` (uniform over the legal actions) and ``light``: in a battle, pass
 when its line leads, else play the weakest card that takes the lead (a mercenary or Heroine),
 else pass; take as many cards as allowed, keep the two strongest; random elsewhere, and a
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 from engine.condottiere import rules, sense
 from engine.condottiere.cards import COPIES, FACE_DOWN_KINDS, KINDS, SLOTS, STRENGTH, largest_group
@@ -37,6 +39,7 @@ from engine.condottiere.game import outcome
 from engine.condottiere.state import REFEREE, Action, State, mk
 from engine.condottiere.view import mask_action
 from engine.core import UNKNOWN
+from engine.search.condottiere_sim import simulate
 from engine.search.determinize import InconsistentViewError, deal, unseen
 from engine.search.game import SearchGame, outcome_rewards
 
@@ -60,20 +63,44 @@ def determinize(v: State, seat: int, rng: random.Random) -> State:
     """A full state drawn uniformly among those that look like ``v`` to ``seat``."""
     if v.viewer == REFEREE:
         return v
+    return _draw(v, _count(v), rng)
+
+
+def prepare(v: State, seat: int) -> Callable[[random.Random], State]:
+    """``determinize`` for many draws from one view: the view's unseen cards and hidden places
+    are counted once. Each draw is a fresh state (the same as ``determinize`` would give from
+    the same generator state)."""
+    if v.viewer == REFEREE:
+        return lambda rng: v.copy()
+    counted = _count(v)
+    return lambda rng: _draw(v, counted, rng)
+
+
+def _count(v: State) -> tuple[list[int], int, list[int], int, int]:
+    """(the unseen cards, how many face-down places, the indices of the unseen cards that may
+    be face down, how many hidden places in hands, how many in all but the face-down ones)."""
     cards = unseen(FULL, _visible_cards(v))
     face_down = sum(1 for line in v.lines for c, _ in line if c == UNKNOWN)
+    allowed = [i for i, c in enumerate(cards) if c in FACE_DOWN_KINDS] if face_down else []
+    if len(allowed) < face_down:
+        raise InconsistentViewError("too few unseen cards of the face-down kinds")
+    hand_slots = sum(h.count(UNKNOWN) for h in v.hands)
+    slots = hand_slots + v.pile[U] + v.discards[U]
+    if slots != len(cards) - face_down:
+        deal({0: slots}, {0: cards[face_down:]}, random.Random(0))  # refuses, naming the counts
+    return cards, face_down, allowed, hand_slots, slots
+
+
+def _draw(v: State, counted: tuple[list[int], int, list[int], int, int], rng: random.Random) -> State:
+    cards, face_down, allowed, hand_slots, slots = counted
     if face_down:
-        allowed = [i for i, c in enumerate(cards) if c in FACE_DOWN_KINDS]
-        if len(allowed) < face_down:
-            raise InconsistentViewError("too few unseen cards of the face-down kinds")
+        cards = list(cards)
         picked = rng.sample(allowed, face_down)
         down = [cards[i] for i in picked]
         for i in sorted(picked, reverse=True):
             del cards[i]
     else:
         down = []
-    hand_slots = sum(h.count(UNKNOWN) for h in v.hands)
-    slots = hand_slots + v.pile[U] + v.discards[U]
     rest = deal({0: slots}, {0: cards}, rng)[0]
     s = v.copy()
     s.viewer = REFEREE
@@ -200,4 +227,11 @@ GAME = SearchGame(
     senseless=sense.senseless,
     horizon=horizon,
     evaluate=evaluate,
+    copy=State.copy,
+    play=rules.apply_in_place,
+    prepare=prepare,
+    simulations={
+        "random": lambda s, rng: simulate(s, rng, False, random_action, rewards),
+        "light": lambda s, rng: simulate(s, rng, True, light_action, rewards),
+    },
 )

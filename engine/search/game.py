@@ -25,6 +25,18 @@ The search bot (``engine.search.ismcts``) works on any game that offers the engi
   takes it, about in ``[-1, 1]``: the search tries actions in its order and adds it as a
   progressive bias that fades as the action gathers visits.
 
+Optionally, for speed (the search works without them, at the cost of a state copy a step):
+
+* ``copy(state)``: a copy of a state that the search may then change in place;
+* ``prepare(view, seat)``: a function ``rng -> state`` drawing what ``determinize(view, seat,
+  rng)`` would, each draw a fresh state the search may change in place, with the work that
+  depends on the view alone done once;
+* ``play(state, action)``: ``apply`` done in place on such a copy (nothing else holds it);
+* ``simulations``: per rollout policy's name, a function ``(state, rng) -> rewards`` that plays
+  a private full state to its end in place, exactly as the search's own loop would with that
+  policy, ``sample_chance`` and ``play`` (the same moves from the same generator state), only
+  faster: it may pick moves without listing every legal action and deal many cards at once.
+
 ``outcome_rewards`` turns an ``Outcome`` into rewards: a win (shared equally among tied
 winners) is worth ``1 - margin_weight``, and ``margin_weight`` more is spread by the score margin
 over the best other seat, so that among won (or lost) games the search prefers larger margins.
@@ -34,7 +46,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Outcome
@@ -71,3 +83,7 @@ class SearchGame:
     senseless: Callable[[Any, Any, int], str] | None = None
     horizon: Callable[[Any], Any] | None = None
     evaluate: Callable[[Any, Any], list[float] | None] | None = None
+    copy: Callable[[Any], Any] | None = None
+    prepare: Callable[[Any, int], Callable[[random.Random], Any]] | None = None
+    play: Callable[[Any, Any], None] | None = None
+    simulations: Mapping[str, Callable[[Any, random.Random], list[float]]] = field(default_factory=dict)

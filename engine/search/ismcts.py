@@ -38,6 +38,19 @@ The move played is the root action with the most visits (ties: the better mean).
 
 Only ``SearchGame`` functions touch states, and the root state comes from the determinizer, so
 the search never sees more than the view it is given.
+
+Speed. Each iteration's determinization is its own: when the game offers ``copy`` and
+``play``, the search copies it once (or draws it fresh from the game's ``prepare``, which
+counts the view's hidden cards once a search) and plays every step of the iteration on it in
+place; a rollout policy with a ``simulation`` plays the whole rollout in the game's own loop
+(moves picked without listing every legal action, many cards dealt at once); the observer's
+actions at the root are listed once, from the view. All of it makes exactly the moves the
+step-by-step loop makes from the same generator state, so a seeded search decides the same
+either way. ``path="legacy"`` keeps the step-by-step loop, a copy a step (for comparison, and
+for games without the fast parts).
+
+The think time is CPU time of the searching thread (``time.thread_time``), so that other
+processes' load, or another thread of the same process, does not shorten a decision's search.
 """
 
 from __future__ import annotations
@@ -51,6 +64,10 @@ from typing import Any
 
 from engine.core import TERMINAL
 from engine.search.game import SearchGame
+
+#: how an iteration plays: ``fast`` (in place, the game's simulations) or ``legacy`` (a copy a
+#: step, the policy called step by step)
+PATHS = ("fast", "legacy")
 
 
 class Node:
@@ -69,7 +86,7 @@ class Node:
 @dataclass(frozen=True)
 class Budget:
     """How long one decision may think: ``iterations`` when given (reproducible), else
-    ``seconds`` of wall time (always at least ``min_iterations``). With ``iterations`` and a
+    ``seconds`` of the searching thread's CPU time (always at least ``min_iterations``). With ``iterations`` and a
     ``cap`` both given, the search stops at whichever comes first, the cap counted in the
     thread's CPU time: a level so set plays the same on a busy machine as on an idle one, as
     long as the cap does not bind."""
@@ -99,13 +116,21 @@ class Search:
         rollout: str = "random",
         bias: float = 0.0,
         horizon: bool = True,
+        path: str = "fast",
     ) -> None:
+        if path not in PATHS:
+            raise ValueError(f"unknown search path {path!r} (choose from {', '.join(PATHS)})")
         self.game = game
-        self.horizon = horizon
+        #: rollouts stop at the game's horizon with its evaluation (``SearchGame.evaluate``)
+        self.judged = horizon and game.horizon is not None and game.evaluate is not None
         self.rng = rng
         self.c = exploration
         self.bias = bias if game.prior is not None else 0.0
+        self.rollout_name = rollout
         self.rollout_policy = game.rollouts[rollout]
+        self.fast = path == "fast" and game.copy is not None and game.play is not None
+        self.simulation = game.simulations.get(rollout) if self.fast else None
+        self._iterate = self._iterate_fast if self.fast else self._iterate_legacy
 
     def run(self, view: Any, seat: int, budget: Budget) -> SearchResult:
         g = self.game
@@ -113,6 +138,16 @@ class Search:
         if len(legal) == 1:
             return SearchResult(legal[0], 0, {}, {})
         root = Node()
+        if self.fast:
+            # the observer's actions at the root depend only on what it sees: the view's
+            self._root_groups = self._groups(view, legal, seat, seat)
+            prepare, copy, determinize = g.prepare, g.copy, g.determinize
+            assert copy is not None
+            self._draw = (
+                prepare(view, seat)
+                if prepare is not None
+                else lambda rng: copy(determinize(view, seat, rng))
+            )
         done = 0
         if budget.iterations is not None and budget.cap is not None:
             deadline = time.thread_time() + budget.cap
@@ -126,8 +161,9 @@ class Search:
                 self._iterate(root, view, seat)
             done = budget.iterations
         else:
-            deadline = time.perf_counter() + budget.seconds
-            while done < budget.min_iterations or time.perf_counter() < deadline:
+            clock = time.thread_time
+            deadline = clock() + budget.seconds
+            while done < budget.min_iterations or clock() < deadline:
                 self._iterate(root, view, seat)
                 done += 1
         visits = {a: root.children[a].visits for a in legal if a in root.children}
@@ -141,7 +177,71 @@ class Search:
 
     # -- one iteration ----------------------------------------------------------------------
 
-    def _iterate(self, root: Node, view: Any, seat: int) -> None:
+    def _iterate_fast(self, root: Node, view: Any, seat: int) -> None:
+        """One iteration on a private copy of the determinization, changed in place."""
+        g, rng = self.game, self.rng
+        assert g.play is not None
+        state = self._draw(rng)
+        node = root
+        root_groups = self._root_groups
+        path: list[tuple[Node, int]] = []
+        current_player, legal_actions, play, observe = (
+            g.current_player,
+            g.legal_actions,
+            g.play,
+            g.observe,
+        )
+        while True:
+            p = current_player(state)
+            if p == TERMINAL:
+                break
+            if p < 0:
+                a = g.sample_chance(state, rng)
+                key = observe(state, a, seat)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = Node()
+                path.append((child, -1))
+                node = child
+                play(state, a)
+                continue
+            if node is root and p == seat:
+                groups = root_groups
+            else:
+                groups = self._groups(state, legal_actions(state), p, seat)
+            children = node.children
+            untried = []
+            for key in groups:
+                child = children.get(key)
+                if child is None:
+                    untried.append(key)
+                else:
+                    child.avail += 1
+            if untried:
+                key, prior = self._pick_untried(state, untried, groups, p)
+                child = children[key] = Node(prior)
+                path.append((child, p))
+                options = groups[key]
+                play(state, options[rng.randrange(len(options))])
+                break
+            key = self._select(children, groups)
+            child = children[key]
+            path.append((child, p))
+            node = child
+            options = groups[key]
+            play(state, options[rng.randrange(len(options))] if len(options) > 1 else options[0])
+        sim = self.simulation
+        if self.judged:
+            rewards = self._rollout_to(state, True)
+        else:
+            rewards = sim(state, rng) if sim is not None else self._rollout_in_place(state)
+        root.visits += 1
+        for n, mover in path:
+            n.visits += 1
+            if mover >= 0:
+                n.reward += rewards[mover]
+
+    def _iterate_legacy(self, root: Node, view: Any, seat: int) -> None:
         g, rng = self.game, self.rng
         state = g.determinize(view, seat, rng)
         node = root
@@ -222,7 +322,8 @@ class Search:
         best = -1e300
         picks: list[Hashable] = []
         for key in untried:
-            v = max(prior(state, a, p) for a in groups[key])
+            group = groups[key]
+            v = prior(state, group[0], p) if len(group) == 1 else max(prior(state, a, p) for a in group)
             if v > best:
                 best, picks = v, [key]
             elif v == best:
@@ -248,11 +349,24 @@ class Search:
                 best, best_key = score, key
         return best_key
 
+    def _rollout_in_place(self, state: Any) -> list[float]:
+        g, rng = self.game, self.rng
+        current_player, play, policy = g.current_player, g.play, self.rollout_policy
+        assert play is not None
+        while True:
+            p = current_player(state)
+            if p == TERMINAL:
+                return g.rewards(state)
+            if p < 0:
+                play(state, g.sample_chance(state, rng))
+            else:
+                play(state, policy(state, p, rng))
+
     def _rollout(self, state: Any) -> list[float]:
         g, rng = self.game, self.rng
         current_player, apply, policy = g.current_player, g.apply, self.rollout_policy
-        if self.horizon and g.horizon is not None and g.evaluate is not None:
-            return self._rollout_to(state, g.horizon(state), g.evaluate)
+        if self.judged:
+            return self._rollout_to(state, False)
         while True:
             p = current_player(state)
             if p == TERMINAL:
@@ -262,10 +376,13 @@ class Search:
             else:
                 state = apply(state, policy(state, p, rng))
 
-    def _rollout_to(self, state: Any, horizon: Any, evaluate: Any) -> list[float]:
-        """A rollout that stops at the game's horizon with its evaluation."""
+    def _rollout_to(self, state: Any, in_place: bool) -> list[float]:
+        """A rollout that stops at the game's horizon with its evaluation (``in_place``: on
+        the iteration's private state, with ``play``; else a copy a step, with ``apply``)."""
         g, rng = self.game, self.rng
-        current_player, apply, policy = g.current_player, g.apply, self.rollout_policy
+        assert g.horizon is not None and g.evaluate is not None
+        horizon, evaluate = g.horizon(state), g.evaluate
+        current_player, apply, play, policy = g.current_player, g.apply, g.play, self.rollout_policy
         while True:
             p = current_player(state)
             if p == TERMINAL:
@@ -273,7 +390,9 @@ class Search:
             judged = evaluate(state, horizon)
             if judged is not None:
                 return judged
-            if p < 0:
-                state = apply(state, g.sample_chance(state, rng))
+            a = g.sample_chance(state, rng) if p < 0 else policy(state, p, rng)
+            if in_place:
+                assert play is not None
+                play(state, a)
             else:
-                state = apply(state, policy(state, p, rng))
+                state = apply(state, a)
