@@ -31,7 +31,7 @@ may use ``apply_unchecked`` on actions it took from ``legal_actions``.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -66,9 +66,9 @@ def action_kind(data: Any, fields: Collection[str], kinds: Collection[str]) -> s
     if unknown:
         raise InvalidActionError(f"unknown action fields {sorted(unknown)} in {data!r}")
     kind = data.get("kind")
-    if kind not in kinds:
+    if not isinstance(kind, str) or kind not in kinds:
         raise InvalidActionError(f"unknown action kind {kind!r} in {data!r}")
-    return kind  # type: ignore[no-any-return]
+    return kind
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ class Rules(Protocol[S, A]):
     def is_over(self, state: S) -> bool: ...
     def outcome(self, state: S) -> Outcome: ...
     def view(self, state: S, seat: int) -> S: ...
-    def action_text(self, state: S, action: A) -> str: ...
+    def action_text(self, state: S, action: A, viewer: int | None = None) -> str: ...
     def state_to_data(self, state: S) -> dict[str, Any]: ...
     def state_from_data(self, data: Any) -> S: ...
     def action_to_data(self, action: A) -> dict[str, Any]: ...
@@ -121,13 +121,13 @@ class ValueState:
     """Equality, hashing and a repr that rebuilds the value, for a game's ``State`` class: its
     ``__slots__`` are its fields, and it has ``to_data`` and a ``config`` with ``players``."""
 
-    __slots__ = ()
+    __slots__: tuple[str, ...] = ()
 
     def key(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self.__slots__)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.key() == other.key()  # type: ignore[attr-defined]
+        return type(other) is type(self) and self.key() == other.key()
 
     def __hash__(self) -> int:
         return hash(self.key())
@@ -146,12 +146,15 @@ class RulesBase:
 
     State: Any
     Action: Any
-
-    def current_player(self, state: Any) -> int:  # pragma: no cover - every game defines it
-        raise NotImplementedError
+    #: every game defines it (a plain function of the state)
+    current_player: Callable[[Any], int]
 
     def is_over(self, state: Any) -> bool:
         return self.current_player(state) == TERMINAL
+
+    def config_warnings(self, config: Any) -> list[str]:
+        """What a player should know before playing ``config`` (none, unless a game says)."""
+        return []
 
     def state_to_data(self, state: Any) -> dict[str, Any]:
         return state.to_data()  # type: ignore[no-any-return]

@@ -64,7 +64,10 @@ def get_game(name: str) -> GameEntry:
         module = importlib.import_module(_MODULES[name])
     except ModuleNotFoundError:
         raise ValueError(f"the game {name!r} is not available yet") from None
-    return module.ENTRY
+    entry = module.ENTRY
+    if not isinstance(entry, GameEntry):
+        raise TypeError(f"{_MODULES[name]}.ENTRY is not a GameEntry")
+    return entry
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:

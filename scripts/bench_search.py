@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         for view, seat in views:
             bot.search.run(view, seat, Budget(iterations=args.iterations))
         prof.disable()
-        pstats.Stats(prof).sort_stats(os.environ.get("SORT", "tottime")).print_stats(int(os.environ.get("TOP", "15")))
+        pstats.Stats(prof).sort_stats("tottime").print_stats(15)
     return 0 if same else 1
 
 

@@ -10,6 +10,12 @@ with ``play=True`` it goes straight to a table for ``setup``. The screens flow:
                                  ^--(cannot connect, wrong code)--'
 
 A networked game started from a form is a ``tui.netapp.NetGame`` held in ``net``.
+
+Every local game is saved after each move (``tui.saves``). The start screen's Continue (or
+``palazzo resume``) opens a saved game where it stopped; its Replay (or ``palazzo replay``) steps
+through a finished one (``tui.replay``). ``PalazzoApp(resume=saved)`` opens a saved game at once,
+``resume="pick"`` the list of saved games first; ``PalazzoApp(replay=r)`` only shows the replay
+``r`` and exits when it is closed.
 """
 
 from __future__ import annotations
@@ -24,19 +30,42 @@ from tui.setup import GameSetup, table_for
 
 
 class PalazzoApp(App[None]):
+    #: shows the network's log lines as notes while a networked game runs
+    note_handler: logging.Handler | None = None
     TITLE = "palazzo"
     CSS_PATH = "app.tcss"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, setup: GameSetup | None = None, play: bool = False) -> None:
+    def __init__(self, setup: GameSetup | None = None, play: bool = False,
+                 resume: Any = None, replay: Any = None) -> None:
         super().__init__()
         self.setup = setup or GameSetup()
         self.play_now = play
+        self.resume_now = resume  # a SavedGame, or "pick"
+        self.replay = replay
+        self.replay_only = replay is not None
         self.net: Any = None  # a networked game started from the host or join form
 
     def on_mount(self) -> None:
-        if self.play_now:
+        if self.replay is not None:
+            from tui.replay import replay_screen
+
+            self.push_screen(replay_screen(self.replay))
+        elif self.resume_now == "pick":
+            from tui.saves import saved_games
+            from tui.screens.saved import SavedPicker
+
+            def picked(saved: Any) -> None:
+                if saved is None:
+                    self.exit()
+                else:
+                    self.resume_game(saved)
+
+            self.push_screen(SavedPicker(saved_games(), "Continue which game?"), picked)
+        elif self.resume_now is not None:
+            self.resume_game(self.resume_now)
+        elif self.play_now:
             self.start_game(self.setup)
         else:
             self.show_start(self.setup)
@@ -46,11 +75,17 @@ class PalazzoApp(App[None]):
 
         self.push_screen(StartScreen(setup), self._chosen)
 
-    def _chosen(self, setup: GameSetup | None) -> None:
-        if setup is not None:
+    def _chosen(self, setup: Any) -> None:
+        from tui.saves import SavedGame
+
+        if isinstance(setup, SavedGame):
+            self.resume_game(setup)
+        elif setup is not None:
             self.start_game(setup)
 
     def start_game(self, setup: GameSetup) -> None:
+        from tui.saves import attach
+
         self.setup = setup
         try:
             table = table_for(setup)
@@ -58,11 +93,29 @@ class PalazzoApp(App[None]):
             self.notify(str(e), title="Cannot start this game", severity="error")
             self.show_start(setup)
             return
+        saver = attach(setup, table.client)
+        if saver.error:
+            self.notify(saver.error, title="Not saved", severity="warning")
         self.push_screen(table)
         rules = table.client.rules
         config = rules.make_config(setup.players, dict(setup.options))
-        for note in getattr(rules, "config_warnings", lambda c: [])(config):
+        for note in rules.config_warnings(config):
             self.notify(note, title="Note", timeout=8)
+
+    def resume_game(self, saved: Any) -> None:
+        """Open the saved game ``saved`` where it stopped (back to the start screen, saying
+        why, if it does not play back)."""
+        from tui.saves import SaveError, resume
+        from tui.setup import adapter
+
+        try:
+            client = resume(saved)
+        except SaveError as e:
+            self.notify(str(e), title="Cannot continue this game", severity="error")
+            self.show_start(self.setup)
+            return
+        self.setup = saved.setup
+        self.push_screen(adapter(saved.setup.game).TABLE(client, saved.setup))
 
     # -- a networked game from the host or join form ----------------------------------------------
 
@@ -88,7 +141,7 @@ class PalazzoApp(App[None]):
         net, self.net = self.net, None
         if net is not None:
             save_transcript(net.session.table, lambda line: self.notify(line, timeout=15))
-        handler = getattr(self, "note_handler", None)
+        handler = self.note_handler
         if handler is not None and not hasattr(self, "exit_status"):  # not a NetApp
             logging.getLogger("palazzo.net").removeHandler(handler)
             self.note_handler = None

@@ -1,10 +1,13 @@
 """The ``palazzo`` command line: one entry point for every way to play.
 
 Subcommands: ``play`` (a game against computer opponents in the full-screen table; with no
-command at all, the start screen); ``sim`` (headless bot games); ``watch`` (a bot game told in
+command at all, the start screen); ``resume`` (go on with a saved local game: every local game
+is saved after each move, see ``tui.saves``); ``replay`` (step through a finished game, a saved
+local one or a networked game's transcript, see ``tui.replay``); ``sim`` (headless bot games); ``watch`` (a bot game told in
 the terminal); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``); ``verify``
-(check saved transcripts: exit status 0 all verified, 3 a cheat or a damaged file, 4 a record
-that stops before the end). ``join``: 0 the game was played to its end, 1 it could not be
+(check saved transcripts: exit status 0 all verified, 3 a cheat or an altered record, 4 a
+record cut off, 5 a file that is not a transcript: ``VERIFY_EXIT``). ``--version`` prints the
+package's version. Every flag of every subcommand has a help text (a test walks the tree). ``join``: 0 the game was played to its end, 1 it could not be
 played, 3 a cheat was detected, 5 it gave up trying to join (``JOIN_EXIT``).
 Bad arguments get one clear line on stderr and exit status 2, never a traceback.
 """
@@ -46,36 +49,67 @@ def _int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
 
 
+def version() -> str:
+    """The installed package's version (or, run from a checkout, its ``pyproject.toml``'s)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+    from pathlib import Path
+
+    try:
+        return installed("palazzo")
+    except PackageNotFoundError:
+        pass
+    try:
+        text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
+    except OSError:
+        return "unknown"
+    for line in text.splitlines():
+        if line.startswith("version"):
+            return line.partition("=")[2].strip().strip('"')
+    return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="palazzo", description="Court of the Medici and Condottiere in the terminal.")
-    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    p.add_argument("--version", action="version", version=f"palazzo {version()}",
+                   help="print palazzo's version and exit")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
+                           help="with no command, the start screen")
 
     play = sub.add_parser("play", help="play against computer opponents at the full-screen table")
     play.add_argument("game", nargs="?", default="medici", help="medici or condottiere")
-    play.add_argument("--players", type=_positive, default=None)
-    play.add_argument("--bots", default="", help="the opponents' bot or level, or one per seat, comma-separated")
-    play.add_argument("--seed", type=_int, default=None)
+    play.add_argument("--players", type=_positive, default=None,
+                      help="how many seats at the table (default: 4, or the most the game takes)")
+    play.add_argument("--bots", default="", help="the opponents' levels (easy, normal, hard), one "
+                      "for all or one per seat, comma-separated")
+    play.add_argument("--seed", type=_int, default=None,
+                      help="the seed of the shuffle: the same seed deals the same game")
     play.add_argument("--option", action="append", default=[], help="a rules option, NAME or NAME=N")
     play.add_argument("--name", default="", help="your name at the table")
     play.add_argument("--seat", type=_positive, default=1, help="which seat you take, from 1")
     play.add_argument("--pace", type=float, default=0.8, help="seconds between computer moves")
 
+    _add_resume(sub)
+    _add_replay(sub)
+
     sim = sub.add_parser("sim", help="play bot games headlessly and print their results")
     sim.add_argument("game", help="medici or condottiere")
-    sim.add_argument("--players", type=_positive, default=4)
-    sim.add_argument("--games", type=_positive, default=1)
-    sim.add_argument("--seed", type=_int, default=0)
+    sim.add_argument("--players", type=_positive, default=4, help="seats per game (default 4)")
+    sim.add_argument("--games", type=_positive, default=1, help="how many games (default 1)")
+    sim.add_argument("--seed", type=_int, default=0,
+                     help="the first game's seed; the next games take the next seeds (default 0)")
     sim.add_argument("--bots", default="", help="comma-separated bot per seat, or one for all")
     sim.add_argument("--option", action="append", default=[], help="a rules option, NAME or NAME=N")
     sim.add_argument("--think", type=float, default=None, help="CPU seconds per search-bot decision")
     sim.add_argument("--json", action="store_true", help="one JSON object per game")
 
     watch = sub.add_parser("watch", help="watch bots play one game, move by move")
-    watch.add_argument("game", nargs="?", default="medici")
-    watch.add_argument("--players", type=_positive, default=4)
-    watch.add_argument("--seed", type=_int, default=None)
-    watch.add_argument("--bots", default="")
-    watch.add_argument("--option", action="append", default=[])
+    watch.add_argument("game", nargs="?", default="medici", help="medici or condottiere")
+    watch.add_argument("--players", type=_positive, default=4, help="seats at the table (default 4)")
+    watch.add_argument("--seed", type=_int, default=None,
+                       help="the seed of the shuffle (default: a random one, printed)")
+    watch.add_argument("--bots", default="", help="comma-separated bot per seat, or one for all")
+    watch.add_argument("--option", action="append", default=[], help="a rules option, NAME or NAME=N")
     _add_host(sub)
     _add_join(sub)
     _add_verify(sub)
@@ -95,8 +129,8 @@ def _seconds(text: str) -> float:
 def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     h = sub.add_parser("host", help="host a networked game")
     h.add_argument("game", help="medici or condottiere")
-    h.add_argument("--players", type=_positive, required=True)
-    h.add_argument("--port", type=_int, default=7342)
+    h.add_argument("--players", type=_positive, required=True, help="seats at the table")
+    h.add_argument("--port", type=_int, default=7342, help="the TCP port to listen on (default 7342)")
     h.add_argument("--bind", default=None, help="address to listen on (default: all interfaces)")
     h.add_argument("--no-seat", action="store_true", help="only relay; take no seat")
     h.add_argument("--bots", type=_int, default=0, help="seats played by bots on this machine")
@@ -105,9 +139,12 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     h.add_argument("--option", action="append", default=[], help="a rules option, NAME or NAME=N")
     h.add_argument("--headless", action="store_true", help="log lines instead of the table")
     h.add_argument("--open", action="store_true", help="no game code needed to join")
-    h.add_argument("--name", default="host")
-    h.add_argument("--turn-timeout", type=_seconds, default=None, metavar="SECONDS")
-    h.add_argument("--on-timeout", choices=("forfeit", "bot"), default="forfeit")
+    h.add_argument("--name", default="host", help="the host's name at the table (default host)")
+    h.add_argument("--turn-timeout", type=_seconds, default=None, metavar="SECONDS",
+                   help="how long a seat may take over a move (default: no limit)")
+    h.add_argument("--on-timeout", choices=("forfeit", "bot"), default="forfeit",
+                   help="what a seat that runs out of time does: forfeit (default) or let a bot "
+                        "play for it")
     h.add_argument("--allow-hints", action="store_true",
                    help="let the players ask the coach for a hint (h at the table); every peer sees it")
     h.add_argument("--resume", nargs="?", const="", default=None, metavar="GAME-ID-PREFIX",
@@ -130,15 +167,62 @@ JOIN_EXIT = """exit status:
 def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     j = sub.add_parser("join", help="join a networked game", epilog=JOIN_EXIT,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    j.add_argument("address", metavar="HOST:PORT")
+    j.add_argument("address", metavar="HOST:PORT", help="the host's address and port")
     j.add_argument("--code", default=None, help="the game code the host gave")
-    j.add_argument("--name", default=None)
+    j.add_argument("--name", default=None, help="your name at the table (default: your login)")
     j.add_argument("--bot", default=None, help="play headless as this bot (any name sim --bots takes)")
     j.add_argument("--verbose", action="store_true", help="print every move")
 
 
+VERIFY_EXIT = """exit status (for several files, the first of 3, 4, 5 that any of them gives):
+  0  every file verified: every entry genuine, the game played to its end
+  2  a file named is not there (nothing is checked)
+  3  a cheat (the line names who and where) or an altered record (a bad signature, a broken
+     chain, an entry that does not parse)
+  4  a record cut off: the file stops in the middle of an entry, or every entry is genuine but
+     the record stops before the end of the game
+  5  a file that is not a palazzo transcript at all"""
+
+
+RESUME_HELP = """Every local game is saved after each move under $XDG_DATA_HOME/palazzo/local/
+(default ~/.local/share/palazzo/local/). With no GAME: the one unfinished game opens, or the list
+of them to choose from. --list prints them, numbered, newest first.
+exit status: 0 played (or listed), 1 no saved game to continue, 2 a bad argument or a file that
+is not a saved game."""
+
+
+def _add_resume(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    r = sub.add_parser("resume", help="go on with a saved local game where it stopped",
+                       epilog=RESUME_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    r.add_argument("saved", nargs="?", default=None, metavar="GAME",
+                   help="a number from --list, or a saved game's file")
+    r.add_argument("--list", action="store_true", help="print the unfinished games; open none")
+    r.add_argument("--pace", type=float, default=None,
+                   help="seconds between computer moves (default: as the game was saved)")
+
+
+REPLAY_HELP = """FILE is a finished local game (see palazzo resume --help for where they are
+saved; --list names them) or a networked game's transcript (the .palazzo file that palazzo
+verify reads). A networked record holds no hidden card: its replay is the public view, checked
+entry by entry as verify checks it, up to the first entry that fails.
+keys: right or n the next move, left or p back, Home and End, l the whole log, Escape closes.
+exit status: 0 shown, 1 nothing to replay, 2 a bad argument or a file that cannot be replayed."""
+
+
+def _add_replay(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    r = sub.add_parser("replay", help="step through a finished game, move by move, forward and back",
+                       epilog=REPLAY_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    r.add_argument("file", nargs="?", default=None, metavar="FILE",
+                   help="a saved local game (.json) or a networked transcript (.palazzo)")
+    r.add_argument("--seat", default=None, metavar="N|public",
+                   help="whose view to show: a seat number from 1, or public (what everyone saw); "
+                        "default: the seat that was played, or public for a networked record")
+    r.add_argument("--list", action="store_true", help="print the finished local games, numbered")
+
+
 def _add_verify(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    v = sub.add_parser("verify", help="check saved transcripts of networked games, signature by signature")
+    v = sub.add_parser("verify", help="check saved transcripts of networked games, signature by signature",
+                       epilog=VERIFY_EXIT, formatter_class=argparse.RawDescriptionHelpFormatter)
     v.add_argument("transcripts", nargs="+", metavar="TRANSCRIPT", help="a saved .palazzo file")
     v.add_argument("--quiet", action="store_true", help="print nothing; only the exit status")
 
@@ -148,7 +232,7 @@ def _setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
     entry = get_game(args.game)
     config = entry.rules.make_config(args.players, parse_options(args.option))
-    for note in getattr(entry.rules, "config_warnings", lambda c: [])(config):
+    for note in entry.rules.config_warnings(config):
         print(f"palazzo: note: {note}", file=sys.stderr)
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
     bots = seat_bots(entry, names, args.players)
@@ -240,6 +324,93 @@ def cmd_start() -> int:
     return 0
 
 
+def _numbered(games) -> None:  # type: ignore[no-untyped-def]
+    for i, g in enumerate(games, 1):
+        print(f"{i:3}  {g.describe()}\n     {g.path}")
+
+
+def _pick_saved(given: str, games):  # type: ignore[no-untyped-def]
+    from tui.saves import SaveError, load
+
+    if given.isdigit():
+        n = int(given)
+        if not 1 <= n <= len(games):
+            raise UsageError(f"no game {n} in the list (--list shows {len(games)})")
+        return games[n - 1]
+    try:
+        return load(given)
+    except SaveError as e:
+        raise UsageError(str(e)) from None
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from tui.saves import SaveError, resume, saved_games, saves_dir
+
+    if args.pace is not None and args.pace < 0:
+        raise UsageError("--pace must be 0 or more seconds")
+    games = saved_games(finished=False)
+    if args.saved is None and not games:
+        print(f"palazzo resume: no saved game to continue (local games are saved in {saves_dir()} "
+              "as they are played)")
+        return 1
+    if args.list:
+        _numbered(games)
+        return 0
+    from tui.app import PalazzoApp
+
+    if args.saved is None and len(games) > 1:
+        PalazzoApp(resume="pick").run()
+        return 0
+    saved = games[0] if args.saved is None else _pick_saved(args.saved, games)
+    if saved.over:
+        raise UsageError(f"{saved.path}: this game is over (palazzo replay shows it)")
+    if args.pace is not None:
+        saved = replace(saved, setup=replace(saved.setup, pace=args.pace))
+    try:
+        resume(saved).close()  # it plays back before the screen opens
+    except SaveError as e:
+        raise UsageError(str(e)) from None
+    PalazzoApp(saved.setup, resume=saved).run()
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from tui.replay import PUBLIC, ReplayError, open_replay
+    from tui.saves import saved_games
+
+    if args.list:
+        games = saved_games(finished=True)
+        if not games:
+            print("palazzo replay: no finished local game saved")
+            return 1
+        _numbered(games)
+        return 0
+    if args.file is None:
+        raise UsageError("name the FILE to replay (palazzo replay --list names the finished games)")
+    seat: int | None = -1
+    if args.seat is not None:
+        if args.seat.lower() == "public":
+            seat = PUBLIC
+        elif args.seat.isdigit() and int(args.seat) >= 1:
+            seat = int(args.seat) - 1
+        else:
+            raise UsageError(f"--seat takes a seat number from 1 or public, not {args.seat!r}")
+    path = args.file
+    if args.file.isdigit():
+        games = saved_games(finished=True)
+        path = str(_pick_saved(args.file, games).path)
+    try:
+        replay = open_replay(path, seat)
+    except ReplayError as e:
+        raise UsageError(str(e)) from None
+    from tui.app import PalazzoApp
+
+    PalazzoApp(replay=replay).run()
+    return 0
+
+
 def cmd_watch(args: argparse.Namespace) -> int:
     import random
     import time
@@ -319,7 +490,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """One line per file; 0 all verified, 3 a cheat or a rejected file, 4 an incomplete one."""
+    """One line per file; the exit status is the worst finding (``VERIFY_EXIT``)."""
     import os
 
     from net.session.verify import verify_file
@@ -336,7 +507,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if not args.quiet:
             prefix = f"{path}: " if len(args.transcripts) > 1 else ""
             print(prefix + verdict.text, flush=True)
-    return 3 if 3 in found else 4 if 4 in found else 0
+    return next((status for status in (3, 4, 5) if status in found), 0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -348,6 +519,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_start()
         if args.command == "play":
             return cmd_play(args)
+        if args.command == "resume":
+            return cmd_resume(args)
+        if args.command == "replay":
+            return cmd_replay(args)
         if args.command == "sim":
             return cmd_sim(args)
         if args.command == "watch":

@@ -34,7 +34,11 @@ moves ``pace`` seconds apart (0 in tests) so a person can follow them one at a t
 the log with the game's narrator (``tui.<game>.adapter.narrate``), which reads only the seat's
 views around each step, so a networked client can word its log the same way. The game's marker
 (``tui.<game>.adapter.marks``) says, from the same views, what the last move touched on the
-table (``TableView.marks``), for the screen to mark until the next move.
+table (``TableView.marks``), for the screen to mark until the next move. After every move
+(the seat's or a bot's, with the chance steps it led to) it calls ``on_move`` when one is set,
+and ``on_close`` when closed: ``tui.saves`` writes the game there. ``record()`` is what a save
+holds and ``restore()`` plays a saved game back to where it stopped, generators included, so
+it goes on as if never stopped.
 """
 
 from __future__ import annotations
@@ -151,6 +155,10 @@ class LocalClient:
         self._log: list[str] = []
         self._decided = asyncio.Event()
         self._closed = False
+        #: called after every move, once the chance steps it led to are resolved
+        self.on_move: Callable[[LocalClient], None] | None = None
+        #: called once when the client is closed (a save waits there for its last write)
+        self.on_close: Callable[[], None] | None = None
         self._advance()
 
     # -- the interface -------------------------------------------------------------------------
@@ -182,6 +190,7 @@ class LocalClient:
             raise NotYourTurn(f"it is not {self.names[self.seat]}'s turn")
         self._step(action)
         self._advance()
+        self._moved()
         self._decided.set()
 
     async def updates(self) -> AsyncIterator[TableView]:
@@ -214,10 +223,39 @@ class LocalClient:
             return
         self._step(action)
         self._advance()
+        self._moved()
 
     def close(self) -> None:
         self._closed = True
         self._decided.set()
+        done, self.on_close = self.on_close, None
+        if done is not None:
+            done()
+
+    # -- saving and restoring ------------------------------------------------------------------
+
+    def record(self) -> tuple[list[Any], Any, dict[int, Any]]:
+        """Every step's action so far (chance steps included), the chance generator's state
+        and each bot's generator state: enough to go on exactly where the game stands."""
+        actions = [step.action for step in self._local.history]
+        return actions, self._local.rng.getstate(), {s: b.rng.getstate() for s, b in self._bots.items()}
+
+    def restore(self, actions: Sequence[Any], rng_state: Any, bot_states: dict[int, Any]) -> None:
+        """Play ``actions`` from the start through the rules' checked door (a ``ValueError``
+        names a step that is not legal), then set the generators as ``record()`` gave them."""
+        config = self._local.config
+        self._local = LocalGame(self.rules, config, self.seed)
+        self._log = []
+        for action in actions:
+            self._step(action)
+        self._local.rng.setstate(rng_state)
+        for s, state in bot_states.items():
+            self._bots[s].rng.setstate(state)
+        self._advance()
+
+    def _moved(self) -> None:
+        if self.on_move is not None and not self._closed:
+            self.on_move(self)
 
     # -- inside --------------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from typing import Any
 from textual import events
 
 from net.session.play import EXIT_GAVE_UP
-from net.session.sessions import PeerSession
+from net.session.sessions import PeerEvent, PeerSession
 from net.wire.errors import CheatDetected
 from net.wire.identity import Identity
 from tui.app import PalazzoApp
@@ -198,8 +198,10 @@ class NetApp(PalazzoApp):
     failure = property(lambda self: self.net.failure)
     host_session = property(lambda self: self.net.host_session)
 
-    def on_mount(self, event: events.Mount) -> None:
-        event.prevent_default()  # not the start screen of a local game
+    def on_mount(self, event: events.Mount | None = None) -> None:
+        # Textual passes the event; the default keeps the signature compatible with the base
+        if event is not None:
+            event.prevent_default()  # not the start screen of a local game
         # the network's log lines become notes on the screen, never stray text over it
         add_note_handler(self)
         self.net.start(self)
@@ -225,9 +227,9 @@ class NetApp(PalazzoApp):
 
 def add_note_handler(app: PalazzoApp) -> None:
     """The network's log lines (warnings and worse) become notes on ``app``'s screen."""
-    if getattr(app, "note_handler", None) is None:
-        app.note_handler = _NoteHandler(app)  # type: ignore[attr-defined]
-        logging.getLogger("palazzo.net").addHandler(app.note_handler)  # type: ignore[attr-defined]
+    if app.note_handler is None:
+        app.note_handler = _NoteHandler(app)
+        logging.getLogger("palazzo.net").addHandler(app.note_handler)
 
 
 class _NoteHandler(logging.Handler):
@@ -270,8 +272,12 @@ def join_net(host: str, port: int, code: str | None, name: str,
     session = PeerSession(identity, name, code, auto_ready=False,
                           journal=Journal.for_identity(identity.public_key))
     net: NetGame | None = None
-    runner = PeerRunner(session, host, port, on_event=lambda e: net and net.changed(),
-                        fallback=_FallbackBot(session))
+
+    def changed(event: PeerEvent) -> None:
+        if net is not None:
+            net.changed()
+
+    runner = PeerRunner(session, host, port, on_event=changed, fallback=_FallbackBot(session))
     net = NetGame(session, runner.run, runner.act, runner.flush, f"Joining {host}:{port} as {name}")
     return net
 
@@ -301,7 +307,12 @@ def host_net(settings: Any) -> NetGame:
     me: Any = (PeerSession(session.identity, settings.name, code, auto_ready=False,
                            journal=journal) if settings.seat else RelayView(session))
     net: NetGame | None = None
-    runner = HostRunner(session, lambda: net and net.changed())
+
+    def changed() -> None:
+        if net is not None:
+            net.changed()
+
+    runner = HostRunner(session, changed)
 
     async def network() -> None:
         started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -347,7 +358,8 @@ def finish(app: NetApp, say: Callable[[str], None]) -> int:
     """After the app: save the transcript, say what went wrong, give the exit status."""
     from net.session.play import save_transcript
 
-    logging.getLogger("palazzo.net").removeHandler(getattr(app, "note_handler", None))
+    if app.note_handler is not None:
+        logging.getLogger("palazzo.net").removeHandler(app.note_handler)
     save_transcript(app.session.table, say)  # again after a failure; the same file at the end
     if app.failure:
         say(f"error: {app.failure}")

@@ -34,7 +34,7 @@ def option_widgets(game: str, chosen: dict[str, Any] | None = None) -> list[Any]
     rules = get_game(game).rules
     chosen = chosen or {}
     widgets: list[Any] = []
-    for name in getattr(rules, "options", ()):
+    for name in rules.options:
         words = OPTION_WORDS.get(name, name.replace("_", " "))
         if name in NUMERIC_OPTIONS:
             choices = [("off", 0)] + [(f"to {n} points", n) for n in NUMERIC_OPTIONS[name]]

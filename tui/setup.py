@@ -22,6 +22,13 @@ from tui.client import LocalClient
 ADAPTERS = {"medici": "tui.medici.adapter", "condottiere": "tui.condottiere.adapter"}
 
 
+def player_levels(game: str) -> list[str]:
+    """The levels offered to players on the forms (easy, normal, hard); the bot kinds behind
+    them (greedy, ismcts, ...) stay names for the command line."""
+    entry = get_game(game)
+    return list(entry.levels) or entry.bot_names()
+
+
 def default_bot(game: str) -> str:
     entry = get_game(game)
     names = entry.bot_names()

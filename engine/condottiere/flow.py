@@ -9,6 +9,8 @@ and in a view (``viewer`` set) cards that enter the face-down pile become ``UNKN
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from engine.condottiere.cards import EMPTY, FULL_DECK, NREGIONS, SLOTS
 from engine.condottiere.measures import (
     ADJACENT_BONUS,
@@ -27,6 +29,7 @@ from engine.condottiere.state import REFEREE, State
 from engine.core import UNKNOWN
 
 U = SLOTS - 1  # the counts slot of masked cards
+T = TypeVar("T")
 
 END_EXHAUSTED = "board-exhausted"
 END_LIMIT = "battle-limit"
@@ -75,7 +78,7 @@ def first_face_down(s: State) -> tuple[int, int]:
     return -1, -1
 
 
-def set_at(t: tuple, i: int, v: object) -> tuple:
+def set_at(t: tuple[T, ...], i: int, v: T) -> tuple[T, ...]:
     """``t`` with item ``i`` replaced by ``v``."""
     return t[:i] + (v,) + t[i + 1 :]
 

@@ -15,9 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from engine.condottiere import rules, text
+from engine.condottiere import state as condottiere_state
 from engine.condottiere.cards import KINDS
 from engine.condottiere.state import (
     ACTION_KINDS,
+    NO_CARD,
     OPTIONS,
     Action,
     CondottiereConfig,
@@ -48,7 +50,7 @@ def _check_form(action: Any) -> Action:
         or any(type(x) is not int for x in action[1:5])
         or not isinstance(action.cards, tuple)
         or any(type(c) is not int or not UNKNOWN <= c < KINDS for c in action.cards)
-        or not (action.card == -2 or UNKNOWN <= action.card < KINDS)
+        or not (action.card == NO_CARD or UNKNOWN <= action.card < KINDS)
     ):
         raise InvalidActionError(f"malformed action {action!r}")
     return action
@@ -185,7 +187,7 @@ class CondottiereRules(RulesBase):
     Action = Action
     State = State
 
-    def new_game(self, config: CondottiereConfig | None = None) -> State:
+    def new_game(self, config: CondottiereConfig | None = None) -> condottiere_state.State:
         return rules.new_game(config)
 
     def make_config(self, players: int, options: dict[str, Any]) -> CondottiereConfig:
@@ -205,7 +207,12 @@ class CondottiereRules(RulesBase):
     mask_action = staticmethod(mask_action)
     scores = staticmethod(scores)
 
-    def action_text(self, state: State, action: Action, viewer: int | None = None) -> str:
+    def action_text(
+        self,
+        state: condottiere_state.State,
+        action: condottiere_state.Action,
+        viewer: int | None = None,
+    ) -> str:
         return text.action_text(state, action, viewer)
 
 

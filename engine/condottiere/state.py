@@ -366,7 +366,7 @@ def _from_data(d: Any) -> State:
     for name in ("passed", "owed", "queue", "fighters", "points", "winners"):
         values[name] = _ints(d[name], 0)
     ranges = {
-        "viewer": (-1, n - 1), "turn": (0, n - 1), "holder": (0, n - 1), "placer": (0, n - 1),
+        "viewer": (REFEREE, n - 1), "turn": (0, n - 1), "holder": (0, n - 1), "placer": (0, n - 1),
         "battle": (-1, NREGIONS - 1), "favor": (-1, NREGIONS - 1), "defender": (-1, n - 1),
         "free": (0, 1), "pending": (-1, 200), "final": (0, 2),
     }

@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.core import UNKNOWN, IllegalActionError, InvalidActionError, Outcome, RulesBase
 from engine.medici import rules, text
+from engine.medici import state as medici_state
 from engine.medici.cards import COPIES, HOUSES, RANK_VALUE, RANKS, house_of
 from engine.medici.state import KINDS, NO_LIMIT, Action, MediciConfig, State
 from engine.medici.view import view
@@ -160,7 +161,7 @@ class MediciRules(RulesBase):
     Action = Action
     State = State
 
-    def new_game(self, config: MediciConfig | None = None) -> State:
+    def new_game(self, config: MediciConfig | None = None) -> medici_state.State:
         return rules.new_game(config)
 
     def make_config(self, players: int, options: dict[str, Any]) -> MediciConfig:
@@ -187,7 +188,9 @@ class MediciRules(RulesBase):
     view = staticmethod(view)
     scores = staticmethod(scores)
 
-    def action_text(self, state: State, action: Action, viewer: int | None = None) -> str:
+    def action_text(
+        self, state: medici_state.State, action: medici_state.Action, viewer: int | None = None
+    ) -> str:
         return text.action_text(state, action, viewer)
 
 

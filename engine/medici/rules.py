@@ -26,6 +26,8 @@ conspire, strike, plan), then target, eliminated stack, value, extra and seat.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from engine.core import CHANCE, REVEAL, TERMINAL, UNKNOWN, IllegalActionError
 from engine.medici.cards import (
     COPIES,
@@ -51,6 +53,7 @@ from engine.medici.state import (
 )
 
 HAND_START = 11
+T = TypeVar("T")
 KIND_ORDER = {k: i for i, k in enumerate(KINDS)}
 
 END_ALLIANCES = "alliances-gone"
@@ -422,7 +425,7 @@ def _insert(cards: tuple[int, ...], c: int) -> tuple[int, ...]:
     return cards[:i] + (c,) + cards[i:]
 
 
-def _set(t: tuple, i: int, v: object) -> tuple:
+def _set(t: tuple[T, ...], i: int, v: T) -> tuple[T, ...]:
     return t[:i] + (v,) + t[i + 1 :]
 
 

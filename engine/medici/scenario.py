@@ -104,8 +104,8 @@ def position(
     rows = [[_alliance(a) for a in row] for row in alliance_rows]
     stacks = [stack_of(s) for s in middle]
     bottom_cards = [cards_of(b) for b in bottoms]
-    for h in hand_cards + bottom_cards:
-        used.update(h)
+    for cards in hand_cards + bottom_cards:
+        used.update(cards)
     for row in rows:
         for a in row:
             if a is not None:

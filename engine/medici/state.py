@@ -136,7 +136,7 @@ class Action(NamedTuple):
         """The action in plain data; ``InvalidActionError`` naming the field when a field is
         unknown, missing, not an int, or outside the range any action may hold (``FIELD_RANGES``)."""
         kind = action_kind(data, _FIELDS, KINDS)
-        values = [kind]
+        values: list[int] = []
         for name, default in (("seat", None), *_DEFAULTS):
             v = data.get(name, default)
             lo, hi = FIELD_RANGES[name]
@@ -144,7 +144,7 @@ class Action(NamedTuple):
                 raise InvalidActionError(
                     f"action field {name} must be an int from {lo} to {hi}, not {v!r}")
             values.append(v)
-        return cls(*values)
+        return cls(kind, *values)
 
 
 #: the largest stack number a game can reach: every card enters the middle at most once as

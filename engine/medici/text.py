@@ -13,7 +13,7 @@ error message about a hostile action can always be written.
 from __future__ import annotations
 
 from engine.medici.cards import HOUSES, JESTER, RANKS, long_name, short_name
-from engine.medici.state import Action, State
+from engine.medici.state import Action, Stack, State
 
 
 def stack_label(sid: int) -> str:
@@ -46,7 +46,7 @@ def played(card: int, value: int) -> str:
     return short_name(card)
 
 
-def stack_text(stack: tuple) -> str:
+def stack_text(stack: Stack) -> str:
     """``Orsini Noble 4 + Colonna Jester(5) = 9``."""
     _, total, cards = stack
     parts = [

@@ -16,7 +16,7 @@ sizes, limits) is public.
 from __future__ import annotations
 
 from engine.core import UNKNOWN
-from engine.medici.state import NO_CARD, State
+from engine.medici.state import NO_CARD, Alliance, State
 
 
 def _masked_hand(hand: tuple[int, ...], shown: int) -> tuple[int, ...]:
@@ -25,9 +25,11 @@ def _masked_hand(hand: tuple[int, ...], shown: int) -> tuple[int, ...]:
     return (UNKNOWN,) * len(hand)
 
 
-def _masked_row(row: tuple, holder: int, seat: int) -> tuple:
+def _masked_row(
+    row: tuple[Alliance | None, ...], holder: int, seat: int
+) -> tuple[Alliance | None, ...]:
     """A holder's three slots as ``seat`` sees them (the same tuple when nothing is hidden)."""
-    out = []
+    out: list[Alliance | None] = []
     changed = False
     for a in row:
         if a is not None:

@@ -39,7 +39,7 @@ from engine.condottiere.cards import (
     SURRENDER,
     WINTER,
 )
-from engine.condottiere.flow import after_deal, reshuffle
+from engine.condottiere.flow import after_deal, first_face_down, reshuffle
 from engine.condottiere.measures import battle_regions, favor_regions, line_strengths
 from engine.condottiere.state import NO_CARD, Action, State, _new, mk
 from engine.core import UNKNOWN
@@ -226,7 +226,7 @@ def _reveal(s: State) -> Action:
         seat = s.turn
         pos = rules.face_down_position(s.lines[seat], s.pending)
     else:
-        seat, pos = rules.first_face_down(s)
+        seat, pos = first_face_down(s)
     return mk("reveal", seat, s.lines[seat][pos][0], pos)
 
 

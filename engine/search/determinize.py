@@ -17,6 +17,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
+from typing import TypeVar
+
+#: a group of slots (a house, a deck)
+G = TypeVar("G", bound=Hashable)
 
 
 class InconsistentViewError(ValueError):
@@ -36,10 +40,10 @@ def unseen(full: Mapping[int, int], seen: Iterable[int]) -> list[int]:
 
 
 def deal(
-    slots: Mapping[Hashable, int], cards: Mapping[Hashable, list[int]], rng: random.Random
-) -> dict[Hashable, list[int]]:
+    slots: Mapping[G, int], cards: Mapping[G, list[int]], rng: random.Random
+) -> dict[G, list[int]]:
     """For each group, its ``cards`` shuffled, to fill its ``slots[group]`` hidden places."""
-    out: dict[Hashable, list[int]] = {}
+    out: dict[G, list[int]] = {}
     for group, k in slots.items():
         pool = list(cards.get(group, ()))
         if len(pool) != k:

@@ -52,8 +52,8 @@ def _visible_cards(v: State) -> list[int]:
             if a is not None:
                 seen.append(a[1])
                 seen.append(a[2])
-    for _, _, cards in v.middle:
-        seen.extend(c for c, _ in cards)
+    for _, _, stack in v.middle:
+        seen.extend(c for c, _ in stack)
     seen.extend(v.eliminated)
     if v.pending is not None:
         seen.append(v.pending[1])
@@ -114,7 +114,7 @@ def prepare(v: State, seat: int) -> Callable[[random.Random], State]:
         if any(a is not None and (a[1] == UNKNOWN or a[2] == UNKNOWN) for a in row)
     ]
 
-    def sorted_fill(plan: list[tuple[tuple[int, ...], int, list[int], int]], dealt: list[list[int]]) -> tuple:
+    def sorted_fill(plan: list[tuple[tuple[int, ...], int, list[int], int]], dealt: list[list[int]]) -> tuple[tuple[int, ...], ...]:
         out = []
         for cards_, i, known, k in plan:
             if k:
@@ -161,7 +161,7 @@ def prepare(v: State, seat: int) -> Callable[[random.Random], State]:
     return draw
 
 
-def _fill(v: State, dealt: dict[Hashable, list[int]]) -> State | None:
+def _fill(v: State, dealt: dict[int, list[int]]) -> State | None:
     """``v`` with its hidden places filled from ``dealt`` (None when there are none)."""
     if not any(dealt.values()):
         return None
@@ -330,7 +330,7 @@ def fast_action(s: State, seat: int, rng: random.Random, explore: float = 0.3) -
     for c in cards:
         vals = values(c, limit)
         face = RANK_VALUE[c % RANKS]
-        options = [(face, "court", c, vals[-1], -1, -1)]
+        options: list[tuple[int, str, int, int, int, int]] = [(face, "court", c, vals[-1], -1, -1)]
         if c % RANKS == MINISTER:
             options += [(face + lost[sid], "build", c, 0, sid, -1) for sid, _, st in middle if len(st) >= 2]
         for sid, total, _ in middle:
@@ -341,13 +341,14 @@ def fast_action(s: State, seat: int, rng: random.Random, explore: float = 0.3) -
         for k, g0, true, playable in strikes:
             for v in vals:
                 if v in playable:
-                    elim = [lost[o] for t in true for o in totals.get(v + t, ())]
-                    options.append((face + g0 + max(elim, default=0), "strike", c, v, k, -1))
-        for g, *rest in options:
+                    gone = [lost[o] for t in true for o in totals.get(v + t, ())]
+                    options.append((face + g0 + max(gone, default=0), "strike", c, v, k, -1))
+        for g, kind, card, val, target, elim in options:
+            pick = (kind, card, val, target, elim)
             if g > best:
-                best, picks = g, [rest]
+                best, picks = g, [pick]
             elif g == best:
-                picks.append(rest)
+                picks.append(pick)
     kind, c, v, target, elim = picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
     return mk(kind, seat, c, v, target, elim)
 

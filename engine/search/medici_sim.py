@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections.abc import Callable
+from typing import Any
 
 from engine.medici import rules
 from engine.medici.cards import COPIES, JESTER, JESTER_MAX, MINISTER, RANK_VALUE, RANKS
@@ -141,14 +142,15 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
     tmask = 0
     for total in totals:
         tmask |= 1 << total
-    strikes = []
+    # per strike: [slot, gain, elim by value, alliance, sums (-1: not yet known), reach]
+    strikes: list[list[Any]] = []
     for k, al in enumerate(s.alliances[seat]):
         if al is not None:
             elim: list[int | None] = [None] * _SPAN
             reach = 0  # the most it can add: it may eliminate nothing
-            for t in _TRUE[al[2] % RANKS][al[1] % RANKS]:
+            for true_v in _TRUE[al[2] % RANKS][al[1] % RANKS]:
                 for total, g in most.items():
-                    v = total - t
+                    v = total - true_v
                     if 0 <= v < _SPAN:
                         x = elim[v]
                         if x is None or g > x:
@@ -156,7 +158,7 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
                             if g > reach:
                                 reach = g
             strikes.append([k, _FACE[al[2]] - loss[al[1]], elim, al, -1, reach])
-    seen = None
+    seen: list[int] | None = None
     # ``fast_action`` keeps every move whose gain is the best, in their order; the best is at
     # least the highest face (that card to court), so the search starts there, and a move that
     # cannot reach the best so far is passed by: the picks are still exactly the moves of the
@@ -178,12 +180,12 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
                         best, picks = g, [("build", c, 0, sid, -1)]
                     elif g == best:
                         picks.append(("build", c, 0, sid, -1))
-        reach = None
+        most_gain: int | None = None
         for v in vals:
             x = conspire[v]
-            if x is not None and (reach is None or x > reach):
-                reach = x
-        if reach is not None and face + reach >= best:
+            if x is not None and (most_gain is None or x > most_gain):
+                most_gain = x
+        if most_gain is not None and face + most_gain >= best:
             for sid, total, _ in middle:
                 for v in vals:
                     others = totals.get(total + v)
@@ -223,8 +225,8 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
                     best, picks = g, [("strike", c, v, k, -1)]
                 else:
                     picks.append(("strike", c, v, k, -1))
-    kind, c, v, target, elim = picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
-    return _new(Action, (kind, seat, c, v, target, elim, 0))
+    kind, c, v, target, elim_sid = picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
+    return _new(Action, (kind, seat, c, v, target, elim_sid, 0))
 
 
 def fast_resolve(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> Action | None:

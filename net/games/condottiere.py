@@ -161,8 +161,8 @@ class CondottiereDealer(FairDealer):
         deck = self.decks[PILE]
         k = action.kind
         if k == "play":
-            h = self._find([action.card], shown_first=not self._face_down(action))
-            return h, [] if self._face_down(action) or deck.is_open(h[0]) else h
+            hs = self._find([action.card], shown_first=not self._face_down(action))
+            return hs, [] if self._face_down(action) or deck.is_open(hs[0]) else hs
         if k == "reveal":
             h = self.down[self.me][_ordinal(view, self.me, action.target)]
             return [], [] if deck.is_open(h) else [h]

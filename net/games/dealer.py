@@ -59,7 +59,7 @@ from net.deck import group as g
 from net.deck.cipher import CardTable
 from net.deck.fair_deck import CardOpened, DeckFault, FairDeck, pack_handles, unpack_handles
 from net.deck.keys import PublicKeys, key_message, read_key_message
-from net.wire.errors import CheatDetected
+from net.wire.errors import HOST, CheatDetected
 
 MAX_HANDLES = 64
 
@@ -96,7 +96,7 @@ class FairDealer:
         self.players: int = config.players
         self.seed = seed
         self.me = me
-        self.secret = secret if me >= 0 else None
+        self.secret = secret if me != HOST else None
         self.key_msgs: list[dict[str, Any]] = []
         self.keys: PublicKeys | None = None
         self.decks: dict[str, FairDeck] = {}
@@ -190,10 +190,10 @@ class FairDealer:
             for deck, to in planned:
                 self.pending.append(Pending(deck, self.decks[deck].deal(to), to))
         p = self.pending[0]
-        deck = self.decks[p.deck]
-        if [s for s in deck.missing_shares(p.handle) if s != p.to]:
+        fair = self.decks[p.deck]
+        if [s for s in fair.missing_shares(p.handle) if s != p.to]:
             return None
-        if p.to is not None and p.to == self.me and deck.card(p.handle) is None:
+        if p.to is not None and p.to == self.me and fair.card(p.handle) is None:
             # every other share is in, so this seat learnt its card (``FairDeck`` raises
             # ``DeckFault`` for a card that is none): not knowing it is a fault of this program
             raise DeckFault(p.deck, p.handle, "this seat's own card is unknown to it")
@@ -265,7 +265,7 @@ class FairDealer:
         """Take back this seat's own secret from its own key entry (after a restart); before
         the entry is read, since the last key makes the decks."""
         secret = fields.get("secret")
-        if type(secret) is bytes and self.me >= 0:
+        if type(secret) is bytes and self.me != HOST:
             self.secret = g.decode_scalar(secret)
 
     # -- act entries --------------------------------------------------------------------------

@@ -35,6 +35,7 @@ import random
 from typing import Any
 
 from engine.core import UNKNOWN
+from net.deck.fair_deck import DeckFault
 from net.games.dealer import FairDealer, MoveError, Pending
 
 _SHOWN = frozenset(("court", "build", "conspire", "strike"))
@@ -98,7 +99,13 @@ class MediciDealer(FairDealer):
         handle = self.bottoms[seat].pop(0)
         assert handle is not None
         self.hands[seat].append(handle)
-        return mk("draw", seat, self.kind(self.deck_of(seat), handle))
+        deck_id = self.deck_of(seat)
+        card = self.kind(deck_id, handle)
+        if card is None:
+            # the card came back shown, so every peer knows it: not knowing it is a fault of
+            # this program
+            raise DeckFault(deck_id, handle, "a shown card is unknown to this seat")
+        return mk("draw", seat, card)
 
     def draw_action(self, view: Any, p: Pending, card: int) -> Any:
         from engine.medici.state import mk
@@ -190,15 +197,15 @@ class MediciDealer(FairDealer):
         if k in _SHOWN:
             shown(take())
         elif k == "reveal":
-            h = self.hidden.pop((author, view.turn), None)
-            if h is None:
+            found = self.hidden.pop((author, view.turn), None)
+            if found is None:
                 raise MoveError("no card of the author's at that slot")
-            shown(h)
+            shown(found)
         elif k == "flip":
-            h = self.tops.pop((author, action.target), None)
-            if h is None:
+            found = self.tops.pop((author, action.target), None)
+            if found is None:
                 raise MoveError("no card of the author's at that slot")
-            shown(h)
+            shown(found)
         elif k == "stuck":
             if sorted(handles) != sorted(hand):
                 raise MoveError("a stuck seat shows its whole hand")

@@ -86,9 +86,13 @@ class HostRunner(MemoryLink):
         if self.host.finished:
             self.done.set()
 
-    def drop(self, conn: int, reason: str) -> None:
-        """Close a socket at once (what waits for it is lost); its ``_serve`` task then tells
-        the session that the peer left."""
+    def drop(self, conn: int, reason: str = "the connection was cut") -> None:
+        """Close a connection at once (what waits for it is lost). An in-process peer is cut
+        as ``MemoryLink`` cuts it; for a socket, its ``_serve`` task then tells the session that
+        the peer left."""
+        if conn in self.peers:
+            super().drop(conn)
+            return
         writer = self.writers.pop(conn, None)
         if writer is None:
             return

@@ -70,7 +70,8 @@ class QuietLog:
         self._budgets: OrderedDict[str, tuple[Bucket, int]] = OrderedDict()
 
     def allow(self, address: str) -> tuple[bool, int]:
-        bucket, skipped = self._budgets.pop(address, None) or (
+        budget = self._budgets.pop(address, None)
+        bucket, skipped = budget if budget is not None else (
             Bucket(self.clock, 1.0 / LOG_EVERY, LOG_BURST), 0)
         ok = bucket.take()
         self._budgets[address] = (bucket, 0 if ok else skipped + 1)

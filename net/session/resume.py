@@ -120,7 +120,7 @@ class HostRecord:
             raise ValueError(f"{self.folder / 'entries'} is not a host record")
         unpacker = msgpack.Unpacker(raw=False)
         unpacker.feed(data[len(MAGIC):])
-        out = []
+        out: list[Entry] = []
         try:
             for item in unpacker:
                 if type(item) is not list or len(item) != 2:

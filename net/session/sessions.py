@@ -148,9 +148,9 @@ def _param_map(req: Request) -> dict[str, Any]:
     return req.params[0]
 
 
-def _typed(m: dict[str, Any], name: str, t: type, *, size: int | None = None,
+def _typed(m: dict[str, Any], name: str, t: type[Any], *, size: int | None = None,
            optional: bool = False) -> Any:
-    v = m.get(name)
+    v: Any = m.get(name)
     if v is None and optional:
         return None
     if type(v) is not t or (size is not None and len(v) != size):
@@ -260,7 +260,7 @@ class HostSession:
             return self.take_output()
         self._track_due()
         who, _ = self._due
-        if who is None or who < 0 or self.table.phase not in ("seed-commit", "seed-open", "play", "end"):
+        if who is None or who == HOST or self.table.phase not in ("seed-commit", "seed-open", "play", "end"):
             return self.take_output()
         limit = self.turn_timeout * (2 if self.on_timeout == "bot" else 1)
         if self.clock() - self._due_since >= limit:

@@ -181,11 +181,12 @@ class Table:
             due = self.dealer.due()
             if due is not None:
                 return due
-            cp = self.rules.current_player(self.view)
+            cp: int = self.rules.current_player(self.view)
             if cp >= 0:
                 return cp
             if cp == REVEAL:
-                return self.rules.revealer(self.view)
+                revealer: int = self.rules.revealer(self.view)
+                return revealer
             return None
         if phase == "end":
             left = self._end_order()
@@ -200,7 +201,7 @@ class Table:
         journal holds the entry, which goes out again as it is)."""
         return (
             self.phase == "play"
-            and self.me >= 0
+            and self.me != HOST
             and self.dealer is not None
             and self.dealer.due() is None
             and self.rules.current_player(self.view) == self.me
@@ -243,7 +244,7 @@ class Table:
     def _check_own(self, entry: Entry) -> None:
         """Rule 2b of the module docstring (a seat's own table only)."""
         held = self._journaled(entry.seq)
-        if entry.author == self.me and self.journal is not None and self.me >= 0:
+        if entry.author == self.me and self.journal is not None and self.me != HOST:
             if held is None or held.body != entry.body:
                 raise CheatDetected(HOST, entry.seq, "journal check: an entry in this seat's name "
                                     "that it did not write for this game (replayed from another)",
@@ -257,7 +258,7 @@ class Table:
                 "after a transcript that is not this one")
 
     def _journaled(self, seq: int) -> Entry | None:
-        if self.journal is None or self.me < 0 or not self.game_id:
+        if self.journal is None or self.me == HOST or not self.game_id:
             return None
         return self.journal.entry(self.game_id, seq)
 
@@ -302,8 +303,8 @@ class Table:
             raise CheatDetected(entry.author, entry.seq, "field 'sealed' is too short to be a "
                                 "sealed note", E_BAD_PARAMS)
 
-    def _field(self, entry: Entry, name: str, t: type, size: int | None = None) -> Any:
-        v = entry.fields.get(name)
+    def _field(self, entry: Entry, name: str, t: type[Any], size: int | None = None) -> Any:
+        v: Any = entry.fields.get(name)
         if type(v) is not t or (size is not None and len(v) != size):
             extra = f" of {size} bytes" if size is not None else ""
             raise CheatDetected(entry.author, entry.seq, f"field {name!r} must be {t.__name__}{extra}",
@@ -362,7 +363,7 @@ class Table:
                 self.me = keys.index(self.identity.public_key)
             # an observer sees as a seat that holds nothing: the seat number after the last
             self.view = self.rules.view(self.rules.new_game(config),
-                                        self.me if self.me >= 0 else len(seats))
+                                        self.me if self.me != HOST else len(seats))
             self.phase = "seed-commit"
             self.log.append(f"{self.rules.title}: " + ", ".join(s.name for s in seats))
 
@@ -406,7 +407,7 @@ class Table:
             self.seed_values.append(value)
             if len(self.seed_values) == self.players:
                 self.seed = hashlib.sha256(b"palazzo/seed/v1" + b"".join(self.seed_values)).digest()
-                secret = group.random_scalar() if self.me >= 0 else None
+                secret = group.random_scalar() if self.me != HOST else None
                 self.dealer = DEALERS[self.game](self.game_id, self.config, self.seed, self.me, secret)
                 self.phase = "play"
                 self.log.append("the seats agreed on a seed; the fair deck is being shuffled")
@@ -528,14 +529,19 @@ class Table:
         if plain is None:
             raise RemoteProtocolError(f"entry {e.seq}: this seat's own note does not open",
                                       E_BAD_SIGNATURE)
-        return msgpack.unpackb(plain, raw=False)
+        note = msgpack.unpackb(plain, raw=False)
+        if type(note) is not dict:
+            raise RemoteProtocolError(f"entry {e.seq}: this seat's own note is not a map",
+                                      E_BAD_PARAMS)
+        return note
 
     def _aad(self, slot: str) -> bytes:
         return self.game_id + b"/" + slot.encode()
 
     def _text(self, view: Any, action: Any) -> str:
         try:
-            return self.rules.action_text(view, action, self.me if self.me >= 0 else None)
+            said: str = self.rules.action_text(view, action, self.me if self.me != HOST else None)
+            return said
         except Exception:
             return repr(action)
 
@@ -586,7 +592,7 @@ class Table:
 
     def auto_entry(self) -> Entry | None:
         """The entry this seat must write now without a choice (seed, deck, end)."""
-        if self.me < 0:
+        if self.me == HOST:
             return None
         held = self.held()
         if held is not None:  # signed before a reconnect or a restart: the same bytes again

@@ -16,9 +16,15 @@ holds. Its ``kind`` is one of:
   a forfeit is "verified as far as it went: <how it ended>", and names no one);
 * ``cheat``: an entry its author signed could not have come from an honest peer (``seat``
   names the author, ``-1`` the host);
-* ``rejected``: the file is damaged or altered: not a transcript, cut mid-entry, a bad
+* ``rejected``: the record is damaged or altered: an entry that does not parse, a bad
   signature, a broken chain (``seat`` is ``None``);
-* ``incomplete``: every entry is genuine but the record stops before the game is over.
+* ``cut-off``: the file ends in the middle of an entry, or holds the header and no entry (a
+  write that stopped: a full disk, a crash, a copy cut short);
+* ``incomplete``: every entry is genuine but the record stops before the game is over;
+* ``not-a-record``: the file is not a palazzo transcript at all (empty, or no transcript header).
+
+``palazzo verify`` exits with ``EXIT[kind]``: 0 verified, 3 a cheat or an altered record, 4 a
+record cut off or stopping before the end, 5 a file that is not a transcript.
 
 What it cannot tell: that this is the game you played. A whole game forged with keys of the
 forger's own checks out; compare the host's and the seats' key fingerprints with the ones you
@@ -39,7 +45,8 @@ from net.wire.identity import PUBLIC_KEY_SIZE, InvalidKey, check_public_key
 from net.wire.transcript import MAGIC, Entry
 
 #: the exit status of ``palazzo verify`` for each kind of finding
-EXIT = {"verified": 0, "cheat": 3, "rejected": 3, "incomplete": 4}
+EXIT = {"verified": 0, "cheat": 3, "rejected": 3, "cut-off": 4, "incomplete": 4,
+        "not-a-record": 5}
 
 
 @dataclass(frozen=True)
@@ -48,7 +55,7 @@ class Verdict:
 
     ok: bool
     text: str
-    kind: str = "verified"  # verified, cheat, rejected or incomplete
+    kind: str = "verified"  # verified, cheat, rejected, cut-off, incomplete or not-a-record
     seat: int | None = None  # the cheat's author (-1 the host); None when the file is damaged
     step: int | str | None = None  # the entry seq of the finding
     entries: int = 0  # the entries read and accepted
@@ -70,17 +77,24 @@ def _where(step: int | str) -> str:
 
 
 class _Damaged(ValueError):
-    """The file is not a well-formed transcript (the reason is the message)."""
+    """The file is not a well-formed transcript (the reason is the message; ``kind`` the
+    verdict's kind: ``rejected``, ``cut-off`` or ``not-a-record``)."""
+
+    def __init__(self, reason: str, kind: str = "rejected") -> None:
+        super().__init__(reason)
+        self.kind = kind
 
 
-def _parse(data: bytes) -> list[Entry]:
+def _parse(data: bytes, partial: bool = False) -> list[Entry]:
     """The entries of a saved transcript, each well formed; ``_Damaged`` otherwise.
 
     Sequence, chain and signatures are left to the table, which names the entry that fails."""
     if not data:
-        raise _Damaged("the file is empty")
+        raise _Damaged("the file is empty", "not-a-record")
+    if len(data) < len(MAGIC) and MAGIC.startswith(data):
+        raise _Damaged("the file stops inside its header", "cut-off")
     if not data.startswith(MAGIC):
-        raise _Damaged("not a palazzo transcript")
+        raise _Damaged("not a palazzo transcript", "not-a-record")
     payload = data[len(MAGIC):]
     unpacker = msgpack.Unpacker(
         raw=False, strict_map_key=True, max_buffer_size=max(len(payload), 1 << 16),
@@ -102,11 +116,18 @@ def _parse(data: bytes) -> list[Entry]:
         raise
     except Exception as e:  # msgpack's own errors: bad bytes, too deep, too long
         raise _Damaged(f"entry {len(entries)}: unreadable bytes ({e or type(e).__name__})") from None
-    if end != len(payload):
-        raise _Damaged(f"the file is cut off in entry {len(entries)}")
+    if end != len(payload) and not (partial and entries):
+        raise _Damaged(f"the file stops in the middle of entry {len(entries)}", "cut-off")
     if not entries:
-        raise _Damaged("the transcript holds no entries")
+        raise _Damaged("the transcript holds no entries", "cut-off")
     return entries
+
+
+def read_entries(data: bytes, partial: bool = False) -> list[Entry]:
+    """The entries of a saved transcript, each well formed (nothing more is checked); a
+    ``ValueError`` naming why not. ``partial``: of a file cut off, the whole entries before
+    the cut."""
+    return _parse(bytes(data), partial)
 
 
 def _refuse_ext(code: int, data: bytes) -> Any:
@@ -118,7 +139,8 @@ def verify_bytes(data: bytes) -> Verdict:
     try:
         entries = _parse(bytes(data))
     except _Damaged as e:
-        return _rejected(f"rejected: {e}")
+        words = {"rejected": "rejected", "cut-off": "cut off", "not-a-record": "not a record"}
+        return Verdict(False, printable_line(f"{words[e.kind]}: {e}"), e.kind)
     start = entries[0]
     host_key = start.fields.get("host")
     if start.kind != "start" or start.author != HOST:
@@ -159,7 +181,7 @@ def verify_bytes(data: bytes) -> Verdict:
     if result.get("end") == "forfeit":
         text = str(result["verdict"])
     else:
-        title = getattr(table.rules, "title", table.game)
+        title = table.rules.title if table.rules is not None else table.game
         names = ", ".join(s.name for s in table.seats)
         text = f"verified: {title}, {names}; {n} entries; ended: {result['text']}"
         unsigned = [table.seats[s].name for s, _ in table.forfeits]

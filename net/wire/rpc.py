@@ -282,7 +282,7 @@ class Codec:
 
     def send(self, event: Event) -> bytes:
         """Encode one event; ``LocalProtocolError`` if it would be refused on receipt."""
-        data = self._packer.pack(_event_to_wire(event))
+        data: bytes = self._packer.pack(_event_to_wire(event))
         if len(data) > self.frame_limit:
             raise LocalProtocolError(f"frame of {len(data)} bytes exceeds {self.frame_limit}")
         return data

@@ -39,7 +39,7 @@ from typing import Any
 
 import msgpack
 
-from net.wire.errors import RemoteProtocolError
+from net.wire.errors import HOST, RemoteProtocolError
 from net.wire.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
 from net.wire.rpc import E_BAD_PARAMS, E_OUT_OF_ORDER, MAX_ARRAY, MAX_MAP, check_value
 
@@ -75,7 +75,8 @@ def derive_game_id(host_key: bytes, seats: list[tuple[bytes, bytes]]) -> bytes:
 
 
 def _pack(value: Any) -> bytes:
-    return msgpack.packb(value, use_bin_type=True)
+    data: bytes = msgpack.packb(value, use_bin_type=True)
+    return data
 
 
 def _unique_keys(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
@@ -113,7 +114,7 @@ def decode_body(body: bytes) -> dict[str, Any]:
         raise ValueError(f"entry version {fields['v']} (this program speaks {VERSION})")
     if len(fields["game"]) != GAME_ID_SIZE or len(fields["prev"]) != HASH_SIZE:
         raise ValueError("entry game id or prev hash of the wrong size")
-    if fields["seq"] < 0 or not -1 <= fields["author"] < 16:
+    if fields["seq"] < 0 or not HOST <= fields["author"] < 16:
         raise ValueError("entry seq or author out of range")
     return fields
 
@@ -145,17 +146,22 @@ class Entry:
     def signed_by(self, public_key: bytes) -> bool:
         return verify(public_key, ENTRY_TAG, self.body, self.sig)
 
+    # the header fields' types are checked by ``decode_body``
+
     @property
     def seq(self) -> int:
-        return self.fields["seq"]
+        seq: int = self.fields["seq"]
+        return seq
 
     @property
     def author(self) -> int:
-        return self.fields["author"]
+        author: int = self.fields["author"]
+        return author
 
     @property
     def kind(self) -> str:
-        return self.fields["kind"]
+        kind: str = self.fields["kind"]
+        return kind
 
     def to_wire(self) -> dict[str, bytes]:
         return {"body": self.body, "sig": self.sig}

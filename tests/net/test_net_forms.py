@@ -85,7 +85,10 @@ async def test_join_form_when_nothing_listens_stays_with_the_reason(profile):
         await pilot.press("f4")
         assert isinstance(app.screen, JoinScreen)
         await pilot.press(*f"127.0.0.1:{port}", "enter")
+        assert app.focused.id == "code"  # Enter moves on; it does not join yet
+        await pilot.press("enter", "enter")  # the code (none), then the name: join
         await until(pilot, lambda: "Cannot go on" in text(app), "the reason on the form")
+        assert app.focused.id == "address"  # the field at fault
         assert isinstance(app.screen, JoinScreen)
         assert f"could not reach 127.0.0.1:{port}" in text(app)
         assert "Traceback" not in text(app)
@@ -220,7 +223,7 @@ async def test_host_form_options_follow_the_game(profile):
                      if w.id and w.id.startswith("opt-")}
             assert shown == {f"opt-{n}" for n in get_game(game).rules.options}
             levels = [v for _, v in form.query_one("#bot")._options]
-            assert levels == get_game(game).level_names() == ["easy", "normal", "hard"]
+            assert levels == ["easy", "normal", "hard"]  # the levels, no bot kinds (ismcts)
         await pilot.click("#opt-hidden_cards")
         assert form.settings().options == {"hidden_cards": True}
         await fill(pilot, "#game", "medici")  # a ticked option of another game is gone

@@ -113,7 +113,7 @@ def test_a_flipped_byte_anywhere_never_verifies(saved, game):
             bad[pos] ^= mask
             v = verify_bytes(bytes(bad))
             assert not v.ok, (pos, mask, v)
-            assert v.kind in ("rejected", "cheat", "incomplete"), (pos, v)
+            assert v.kind in ("rejected", "cheat", "incomplete", "not-a-record"), (pos, v)
             assert "\n" not in v.text
 
 
@@ -128,29 +128,47 @@ def test_a_changed_byte_in_an_entry_breaks_its_signature(saved):
 
 
 @pytest.mark.parametrize("game", ["medici", "condottiere"])
-def test_truncation_is_rejected_or_incomplete(saved, game):
+def test_truncation_is_a_cut_off_record_never_a_cheat(saved, game):
     data = saved[game]
     for n in [1, 10, len(MAGIC), len(MAGIC) + 1, len(MAGIC) + 50, len(data) // 4, len(data) // 2,
-              len(data) - 65, len(data) - 1]:
+              2 * len(data) // 3, len(data) - 65, len(data) - 1]:
         v = verify_bytes(data[:n])
-        assert not v.ok and v.kind in ("rejected", "incomplete"), (n, v)
-        assert v.text.startswith(("rejected: ", "incomplete: ")), (n, v)
-    assert verify_bytes(data[: len(data) // 2]).text.startswith("rejected: the file is cut off")
-    assert verify_bytes(data[: len(MAGIC)]).text == "rejected: the transcript holds no entries"
+        assert not v.ok and v.kind in ("cut-off", "incomplete") and v.exit_status == 4, (n, v)
+        assert v.text.startswith(("cut off: ", "incomplete: ")), (n, v)
+    assert verify_bytes(data[: len(data) // 2]).text.startswith(
+        "cut off: the file stops in the middle of entry ")
+    assert verify_bytes(data[: len(MAGIC)]).text == "cut off: the transcript holds no entries"
+    assert verify_bytes(data[:5]).text == "cut off: the file stops inside its header"
 
 
 @pytest.mark.parametrize("data, words", [
-    (b"", "rejected: the file is empty"),
-    (random.Random(1).randbytes(4096), "rejected: not a palazzo transcript"),
+    (b"", "not a record: the file is empty"),
+    (random.Random(1).randbytes(4096), "not a record: not a palazzo transcript"),
+    (b"palazzo transcript v2\n", "not a record: not a palazzo transcript"),
+    (b'{"format": "palazzo-local-game"}', "not a record: not a palazzo transcript"),
+])
+def test_files_that_are_not_transcripts_say_so(data, words):
+    v = verify_bytes(data)
+    assert not v.ok and v.kind == "not-a-record" and v.seat is None and v.exit_status == 5
+    assert v.text == words
+
+
+@pytest.mark.parametrize("data, words", [
+    (MAGIC + b"\xc4\xff" + bytes(10), "cut off: the file stops in the middle of entry 0"),
+])
+def test_a_file_cut_in_its_first_entry_is_cut_off(data, words):
+    v = verify_bytes(data)
+    assert v.kind == "cut-off" and v.exit_status == 4 and v.text == words
+
+
+@pytest.mark.parametrize("data, words", [
     (MAGIC + b"\x92" + random.Random(2).randbytes(4096), "rejected: entry 0"),
-    (MAGIC + b"\xc4\xff" + bytes(10), "rejected: the file is cut off in entry 0"),
-    (b"palazzo transcript v2\n", "rejected: not a palazzo transcript"),
     (MAGIC + b"\x92\xa1a\xa1b", "rejected: entry 0: an entry is"),
     (MAGIC + b"\x81\xa1a\x02", "rejected: entry 0: not a [body, signature] pair"),
     (MAGIC + b"\xc7\x01\x05x", "rejected: entry 0: unreadable bytes"),
     (MAGIC + b"\x91" * 5000, "rejected: entry 0"),
 ])
-def test_files_that_are_not_transcripts_are_rejected(data, words):
+def test_altered_transcripts_are_rejected(data, words):
     v = verify_bytes(data)
     assert not v.ok and v.kind == "rejected" and v.seat is None and v.exit_status == 3
     assert v.text.startswith(words), v.text
@@ -334,7 +352,7 @@ def test_random_mutations_never_crash(saved, data):
     v = verify_bytes(bytes(b))
     assert isinstance(v, Verdict) and "\n" not in v.text
     assert v.text.split(":")[0] in ("verified", "verified as far as it went", "rejected", "cheat",
-                                    "incomplete")
+                                    "incomplete", "cut off", "not a record")
     if bytes(b) != original:
         assert not v.ok
 
@@ -373,6 +391,30 @@ def test_cli_an_incomplete_file_is_status_4(files, capsys):
     _, _, short = files
     assert main(["verify", str(short)]) == 4
     assert capsys.readouterr().out.startswith("incomplete: the record stops at entry 4")
+
+
+def test_cli_a_cut_off_file_is_status_4_and_random_bytes_status_5(files, tmp_path, capsys):
+    honest, _, _ = files
+    data = honest.read_bytes()
+    cut = tmp_path / "cut.palazzo"
+    cut.write_bytes(data[: 2 * len(data) // 3])
+    junk = tmp_path / "junk"
+    junk.write_bytes(random.Random(3).randbytes(3000))
+    assert main(["verify", str(cut)]) == 4
+    assert capsys.readouterr().out.startswith("cut off: the file stops in the middle of entry ")
+    assert main(["verify", str(junk)]) == 5
+    out = capsys.readouterr()
+    assert out.out == "not a record: not a palazzo transcript\n" and not out.err
+    assert main(["verify", str(junk), str(cut)]) == 4
+    capsys.readouterr()
+
+
+def test_cli_verify_help_names_every_exit_status(capsys):
+    with pytest.raises(SystemExit):
+        main(["verify", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for words in ("0 every file verified", "3 a cheat", "4 a record cut off", "5 a file that is not"):
+        assert words in text
 
 
 def test_cli_several_files_name_each_and_the_worst_wins(files, capsys):

@@ -89,3 +89,7 @@ def table_app(client):
 @pytest.fixture
 def still():
     return SimpleNamespace(client=StillClient, app=table_app)
+@pytest.fixture(autouse=True)
+def _own_data_dir(tmp_path, monkeypatch):
+    """Every test saves its games (and reads saved ones) in a folder of its own."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))

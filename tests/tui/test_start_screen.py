@@ -55,3 +55,12 @@ async def test_every_choice_reaches_the_table(ui):
         assert table.client.bot_kinds == {0: default_bot("condottiere"), 2: "easy"}
         assert table.client._local.config.hidden_cards
         assert table.client._local.config.players == 3
+
+
+async def test_the_levels_offered_are_easy_normal_hard(ui):
+    app = PalazzoApp(GameSetup(pace=0))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        for select in app.screen.query(".bot"):
+            assert [v for _, v in select._options] == ["easy", "normal", "hard"]
+        assert "ismcts" not in ui.text(app)

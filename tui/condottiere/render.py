@@ -154,6 +154,7 @@ def goal_text(s: State, marks: Marks = NO_MARKS) -> str:
     if s.config.hidden_cards:
         text += ("\n##: a face-down card, (6): your own; a strength counts face-up cards, "
                  "as everyone sees them")
-    places = sorted(m[1] for m in marks if m[0] == "region" and 0 <= m[1] < len(REGIONS))
+    places = sorted(r for kind, r, *_ in marks
+                    if kind == "region" and isinstance(r, int) and 0 <= r < len(REGIONS))
     where = f" (at {', '.join(REGIONS[r] for r in places)})" if places else ""
     return text + f"\n*: the last move{where}"

@@ -7,13 +7,20 @@ name; it builds the ``HostSettings`` that ``palazzo host`` builds from its flags
 lobby with the line to give to friends. ``JoinScreen`` asks for ``HOST:PORT``, the code and a name,
 then opens the lobby and the table, as ``palazzo join`` does. Both call into ``tui.netapp``
 (``host_net``, ``join_net``), which runs the network; a game that cannot start (a port in use, no
-host listening, a wrong code) brings the user back to the form with the reason written on it.
-Escape goes back to the start screen.
+host listening, a wrong code) brings the user back to the form with the reason written on it,
+and the focus on the field at fault (``FAULT``). Escape goes back to the start screen.
+
+Enter in a text field moves to the next field; it goes ahead only in the last field (the name)
+or on the button. The host form keeps its values for the next time it opens (``app.host_form``,
+for as long as the program runs). The join form's address field takes the whole line the host
+gives, ``palazzo join HOST:PORT --code CODE``, pasted or typed, and fills the fields from it.
 """
 
 from __future__ import annotations
 
 import getpass
+import shlex
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -25,7 +32,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from engine.registry import game_names, get_game
 from net.session.play import DEFAULT_PORT, HostSettings, parse_address
 from tui.options import option_widgets, read_options
-from tui.setup import default_bot
+from tui.setup import default_bot, player_levels
 from tui.widgets import Tick
 
 CSS = "network.tcss"
@@ -45,19 +52,70 @@ def _user() -> str:
         return "player"
 
 
+#: words of a reason and the field they put the focus on, first match wins
+FAULT: tuple[tuple[str, str], ...] = (
+    ("port", "#port"), ("computer seat", "#bots"), ("listen", "#bind"), ("bind", "#bind"),
+    ("code", "#code"), ("address", "#address"), ("reach", "#address"), ("host:port", "#address"),
+    ("name", "#name"),
+)
+
+
+def parse_join_line(text: str) -> tuple[str, str | None] | None:
+    """``palazzo join HOST:PORT --code CODE`` (or the same without ``palazzo``, or with
+    ``--code=CODE``) as ``(HOST:PORT, CODE or None)``; ``None`` for anything else."""
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        words = text.split()
+    if "join" not in words:
+        return None
+    rest = words[words.index("join") + 1:]
+    address, code = "", None
+    i = 0
+    while i < len(rest):
+        w = rest[i]
+        if w == "--code" and i + 1 < len(rest):
+            code, i = rest[i + 1], i + 2
+            continue
+        if w.startswith("--code="):
+            code = w.partition("=")[2]
+        elif w.startswith("--") and i + 1 < len(rest) and not rest[i + 1].startswith("--"):
+            i += 1  # another flag's value
+        elif not w.startswith("-") and not address:
+            address = w
+        i += 1
+    return (address, code) if address else None
+
+
 class _Form(Screen[None]):
     CSS_PATH = CSS
     HELP_KEYS = (
-        ("enter", "On the button or in the last field: go ahead"),
+        ("enter", "In a text field: the next field; in the last one or on the button: go ahead"),
         ("tab, shift+tab", "Move between the fields"),
     )
 
     def show_error(self, reason: str) -> None:
-        """What went wrong, on the form (the user stays on it to try again)."""
+        """What went wrong, on the form (the user stays on it to try again), and the focus on
+        the field at fault (on the button when no field is)."""
         error = self.query_one("#error", Static)
         error.update(f"Cannot go on: {reason}")
         error.display = True
-        self.query_one("#go").focus()  # Enter tries again
+        low = reason.lower()
+        field = next((f for words, f in FAULT if words in low and self.query(f)), "#go")
+        self.query_one(field).focus()
+
+    def go(self) -> None:
+        raise NotImplementedError
+
+    @on(Input.Submitted)
+    def _enter(self, event: Input.Submitted) -> None:
+        """Enter in a text field: the next field, or go ahead from the last one."""
+        event.stop()
+        fields = list(self.query(Input))
+        if fields and event.input is fields[-1]:
+            self.go()
+        else:
+            self.focus_next()
 
     def _clear_error(self) -> None:
         self.query_one("#error", Static).display = False
@@ -81,17 +139,60 @@ class HostScreen(_Form):
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, game: str = "medici", name: str = "") -> None:
+    def __init__(self, game: str = "medici", name: str = "", kept: dict[str, Any] | None = None) -> None:
         super().__init__()
+        self.kept = dict(kept or {})  # the values the form had when it was last left
+        game = self.kept.get("game", game)
         self.game = game if game in game_names() else game_names()[0]
         self.name_given = name
+
+    def on_mount(self) -> None:
+        k = self.kept
+        if not k:
+            return
+        for wid in ("players", "bots", "bot", "timeout", "on-timeout"):
+            if wid in k:
+                sel = self.query_one(f"#{wid}", Select)
+                with sel.prevent(Select.Changed):
+                    sel.value = k[wid]
+        self.query_one("#on-timeout-row").display = bool(k.get("timeout"))
+        for wid in ("seat", "open"):
+            if wid in k:
+                tick = self.query_one(f"#{wid}", Tick)
+                with tick.prevent(Checkbox.Changed):
+                    tick.value = k[wid]
+        for wid in ("port", "bind", "name"):
+            if wid in k:
+                self.query_one(f"#{wid}", Input).value = k[wid]
+
+    def values(self) -> dict[str, Any]:
+        """What the form holds now, to fill it again next time."""
+        out: dict[str, Any] = {"game": self.game_name,
+                               "options": dict(read_options(self, self.game_name))}
+        for wid in ("players", "bots", "bot", "timeout", "on-timeout"):
+            out[wid] = self.query_one(f"#{wid}", Select).value
+        for wid in ("seat", "open"):
+            out[wid] = self.query_one(f"#{wid}", Tick).value
+        for wid in ("port", "bind", "name"):
+            out[wid] = self.query_one(f"#{wid}", Input).value
+        return out
+
+    def _keep(self) -> None:
+        self.app.host_form = self.values()  # type: ignore[attr-defined]
+
+    def action_back(self) -> None:
+        self._keep()
+        self.dismiss(None)
+
+    def go(self) -> None:
+        self.action_host()
 
     @property
     def game_name(self) -> str:
         return str(self.query_one("#game", Select).value)
 
     def compose(self) -> ComposeResult:
-        game, players = self.game, self._default_players(self.game)
+        game, players = self.game, self.kept.get("players", self._default_players(self.game))
         yield Static("Host a game on the network", id="title")
         with VerticalScroll(id="form", can_focus=False):
             with Horizontal(classes="row"):
@@ -108,13 +209,13 @@ class HostScreen(_Form):
                            id="seat", compact=True)
             with Horizontal(classes="row"):
                 yield Label("Computers", classes="label")
-                yield Select(self._bots(players, True), value=0, id="bots",
+                yield Select(self._bots(players, self.kept.get("seat", True)), value=0, id="bots",
                              allow_blank=False, compact=True)
                 yield Select(self._levels(game), value=default_bot(game), id="bot",
                              allow_blank=False, compact=True)
             with Horizontal(classes="row"):
                 yield Label("Options", classes="label")
-                yield Vertical(*option_widgets(game), id="options")
+                yield Vertical(*option_widgets(game, self.kept.get("options", {})), id="options")
             with Horizontal(classes="row"):
                 yield Label("Port", classes="label")
                 yield Input(str(DEFAULT_PORT), id="port", compact=True, max_length=5,
@@ -148,7 +249,7 @@ class HostScreen(_Form):
 
     def _players(self, game: str) -> list[tuple[str, int]]:
         rules = get_game(game).rules
-        lo, hi = getattr(rules, "min_players", 2), getattr(rules, "max_players", 6)
+        lo, hi = rules.min_players, rules.max_players
         return [(f"{n} players", n) for n in range(lo, hi + 1)]
 
     def _default_players(self, game: str) -> int:
@@ -162,7 +263,7 @@ class HostScreen(_Form):
                 for k in range(most + 1)]
 
     def _levels(self, game: str) -> list[tuple[str, str]]:
-        return [(level, level) for level in get_game(game).level_names()]
+        return [(level, level) for level in player_levels(game)]
 
     def _seat_taken(self) -> bool:
         return self.query_one("#seat", Tick).value
@@ -207,7 +308,8 @@ class HostScreen(_Form):
 
     @on(Select.Changed, "#timeout")
     def _timeout_changed(self, event: Select.Changed) -> None:
-        self.query_one("#on-timeout-row").display = bool(event.value)
+        # the select's value now: a change posted while the form opened may arrive late
+        self.query_one("#on-timeout-row").display = bool(self.query_one("#timeout", Select).value)
 
     def settings(self) -> HostSettings:
         """The settings on the form, as ``palazzo host`` builds them from its flags;
@@ -235,10 +337,10 @@ class HostScreen(_Form):
         )
 
     @on(Button.Pressed, "#go")
-    @on(Input.Submitted)
     def action_host(self) -> None:
         from tui.netapp import host_net
 
+        self._keep()
         self._clear_error()
         try:
             net = host_net(self.settings())
@@ -284,8 +386,22 @@ class JoinScreen(_Form):
             yield Static("Escape goes back.", id="hint")
         yield Footer()
 
+    def go(self) -> None:
+        self.action_join()
+
+    @on(Input.Changed, "#address")
+    def _pasted(self, event: Input.Changed) -> None:
+        """The host's whole line in the address field: fill the address and the code."""
+        found = parse_join_line(event.value)
+        if found is None:
+            return
+        address, code = found
+        event.input.value = address
+        if code is not None:
+            self.query_one("#code", Input).value = code
+        self.query_one("#name", Input).focus()
+
     @on(Button.Pressed, "#go")
-    @on(Input.Submitted)
     def action_join(self) -> None:
         from tui.netapp import join_net
 

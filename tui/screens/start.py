@@ -3,7 +3,9 @@ name, then play. It returns a ``GameSetup``. F3 and F4 (or their buttons) open t
 host or join a game on the network instead (``tui.screens.network``).
 
 The defaults are a game of Court of the Medici against three computer opponents, and the Play
-button has the focus, so Enter alone starts a game. Everything offered comes from the game
+button has the focus, so Enter alone starts a game. When a local game was left unfinished,
+Continue (F5) opens it where it stopped (it returns the ``SavedGame``); Replay (F6) steps
+through a finished local game or a networked game's saved record (``tui.replay``). Everything offered comes from the game
 registry: the games that are installed, their player counts, their bots and their options.
 """
 
@@ -16,6 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import (
     Button,
     Footer,
@@ -28,7 +31,7 @@ from textual.widgets import (
 
 from engine.registry import game_names, get_game
 from tui.options import option_widgets, read_options
-from tui.setup import GameSetup, default_bot
+from tui.setup import GameSetup, default_bot, player_levels
 from tui.widgets import Pick
 
 GAME_WORDS = {
@@ -37,9 +40,14 @@ GAME_WORDS = {
 }
 
 def _players(rules: Any) -> range:
-    lo = getattr(rules, "min_players", 2)
-    hi = getattr(rules, "max_players", 6)
-    return range(lo, hi + 1)
+    return range(rules.min_players, rules.max_players + 1)
+
+
+def _chosen(value: object) -> int:
+    """The number held by a select that has no blank (its options' values are numbers)."""
+    if not isinstance(value, int):
+        raise TypeError(f"a select of numbers holds {value!r}")
+    return value
 
 
 class StartScreen(Screen[GameSetup]):
@@ -56,15 +64,23 @@ class StartScreen(Screen[GameSetup]):
         Binding("ctrl+s", "play", "Play"),
         Binding("f3", "host", "Host a game on the network"),
         Binding("f4", "join", "Join a game"),
+        Binding("f5", "continue", "Continue"),
+        Binding("f6", "replay", "Replay"),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
         Binding("f2", "app.rules", "Rules"),
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
     def __init__(self, setup: GameSetup | None = None) -> None:
+        from tui.saves import saved_games
+
         super().__init__()
         self.setup = setup or GameSetup()
         self.games = game_names()
+        self.unfinished = saved_games(finished=False)
+        from tui.replay import replay_records
+
+        self.finished = replay_records()  # finished local games and networked records
 
     @property
     def game_name(self) -> str:
@@ -108,9 +124,13 @@ class StartScreen(Screen[GameSetup]):
                 yield Label("Your name", classes="label")
                 yield Input(s.name, placeholder="(optional)", id="name", compact=True, max_length=20)
         with Horizontal(id="actions"):
+            if self.unfinished:
+                yield Button("Continue", id="continue")
             yield Button("Play", id="play", variant="primary")
             yield Button("Host a game", id="host")
             yield Button("Join a game", id="join")
+            if self.finished:
+                yield Button("Replay", id="replay")
             yield Static(
                 "Enter on Play starts the game; Tab moves between fields.",
                 id="hint",
@@ -152,7 +172,7 @@ class StartScreen(Screen[GameSetup]):
         old = self.query_one("#seat", Select)
         seat = s.seat if s.seat < players else 0
         row = old.parent
-        assert row is not None
+        assert isinstance(row, Widget)
         await old.remove()
         new = Select(self._seat_choices(game, players), value=seat, id="seat",
                      allow_blank=False, compact=True)
@@ -168,10 +188,9 @@ class StartScreen(Screen[GameSetup]):
     def _opponent_rows(self, game: str, players: int, seat: int, s: GameSetup) -> list[Any]:
         entry = get_game(game)
         names = list(entry.rules.seat_names)[:players]
-        given = list(s.bots) if s.game == game else []
-        levels = entry.level_names()
-        levels += [b for b in dict.fromkeys(given) if b in entry.bot_names() and b not in levels]
+        levels = player_levels(game)
         default = default_bot(game)
+        given = list(s.bots) if s.game == game else []
         rows = []
         for i, n in enumerate(names):
             if i == seat:
@@ -205,23 +224,23 @@ class StartScreen(Screen[GameSetup]):
     @on(Select.Changed, "#players")
     async def _players_changed(self, event: Select.Changed) -> None:
         game = self._game()
-        await self._fill_seats(game, int(event.value), self._current(partial=True))
+        await self._fill_seats(game, _chosen(event.value), self._current(partial=True))
 
     @on(Select.Changed, "#seat")
     async def _seat_changed(self, event: Select.Changed) -> None:
         if event.value == self._seat:
             return
-        self._seat = int(event.value)  # type: ignore[arg-type]
+        self._seat = _chosen(event.value)
         game = self._game()
-        players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
-        await self._fill_opponents(game, players, int(event.value), self._current(partial=True))
+        players = _chosen(self.query_one("#players", Select).value)
+        await self._fill_opponents(game, players, self._seat, self._current(partial=True))
 
     # -- the result ------------------------------------------------------------------------------
 
     def _current(self, partial: bool = False) -> GameSetup:
         game = self._game()
-        players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
-        seat = int(self.query_one("#seat", Select).value)  # type: ignore[arg-type]
+        players = _chosen(self.query_one("#players", Select).value)
+        seat = _chosen(self.query_one("#seat", Select).value)
         bots = []
         for i in range(players):
             if i == seat:
@@ -241,13 +260,52 @@ class StartScreen(Screen[GameSetup]):
         from tui.screens.network import HostScreen
 
         name = self.query_one("#name", Input).value.strip()
-        self.app.push_screen(HostScreen(self._game(), name))
+        self.app.push_screen(HostScreen(self._game(), name, getattr(self.app, "host_form", None)))
 
     @on(Button.Pressed, "#join")
     def action_join(self) -> None:
         from tui.screens.network import JoinScreen
 
         self.app.push_screen(JoinScreen(self.query_one("#name", Input).value.strip()))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "continue":
+            return bool(self.unfinished)
+        if action == "replay":
+            return bool(self.finished)
+        return True
+
+    @on(Button.Pressed, "#continue")
+    def action_continue(self) -> None:
+        from tui.screens.saved import SavedPicker
+
+        if len(self.unfinished) == 1:
+            self.dismiss(self.unfinished[0])  # type: ignore[arg-type]
+            return
+
+        def picked(saved: Any) -> None:
+            if saved is not None:
+                self.dismiss(saved)
+
+        self.app.push_screen(SavedPicker(self.unfinished, "Continue which game?"), picked)
+
+    @on(Button.Pressed, "#replay")
+    def action_replay(self) -> None:
+        from tui.screens.saved import SavedPicker
+
+        def picked(saved: Any) -> None:
+            if saved is None:
+                return
+            from tui.replay import ReplayError, open_replay, replay_screen
+
+            try:
+                replay = open_replay(saved.path)
+            except ReplayError as e:
+                self.notify(str(e), title="Cannot replay this game", severity="error")
+                return
+            self.app.push_screen(replay_screen(replay))
+
+        self.app.push_screen(SavedPicker(self.finished, "Replay which game?"), picked)
 
     @on(Button.Pressed, "#play")
     @on(Input.Submitted, "#name")

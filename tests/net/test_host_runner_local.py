@@ -1,0 +1,46 @@
+"""The asyncio host's in-process seats (its own seat, its bots) are cut the way the host cuts a
+socket: when the session closes one, the seat hears it and the session sees it leave.
+
+``HostRunner`` routes the session's output both to sockets and to in-process peers; closing an
+in-process connection used to reach the socket-only ``drop(conn, reason)`` and raise.
+"""
+
+from engine.registry import get_game
+from net.session.host import HostRunner
+from net.session.link import RawPeer
+from net.session.sessions import HostSession, PeerSession
+from net.wire.identity import Identity
+
+
+def _runner():
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    return host, HostRunner(host)
+
+
+def test_an_in_process_connection_the_host_closes_for_bad_bytes_is_cut():
+    host, runner = _runner()
+    raw = RawPeer()
+    conn = runner.add(raw)
+    runner.send(conn, b"\xc1")  # a byte msgpack never uses: the host refuses and closes
+    assert raw.closed
+    assert any(e.method == "error" for e in raw.events())
+    assert conn not in runner.peers and conn not in host.conns
+    # the host goes on: a seat joins in process after it
+    seat = PeerSession(Identity.generate(), "alice")
+    runner.add_local(seat, None)
+    assert seat.state == "lobby"
+    assert [s["name"] for s in host.lobby()["seats"]] == ["alice"]
+
+
+def test_an_in_process_seat_taken_over_by_its_own_key_is_cut_and_the_new_one_holds_the_seat():
+    host, runner = _runner()
+    me = Identity.generate()
+    first, second = PeerSession(me, "alice"), PeerSession(me, "alice")
+    runner.add_local(first, None)
+    old = host.seats[0].conn
+    runner.add_local(second, None)
+    assert first.state == "failed" and "taken over" in str(first.error)
+    assert second.state == "lobby"
+    assert old not in runner.peers and old not in host.conns
+    assert host.seats[0].conn != old and len(host.seats) == 1
