@@ -4,8 +4,9 @@
 ``fast`` rollout policy and a progressive bias of 2 toward the immediate gain; it leaves the
 set-up (hiding and crowning alliances) to the greedy bot's rules.
 
-Levels: ``easy`` is the one-move-ahead greedy bot; ``normal`` is the search bot thinking 0.25 s
-per decision; ``hard`` the search bot thinking 1 s per decision (``--think`` overrides both).
+Levels (a ladder: each beats three of the level below, see the README): ``easy`` is the
+one-move-ahead greedy bot; ``normal`` the search bot with 64 iterations a decision, ``hard``
+with 600, each under a cap in CPU time (0.25 s and 1 s; ``--think`` sets the cap).
 """
 
 from __future__ import annotations
