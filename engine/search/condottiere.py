@@ -18,7 +18,12 @@ uniform distribution over all placements that respect the constraint.
 
 Observations are the engine's own ``mask_action``: what a seat learns of an action.
 
-Rollouts are played in place by ``condottiere_sim`` (the same moves, faster).
+Rollouts stop at a horizon (``horizon``: two battles past the one under way) and judge the
+position there (``evaluate``: a soft maximum of each seat's progress toward a victory, its
+connected group or its region count, plus a little for its hand), which plays better than one
+noisy game to its end and costs a fraction of it: against three greedy bots, 100 iterations a
+decision won 18 of 24 games so, 14 of 24 played to the end. With ``horizon=0`` in the bot's
+settings, rollouts play to the end, in place by ``condottiere_sim`` (the same moves, faster).
 
 Rollout policies: ``random`` (uniform over the legal actions) and ``light``: in a battle, pass
 when its line leads, else play the weakest card that takes the lead (a mercenary or Heroine),
