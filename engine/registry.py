@@ -33,9 +33,16 @@ class GameEntry(Generic[S, A, C]):
     bots: dict[str, BotFactory[S, A]]
     levels: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     default_bot: str = "greedy"
+    #: the game's ``engine.<game>.report`` module (``engine.report`` reads it)
+    report: Any = None
 
     def bot_names(self) -> list[str]:
         return list(self.bots) + [lv for lv in self.levels if lv not in self.bots]
+
+    def level_names(self) -> list[str]:
+        """What the interface offers: the levels, weakest first (``bot_names`` lists every
+        name a command line takes, the bot kinds such as ``ismcts`` too)."""
+        return list(self.levels) or self.bot_names()
 
     def make_bot(self, name: str, rng: random.Random, **settings: Any) -> Bot[S, A]:
         if name in self.levels:

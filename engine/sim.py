@@ -29,6 +29,7 @@ class SimResult:
     seed: int
     bots: list[str]
     outcome: Outcome
+    figures: dict[str, Any]
 
     def to_json(self, players: int) -> dict[str, Any]:
         o = self.outcome
@@ -41,6 +42,9 @@ class SimResult:
             "scores": list(o.scores),
             "turns": o.turns,
             "end": o.end,
+            "moves": self.figures["moves"],
+            "ender": self.figures["ender"],
+            "figures": self.figures["seats"],
         }
 
 
@@ -54,10 +58,14 @@ def seat_bots(entry: GameEntry[S, A, C], names: list[str], players: int) -> list
     return names
 
 
-def play_one(entry: GameEntry[S, A, C], config: C, seed: int, bots: list[str], **settings: Any) -> Outcome:
+def play_one(
+    entry: GameEntry[S, A, C], config: C, seed: int, bots: list[str], **settings: Any
+) -> tuple[Outcome, dict[str, Any]]:
+    """One game's outcome and its figures (``engine.<game>.report``)."""
     game = LocalGame(entry.rules, config, seed)
     players = [entry.make_bot(name, bot_rng(seed, i), **settings) for i, name in enumerate(bots)]
-    return game.play_out(players, checked=False)
+    outcome = game.play_out(players, checked=False)
+    return outcome, entry.report.figures(game.history, outcome)
 
 
 def run(
@@ -65,4 +73,4 @@ def run(
 ) -> Iterator[SimResult]:
     for i in range(games):
         s = game_seed(seed, i)
-        yield SimResult(i, s, bots, play_one(entry, config, s, bots, **settings))
+        yield SimResult(i, s, bots, *play_one(entry, config, s, bots, **settings))

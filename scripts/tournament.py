@@ -3,7 +3,9 @@
 
 A *match* is a line-up of bots, one per seat (``ismcts,greedy,greedy,greedy``). Game ``i`` of a
 match plays the line-up rotated by ``i`` seats, so every bot sits in every seat equally often
-(use a multiple of the player count). ``--round-robin A,B,C`` plays a match for every ordered
+(use a multiple of the player count). After each match's table come the figures of how the
+games went (``engine.report``: length in turns and moves a seat, end reasons, games ended by a
+seat that lost them, and each game's shares of senseless plays, per bot). ``--round-robin A,B,C`` plays a match for every ordered
 pair of distinct bots: one ``A`` against ``players - 1`` copies of ``B``, and so on.
 
 A bot is a name the game's registry knows (a kind such as ``greedy`` or ``ismcts``, or a level
@@ -35,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.core import LocalGame  # noqa: E402
 from engine.registry import get_game, parse_options  # noqa: E402
+from engine.report import Tally  # noqa: E402
 from engine.sim import bot_rng, game_seed  # noqa: E402
 
 
@@ -80,7 +83,8 @@ def play_game(task: tuple[str, int, dict[str, Any], int, int, list[str], float |
             settings["think"] = think
         bots.append(entry.make_bot(name, bot_rng(seed, i), **settings))
     start = time.perf_counter()
-    outcome = LocalGame(entry.rules, config, seed).play_out(bots, checked=False)
+    game = LocalGame(entry.rules, config, seed)
+    outcome = game.play_out(bots, checked=False)
     return {
         "index": index,
         "seed": seed,
@@ -88,6 +92,8 @@ def play_game(task: tuple[str, int, dict[str, Any], int, int, list[str], float |
         "winners": list(outcome.winners),
         "scores": list(outcome.scores),
         "turns": outcome.turns,
+        "end": outcome.end,
+        "figures": entry.report.figures(game.history, outcome),
         "seconds": round(time.perf_counter() - start, 2),
     }
 
@@ -99,6 +105,7 @@ def run_match(args: argparse.Namespace, lineup: list[str], pool: Any) -> dict[st
     ]
     wins: dict[str, float] = defaultdict(float)
     seat_games: dict[str, int] = defaultdict(int)
+    tally = Tally(get_game(args.game).report)
     start = time.time()
     log = open(args.log, "a") if args.log else None  # noqa: SIM115
     for done, result in enumerate(pool.imap_unordered(play_game, tasks), 1):
@@ -106,6 +113,7 @@ def run_match(args: argparse.Namespace, lineup: list[str], pool: Any) -> dict[st
             seat_games[spec] += 1
             if seat in result["winners"]:
                 wins[spec] += 1
+        tally.add(result["seats"], result["turns"], result["end"], result["figures"])
         if log:
             log.write(json.dumps(result) + "\n")
             log.flush()
@@ -119,7 +127,7 @@ def run_match(args: argparse.Namespace, lineup: list[str], pool: Any) -> dict[st
     if log:
         log.close()
     return {"lineup": lineup, "wins": dict(wins), "seat_games": dict(seat_games),
-            "seconds": time.time() - start}
+            "seconds": time.time() - start, "tally": tally}
 
 
 def describe(game: str, spec: str, think: float | None) -> str:
@@ -150,6 +158,8 @@ def print_table(args: argparse.Namespace, match: dict[str, Any]) -> None:
         lo, hi = wilson(w, n)
         rate = w / n if n else 0.0
         print(f"| {spec:<40} | {n:>10} | {w:>4.0f} | {rate:>8.1%} | {lo:.1%}-{hi:.1%} |")
+    for line in match["tally"].lines():
+        print(f"  {line}")
     sys.stdout.flush()
 
 

@@ -145,6 +145,8 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     h.add_argument("--on-timeout", choices=("forfeit", "bot"), default="forfeit",
                    help="what a seat that runs out of time does: forfeit (default) or let a bot "
                         "play for it")
+    h.add_argument("--allow-hints", action="store_true",
+                   help="let the players ask the coach for a hint (h at the table); every peer sees it")
     h.add_argument("--resume", nargs="?", const="", default=None, metavar="GAME-ID-PREFIX",
                    help="go on with an unfinished game this host (same identity) was hosting; "
                         "by default the one unfinished game of this game and number of players "
@@ -243,9 +245,11 @@ def _setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
+    from engine.report import Tally
     from engine.sim import run
 
     entry, config, bots = _setup(args)
+    tally = Tally(entry.report)
     settings = {} if args.think is None else {"think": args.think}
     names = entry.rules.seat_names
     wins_seat: Counter[int] = Counter()
@@ -254,6 +258,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     out = sys.stdout
     for r in run(entry, config, args.games, args.seed, bots, **settings):
         o = r.outcome
+        tally.add(bots, o.turns, o.end, r.figures)
         for w in o.winners:
             wins_seat[w] += 1
             wins_kind[bots[w]] += 1
@@ -264,7 +269,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
             scores = " ".join(str(x) for x in o.scores)
             out.write(
                 f"game {r.index} (seed {r.seed}): winners {who}; scores {scores}; "
-                f"{o.turns} turns; ended: {o.detail.get('text', o.end)}\n"
+                f"{o.turns} turns, {'/'.join(map(str, r.figures['moves']))} moves a seat; "
+                f"ended: {o.detail.get('text', o.end)}\n"
             )
         out.flush()
     summary = sys.stderr if args.json else out
@@ -280,6 +286,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         for k in sorted(seats_kind)
     )
     summary.write(f"wins by bot kind: {kinds}\n")
+    for line in tally.lines():
+        summary.write(line + "\n")
     return 0
 
 
@@ -445,7 +453,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         game=args.game, players=args.players, options=parse_options(args.option), port=args.port,
         bind=args.bind, seat=not args.no_seat, bots=args.bots, bot=args.bot, open=args.open,
         turn_timeout=args.turn_timeout, on_timeout=args.on_timeout, name=args.name,
-        resume=args.resume or None, new=args.new,
+        allow_hints=args.allow_hints, resume=args.resume or None, new=args.new,
     )
     if args.new and args.resume is not None:
         raise UsageError("--resume and --new do not go together")

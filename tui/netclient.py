@@ -58,6 +58,12 @@ class NetClient:
         self._closed = False
 
     @property
+    def hints_allowed(self) -> bool:
+        """Whether the host allowed hints (the start entry says so to every peer)."""
+        table = self.session.table
+        return table is not None and table.hints
+
+    @property
     def error(self) -> Exception | None:
         return self.session.error
 

@@ -56,6 +56,7 @@ from tui.choices import Choice, Question
 from tui.client import GameClient, NotYourTurn, TableView
 from tui.names import level_name, options_words, setting_words
 from tui.panels import KeyBar, LogTail, MovePanel, Panel, TabBar
+from tui.screens.hint import ask_hint, hints_allowed
 
 __all__ = ["LogTail", "MovePanel", "TableScreen"]
 
@@ -78,6 +79,7 @@ class TableScreen(Screen[None]):
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
         Binding("r,f2", "app.rules", "Rules", key_display="r"),
         Binding("l", "whole_log", "Log", key_display="l"),
+        Binding("h", "hint", "Hint", key_display="h"),
         Binding("e", "results", "Results", key_display="e"),
         Binding("q", "leave", "Leave", key_display="q"),
     ]
@@ -531,6 +533,9 @@ class TableScreen(Screen[None]):
     def _after_end(self, result: str | None) -> None:
         self.app.after_game(self.setup, result)  # type: ignore[attr-defined]
 
+    def action_hint(self) -> None:
+        ask_hint(self)
+
     def action_leave(self) -> None:
         from tui.screens.modals import Confirm
 
@@ -554,4 +559,6 @@ class TableScreen(Screen[None]):
             return self.view is not None and self.view.over
         if action == "pane":
             return bool(self._narrow)
+        if action == "hint":
+            return hints_allowed(self.client) and self._question is not None
         return True

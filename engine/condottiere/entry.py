@@ -3,14 +3,16 @@
 ``ismcts`` is the search bot (``engine.search``) with its best settings for this game: the
 ``light`` rollout policy.
 
-Levels: ``easy`` is the greedy bot; ``normal`` is the search bot thinking 0.1 s per decision;
-``hard`` the search bot thinking 0.25 s per decision (``--think`` overrides both). A game of
-Condottiere asks a seat for a few times as many decisions as one of Court of the Medici, hence
-the shorter thinks.
+Levels (a ladder: each beats three of the level below, see the README): ``easy`` is the
+greedy bot; ``normal`` the search bot with 64 iterations a decision, ``hard`` with 1000, each
+under a cap in CPU time (0.25 s and 1 s; ``--think`` sets the cap). Its rollouts stop two
+battles ahead and judge the position (``engine.search.condottiere.evaluate``), which makes an
+iteration several times cheaper than one played to the end of the game.
 """
 
 from __future__ import annotations
 
+from engine.condottiere import report
 from engine.condottiere.bots import GreedyBot, RandomBot
 from engine.condottiere.game import RULES
 from engine.registry import GameEntry
@@ -19,6 +21,7 @@ from engine.search.condottiere import GAME as SEARCH_GAME
 
 ENTRY = GameEntry(
     rules=RULES,
+    report=report,
     bots={
         "random": lambda rng, settings: RandomBot(rng),
         "greedy": lambda rng, settings: GreedyBot(rng),
@@ -26,7 +29,7 @@ ENTRY = GameEntry(
     },
     levels={
         "easy": ("greedy", {}),
-        "normal": ("ismcts", {"think": 0.1}),
-        "hard": ("ismcts", {"think": 0.25}),
+        "normal": ("ismcts", {"iterations": 64, "think": 0.25}),
+        "hard": ("ismcts", {"iterations": 1000, "think": 1.0}),
     },
 )

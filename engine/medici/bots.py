@@ -5,7 +5,11 @@
 ``GreedyBot`` scores every legal action by the immediate change in its own influence minus the
 change in the others' (a strike on a hidden card it cannot see is scored as the average over
 the cards that card may be, each resolved as well as it can be). Moves that end the game count
-as a win or a loss. Ties go to the move that spends the lowest card, and planning comes last.
+as a win or a loss, so it never ends a game it would lose while another move is left (the
+game's designers: "everyone wants to wait until he is in the lead before ending the game"). A
+strike that may eliminate nothing costs ``FIZZLE_COST`` times the chance that it fizzles, so that
+among strikes it prefers those that eliminate; the cost is small, since a strike that fizzles
+still sends three cards to court. Ties go to the move that spends the lowest card, and planning comes last.
 In the set-up it hides its weakest cards before the others (they will score for its house if
 struck) and crowns its alliances with its strongest, keeping Jesters in hand.
 """
@@ -40,6 +44,8 @@ def _stack_delta(delta: list[int], cards: tuple[tuple[int, int], ...], sign: int
 
 class GreedyBot:
     name = "greedy"
+    #: what a strike costs, in points of influence, when it eliminates no stack
+    FIZZLE_COST = 1.0
 
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random()
@@ -103,7 +109,10 @@ class GreedyBot:
             if w <= 0:
                 continue
             revealed = rules.apply_unchecked(struck, mk("reveal", alliance[0], h, target=a.target))
-            best = max(self._value(revealed, r, seat) for r in rules.legal_actions(revealed))
+            best = max(
+                self._value(revealed, r, seat) - (self.FIZZLE_COST if r.elim < 0 else 0.0)
+                for r in rules.legal_actions(revealed)
+            )
             total += w * best
             weight += w
         return total / weight if weight else -1e9

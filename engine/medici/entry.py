@@ -4,12 +4,14 @@
 ``fast`` rollout policy and a progressive bias of 2 toward the immediate gain; it leaves the
 set-up (hiding and crowning alliances) to the greedy bot's rules.
 
-Levels: ``easy`` is the one-move-ahead greedy bot; ``normal`` is the search bot thinking 0.25 s
-per decision; ``hard`` the search bot thinking 1 s per decision (``--think`` overrides both).
+Levels (a ladder: each beats three of the level below, see the README): ``easy`` is the
+one-move-ahead greedy bot; ``normal`` the search bot with 64 iterations a decision, ``hard``
+with 600, each under a cap in CPU time (0.25 s and 1 s; ``--think`` sets the cap).
 """
 
 from __future__ import annotations
 
+from engine.medici import report
 from engine.medici.bots import GreedyBot, RandomBot
 from engine.medici.game import RULES
 from engine.registry import GameEntry
@@ -18,6 +20,7 @@ from engine.search.medici import GAME as SEARCH_GAME
 
 ENTRY = GameEntry(
     rules=RULES,
+    report=report,
     bots={
         "random": lambda rng, settings: RandomBot(rng),
         "greedy": lambda rng, settings: GreedyBot(rng),
@@ -27,7 +30,7 @@ ENTRY = GameEntry(
     },
     levels={
         "easy": ("greedy", {}),
-        "normal": ("ismcts", {"think": 0.25}),
-        "hard": ("ismcts", {"think": 1.0}),
+        "normal": ("ismcts", {"iterations": 64, "think": 0.25}),
+        "hard": ("ismcts", {"iterations": 600, "think": 1.0}),
     },
 )

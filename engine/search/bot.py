@@ -3,9 +3,11 @@
 Settings (from the registry's levels and the command line):
 
 ``think``       seconds of search per decision (default 1.0), in CPU time of the searching
-                thread; ignored when ``iterations`` is set
+                thread
 ``iterations``  a fixed number of iterations per decision: with the bot's seeded generator, the
-                same view always gives the same choice (for tests and reproducible runs)
+                same view always gives the same choice (for tests and reproducible runs); with
+                ``think`` given too, ``think`` caps each decision in CPU time (the levels:
+                ``engine.search.ismcts.Budget``)
 ``rollout``     the default policy's name (``random``, or a game's cheaper heuristic)
 ``exploration`` the UCB constant
 ``bias``        the weight of the game's prior (progressive bias; 0 turns it off)
@@ -14,6 +16,10 @@ Settings (from the registry's levels and the command line):
 ``path``        ``"fast"`` (in place, the game's rollout loops) or ``"legacy"`` (a state copy
                 a step, the policy called step by step): the same moves, only slower; kept
                 to measure the speed against (``scripts/bench_search.py``)
+
+A move the game calls senseless (``SearchGame.senseless``: ending a game it would lose,
+surrendering a battle another seat leads, ...) is not played while another move is left: the
+most visited sensible move is played instead.
 
 The bot is handed a view and never a state: everything it knows comes from that view.
 """
@@ -41,14 +47,17 @@ class SearchBot:
         bias: float = 0.0,
         fallback: Any = None,
         setup_phases: tuple[str, ...] = (),
+        cap: float | None = None,
+        horizon: bool = True,
         path: str = "fast",
     ) -> None:
         if rollout not in game.rollouts:
             raise ValueError(f"unknown rollout {rollout!r} (choose from {', '.join(game.rollouts)})")
         self.game = game
         self.rng = rng
-        self.budget = Budget(seconds=think, iterations=iterations)
-        self.search = Search(game, rng, exploration=exploration, rollout=rollout, bias=bias, path=path)
+        self.budget = Budget(seconds=think, iterations=iterations, cap=cap)
+        self.search = Search(game, rng, exploration=exploration, rollout=rollout, bias=bias,
+                             horizon=horizon, path=path)
         self.fallback = fallback
         self.setup_phases = setup_phases
         self.last: SearchResult | None = None
@@ -57,7 +66,18 @@ class SearchBot:
         if self.fallback is not None and getattr(view, "phase", None) in self.setup_phases:
             return self.fallback.choose(view, seat)
         self.last = self.search.run(view, seat, self.budget)
-        return self.last.action
+        return self._sensible(view, seat, self.last)
+
+    def _sensible(self, view: Any, seat: int, result: SearchResult) -> Any:
+        """The search's move, or when the game calls it senseless the most visited move that
+        is not (the search's move when every move is senseless)."""
+        senseless = self.game.senseless
+        if senseless is None or not senseless(view, result.action, seat):
+            return result.action
+        others = [a for a in self.game.legal_actions(view) if not senseless(view, a, seat)]
+        if not others:
+            return result.action
+        return max(others, key=lambda a: (result.visits.get(a, 0), result.means.get(a, -1.0)))
 
 
 def factory(
@@ -87,6 +107,8 @@ def factory(
             bias=float(settings.get("bias", 0.0)),
             fallback=fallback,
             setup_phases=setup_phases,
+            cap=None if think is None or iterations is None else float(think),
+            horizon=settings.get("horizon", 1) not in (0, "0", "no", False),
             path=str(settings.get("path", "fast")),
         )
 

@@ -18,21 +18,28 @@ uniform distribution over all placements that respect the constraint.
 
 Observations are the engine's own ``mask_action``: what a seat learns of an action.
 
-Rollouts are played in place by ``condottiere_sim`` (the same moves, faster).
+Rollouts stop at a horizon (``horizon``: two battles past the one under way) and judge the
+position there (``evaluate``: a soft maximum of each seat's progress toward a victory, its
+connected group or its region count, plus a little for its hand), which plays better than one
+noisy game to its end and costs a fraction of it: against three greedy bots, 100 iterations a
+decision won 18 of 24 games so, 14 of 24 played to the end. With ``horizon=0`` in the bot's
+settings, rollouts play to the end, in place by ``condottiere_sim`` (the same moves, faster).
 
 Rollout policies: ``random`` (uniform over the legal actions) and ``light``: in a battle, pass
 when its line leads, else play the weakest card that takes the lead (a mercenary or Heroine),
 else pass; take as many cards as allowed, keep the two strongest; random elsewhere, and a
-random action now and then.
+random action now and then. The bot plays no move that ``engine.condottiere.sense`` calls
+senseless while it has another.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Hashable
 
-from engine.condottiere import rules
-from engine.condottiere.cards import COPIES, FACE_DOWN_KINDS, KINDS, SLOTS, STRENGTH
+from engine.condottiere import rules, sense
+from engine.condottiere.cards import COPIES, FACE_DOWN_KINDS, KINDS, SLOTS, STRENGTH, largest_group
 from engine.condottiere.game import outcome
 from engine.condottiere.state import REFEREE, Action, State, mk
 from engine.condottiere.view import mask_action
@@ -183,6 +190,35 @@ def rewards(s: State) -> list[float]:
     return outcome_rewards(outcome(s), scale=3.0)
 
 
+#: battles a rollout plays past the one under way before the position is judged
+HORIZON_BATTLES = 2
+#: how sharply the judgement turns a lead in progress into a chance to win
+SHARPNESS = 6.0
+
+
+def horizon(s: State) -> int:
+    return s.battles + HORIZON_BATTLES
+
+
+def evaluate(s: State, until: int) -> list[float] | None:
+    """Past the horizon (and between battles), each seat's chance to win as a soft maximum of
+    its progress: the larger of its connected group and its region count, each as a share of
+    what wins, plus a little for the strength in its hand."""
+    if s.battles < until or s.phase == "play":
+        return None
+    total_need, adjacent_need = rules.thresholds(s.config)
+    scores = []
+    for q in range(s.players):
+        mask = s.regions_of(q)
+        progress = max(largest_group(mask) / adjacent_need, mask.bit_count() / total_need)
+        hand = sum(STRENGTH[c] for c in s.hands[q] if c >= 0)
+        scores.append(SHARPNESS * (progress + hand / 150.0))
+    top = max(scores)
+    weights = [math.exp(x - top) for x in scores]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
 GAME = SearchGame(
     name="condottiere",
     current_player=rules.current_player,
@@ -193,6 +229,9 @@ GAME = SearchGame(
     sample_chance=sample_chance,
     rollouts={"random": random_action, "light": light_action},
     rewards=rewards,
+    senseless=sense.senseless,
+    horizon=horizon,
+    evaluate=evaluate,
     copy=State.copy,
     play=rules.apply_in_place,
     prepare=prepare,

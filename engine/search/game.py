@@ -14,6 +14,13 @@ The search bot (``engine.search.ismcts``) works on any game that offers the engi
 * ``rollouts``: default policies, by name, that play a simulated game to its end: each maps
   ``(state, seat, rng)`` to an action of ``seat``; ``"random"`` is always offered;
 * ``rewards(state)``: one number per seat for a finished game, larger is better;
+* ``horizon(state)`` and ``evaluate(state, horizon)``: optionally, a rollout that reaches the
+  horizon (``evaluate`` gives rewards instead of ``None``) stops there and takes the
+  evaluation as its result: for a long game, a judgement of the position a few steps ahead is
+  a better (and much cheaper) estimate than one noisy game played to its end;
+* ``senseless(view, action, seat)``: optionally, why a player who wants to win would not
+  make the move (``""`` if it makes sense): the bot does not play such a move while it has
+  another;
 * ``prior(state, action, seat)``: optionally, a quick judgement of an action for the seat that
   takes it, about in ``[-1, 1]``: the search tries actions in its order and adds it as a
   progressive bias that fades as the action gathers visits.
@@ -73,6 +80,9 @@ class SearchGame:
     rollouts: Mapping[str, Callable[[Any, int, random.Random], Any]]
     rewards: Callable[[Any], list[float]]
     prior: Callable[[Any, Any, int], float] | None = None
+    senseless: Callable[[Any, Any, int], str] | None = None
+    horizon: Callable[[Any], Any] | None = None
+    evaluate: Callable[[Any, Any], list[float] | None] | None = None
     copy: Callable[[Any], Any] | None = None
     prepare: Callable[[Any, int], Callable[[random.Random], Any]] | None = None
     play: Callable[[Any, Any], None] | None = None

@@ -86,11 +86,15 @@ class Node:
 @dataclass(frozen=True)
 class Budget:
     """How long one decision may think: ``iterations`` when given (reproducible), else
-    ``seconds`` of the searching thread's CPU time (always at least ``min_iterations``)."""
+    ``seconds`` of the searching thread's CPU time (always at least ``min_iterations``). With ``iterations`` and a
+    ``cap`` both given, the search stops at whichever comes first, the cap counted in the
+    thread's CPU time: a level so set plays the same on a busy machine as on an idle one, as
+    long as the cap does not bind."""
 
     seconds: float = 1.0
     iterations: int | None = None
     min_iterations: int = 16
+    cap: float | None = None
 
 
 @dataclass
@@ -111,11 +115,14 @@ class Search:
         exploration: float = 0.7,
         rollout: str = "random",
         bias: float = 0.0,
+        horizon: bool = True,
         path: str = "fast",
     ) -> None:
         if path not in PATHS:
             raise ValueError(f"unknown search path {path!r} (choose from {', '.join(PATHS)})")
         self.game = game
+        #: rollouts stop at the game's horizon with its evaluation (``SearchGame.evaluate``)
+        self.judged = horizon and game.horizon is not None and game.evaluate is not None
         self.rng = rng
         self.c = exploration
         self.bias = bias if game.prior is not None else 0.0
@@ -142,7 +149,14 @@ class Search:
                 else lambda rng: copy(determinize(view, seat, rng))
             )
         done = 0
-        if budget.iterations is not None:
+        if budget.iterations is not None and budget.cap is not None:
+            deadline = time.thread_time() + budget.cap
+            while done < budget.iterations and (
+                done < budget.min_iterations or time.thread_time() < deadline
+            ):
+                self._iterate(root, view, seat)
+                done += 1
+        elif budget.iterations is not None:
             for _ in range(budget.iterations):
                 self._iterate(root, view, seat)
             done = budget.iterations
@@ -217,7 +231,10 @@ class Search:
             options = groups[key]
             play(state, options[rng.randrange(len(options))] if len(options) > 1 else options[0])
         sim = self.simulation
-        rewards = sim(state, rng) if sim is not None else self._rollout_in_place(state)
+        if self.judged:
+            rewards = self._rollout_to(state, True)
+        else:
+            rewards = sim(state, rng) if sim is not None else self._rollout_in_place(state)
         root.visits += 1
         for n, mover in path:
             n.visits += 1
@@ -348,6 +365,8 @@ class Search:
     def _rollout(self, state: Any) -> list[float]:
         g, rng = self.game, self.rng
         current_player, apply, policy = g.current_player, g.apply, self.rollout_policy
+        if self.judged:
+            return self._rollout_to(state, False)
         while True:
             p = current_player(state)
             if p == TERMINAL:
@@ -356,3 +375,24 @@ class Search:
                 state = apply(state, g.sample_chance(state, rng))
             else:
                 state = apply(state, policy(state, p, rng))
+
+    def _rollout_to(self, state: Any, in_place: bool) -> list[float]:
+        """A rollout that stops at the game's horizon with its evaluation (``in_place``: on
+        the iteration's private state, with ``play``; else a copy a step, with ``apply``)."""
+        g, rng = self.game, self.rng
+        assert g.horizon is not None and g.evaluate is not None
+        horizon, evaluate = g.horizon(state), g.evaluate
+        current_player, apply, play, policy = g.current_player, g.apply, g.play, self.rollout_policy
+        while True:
+            p = current_player(state)
+            if p == TERMINAL:
+                return g.rewards(state)
+            judged = evaluate(state, horizon)
+            if judged is not None:
+                return judged
+            a = g.sample_chance(state, rng) if p < 0 else policy(state, p, rng)
+            if in_place:
+                assert play is not None
+                play(state, a)
+            else:
+                state = apply(state, a)

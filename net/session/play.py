@@ -53,6 +53,8 @@ class HostSettings:
     open: bool = False
     turn_timeout: float | None = None
     on_timeout: str = "forfeit"
+    #: let every seat ask the coach for a hint (carried in the start entry: all peers see it)
+    allow_hints: bool = False
     name: str = "host"
     #: resume an unfinished hosted game: ``None`` the one that matches if exactly one (see
     #: ``net.session.resume.choose``), a game id prefix that one; ``new`` never resumes
@@ -115,7 +117,7 @@ def make_host(s: HostSettings) -> tuple[HostSession, str | None]:
     identity = Identity.load_or_create()
     code = None if s.open else new_code()
     session = HostSession(identity, s.game, config, code=code, turn_timeout=s.turn_timeout,
-                          on_timeout=s.on_timeout)
+                          on_timeout=s.on_timeout, allow_hints=s.allow_hints)
     return session, code
 
 

@@ -171,6 +171,7 @@ class HostSession:
         code: str | None = None,
         turn_timeout: float | None = None,
         on_timeout: str = "forfeit",
+        allow_hints: bool = False,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
     ) -> None:
@@ -184,6 +185,7 @@ class HostSession:
         self.code = code
         self.turn_timeout = turn_timeout
         self.on_timeout = on_timeout
+        self.allow_hints = allow_hints
         self.clock = clock
         self.table = Table(identity.public_key, None)
         self.seats: list[Seat] = []
@@ -486,6 +488,7 @@ class HostSession:
             "seats": [{"name": s.name, "key": s.key, "nonce": s.nonce} for s in self.seats],
             "time": int(self.wall()),
             "timeout": math.ceil(self.turn_timeout or 0), "on_timeout": self.on_timeout,
+            **({"hints": True} if self.allow_hints else {}),
         }, game_id=derive_game_id(host, [(s.key, s.nonce) for s in self.seats]))
         log.info("the game starts: %s", ", ".join(s.name for s in self.seats))
 

@@ -108,7 +108,7 @@ HEADER = ("v", "game", "seq", "prev", "author", "kind")
 FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
     "start": {"rules": (str, True), "config": (dict, True), "host": (bytes, True),
               "seats": (list, True), "time": (int, True), "timeout": (int, True),
-              "on_timeout": (str, True)},
+              "on_timeout": (str, True), "hints": (bool, False)},
     "seed-commit": {"commit": (bytes, True), "sealed": (bytes, True)},
     "seed-open": {"value": (bytes, True), "salt": (bytes, True)},
     "deck": {"msgs": (list, True), "sealed": (bytes, True)},
@@ -154,6 +154,8 @@ class Table:
         self.ended: list[int] = []
         self.timeout = 0
         self.on_timeout = "forfeit"
+        #: whether the host allows the coach (``tui.screens.hint``): the start's ``hints``
+        self.hints = False
         self.log: list[str] = []
         #: every step applied to this peer's view, chance steps included, as
         #: (view before, action as this peer knows it, view after): a table screen tells them
@@ -355,6 +357,7 @@ class Table:
             self.game, self.rules, self.config = game.rules.name, game.rules, config
             self.seats, self.started = seats, started
             self.timeout, self.on_timeout = timeout, on_timeout
+            self.hints = e.fields.get("hints", False)
             keys = [s.key for s in seats]
             if self.identity is not None and self.identity.public_key in keys:
                 self.me = keys.index(self.identity.public_key)

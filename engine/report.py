@@ -1,0 +1,64 @@
+"""Figures about how bot games were played, summed over many games and told per bot.
+
+Each game's module ``engine.<game>.report`` turns one finished game into plain data
+(``figures(history, outcome)``: ``moves`` per seat, the ``ender`` and whether it lost,
+``seats`` with per-seat counts named by its ``FIELDS``); its ``SHARES`` name the ratios worth
+printing. ``Tally`` gathers those per bot name (a seat's counts go to the bot that sat there)
+and ``Tally.lines()`` prints them: game length in turns and in moves per seat (medians and
+ranges), the end reasons, the share of games ended by a seat that lost them, and each share.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+
+@dataclass
+class Tally:
+    report: ModuleType
+    games: int = 0
+    turns: list[int] = field(default_factory=list)
+    moves: list[int] = field(default_factory=list)
+    ends: Counter[str] = field(default_factory=Counter)
+    ended: Counter[str] = field(default_factory=Counter)
+    ended_lost: Counter[str] = field(default_factory=Counter)
+    counts: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+
+    def add(self, bots: list[str], turns: int, end: str, figures: dict[str, Any]) -> None:
+        self.games += 1
+        self.turns.append(turns)
+        self.moves.extend(figures["moves"])
+        self.ends[end] += 1
+        ender = figures["ender"]
+        if ender >= 0:
+            self.ended[bots[ender]] += 1
+            self.ended_lost[bots[ender]] += figures["ender_lost"]
+        for bot, seat in zip(bots, figures["seats"], strict=True):
+            self.counts[bot].update(seat)
+
+    def lines(self) -> list[str]:
+        if not self.games:
+            return []
+        out = [
+            f"length: median {statistics.median(self.turns)} turns "
+            f"({min(self.turns)}-{max(self.turns)}), median {statistics.median(self.moves)} "
+            f"moves a seat ({min(self.moves)}-{max(self.moves)})",
+            "ends: " + ", ".join(f"{end} {k}" for end, k in self.ends.most_common()),
+        ]
+        for bot in sorted(self.counts):
+            c = self.counts[bot]
+            parts = []
+            if self.ended[bot]:
+                parts.append(
+                    f"ended {self.ended[bot]} games and lost {self.ended_lost[bot]} of them "
+                    f"({self.ended_lost[bot] / self.ended[bot]:.0%})"
+                )
+            for name, num, den in self.report.SHARES:
+                share = f" ({c[num] / c[den]:.0%})" if c[den] else ""
+                parts.append(f"{name} {c[num]}/{c[den]}{share}")
+            out.append(f"{bot}: " + "; ".join(parts))
+        return out

@@ -1,0 +1,51 @@
+"""The coach: the hard level's suggestion and the runner-up, with chances, from a view alone."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.registry import get_game
+from engine.search.coach import Hint, chance_of, suggest
+from engine.search.medici import determinize
+
+from .positions import game_position, random_position
+
+
+def test_a_hint_comes_from_the_seat_s_view_alone():
+    """Two full states that look the same to the seat give the same hint (seeded search)."""
+    entry = get_game("medici")
+    rules = entry.rules
+    truth = random_position(4, 60)
+    seat = rules.current_player(truth)
+    assert seat >= 0
+    view = rules.view(truth, seat)
+    other = determinize(view, seat, random.Random(5))
+    assert other != truth and rules.view(other, seat) == view
+    a = suggest(entry, rules.view(truth, seat), seat, random.Random(1), iterations=60)
+    b = suggest(entry, rules.view(other, seat), seat, random.Random(1), iterations=60)
+    assert a == b and a.best in rules.legal_actions(view)
+
+
+@pytest.mark.parametrize("game", ["medici", "condottiere"])
+def test_a_hint_names_a_legal_move_a_different_runner_up_and_chances(game):
+    entry = get_game(game)
+    rules = entry.rules
+    for steps in (60, 90, 140):
+        truth = game_position(rules, rules.make_config(4, {}), 3, steps)
+        seat = rules.current_player(truth)
+        view = rules.view(truth, seat)
+        if seat >= 0 and len(rules.legal_actions(view)) > 1:
+            break
+    hint = suggest(entry, view, seat, random.Random(2), iterations=80)
+    legal = rules.legal_actions(view)
+    assert hint.best in legal and hint.runner_up in legal and hint.runner_up != hint.best
+    assert 0.0 <= hint.chance <= 1.0 and 0.0 <= hint.runner_up_chance <= 1.0
+    assert hint.iterations == 80
+
+
+def test_the_chance_reads_the_mean_reward_of_a_win_and_a_loss():
+    assert chance_of(0.95) == pytest.approx(1.0) and chance_of(0.05) == 0.0
+    assert chance_of(0.0) == 0.0 and chance_of(None) is None
+    assert Hint("x", 0.5).runner_up is None

@@ -1,0 +1,62 @@
+"""Levels that mean something: easy, normal and hard name growing search budgets, counted in
+iterations (so a level plays the same on a busy machine) under a CPU-time cap that ``--think``
+sets; the interface offers the levels, not the bot kinds."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.registry import get_game
+from engine.search.bot import SearchBot
+from engine.search.ismcts import Budget, Search
+
+from .positions import game_position
+
+
+@pytest.mark.parametrize("game", ["medici", "condottiere"])
+def test_the_levels_grow_and_hard_thinks_at_most_a_second(game):
+    entry = get_game(game)
+    assert entry.level_names() == ["easy", "normal", "hard"]
+    easy, normal, hard = (entry.make_bot(lv, random.Random(0)) for lv in entry.level_names())
+    assert not isinstance(easy, SearchBot)
+    assert isinstance(normal, SearchBot) and isinstance(hard, SearchBot)
+    assert normal.budget.iterations < hard.budget.iterations
+    assert normal.budget.cap <= hard.budget.cap <= 1.0
+
+
+@pytest.mark.parametrize("game", ["medici", "condottiere"])
+def test_think_caps_a_level_without_changing_its_iterations(game):
+    entry = get_game(game)
+    hard = entry.make_bot("hard", random.Random(0))
+    quick = entry.make_bot("hard", random.Random(0), think=0.1)
+    assert quick.budget.cap == 0.1 and quick.budget.iterations == hard.budget.iterations
+    assert entry.make_bot("ismcts", random.Random(0), iterations=30).budget.cap is None
+
+
+def _decision(game: str):
+    entry = get_game(game)
+    rules = entry.rules
+    for steps in range(60, 200, 7):
+        s = game_position(rules, rules.make_config(4, {}), 2, steps)
+        seat = rules.current_player(s)
+        if seat >= 0 and len(rules.legal_actions(rules.view(s, seat))) > 2:
+            return entry, rules.view(s, seat), seat
+    raise AssertionError("no decision found")
+
+
+@pytest.mark.parametrize("game", ["medici", "condottiere"])
+def test_a_cap_that_does_not_bind_leaves_the_choice_reproducible(game):
+    entry, view, seat = _decision(game)
+    search_game = entry.make_bot("hard", random.Random(0)).game
+    a = Search(search_game, random.Random(7)).run(view, seat, Budget(iterations=40))
+    b = Search(search_game, random.Random(7)).run(view, seat, Budget(iterations=40, cap=1000.0))
+    assert (a.action, a.visits, a.iterations) == (b.action, b.visits, b.iterations)
+
+
+def test_a_cap_that_binds_ends_the_search():
+    entry, view, seat = _decision("medici")
+    search_game = entry.make_bot("hard", random.Random(0)).game
+    r = Search(search_game, random.Random(7)).run(view, seat, Budget(iterations=10**9, cap=0.02))
+    assert Budget().min_iterations <= r.iterations < 10**9

@@ -1,0 +1,39 @@
+"""The coach in a networked game: off unless the host allows it, and then every peer sees that
+in the signed start entry (``hints``), so no seat gets help the others do not know about."""
+
+from __future__ import annotations
+
+from tui.screens.hint import hints_allowed
+
+
+def _start(g):
+    return g.peers[0].table.transcript.entries[0]
+
+
+def test_hints_are_off_in_a_networked_game_unless_the_host_allows_them(make_game):
+    g = make_game(3)
+    for i in range(3):
+        g.add_bot(i)
+    g.link.pump()
+    assert "hints" not in _start(g).fields
+    assert [p.table.hints for p in g.peers] == [False, False, False]
+
+
+def test_a_host_that_allows_hints_says_so_to_every_peer_in_the_start(make_game):
+    g = make_game(3, allow_hints=True)
+    for i in range(3):
+        g.add_bot(i)
+    g.link.pump()
+    assert _start(g).fields["hints"] is True
+    assert [p.table.hints for p in g.peers] == [True, True, True]
+    assert g.host.finished  # the game is played and audited as any other
+
+
+def test_a_client_that_does_not_say_is_a_local_game_and_gives_hints():
+    class Local:
+        pass
+
+    class Net:
+        hints_allowed = False
+
+    assert hints_allowed(Local()) and not hints_allowed(Net())
