@@ -355,13 +355,19 @@ class TableScreen(Screen[None]):
         self._ask()
         self._update_keys()
 
+    def refresh_bindings(self) -> None:
+        super().refresh_bindings()
+        if self.is_mounted:
+            self._update_keys()
+
     def _update_keys(self) -> None:
         """Redraw the key bar when the keys it shows change (in place: one line of text). It
         shows the same keys all through a game, so that a move redraws no key bar: choosing
         and going back are offered while the game goes on (they do nothing while another
         seat plays, as the move box says), the results once it is over."""
         over = self.view is not None and self.view.over
-        keys = (over, self._narrow, self.size.width)
+        hints = hints_allowed(self.client)
+        keys = (over, self._narrow, self.size.width, hints)
         if keys == self._keys:
             return
         self._keys = keys
@@ -373,6 +379,8 @@ class TableScreen(Screen[None]):
             action = binding.action.split("(")[0]
             if action in ("pick", "back"):
                 state: bool | None = not over
+            elif action == "hint":  # offered all through the game where hints are allowed
+                state = hints and not over
             else:
                 state = self.check_action(action, ())
             if state is False:
