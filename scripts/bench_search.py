@@ -12,6 +12,12 @@ ratio is the median of the rounds' ratios. Both paths must choose the same moves
 the same moves from the same seed); the script says so, and fails if they do not.
 ``--profile`` prints the top of a cProfile of the fast path.
 
+Where a game's default settings changed since the legacy path was today's (Condottiere's
+rollouts now stop ``horizon`` battles ahead and score the position; before, they ran to the
+game's end), a third pass, ``before``, runs the legacy path with the settings of that time
+(``BEFORE``), and the script also prints the fast path's rate as a ratio to it: what a decision
+of the default bot gets now, in iterations per CPU second, against what it got before.
+
     scripts/bench_search.py medici --games 2 --iterations 200 --rounds 3
 """
 
@@ -33,6 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.core import LocalGame  # noqa: E402
 from engine.registry import get_game  # noqa: E402
 from engine.search.ismcts import Budget  # noqa: E402
+
+#: per game, the settings that make the ``ismcts`` bot what it was before the fast path
+BEFORE: dict[str, dict[str, Any]] = {"condottiere": {"horizon": 0}}
 
 
 def decisions(game: str, players: int, games: int, min_legal: int, skip: tuple[str, ...]) -> list[tuple[Any, int]]:
@@ -100,8 +109,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.rounds} rounds; rollout {s.rollout_name}, bias {s.bias}, exploration {s.c}; "
         f"load average {os.getloadavg()[0]:.2f}"
     )
+    before = {**BEFORE.get(args.game, {}), **settings} if not args.set else settings
     rates: dict[str, list[float]] = {"legacy": [], "fast": []}
+    if before != settings:
+        rates["before"] = []
     ratios = []
+    ratios_before = []
     same = True
     for _ in range(args.rounds):
         old, old_moves = run(args.game, settings, "legacy", views, args.iterations)
@@ -110,9 +123,18 @@ def main(argv: list[str] | None = None) -> int:
         rates["fast"].append(new)
         ratios.append(new / old)
         same = same and old_moves == new_moves
+        if "before" in rates:
+            then, _ = run(args.game, before, "legacy", views, args.iterations)
+            rates["before"].append(then)
+            ratios_before.append(new / then)
     for path, xs in rates.items():
         print(f"  {path:<7} {statistics.median(xs):8.0f} iterations per CPU second  ({', '.join(f'{x:.0f}' for x in xs)})")
-    print(f"  ratio   {statistics.median(ratios):8.2f}  ({', '.join(f'{x:.2f}' for x in ratios)})")
+    print(f"  ratio   {statistics.median(ratios):8.2f}  ({', '.join(f'{x:.2f}' for x in ratios)})  fast / legacy, same settings")
+    if ratios_before:
+        print(
+            f"  ratio   {statistics.median(ratios_before):8.2f}  ({', '.join(f'{x:.2f}' for x in ratios_before)})"
+            f"  fast, default settings / legacy, settings before ({before})"
+        )
     print(f"  same moves on both paths: {'yes' if same else 'NO'}; load average {os.getloadavg()[0]:.2f}")
     if args.profile:
         bot = get_game(args.game).make_bot("ismcts", random.Random(1), **settings, path="fast")
