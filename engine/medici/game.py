@@ -24,7 +24,7 @@ from engine.medici import rules, text
 from engine.medici import state as medici_state
 from engine.medici.cards import COPIES, HOUSES, RANK_VALUE, RANKS, house_of
 from engine.medici.state import KINDS, NO_LIMIT, Action, MediciConfig, State
-from engine.medici.view import view
+from engine.medici.view import public_action, view
 
 END_TEXT = {
     rules.END_ALLIANCES: "a player has no shadow alliances left",
@@ -68,9 +68,10 @@ def _masked_draw_ok(state: State, a: Action) -> bool:
     deck = state.pools[a.seat] or state.bottoms[a.seat][:1]
     if UNKNOWN not in deck:
         return False
-    last = len(state.pools[a.seat]) + len(state.bottoms[a.seat]) == 1
     if a.card == UNKNOWN:
-        return not last
+        # what the others learn of a draw of a card of the deck (the last one is shown)
+        probe = a._replace(card=deck[0] if deck[0] != UNKNOWN else a.seat * RANKS)
+        return public_action(state, probe, state.players) == a
     return _could_be_hidden(state, a.seat, a.card)
 
 
@@ -186,6 +187,7 @@ class MediciRules(RulesBase):
     apply = staticmethod(apply)
     outcome = staticmethod(outcome)
     view = staticmethod(view)
+    public_action = staticmethod(public_action)
     scores = staticmethod(scores)
 
     def action_text(

@@ -16,7 +16,7 @@ The face-down places are filled first, by a uniform draw among the unseen cards 
 allowed there; the rest of the unseen cards are shuffled into the other places. That is the
 uniform distribution over all placements that respect the constraint.
 
-Observations are the engine's own ``mask_action``: what a seat learns of an action.
+Observations are the engine's own ``public_action``: what a seat learns of an action.
 
 Rollout policies: ``random`` (uniform over the legal actions) and ``light``: in a battle, pass
 when its line leads, else play the weakest card that takes the lead (a mercenary or Heroine),
@@ -33,7 +33,7 @@ from engine.condottiere import rules
 from engine.condottiere.cards import COPIES, FACE_DOWN_KINDS, KINDS, SLOTS, STRENGTH
 from engine.condottiere.game import outcome
 from engine.condottiere.state import REFEREE, Action, State, mk
-from engine.condottiere.view import mask_action
+from engine.condottiere.view import public_action
 from engine.core import UNKNOWN
 from engine.search.determinize import InconsistentViewError, deal, unseen
 from engine.search.game import SearchGame, outcome_rewards
@@ -102,7 +102,7 @@ def determinize(v: State, seat: int, rng: random.Random) -> State:
 
 
 def observe(s: State, a: Action, seat: int) -> Hashable:
-    return mask_action(s, a, seat)
+    return public_action(s, a, seat)
 
 
 def sample_chance(s: State, rng: random.Random) -> Action:

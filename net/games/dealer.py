@@ -122,8 +122,9 @@ class FairDealer:
         """The draw step for ``p`` with ``card`` (the kind, or ``UNKNOWN``)."""
         raise NotImplementedError
 
-    def public(self, action: Any) -> Any:
-        """The form of ``action`` that travels on the wire (face-down cards ``UNKNOWN``)."""
+    def public(self, view: Any, action: Any) -> Any:
+        """The form of ``action``, taken in ``view``, that travels on the wire: what the host,
+        no seat, learns of it (the game's ``public_action``: face-down cards ``UNKNOWN``)."""
         return action
 
     def choose(self, view: Any, action: Any) -> tuple[list[int], list[int]]:
@@ -288,7 +289,7 @@ class FairDealer:
                  context: bytes) -> tuple[Any, Any]:
         """Check an ``act`` entry's cards (on a fork): the action as this peer knows it and the
         view to check it on. ``CheatDetected`` or ``MoveError`` when they do not fit."""
-        if self.public(action) != action:
+        if self.public(view, action) != action:
             raise MoveError("an action must travel in its public form (face-down cards unknown)")
         packed = fields.get("handles", b"")
         if type(packed) is not bytes or len(packed) % 4 or len(packed) > 4 * MAX_HANDLES:

@@ -583,7 +583,7 @@ class Table:
     def _act_entry(self, action: Any) -> Entry:
         assert self.dealer is not None
         fields = self._header("act")
-        fields["action"] = self.rules.action_to_data(self.dealer.public(action))
+        fields["action"] = self.rules.action_to_data(self.dealer.public(self.view, action))
         fields.update(self.dealer.act_fields(self.view, action, self.transcript.head))
         return self._sign(fields)
 
