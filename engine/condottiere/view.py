@@ -26,9 +26,12 @@ face down. The relation, checked at every step of the conformance games for ever
   m``, and masking again changes nothing;
 * ``m`` is enough to follow the game: applying it to ``seat``'s view gives a state whose view
   for ``seat`` is ``view(after, seat)``;
-* every card ``m`` names to another seat is shown to ``seat`` by its view after the step.
+* ``m`` tells ``seat`` no more than its views do: in any full state that ``seat``'s view before
+  the step leaves open, if some action there leaves ``seat`` with the same view after the step,
+  one of those actions has the form ``m`` (a card a step shows to all counts as seen, even
+  where the views after it forget it: a Condottiere pile refilled from the discards).
 
-A number that is no seat (the host, ``-1``) learns what every seat but the author learns: the
+A number that is no seat (the host's ``-1``, an observer's seat after the last) learns what every seat but the author learns: the
 public form, the one that travels on the wire.
 """
 

@@ -24,7 +24,7 @@ from engine.medici import rules, text
 from engine.medici import state as medici_state
 from engine.medici.cards import COPIES, HOUSES, RANK_VALUE, RANKS, house_of
 from engine.medici.state import KINDS, NO_LIMIT, Action, MediciConfig, State
-from engine.medici.view import public_action, view
+from engine.medici.view import draw_shown, public_action, view
 
 END_TEXT = {
     rules.END_ALLIANCES: "a player has no shadow alliances left",
@@ -69,9 +69,7 @@ def _masked_draw_ok(state: State, a: Action) -> bool:
     if UNKNOWN not in deck:
         return False
     if a.card == UNKNOWN:
-        # what the others learn of a draw of a card of the deck (the last one is shown)
-        probe = a._replace(card=deck[0] if deck[0] != UNKNOWN else a.seat * RANKS)
-        return public_action(state, probe, state.players) == a
+        return not draw_shown(state, a.seat)
     return _could_be_hidden(state, a.seat, a.card)
 
 

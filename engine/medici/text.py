@@ -15,7 +15,7 @@ from __future__ import annotations
 from engine.core import UNKNOWN
 from engine.medici.cards import HOUSES, JESTER, RANKS, long_name, short_name
 from engine.medici.state import Action, Stack, State
-from engine.medici.view import public_action
+from engine.medici.view import draw_shown, public_action
 
 
 def stack_label(sid: int) -> str:
@@ -71,8 +71,7 @@ def action_text(state: State, a: Action, viewer: int | None = None) -> str:
         a = public_action(state, a, viewer)
     k = a.kind
     if k == "draw":
-        last = 0 <= a.seat < state.players and len(state.pools[a.seat]) + len(state.bottoms[a.seat]) == 1
-        if last:
+        if draw_shown(state, a.seat):
             return f"{who} draws the last card of the deck and shows it: {short_name(a.card)}"
         return f"{who} draws {_known(a.card)}"
     if k == "first":

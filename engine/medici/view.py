@@ -21,15 +21,17 @@ action, seat)``:
 * the author learns its action whole: ``m == action`` when ``seat == action.seat``;
 * another seat learns ``action`` with the card it may not see ``UNKNOWN`` and every other field
   as it is: the card of a draw (except the last card of a deck, which is shown), and the card
-  placed by a ``hide``, a ``top`` or a ``plan`` (``FACE_DOWN``);
+  placed by a ``hide``, a ``top`` or a ``plan`` (``FACE_DOWN``); ``draw_shown(state, seat)``
+  says when a draw is shown;
 * ``m`` is decided by what ``seat`` sees: ``public_action(view(state, seat), action, seat) ==
   m``, and masking again changes nothing;
 * ``m`` is enough to follow the game: applying it to ``seat``'s view gives a state whose view
   for ``seat`` is ``view(after, seat)``;
-* every card ``m`` names to another seat is shown to ``seat`` by its view before or after the
-  step.
+* ``m`` tells ``seat`` no more than its views do: in any full state that ``seat``'s view before
+  the step leaves open, if some action there leaves ``seat`` with the same view after the step,
+  one of those actions has the form ``m``.
 
-A number that is no seat (the host, ``-1``) learns what every seat but the author learns: the
+A number that is no seat (the host's ``-1``, an observer's seat after the last) learns what every seat but the author learns: the
 public form, the one that travels on the wire.
 """
 
@@ -88,6 +90,11 @@ def view(state: State, seat: int) -> State:
     return v
 
 
+def draw_shown(state: State, seat: int) -> bool:
+    """Whether the card ``seat`` draws now is shown to all: the last card of its deck."""
+    return 0 <= seat < len(state.pools) and len(state.pools[seat]) + len(state.bottoms[seat]) == 1
+
+
 def public_action(state: State, action: Action, seat: int) -> Action:
     """What ``seat`` learns of ``action`` taken in ``state`` (a full state or any seat's view):
     the card it may not see becomes ``UNKNOWN`` (see the module docstring)."""
@@ -95,9 +102,8 @@ def public_action(state: State, action: Action, seat: int) -> Action:
         return action
     k = action.kind
     if k == "draw":
-        author = action.seat
-        if 0 <= author < len(state.pools) and len(state.pools[author]) + len(state.bottoms[author]) == 1:
-            return action  # the last card of a deck is shown
+        if draw_shown(state, action.seat):
+            return action
     elif k not in FACE_DOWN:
         return action
     return _new(Action, (k, action.seat, UNKNOWN) + action[3:])

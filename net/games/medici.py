@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.medici.view import FACE_DOWN, public_action
+from engine.medici.view import FACE_DOWN, draw_shown, public_action
 from net.deck.fair_deck import DeckFault
 from net.games.dealer import FairDealer, MoveError, Pending
 from net.wire.errors import HOST
@@ -83,14 +83,10 @@ class MediciDealer(FairDealer):
         if view.phase == "deal":
             return [(self.deck_of(s), s) for s in range(turn, n)
                     for _ in range(HAND_START - len(view.hands[s]))]
-        pool, bottoms = view.pools[turn], view.bottoms[turn]
-        if pool:
-            last = len(pool) == 1 and not bottoms
-        elif self.bottoms[turn] and self.bottoms[turn][0] is not None:
+        if not view.pools[turn] and self.bottoms[turn] and self.bottoms[turn][0] is not None:
             return []  # a shown card comes back: no deal (``_immediate``)
-        else:
-            last = len(bottoms) == 1
-        return [(self.deck_of(turn), None if last else turn)]
+        # the card is dealt face up when the rules show it to all (a deck's last card)
+        return [(self.deck_of(turn), None if draw_shown(view, turn) else turn)]
 
     def _immediate(self, view: Any) -> Any | None:
         from engine.medici.state import mk

@@ -31,7 +31,7 @@ from engine.medici.game import END_TEXT
 from engine.medici.rules import first_candidates
 from engine.medici.state import Action, State
 from engine.medici.text import stack_label
-from engine.medici.view import public_action
+from engine.medici.view import draw_shown, public_action
 
 
 def card_text(card: int, value: int | None = None) -> str:
@@ -130,8 +130,7 @@ def _draw(before: State, a: Action, after: State, seat: int, who: str) -> list[s
         if a.seat == 0 and not before.hands[0]:
             return ["Every house shuffles its deck and draws 11 cards."]
         return []
-    last = len(before.pools[a.seat]) + len(before.bottoms[a.seat]) == 1
-    if last:
+    if draw_shown(before, a.seat):
         shown = after.shown[a.seat]
         name = short_name(shown) if shown >= 0 else "its last card"
         limit = after.limits[a.seat]
