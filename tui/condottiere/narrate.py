@@ -52,7 +52,8 @@ def narrate(before: State, a: Action, after: State, seat: int, names: Sequence[s
     lines: list[str] = []
     if a.kind == "draw":
         if before.phase == "deal" and after.phase != "deal":
-            lines.append(f"The cards are dealt: you hold {len(after.hands[seat])}.")
+            held = f": you hold {len(after.hands[seat])}" if 0 <= seat < len(after.hands) else ""
+            lines.append(f"The cards are dealt{held}.")
     else:
         lines.append(_named(action_text(before, a, seat), a.seat, names))
         if a.kind == "play":
