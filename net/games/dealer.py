@@ -124,8 +124,9 @@ class FairDealer:
 
     def public(self, view: Any, action: Any) -> Any:
         """The form of ``action``, taken in ``view``, that travels on the wire: what the host,
-        no seat, learns of it (the game's ``public_action``: face-down cards ``UNKNOWN``)."""
-        return action
+        no seat, learns of it (the game's ``public_action``: face-down cards ``UNKNOWN``). Every
+        game says it; there is no default that could send a card in the clear."""
+        raise NotImplementedError
 
     def choose(self, view: Any, action: Any) -> tuple[list[int], list[int]]:
         """The author's side: the handles ``action`` names, and those it must open now."""
