@@ -31,8 +31,8 @@ face down. The relation, checked at every step of the conformance games for ever
   one of those actions has the form ``m`` (a card a step shows to all counts as seen, even
   where the views after it forget it: a Condottiere pile refilled from the discards).
 
-A number that is no seat (the host's ``-1``, an observer's seat after the last) learns what every seat but the author learns: the
-public form, the one that travels on the wire.
+A number that is no seat (the host's ``-1``, an observer's seat after the last) learns what
+every seat but the author learns: the public form, the one that travels on the wire.
 """
 
 from __future__ import annotations

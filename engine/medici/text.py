@@ -2,8 +2,9 @@
 
 ``action_text(state, action, viewer)`` says what ``action`` does in ``state`` as the seat
 ``viewer`` may hear it (``None``: everything, for a referee): what ``viewer`` learns of it is
-``engine.medici.view.public_action``'s to decide, and a card it may not know is "a card". Slots are numbered 1 to 3 for people; stacks have letters that never change
-(A, B, ..., Z, AA, AB, ...).
+``engine.medici.view.public_action``'s to decide, and a card it may not know is "a card".
+Slots are numbered 1 to 3 for people; stacks have letters that never change (A, B, ..., Z, AA,
+AB, ...).
 
 Every function here terminates on any int it is given and says something for it: a value no
 state can hold (a stack number below 0, a card outside the deck) is written as a number, so an

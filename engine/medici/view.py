@@ -31,8 +31,8 @@ action, seat)``:
   the step leaves open, if some action there leaves ``seat`` with the same view after the step,
   one of those actions has the form ``m``.
 
-A number that is no seat (the host's ``-1``, an observer's seat after the last) learns what every seat but the author learns: the
-public form, the one that travels on the wire.
+A number that is no seat (the host's ``-1``, an observer's seat after the last) learns what
+every seat but the author learns: the public form, the one that travels on the wire.
 """
 
 from __future__ import annotations

@@ -47,16 +47,16 @@ GAMES = 20 if LONG else 1
 WORLDS = 1  # worlds drawn at random beside the true one, at a sampled step
 HOST = -1  # the number that is no seat: the host, which learns the wire form
 
+MEDICI_GAME = (MEDICI, medici_public, medici_world)
+CONDOTTIERE_GAME = (CONDOTTIERE, condottiere_public, condottiere_world)
 CONFIGS: list[tuple[str, Any, Any, Any, Any]] = (
-    [(f"medici-{n}p", MEDICI, medici_public, medici_world, MediciConfig(n)) for n in (3, 4)]
-    + [(f"medici-4p-{o}", MEDICI, medici_public, medici_world, MediciConfig(4, **{o: True}))
-       for o in MEDICI_OPTIONS]
-    + [(f"condottiere-{n}p", CONDOTTIERE, condottiere_public, condottiere_world, CondottiereConfig(n))
-       for n in range(2, 7)]
-    + [(f"condottiere-4p-{o}", CONDOTTIERE, condottiere_public, condottiere_world, CondottiereConfig(4, **{o: True}))
+    [(f"medici-{n}p", *MEDICI_GAME, MediciConfig(n)) for n in (3, 4)]
+    + [(f"medici-4p-{o}", *MEDICI_GAME, MediciConfig(4, **{o: True})) for o in MEDICI_OPTIONS]
+    + [(f"condottiere-{n}p", *CONDOTTIERE_GAME, CondottiereConfig(n)) for n in range(2, 7)]
+    + [(f"condottiere-4p-{o}", *CONDOTTIERE_GAME, CondottiereConfig(4, **{o: True}))
        for o in CONDOTTIERE_OPTIONS]
-    + [(f"condottiere-{n}p-all", CONDOTTIERE, condottiere_public,
-        condottiere_world, CondottiereConfig(n, **dict.fromkeys(CONDOTTIERE_OPTIONS, True))) for n in (2, 4, 6)]
+    + [(f"condottiere-{n}p-all", *CONDOTTIERE_GAME,
+        CondottiereConfig(n, **dict.fromkeys(CONDOTTIERE_OPTIONS, True))) for n in (2, 4, 6)]
 )
 
 
@@ -76,7 +76,8 @@ def masked_from(m: Any, a: Any) -> bool:
         return False
     cards = getattr(a, "cards", ())
     return m._replace(card=a.card) == a or (
-        len(m.cards) == len(cards) and all(c in (k, UNKNOWN) for c, k in zip(m.cards, cards, strict=True)))
+        len(m.cards) == len(cards)
+        and all(c in (k, UNKNOWN) for c, k in zip(m.cards, cards, strict=True)))
 
 
 def forgets(s: Any, a: Any, after: Any) -> bool:
@@ -125,7 +126,8 @@ def check_step(rules: Any, public: Any, determinize: Any, s: Any, a: Any, rng: r
     return after
 
 
-@pytest.mark.parametrize("label,rules,public,determinize,config", CONFIGS, ids=[c[0] for c in CONFIGS])
+@pytest.mark.parametrize("label,rules,public,determinize,config", CONFIGS,
+                         ids=[c[0] for c in CONFIGS])
 def test_what_a_seat_learns_of_each_action_agrees_with_its_views(
         label: str, rules: Any, public: Any, determinize: Any, config: Any) -> None:
     for g in range(GAMES):

@@ -6,9 +6,10 @@ Condottiere: a draw, a face-down play under Hidden Cards, a keep), in a position
 author could have made the same move with several different cards, every caller must say the
 same thing whichever card it was: the table's log (the game's narrator, from the seat's views
 and the full action, as a local table gives it), the rules' words for the seat, a replay of a
-saved game as that seat saw it or in the public view, the search's observation, and the wire form of the move (the msgpack bytes of the action a networked seat
-signs, ``dealer.public``), for every other seat and for the public view (the seat after the
-last). The author itself hears the card, which shows the tests can fail.
+saved game as that seat saw it or in the public view, the search's observation, and the wire
+form of the move (the msgpack bytes of the action a networked seat signs, ``dealer.public``),
+for every other seat and for the public view (the seat after the last). The author itself hears
+the card, which shows the tests can fail.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ GAMES: dict[str, tuple[Any, Any, Any, Any]] = {
 
 
 def wire(game: str, s: Any, a: Any) -> bytes:
-    """The bytes of ``a``'s action field in the act entry its author signs (``Table._act_entry``)."""
+    """The bytes of ``a``'s action field in the act entry its author signs
+    (``Table._act_entry``)."""
     rules, _, _, dealer_type = GAMES[game]
     dealer = dealer_type(b"g" * 16, s.config, b"s" * 32, a.seat, 1)
     return msgpack.packb(rules.action_to_data(dealer.public(rules.view(s, a.seat), a)),
