@@ -537,7 +537,9 @@ class Table:
 
     def _text(self, view: Any, action: Any) -> str:
         try:
-            said: str = self.rules.action_text(view, action, self.me if self.me != HOST else None)
+            # the host and an observer (-1, no seat) hear the public form, as every seat but
+            # the author does
+            said: str = self.rules.action_text(view, action, self.me)
             return said
         except Exception:
             return repr(action)
