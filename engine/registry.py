@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic
 
 from engine.core import A, Bot, C, GameRules, S
+from engine.report import GameReport
 
 #: bot settings by name (``think``, ``rollout``, ...), as the command line and levels give them
 Settings = dict[str, Any]
@@ -34,7 +35,7 @@ class GameEntry(Generic[S, A, C]):
     levels: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     default_bot: str = "greedy"
     #: the game's ``engine.<game>.report`` module (``engine.report`` reads it)
-    report: Any = None
+    report: GameReport | None = None
 
     def bot_names(self) -> list[str]:
         return list(self.bots) + [lv for lv in self.levels if lv not in self.bots]

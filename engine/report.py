@@ -12,14 +12,29 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
+
+from engine.core import Outcome
+
+
+class GameReport(Protocol):
+    """What a game's ``engine.<game>.report`` module gives (``GameEntry.report``)."""
+
+    SHARES: tuple[tuple[str, str, str], ...]
+
+    def figures(self, history: Sequence[Any], outcome: Outcome) -> dict[str, Any]: ...
+
+
+def no_figures(outcome: Outcome) -> dict[str, Any]:
+    """The figures of a game that declares no report: its length in turns and its end only."""
+    return {"moves": [], "ender": -1, "ender_lost": False, "seats": [{} for _ in outcome.scores]}
 
 
 @dataclass
 class Tally:
-    report: ModuleType
+    report: GameReport | None
     games: int = 0
     turns: list[int] = field(default_factory=list)
     moves: list[int] = field(default_factory=list)
@@ -43,10 +58,13 @@ class Tally:
     def lines(self) -> list[str]:
         if not self.games:
             return []
+        moves = (
+            f", median {statistics.median(self.moves)} moves a seat ({min(self.moves)}-{max(self.moves)})"
+            if self.moves
+            else ""
+        )
         out = [
-            f"length: median {statistics.median(self.turns)} turns "
-            f"({min(self.turns)}-{max(self.turns)}), median {statistics.median(self.moves)} "
-            f"moves a seat ({min(self.moves)}-{max(self.moves)})",
+            f"length: median {statistics.median(self.turns)} turns ({min(self.turns)}-{max(self.turns)}){moves}",
             "ends: " + ", ".join(f"{end} {k}" for end, k in self.ends.most_common()),
         ]
         for bot in sorted(self.counts):
@@ -57,7 +75,7 @@ class Tally:
                     f"ended {self.ended[bot]} games and lost {self.ended_lost[bot]} of them "
                     f"({self.ended_lost[bot] / self.ended[bot]:.0%})"
                 )
-            for name, num, den in self.report.SHARES:
+            for name, num, den in self.report.SHARES if self.report is not None else ():
                 share = f" ({c[num] / c[den]:.0%})" if c[den] else ""
                 parts.append(f"{name} {c[num]}/{c[den]}{share}")
             out.append(f"{bot}: " + "; ".join(parts))

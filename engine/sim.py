@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.core import A, C, LocalGame, Outcome, S
 from engine.registry import GameEntry
+from engine.report import no_figures
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -65,6 +66,8 @@ def play_one(
     game = LocalGame(entry.rules, config, seed)
     players = [entry.make_bot(name, bot_rng(seed, i), **settings) for i, name in enumerate(bots)]
     outcome = game.play_out(players, checked=False)
+    if entry.report is None:
+        return outcome, no_figures(outcome)
     return outcome, entry.report.figures(game.history, outcome)
 
 

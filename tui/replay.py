@@ -70,9 +70,9 @@ def _frames(rules: Any, game: str, names: Sequence[str], viewer: int | None,
     def words(before: Any, action: Any, after: Any) -> list[str]:
         try:
             return narrate(before, action, after, seat, names)
-        except Exception:  # a narrator that speaks only to a seat at the table: plain words
-            try:
-                return [rules.action_text(before, action, None)]
+        except Exception:  # a narrator that speaks only to a seat at the table: plain words,
+            try:  # as the same seat may hear them
+                return [rules.action_text(before, action, seat)]
             except Exception:
                 return []
 

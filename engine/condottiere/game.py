@@ -28,7 +28,7 @@ from engine.condottiere.state import (
     CondottiereConfig,
     State,
 )
-from engine.condottiere.view import mask_action, view
+from engine.condottiere.view import face_down_kinds, public_action, view
 from engine.core import UNKNOWN, IllegalActionError, InvalidActionError, Outcome, RulesBase
 
 END_TEXT = {
@@ -101,14 +101,17 @@ def _masked_ok(state: State, a: Action) -> bool:
         )
     if k == "play" and phase == "play" and a.seat == state.turn:
         if a.card == UNKNOWN:
-            if not state.config.hidden_cards:
-                return False
-            widened = _with_hand(state, a.seat, (0,))
-            probe = a._replace(card=0)
-        else:
-            widened = _with_hand(state, a.seat, (a.card,))
-            probe = a
-        return widened is not None and probe in rules.legal_actions(widened)
+            # a play the viewer learnt face down: what it learns of a legal play of some card
+            for c in sorted(face_down_kinds(state.config)):
+                probe = a._replace(card=c)
+                if public_action(state, probe, state.viewer) != a:
+                    return False
+                widened = _with_hand(state, a.seat, (c,))
+                if widened is not None and probe in rules.legal_actions(widened):
+                    return True
+            return False
+        widened = _with_hand(state, a.seat, (a.card,))
+        return widened is not None and a in rules.legal_actions(widened)
     if k == "discard" and phase == "discard" and a.seat == state.turn:
         widened = _with_hand(state, a.seat, a.cards, whole=True)
         return widened is not None and a in rules.legal_actions(widened)
@@ -208,7 +211,7 @@ class CondottiereRules(RulesBase[State, Action, CondottiereConfig]):
     apply = staticmethod(apply)
     outcome = staticmethod(outcome)
     view = staticmethod(view)
-    mask_action = staticmethod(mask_action)
+    public_action = staticmethod(public_action)
     scores = staticmethod(scores)
 
     def action_text(

@@ -19,7 +19,7 @@ from engine.core import Outcome
 
 FIELDS = ("passes", "pass_lost_decider", "surrenders", "surrender_lost", "bishops", "bishop_self_harm")
 #: (name, numerator, denominator) over the summed per-seat counts
-SHARES = (
+SHARES: tuple[tuple[str, str, str], ...] = (
     ("passes that lost a deciding battle", "pass_lost_decider", "passes"),
     ("surrenders that lost the battle", "surrender_lost", "surrenders"),
     ("Bishops that hurt their player", "bishop_self_harm", "bishops"),

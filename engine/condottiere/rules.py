@@ -109,6 +109,7 @@ from engine.condottiere.state import (
     _new,
     mk,
 )
+from engine.condottiere.view import plays_face_down
 from engine.core import CHANCE, REVEAL, TERMINAL, UNKNOWN
 
 # the measures of a position and the end codes are part of this module's interface too
@@ -420,7 +421,7 @@ def _apply_play(s: State, a: Action) -> None:
             s.hands = set_at(s.hands, seat, put_card(s.hands[seat], a.target))
         discard_cards(s, (c,))
     else:
-        up = 0 if s.config.hidden_cards and (c == UNKNOWN or c in FACE_DOWN_KINDS) else 1
+        up = 0 if plays_face_down(s.config, c) else 1
         lines = set_at(lines, seat, lines[seat] + ((c, up),))
     s.lines = lines
     if a.flip >= 0:

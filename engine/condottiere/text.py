@@ -1,22 +1,23 @@
 """Condottiere in words: action texts and a one-line summary of a position.
 
 ``action_text(state, action, viewer)`` says what ``action`` does in ``state`` as the seat
-``viewer`` may hear it (``None``: everything, for a referee). A card that ``viewer`` may not
-know is "a card". Seats are named by colour: ``Red: plays Mercenary 6``, ``Blue: Bishop, Favor
-of the Pope to Firenze``.
+``viewer`` may hear it (``None``: everything, for a referee): what ``viewer`` learns of it is
+``engine.condottiere.view.public_action``'s to decide, and a card it may not know is "a card".
+Seats are named by colour: ``Red: plays Mercenary 6``, ``Blue: Bishop, Favor of the Pope to
+Firenze``.
 """
 
 from __future__ import annotations
 
 from engine.condottiere.cards import (
     BISHOP,
-    FACE_DOWN_KINDS,
     REGIONS,
     SCARECROW,
     SURRENDER,
     name,
 )
 from engine.condottiere.state import Action, State
+from engine.condottiere.view import plays_face_down, public_action
 from engine.core import UNKNOWN
 from engine.words import plural
 
@@ -46,12 +47,13 @@ def _ordinal(k: int) -> str:
 
 def action_text(state: State, a: Action, viewer: int | None = None) -> str:
     who = seat_name(a.seat)
-    sees = viewer is None or viewer == a.seat
+    if viewer is not None:
+        a = public_action(state, a, viewer)
     k = a.kind
     if k == "start":
         return f"{who} is drawn by lot to start and takes the Condottiere token"
     if k == "draw":
-        card = name(a.card) if sees and a.card != UNKNOWN else "a card"
+        card = name(a.card) if a.card != UNKNOWN else "a card"
         return f"{who} draws {card}"
     if k == "place":
         text = f"{who}: places the Condottiere token on {region_name(a.target)}"
@@ -63,7 +65,7 @@ def action_text(state: State, a: Action, viewer: int | None = None) -> str:
     if k == "pass":
         return f"{who}: passes"
     if k == "play":
-        return f"{who}: {_play_text(state, a, sees)}"
+        return f"{who}: {_play_text(state, a)}"
     if k == "reveal":
         return f"{who} turns up {name(a.card)}"
     if k == "take":
@@ -73,14 +75,13 @@ def action_text(state: State, a: Action, viewer: int | None = None) -> str:
     if k == "discard":
         return f"{who}: discards the whole hand ({card_list(a.cards)})"
     if k == "keep":
-        kept = card_list(a.cards) if sees else plural(len(a.cards), "card")
-        return f"{who}: keeps {kept}, discards the rest"
+        return f"{who}: keeps {card_list(a.cards)}, discards the rest"
     return repr(a)
 
 
-def _play_text(state: State, a: Action, sees: bool) -> str:
+def _play_text(state: State, a: Action) -> str:
     c = a.card
-    down = state.config.hidden_cards and (c == UNKNOWN or c in FACE_DOWN_KINDS)
+    down = plays_face_down(state.config, c)
     if c == BISHOP:
         where = "off the board" if a.target < 0 else f"to {region_name(a.target)}"
         text = f"Bishop, Favor of the Pope {where}"
@@ -90,7 +91,7 @@ def _play_text(state: State, a: Action, sees: bool) -> str:
     elif c == SURRENDER:
         text = "Surrender, the battle ends"
     elif down:
-        text = f"plays {name(c)} face down" if sees and c != UNKNOWN else "plays a card face down"
+        text = f"plays {name(c)} face down" if c != UNKNOWN else "plays a card face down"
     else:
         text = f"plays {name(c)}"
     if a.flip >= 0:

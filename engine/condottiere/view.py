@@ -10,15 +10,38 @@ Hidden from a seat (``docs/rules/condottiere.md``, "What is hidden"):
 
 Everything else (battle lines' face-up cards, discards, the map, both tokens, hand sizes,
 points) is public. A view is itself a ``State`` (its ``viewer`` is the seat), and the rules
-apply actions to it: ``mask_action`` gives what a seat learns of an action, so that a peer that
-sees only its own view can follow the game.
+apply actions to it.
+
+What a seat learns of an action: ``public_action(state, action, seat)``, the one place that
+decides it (the search's observations, the log's words, the wire form of a networked move and
+the checked door on a view all ask it). ``plays_face_down(config, card)`` says which plays go
+face down. The relation, checked at every step of the conformance games for every seat
+(``tests/engine/test_public_action.py``), with ``m = public_action(state, action, seat)``:
+
+* the author learns its action whole: ``m == action`` when ``seat == action.seat``;
+* another seat learns ``action`` with the cards it may not see ``UNKNOWN`` and every other field
+  as it is: a draw's card, the card of a play that goes face down (Hidden Cards), the cards a
+  seat keeps at the end of a round;
+* ``m`` is decided by what ``seat`` sees: ``public_action(view(state, seat), action, seat) ==
+  m``, and masking again changes nothing;
+* ``m`` is enough to follow the game: applying it to ``seat``'s view gives a state whose view
+  for ``seat`` is ``view(after, seat)``;
+* ``m`` tells ``seat`` no more than its views do: in any full state that ``seat``'s view before
+  the step leaves open, if some action there leaves ``seat`` with the same view after the step,
+  one of those actions has the form ``m`` (a card a step shows to all counts as seen, even
+  where the views after it forget it: a Condottiere pile refilled from the discards).
+
+A number that is no seat (the host's ``-1``, an observer's seat after the last) learns what
+every seat but the author learns: the public form, the one that travels on the wire.
 """
 
 from __future__ import annotations
 
-from engine.condottiere.cards import EMPTY, SLOTS
-from engine.condottiere.state import REFEREE, Action, State, _new
+from engine.condottiere.cards import EMPTY, FACE_DOWN_KINDS, SLOTS
+from engine.condottiere.state import REFEREE, Action, CondottiereConfig, State, _new
 from engine.core import UNKNOWN
+
+_NONE: frozenset[int] = frozenset()
 
 
 def _mask_line(line: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
@@ -41,18 +64,34 @@ def view(state: State, seat: int) -> State:
     return v
 
 
-def mask_action(state: State, action: Action, seat: int) -> Action:
-    """What ``seat`` learns of ``action`` taken in ``state``: the cards it may not see become
-    ``UNKNOWN``. Applying the result to ``seat``'s view follows the game."""
+def face_down_kinds(config: CondottiereConfig) -> frozenset[int]:
+    """The cards played face down under ``config``: ``cards.FACE_DOWN_KINDS`` with Hidden Cards,
+    none without."""
+    return FACE_DOWN_KINDS if config.hidden_cards else _NONE
+
+
+def plays_face_down(config: CondottiereConfig, card: int) -> bool:
+    """Whether playing ``card`` puts it face down (``UNKNOWN``: a card another seat played so)."""
+    return config.hidden_cards and (card == UNKNOWN or card in FACE_DOWN_KINDS)
+
+
+def public_action(state: State, action: Action, seat: int) -> Action:
+    """What ``seat`` learns of ``action`` taken in ``state`` (a full state or any seat's view):
+    the cards it may not see become ``UNKNOWN`` (see the module docstring)."""
     if seat == action.seat:
         return action
     k = action.kind
-    if k == "draw" and action.card != UNKNOWN:
-        return _new(Action, ("draw", action.seat, UNKNOWN, -1, -1, ()))
-    if k == "play" and state.config.hidden_cards and 0 <= action.card < 10:
-        return _new(Action, ("play", action.seat, UNKNOWN, action.target, action.flip, ()))
-    if k == "keep":
-        return _new(Action, ("keep", action.seat, action.card, -1, -1, (UNKNOWN,) * len(action.cards)))
+    if k == "draw":
+        if action.card != UNKNOWN:
+            return _new(Action, ("draw", action.seat, UNKNOWN) + action[3:])
+    elif k == "play":
+        c = action.card
+        if c != UNKNOWN and plays_face_down(state.config, c):
+            return _new(Action, ("play", action.seat, UNKNOWN) + action[3:])
+    elif k == "keep":
+        cards = action.cards
+        if any(c != UNKNOWN for c in cards):
+            return _new(Action, action[:5] + ((UNKNOWN,) * len(cards),))
     return action
 
 

@@ -24,7 +24,7 @@ from engine.medici import rules, text
 from engine.medici import state as medici_state
 from engine.medici.cards import COPIES, HOUSES, RANK_VALUE, RANKS, house_of
 from engine.medici.state import KINDS, NO_LIMIT, OPTIONS, VARIANTS, Action, MediciConfig, State
-from engine.medici.view import view
+from engine.medici.view import draw_shown, public_action, view
 
 END_TEXT = {
     rules.END_ALLIANCES: "a player has no shadow alliances left",
@@ -68,9 +68,8 @@ def _masked_draw_ok(state: State, a: Action) -> bool:
     deck = state.pools[a.seat] or state.bottoms[a.seat][:1]
     if UNKNOWN not in deck:
         return False
-    last = len(state.pools[a.seat]) + len(state.bottoms[a.seat]) == 1
     if a.card == UNKNOWN:
-        return not last
+        return not draw_shown(state, a.seat)
     return _could_be_hidden(state, a.seat, a.card)
 
 
@@ -190,6 +189,7 @@ class MediciRules(RulesBase[State, Action, MediciConfig]):
     apply = staticmethod(apply)
     outcome = staticmethod(outcome)
     view = staticmethod(view)
+    public_action = staticmethod(public_action)
     scores = staticmethod(scores)
 
     def action_text(

@@ -25,7 +25,7 @@ from engine.medici import rules
 PLAY_KINDS = frozenset(("court", "build", "conspire", "strike", "plan", "stuck"))
 FIELDS = ("strikes", "fizzled")
 #: (name, numerator, denominator) over the summed per-seat counts
-SHARES = (("fizzled strikes", "fizzled", "strikes"),)
+SHARES: tuple[tuple[str, str, str], ...] = (("fizzled strikes", "fizzled", "strikes"),)
 
 
 def figures(history: Sequence[Any], outcome: Outcome) -> dict[str, Any]:

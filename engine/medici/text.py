@@ -1,9 +1,10 @@
 """Court of the Medici in words: stack labels, action texts and a state summary.
 
 ``action_text(state, action, viewer)`` says what ``action`` does in ``state`` as the seat
-``viewer`` may hear it (``None``: everything, for a referee). A card that ``viewer`` may not know
-is "a card". Slots are numbered 1 to 3 for people; stacks have letters that never change
-(A, B, ..., Z, AA, AB, ...).
+``viewer`` may hear it (``None``: everything, for a referee): what ``viewer`` learns of it is
+``engine.medici.view.public_action``'s to decide, and a card it may not know is "a card".
+Slots are numbered 1 to 3 for people; stacks have letters that never change (A, B, ..., Z, AA,
+AB, ...).
 
 Every function here terminates on any int it is given and says something for it: a value no
 state can hold (a stack number below 0, a card outside the deck) is written as a number, so an
@@ -12,8 +13,10 @@ error message about a hostile action can always be written.
 
 from __future__ import annotations
 
+from engine.core import UNKNOWN
 from engine.medici.cards import HOUSES, JESTER, RANKS, long_name, short_name
 from engine.medici.state import Action, Stack, State
+from engine.medici.view import draw_shown, public_action
 
 
 def stack_label(sid: int) -> str:
@@ -59,23 +62,27 @@ def _house(seat: int) -> str:
     return HOUSES[seat] if 0 <= seat < len(HOUSES) else f"seat {seat}"
 
 
+def _known(card: int) -> str:
+    return "a card" if card == UNKNOWN else short_name(card)
+
+
 def action_text(state: State, a: Action, viewer: int | None = None) -> str:
     who = _house(a.seat)
-    sees = viewer is None or viewer == a.seat
+    if viewer is not None:
+        a = public_action(state, a, viewer)
     k = a.kind
     if k == "draw":
-        last = 0 <= a.seat < state.players and len(state.pools[a.seat]) + len(state.bottoms[a.seat]) == 1
-        if last:
+        if draw_shown(state, a.seat):
             return f"{who} draws the last card of the deck and shows it: {short_name(a.card)}"
-        return f"{who} draws {short_name(a.card) if sees else 'a card'}"
+        return f"{who} draws {_known(a.card)}"
     if k == "first":
         return f"{who} goes first (a tie for the highest face-up total, decided by lot)"
     if k == "hide":
-        what = short_name(a.card) if sees else "a card"
+        what = _known(a.card)
         before = "itself" if a.target == a.seat else _house(a.target)
         return f"{who} places {what} face down before {before}"
     if k == "top":
-        what = short_name(a.card) if sees else "a card"
+        what = _known(a.card)
         return f"{who} places {what} on shadow alliance {a.target + 1}"
     if k == "flip":
         return f"{who} turns up {short_name(a.card)} on shadow alliance {a.target + 1}"
@@ -91,7 +98,7 @@ def action_text(state: State, a: Action, viewer: int | None = None) -> str:
     if k == "strike":
         return f"{who}: strike with {played(a.card, a.value)} on shadow alliance {a.target + 1}"
     if k == "plan":
-        what = short_name(a.card) if sees else "a card"
+        what = _known(a.card)
         return f"{who}: plans for the future, {what} under the deck"
     if k == "reveal":
         return f"{who} reveals the hidden card: {long_name(a.card)}"

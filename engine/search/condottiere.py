@@ -16,7 +16,7 @@ The face-down places are filled first, by a uniform draw among the unseen cards 
 allowed there; the rest of the unseen cards are shuffled into the other places. That is the
 uniform distribution over all placements that respect the constraint.
 
-Observations are the engine's own ``mask_action``: what a seat learns of an action.
+Observations are the engine's own ``public_action``: what a seat learns of an action.
 
 Rollouts stop at a horizon (``horizon``: two battles past the one under way) and judge the
 position there (``evaluate``: a soft maximum of each seat's progress toward a victory, its
@@ -42,7 +42,7 @@ from engine.condottiere import rules, sense
 from engine.condottiere.cards import COPIES, FACE_DOWN_KINDS, KINDS, SLOTS, STRENGTH, largest_group
 from engine.condottiere.game import outcome
 from engine.condottiere.state import REFEREE, Action, State, mk
-from engine.condottiere.view import mask_action
+from engine.condottiere.view import public_action
 from engine.core import UNKNOWN
 from engine.search.condottiere_sim import simulate
 from engine.search.determinize import InconsistentViewError, deal, unseen
@@ -136,7 +136,7 @@ def _draw(v: State, counted: tuple[list[int], int, list[int], int, int], rng: ra
 
 
 def observe(s: State, a: Action, seat: int) -> Hashable:
-    return mask_action(s, a, seat)
+    return public_action(s, a, seat)
 
 
 def sample_chance(s: State, rng: random.Random) -> Action:

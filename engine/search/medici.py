@@ -14,9 +14,9 @@ a hidden card revealed by that strike is shown in its slot and counted once), an
 at random into that house's slots (``engine.search.determinize.deal``). Hands and pools are
 multisets, kept sorted; bottoms keep their order.
 
-Observations: ``s`` sees every action in full except another seat's draw (unless it is the
-deck's shown last card), the card another seat hides, puts on top of its alliance or plans
-under its deck.
+Observations are the engine's own ``public_action``: what a seat learns of an action (every
+action in full except another seat's draw, unless it is the deck's shown last card, and the card
+another seat hides, puts on top of its alliance or plans under its deck).
 
 Rollout policies: ``random`` (uniform over the legal actions), ``light`` (mostly the action
 with the best immediate change in influence, own minus others', judged without applying it;
@@ -37,6 +37,7 @@ from engine.medici import rules, sense
 from engine.medici.cards import COPIES, MINISTER, RANK_VALUE, RANKS
 from engine.medici.game import outcome
 from engine.medici.state import NO_CARD, Action, State, mk
+from engine.medici.view import public_action
 from engine.search.determinize import deal, unseen
 from engine.search.game import SearchGame, outcome_rewards
 from engine.search.medici_sim import simulate
@@ -195,16 +196,7 @@ def _fill(v: State, dealt: dict[int, list[int]]) -> State | None:
 
 def observe(s: State, a: Action, seat: int) -> Hashable:
     """``a`` (taken in full state ``s``) as ``seat`` perceives it."""
-    if a.seat == seat:
-        return a
-    kind = a.kind
-    if kind == "draw":
-        if len(s.pools[a.seat]) + len(s.bottoms[a.seat]) == 1:
-            return a  # the last card of a deck is shown
-        return mk("draw", a.seat, UNKNOWN)
-    if kind in ("hide", "top", "plan"):
-        return a._replace(card=UNKNOWN)
-    return a
+    return public_action(s, a, seat)
 
 
 def sample_chance(s: State, rng: random.Random) -> Action:

@@ -40,9 +40,11 @@ import random
 from collections import Counter
 from typing import Any
 
+from engine.condottiere.view import face_down_kinds, plays_face_down, public_action
 from engine.core import UNKNOWN
 from net.deck.fair_deck import unpack_handles
 from net.games.dealer import FairDealer, MoveError, Pending
+from net.wire.errors import HOST
 
 PILE = "pile"
 
@@ -53,10 +55,8 @@ class CondottiereDealer(FairDealer):
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
-        from engine.condottiere.cards import FACE_DOWN_KINDS
-
         n = self.players
-        self.face_down = FACE_DOWN_KINDS if self.config.hidden_cards else frozenset()
+        self.face_down = face_down_kinds(self.config)
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.down: list[list[int]] = [[] for _ in range(n)]  # face-down handles, in line order
         self.up: list[list[int]] = [[] for _ in range(n)]  # face-up handles in the line
@@ -100,7 +100,7 @@ class CondottiereDealer(FairDealer):
         return mk("draw", p.to, card)
 
     def _face_down(self, action: Any) -> bool:
-        return action.kind == "play" and (action.card == UNKNOWN or action.card in self.face_down)
+        return action.kind == "play" and plays_face_down(self.config, action.card)
 
     # -- a card played face down must be one that may go face down --------------------------
 
@@ -121,7 +121,7 @@ class CondottiereDealer(FairDealer):
 
     def read_act(self, view: Any, action: Any, fields: Any, author: int,
                  context: bytes) -> tuple[Any, Any]:
-        if action.kind == "play" and action.card == UNKNOWN and self.face_down:
+        if action.card == UNKNOWN and self._face_down(action):
             packed = fields.get("handles")
             deck = self.decks[PILE]
             if type(packed) is bytes and len(packed) == 4:
@@ -133,12 +133,8 @@ class CondottiereDealer(FairDealer):
                                     "go face down (its kind proof fails)")
         return super().read_act(view, action, fields, author, context)
 
-    def public(self, action: Any) -> Any:
-        if self._face_down(action):
-            return action._replace(card=UNKNOWN)
-        if action.kind == "keep":
-            return action._replace(cards=(UNKNOWN,) * len(action.cards))
-        return action
+    def public(self, view: Any, action: Any) -> Any:
+        return public_action(view, action, HOST)
 
     # -- the author's side ----------------------------------------------------------------------
 

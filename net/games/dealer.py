@@ -122,9 +122,11 @@ class FairDealer:
         """The draw step for ``p`` with ``card`` (the kind, or ``UNKNOWN``)."""
         raise NotImplementedError
 
-    def public(self, action: Any) -> Any:
-        """The form of ``action`` that travels on the wire (face-down cards ``UNKNOWN``)."""
-        return action
+    def public(self, view: Any, action: Any) -> Any:
+        """The form of ``action``, taken in ``view``, that travels on the wire: what the host,
+        no seat, learns of it (the game's ``public_action``: face-down cards ``UNKNOWN``). Every
+        game says it; there is no default that could send a card in the clear."""
+        raise NotImplementedError
 
     def choose(self, view: Any, action: Any) -> tuple[list[int], list[int]]:
         """The author's side: the handles ``action`` names, and those it must open now."""
@@ -288,7 +290,7 @@ class FairDealer:
                  context: bytes) -> tuple[Any, Any]:
         """Check an ``act`` entry's cards (on a fork): the action as this peer knows it and the
         view to check it on. ``CheatDetected`` or ``MoveError`` when they do not fit."""
-        if self.public(action) != action:
+        if self.public(view, action) != action:
             raise MoveError("an action must travel in its public form (face-down cards unknown)")
         packed = fields.get("handles", b"")
         if type(packed) is not bytes or len(packed) % 4 or len(packed) > 4 * MAX_HANDLES:

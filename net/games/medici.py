@@ -34,12 +34,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import UNKNOWN
+from engine.medici.view import FACE_DOWN, draw_shown, public_action
 from net.deck.fair_deck import DeckFault
 from net.games.dealer import FairDealer, MoveError, Pending
+from net.wire.errors import HOST
 
 _SHOWN = frozenset(("court", "build", "conspire", "strike"))
-_FACE_DOWN = frozenset(("hide", "top", "plan"))
 HAND_START = 11
 
 
@@ -83,14 +83,10 @@ class MediciDealer(FairDealer):
         if view.phase == "deal":
             return [(self.deck_of(s), s) for s in range(turn, n)
                     for _ in range(HAND_START - len(view.hands[s]))]
-        pool, bottoms = view.pools[turn], view.bottoms[turn]
-        if pool:
-            last = len(pool) == 1 and not bottoms
-        elif self.bottoms[turn] and self.bottoms[turn][0] is not None:
+        if not view.pools[turn] and self.bottoms[turn] and self.bottoms[turn][0] is not None:
             return []  # a shown card comes back: no deal (``_immediate``)
-        else:
-            last = len(bottoms) == 1
-        return [(self.deck_of(turn), None if last else turn)]
+        # the card is dealt face up when the rules show it to all (a deck's last card)
+        return [(self.deck_of(turn), None if draw_shown(view, turn) else turn)]
 
     def _immediate(self, view: Any) -> Any | None:
         from engine.medici.state import mk
@@ -116,10 +112,8 @@ class MediciDealer(FairDealer):
         self.hands[seat].append(p.handle)
         return mk("draw", seat, card)
 
-    def public(self, action: Any) -> Any:
-        if action.kind in _FACE_DOWN:
-            return action._replace(card=UNKNOWN)
-        return action
+    def public(self, view: Any, action: Any) -> Any:
+        return public_action(view, action, HOST)
 
     # -- the author's side ----------------------------------------------------------------------
 
@@ -137,7 +131,7 @@ class MediciDealer(FairDealer):
     def choose(self, view: Any, action: Any) -> tuple[list[int], list[int]]:
         deck = self.decks[self.deck_of(self.me)]
         k = action.kind
-        if k in _FACE_DOWN:
+        if k in FACE_DOWN:
             return [self._find(action.card)], []
         if k in _SHOWN:
             h = self._find(action.card, shown_first=True)
@@ -178,7 +172,7 @@ class MediciDealer(FairDealer):
             raise MoveError("chance steps come from the dealer, not from an entry")
         if k not in _SHOWN and k not in ("reveal", "flip", "stuck") and opened:
             raise MoveError("the entry opens cards the action does not show")
-        if k in _FACE_DOWN:
+        if k in FACE_DOWN:
             h = take()
             if k == "hide":
                 self.hidden[(author, action.target)] = h

@@ -540,7 +540,9 @@ class Table:
 
     def _text(self, view: Any, action: Any) -> str:
         try:
-            said: str = self.rules.action_text(view, action, self.me if self.me != HOST else None)
+            # the host and an observer (-1, no seat) hear the public form, as every seat but
+            # the author does
+            said: str = self.rules.action_text(view, action, self.me)
             return said
         except Exception:
             return repr(action)
@@ -586,7 +588,7 @@ class Table:
     def _act_entry(self, action: Any) -> Entry:
         assert self.dealer is not None
         fields = self._header("act")
-        fields["action"] = self.rules.action_to_data(self.dealer.public(action))
+        fields["action"] = self.rules.action_to_data(self.dealer.public(self.view, action))
         fields.update(self.dealer.act_fields(self.view, action, self.transcript.head))
         return self._sign(fields)
 

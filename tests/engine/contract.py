@@ -13,6 +13,9 @@ and checks at every step what every game promises:
   viewed again is the same view; every seat's view round-trips through plain data;
 * the checked door and the unchecked path agree on the chosen action, leave the state as it
   was, and refuse plain junk with ``InvalidActionError``;
+* what a seat learns of the action (``public_action``) is the same from its own view, is
+  unchanged when masked again, and, applied to its view through the checked door, gives its
+  next view;
 * the action reads as words to the referee and to every seat; ``scores`` has one per seat;
 * the game ends; then there is no legal action, the door refuses anything with
   ``IllegalActionError``, and the outcome names winners among the seats.
@@ -109,6 +112,11 @@ def check_step(rules: GameRules[Any, Any, Any], s: Any, rng: random.Random) -> A
     v = rules.view(s, seat)
     assert rules.view(v, seat) == v
     assert rules.state_from_data(_plain(rules.state_to_data(v))) == v
+    heard = rules.public_action(s, chosen, seat)
+    assert rules.public_action(v, chosen, seat) == heard  # the seat's own view is enough to say
+    assert rules.public_action(s, heard, seat) == heard  # masking twice changes nothing
+    after_seen = rules.view(rules.apply_unchecked(s, chosen), seat)
+    assert rules.view(rules.apply(v, heard), seat) == after_seen  # and enough to follow the game
     for viewer in (None, *range(n)):
         said = rules.action_text(s, chosen, viewer)
         assert isinstance(said, str) and said

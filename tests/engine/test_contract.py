@@ -60,6 +60,6 @@ def test_high_card_plays_through_the_generic_parts() -> None:
     assert rules.view(game.history[2].before, 1).cards[0] == UNKNOWN
     results = list(run(entry, config, 20, 5, ["high", "random"]))
     assert len(results) == 20 and {w for r in results for w in r.outcome.winners} == {0, 1}
-    assert play_one(entry, config, results[3].seed, ["high", "random"]) == results[3].outcome
+    assert play_one(entry, config, results[3].seed, ["high", "random"])[0] == results[3].outcome
     with pytest.raises(ValueError, match="unknown bot"):
         entry.make_bot("hard", random.Random(0))

@@ -206,6 +206,14 @@ def view(state: ToyState, seat: int) -> ToyState:
     return replace(state, cards=(cards[0], cards[1]))
 
 
+def public_action(state: ToyState, action: ToyAction, seat: int) -> ToyAction:
+    """What ``seat`` learns of ``action``: a deal of the other seat's card is a deal of an
+    ``UNKNOWN`` card; everything else is public."""
+    if action.kind == "deal" and seat != action.seat:
+        return action._replace(card=UNKNOWN)
+    return action
+
+
 def scores(state: ToyState) -> tuple[int, ...]:
     return tuple(state.pot if i == state.winner else 0 for i in range(2))
 
@@ -250,6 +258,7 @@ class ToyRules(RulesBase[ToyState, ToyAction, ToyConfig]):
     apply = staticmethod(apply)
     outcome = staticmethod(outcome)
     view = staticmethod(view)
+    public_action = staticmethod(public_action)
     scores = staticmethod(scores)
 
     def action_text(self, state: ToyState, action: ToyAction, viewer: int | None = None) -> str:

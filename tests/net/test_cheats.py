@@ -296,7 +296,7 @@ def test_a_medici_card_placed_face_down_may_be_any_card_of_the_hand_and_no_other
     action = next(a for a in t.rules.legal_actions(t.view) if a.kind == kind)
     honest = t._act_entry(action)
     # the entry says nothing of the card: it would read the same for any card of the hand
-    assert all(t.dealer.public(action._replace(card=c)) == t.dealer.public(action)
+    assert all(t.dealer.public(t.view, action._replace(card=c)) == t.dealer.public(t.view, action)
                for c in t.view.hands[t.me])
     never_dealt, two = _other_hand_handles(t)
     for handles in (never_dealt, two):

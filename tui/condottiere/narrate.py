@@ -1,8 +1,9 @@
 """Condottiere in plain words for the table's log.
 
 ``narrate(before, action, after, seat, names)`` tells one step as ``seat`` may hear it; both
-states are that seat's views, and the action itself is told by the engine's
-``action_text(before, action, seat)``, which names a card only to a seat that may know it.
+states are that seat's views, the action is what ``engine.condottiere.view.public_action`` says
+the seat learns of it, and it is told by the engine's ``action_text(before, action, seat)``,
+which names a card only to a seat that may know it.
 Whatever the action's numbers, narrating it ends and says something. The
 deal is folded into one line, and the end of a battle is told with every line's strength, who
 conquers and who takes the Condottiere token. Every card a play takes off the table is named,
@@ -35,6 +36,7 @@ from engine.condottiere.game import END_TEXT
 from engine.condottiere.measures import line_strengths
 from engine.condottiere.state import Action, State
 from engine.condottiere.text import SEAT_NAMES, action_text
+from engine.condottiere.view import public_action
 
 
 def _named(text: str, seat: int, names: Sequence[str]) -> str:
@@ -46,10 +48,12 @@ def _named(text: str, seat: int, names: Sequence[str]) -> str:
 
 
 def narrate(before: State, a: Action, after: State, seat: int, names: Sequence[str]) -> list[str]:
+    a = public_action(before, a, seat)
     lines: list[str] = []
     if a.kind == "draw":
         if before.phase == "deal" and after.phase != "deal":
-            lines.append(f"The cards are dealt: you hold {len(after.hands[seat])}.")
+            held = f": you hold {len(after.hands[seat])}" if 0 <= seat < len(after.hands) else ""
+            lines.append(f"The cards are dealt{held}.")
     else:
         lines.append(_named(action_text(before, a, seat), a.seat, names))
         if a.kind == "play":

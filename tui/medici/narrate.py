@@ -1,8 +1,9 @@
 """Court of the Medici in plain words for the table's log.
 
 ``narrate(before, action, after, seat, names)`` tells one step as ``seat`` may hear it. Both
-states are that seat's views, so nothing here can leak a card the seat may not know: a card is
-named only when the view around the step shows it, or when the seat itself played it.
+states are that seat's views and the action is told as ``engine.medici.view.public_action``
+says the seat learns it, so nothing here can leak a card the seat may not know: a card is named
+only when the view around the step shows it, or the seat learnt it from the action.
 
 Whatever the action's numbers, narrating it ends and says something (a seat or a stack no
 table has is told by its number): the log never stops a table.
@@ -24,11 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.core import UNKNOWN
 from engine.medici.cards import JESTER, RANK_VALUE, RANKS, long_name, short_name
 from engine.medici.game import END_TEXT
 from engine.medici.rules import first_candidates
 from engine.medici.state import Action, State
 from engine.medici.text import stack_label
+from engine.medici.view import draw_shown, public_action
 
 
 def card_text(card: int, value: int | None = None) -> str:
@@ -67,18 +70,19 @@ def _name(names: Sequence[str], seat: int) -> str:
 
 def _lines(before: State, a: Action, after: State, seat: int, names: Sequence[str]) -> list[str]:
     who = _name(names, a.seat)
-    mine = a.seat == seat
     k = a.kind
     if not 0 <= a.seat < before.players:
         return [f"{who}: {k}"]
+    a = public_action(before, a, seat)
+    known = a.card != UNKNOWN
     if k == "draw":
         return _draw(before, a, after, seat, who)
     if k == "hide":
-        what = short_name(a.card) if mine else "a card"
+        what = short_name(a.card) if known else "a card"
         where = "itself" if a.target == a.seat else _name(names, a.target)
         return [f"{who} places {what} face down before {where}."]
     if k == "top":
-        if mine:
+        if known:
             return [f"{who} places {short_name(a.card)} on shadow alliance {a.target + 1}."]
         return [f"{who} places a card face down on its shadow alliance {a.target + 1}."]
     if k == "flip":
@@ -114,7 +118,7 @@ def _lines(before: State, a: Action, after: State, seat: int, names: Sequence[st
     if k == "resolve":
         return [_resolve(before, a, after, who)]
     if k == "plan":
-        what = short_name(a.card) if mine else "a card"
+        what = short_name(a.card) if known else "a card"
         return [f"{who} plans for the future: {what} goes under the deck."]
     if k == "stuck":
         return [f"{who} holds no card that may be played."]
@@ -126,8 +130,7 @@ def _draw(before: State, a: Action, after: State, seat: int, who: str) -> list[s
         if a.seat == 0 and not before.hands[0]:
             return ["Every house shuffles its deck and draws 11 cards."]
         return []
-    last = len(before.pools[a.seat]) + len(before.bottoms[a.seat]) == 1
-    if last:
+    if draw_shown(before, a.seat):
         shown = after.shown[a.seat]
         name = short_name(shown) if shown >= 0 else "its last card"
         limit = after.limits[a.seat]
@@ -135,7 +138,7 @@ def _draw(before: State, a: Action, after: State, seat: int, who: str) -> list[s
             f"{who} draws the last card of the deck and shows it: {name}. "
             f"From now on {who} may play no card above {limit}."
         ]
-    if a.seat == seat and a.card >= 0:
+    if a.card >= 0:
         return [f"{who} draws {short_name(a.card)}."]
     return []
 

@@ -19,7 +19,7 @@ from engine.condottiere import rules as R
 from engine.condottiere.bots import GreedyBot, RandomBot
 from engine.condottiere.cards import FULL_DECK, KINDS, SLOTS
 from engine.condottiere.state import ACTION_KINDS, Action, State, mk
-from engine.condottiere.view import mask_action, view
+from engine.condottiere.view import public_action, view
 from engine.core import CHANCE, REVEAL, TERMINAL, UNKNOWN, IllegalActionError, sample_chance
 
 LONG = os.environ.get("PALAZZO_LONG") == "1"
@@ -93,7 +93,7 @@ def check_step(s: State, a: Action, rng: random.Random) -> State:
     # a peer that sees only its own view follows the game from the masked action
     seat = rng.randrange(n)
     mine = view(s, seat)
-    masked = mask_action(s, a, seat)
+    masked = public_action(s, a, seat)
     followed = RULES.apply(mine, masked)
     assert view(followed, seat) == view(after, seat)
     return after

@@ -11,7 +11,7 @@ from engine.condottiere.cards import FACE_DOWN_KINDS, HEROINE, KINDS, parse_card
 from engine.condottiere.scenario import position
 from engine.condottiere.state import State, mk
 from engine.condottiere.text import action_text
-from engine.condottiere.view import mask_action, view
+from engine.condottiere.view import public_action, view
 from engine.core import REVEAL, UNKNOWN
 
 M10 = parse_card("Mercenary 10")
@@ -118,7 +118,7 @@ def test_a_face_down_play_is_unknown_to_the_others_until_revealed() -> None:
     a = mk("play", 0, M10)
     s1 = RULES.apply(s, a)
     assert s1.lines[0] == ((M10, 0),)
-    masked = mask_action(s, a, 1)
+    masked = public_action(s, a, 1)
     assert masked.card == UNKNOWN
     assert "face down" in action_text(s, a, viewer=1) and "Mercenary 10" not in action_text(s, a, 1)
     assert "Mercenary 10" in action_text(s, a, viewer=0)
@@ -140,7 +140,7 @@ def test_cards_kept_at_the_end_of_a_round_stay_hidden() -> None:
     s = position(2, hands=[["Heroine", "Bishop", "Winter"], []], phase="keep", battles=3)
     a = mk("keep", 0, cards=(HEROINE, parse_card("Bishop")))
     assert a in R.legal_actions(s)
-    masked = mask_action(s, a, 1)
+    masked = public_action(s, a, 1)
     assert masked.cards == (UNKNOWN, UNKNOWN)
     after = RULES.apply(s, a)
     follower = RULES.apply(view(s, 1), masked)
