@@ -15,6 +15,10 @@ When the seat must decide, the screen asks questions built from the legal action
 the highlighted answer and a mouse click all post the same ``Picked`` message; when the answers
 narrow the legal actions down to one, it is submitted. Escape takes back the last answer.
 
+The table returns, with ``dismiss``, what its end screen's choice or leaving asked for
+(``"again"``, ``"new"``, ``"quit"``); the app decides what follows, and names the ways out
+beforehand (``end_choices``, ``leave_question``: attributes it sets).
+
 A game's table subclasses ``TableScreen``: it composes its board (plus the shared ``moves``
 panel and ``log``), draws a view in ``draw(view)`` and gives its ``question(view, actions,
 asked)``.
@@ -38,6 +42,9 @@ from textual.widgets.option_list import Option
 
 from tui.choices import Choice, Question
 from tui.client import GameClient, NotYourTurn, TableView
+from tui.screens.end import EndScreen
+from tui.screens.log import LogScreen
+from tui.screens.modals import Confirm
 
 
 class LogTail(Widget):
@@ -70,7 +77,7 @@ class MovePanel(OptionList):
     """The answers to the current question. Selecting one posts ``Picked`` to the screen."""
 
 
-class TableScreen(Screen[None]):
+class TableScreen(Screen[str]):
     BINDINGS = [
         Binding("1", "pick(0)", "Choose", key_display="1-9"),
         *[Binding(str(n), f"pick({n - 1})", show=False) for n in range(2, 10)],
@@ -82,6 +89,11 @@ class TableScreen(Screen[None]):
         Binding("e", "results", "Results"),
         Binding("q", "leave", "Leave"),
     ]
+
+    #: the end screen's ways out, named for what they do in this app (``None``: a local game's)
+    end_choices: dict[str, str] | None = None
+    #: what leaving a table under way does in this app, asked before it is done
+    leave_question = "Leave this game?"
 
     view: reactive[TableView | None] = reactive(None, init=False)
     path: reactive[tuple[tuple[Question, Choice], ...]] = reactive((), init=False)
@@ -309,8 +321,6 @@ class TableScreen(Screen[None]):
             self.path = self.path[:-1]
 
     def action_whole_log(self) -> None:
-        from tui.screens.log import LogScreen
-
         if self.view is not None:
             self.app.push_screen(LogScreen(self.view.log))
 
@@ -318,26 +328,22 @@ class TableScreen(Screen[None]):
         view = self.view
         if view is None or view.outcome is None:
             return
-        from tui.screens.end import EndScreen
-
-        choices = getattr(self.app, "end_choices", lambda: None)()
-        self.app.push_screen(EndScreen(view, self.end_words(view), choices), self._after_end)
+        self.app.push_screen(EndScreen(view, self.end_words(view), self.end_choices),
+                             self._after_end)
 
     def _after_end(self, result: str | None) -> None:
-        self.app.after_game(self.setup, result)  # type: ignore[attr-defined]
+        if result is not None:  # None: look at the final table again
+            self.dismiss(result)
 
     def action_leave(self) -> None:
-        from tui.screens.modals import Confirm
-
         def leave(yes: bool | None) -> None:
             if yes:
-                self.app.after_game(self.setup, "new")  # type: ignore[attr-defined]
+                self.dismiss("new")
 
         if self.view is not None and self.view.over:
             leave(True)
             return
-        question = getattr(self.app, "leave_question", lambda: "Leave this game?")()
-        self.app.push_screen(Confirm(question), leave)
+        self.app.push_screen(Confirm(self.leave_question), leave)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pick":

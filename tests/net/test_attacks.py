@@ -17,7 +17,7 @@ from engine.registry import get_game
 from net.deck import group
 from net.session.journal import Journal
 from net.session.link import MemoryLink, RawPeer
-from net.session.play import save_transcript
+from net.session.hosting import save_transcript
 from net.session.sessions import HostSession, PeerSession, Seat, _param_map, host_proof
 from net.session.table import Table
 from net.session.verify import verify_bytes
