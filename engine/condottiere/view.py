@@ -17,7 +17,7 @@ sees only its own view can follow the game.
 from __future__ import annotations
 
 from engine.condottiere.cards import EMPTY, SLOTS
-from engine.condottiere.state import REFEREE, Action, State, _new
+from engine.condottiere.state import Action, State, _new
 from engine.core import UNKNOWN
 
 
@@ -54,8 +54,3 @@ def mask_action(state: State, action: Action, seat: int) -> Action:
     if k == "keep":
         return _new(Action, ("keep", action.seat, action.card, -1, -1, (UNKNOWN,) * len(action.cards)))
     return action
-
-
-def is_masked(state: State) -> bool:
-    """Whether this state is a seat's view rather than the full state."""
-    return state.viewer != REFEREE

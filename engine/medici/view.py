@@ -62,12 +62,3 @@ def view(state: State, seat: int) -> State:
             row = row[:slot] + ((a[0], state.pending[3], a[2], a[3]),) + row[slot + 1 :]
             v.alliances = v.alliances[:state.turn] + (row,) + v.alliances[state.turn + 1 :]
     return v
-
-
-def is_masked(state: State) -> bool:
-    """Whether any card of this state is ``UNKNOWN`` (it is a view, not the full state)."""
-    if any(UNKNOWN in h for h in state.hands) or any(UNKNOWN in p for p in state.pools):
-        return True
-    if any(UNKNOWN in b for b in state.bottoms):
-        return True
-    return any(a is not None and UNKNOWN in a[1:3] for row in state.alliances for a in row)

@@ -643,10 +643,6 @@ class Table:
                 "verdict": "verified" if over else "not over yet"}
 
 
-def _no_ext(code: int, data: bytes) -> Any:
-    raise ValueError("extension types are not allowed")
-
-
 TRANSITIONS: dict[tuple[str, str], Any] = {
     ("lobby", "start"): Table._on_start,
     ("seed-commit", "seed-commit"): Table._on_seed_commit,

@@ -205,23 +205,6 @@ class Transcript:
         pack = msgpack.Packer(use_bin_type=True).pack
         return MAGIC + b"".join(pack([e.body, e.sig]) for e in self.entries)
 
-    @classmethod
-    def from_bytes(cls, data: bytes) -> Transcript:
-        """A saved transcript, its sequence and chain checked (signatures are the reader's)."""
-        if not data.startswith(MAGIC):
-            raise ValueError("not a palazzo transcript")
-        t = cls()
-        unpacker = msgpack.Unpacker(raw=False, ext_hook=_refuse_ext, max_buffer_size=len(data))
-        unpacker.feed(data[len(MAGIC) :])
-        for item in unpacker:
-            if type(item) is not list or len(item) != 2:
-                raise ValueError("a transcript holds [body, signature] pairs")
-            try:
-                t.append(Entry.parse(item[0], item[1]))
-            except RemoteProtocolError as e:
-                raise ValueError(str(e)) from None
-        return t
-
 
 def data_dir() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from engine.registry import get_game
 from net.session.link import MemoryLink
 from net.session.sessions import HostSession, PeerSession
-from net.session.verify import Verdict, verify_bytes, verify_file
+from net.session.verify import Verdict, read_entries, verify_bytes, verify_file
 from net.wire.errors import HOST
 from net.wire.identity import Identity
 from net.wire.transcript import MAGIC, Entry, Transcript
@@ -48,7 +48,7 @@ def saved():
 
 
 def entries_of(data):
-    return Transcript.from_bytes(data).entries
+    return read_entries(data)
 
 
 def rebuild(entries):
