@@ -40,6 +40,8 @@ import random
 from collections import Counter
 from typing import Any
 
+from engine.condottiere.cards import COPIES, FACE_DOWN_KINDS, SCARECROW
+from engine.condottiere.state import mk
 from engine.core import UNKNOWN
 from net.deck.fair_deck import unpack_handles
 from net.games.dealer import FairDealer, MoveError, Pending
@@ -53,8 +55,6 @@ class CondottiereDealer(FairDealer):
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
-        from engine.condottiere.cards import FACE_DOWN_KINDS
-
         n = self.players
         self.face_down = FACE_DOWN_KINDS if self.config.hidden_cards else frozenset()
         self.hands: list[list[int]] = [[] for _ in range(n)]
@@ -68,8 +68,6 @@ class CondottiereDealer(FairDealer):
         new.up = [list(u) for u in self.up]
 
     def deck_specs(self) -> list[tuple[str, tuple[int, ...]]]:
-        from engine.condottiere.cards import COPIES
-
         return [(PILE, tuple(k for k, n in enumerate(COPIES) for _ in range(n)))]
 
     def deck_of(self, author: int) -> str:
@@ -78,8 +76,6 @@ class CondottiereDealer(FairDealer):
     def lot(self, view: Any, rng: random.Random) -> Any | None:
         if view.phase != "start":
             return None
-        from engine.condottiere.state import mk
-
         return mk("start", rng.randrange(self.players))
 
     def plan(self, view: Any) -> list[tuple[str, int | None]]:
@@ -93,8 +89,6 @@ class CondottiereDealer(FairDealer):
         return seats[: len(self.decks[PILE].pile)]
 
     def draw_action(self, view: Any, p: Pending, card: int) -> Any:
-        from engine.condottiere.state import mk
-
         assert p.to is not None
         self.hands[p.to].append(p.handle)
         return mk("draw", p.to, card)
@@ -302,8 +296,6 @@ def _ordinal(view: Any, seat: int, pos: int) -> int:
 
 
 def _is_scarecrow(kind: int) -> bool:
-    from engine.condottiere.cards import SCARECROW
-
     return kind == SCARECROW
 
 

@@ -40,6 +40,7 @@ from typing import Any
 
 import msgpack
 
+from engine.registry import get_game
 from net.session.sessions import HostSession
 from net.wire.errors import CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
@@ -187,8 +188,6 @@ def choose(records: list[HostRecord], game: str, players: int,
 
 def resume_session(identity: Identity, record: HostRecord, **kw: Any) -> HostSession:
     """A host session that goes on with ``record``'s game (``ValueError`` if it cannot)."""
-    from engine.registry import get_game
-
     s = record.settings
     if s.get("host") != identity.public_key:
         raise ValueError("this game was hosted with another key")
