@@ -44,7 +44,7 @@ from engine.registry import get_game
 from net.session.sessions import HostSession
 from net.wire.errors import CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
-from net.wire.transcript import MAGIC, Entry, data_dir
+from net.wire.transcript import MAGIC, Entry, data_dir, pack, record_unpacker, unpack
 
 log = logging.getLogger("palazzo.net")
 
@@ -66,8 +66,7 @@ class HostRecord:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.settings: dict[str, Any] = msgpack.unpackb((folder / "settings").read_bytes(),
-                                                        raw=False)
+        self.settings: dict[str, Any] = unpack((folder / "settings").read_bytes())
         self._file: Any = None
 
     @property
@@ -81,7 +80,7 @@ class HostRecord:
         tmp = folder / ".settings.tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as f:
-            f.write(msgpack.packb(settings, use_bin_type=True))
+            f.write(pack(settings))
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, folder / "settings")
@@ -95,7 +94,7 @@ class HostRecord:
     def append(self, entry: Entry) -> None:
         if self._file is None:
             self._file = open(self.folder / "entries", "ab")  # noqa: SIM115 (kept open)
-        self._file.write(msgpack.packb([entry.body, entry.sig], use_bin_type=True))
+        self._file.write(pack([entry.body, entry.sig]))
         self._file.flush()
         os.fsync(self._file.fileno())
 
@@ -119,7 +118,7 @@ class HostRecord:
         data = (self.folder / "entries").read_bytes()
         if not data.startswith(MAGIC):
             raise ValueError(f"{self.folder / 'entries'} is not a host record")
-        unpacker = msgpack.Unpacker(raw=False)
+        unpacker = record_unpacker(len(data))
         unpacker.feed(data[len(MAGIC):])
         out: list[Entry] = []
         try:
