@@ -7,7 +7,7 @@ A host keeps, for every game it has started, a folder
 file           content
 =============  ==================================================================================
 ``settings``   a msgpack map: ``host`` (its public key), ``game``, ``players``, and whatever the
-               caller needs to run the game again (``net.session.play``: code, timeouts, port,
+               caller needs to run the game again (``net.session.hosting``: code, timeouts, port,
                bind, its own seat, the bots' kind and their 32-byte key seeds); written once,
                atomically, mode 0600 (the bots' keys are in it)
 ``entries``    ``transcript.MAGIC`` then one msgpack array ``[body, sig]`` per accepted entry, in

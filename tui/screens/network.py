@@ -48,6 +48,14 @@ ON_TIMEOUT: list[tuple[str, str]] = [("the player forfeits", "forfeit"),
                                      ("a computer plays the seat", "bot")]
 
 
+def _number(select: Select[Any]) -> int:
+    """The number a select of numbers holds (it has no blank)."""
+    value = select.value
+    if not isinstance(value, int):
+        raise TypeError(f"a select of numbers holds {value!r}")
+    return value
+
+
 def _user() -> str:
     try:
         return getpass.getuser()[:20]
@@ -282,10 +290,10 @@ class HostScreen(Form):
     def _fill_bots(self) -> None:
         """The computer seats offered follow the players and the host's seat; the count kept is
         the one chosen, or the most that still fits."""
-        players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
+        players = _number(self.query_one("#players", Select))
         choices = self._bots(players, self._seat_taken())
         bots = self.query_one("#bots", Select)
-        keep = min(int(bots.value), choices[-1][1])  # type: ignore[arg-type]
+        keep = min(_number(bots), choices[-1][1])
         with bots.prevent(Select.Changed):
             bots.set_options(choices)
             bots.value = keep
@@ -329,14 +337,14 @@ class HostScreen(Form):
         port_text = self.query_one("#port", Input).value.strip()
         if not port_text.isdigit() or not 0 < int(port_text) < 65536:
             raise ValueError(f"the port must be a number from 1 to 65535, not {port_text!r}")
-        players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
-        bots = int(self.query_one("#bots", Select).value)  # type: ignore[arg-type]
+        players = _number(self.query_one("#players", Select))
+        bots = _number(self.query_one("#bots", Select))
         seat = self._seat_taken()
         if bots + seat > players:
             raise ValueError(
                 f"{bots} computer seat{'s' if bots > 1 else ''}"
                 + (" and yours" if seat else "") + f" are more than the {players} players")
-        timeout = int(self.query_one("#timeout", Select).value)  # type: ignore[arg-type]
+        timeout = _number(self.query_one("#timeout", Select))
         return HostSettings(
             game=game, players=players, options=dict(read_options(self, game)),
             port=int(port_text), bind=self.query_one("#bind", Input).value.strip() or None,
