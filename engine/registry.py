@@ -45,15 +45,19 @@ class GameEntry(Generic[S, A, C]):
         name a command line takes, the bot kinds such as ``ismcts`` too)."""
         return list(self.levels) or self.bot_names()
 
+    def check_bot(self, name: str) -> None:
+        """``ValueError`` naming the choices unless ``name`` is one of ``bot_names()``."""
+        if name not in self.bots and name not in self.levels:
+            raise ValueError(
+                f"unknown bot {name!r} for {self.rules.name} (choose from {', '.join(self.bot_names())})"
+            )
+
     def make_bot(self, name: str, rng: random.Random, **settings: Any) -> Bot[S, A]:
+        self.check_bot(name)
         if name in self.levels:
             kind, preset = self.levels[name]
             return self.bots[kind](rng, {**preset, **settings})
-        if name in self.bots:
-            return self.bots[name](rng, settings)
-        raise ValueError(
-            f"unknown bot {name!r} for {self.rules.name} (choose from {', '.join(self.bot_names())})"
-        )
+        return self.bots[name](rng, settings)
 
 
 _MODULES = {"medici": "engine.medici.entry", "condottiere": "engine.condottiere.entry"}

@@ -7,9 +7,14 @@ with ``play=True`` it goes straight to a table for ``setup``. The screens flow:
                                                     --new----> start
                                                     --quit---> exit
     start --F3/F4--> host or join form --> lobby --> table --> end --> start
-                                 ^--(cannot connect, wrong code)--'
+                                 ^--(cannot connect, wrong code, q in the lobby)--'
 
-A networked game started from a form is a ``tui.netapp.NetGame`` held in ``net``.
+Every screen returns what it asks for with ``dismiss`` (the start screen a ``StartChoice``, a
+table the end screen's choice, a form its values when it is left), and the app alone decides
+what follows: ``after_game`` after a table, ``network_over`` after a networked one. A form's
+"go" is handed to the app (``start``), which starts the networked game (``tui.netgame``, held in
+``net``) and, if it cannot, writes the reason on the form. ``tui.netapp.NetApp`` is the same app
+opened on one networked game (``PalazzoApp(net=...)``), whose every way out closes it.
 
 Every local game is saved after each move (``tui.saves``). The start screen's Continue (or
 ``palazzo resume``) opens a saved game where it stopped; its Replay (or ``palazzo replay``) steps
@@ -21,71 +26,85 @@ through a finished one (``tui.replay``). ``PalazzoApp(resume=saved)`` opens a sa
 from __future__ import annotations
 
 import logging
-from typing import Any
+from functools import partial
+from typing import Any, Literal
 
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import Screen
 
-from tui.setup import GameSetup, table_for
+from net.session.hosting import HostSettings
+from tui import netgame
+from tui.netgame import NetGame, add_note_handler, remove_note_handler
+from tui.replay import Replay, replay_screen
+from tui.saves import SavedGame, SaveError, attach, resume, saved_games
+from tui.screens.help import HelpScreen
+from tui.screens.network import Form, HostScreen, JoinRequest, JoinScreen
+from tui.screens.rules import RulesScreen
+from tui.screens.saved import SavedPicker
+from tui.screens.start import StartChoice, StartScreen, ToNetwork
+from tui.setup import GameSetup, adapter, table_for
 
 
 class PalazzoApp(App[None]):
-    #: shows the network's log lines as notes while a networked game runs
-    note_handler: logging.Handler | None = None
     TITLE = "palazzo"
     CSS_PATH = "app.tcss"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, setup: GameSetup | None = None, play: bool = False,
-                 resume: Any = None, replay: Any = None) -> None:
+                 resume: SavedGame | Literal["pick"] | None = None,
+                 replay: Replay | None = None, net: NetGame | None = None) -> None:
         super().__init__()
         self.setup = setup or GameSetup()
         self.play_now = play
-        self.resume_now = resume  # a SavedGame, or "pick"
+        self.resume_now = resume
         self.replay = replay
-        self.replay_only = replay is not None
-        self.net: Any = None  # a networked game started from the host or join form
+        #: the networked game under way (given: the one this app opens on, ``NetApp``)
+        self.net: NetGame | None = net
+        #: shows the network's log lines as notes while a networked game runs
+        self.note_handler: logging.Handler | None = None
+        #: the host form's values when it was last left: it opens with them again
+        self.host_form: dict[str, Any] | None = None
 
     def on_mount(self) -> None:
         if self.replay is not None:
-            from tui.replay import replay_screen
-
-            self.push_screen(replay_screen(self.replay))
+            self.push_screen(replay_screen(self.replay), self._replay_closed)
         elif self.resume_now == "pick":
-            from tui.saves import saved_games
-            from tui.screens.saved import SavedPicker
-
-            def picked(saved: Any) -> None:
-                if saved is None:
-                    self.exit()
-                else:
-                    self.resume_game(saved)
-
-            self.push_screen(SavedPicker(saved_games(), "Continue which game?"), picked)
+            self.push_screen(SavedPicker(saved_games(), "Continue which game?"), self._picked)
         elif self.resume_now is not None:
             self.resume_game(self.resume_now)
+        elif self.net is not None:
+            self.start_network(self.net)
         elif self.play_now:
             self.start_game(self.setup)
         else:
             self.show_start(self.setup)
 
-    def show_start(self, setup: GameSetup) -> None:
-        from tui.screens.start import StartScreen
+    def _replay_closed(self, _: object) -> None:
+        self.exit()
 
+    def _picked(self, saved: SavedGame | None) -> None:
+        if saved is None:
+            self.exit()
+        else:
+            self.resume_game(saved)
+
+    # -- the start screen and local games ---------------------------------------------------------
+
+    def show_start(self, setup: GameSetup) -> None:
         self.push_screen(StartScreen(setup), self._chosen)
 
-    def _chosen(self, setup: Any) -> None:
-        from tui.saves import SavedGame
-
-        if isinstance(setup, SavedGame):
-            self.resume_game(setup)
-        elif setup is not None:
-            self.start_game(setup)
+    def _chosen(self, choice: StartChoice | None) -> None:
+        if isinstance(choice, SavedGame):
+            self.resume_game(choice)
+        elif isinstance(choice, ToNetwork):
+            self.setup = choice.setup
+            self.show_form(choice.form)
+        elif choice is not None:
+            self.start_game(choice)
 
     def start_game(self, setup: GameSetup) -> None:
-        from tui.saves import attach
-
         self.setup = setup
         try:
             table = table_for(setup)
@@ -96,18 +115,15 @@ class PalazzoApp(App[None]):
         saver = attach(setup, table.client)
         if saver.error:
             self.notify(saver.error, title="Not saved", severity="warning")
-        self.push_screen(table)
+        self.show_table(table, setup)
         rules = table.client.rules
         config = rules.make_config(setup.players, dict(setup.options))
         for note in rules.config_warnings(config):
             self.notify(note, title="Note", timeout=8)
 
-    def resume_game(self, saved: Any) -> None:
+    def resume_game(self, saved: SavedGame) -> None:
         """Open the saved game ``saved`` where it stopped (back to the start screen, saying
         why, if it does not play back)."""
-        from tui.saves import SaveError, resume
-        from tui.setup import adapter
-
         try:
             client = resume(saved)
         except SaveError as e:
@@ -115,44 +131,14 @@ class PalazzoApp(App[None]):
             self.show_start(self.setup)
             return
         self.setup = saved.setup
-        self.push_screen(adapter(saved.setup.game).TABLE(client, saved.setup))
+        self.show_table(adapter(saved.setup.game).TABLE(client, saved.setup), saved.setup)
 
-    # -- a networked game from the host or join form ----------------------------------------------
-
-    def start_network(self, net: Any, form: Any) -> None:
-        """Open the lobby of ``net`` over ``form``; if the game fails before its table opens,
-        come back to the form with the reason."""
-        from tui.netapp import add_note_handler
-
-        self.net = net
-        net.on_failed = lambda reason: self._network_failed(form, reason)
-        add_note_handler(self)
-        net.start(self)
-
-    def _network_failed(self, form: Any, reason: str) -> None:
-        self.leave_network()
-        form.show_error(reason)
-
-    def leave_network(self) -> None:
-        """Stop the networked game and go back to the screen that started it."""
-        from net.session.play import save_transcript
-
-        self.workers.cancel_group(self, "network")
-        net, self.net = self.net, None
-        if net is not None:
-            save_transcript(net.session.table, lambda line: self.notify(line, timeout=15))
-        handler = self.note_handler
-        if handler is not None and not hasattr(self, "exit_status"):  # not a NetApp
-            logging.getLogger("palazzo.net").removeHandler(handler)
-            self.note_handler = None
-        if net is not None and net.lobby in self.screen_stack:
-            while self.screen is not net.lobby:
-                self.pop_screen()
-            self.pop_screen()
-
-    def flush_network(self) -> None:
-        if self.net is not None:
-            self.net.flush()
+    def show_table(self, table: Any, setup: GameSetup) -> None:
+        """Show a game's table (a ``tui.table.TableScreen``), its ways out named for what they
+        do here; what its end screen or leaving asks for goes to ``after_game``."""
+        table.end_choices = self.end_choices()
+        table.leave_question = self.leave_question()
+        self.push_screen(table, partial(self.after_game, setup))
 
     def end_choices(self) -> dict[str, str]:
         """The end screen's ways out (``after_game``'s choices), each named for what it does
@@ -168,27 +154,99 @@ class PalazzoApp(App[None]):
         return "Leave this game and go back to the start screen?"
 
     def after_game(self, setup: GameSetup, choice: str | None) -> None:
-        """What the end screen (or leaving a table) asked for."""
+        """What the table asked for when it closed (its end screen's choice, or leaving)."""
         if choice is None:
             return
         if choice == "quit":
             self.exit()
-            return
-        if self.net is not None:  # a networked game: back to the start screen
-            self.leave_network()
-            self.pop_screen()  # the form
-            return
-        self.pop_screen()
-        if choice == "again":
+        elif self.net is not None:
+            self.network_over()
+        elif choice == "again":
             self.start_game(setup.again())
         else:
             self.show_start(setup)
 
+    # -- a networked game from the host or join form ----------------------------------------------
+
+    def show_form(self, form: Literal["host", "join"]) -> None:
+        if form == "host":
+            self.push_screen(HostScreen(self.setup.game, self.setup.name, self.host_form,
+                                        start=self._host), self._host_form_left)
+        else:
+            self.push_screen(JoinScreen(self.setup.name, start=self._join), self._form_left)
+
+    def _host_form_left(self, values: dict[str, Any] | None) -> None:
+        if values is not None:
+            self.host_form = values
+        self.show_start(self.setup)
+
+    def _form_left(self, _: object) -> None:
+        self.show_start(self.setup)
+
+    def _host(self, form: Form, settings: HostSettings) -> None:
+        if isinstance(form, HostScreen):
+            self.host_form = form.values()
+        try:
+            net = netgame.host_net(settings)
+        except ValueError as e:
+            form.show_error(str(e))
+            return
+        self.start_network(net, form)
+
+    def _join(self, form: Form, request: JoinRequest) -> None:
+        try:
+            net = netgame.join_net(request.host, request.port, request.code, request.name)
+        except ValueError as e:
+            form.show_error(str(e))
+            return
+        self.start_network(net, form)
+
+    def start_network(self, net: NetGame, form: Form | None = None) -> None:
+        """Open the lobby of ``net``; if the game fails before its table opens, come back to
+        ``form`` with the reason."""
+        self.net = net
+        if form is not None:
+            net.on_failed = partial(self._network_failed, form)
+        net.on_table = self.show_table
+        if self.note_handler is None:  # the network's log lines become notes on the screen
+            self.note_handler = add_note_handler(self)
+        lobby: Screen[None] = net.start(self)
+        self.push_screen(lobby, self._lobby_left)
+
+    def _lobby_left(self, _: object) -> None:
+        self.leave_lobby()
+
+    def _network_failed(self, form: Form, reason: str) -> None:
+        self.leave_network()
+        form.show_error(reason)
+
+    def leave_lobby(self) -> None:
+        """``q`` in the lobby: back to the form that started the game."""
+        self.leave_network()
+
+    def leave_network(self) -> None:
+        """Stop the networked game and go back to the screen that started it."""
+        self.workers.cancel_group(self, "network")
+        net, self.net = self.net, None
+        if net is not None:
+            net.save_again(lambda line: self.notify(line, timeout=15))
+        remove_note_handler(self.note_handler)
+        self.note_handler = None
+        if net is not None and net.lobby in self.screen_stack:
+            while self.screen is not net.lobby:
+                self.pop_screen()
+            self.pop_screen()
+
+    def network_over(self) -> None:
+        """A networked game's table was left: its form closes too, for the start screen."""
+        self.leave_network()
+        if isinstance(self.screen, Form):
+            self.pop_screen()
+        self.show_start(self.setup)
+
     # -- help and rules, from any screen ---------------------------------------------------------
 
     def action_help(self) -> None:
-        from tui.screens.help import HelpScreen
-
         screen = self.screen
         title = getattr(screen, "HELP_TITLE", "On this screen")
         keys = getattr(screen, "HELP_KEYS", ())
@@ -198,7 +256,5 @@ class PalazzoApp(App[None]):
         self.push_screen(HelpScreen(sections, notes))
 
     def action_rules(self) -> None:
-        from tui.screens.rules import RulesScreen
-
         game = getattr(self.screen, "game_name", None) or self.setup.game
         self.push_screen(RulesScreen(game))

@@ -10,17 +10,34 @@ record cut off, 5 a file that is not a transcript: ``VERIFY_EXIT``). ``--version
 package's version. Every flag of every subcommand has a help text (a test walks the tree). ``join``: 0 the game was played to its end, 1 it could not be
 played, 3 a cheat was detected, 5 it gave up trying to join (``JOIN_EXIT``).
 Bad arguments get one clear line on stderr and exit status 2, never a traceback.
+
+Start-up: this module imports only the engine and the standard library, so that ``--version``,
+``--help``, ``sim`` and ``watch`` start at once; each command imports the layer it runs inside
+its own function: Textual (``tui.app``, ``tui.netapp``, ``tui.saves``, ``tui.replay``: about half
+a second) only for a screen, ``net`` (msgpack and cryptography: about a fifth of a second) only
+for ``host``, ``join`` and ``verify``.
 """
 
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
+import os
+import random
 import sys
+import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as installed
+from pathlib import Path
 
+from engine.core import TERMINAL, LocalGame
 from engine.registry import get_game, parse_options
+from engine.sim import bot_rng, run, seat_bots
+from tui.setup import GameSetup, make_client
 
 
 class UsageError(Exception):
@@ -51,10 +68,6 @@ def _int(text: str) -> int:
 
 def version() -> str:
     """The installed package's version (or, run from a checkout, its ``pyproject.toml``'s)."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
-    from pathlib import Path
-
     try:
         return installed("palazzo")
     except PackageNotFoundError:
@@ -228,8 +241,6 @@ def _add_verify(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
 
 
 def _setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from engine.sim import seat_bots
-
     entry = get_game(args.game)
     config = entry.rules.make_config(args.players, parse_options(args.option))
     for note in entry.rules.config_warnings(config):
@@ -237,16 +248,12 @@ def _setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
     bots = seat_bots(entry, names, args.players)
     for name in set(bots):
-        if name not in entry.bot_names():
-            raise ValueError(
-                f"unknown bot {name!r} for {args.game} (choose from {', '.join(entry.bot_names())})"
-            )
+        entry.check_bot(name)
     return entry, config, bots
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
     from engine.report import Tally
-    from engine.sim import run
 
     entry, config, bots = _setup(args)
     tally = Tally(entry.report)
@@ -292,7 +299,6 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 
 def _play_setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from tui.setup import GameSetup, make_client
 
     entry = get_game(args.game)
     players = args.players or (4 if entry.rules.max_players >= 4 else entry.rules.max_players)
@@ -344,8 +350,6 @@ def _pick_saved(given: str, games):  # type: ignore[no-untyped-def]
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
     from tui.saves import SaveError, resume, saved_games, saves_dir
 
     if args.pace is not None and args.pace < 0:
@@ -412,12 +416,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    import random
-    import time
-
-    from engine.core import TERMINAL, LocalGame
-    from engine.sim import bot_rng
-
     entry, config, bots = _setup(args)
     seed = args.seed if args.seed is not None else random.randrange(1 << 32)
     rules = entry.rules
@@ -445,7 +443,8 @@ def _say(line: str) -> None:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    from net.session.play import HostSettings, host_game
+    from net.session import play
+    from net.session.hosting import HostSettings
 
     if args.bots < 0:
         raise UsageError("--bots takes a number from 0")
@@ -459,40 +458,26 @@ def cmd_host(args: argparse.Namespace) -> int:
         raise UsageError("--resume and --new do not go together")
     # a relay-only host has no table to draw: log lines; a resumed game is a headless host's
     if args.headless or args.no_seat or args.resume is not None:
-        return host_game(settings, _say)
-    try:
-        from tui.netapp import host_tui
-    except ImportError:
-        raise UsageError("the table for networked games is not here yet: add --headless") from None
-    return host_tui(settings, _say)
+        return play.host_game(settings, _say)
+    from tui import netapp
+
+    return netapp.host_tui(settings, _say)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    import getpass
-
-    from net.session.play import join_game
+    from net.session import hosting, play
 
     name = args.name or getpass.getuser()
     if args.bot is None:
-        from net.session.play import parse_address
+        from tui import netapp
 
-        try:
-            from tui.netapp import join_tui
-        except ImportError:
-            raise UsageError("the table for networked games is not here yet: join with --bot LEVEL") from None
-
-        return join_tui(*parse_address(args.address), args.code, name, _say)
-    from engine.registry import game_names
-
-    if not any(args.bot in get_game(g).bot_names() for g in game_names()):
-        raise UsageError(f"unknown bot {args.bot!r} (sim --bots lists the names)")
-    return join_game(args.address, args.code, name, args.bot, _say, args.verbose)
+        return netapp.join_tui(*hosting.parse_address(args.address), args.code, name, _say)
+    hosting.check_bot(args.bot)
+    return play.join_game(args.address, args.code, name, args.bot, _say, args.verbose)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """One line per file; the exit status is the worst finding (``VERIFY_EXIT``)."""
-    import os
-
     from net.session.verify import verify_file
 
     missing = [p for p in args.transcripts if not os.path.exists(p)]

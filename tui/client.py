@@ -48,7 +48,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine.core import CHANCE, REVEAL, TERMINAL, LocalGame, Outcome, sample_chance
+from engine.core import TERMINAL, LocalGame, Outcome
 from engine.registry import GameEntry
 from engine.sim import bot_rng
 from tui.names import short_names
@@ -261,25 +261,28 @@ class LocalClient:
     # -- inside --------------------------------------------------------------------------------
 
     def _step(self, action: Any, checked: bool = True) -> None:
-        local, rules = self._local, self.rules
-        before = rules.view(local.state, self.seat)
-        local.step(action, checked)
-        after = rules.view(local.state, self.seat)
+        before = self._local.state
+        self._local.step(action, checked)
+        self._tell(before, action, self._local.state)
+
+    def _advance(self) -> None:
+        """Resolve chance and reveal steps until a seat must decide or the game is over
+        (``LocalGame.advance``), telling each as this seat saw it."""
+        local = self._local
+        steps = local.advance()
+        if not steps:
+            return
+        afters = [step.before for step in steps[1:]] + [local.state]
+        for step, after in zip(steps, afters, strict=True):
+            self._tell(step.before, step.action, after)
+
+    def _tell(self, before_state: Any, action: Any, after_state: Any) -> None:
+        """The log's words and the marks of one step, from this seat's views around it."""
+        rules = self.rules
+        before = rules.view(before_state, self.seat)
+        after = rules.view(after_state, self.seat)
         self._log.extend(self._narrate(before, action, after, self.seat, self.names))
         if self._marker is not None:
             marks = self._marker(before, action, after, self.seat)
             if marks is not None:
                 self._marks = marks
-
-    def _advance(self) -> None:
-        """Resolve chance and reveal steps until a seat must decide or the game is over."""
-        local, rules = self._local, self.rules
-        while True:
-            who = rules.current_player(local.state)
-            if who == CHANCE:
-                action = sample_chance(rules.chance_outcomes(local.state), local.rng)
-            elif who == REVEAL:
-                action = rules.legal_actions(local.state)[0]
-            else:
-                return
-            self._step(action, checked=False)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -30,6 +31,10 @@ from textual.binding import Binding
 
 from engine.core import CHANCE, REVEAL, TERMINAL
 from engine.registry import get_game
+from net.session.table import Table
+from net.session.verify import read_entries, verify_bytes
+from net.wire.transcript import MAGIC, data_dir
+from tui import saves
 from tui.client import NotYourTurn, TableView
 from tui.setup import adapter, seat_labels
 from tui.table import TableScreen
@@ -91,8 +96,6 @@ def _frames(rules: Any, game: str, names: Sequence[str], viewer: int | None,
 def local_replay(path: str | Path, seat: int | None = -1) -> Replay:
     """A saved local game; ``seat`` -1 (default) for the seat that was played, ``PUBLIC`` for
     the public view."""
-    from tui import saves
-
     try:
         saved = saves.load(path)
     except saves.SaveError as e:
@@ -121,9 +124,6 @@ def local_replay(path: str | Path, seat: int | None = -1) -> Replay:
 
 def network_replay(path: str | Path) -> Replay:
     """A networked game's transcript, checked as ``verify`` checks it; the public view."""
-    from net.session.table import Table
-    from net.session.verify import read_entries, verify_bytes
-
     try:
         data = Path(path).read_bytes()
     except OSError as e:
@@ -154,8 +154,6 @@ def network_replay(path: str | Path) -> Replay:
 
 def open_replay(path: str | Path, seat: int | None = -1) -> Replay:
     """A replay of the file at ``path``, whichever kind of record it is."""
-    from net.wire.transcript import MAGIC
-
     try:
         with open(path, "rb") as f:
             head = f.read(len(MAGIC))
@@ -183,12 +181,7 @@ class RecordFile:
 def replay_records() -> list[Any]:
     """What the start screen's Replay offers, newest first: the finished local games
     (``tui.saves.SavedGame``) and the networked games' transcripts (``RecordFile``)."""
-    import time
-
-    from net.wire.transcript import data_dir
-    from tui.saves import saved_games
-
-    found: list[tuple[str, Any]] = [(g.saved.replace("T", " "), g) for g in saved_games(finished=True)]
+    found: list[tuple[str, Any]] = [(g.saved.replace("T", " "), g) for g in saves.saved_games(finished=True)]
     try:
         paths = list(data_dir().glob("*.palazzo"))
     except OSError:
@@ -278,11 +271,7 @@ class ReplayKeys(TableScreen):
         self.client.go(index if index >= 0 else len(self.client.replay.frames) - 1)
 
     def action_close(self) -> None:
-        app: Any = self.app
-        if len(app.screen_stack) <= 2 and getattr(app, "replay_only", False):
-            app.exit()
-        else:
-            app.pop_screen()
+        self.dismiss(None)  # the app decides: back to the start screen, or the end
 
     def action_leave(self) -> None:
         self.action_close()

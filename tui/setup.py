@@ -82,10 +82,7 @@ def make_client(setup: GameSetup) -> LocalClient:
         raise ValueError(f"seat {setup.seat + 1} is not at a table of {setup.players}")
     bots = setup.seat_bots()
     for name in set(bots.values()):
-        if name not in entry.bot_names():
-            raise ValueError(
-                f"unknown bot {name!r} for {setup.game} (choose from {', '.join(entry.bot_names())})"
-            )
+        entry.check_bot(name)
     seed = setup.seed if setup.seed is not None else random.randrange(1 << 32)
     game = adapter(setup.game)
     return LocalClient(

@@ -32,6 +32,10 @@ tab bar, so the whole table is reachable and the move box keeps its answers in v
 A game's table subclasses ``TableScreen``: it gives ``PANES`` (the pane ids and tab names),
 composes its columns in ``compose_left``/``compose_right``, draws a view in ``draw(view)``,
 gives its ``question(view, actions, asked)`` and the words of its final moves.
+
+The table returns, with ``dismiss``, what its end screen's choice or leaving asked for
+(``"again"``, ``"new"``, ``"quit"``); the app decides what follows, and names the ways out
+beforehand (``end_choices``, ``leave_question``: attributes it sets).
 """
 
 from __future__ import annotations
@@ -56,7 +60,10 @@ from tui.choices import Choice, Question
 from tui.client import GameClient, NotYourTurn, TableView
 from tui.names import level_name, options_words, setting_words
 from tui.panels import KeyBar, LogTail, MovePanel, Panel, TabBar
+from tui.screens.end import EndScreen
 from tui.screens.hint import ask_hint, hints_allowed
+from tui.screens.log import LogScreen
+from tui.screens.modals import Confirm
 
 __all__ = ["LogTail", "MovePanel", "TableScreen"]
 
@@ -68,7 +75,7 @@ TALL = 30
 BOARD_FIELDS = {"card": ("card",), "stack": ("target", "elim"), "region": ("target",)}
 
 
-class TableScreen(Screen[None]):
+class TableScreen(Screen[str]):
     BINDINGS = [
         Binding("1", "pick(0)", "Choose", key_display="1-9"),
         *[Binding(str(n), f"pick({n - 1})", show=False) for n in range(2, 10)],
@@ -83,6 +90,11 @@ class TableScreen(Screen[None]):
         Binding("e", "results", "Results", key_display="e"),
         Binding("q", "leave", "Leave", key_display="q"),
     ]
+
+    #: the end screen's ways out, named for what they do in this app (``None``: a local game's)
+    end_choices: dict[str, str] | None = None
+    #: what leaving a table under way does in this app, asked before it is done
+    leave_question = "Leave this game?"
 
     #: (pane id, tab name), in the order the tabs show them; the first is shown first
     PANES: ClassVar[tuple[tuple[str, str], ...]] = ()
@@ -524,8 +536,6 @@ class TableScreen(Screen[None]):
             self.path = self.path[:-1]
 
     def action_whole_log(self) -> None:
-        from tui.screens.log import LogScreen
-
         if self.view is not None:
             self.app.push_screen(LogScreen(self.view.log))
 
@@ -533,29 +543,25 @@ class TableScreen(Screen[None]):
         view = self.view
         if view is None or view.outcome is None:
             return
-        from tui.screens.end import EndScreen
-
-        choices = getattr(self.app, "end_choices", lambda: None)()
-        self.app.push_screen(EndScreen(view, self.end_words(view), choices), self._after_end)
+        self.app.push_screen(EndScreen(view, self.end_words(view), self.end_choices),
+                             self._after_end)
 
     def _after_end(self, result: str | None) -> None:
-        self.app.after_game(self.setup, result)  # type: ignore[attr-defined]
+        if result is not None:  # None: look at the final table again
+            self.dismiss(result)
 
     def action_hint(self) -> None:
         ask_hint(self)
 
     def action_leave(self) -> None:
-        from tui.screens.modals import Confirm
-
         def leave(yes: bool | None) -> None:
             if yes:
-                self.app.after_game(self.setup, "new")  # type: ignore[attr-defined]
+                self.dismiss("new")
 
         if self.view is not None and self.view.over:
             leave(True)
             return
-        question = getattr(self.app, "leave_question", lambda: "Leave this game?")()
-        self.app.push_screen(Confirm(question), leave)
+        self.app.push_screen(Confirm(self.leave_question), leave)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pick":

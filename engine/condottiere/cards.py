@@ -67,10 +67,6 @@ FACE_DOWN_KINDS: frozenset[int] = frozenset(range(0, 10))
 STAYS: frozenset[int] = frozenset(range(0, 12))
 
 
-def is_mercenary(c: int) -> bool:
-    return 0 <= c < 7
-
-
 def name(c: int) -> str:
     if c == UNKNOWN:
         return "a hidden card"
@@ -91,10 +87,6 @@ def counts_of(cards: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     for c in cards:
         out[c] += 1
     return tuple(out)
-
-
-def add_counts(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
 # -- the map -----------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ every seat but the author learns: the public form, the one that travels on the w
 from __future__ import annotations
 
 from engine.condottiere.cards import EMPTY, FACE_DOWN_KINDS, SLOTS
-from engine.condottiere.state import REFEREE, Action, CondottiereConfig, State, _new
+from engine.condottiere.state import Action, CondottiereConfig, State, _new
 from engine.core import UNKNOWN
 
 _NONE: frozenset[int] = frozenset()
@@ -93,8 +93,3 @@ def public_action(state: State, action: Action, seat: int) -> Action:
         if any(c != UNKNOWN for c in cards):
             return _new(Action, action[:5] + ((UNKNOWN,) * len(cards),))
     return action
-
-
-def is_masked(state: State) -> bool:
-    """Whether this state is a seat's view rather than the full state."""
-    return state.viewer != REFEREE

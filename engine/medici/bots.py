@@ -20,6 +20,7 @@ import random
 
 from engine.medici import rules
 from engine.medici.cards import COPIES, JESTER, RANK_VALUE, RANKS
+from engine.medici.game import scores
 from engine.medici.state import Action, State, mk
 
 
@@ -85,8 +86,6 @@ class GreedyBot:
     def _ending_bonus(self, view: State, after: State, seat: int) -> float:
         if after.phase != "over":
             return 0.0
-        from engine.medici.game import scores
-
         sc = scores(after)
         mine = sc[seat]
         return 1000.0 if all(mine > x for i, x in enumerate(sc) if i != seat) else -1000.0

@@ -46,27 +46,6 @@ def house_of(c: int) -> int:
     return c // RANKS
 
 
-def rank_of(c: int) -> int:
-    return c % RANKS
-
-
-def is_jester(c: int) -> bool:
-    return c >= 0 and c % RANKS == JESTER
-
-
-def face_value(c: int) -> int:
-    """The value a card has without a declaration (a Jester: 1, as it counts when scored)."""
-    return RANK_VALUE[c % RANKS]
-
-
-def value_range(c: int) -> range:
-    """Values a card may take when it is played or revealed."""
-    if c % RANKS == JESTER:
-        return range(1, JESTER_MAX + 1)
-    v = RANK_VALUE[c % RANKS]
-    return range(v, v + 1)
-
-
 def house_deck(house: int) -> tuple[int, ...]:
     """A house's 25 cards, sorted."""
     return tuple(card(house, r) for r in range(RANKS) for _ in range(COPIES[r]))

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.medici.cards import JESTER, RANK_VALUE, RANKS, card, house_deck
+from engine.medici.game import apply
 from engine.medici.state import NO_CARD, NO_LIMIT, Action, State
 from engine.medici.text import parse_stack_label
 
@@ -188,8 +189,6 @@ def action(
 
 def after(state: State, *actions: Action) -> State:
     """``state`` after ``actions``, each through the checked door."""
-    from engine.medici.game import apply
-
     for a in actions:
         state = apply(state, a)
     return state

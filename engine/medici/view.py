@@ -107,12 +107,3 @@ def public_action(state: State, action: Action, seat: int) -> Action:
     elif k not in FACE_DOWN:
         return action
     return _new(Action, (k, action.seat, UNKNOWN) + action[3:])
-
-
-def is_masked(state: State) -> bool:
-    """Whether any card of this state is ``UNKNOWN`` (it is a view, not the full state)."""
-    if any(UNKNOWN in h for h in state.hands) or any(UNKNOWN in p for p in state.pools):
-        return True
-    if any(UNKNOWN in b for b in state.bottoms):
-        return True
-    return any(a is not None and UNKNOWN in a[1:3] for row in state.alliances for a in row)

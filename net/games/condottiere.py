@@ -40,6 +40,8 @@ import random
 from collections import Counter
 from typing import Any
 
+from engine.condottiere.cards import COPIES, SCARECROW
+from engine.condottiere.state import mk
 from engine.condottiere.view import face_down_kinds, plays_face_down, public_action
 from engine.core import UNKNOWN
 from net.deck.fair_deck import unpack_handles
@@ -68,8 +70,6 @@ class CondottiereDealer(FairDealer):
         new.up = [list(u) for u in self.up]
 
     def deck_specs(self) -> list[tuple[str, tuple[int, ...]]]:
-        from engine.condottiere.cards import COPIES
-
         return [(PILE, tuple(k for k, n in enumerate(COPIES) for _ in range(n)))]
 
     def deck_of(self, author: int) -> str:
@@ -78,8 +78,6 @@ class CondottiereDealer(FairDealer):
     def lot(self, view: Any, rng: random.Random) -> Any | None:
         if view.phase != "start":
             return None
-        from engine.condottiere.state import mk
-
         return mk("start", rng.randrange(self.players))
 
     def plan(self, view: Any) -> list[tuple[str, int | None]]:
@@ -93,8 +91,6 @@ class CondottiereDealer(FairDealer):
         return seats[: len(self.decks[PILE].pile)]
 
     def draw_action(self, view: Any, p: Pending, card: int) -> Any:
-        from engine.condottiere.state import mk
-
         assert p.to is not None
         self.hands[p.to].append(p.handle)
         return mk("draw", p.to, card)
@@ -298,8 +294,6 @@ def _ordinal(view: Any, seat: int, pos: int) -> int:
 
 
 def _is_scarecrow(kind: int) -> bool:
-    from engine.condottiere.cards import SCARECROW
-
     return kind == SCARECROW
 
 

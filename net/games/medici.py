@@ -34,6 +34,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.medici.cards import house_deck
+from engine.medici.rules import first_candidates
+from engine.medici.state import mk
 from engine.medici.view import FACE_DOWN, draw_shown, public_action
 from net.deck.fair_deck import DeckFault
 from net.games.dealer import FairDealer, MoveError, Pending
@@ -62,8 +65,6 @@ class MediciDealer(FairDealer):
         new.bottoms = [list(b) for b in self.bottoms]
 
     def deck_specs(self) -> list[tuple[str, tuple[int, ...]]]:
-        from engine.medici.cards import house_deck
-
         return [(self.deck_of(h), house_deck(h)) for h in range(self.players)]
 
     def deck_of(self, author: int) -> str:
@@ -72,9 +73,6 @@ class MediciDealer(FairDealer):
     def lot(self, view: Any, rng: random.Random) -> Any | None:
         if view.phase != "first":
             return None
-        from engine.medici.rules import first_candidates
-        from engine.medici.state import mk
-
         tied = first_candidates(view)
         return mk("first", tied[rng.randrange(len(tied))])
 
@@ -89,8 +87,6 @@ class MediciDealer(FairDealer):
         return [(self.deck_of(turn), None if draw_shown(view, turn) else turn)]
 
     def _immediate(self, view: Any) -> Any | None:
-        from engine.medici.state import mk
-
         seat = view.turn
         handle = self.bottoms[seat].pop(0)
         assert handle is not None
@@ -104,8 +100,6 @@ class MediciDealer(FairDealer):
         return mk("draw", seat, card)
 
     def draw_action(self, view: Any, p: Pending, card: int) -> Any:
-        from engine.medici.state import mk
-
         seat = view.turn
         if not view.pools[seat]:
             self.bottoms[seat].pop(0)

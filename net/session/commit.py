@@ -14,8 +14,6 @@ big-endian length and its bytes, in this order:
 * ``salt`` is 32 fresh random bytes (``new_salt``), so a value from a small set cannot be tried
   one by one against a commitment.
 * ``opens`` is the check; a mismatch is a detected cheat for the caller to name.
-
-``card_value(card)`` encodes a card as a signed 2-byte big-endian number; no entry uses it now.
 """
 
 from __future__ import annotations
@@ -54,7 +52,3 @@ def opens(
     if len(salt) != SALT_SIZE or len(commitment) != COMMIT_SIZE:
         return False
     return hmac.compare_digest(commitment, commit(tag, game, seat, slot, value, salt))
-
-
-def card_value(card: int) -> bytes:
-    return struct.pack(">h", card)

@@ -46,10 +46,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import msgpack
-
 from net.wire.errors import LocalProtocolError
-from net.wire.transcript import GAME_ID_SIZE, HASH_SIZE, NONCE_SIZE, Entry
+from net.wire.transcript import GAME_ID_SIZE, HASH_SIZE, NONCE_SIZE, Entry, pack, unpack
 
 _FREE = b""  # a nonce contributed and not yet in a game
 _BOUND = GAME_ID_SIZE + HASH_SIZE
@@ -129,7 +127,7 @@ class Journal:
                     f"this seat already signed another entry for place {entry.seq} of this game")
             return
         self._store(Path(game.hex()) / str(entry.seq),
-                    msgpack.packb([entry.body, entry.sig], use_bin_type=True))
+                    pack([entry.body, entry.sig]))
         self._entries[game][entry.seq] = entry
 
     # -- finished games -----------------------------------------------------------------------
@@ -177,7 +175,7 @@ class Journal:
             if path.name == "finished":
                 self._finished.add(game)
             elif path.name.isdigit():
-                body, sig = msgpack.unpackb(path.read_bytes(), raw=False)
+                body, sig = unpack(path.read_bytes())
                 entry = Entry.parse(body, sig)
                 if entry.seq == int(path.name) and entry.fields["game"] == game:
                     self._entries[game][entry.seq] = entry

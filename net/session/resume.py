@@ -7,7 +7,7 @@ A host keeps, for every game it has started, a folder
 file           content
 =============  ==================================================================================
 ``settings``   a msgpack map: ``host`` (its public key), ``game``, ``players``, and whatever the
-               caller needs to run the game again (``net.session.play``: code, timeouts, port,
+               caller needs to run the game again (``net.session.hosting``: code, timeouts, port,
                bind, its own seat, the bots' kind and their 32-byte key seeds); written once,
                atomically, mode 0600 (the bots' keys are in it)
 ``entries``    ``transcript.MAGIC`` then one msgpack array ``[body, sig]`` per accepted entry, in
@@ -40,10 +40,11 @@ from typing import Any
 
 import msgpack
 
+from engine.registry import get_game
 from net.session.sessions import HostSession
 from net.wire.errors import CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
-from net.wire.transcript import MAGIC, Entry, data_dir
+from net.wire.transcript import MAGIC, Entry, data_dir, pack, record_unpacker, unpack
 
 log = logging.getLogger("palazzo.net")
 
@@ -65,8 +66,7 @@ class HostRecord:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.settings: dict[str, Any] = msgpack.unpackb((folder / "settings").read_bytes(),
-                                                        raw=False)
+        self.settings: dict[str, Any] = unpack((folder / "settings").read_bytes())
         self._file: Any = None
 
     @property
@@ -80,7 +80,7 @@ class HostRecord:
         tmp = folder / ".settings.tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as f:
-            f.write(msgpack.packb(settings, use_bin_type=True))
+            f.write(pack(settings))
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, folder / "settings")
@@ -94,7 +94,7 @@ class HostRecord:
     def append(self, entry: Entry) -> None:
         if self._file is None:
             self._file = open(self.folder / "entries", "ab")  # noqa: SIM115 (kept open)
-        self._file.write(msgpack.packb([entry.body, entry.sig], use_bin_type=True))
+        self._file.write(pack([entry.body, entry.sig]))
         self._file.flush()
         os.fsync(self._file.fileno())
 
@@ -118,7 +118,7 @@ class HostRecord:
         data = (self.folder / "entries").read_bytes()
         if not data.startswith(MAGIC):
             raise ValueError(f"{self.folder / 'entries'} is not a host record")
-        unpacker = msgpack.Unpacker(raw=False)
+        unpacker = record_unpacker(len(data))
         unpacker.feed(data[len(MAGIC):])
         out: list[Entry] = []
         try:
@@ -187,8 +187,6 @@ def choose(records: list[HostRecord], game: str, players: int,
 
 def resume_session(identity: Identity, record: HostRecord, **kw: Any) -> HostSession:
     """A host session that goes on with ``record``'s game (``ValueError`` if it cannot)."""
-    from engine.registry import get_game
-
     s = record.settings
     if s.get("host") != identity.public_key:
         raise ValueError("this game was hosted with another key")

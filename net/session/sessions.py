@@ -61,6 +61,7 @@ from net.wire.identity import (
     Identity,
     InvalidKey,
     check_public_key,
+    fingerprint,
     verify,
 )
 from net.wire.rpc import (
@@ -572,8 +573,6 @@ def _printable(text: Any) -> str:
 
 
 def _fp(key: bytes) -> str:
-    from net.wire.identity import fingerprint
-
     return fingerprint(key)
 
 

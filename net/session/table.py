@@ -75,8 +75,6 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-import msgpack
-
 from engine.core import CHANCE, REVEAL, TERMINAL, IllegalActionError, InvalidActionError
 from engine.registry import get_game
 from net.deck import group
@@ -95,7 +93,15 @@ from net.wire.rpc import (
     E_NOT_YOUR_TURN,
     E_WRONG_PHASE,
 )
-from net.wire.transcript import NONCE_SIZE, Entry, Transcript, chain, derive_game_id
+from net.wire.transcript import (
+    NONCE_SIZE,
+    Entry,
+    Transcript,
+    chain,
+    derive_game_id,
+    pack,
+    unpack,
+)
 
 NAME_LIMIT = 32
 MAX_TIME = 253_402_300_799  # the start time, in seconds since 1970: at most the end of 9999
@@ -529,7 +535,7 @@ class Table:
         if plain is None:
             raise RemoteProtocolError(f"entry {e.seq}: this seat's own note does not open",
                                       E_BAD_SIGNATURE)
-        note = msgpack.unpackb(plain, raw=False)
+        note = unpack(plain)
         if type(note) is not dict:
             raise RemoteProtocolError(f"entry {e.seq}: this seat's own note is not a map",
                                       E_BAD_PARAMS)
@@ -607,7 +613,7 @@ class Table:
             fields = self._header("seed-commit")
             fields["commit"] = commit(b"seed", self.game_id, self.me, b"seed", value, salt)
             fields["sealed"] = self.identity.seal(  # type: ignore[union-attr]
-                self._aad("seed"), msgpack.packb({"value": value, "salt": salt}, use_bin_type=True)
+                self._aad("seed"), pack({"value": value, "salt": salt})
             )
             return self._sign(fields)
         if phase == "seed-open":
@@ -622,7 +628,7 @@ class Table:
                 public, private = self.dealer.make_deck_entry(self.transcript.head)
                 fields.update(public)
                 fields["sealed"] = self.identity.seal(  # type: ignore[union-attr]
-                    self._aad("deck"), msgpack.packb(private, use_bin_type=True))
+                    self._aad("deck"), pack(private))
                 return self._sign(fields)
             if self.rules.current_player(self.view) == REVEAL:
                 return self._act_entry(self.rules.legal_actions(self.view)[0])
@@ -646,10 +652,6 @@ class Table:
         o = self.rules.outcome(self.view)
         return {**o.to_data(), "text": o.detail.get("text", o.end),
                 "verdict": "verified" if over else "not over yet"}
-
-
-def _no_ext(code: int, data: bytes) -> Any:
-    raise ValueError("extension types are not allowed")
 
 
 TRANSITIONS: dict[tuple[str, str], Any] = {

@@ -37,12 +37,10 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-import msgpack
-
 from net.session.table import Table
 from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
 from net.wire.identity import PUBLIC_KEY_SIZE, InvalidKey, check_public_key
-from net.wire.transcript import MAGIC, Entry
+from net.wire.transcript import MAGIC, Entry, record_unpacker
 
 #: the exit status of ``palazzo verify`` for each kind of finding
 EXIT = {"verified": 0, "cheat": 3, "rejected": 3, "cut-off": 4, "incomplete": 4,
@@ -96,10 +94,7 @@ def _parse(data: bytes, partial: bool = False) -> list[Entry]:
     if not data.startswith(MAGIC):
         raise _Damaged("not a palazzo transcript", "not-a-record")
     payload = data[len(MAGIC):]
-    unpacker = msgpack.Unpacker(
-        raw=False, strict_map_key=True, max_buffer_size=max(len(payload), 1 << 16),
-        ext_hook=_refuse_ext,
-    )
+    unpacker = record_unpacker(len(payload))
     unpacker.feed(payload)
     entries: list[Entry] = []
     end = 0  # where the last whole entry ends (``tell`` runs ahead into a cut-off one)
@@ -128,10 +123,6 @@ def read_entries(data: bytes, partial: bool = False) -> list[Entry]:
     ``ValueError`` naming why not. ``partial``: of a file cut off, the whole entries before
     the cut."""
     return _parse(bytes(data), partial)
-
-
-def _refuse_ext(code: int, data: bytes) -> Any:
-    raise ValueError("extension types are not allowed")
 
 
 def verify_bytes(data: bytes) -> Verdict:

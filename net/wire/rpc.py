@@ -23,7 +23,6 @@ Only this module looks inside raw wire lists; the rest of ``net`` sees frozen ev
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -286,35 +285,3 @@ class Codec:
         if len(data) > self.frame_limit:
             raise LocalProtocolError(f"frame of {len(data)} bytes exceeds {self.frame_limit}")
         return data
-
-
-# -- the asyncio adapter ------------------------------------------------------------------------
-
-
-class StreamConnection:
-    """A codec on an asyncio stream pair: ``await recv()`` yields events, ``send`` writes."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
-        self.codec = Codec()
-        self._pending: list[Event] = []
-
-    async def recv(self) -> Event | None:
-        """The next event, or ``None`` when the other side closed the stream."""
-        while not self._pending:
-            data = await self.reader.read(65536)
-            if not data:
-                return None
-            self._pending.extend(self.codec.receive_data(data))
-        return self._pending.pop(0)
-
-    async def send(self, event: Event) -> None:
-        self.writer.write(self.codec.send(event))
-        await self.writer.drain()
-
-    async def close(self) -> None:
-        self.writer.close()
-        try:
-            await self.writer.wait_closed()
-        except (ConnectionError, OSError):
-            pass

@@ -25,6 +25,11 @@ Rules:
 * The saved file is ``MAGIC`` then one msgpack array ``[body, signature]`` per entry: the exact
   signed bytes, so every peer's file of one game is byte-identical. ``save`` never replaces a
   file: a name already taken by other bytes gets a ``-2``, ``-3``, ... before its suffix.
+* Everything else this program writes in msgpack (a hosted game's record and settings, a seat's
+  journal, a sealed note to itself) is written by ``pack`` and read back by ``unpack`` (one
+  value) or ``record_unpacker`` (a saved record's arrays): strings as ``str``, map keys ``str``
+  only, no extension type. Only the wire codec (``net.wire.rpc``) and ``decode_body`` add their
+  own limits.
 """
 
 from __future__ import annotations
@@ -74,9 +79,23 @@ def derive_game_id(host_key: bytes, seats: list[tuple[bytes, bytes]]) -> bytes:
     return h.digest()[:GAME_ID_SIZE]
 
 
-def _pack(value: Any) -> bytes:
+def pack(value: Any) -> bytes:
+    """``value`` as this program writes msgpack: every value in its shortest form."""
     data: bytes = msgpack.packb(value, use_bin_type=True)
     return data
+
+
+def unpack(data: bytes) -> Any:
+    """One msgpack value this program wrote (see the rules above); ``ValueError`` for bytes that
+    are not one."""
+    return msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_refuse_ext)
+
+
+def record_unpacker(size: int) -> msgpack.Unpacker:
+    """A reader of a saved record's arrays, ``size`` bytes of them, configured as ``unpack``:
+    ``feed`` it, then iterate (a torn last array ends the iteration)."""
+    return msgpack.Unpacker(raw=False, strict_map_key=True, ext_hook=_refuse_ext,
+                            max_buffer_size=max(size, 1 << 16))
 
 
 def _unique_keys(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
@@ -104,7 +123,7 @@ def decode_body(body: bytes) -> dict[str, Any]:
     if type(fields) is not dict:
         raise ValueError("an entry body must be a map")
     check_value(fields)
-    if _pack(fields) != body:
+    if pack(fields) != body:
         raise ValueError("canonical msgpack check: the body is not in its shortest encoding "
                          "(a value written in a longer form than needed)")
     for name, t in _HEADER.items():
@@ -140,7 +159,7 @@ class Entry:
 
     @classmethod
     def sign(cls, identity: Identity, fields: dict[str, Any]) -> Entry:
-        body = _pack({"v": VERSION, **fields})
+        body = pack({"v": VERSION, **fields})
         return cls(body, identity.sign(ENTRY_TAG, body), decode_body(body))
 
     def signed_by(self, public_key: bytes) -> bool:
@@ -202,25 +221,7 @@ class Transcript:
         self.entries.append(entry)
 
     def to_bytes(self) -> bytes:
-        pack = msgpack.Packer(use_bin_type=True).pack
         return MAGIC + b"".join(pack([e.body, e.sig]) for e in self.entries)
-
-    @classmethod
-    def from_bytes(cls, data: bytes) -> Transcript:
-        """A saved transcript, its sequence and chain checked (signatures are the reader's)."""
-        if not data.startswith(MAGIC):
-            raise ValueError("not a palazzo transcript")
-        t = cls()
-        unpacker = msgpack.Unpacker(raw=False, ext_hook=_refuse_ext, max_buffer_size=len(data))
-        unpacker.feed(data[len(MAGIC) :])
-        for item in unpacker:
-            if type(item) is not list or len(item) != 2:
-                raise ValueError("a transcript holds [body, signature] pairs")
-            try:
-                t.append(Entry.parse(item[0], item[1]))
-            except RemoteProtocolError as e:
-                raise ValueError(str(e)) from None
-        return t
 
 
 def data_dir() -> Path:

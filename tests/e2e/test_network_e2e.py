@@ -89,9 +89,9 @@ def test_a_six_player_condottiere_game_between_processes(tmp_path):
 
 def test_bots_on_the_host_each_with_its_own_key(tmp_path):
     data = play(tmp_path, "medici", 3, ["--no-seat", "--bots", "2"])
-    from net.wire.transcript import Transcript
+    from net.session.verify import read_entries
 
-    start = Transcript.from_bytes(data).entries[0].fields
+    start = read_entries(data)[0].fields
     keys = [s["key"] for s in start["seats"]]
     assert len(set(keys)) == 3
     assert [s["name"] for s in start["seats"]][:2] == ["bot-1 (greedy)", "bot-2 (greedy)"]

@@ -9,6 +9,36 @@ from net.session.host import HostRunner
 from net.session.peer import run_peer
 from net.session.sessions import HostSession, PeerSession
 from net.wire.identity import Identity
+from net.wire.rpc import Codec
+
+
+class StreamConnection:
+    """A codec on an asyncio stream pair, as a hand-driven client: ``await recv()`` yields
+    events (``None`` once the other side closed the stream), ``send`` writes one."""
+
+    def __init__(self, reader, writer):
+        self.reader, self.writer = reader, writer
+        self.codec = Codec()
+        self._pending = []
+
+    async def recv(self):
+        while not self._pending:
+            data = await self.reader.read(65536)
+            if not data:
+                return None
+            self._pending.extend(self.codec.receive_data(data))
+        return self._pending.pop(0)
+
+    async def send(self, event):
+        self.writer.write(self.codec.send(event))
+        await self.writer.drain()
+
+    async def close(self):
+        self.writer.close()
+        try:
+            await self.writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
 
 #: seconds a game over loopback, or a host's end after it, may take before it counts as a hang:
 #: a guard far beyond what a loaded machine needs, never a timed assertion
@@ -82,7 +112,6 @@ async def test_a_raw_client_over_tcp_gets_clear_errors_and_the_host_goes_on():
         Notification,
         Request,
         Response,
-        StreamConnection,
     )
 
     entry = get_game("medici")

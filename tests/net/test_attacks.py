@@ -15,12 +15,12 @@ import pytest
 
 from engine.registry import get_game
 from net.deck import group
+from net.session.hosting import save_transcript
 from net.session.journal import Journal
 from net.session.link import MemoryLink, RawPeer
-from net.session.play import save_transcript
 from net.session.sessions import HostSession, PeerSession, Seat, _param_map, host_proof
 from net.session.table import Table
-from net.session.verify import verify_bytes
+from net.session.verify import read_entries, verify_bytes
 from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity, verify
 from net.wire.rpc import E_BAD_PARAMS, Codec, Notification, Request, Response
@@ -281,7 +281,7 @@ def test_attack_keyless_impostor():
     players = [Player(i) for i in range(PLAYERS)]
     real, link, peers, conns = table(host_id, players)
     step_until(link, lambda: dealt(real.table))
-    saved = Transcript.from_bytes(real.table.transcript.to_bytes()).entries
+    saved = read_entries(real.table.transcript.to_bytes())
 
     config = get_game("medici").rules.make_config(PLAYERS, {})
     impostor = Impostor(Identity.generate(), "medici", config, stolen_key=host_id.public_key,
@@ -685,8 +685,10 @@ def test_two_games_of_the_same_players_in_one_second_are_saved_apart(tmp_path, m
     files = sorted((tmp_path / "palazzo" / "games").iterdir())
     assert [str(f) for f in files] == sorted(paths)
     # even under one name, a save never replaces another game's file; the same bytes stay one
-    one = Transcript.from_bytes(open(paths[0], "rb").read())
-    two = Transcript.from_bytes(open(paths[1], "rb").read())
+    one, two = Transcript(), Transcript()
+    for t, path in ((one, paths[0]), (two, paths[1])):
+        for e in read_entries(open(path, "rb").read()):
+            t.append(e)
     a = save(one, "same.palazzo", tmp_path)
     b = save(two, "same.palazzo", tmp_path)
     assert a != b and a.read_bytes() == one.to_bytes() and b.read_bytes() == two.to_bytes()

@@ -5,11 +5,17 @@ import os
 import stat
 import struct
 
-from net.session.commit import card_value, commit, new_salt, opens
+from net.session.commit import commit, new_salt, opens
 from net.wire.identity import Identity, fingerprint, verify
 
 GAME = bytes(16)
 SALT = bytes(range(32))
+
+
+def card_value(card: int) -> bytes:
+    """A card as a value to commit to: a signed 2-byte big-endian number (as the vectors were
+    made)."""
+    return struct.pack(">h", card)
 
 
 def test_commitment_known_answer():

@@ -253,9 +253,9 @@ async def test_host_form_keeps_the_seats_consistent(profile):
 
 
 async def test_host_form_refuses_an_impossible_table(profile, monkeypatch):
-    import tui.netapp
+    import tui.netgame
 
-    monkeypatch.setattr(tui.netapp, "host_net", lambda s: pytest.fail("hosted"))
+    monkeypatch.setattr(tui.netgame, "host_net", lambda s: pytest.fail("hosted"))
     app = PalazzoApp(GameSetup())
     async with app.run_test(size=(110, 34)) as pilot:
         form = await host_form(pilot)

@@ -10,7 +10,7 @@ import pytest
 from textual.app import App
 from textual.widgets import Static
 
-from net.session.play import HostSettings
+from net.session.hosting import HostSettings
 from net.session.resume import unfinished
 from tui.netapp import host_app, join_app
 from tui.netclient import NetClient
@@ -87,9 +87,9 @@ async def test_a_table_host_that_crashed_resumes_its_game_with_its_bots(profile)
     """The table's host keeps the same record as ``palazzo host``: started again after a crash,
     it resumes the unfinished game, says so, and its bots come back with their keys."""
     from engine.registry import get_game
+    from net.session.hosting import hosted
     from net.session.journal import Journal
     from net.session.link import MemoryLink
-    from net.session.play import hosted
     from net.session.sessions import PeerSession
     from net.wire.identity import Identity
 

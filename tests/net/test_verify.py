@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from net.session.verify import Verdict, verify_bytes, verify_file
+from net.session.verify import Verdict, read_entries, verify_bytes, verify_file
 from net.wire.errors import HOST
 from net.wire.identity import Identity
 from net.wire.transcript import MAGIC, Entry, Transcript
@@ -33,7 +33,7 @@ def saved(finished):
 
 
 def entries_of(data):
-    return Transcript.from_bytes(data).entries
+    return read_entries(data)
 
 
 def rebuild(entries):

@@ -32,3 +32,20 @@ def test_play_arguments_make_the_setup():
     assert setup.seat_bots() == {0: "random", 2: "greedy"}
     assert dict(setup.options) == {"playing_for_points": 30}
     assert setup.name == "Ada"
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["sim", "medici", "--games", "1"]])
+def test_commands_without_a_screen_or_a_network_load_neither(argv):
+    """``--version``, ``--help`` and ``sim`` start without Textual (about half a second to load)
+    or the network's cryptography: the command line imports them only for the commands that
+    use them."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom tui.cli import main\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "loaded = sorted(m for m in ('textual', 'net', 'cryptography') if m in sys.modules)\n"
+            "print('loaded:', loaded, file=sys.stderr)\n")
+    run = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True,
+                         timeout=120)
+    assert "loaded: []" in run.stderr, run.stderr

@@ -14,12 +14,20 @@ from engine.core import UNKNOWN, IllegalActionError, LocalGame
 from engine.medici import RULES
 from engine.medici.cards import long_name
 from engine.medici.text import stack_label
-from engine.medici.view import is_masked
 from engine.registry import get_game
 from engine.sim import bot_rng
 from tui.client import LocalClient, NotYourTurn
 from tui.medici.narrate import narrate
 from tui.setup import GameSetup, make_client
+
+
+def is_masked(state) -> bool:
+    """Whether any card of this state is ``UNKNOWN`` (it is a view, not the full state)."""
+    if any(UNKNOWN in h for h in state.hands) or any(UNKNOWN in p for p in state.pools):
+        return True
+    if any(UNKNOWN in b for b in state.bottoms):
+        return True
+    return any(a is not None and UNKNOWN in a[1:3] for row in state.alliances for a in row)
 
 
 def _client(seed: int = 1, seat: int = 0) -> LocalClient:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-import tui.netapp
+import tui.netgame
 from tui.app import PalazzoApp
 from tui.screens.network import HostScreen, JoinScreen, parse_join_line
 from tui.screens.start import StartScreen
@@ -26,8 +26,8 @@ def no_network(monkeypatch):
         started.append((host_, port, code, name))
         raise ValueError("not in this test")
 
-    monkeypatch.setattr(tui.netapp, "host_net", host)
-    monkeypatch.setattr(tui.netapp, "join_net", join)
+    monkeypatch.setattr(tui.netgame, "host_net", host)
+    monkeypatch.setattr(tui.netgame, "join_net", join)
     return started
 
 

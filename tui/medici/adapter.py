@@ -8,7 +8,6 @@ from tui.medici.narrate import marks, narrate
 from tui.medici.table import MediciTable
 
 TABLE = MediciTable
-RULES_FILE = "medici.md"
 
 
 def quiet(view: State) -> bool:
@@ -16,4 +15,4 @@ def quiet(view: State) -> bool:
     return view.phase in ("hide", "top")
 
 
-__all__ = ["TABLE", "RULES_FILE", "marks", "narrate", "quiet"]
+__all__ = ["TABLE", "marks", "narrate", "quiet"]

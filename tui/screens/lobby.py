@@ -1,12 +1,14 @@
 """The lobby of a networked game: who has taken a seat (with their key's fingerprint), who is
-ready, and for the host the line to give to friends. ``r`` says this player is ready.
+ready, and for the host the line to give to friends. ``r`` says this player is ready (and
+``flush`` sends it); ``q`` leaves, returning ``None`` (the app decides where to).
 
 The screen holds no lobby facts of its own: ``refresh_lobby()`` redraws from the session
-(``PeerSession.lobby``, as the host last sent it); the app calls it whenever the session moved.
+(``PeerSession.lobby``, as the host last sent it); the game calls it whenever the session moved.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -38,11 +40,13 @@ class LobbyScreen(Screen[None]):
         Binding("q", "leave", "Leave"),
     ]
 
-    def __init__(self, session: Any, title: str, join_line: str = "") -> None:
+    def __init__(self, session: Any, title: str, join_line: str = "",
+                 flush: Callable[[], None] | None = None) -> None:
         super().__init__()
         self.session = session
         self.title_text = title
         self.join_line = join_line
+        self.flush = flush
 
     def compose(self) -> ComposeResult:
         yield Static(self.title_text, id="title")
@@ -89,9 +93,10 @@ class LobbyScreen(Screen[None]):
         return True
 
     def action_leave(self) -> None:
-        self.app.leave_network()  # type: ignore[attr-defined]
+        self.dismiss(None)
 
     def action_ready(self) -> None:
         if self.session.state == "lobby":
             self.session.ready()
-            self.app.flush_network()  # type: ignore[attr-defined]
+            if self.flush is not None:
+                self.flush()

@@ -3,23 +3,26 @@
 ``HostScreen`` asks for the game, the players, whether the host takes a seat (off: it only
 relays), the computer seats and their level, the game's rules options, the port and address,
 whether the game is open or needs a code, a turn limit and what happens after it, and the host's
-name; it builds the ``HostSettings`` that ``palazzo host`` builds from its flags, then opens the
-lobby with the line to give to friends. ``JoinScreen`` asks for ``HOST:PORT``, the code and a name,
-then opens the lobby and the table, as ``palazzo join`` does. Both call into ``tui.netapp``
-(``host_net``, ``join_net``), which runs the network; a game that cannot start (a port in use, no
-host listening, a wrong code) brings the user back to the form with the reason written on it,
-and the focus on the field at fault (``FAULT``). Escape goes back to the start screen.
+name; it builds the ``HostSettings`` that ``palazzo host`` builds from its flags. ``JoinScreen``
+asks for ``HOST:PORT``, the code and a name (a ``JoinRequest``), as ``palazzo join`` takes them.
+Going ahead hands the settings to ``start(form, settings)``, given by the app, which runs the
+network and opens the lobby; a game that cannot start (a port in use, no host listening, a wrong
+code) brings the user back to the form with the reason written on it (``show_error``), and the
+focus on the field at fault (``FAULT``). Escape goes back: the host form returns its values
+(``values()``), which the app gives it again the next time it opens, for as long as the program
+runs; the join form returns ``None``.
 
 Enter in a text field moves to the next field; it goes ahead only in the last field (the name)
-or on the button. The host form keeps its values for the next time it opens (``app.host_form``,
-for as long as the program runs). The join form's address field takes the whole line the host
-gives, ``palazzo join HOST:PORT --code CODE``, pasted or typed, and fills the fields from it.
+or on the button. The join form's address field takes the whole line the host gives,
+``palazzo join HOST:PORT --code CODE``, pasted or typed, and fills the fields from it.
 """
 
 from __future__ import annotations
 
 import getpass
 import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from textual import on
@@ -30,7 +33,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from engine.registry import game_names, get_game
-from net.session.play import DEFAULT_PORT, HostSettings, parse_address
+from net.session.hosting import DEFAULT_PORT, HostSettings, parse_address
 from tui.options import option_widgets, read_options
 from tui.setup import default_bot, player_levels
 from tui.widgets import Tick
@@ -43,6 +46,14 @@ TIMEOUTS: list[tuple[str, int]] = [("none", 0), ("1 minute", 60), ("2 minutes", 
 #: what happens to a seat whose turn runs out, as ``--on-timeout``
 ON_TIMEOUT: list[tuple[str, str]] = [("the player forfeits", "forfeit"),
                                      ("a computer plays the seat", "bot")]
+
+
+def _number(select: Select[Any]) -> int:
+    """The number a select of numbers holds (it has no blank)."""
+    value = select.value
+    if not isinstance(value, int):
+        raise TypeError(f"a select of numbers holds {value!r}")
+    return value
 
 
 def _user() -> str:
@@ -87,7 +98,17 @@ def parse_join_line(text: str) -> tuple[str, str | None] | None:
     return (address, code) if address else None
 
 
-class _Form(Screen[None]):
+@dataclass(frozen=True)
+class JoinRequest:
+    """What the join form asks for: the host, its port, the game code and the player's name."""
+
+    host: str
+    port: int
+    code: str | None
+    name: str
+
+
+class Form(Screen[dict[str, Any] | None]):
     CSS_PATH = CSS
     HELP_KEYS = (
         ("enter", "In a text field: the next field; in the last one or on the button: go ahead"),
@@ -129,7 +150,7 @@ class _Form(Screen[None]):
         self.dismiss(None)
 
 
-class HostScreen(_Form):
+class HostScreen(Form):
     AUTO_FOCUS = "#go"
     HELP_TITLE = "On the host form"
     BINDINGS = [
@@ -139,8 +160,10 @@ class HostScreen(_Form):
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, game: str = "medici", name: str = "", kept: dict[str, Any] | None = None) -> None:
+    def __init__(self, game: str = "medici", name: str = "", kept: dict[str, Any] | None = None,
+                 start: Callable[[Form, HostSettings], None] | None = None) -> None:
         super().__init__()
+        self.start = start
         self.kept = dict(kept or {})  # the values the form had when it was last left
         game = self.kept.get("game", game)
         self.game = game if game in game_names() else game_names()[0]
@@ -177,12 +200,8 @@ class HostScreen(_Form):
             out[wid] = self.query_one(f"#{wid}", Input).value
         return out
 
-    def _keep(self) -> None:
-        self.app.host_form = self.values()  # type: ignore[attr-defined]
-
     def action_back(self) -> None:
-        self._keep()
-        self.dismiss(None)
+        self.dismiss(self.values())
 
     def go(self) -> None:
         self.action_host()
@@ -271,10 +290,10 @@ class HostScreen(_Form):
     def _fill_bots(self) -> None:
         """The computer seats offered follow the players and the host's seat; the count kept is
         the one chosen, or the most that still fits."""
-        players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
+        players = _number(self.query_one("#players", Select))
         choices = self._bots(players, self._seat_taken())
         bots = self.query_one("#bots", Select)
-        keep = min(int(bots.value), choices[-1][1])  # type: ignore[arg-type]
+        keep = min(_number(bots), choices[-1][1])
         with bots.prevent(Select.Changed):
             bots.set_options(choices)
             bots.value = keep
@@ -318,14 +337,14 @@ class HostScreen(_Form):
         port_text = self.query_one("#port", Input).value.strip()
         if not port_text.isdigit() or not 0 < int(port_text) < 65536:
             raise ValueError(f"the port must be a number from 1 to 65535, not {port_text!r}")
-        players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
-        bots = int(self.query_one("#bots", Select).value)  # type: ignore[arg-type]
+        players = _number(self.query_one("#players", Select))
+        bots = _number(self.query_one("#bots", Select))
         seat = self._seat_taken()
         if bots + seat > players:
             raise ValueError(
                 f"{bots} computer seat{'s' if bots > 1 else ''}"
                 + (" and yours" if seat else "") + f" are more than the {players} players")
-        timeout = int(self.query_one("#timeout", Select).value)  # type: ignore[arg-type]
+        timeout = _number(self.query_one("#timeout", Select))
         return HostSettings(
             game=game, players=players, options=dict(read_options(self, game)),
             port=int(port_text), bind=self.query_one("#bind", Input).value.strip() or None,
@@ -338,19 +357,17 @@ class HostScreen(_Form):
 
     @on(Button.Pressed, "#go")
     def action_host(self) -> None:
-        from tui.netapp import host_net
-
-        self._keep()
         self._clear_error()
         try:
-            net = host_net(self.settings())
+            settings = self.settings()
         except ValueError as e:
             self.show_error(str(e))
             return
-        self.app.start_network(net, self)  # type: ignore[attr-defined]
+        if self.start is not None:
+            self.start(self, settings)
 
 
-class JoinScreen(_Form):
+class JoinScreen(Form):
     AUTO_FOCUS = "#address"
     HELP_TITLE = "On the join form"
     BINDINGS = [
@@ -360,9 +377,11 @@ class JoinScreen(_Form):
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, name: str = "") -> None:
+    def __init__(self, name: str = "",
+                 start: Callable[[Form, JoinRequest], None] | None = None) -> None:
         super().__init__()
         self.name_given = name
+        self.start = start
 
     def compose(self) -> ComposeResult:
         yield Static("Join a game on the network", id="title")
@@ -403,8 +422,6 @@ class JoinScreen(_Form):
 
     @on(Button.Pressed, "#go")
     def action_join(self) -> None:
-        from tui.netapp import join_net
-
         self._clear_error()
         address = self.query_one("#address", Input).value.strip()
         code = self.query_one("#code", Input).value.strip() or None
@@ -413,8 +430,8 @@ class JoinScreen(_Form):
             if not address:
                 raise ValueError("type the host's address, as HOST:PORT")
             host, port = parse_address(address)
-            net = join_net(host, port, code, name)
         except ValueError as e:
             self.show_error(str(e))
             return
-        self.app.start_network(net, self)  # type: ignore[attr-defined]
+        if self.start is not None:
+            self.start(self, JoinRequest(host, port, code, name))

@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -91,8 +92,6 @@ def _parsed(game: str) -> tuple[tuple[str, str, Text], ...]:
 def wrapped_lines(game: str, width: int) -> list[Text]:
     """The rules of ``game`` as lines of at most ``width`` columns: paragraphs wrapped, items
     with a hanging indent, a blank line between blocks."""
-    from rich.console import Console
-
     console = Console(width=max(width, 10), color_system=None, file=_NOWHERE, legacy_windows=False)
     width = max(width, 10)
     lines: list[Text] = []

@@ -1,6 +1,7 @@
 """The start screen: choose the game, the players, the computer opponents, the options and your
-name, then play. It returns a ``GameSetup``. F3 and F4 (or their buttons) open the forms that
-host or join a game on the network instead (``tui.screens.network``).
+name, then play. It returns a ``StartChoice``: a ``GameSetup`` to play; F3 and F4 (or their
+buttons) a ``ToNetwork``, for the forms that host or join a game on the network instead
+(``tui.screens.network``), with the start screen's settings to come back to.
 
 The defaults are a game of Court of the Medici against three computer opponents, and the Play
 button has the focus, so Enter alone starts a game. When a local game was left unfinished,
@@ -11,7 +12,8 @@ registry: the games that are installed, their player counts, their bots and thei
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from textual import on
 from textual.app import ComposeResult
@@ -32,8 +34,24 @@ from textual.widgets import (
 from engine.core import GameRules
 from engine.registry import game_names, get_game
 from tui.options import option_widgets, read_options
+from tui.replay import ReplayError, open_replay, replay_records, replay_screen
+from tui.saves import SavedGame, saved_games
+from tui.screens.saved import SavedPicker
 from tui.setup import GameSetup, default_bot, player_levels
 from tui.widgets import Pick
+
+
+@dataclass(frozen=True)
+class ToNetwork:
+    """The way to the host form (``form="host"``) or the join form, with the start screen's
+    settings (``setup``: the game and the name are the forms' defaults)."""
+
+    form: Literal["host", "join"]
+    setup: GameSetup
+
+
+#: what the start screen returns: a game to play, a saved game to continue, or a network form
+StartChoice = GameSetup | SavedGame | ToNetwork
 
 
 def _players(rules: GameRules[Any, Any, Any]) -> range:
@@ -47,7 +65,7 @@ def _chosen(value: object) -> int:
     return value
 
 
-class StartScreen(Screen[GameSetup]):
+class StartScreen(Screen[StartChoice]):
     CSS_PATH = "start.tcss"
     AUTO_FOCUS = "#play"
     HELP_TITLE = "On the start screen"
@@ -69,14 +87,10 @@ class StartScreen(Screen[GameSetup]):
     ]
 
     def __init__(self, setup: GameSetup | None = None) -> None:
-        from tui.saves import saved_games
-
         super().__init__()
         self.setup = setup or GameSetup()
         self.games = game_names()
         self.unfinished = saved_games(finished=False)
-        from tui.replay import replay_records
-
         self.finished = replay_records()  # finished local games and networked records
 
     @property
@@ -254,16 +268,11 @@ class StartScreen(Screen[GameSetup]):
 
     @on(Button.Pressed, "#host")
     def action_host(self) -> None:
-        from tui.screens.network import HostScreen
-
-        name = self.query_one("#name", Input).value.strip()
-        self.app.push_screen(HostScreen(self._game(), name, getattr(self.app, "host_form", None)))
+        self.dismiss(ToNetwork("host", self._current()))
 
     @on(Button.Pressed, "#join")
     def action_join(self) -> None:
-        from tui.screens.network import JoinScreen
-
-        self.app.push_screen(JoinScreen(self.query_one("#name", Input).value.strip()))
+        self.dismiss(ToNetwork("join", self._current()))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "continue":
@@ -274,13 +283,11 @@ class StartScreen(Screen[GameSetup]):
 
     @on(Button.Pressed, "#continue")
     def action_continue(self) -> None:
-        from tui.screens.saved import SavedPicker
-
         if len(self.unfinished) == 1:
-            self.dismiss(self.unfinished[0])  # type: ignore[arg-type]
+            self.dismiss(self.unfinished[0])
             return
 
-        def picked(saved: Any) -> None:
+        def picked(saved: SavedGame | None) -> None:
             if saved is not None:
                 self.dismiss(saved)
 
@@ -288,13 +295,9 @@ class StartScreen(Screen[GameSetup]):
 
     @on(Button.Pressed, "#replay")
     def action_replay(self) -> None:
-        from tui.screens.saved import SavedPicker
-
         def picked(saved: Any) -> None:
             if saved is None:
                 return
-            from tui.replay import ReplayError, open_replay, replay_screen
-
             try:
                 replay = open_replay(saved.path)
             except ReplayError as e:

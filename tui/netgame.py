@@ -1,0 +1,270 @@
+"""A networked game inside a palazzo app: the lobby while the seats fill, then the game's table.
+
+``host_net(settings)`` and ``join_net(host, port, code, name)`` build a ``NetGame``; the hosting
+and joining themselves (the session, the seats and bots, the join line, the saved transcript,
+the exit status) are ``net.session.hosting``'s, shared with the headless commands. The network
+runs as a worker in the app's own event loop: a ``PeerRunner`` for a join, or the
+``HostRunner``, whose own seat is an in-process peer on the host's link. Either calls
+``changed()`` when the session moves.
+
+The app shows the screens and decides what follows them: ``NetGame.start(app)`` runs the
+network and gives the ``LobbyScreen``; once the host's start entry arrives, the game's table
+(with a ``NetClient``) goes to ``on_table``; a game that fails before its table opened goes to
+``on_failed`` with the reason (a form that started it shows the reason and stays). A host that
+takes no seat only relays: its lobby (``RelayView``) stays, saying how the relayed game goes.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual.app import App
+from textual.screen import Screen
+
+from net.session.hosting import (
+    Hosting,
+    HostSettings,
+    LateBot,
+    exit_status,
+    result_line,
+    save_transcript,
+    seat_session,
+)
+from net.session.peer import PeerGone, PeerRunner
+from net.session.sessions import PeerEvent, PeerSession
+from net.wire.identity import Identity
+from tui.netclient import NetClient
+from tui.screens.lobby import LobbyScreen
+from tui.setup import GameSetup, adapter
+
+
+class RelayView:
+    """The host's session as the lobby screen reads a peer's, for a host that takes no seat: the
+    seats as the host sees them, and a state (lobby, playing, over) that follows its table."""
+
+    relay = True
+
+    def __init__(self, host: Any) -> None:
+        self.host = host
+        self.identity = host.identity
+        self.error: Exception | None = None
+
+    @property
+    def table(self) -> Any:
+        return self.host.table
+
+    @property
+    def lobby(self) -> dict[str, Any]:
+        return dict(self.host.lobby())
+
+    @property
+    def state(self) -> str:
+        if self.host.finished:
+            return "over"
+        return "lobby" if self.host.table.phase == "lobby" else "playing"
+
+    def status(self) -> str:
+        """One line on the relayed game."""
+        table = self.host.table
+        if self.state == "lobby":
+            return ("This machine takes no seat: it relays the game. "
+                    "The game starts when every seat is taken and ready.")
+        if self.state == "playing":
+            return f"The game is on; this machine relays it ({len(table.log)} lines so far)."
+        return result_line(table) + ". Press q to leave."
+
+    def ready(self) -> None:
+        """A relay has no seat to be ready in."""
+
+
+class NetGame:
+    """One networked game inside a palazzo app: the lobby, then the game's table.
+
+    ``start(app)`` runs ``network`` as the app's worker and gives the lobby; ``changed()``
+    redraws the lobby, builds the table once the game has started (``on_table``), and tells
+    the table's client.
+    """
+
+    def __init__(
+        self,
+        session: PeerSession | RelayView,
+        network: Callable[[], Awaitable[None]],
+        send: Callable[[Any], None],
+        flush: Callable[[], None],
+        title: str,
+        join_line: str = "",
+    ) -> None:
+        self.session = session
+        self.network = network
+        self.send = send
+        self.flush = flush
+        self.title = title
+        self.join_line = join_line
+        self.client: NetClient | None = None
+        self.failure: str = ""
+        self.gave_up = False  # the join ran out of retries (exit status 5)
+        self.saved = False
+        self.host_session: Any = None
+        #: the game failed before its table opened (the reason); ``None``: a note says it
+        self.on_failed: Callable[[str], None] | None = None
+        #: the game's table is ready to be shown, with the setup it plays
+        self.on_table: Callable[[Screen[Any], GameSetup], None] | None = None
+        self.app: App[Any] | None = None
+        self.lobby: LobbyScreen | None = None
+        #: lines to show once the lobby is up (a host resuming its game says so)
+        self.notices: list[str] = []
+        #: a host that takes no seat: the lobby stays, saying how the relayed game goes
+        self.relay = isinstance(session, RelayView)
+
+    def start(self, app: App[Any]) -> LobbyScreen:
+        """Run the network in ``app``; the lobby to show."""
+        self.app = app
+        self.lobby = LobbyScreen(self.session, self.title, self.join_line, self.flush)
+        for line in self.notices:
+            app.notify(line, timeout=15)
+        app.run_worker(self._run_network(), exclusive=True, group="network")
+        return self.lobby
+
+    async def _run_network(self) -> None:
+        try:
+            await self.network()
+        except Exception as e:  # the host could not be reached: say so on the screen
+            self.failure = str(e)
+            self.gave_up = isinstance(e, PeerGone) and e.gave_up
+        self.changed()
+
+    def show_invite(self, line: str) -> None:
+        self.join_line = line
+        if self.lobby is not None:
+            self.lobby.show_invite(line)
+
+    def changed(self) -> None:
+        """The session may have moved: redraw the lobby, open the table, tell the client."""
+        app, s = self.app, self.session
+        if app is None:
+            return
+        if s.state == "failed" and not self.failure:
+            self.failure = str(s.error)
+        if self.failure and self.client is None and self.on_failed is not None:
+            on_failed, self.on_failed = self.on_failed, None
+            on_failed(self.failure)
+            return
+        if self.failure:
+            app.notify(self.failure, title="The game cannot go on", severity="error", timeout=30)
+        if (self.client is None and not self.relay and s.table is not None
+                and s.table.phase not in ("lobby",)):
+            self._open_table()
+        elif self.client is None and self.lobby is not None and app.screen is self.lobby:
+            self.lobby.refresh_lobby()
+        if self.client is not None:
+            self.client.changed()
+        if s.state == "over" and not self.saved:
+            self._save()
+
+    def _save(self) -> None:
+        """Save the transcript the moment the game ends, and show where it went."""
+        self.saved = True
+        app = self.app
+        if app is not None:
+            save_transcript(self.session.table, lambda line: app.notify(
+                line, title="The game's signed record is saved", timeout=60))
+
+    def save_again(self, say: Callable[[str], None]) -> None:
+        """Save the transcript (again after a failure; the same file at the end) and say where."""
+        save_transcript(self.session.table, say)
+
+    def _open_table(self) -> None:
+        session = self.session
+        assert isinstance(session, PeerSession) and session.table is not None
+        table = session.table
+        game = adapter(table.game)
+        names = tuple(f"{n} ({s.name})" for n, s in zip(table.rules.seat_names, table.seats,
+                                                             strict=False))
+        self.client = NetClient(session, self.send, names, getattr(game, "narrate", None),
+                                marker=getattr(game, "marks", None))
+        setup = GameSetup(game=table.game, players=len(table.seats), seat=max(table.me, 0))
+        if self.on_table is not None:
+            self.on_table(game.TABLE(self.client, setup), setup)
+
+    def exit_status(self) -> int:
+        """``net.session.hosting.exit_status``: the record read again at the end is the
+        client's audit."""
+        fails = self.client is not None and self.client.record_fails
+        return exit_status(self.session, gave_up=self.gave_up, record_ok=not fails)
+
+
+def add_note_handler(app: App[Any]) -> logging.Handler:
+    """The network's log lines (warnings and worse) become notes on ``app``'s screen."""
+    handler = _NoteHandler(app)
+    logging.getLogger("palazzo.net").addHandler(handler)
+    return handler
+
+
+def remove_note_handler(handler: logging.Handler | None) -> None:
+    if handler is not None:
+        logging.getLogger("palazzo.net").removeHandler(handler)
+
+
+class _NoteHandler(logging.Handler):
+    def __init__(self, app: App[Any]) -> None:
+        super().__init__(logging.WARNING)
+        self.app = app
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.app.notify(record.getMessage(), severity="warning", timeout=8)
+        except Exception:
+            pass
+
+
+def join_net(host: str, port: int, code: str | None, name: str,
+             identity: Identity | None = None) -> NetGame:
+    """The networked game that joins ``host:port`` as ``name``."""
+    identity = identity or Identity.load_or_create()
+    session = seat_session(identity, name, code, auto_ready=False)
+    net: NetGame | None = None
+
+    def changed(event: PeerEvent) -> None:
+        if net is not None:
+            net.changed()
+
+    runner = PeerRunner(session, host, port, on_event=changed, fallback=LateBot(session))
+    net = NetGame(session, runner.run, runner.act, runner.flush, f"Joining {host}:{port} as {name}")
+    return net
+
+
+def host_net(settings: HostSettings) -> NetGame:
+    """The networked game that hosts ``settings`` and plays the host's own seat (with
+    ``settings.seat``; without, it only relays, the lobby saying how the game goes) and the
+    computer seats; ``ValueError`` for settings that cannot make a game. A game this host left
+    unfinished (it crashed) is resumed from its record, as ``palazzo host`` does."""
+    said: list[str] = []
+    net: NetGame | None = None
+
+    def changed() -> None:
+        if net is not None:
+            net.changed()
+
+    hosting = Hosting(settings, said.append, changed)
+    me = hosting.own_seat(auto_ready=False)
+    fallback = hosting.make_bot() if me is not None else None
+    view: PeerSession | RelayView = me if me is not None else RelayView(hosting.session)
+
+    async def network() -> None:
+        assert net is not None
+        await hosting.serve(me, fallback=fallback, listening=net.show_invite)
+
+    def send(action: Any) -> None:
+        assert me is not None
+        me.act(action)
+        hosting.runner.pump()
+
+    title = f"Hosting {hosting.title}"
+    if me is None:
+        title += " (relay only: no seat on this machine)"
+    net = NetGame(view, network, send, hosting.runner.pump, title, join_line="...")
+    net.host_session = hosting.session
+    net.notices = said  # "resuming game ... at entry N"
+    return net
