@@ -283,8 +283,8 @@ async def test_host_form_at_80x24_every_field_by_tab(profile):
         await fill(pilot, "#timeout", 60)  # and the choice after the time limit shown
         fields = ["game", "players", "seat", "bots", "bot", "opt-draw_after_battle",
                   "opt-playing_for_points", "opt-bigger_kingdoms", "opt-capturing_regions",
-                  "opt-hidden_cards", "port", "bind", "open", "timeout", "on-timeout", "name",
-                  "go"]
+                  "opt-hidden_cards", "port", "bind", "open", "timeout", "on-timeout", "hints",
+                  "name", "go"]
         assert set(fields) >= {f"opt-{n}" for n in get_game("condottiere").rules.options}
         seen = []
         form.query_one("#game").focus()
@@ -342,3 +342,14 @@ async def test_host_form_open_game_with_a_turn_limit(profile):
         assert (host.code, host.turn_timeout, host.on_timeout) == (None, 60.0, "bot")
         await pilot.press("r")
         await until(pilot, lambda: asking(app), "the first question at the table")
+
+
+async def test_host_form_offers_the_coach_off_by_default_and_its_tick_allows_hints(profile):
+    app = PalazzoApp(GameSetup())
+    async with app.run_test(size=(110, 34)) as pilot:
+        form = await host_form(pilot)
+        assert "coach" in " ".join(str(w.label) for w in form.query("#hints")).lower()
+        assert form.settings().allow_hints is False  # as `palazzo host` without --allow-hints
+        await fill(pilot, "#hints", True)
+        assert form.settings().allow_hints is True
+        assert form.values()["hints"] is True  # kept when the form is opened again

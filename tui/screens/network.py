@@ -179,7 +179,7 @@ class HostScreen(Form):
                 with sel.prevent(Select.Changed):
                     sel.value = k[wid]
         self.query_one("#on-timeout-row").display = bool(k.get("timeout"))
-        for wid in ("seat", "open"):
+        for wid in ("seat", "open", "hints"):
             if wid in k:
                 tick = self.query_one(f"#{wid}", Tick)
                 with tick.prevent(Checkbox.Changed):
@@ -194,7 +194,7 @@ class HostScreen(Form):
                                "options": dict(read_options(self, self.game_name))}
         for wid in ("players", "bots", "bot", "timeout", "on-timeout"):
             out[wid] = self.query_one(f"#{wid}", Select).value
-        for wid in ("seat", "open"):
+        for wid in ("seat", "open", "hints"):
             out[wid] = self.query_one(f"#{wid}", Tick).value
         for wid in ("port", "bind", "name"):
             out[wid] = self.query_one(f"#{wid}", Input).value
@@ -256,6 +256,10 @@ class HostScreen(Form):
                 yield Label("After it", classes="label")
                 yield Select(ON_TIMEOUT, value="forfeit", id="on-timeout", allow_blank=False,
                              compact=True)
+            with Horizontal(classes="row"):
+                yield Label("Coach", classes="label")
+                yield Tick("Hints: every player may ask the coach (h) for a suggestion",
+                           id="hints", compact=True)
             with Horizontal(classes="row"):
                 yield Label("Your name", classes="label")
                 yield Input(self.name_given or _user(), id="name", compact=True, max_length=20)
@@ -352,6 +356,7 @@ class HostScreen(Form):
             open=self.query_one("#open", Tick).value,
             turn_timeout=float(timeout) if timeout else None,
             on_timeout=str(self.query_one("#on-timeout", Select).value) if timeout else "forfeit",
+            allow_hints=self.query_one("#hints", Tick).value,
             name=self.query_one("#name", Input).value.strip() or _user(),
         )
 
