@@ -158,6 +158,19 @@ class Option:
     values: tuple[int, ...] = ()
     value_words: str = "{}"
     default: bool | int = False
+    #: a few words for a header (``""``: the name's words)
+    short: str = ""
+    #: the configuration's field that holds a numeric option's value (``""``: ``name``)
+    field: str = ""
+
+    def short_words(self, value: object) -> str:
+        """The option in a few words with its value (``playing for points, to 30 points``).
+
+        >>> Option("target", "A match", values=(20,), value_words="to {} points").short_words(20)
+        'target, to 20 points'
+        """
+        text = self.short or self.name.replace("_", " ")
+        return f"{text}, {self.value_words.format(value)}" if self.values else text
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or not self.words:

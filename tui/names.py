@@ -17,19 +17,11 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from engine.core import GameRules
+
 NAME_LIMIT = 16
 
 #: an option in a few words, for the header
-OPTION_SHORT = {
-    "end_when_all_struck": "play until all are struck",
-    "draw_after_battle": "draw after battle",
-    "playing_for_points": "playing for points",
-    "bigger_kingdoms": "bigger kingdoms",
-    "capturing_regions": "capturing regions",
-    "hidden_cards": "hidden cards",
-}
-
-
 def short_name(name: str, limit: int = NAME_LIMIT) -> str:
     """``name`` in at most ``limit`` characters: ``Red (bot-1 (easy))`` -> ``Red (bot-1 (ea…)``."""
     if len(name) <= limit:
@@ -56,17 +48,14 @@ def level_name(entry: Any, bot: str) -> str:
     return (plain or plays or [bot])[0]
 
 
-def options_words(rules: Any, config: Any) -> list[str]:
-    """The options a game's configuration has on, in a few words each."""
+def options_words(rules: GameRules[Any, Any, Any], config: Any) -> list[str]:
+    """The options a game's configuration has on, in a few words each (the engine's
+    ``Option.short_words``)."""
     words = []
-    for name in getattr(rules, "options", ()):
-        value = getattr(config, name, False)
-        if not value:
+    for opt in rules.variants:
+        if not getattr(config, opt.name, False):
             continue
-        text = OPTION_SHORT.get(name, name.replace("_", " "))
-        if name == "playing_for_points":
-            text = f"playing to {getattr(config, 'target_score', '?')} points"
-        words.append(text)
+        words.append(opt.short_words(getattr(config, opt.field or opt.name, None)))
     return words
 
 

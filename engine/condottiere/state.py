@@ -59,7 +59,7 @@ DEFAULT_TARGET = 20
 VARIANTS = (
     Option("draw_after_battle", "Draw after battle (no rounds; up to 3 cards after each battle)"),
     Option("playing_for_points", "Playing for points: a match to a target score",
-           values=(20, 30, 40), value_words="to {} points"),
+           values=(20, 30, 40), value_words="to {} points", field="target_score"),
     Option("bigger_kingdoms", "Bigger kingdoms (more adjacent regions to win)"),
     Option("capturing_regions", "Capturing regions (battles for held regions)"),
     Option("hidden_cards", "Hidden cards (some cards are played face down)"),

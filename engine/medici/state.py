@@ -55,7 +55,8 @@ KINDS = (
 )
 #: the rules options (variants): the command line, the forms and the conformance games read them
 VARIANTS = (
-    Option("end_when_all_struck", "Play on until no house has a shadow alliance left"),
+    Option("end_when_all_struck", "Play on until no house has a shadow alliance left",
+           short="play until all are struck"),
 )
 OPTIONS = tuple(o.name for o in VARIANTS)
 
