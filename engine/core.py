@@ -379,12 +379,17 @@ class LocalGame(Generic[S, A, C]):
             done.append(self.history[-1])
 
     def play_out(
-        self, bots: Sequence[Bot[S, A]], checked: bool = True, limit: int = 100_000
+        self,
+        bots: Sequence[Bot[S, A]],
+        checked: bool = True,
+        limit: int = 100_000,
+        on_move: Callable[[Step[S, A]], object] | None = None,
     ) -> Outcome:
         """Play to the end with one bot per seat, each deciding from its own view.
 
         ``checked=False`` trusts the bots' actions (they come from the legal actions of the
         seat's view, which the conformance tests show equal the state's): for fast simulation.
+        ``on_move`` hears each seat's move once it is applied (``palazzo watch`` prints it).
         """
         rules = self.rules
         for _ in range(limit):
@@ -394,4 +399,6 @@ class LocalGame(Generic[S, A, C]):
                 return rules.outcome(self.state)
             view = rules.view(self.state, who)
             self.step(bots[who].choose(view, who), checked)
+            if on_move is not None:
+                on_move(self.history[-1])
         raise RuntimeError(f"game did not end within {limit} steps")

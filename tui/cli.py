@@ -33,8 +33,9 @@ from dataclasses import replace
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as installed
 from pathlib import Path
+from typing import Any
 
-from engine.core import TERMINAL, LocalGame
+from engine.core import LocalGame
 from engine.registry import get_game, parse_options
 from engine.sim import bot_rng, run, seat_bots
 from tui.setup import GameSetup, make_client
@@ -422,16 +423,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
     game = LocalGame(rules, config, seed)
     players = [entry.make_bot(n, bot_rng(seed, i)) for i, n in enumerate(bots)]
     print(f"{rules.title}: {args.players} bots ({', '.join(bots)}), seed {seed}")
-    while True:
-        game.advance()
-        who = rules.current_player(game.state)
-        if who == TERMINAL:
-            break
-        game.step(players[who].choose(rules.view(game.state, who), who))
-        step = game.history[-1]
+    pause = 0.0 if not sys.stdout.isatty() else 0.05
+
+    def show(step: Any) -> None:
         print("  " + game.text(step, viewer=None))
-        time.sleep(0.0 if not sys.stdout.isatty() else 0.05)
-    o = rules.outcome(game.state)
+        time.sleep(pause)
+
+    o = game.play_out(players, on_move=show)
     names = rules.seat_names
     print("scores: " + ", ".join(f"{names[i]} {s}" for i, s in enumerate(o.scores)))
     print("winner: " + " and ".join(names[w] for w in o.winners) + f" ({o.detail.get('text', o.end)})")
