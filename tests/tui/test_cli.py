@@ -49,3 +49,24 @@ def test_commands_without_a_screen_or_a_network_load_neither(argv):
     run = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True,
                          timeout=120)
     assert "loaded: []" in run.stderr, run.stderr
+
+
+@pytest.mark.parametrize("game", ["medici", "condottiere"])
+def test_watch_prints_every_move_then_the_same_result_as_the_game_played_out(capsys, game):
+    from engine.core import LocalGame
+    from engine.registry import get_game
+    from engine.sim import bot_rng
+
+    assert main(["watch", game, "--seed", "7"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    entry = get_game(game)
+    rules = entry.rules
+    players = int(out[0].removeprefix(rules.title + ": ").split()[0])  # "<title>: N bots (...), seed 7"
+    config = rules.make_config(players, {})
+    local = LocalGame(rules, config, 7)
+    outcome = local.play_out([entry.make_bot(entry.default_bot, bot_rng(7, i)) for i in range(config.players)])
+    moves = [s for s in local.history if s.actor >= 0]
+    assert out[0].startswith(rules.title) and "seed 7" in out[0]
+    assert out[1 : 1 + len(moves)] == ["  " + local.text(s, viewer=None) for s in moves]
+    names = rules.seat_names
+    assert out[-2] == "scores: " + ", ".join(f"{names[i]} {x}" for i, x in enumerate(outcome.scores))
