@@ -63,6 +63,11 @@ async def test_a_whole_game_of_condottiere_by_keyboard(ui):
         assert any(table.view.names[w] in text for w in outcome.winners)
         assert any(line.startswith("End of the battle for") for line in table.view.log)
         assert "The game ends:" in table.view.log[-1]
+        # the header says the game is over, and after how many battles, not the last battle's
+        status = str(table.query_one("#status").render())
+        battles = outcome.detail["battles"]
+        assert status.endswith(f"won | game over after {battles} battles"), status
+        assert "for " not in status
 
 
 async def test_a_compact_map_at_80x24_and_the_region_list_when_even_that_does_not_fit(ui):
