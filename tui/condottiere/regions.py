@@ -183,5 +183,5 @@ def regions_text(s: State, marked: frozenset[int] = frozenset()) -> Text:
 
 
 def legend() -> Text:
-    return Text("[x] battle here  {x} Favor of the Pope  x:R held by Red  x* last move",
-                style="italic")
+    # the star of the last move is explained on the goal line ("*: the last move (at Parma)")
+    return Text("[x] battle here  {x} Favor of the Pope  x:R held by Red", style="italic")
