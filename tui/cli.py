@@ -83,9 +83,18 @@ def version() -> str:
     return "unknown"
 
 
+class _Version(argparse.Action):
+    """``--version``: the version is looked up only when asked for (the lookup takes ~30 ms)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"palazzo {version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="palazzo", description="Court of the Medici and Condottiere in the terminal.")
-    p.add_argument("--version", action="version", version=f"palazzo {version()}",
+    p.add_argument("--version", action=_Version, nargs=0,
                    help="print palazzo's version and exit")
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
                            help="with no command, the start screen")

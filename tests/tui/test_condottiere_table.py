@@ -4,8 +4,10 @@ the battle lines, the questions of a turn, the end screen."""
 from __future__ import annotations
 
 from engine.condottiere import RULES  # noqa: E402
+from engine.condottiere.cards import REGIONS
 from engine.core import UNKNOWN  # noqa: E402
 from tui.app import PalazzoApp  # noqa: E402
+from tui.condottiere import regions
 from tui.condottiere.table import CondottiereTable  # noqa: E402
 from tui.screens.end import EndScreen  # noqa: E402
 from tui.setup import GameSetup  # noqa: E402
@@ -45,9 +47,21 @@ async def test_a_whole_game_of_condottiere_by_keyboard(ui):
         assert "Map" in text and "Napoli" in text and "Torino" in text
         assert "To win: 6 regions, or 4 adjacent ones." in text
         phases: set[str] = set()
+        starred = []
 
         def check(t):
             s = t.view.state
+            marked = regions.marked_regions(t.view.marks)
+            if marked:  # the last move's regions carry a star on the map
+                text = ui.text(app)
+                for r in marked:
+                    label = regions.region_label(s, r) + "*"
+                    if regions.PLACES[REGIONS[r]][0] + len(label) <= regions.MAP_WIDTH:
+                        assert label in text, label
+                unmarked = [regions.region_label(s, r) + "*" for r in range(len(REGIONS))
+                            if r not in marked]
+                assert not any(label in text for label in unmarked)
+                starred.append(marked)
             for q in range(1, 3):
                 assert all(c == UNKNOWN for c in s.hands[q]), "another player's hand was shown"
             if s.phase == "play" and not t.path:
@@ -55,7 +69,7 @@ async def test_a_whole_game_of_condottiere_by_keyboard(ui):
                 assert f"Battle {s.battles + 1} for" in ui.text(app) or s.final
 
         await _play_to_end(ui, pilot, app, phases, check)
-        assert {"play"} <= phases
+        assert {"play"} <= phases and starred
         outcome = table.view.outcome
         assert outcome is not None and outcome == RULES.outcome(table.client._local.state)
         text = ui.text(app)
@@ -63,6 +77,11 @@ async def test_a_whole_game_of_condottiere_by_keyboard(ui):
         assert any(table.view.names[w] in text for w in outcome.winners)
         assert any(line.startswith("End of the battle for") for line in table.view.log)
         assert "The game ends:" in table.view.log[-1]
+        # the header says the game is over, and after how many battles, not the last battle's
+        status = str(table.query_one("#status").render())
+        battles = outcome.detail["battles"]
+        assert status.endswith(f"won | game over after {battles} battles"), status
+        assert "for " not in status
 
 
 async def test_a_compact_map_at_80x24_and_the_region_list_when_even_that_does_not_fit(ui):
@@ -118,3 +137,21 @@ async def test_resizing_switches_between_the_map_and_the_list(ui):
         assert "Your move" in ui.text(app) and "1-9 Choose" in ui.text(app)
         await pilot.resize_terminal(120, 40)
         await ui.until(pilot, lambda: "[x] battle here" in ui.text(app), what="the map")
+
+
+def test_the_last_moves_regions_are_starred_on_every_map():
+    parma, roma = REGIONS.index("Parma"), REGIONS.index("Roma")
+    s = RULES.new_game()
+    s.owner = tuple(1 if r == parma else -1 for r in range(len(REGIONS)))
+    marks = frozenset({("region", parma), ("line", 1), ("card", 1, 0)})
+    marked = regions.marked_regions(marks)
+    assert marked == {parma}
+    for draw in (regions.map_text, regions.compact_map_text, regions.regions_text):
+        plain = draw(s)
+        text = draw(s, marked)
+        assert "Parma:B*" in text.plain and "Parma:B*" not in plain.plain
+        assert text.plain.count("*") == 1 and "Roma*" not in text.plain
+        start = text.plain.index("Parma:B*")
+        styles = [span.style for span in text.spans if span.start <= start < span.end]
+        assert any(getattr(st, "underline", False) for st in styles), draw.__name__
+    assert "Roma*" in regions.compact_map_text(s, frozenset({roma})).plain

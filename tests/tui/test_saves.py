@@ -122,3 +122,25 @@ async def test_a_damaged_save_is_refused_naming_the_check(change, words):
     with pytest.raises(saves.SaveError, match=words) as e:
         saves.resume(saves.load(saver.path), pace=0)
     assert str(saver.path) in str(e.value)
+
+
+async def test_a_move_writes_only_its_own_file_however_many_games_are_saved(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    setup = SETUPS[0]
+    client = make_client(setup)
+    saver = saves.attach(setup, client)
+    body = saver.path.read_bytes()
+    for i in range(60):  # other games, saved before
+        (saver.path.parent / f"medici-20260101-{i:06}-{i}.json").write_bytes(body)
+    listed, opened = [], []
+    real_open, real_scandir, real_listdir = open, os.scandir, os.listdir
+    monkeypatch.setattr(os, "scandir", lambda *a: listed.append(a) or real_scandir(*a))
+    monkeypatch.setattr(os, "listdir", lambda *a: listed.append(a) or real_listdir(*a))
+    monkeypatch.setattr("builtins.open", lambda f, *a, **k: opened.append(str(f)) or real_open(f, *a, **k))
+    await _play(client, moves=4)
+    saver.flush()
+    steps = json.loads(saver.path.read_bytes())["steps"]
+    client.close()
+    assert steps > 0 and len(opened) >= 4  # every move was written
+    assert listed == []  # no folder is read
+    assert {os.path.basename(f) for f in opened} == {f".{saver.path.name}.{os.getpid()}.tmp"}

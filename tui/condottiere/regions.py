@@ -6,12 +6,15 @@ border as a dotted road between two cities (``MAP_WIDTH`` x ``MAP_HEIGHT``);
 (for 80x24; the borders are named where a region is chosen); ``regions_text(state)`` lists the
 regions with their holder and neighbours, for boxes too small for either. All mark the
 region under the Condottiere token as ``[Firenze]``, the Favor of the Pope's as ``{Roma}``, and
-a held region with its holder's initial, ``Milano:R``; colours only repeat what the characters
-say. A click on a region's name gives the screen ``("region", r)`` (``answer`` in the style's
+a held region with its holder's initial, ``Milano:R``, and the regions the last move touched
+(``marked``, from the ``("region", r)`` marks of ``tui.condottiere.narrate.marks``) with a star,
+underlined, ``Parma:G*``; colours only repeat what the characters say. A click on a region's name gives the screen ``("region", r)`` (``answer`` in the style's
 meta), which answers the question when the region is one of its answers.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from rich.style import Style
 from rich.text import Text
@@ -81,13 +84,21 @@ def region_label(s: State, r: int) -> str:
     return name
 
 
-def _label_style(s: State, r: int) -> Style:
+def marked_regions(marks: Iterable[tuple[object, ...]]) -> frozenset[int]:
+    """The regions among a move's marks (``("region", r)``)."""
+    return frozenset(m[1] for m in marks
+                     if len(m) == 2 and m[0] == "region" and type(m[1]) is int)
+
+
+def _label_style(s: State, r: int, marked: frozenset[int] = frozenset()) -> Style:
     owner = s.owner[r]
     style = SEAT_STYLE[owner] if owner >= 0 else "bold"
     if r == s.battle:
         style += " reverse"
     elif r == s.favor:
         style += " italic"
+    if r in marked:
+        style += " underline"
     return Style.parse(style) + Style(meta={"answer": ("region", r)})
 
 
@@ -109,19 +120,20 @@ def _road(grid: list[list[str]], a: tuple[int, int], b: tuple[int, int]) -> None
             grid[y][x] = ch
 
 
-def map_text(s: State) -> Text:
+def map_text(s: State, marked: frozenset[int] = frozenset()) -> Text:
     """The drawn map (``MAP_WIDTH`` x ``MAP_HEIGHT`` characters)."""
-    return _draw(s, PLACES, MAP_HEIGHT, roads=True)
+    return _draw(s, PLACES, MAP_HEIGHT, True, marked)
 
 
-def compact_map_text(s: State) -> Text:
+def compact_map_text(s: State, marked: frozenset[int] = frozenset()) -> Text:
     """The compact map (``MAP_WIDTH`` x ``COMPACT_HEIGHT`` characters, no roads)."""
-    return _draw(s, COMPACT, COMPACT_HEIGHT, roads=False)
+    return _draw(s, COMPACT, COMPACT_HEIGHT, False, marked)
 
 
-def _draw(s: State, places: dict[str, tuple[int, int]], height: int, roads: bool) -> Text:
+def _draw(s: State, places: dict[str, tuple[int, int]], height: int, roads: bool,
+          marked: frozenset[int]) -> Text:
     grid = [[" "] * MAP_WIDTH for _ in range(height)]
-    labels = {r: region_label(s, r) for r in range(len(REGIONS))}
+    labels = {r: region_label(s, r) for r in range(len(REGIONS))}  # the roads meet these
     centre = {}
     for r, name in enumerate(REGIONS):
         x, y = places[name]
@@ -132,7 +144,7 @@ def _draw(s: State, places: dict[str, tuple[int, int]], height: int, roads: bool
     spans: list[tuple[int, int, int, int]] = []  # (row, col, length, region)
     for r, name in enumerate(REGIONS):
         x, y = places[name]
-        label = labels[r]
+        label = labels[r] + ("*" if r in marked else "")
         for i, ch in enumerate(label):
             if x + i < MAP_WIDTH:
                 grid[y][x + i] = ch
@@ -142,14 +154,14 @@ def _draw(s: State, places: dict[str, tuple[int, int]], height: int, roads: bool
         line = Text("".join(row).rstrip(), style="dim")
         for sy, sx, length, r in spans:
             if sy == y:
-                line.stylize(_label_style(s, r), sx, sx + length)
+                line.stylize(_label_style(s, r, marked), sx, sx + length)
         if y:
             out.append("\n")
         out.append_text(line)
     return out
 
 
-def regions_text(s: State) -> Text:
+def regions_text(s: State, marked: frozenset[int] = frozenset()) -> Text:
     """Every region on a line: its label, then its neighbours; first, the battle and the Pope."""
     out = Text()
     if s.battle >= 0:
@@ -158,12 +170,12 @@ def regions_text(s: State) -> Text:
         out.append(("  " if s.battle >= 0 else "") + f"Pope: {REGIONS[s.favor]}", style="italic")
     if s.battle >= 0 or s.favor >= 0:
         out.append("\n")
-    width = max(len(region_label(s, r)) for r in range(len(REGIONS)))
+    width = max(len(region_label(s, r)) for r in range(len(REGIONS))) + bool(marked)
     for r in range(len(REGIONS)):
         if r:
             out.append("\n")
-        label = region_label(s, r)
-        out.append(label, style=_label_style(s, r))
+        label = region_label(s, r) + ("*" if r in marked else "")
+        out.append(label, style=_label_style(s, r, marked))
         out.append(" " * (width - len(label) + 1))
         near = [REGIONS[q] for q in range(len(REGIONS)) if NEIGHBOURS[r] >> q & 1]
         out.append("- " + ", ".join(near), style="dim")
@@ -171,4 +183,5 @@ def regions_text(s: State) -> Text:
 
 
 def legend() -> Text:
+    # the star of the last move is explained on the goal line ("*: the last move (at Parma)")
     return Text("[x] battle here  {x} Favor of the Pope  x:R held by Red", style="italic")

@@ -54,11 +54,12 @@ class CondottiereTable(TableScreen):
         s = view.state
         seat = view.seat
         kind = self._map_kind()
-        if self._changed("map", (s.owner, s.battle, s.favor, kind)):
+        marked = regions.marked_regions(view.marks)
+        if self._changed("map", (s.owner, s.battle, s.favor, kind, marked)):
             box = self.query_one("#map-box")
             box.border_title = "Regions and their neighbours" if kind == "list" else "Map"
             drawn = {"map": regions.map_text, "compact": regions.compact_map_text,
-                     "list": regions.regions_text}[kind](s)
+                     "list": regions.regions_text}[kind](s, marked)
             self.put("map", drawn)
         players = (self.size, s.lines, s.passed, s.holder, s.defender, s.owner, tuple(len(h) for h in s.hands),
                    s.points, view.actor, s.battle, s.fighters, view.marks)

@@ -8,6 +8,10 @@ button has the focus, so Enter alone starts a game. When a local game was left u
 Continue (F5) opens it where it stopped (it returns the ``SavedGame``); Replay (F6) steps
 through a finished local game or a networked game's saved record (``tui.replay``). Everything offered comes from the game
 registry: the games that are installed, their player counts, their bots and their options.
+
+The first frame comes quickly: the screen shows the game, the players and the buttons at once;
+the opponents' and the options' fields are mounted, and the saved games read (Continue and
+Replay appear when there are any), just after it. A key typed before that plays the setup given.
 """
 
 from __future__ import annotations
@@ -86,12 +90,16 @@ class StartScreen(Screen[StartChoice]):
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
+    #: the opponents' and options' fields are mounted (after the first frame)
+    _filled = False
+
     def __init__(self, setup: GameSetup | None = None) -> None:
         super().__init__()
         self.setup = setup or GameSetup()
         self.games = game_names()
-        self.unfinished = saved_games(finished=False)
-        self.finished = replay_records()  # finished local games and networked records
+        # read after the first frame (``_load_saved``): Continue and Replay appear then
+        self.unfinished: list[Any] = []
+        self.finished: list[Any] = []  # finished local games and networked records
 
     @property
     def game_name(self) -> str:
@@ -127,21 +135,17 @@ class StartScreen(Screen[StartChoice]):
                              allow_blank=False, compact=True)
             with Horizontal(classes="row"):
                 yield Label("Opponents", classes="label")
-                yield Vertical(*self._opponent_rows(s.game, s.players, s.seat, s), id="opponents")
+                yield Vertical(id="opponents")  # filled after the first frame
             with Horizontal(classes="row"):
                 yield Label("Options", classes="label")
-                yield Vertical(*self._option_widgets(s.game, s), id="options")
+                yield Vertical(id="options")  # filled after the first frame
             with Horizontal(classes="row"):
                 yield Label("Your name", classes="label")
                 yield Input(s.name, placeholder="(optional)", id="name", compact=True, max_length=20)
         with Horizontal(id="actions"):
-            if self.unfinished:
-                yield Button("Continue", id="continue")
             yield Button("Play", id="play", variant="primary")
             yield Button("Host a game", id="host")
             yield Button("Join a game", id="join")
-            if self.finished:
-                yield Button("Replay", id="replay")
             yield Static(
                 "Enter on Play starts the game; Tab moves between fields.",
                 id="hint",
@@ -151,6 +155,26 @@ class StartScreen(Screen[StartChoice]):
     def on_mount(self) -> None:
         self._shown = self.setup.game
         self._seat = self.setup.seat
+        self.call_after_refresh(self._after_first_frame)
+
+    async def _after_first_frame(self) -> None:
+        """Once the screen is up: the opponents' and the options' fields, then the saved games
+        (Continue and Replay are offered if there are any)."""
+        s = self.setup
+        await self.query_one("#opponents", Vertical).mount_all(
+            self._opponent_rows(s.game, s.players, s.seat, s))
+        await self.query_one("#options", Vertical).mount_all(self._option_widgets(s.game, s))
+        self._filled = True
+
+        self.unfinished = saved_games(finished=False)
+        self.finished = replay_records()
+        if self.unfinished:
+            await self.query_one("#actions").mount(Button("Continue", id="continue"),
+                                                   before="#play")
+        if self.finished:
+            await self.query_one("#actions").mount(Button("Replay", id="replay"), after="#join")
+        if self.unfinished or self.finished:
+            self.refresh_bindings()
 
     # -- the form follows the game ---------------------------------------------------------------
 
@@ -234,12 +258,14 @@ class StartScreen(Screen[StartChoice]):
 
     @on(Select.Changed, "#players")
     async def _players_changed(self, event: Select.Changed) -> None:
+        if not self._filled:  # the select's first value, posted at its mount
+            return
         game = self._game()
         await self._fill_seats(game, _chosen(event.value), self._current(partial=True))
 
     @on(Select.Changed, "#seat")
     async def _seat_changed(self, event: Select.Changed) -> None:
-        if event.value == self._seat:
+        if event.value == self._seat or not self._filled:
             return
         self._seat = _chosen(event.value)
         game = self._game()
@@ -249,6 +275,8 @@ class StartScreen(Screen[StartChoice]):
     # -- the result ------------------------------------------------------------------------------
 
     def _current(self, partial: bool = False) -> GameSetup:
+        if not self._filled:  # a key typed ahead of the fields: the setup as given
+            return self.setup
         game = self._game()
         players = _chosen(self.query_one("#players", Select).value)
         seat = _chosen(self.query_one("#seat", Select).value)
