@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 import random
 
-from engine.core import LocalGame
+from engine.core import LocalGame, Outcome, Step
+from engine.medici import game as medici_game
 from engine.medici import report as medici_report
+from engine.medici import rules as medici_rules
+from engine.medici import scenario
 from engine.medici.entry import ENTRY as MEDICI
 from engine.medici.game import RULES
 from engine.report import Tally
@@ -40,8 +43,11 @@ def test_a_tally_tells_length_ends_and_shares_per_bot():
     lines = t.lines()
     assert lines[0] == "length: median 16.0 turns (12-20), median 4.0 moves a seat (2-5)"
     assert lines[1] == "ends: alliances-gone 1, no-playable-card 1"
-    assert "easy: fizzled strikes 3/3 (100%)" in lines
-    assert "hard: ended 1 games and lost 1 of them (100%); fizzled strikes 1/3 (33%)" in lines
+    easy = next(line for line in lines if line.startswith("easy: "))
+    hard = next(line for line in lines if line.startswith("hard: "))
+    assert easy.startswith("easy: fizzled strikes 3/3 (100%); unlucky 0/3 (0%); ")
+    assert hard.startswith("hard: ended 1 games and lost 1 of them (100%); fizzled strikes 1/3 (33%); ")
+    assert "hopeless behind, not forced 0/3 (0%)" in hard
 
 
 def test_sim_json_lines_carry_moves_the_ender_and_figures(capsys):
@@ -54,3 +60,86 @@ def test_sim_json_lines_carry_moves_the_ender_and_figures(capsys):
         assert g["end"] == "alliances-gone" and 0 <= g["ender"] < 4
         assert {"strikes", "fizzled"} <= set(g["figures"][0])
     assert "median" in err and "fizzled strikes" in err
+
+
+# -- strikes by kind, on histories built from positions ----------------------------------------
+
+ROWS = [  # per holder: face-up/hidden, the hidden card its placer's
+    ["O2/C6", "O3/R6", "O4/G6"],
+    ["C2/R7", "C3/G7", "C4/O7"],
+    ["R2/G8", "R3/O8", "R4/C8"],
+    ["G2/O9", "G3/C9", "G4/R9"],
+]
+
+
+def _strike(middle, slot=1, last=False):
+    """Seat 0 (Orsini) strikes shadow alliance ``slot`` with its O5, the hidden card revealed
+    and the strike resolved as well as it can be; returns the seat's figures."""
+    rows = [list(r) for r in ROWS]
+    if last:
+        rows[0] = [r if k == slot - 1 else None for k, r in enumerate(rows[0])]
+    state = scenario.position(hands=["O5 O6", "", "", ""], alliances=rows, middle=middle)
+    history = []
+    for a in (scenario.action("strike", 0, "O5", slot=slot), None, None):
+        if a is None:
+            a = medici_rules.legal_actions(state)[0]
+        history.append(Step(a.seat, a, state))
+        state = medici_rules.apply_unchecked(state, a)
+    if state.phase == "over":
+        out = medici_game.outcome(state)
+    else:
+        out = Outcome(medici_game.scores(state), (0,), "", 1)
+    return medici_report.figures(history, out)["seats"][0]
+
+
+def _kinds(seat):
+    return {k for k in medici_report.FIELDS if seat[k] and k != "strikes"}
+
+
+def test_hopeless_behind_a_strike_no_hidden_card_lets_eliminate_while_another_house_leads():
+    seat = _strike(["C10 C10 CD"])  # 35: O5 + O2 + at most a Duke's 15 is 22
+    assert seat["strikes"] == 1
+    assert _kinds(seat) == {"fizzled", "hopeless_behind", "hopeless_free"}
+
+
+def test_hopeless_behind_end_the_same_strike_on_the_last_alliance_ends_the_game():
+    seat = _strike(["C10 C10 CD"], last=True)
+    assert _kinds(seat) == {"fizzled", "hopeless_behind_end", "hopeless_free"}
+
+
+def test_hopeless_lead_a_leader_strikes_for_nothing_and_the_game_goes_on():
+    seat = _strike(["O10 O10 OD"])
+    assert _kinds(seat) == {"fizzled", "hopeless_lead"}
+
+
+def test_hopeless_lead_end_a_leader_ends_the_game_with_a_strike_that_cannot_eliminate():
+    seat = _strike(["O10 O10 OD"], last=True)
+    assert _kinds(seat) == {"fizzled", "hopeless_lead_end"}
+
+
+def test_unlucky_a_strike_that_could_eliminate_but_the_hidden_card_did_not_make_the_total():
+    seat = _strike(["C10 C2"])  # 12 wants a hidden 5 (C5 or a Jester); it is C6
+    assert _kinds(seat) == {"fizzled", "unlucky"}
+
+
+def test_a_strike_whose_hidden_card_makes_the_total_eliminates_and_is_of_no_kind():
+    seat = _strike(["C10 C3"])  # 13 = O5 + O2 + C6
+    assert seat["strikes"] == 1 and _kinds(seat) == set()
+
+
+def test_worse_odds_a_strike_on_an_alliance_whose_hidden_card_matches_less_often():
+    # totals 13 and 12: under O3/R6 the Rovere card must be a 4 or 5 and both R5 and both
+    # Rovere Jesters are in the middle; under O2/C6 a Colonna 5, 6 or Jester does it
+    middle = ["C10 C3", "R5 R5 RJ=1 RJ=1"]
+    assert "worse_odds" in _kinds(_strike(middle, slot=2))
+    assert "worse_odds" not in _kinds(_strike(middle, slot=1))
+
+
+def test_legal_play_holds_no_hopeless_strike():
+    game = LocalGame(RULES, RULES.make_config(4, {}), 5)
+    bots = [MEDICI.make_bot("random", random.Random(k)) for k in range(4)]
+    outcome = game.play_out(bots, checked=False)
+    f = medici_report.figures(game.history, outcome)
+    assert sum(s["strikes"] for s in f["seats"]) > 0
+    assert all(s[k] == 0 for s in f["seats"] for k in medici_report.HOPELESS_KINDS)
+    assert all(s["unlucky"] == s["fizzled"] for s in f["seats"])
