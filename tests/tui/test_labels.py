@@ -91,6 +91,21 @@ def test_a_score_of_1_region_is_singular_on_the_end_screen():
     assert "   1 region" in text and "1 regions" not in text
 
 
+def test_the_condottiere_end_screen_names_the_winner_and_the_regions_that_won():
+    s = battle(2, owner={"Torino": 0, "Milano": 0, "Genova": 0, "Parma": 0}, battle=None,
+               phase="over", battles=7, winners=(0,), end="adjacent", won_by="adjacent")
+    text = result_text(_view(s, outcome=CONDOTTIERE.outcome(s)),
+                       *CondottiereTable(None).end_words(_view(s))).plain
+    assert "The game ended after 7 battles: Red holds 4 adjacent regions." in text
+    assert "a player holds" not in text
+    six = {r: 1 for r in ("Torino", "Parma", "Roma", "Napoli", "Venezia", "Ancona")}
+    s = battle(2, owner=six, battle=None, phase="over", battles=9, winners=(1,), end="regions",
+               won_by="regions")
+    text = result_text(_view(s, outcome=CONDOTTIERE.outcome(s)),
+                       *CondottiereTable(None).end_words(_view(s))).plain
+    assert "The game ended after 9 battles: Blue holds 6 regions." in text
+
+
 def _pass_label(s, seat):
     view = TableView(game="condottiere", seat=seat, names=("Red", "Blue"), state=s,
                      actor=seat, legal=tuple(CONDOTTIERE.legal_actions(s)), log=())
