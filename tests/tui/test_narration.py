@@ -190,6 +190,15 @@ def test_a_scarecrow_names_the_card_it_takes_back_and_marks_the_line():
     assert marks == {("line", 0)}
 
 
+def test_the_last_line_names_the_player_whose_regions_won_and_what_they_are():
+    s = battle(2, owner={"Torino": 0, "Milano": 0, "Genova": 0}, battle="Parma",
+               lines=[["Mercenary 5"], ["Mercenary 3"]], hands=[["Mercenary 2"], ["Mercenary 1"]],
+               passed=[0, 1], turn=0)
+    passing = next(a for a in CONDOTTIERE.legal_actions(s) if a.kind == "pass")
+    lines, _ = tell(CONDOTTIERE, condottiere, s, passing, 1, ("Red", "Blue"))
+    assert lines[-1] == "The game ends: Red holds 4 adjacent regions and wins."
+
+
 def test_a_card_played_is_marked_where_it_lies_and_a_battle_ended_marks_its_region():
     s = battle(2, lines=[["Mercenary 5"], ["Mercenary 3"]], hands=[["Mercenary 2"], ["Heroine", "Mercenary 1"]],
                battle="Parma", passed=[1, 0], holder=0, turn=1)

@@ -10,12 +10,11 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from engine.condottiere.cards import KINDS, NAMES, SURRENDER
-from engine.condottiere.measures import END_ADJACENT, END_TOTAL, thresholds
 from engine.condottiere.text import SEAT_NAMES
 from engine.words import plural
 from tui.choices import Question
 from tui.client import TableView
-from tui.condottiere import choices, regions, render, warning
+from tui.condottiere import choices, narrate, regions, render, warning
 from tui.panels import Panel, PaneScroll, clickable
 from tui.table import TableScreen
 
@@ -115,21 +114,8 @@ class CondottiereTable(TableScreen):
         if s.config.playing_for_points:
             length += f" in game {s.games} of the match"
             return ("", length, "point")
-        return (_victory_words(view), length, "region")
+        return (narrate.victory_words(view.state, view.names), length, "region")
 
     def question(self, view: TableView, actions: tuple[Any, ...], asked: tuple[str, ...]) -> Question | None:
         return choices.question(view, actions, asked)
-
-
-def _victory_words(view: TableView) -> str:
-    """How a player won by its regions, naming the player (as the Medici end names the house);
-    "" for the other ends, which the outcome's text tells."""
-    s = view.state
-    winners = [view.names[w] for w in s.winners if 0 <= w < len(view.names)]
-    if len(winners) != 1 or s.end not in (END_ADJACENT, END_TOTAL):
-        return ""
-    total, adjacent = thresholds(s.config)
-    if s.end == END_ADJACENT:
-        return f"{winners[0]} holds {adjacent} adjacent regions"
-    return f"{winners[0]} holds {total} regions"
 
