@@ -219,3 +219,13 @@ def test_the_legend_names_the_region_the_last_move_touched():
     assert condottiere_render.goal_text(battle(2), frozenset({parma})).endswith(
         "*: the last move (at Parma)")
     assert condottiere_render.goal_text(battle(2)).endswith("*: the last move")
+
+
+def test_a_long_battle_line_wraps_under_its_first_card_within_the_width():
+    cards = ["Heroine", "Courtesan", "Courtesan", "Drummer", "Drummer", "Mercenary 4"]
+    s = battle(2, lines=[cards, ["Mercenary 5"]])
+    text = condottiere_render.players_text(s, 0, ("Red", "Blue"), 0, width=44).plain
+    rows = text.splitlines()
+    assert all(len(row) <= 44 for row in rows)
+    first = rows.index("    Heroine  Courtesan  Courtesan  Drummer")
+    assert rows[first + 1] == "    Drummer  4"
