@@ -294,7 +294,8 @@ class ReplayKeys(TableScreen):
     def status_text(self, view: TableView) -> str:
         r = self.client.replay
         n = len(r.frames)
-        return f"Replay | move {self.client.index} of {n - 1} | {r.who} | {r.title}"
+        # the game's title is the header's second line: said once, the first fits 80 columns
+        return f"Replay | move {self.client.index} of {n - 1} | {r.who}"
 
     def waiting_text(self, view: TableView) -> str:
         r = self.client.replay

@@ -132,6 +132,18 @@ async def test_a_small_replay_changes_panes_with_tab_as_its_tab_bar_says(ui):
         assert "[Log]" in ui.text(app)
 
 
+async def test_a_replays_header_names_the_game_once_and_fits_80_columns(ui):
+    replay = local_replay((await _finish()).path)
+    app = PalazzoApp(replay=replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = ui.text(app)
+        status = str(app.screen.query_one("#status").content)
+        assert status.startswith("Replay | move 0 of") and "Court of the Medici" not in status
+        assert status in text  # whole on its line
+        assert "Court of the Medici, you are" in text  # the game is named once, below
+
+
 def test_a_replay_shows_the_chosen_seat_or_only_what_was_public():
     import asyncio
 
