@@ -5,6 +5,8 @@ legend. Each test's name is the label it checks.
 
 from __future__ import annotations
 
+import re
+
 from textual.app import App
 from textual.widgets import Button, Static
 
@@ -21,6 +23,7 @@ from tui.condottiere.table import CondottiereTable
 from tui.medici import render as medici_render
 from tui.netapp import NetApp
 from tui.screens.end import EndScreen, result_text
+from tui.setup import GameSetup
 
 
 def test_plural_says_1_card_and_2_cards_and_0_cards():
@@ -229,3 +232,16 @@ def test_a_long_battle_line_wraps_under_its_first_card_within_the_width():
     assert all(len(row) <= 44 for row in rows)
     first = rows.index("    Heroine  Courtesan  Courtesan  Drummer")
     assert rows[first + 1] == "    Drummer  4"
+
+
+async def test_the_table_help_names_the_pane_keys_once_and_clicks_as_select_then_choose(ui):
+    app = PalazzoApp(GameSetup(bots=("greedy",), seed=21, pace=0), play=True)
+    async with app.run_test(size=(80, 70)) as pilot:  # narrow, so the pane keys are bound
+        await ui.until(pilot, lambda: ui.asking(app), what="the first question")
+        await pilot.press("question_mark")
+        await ui.until(pilot, lambda: type(app.screen).__name__ == "HelpScreen", what="the help")
+        await pilot.pause()
+        text = ui.text(app)
+        assert "On a small screen: show the next pane" in text
+        assert not re.search(r"left/right +Pane", text)  # the same keys are not listed twice
+        assert "to select it and again to choose it" in text
