@@ -100,9 +100,10 @@ class MovePanel(OptionList):
 
 
 class TabBar(Panel):
-    """``[Court]  Hand  Houses  Log   (left/right)``: the panes of a small screen."""
+    """``[Court]  Hand  Houses  Log   left/right: other panes``: the panes of a small screen,
+    with the keys that change them (``keys``: a replay steps with left/right, and uses tab)."""
 
-    def show(self, names: Sequence[str], current: int) -> None:
+    def show(self, names: Sequence[str], current: int, keys: str = "left/right") -> None:
         out = Text()
         for i, name in enumerate(names):
             if i:
@@ -112,7 +113,7 @@ class TabBar(Panel):
                 out.append(f"[{name}]", style=Style(bold=True, reverse=True) + style)
             else:
                 out.append(f" {name} ", style=style)
-        out.append("   left/right: other panes", style="dim italic")
+        out.append(f"   {keys}: other panes", style="dim italic")
         self.update(out, layout=False)
 
     def on_click(self, event: events.Click) -> None:

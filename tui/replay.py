@@ -241,7 +241,10 @@ class ReplayKeys(TableScreen):
         Binding("home", "go(0)", "Start", show=False, priority=True),
         Binding("end", "go(-1)", "End", show=False, priority=True),
         Binding("escape,q", "close", "Close", priority=True),
+        Binding("tab", "pane(1)", "Pane", show=False, priority=True),
+        Binding("shift+tab", "pane(-1)", show=False, priority=True),
     ]
+    PANE_KEYS = "tab"  # left and right step through the moves
     HELP_TITLE = "Replaying a game"
     HELP_KEYS = (  # type: ignore[assignment]
         ("right, n, space", "The next move"),
@@ -249,6 +252,7 @@ class ReplayKeys(TableScreen):
         ("pgdn, pgup", "Ten moves on or back"),
         ("home, end", "The start, the end"),
         ("l", "The whole log up to this move"),
+        ("tab, shift+tab", "The other panes, on a small screen"),
         ("escape, q", "Close the replay"),
     )
     HELP = ("A replay shows a finished game one move at a time, as the seat named at the top saw "
@@ -279,7 +283,8 @@ class ReplayKeys(TableScreen):
     def status_text(self, view: TableView) -> str:
         r = self.client.replay
         n = len(r.frames)
-        return f"Replay | move {self.client.index} of {n - 1} | {r.who} | {r.title}"
+        # the game's title is the header's second line: said once, the first fits 80 columns
+        return f"Replay | move {self.client.index} of {n - 1} | {r.who}"
 
     def waiting_text(self, view: TableView) -> str:
         r = self.client.replay

@@ -98,6 +98,8 @@ class TableScreen(Screen[str]):
 
     #: (pane id, tab name), in the order the tabs show them; the first is shown first
     PANES: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: the keys that change panes, as the tab bar names them
+    PANE_KEYS: ClassVar[str] = "left/right"
 
     # watched, but never a repaint of the whole screen: the panels redraw what changed
     view: var[TableView | None] = var(None, init=False)
@@ -228,7 +230,8 @@ class TableScreen(Screen[str]):
         for column in self.query(".column"):
             column.set_class(bool(column.query(f"#{shown}")), "-shown")
         if self._narrow:
-            self.query_one("#tabs", TabBar).show([name for _, name in self.PANES], self._pane)
+            self.query_one("#tabs", TabBar).show([name for _, name in self.PANES], self._pane,
+                                                 self.PANE_KEYS)
 
     def show_pane(self, index: int) -> None:
         if self.PANES:

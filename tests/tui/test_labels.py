@@ -5,6 +5,8 @@ legend. Each test's name is the label it checks.
 
 from __future__ import annotations
 
+import re
+
 from textual.app import App
 from textual.widgets import Button, Static
 
@@ -21,6 +23,7 @@ from tui.condottiere.table import CondottiereTable
 from tui.medici import render as medici_render
 from tui.netapp import NetApp
 from tui.screens.end import EndScreen, result_text
+from tui.setup import GameSetup
 
 
 def test_plural_says_1_card_and_2_cards_and_0_cards():
@@ -89,6 +92,21 @@ def test_a_score_of_1_region_is_singular_on_the_end_screen():
     text = result_text(view, *CondottiereTable(None).end_words(view)).plain
     assert "after 1 battle:" in text
     assert "   1 region" in text and "1 regions" not in text
+
+
+def test_the_condottiere_end_screen_names_the_winner_and_the_regions_that_won():
+    s = battle(2, owner={"Torino": 0, "Milano": 0, "Genova": 0, "Parma": 0}, battle=None,
+               phase="over", battles=7, winners=(0,), end="adjacent", won_by="adjacent")
+    text = result_text(_view(s, outcome=CONDOTTIERE.outcome(s)),
+                       *CondottiereTable(None).end_words(_view(s))).plain
+    assert "The game ended after 7 battles: Red holds 4 adjacent regions." in text
+    assert "a player holds" not in text
+    six = {r: 1 for r in ("Torino", "Parma", "Roma", "Napoli", "Venezia", "Ancona")}
+    s = battle(2, owner=six, battle=None, phase="over", battles=9, winners=(1,), end="regions",
+               won_by="regions")
+    text = result_text(_view(s, outcome=CONDOTTIERE.outcome(s)),
+                       *CondottiereTable(None).end_words(_view(s))).plain
+    assert "The game ended after 9 battles: Blue holds 6 regions." in text
 
 
 def _pass_label(s, seat):
@@ -204,3 +222,26 @@ def test_the_legend_names_the_region_the_last_move_touched():
     assert condottiere_render.goal_text(battle(2), frozenset({parma})).endswith(
         "*: the last move (at Parma)")
     assert condottiere_render.goal_text(battle(2)).endswith("*: the last move")
+
+
+def test_a_long_battle_line_wraps_under_its_first_card_within_the_width():
+    cards = ["Heroine", "Courtesan", "Courtesan", "Drummer", "Drummer", "Mercenary 4"]
+    s = battle(2, lines=[cards, ["Mercenary 5"]])
+    text = condottiere_render.players_text(s, 0, ("Red", "Blue"), 0, width=44).plain
+    rows = text.splitlines()
+    assert all(len(row) <= 44 for row in rows)
+    first = rows.index("    Heroine  Courtesan  Courtesan  Drummer")
+    assert rows[first + 1] == "    Drummer  4"
+
+
+async def test_the_table_help_names_the_pane_keys_once_and_clicks_as_select_then_choose(ui):
+    app = PalazzoApp(GameSetup(bots=("greedy",), seed=21, pace=0), play=True)
+    async with app.run_test(size=(80, 70)) as pilot:  # narrow, so the pane keys are bound
+        await ui.until(pilot, lambda: ui.asking(app), what="the first question")
+        await pilot.press("question_mark")
+        await ui.until(pilot, lambda: type(app.screen).__name__ == "HelpScreen", what="the help")
+        await pilot.pause()
+        text = ui.text(app)
+        assert "On a small screen: show the next pane" in text
+        assert not re.search(r"left/right +Pane", text)  # the same keys are not listed twice
+        assert "to select it and again to choose it" in text

@@ -84,6 +84,16 @@ def test_a_card_sent_to_court_marks_its_new_stack_and_a_plan_clears_the_marks():
     assert marks == frozenset()
 
 
+def test_the_last_line_names_the_house_whose_last_shadow_alliance_ended_the_game():
+    rows = [["O4/C6", None, None], ["C2/O6", "C3/R6", "C4/G6"], ["R2/O7", "R3/C7", "R4/G7"],
+            ["G2/O8", "G3/C8", "G4/R8"]]
+    s = position(hands=["O2 O9", "C5", "R5", "G5"], middle=["G10"], alliances=rows)
+    s = after(s, action("strike", 0, "O2", slot=1))
+    s = after(s, MEDICI.legal_actions(s)[0])  # Colonna reveals the hidden card
+    lines, _ = tell(MEDICI, medici, s, MEDICI.legal_actions(s)[0], 1, NAMES4)
+    assert lines[-1] == "The game ends: Orsini has no shadow alliance left."
+
+
 def _setup_steps(seed: int):
     """Every step of a four-house set-up, each seat taking its first legal answer."""
     game = LocalGame(MEDICI, MEDICI.make_config(4, {}), seed)
@@ -178,6 +188,15 @@ def test_a_scarecrow_names_the_card_it_takes_back_and_marks_the_line():
     lines, marks = tell(CONDOTTIERE, condottiere, s, _play(s, SCARECROW, target=ten), 1, ("Red", "Blue"))
     assert lines == ["Red: Scarecrow, takes back Mercenary 10."]
     assert marks == {("line", 0)}
+
+
+def test_the_last_line_names_the_player_whose_regions_won_and_what_they_are():
+    s = battle(2, owner={"Torino": 0, "Milano": 0, "Genova": 0}, battle="Parma",
+               lines=[["Mercenary 5"], ["Mercenary 3"]], hands=[["Mercenary 2"], ["Mercenary 1"]],
+               passed=[0, 1], turn=0)
+    passing = next(a for a in CONDOTTIERE.legal_actions(s) if a.kind == "pass")
+    lines, _ = tell(CONDOTTIERE, condottiere, s, passing, 1, ("Red", "Blue"))
+    assert lines[-1] == "The game ends: Red holds 4 adjacent regions and wins."
 
 
 def test_a_card_played_is_marked_where_it_lies_and_a_battle_ended_marks_its_region():

@@ -113,6 +113,37 @@ async def test_a_local_replay_steps_forward_and_back(ui):
     assert app.return_code == 0
 
 
+async def test_a_small_replay_changes_panes_with_tab_as_its_tab_bar_says(ui):
+    done = await _finish()
+    replay = local_replay(done.path)
+    app = PalazzoApp(replay=replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = ui.text(app)
+        assert "[Court]" in text and "tab: other panes" in text
+        assert "left/right: other panes" not in text  # left and right step the moves
+        await pilot.press("tab")
+        await ui.until(pilot, lambda: "[Hand]" in ui.text(app), what="the hand pane")
+        assert "move 0 of" in ui.text(app)
+        await pilot.press("shift+tab", "shift+tab")
+        await ui.until(pilot, lambda: "[Log]" in ui.text(app), what="the log pane")
+        await pilot.press("right")
+        await ui.until(pilot, lambda: "move 1 of" in ui.text(app), what="move 1")
+        assert "[Log]" in ui.text(app)
+
+
+async def test_a_replays_header_names_the_game_once_and_fits_80_columns(ui):
+    replay = local_replay((await _finish()).path)
+    app = PalazzoApp(replay=replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = ui.text(app)
+        status = str(app.screen.query_one("#status").content)
+        assert status.startswith("Replay | move 0 of") and "Court of the Medici" not in status
+        assert status in text  # whole on its line
+        assert "Court of the Medici, you are" in text  # the game is named once, below
+
+
 def test_a_replay_shows_the_chosen_seat_or_only_what_was_public():
     import asyncio
 

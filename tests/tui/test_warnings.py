@@ -40,6 +40,15 @@ def test_a_house_at_its_last_shadow_alliance_is_announced():
     assert _medici(s) == "Colonna is at its last shadow alliance: its next strike ends the game."
 
 
+def test_two_houses_at_their_last_shadow_alliance_are_named_in_one_sentence():
+    s = position(hands=["O5", "C5", "R5", "G5"], alliances=_rows(C=1, R=1))
+    assert _medici(s) == ("Colonna and Delle Rovere are each at their last shadow alliance: a "
+                          "strike by either ends the game.")
+    s = position(hands=["O5", "C5", "R5", "G5"], alliances=_rows(C=1, R=1, G=1))
+    assert _medici(s) == ("Colonna, Delle Rovere and Gonzaga are each at their last shadow "
+                          "alliance: a strike by any of them ends the game.")
+
+
 def test_no_warning_while_every_house_holds_two_alliances_or_more():
     s = position(hands=["O5", "C5", "R5", "G5"], alliances=_rows(C=2, R=2))
     assert _medici(s) == ""

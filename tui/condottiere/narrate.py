@@ -5,7 +5,8 @@ states are that seat's views, the action is what ``engine.condottiere.view.publi
 the seat learns of it, and it is told by the engine's ``action_text(before, action, seat)``,
 which names a card only to a seat that may know it.
 Whatever the action's numbers, narrating it ends and says something. The
-deal is folded into one line, and the end of a battle is told with every line's strength, who
+deal is folded into one line, a game won by regions ends on a line naming the winner and what it
+holds (``victory_words``, which the end screen says too), and the end of a battle is told with every line's strength, who
 conquers and who takes the Condottiere token. Every card a play takes off the table is named,
 with whose line it left: a Bishop's discards (the face-up mercenaries of the highest printed
 strength, read from the line before it), the Spring a Winter discards and the Winter a Spring
@@ -33,7 +34,7 @@ from engine.condottiere.cards import (
     WINTER,
 )
 from engine.condottiere.game import END_TEXT
-from engine.condottiere.measures import line_strengths
+from engine.condottiere.measures import END_ADJACENT, END_TOTAL, line_strengths, thresholds
 from engine.condottiere.state import Action, State
 from engine.condottiere.text import SEAT_NAMES, action_text
 from engine.condottiere.view import public_action
@@ -65,8 +66,24 @@ def narrate(before: State, a: Action, after: State, seat: int, names: Sequence[s
         lines.append(f"Game {after.games} of the match is over. Points: {pts}.")
     if after.phase == "over" and before.phase != "over":
         who = " and ".join(names[w] for w in after.winners)
-        lines.append(f"The game ends: {END_TEXT.get(after.end, after.end)}. {who} won.")
+        won = victory_words(after, names)
+        if won:
+            lines.append(f"The game ends: {won} and wins.")
+        else:
+            lines.append(f"The game ends: {END_TEXT.get(after.end, after.end)}. {who} won.")
     return lines
+
+
+def victory_words(s: State, names: Sequence[str]) -> str:
+    """How a player won by its regions, naming it ("Green holds 3 adjacent regions"); "" for
+    the other ends, which the outcome's text tells. The log and the end screen both say it."""
+    winners = [names[w] for w in s.winners if 0 <= w < len(names)]
+    if len(winners) != 1 or s.end not in (END_ADJACENT, END_TOTAL):
+        return ""
+    total, adjacent = thresholds(s.config)
+    if s.end == END_ADJACENT:
+        return f"{winners[0]} holds {adjacent} adjacent regions"
+    return f"{winners[0]} holds {total} regions"
 
 
 def _whose(q: int, names: Sequence[str]) -> str:

@@ -59,7 +59,7 @@ def players_text(
     marks: Marks = NO_MARKS,
 ) -> Text:
     """Every seat: marker, name, strength, pass; hand, regions, tokens; then its battle line,
-    starred if the last move touched it."""
+    starred if the last move touched it, wrapped at ``width`` under its first card."""
     st = strengths(s, seat)
     mine = own_strength(s, seat)
     pad = max(len(n) for n in names[: s.players])
@@ -97,11 +97,18 @@ def players_text(
         out.append("\n  * " if touched else "\n    ")
         if not line:
             out.append("-")
+        col = 4
         for i, (c, up) in enumerate(line):
-            if i:
+            word = card_word(c, up, q == seat)
+            if i and col + 2 + len(word) > width:
+                out.append("\n    ")  # a long line wraps under its first card
+                col = 4
+            elif i:
                 out.append("  ")
+                col += 2
             marked = ("card", q, i) in marks
-            out.append(card_word(c, up, q == seat), style=MARK_STYLE if marked else "")
+            out.append(word, style=MARK_STYLE if marked else "")
+            col += len(word)
     return out
 
 

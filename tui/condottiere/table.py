@@ -14,7 +14,7 @@ from engine.condottiere.text import SEAT_NAMES
 from engine.words import plural
 from tui.choices import Question
 from tui.client import TableView
-from tui.condottiere import choices, regions, render, warning
+from tui.condottiere import choices, narrate, regions, render, warning
 from tui.panels import Panel, PaneScroll, clickable
 from tui.table import TableScreen
 
@@ -115,7 +115,8 @@ class CondottiereTable(TableScreen):
         if s.config.playing_for_points:
             length += f" in game {s.games} of the match"
             return ("", length, "point")
-        return ("", length, "region")
+        return (narrate.victory_words(view.state, view.names), length, "region")
 
     def question(self, view: TableView, actions: tuple[Any, ...], asked: tuple[str, ...]) -> Question | None:
         return choices.question(view, actions, asked)
+

@@ -8,6 +8,9 @@ only when the view around the step shows it, or the seat learnt it from the acti
 Whatever the action's numbers, narrating it ends and says something (a seat or a stack no
 table has is told by its number): the log never stops a table.
 
+The last line of a game names why it ended and, when the end is one house's, which house (the
+end screen's words).
+
 Set-up chatter is folded: the deal is one line, the top cards turning up is one line. Every
 face-down placement is told, the other seats' without their card ("Colonna places a card face
 down before Orsini"): where it went is public, what it is is not. A strike is announced when it
@@ -28,7 +31,7 @@ from collections.abc import Sequence
 from engine.core import UNKNOWN
 from engine.medici.cards import JESTER, RANK_VALUE, RANKS, long_name, short_name
 from engine.medici.game import END_TEXT
-from engine.medici.rules import first_candidates
+from engine.medici.rules import END_ALLIANCES, END_STUCK, first_candidates
 from engine.medici.state import Action, State
 from engine.medici.text import stack_label
 from engine.medici.view import draw_shown, public_action
@@ -60,8 +63,21 @@ def narrate(
 ) -> list[str]:
     lines = _lines(before, a, after, seat, names)
     if after.phase == "over" and before.phase != "over":
-        lines.append(f"The game ends: {END_TEXT.get(after.end, after.end)}.")
+        lines.append(f"The game ends: {_end_words(after, names)}.")
     return lines
+
+
+def _end_words(after: State, names: Sequence[str]) -> str:
+    """Why the game ended, naming the house when the end is one house's (as the end screen does)."""
+    if after.end == END_ALLIANCES:
+        gone = [_name(names, h) for h in range(after.players)
+                if all(a is None for a in after.alliances[h])]
+        if gone:
+            verb = "has" if len(gone) == 1 else "have"
+            return f"{' and '.join(gone)} {verb} no shadow alliance left"
+    if after.end == END_STUCK and 0 <= after.turn < after.players:
+        return f"{_name(names, after.turn)} starts a turn with no card it can play"
+    return END_TEXT.get(after.end, after.end)
 
 
 def _name(names: Sequence[str], seat: int) -> str:

@@ -4,7 +4,8 @@ turn, from one seat's view (so it says only what that seat may know).
 The game ends (``docs/rules/medici.md``, "End of the game"):
 
 * by default, at the end of a turn after which some house has no shadow alliance left: a house
-  down to its last alliance ends the game with its next strike;
+  down to its last alliance ends the game with its next strike (houses in that state are named
+  in one sentence, so that two of them do not fill two lines);
 * with the option ``end_when_all_struck``, when no house has one left: the last alliance on the
   table ends it with its holder's strike;
 * when a house starts its turn with no card it may play: a house with no card left in hand or
@@ -41,10 +42,14 @@ def warning(s: State, seat: int, names: Sequence[str]) -> str:
             who = _name(names, h)
             said.append(f"One shadow alliance is left, {who}'s: its strike ends the game.")
     else:
-        for h in range(s.players):
-            if left[h] == 1:
-                who = _name(names, h)
-                said.append(f"{who} is at its last shadow alliance: its next strike ends the game.")
+        last = [_name(names, h) for h in range(s.players) if left[h] == 1]
+        if len(last) == 1:
+            said.append(f"{last[0]} is at its last shadow alliance: its next strike ends the game.")
+        elif last:
+            who = ", ".join(last[:-1]) + " and " + last[-1]
+            anyone = "either" if len(last) == 2 else "any of them"
+            said.append(f"{who} are each at their last shadow alliance: a strike by {anyone} "
+                        "ends the game.")
     for h in range(s.players):
         if deck_size(s, h):
             continue

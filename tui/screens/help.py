@@ -10,8 +10,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 MOUSE = (
-    "The mouse does everything the keys do: click an answer in the move panel to choose it, "
-    "click a button to press it, scroll a panel with the wheel."
+    "The mouse does everything the keys do: click an answer in the move panel to select it and "
+    "again to choose it, click a button to press it, scroll a panel with the wheel."
 )
 
 
@@ -21,13 +21,20 @@ def _key_names(binding: Binding) -> str:
     return ", ".join(k.replace("question_mark", "?").replace("ctrl+", "Ctrl+") for k in binding.key.split(","))
 
 
+def _same_keys(names: str) -> frozenset[str]:
+    """``left/right`` and ``left, right`` as the same keys."""
+    return frozenset(k.strip() for k in names.replace("/", ",").split(",") if k.strip())
+
+
 def bindings_table(title: str, bindings: list[Binding], extra: tuple[tuple[str, str], ...] = ()) -> Table:
-    """Every binding with a description, then ``extra`` rows (keys that widgets handle)."""
+    """Every binding with a description, then ``extra`` rows (keys that widgets handle). A
+    binding whose keys an ``extra`` row names is told once, by that row (the longer words)."""
     table = Table(title=title, title_justify="left", show_header=False, box=None, padding=(0, 2))
     table.add_column("keys", style="bold", no_wrap=True)
     table.add_column("does")
+    told = {_same_keys(keys) for keys, _ in extra}
     for b in bindings:
-        if not b.description:
+        if not b.description or _same_keys(_key_names(b)) in told:
             continue
         table.add_row(_key_names(b), b.description)
     for keys, does in extra:
