@@ -151,7 +151,8 @@ class PalazzoApp(App[None]):
         """What leaving a table under way does here, asked before it is done."""
         if self.net is not None:
             return "Leave this networked game and go back to the start screen?"
-        return "Leave this game and go back to the start screen?"
+        return ("Leave this game and go back to the start screen? It is saved: Continue on the "
+                "start screen takes it up again.")
 
     def after_game(self, setup: GameSetup, choice: str | None) -> None:
         """What the table asked for when it closed (its end screen's choice, or leaving)."""

@@ -177,6 +177,7 @@ async def test_quit_asks_first_and_leads_back_to_the_start_screen(ui):
         await pilot.press("q")
         await pilot.pause()
         assert isinstance(app.screen, Confirm) and "Leave this game" in ui.text(app)
+        assert "takes it up again" in ui.text(app)  # leaving loses nothing, and says so
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, MediciTable)
