@@ -37,7 +37,7 @@ from engine.condottiere.cards import (
     SURRENDER,
     largest_group,
 )
-from engine.condottiere.state import Action, State
+from engine.condottiere.state import NONE, Action, State
 from engine.core import UNKNOWN
 
 #: how much the bot likes to hold each card (mercenaries by strength, specials by use)
@@ -114,7 +114,7 @@ class GreedyBot:
         if phase == "play":
             return self._battle(view, seat, legal)
         if phase == "place":
-            return max(legal, key=lambda a: (self._place_score(view, seat, a.target), -a.target))
+            return max(legal, key=lambda a: (self._place_score(view, seat, a.region), -a.region))
         if phase == "take":
             return legal[-1]
         if phase == "discard":
@@ -183,21 +183,21 @@ class GreedyBot:
             # ends the battle at once: a sure win when ahead
             return stakes + 4.0 - cost if lead > 0 else -1.0
         # where the Favor goes and which face-down card turns up change no strength
-        key = (c, a.target if c == SCARECROW else -1)
+        key = (c, a.taken)
         new_lead = leads.get(key)
         if new_lead is None:
-            strengths = estimated_strengths(rules.apply_unchecked(view, a._replace(flip=-1)))
+            strengths = estimated_strengths(rules.apply_unchecked(view, a._replace(flip=NONE)))
             new_lead = strengths[seat] - max(s for q, s in enumerate(strengths) if q != seat)
             leads[key] = new_lead
         if c == SCARECROW:
-            if a.target < 0 or lead > 0:
+            if a.taken < 0 or lead > 0:
                 return -1.0
             # take back the best mercenary from a battle that is not worth winning
             if self._can_win(view, seat, lead, stakes, scarcity):
                 return -1.0
-            return MERC_STRENGTH[a.target] * 0.8 - cost * 0.5
+            return MERC_STRENGTH[a.taken] * 0.8 - cost * 0.5
         if c == BISHOP:
-            cost += self._favor_cost(view, seat, a.target, masks)
+            cost += self._favor_cost(view, seat, a.region, masks)
         gain = new_lead - lead
         if gain <= 0:
             return -1.0

@@ -22,6 +22,7 @@ from engine.condottiere.state import (
     ACTION_KINDS,
     DEFAULT_TARGET,
     NO_CARD,
+    NONE,
     OPTIONS,
     VARIANTS,
     Action,
@@ -50,7 +51,7 @@ def _check_form(action: object) -> Action:
         raise InvalidActionError(f"not a Condottiere action: {action!r}")
     if (
         action.kind not in ACTION_KINDS
-        or any(type(x) is not int for x in action[1:5])
+        or any(type(x) is not int for x in action[1:8])
         or not isinstance(action.cards, tuple)
         or any(type(c) is not int or not UNKNOWN <= c < KINDS for c in action.cards)
         or not (action.card == NO_CARD or UNKNOWN <= action.card < KINDS)
@@ -96,8 +97,7 @@ def _masked_ok(state: State, a: Action) -> bool:
             and a.seat == state.turn
             and state.pile[-1] > 0
             and a.cards == ()
-            and a.target == -1
-            and a.flip == -1
+            and a.region == a.taken == a.position == a.draws == a.flip == NONE
         )
     if k == "play" and phase == "play" and a.seat == state.turn:
         if a.card == UNKNOWN:

@@ -38,7 +38,8 @@ What a position is worth (strength, legal regions, victory, hand limits) is in `
 this module re-exports it.
 
 Legal actions come in one canonical order: pass first, then plays by card (Mercenary 1 ...
-Surrender), then by target (-1 first: the Favor off the board, no Scarecrow pick), then by the
+Surrender), then by the Bishop's ``region`` or the Scarecrow's ``taken`` (``NONE`` first: the Favor off
+the board, no Scarecrow pick), then by the
 face-down position to turn up. Regions, draw counts and seats ascend; ``hold`` comes before
 ``discard``; kept cards are ordered by how many, then by the cards.
 """
@@ -102,6 +103,8 @@ from engine.condottiere.measures import (
 )
 from engine.condottiere.state import (
     NO_CARD,
+    NONE,
+    OFF_BOARD,
     REFEREE,
     Action,
     CondottiereConfig,
@@ -194,7 +197,7 @@ def chance_outcomes(s: State) -> list[tuple[Action, float]]:
         for c in range(KINDS):
             k = pile[c]
             if k:
-                out.append((_new(Action, ("draw", seat, c, -1, -1, ())), k / total))
+                out.append((_new(Action, ("draw", seat, c, NONE, NONE, NONE, NONE, NONE, ())), k / total))
         return out
     return []
 
@@ -210,7 +213,8 @@ def legal_actions(s: State) -> list[Action]:
         return [a for a, _ in chance_outcomes(s)]
     seat = s.turn
     if phase == "place":
-        return [_new(Action, ("place", seat, NO_CARD, r, -1, ())) for r in battle_regions(s, seat)]
+        return [_new(Action, ("place", seat, NO_CARD, r, NONE, NONE, NONE, NONE, ()))
+                for r in battle_regions(s, seat)]
     if phase == "reveal" or phase == "showdown":
         if phase == "reveal":
             pos = face_down_position(s.lines[seat], s.pending)
@@ -218,9 +222,9 @@ def legal_actions(s: State) -> list[Action]:
             seat, pos = first_face_down(s)
         card = s.lines[seat][pos][0]
         cards = sorted(FACE_DOWN_KINDS) if card == UNKNOWN else [card]
-        return [mk("reveal", seat, c, pos) for c in cards]
+        return [mk("reveal", seat, c, position=pos) for c in cards]
     if phase == "take":
-        return [mk("take", seat, target=k) for k in range(max_take(s, seat) + 1)]
+        return [mk("take", seat, draws=k) for k in range(max_take(s, seat) + 1)]
     if phase == "discard":
         hand = s.hands[seat]
         out = [mk("hold", seat)]
@@ -247,8 +251,8 @@ def _play_actions(s: State) -> list[Action]:
     seat = s.turn
     hand = s.hands[seat]
     line = s.lines[seat]
-    flips = list(range(sum(1 for _, up in line if not up))) or [-1]
-    out = [_new(Action, ("pass", seat, NO_CARD, -1, -1, ()))]
+    flips = list(range(sum(1 for _, up in line if not up))) or [NONE]
+    out = [_new(Action, ("pass", seat, NO_CARD, NONE, NONE, NONE, NONE, NONE, ()))]
     add = out.append
     A = Action
     new = _new
@@ -258,17 +262,18 @@ def _play_actions(s: State) -> list[Action]:
             continue
         prev = c
         if c == BISHOP:
-            targets = [-1, *favor_regions(s)]
-        elif c == SCARECROW:
-            targets = [-1, *sorted({m for m, up in line if up and 0 <= m < 7})]
-        else:
-            targets = [-1]
-        for t in targets:
-            if c == SURRENDER:
-                add(new(A, ("play", seat, c, t, -1, ())))
-            else:
+            for r in (OFF_BOARD, *favor_regions(s)):
                 for f in flips:
-                    add(new(A, ("play", seat, c, t, f, ())))
+                    add(new(A, ("play", seat, c, r, NONE, NONE, NONE, f, ())))
+        elif c == SCARECROW:
+            for m in (NONE, *sorted({m for m, up in line if up and 0 <= m < 7})):
+                for f in flips:
+                    add(new(A, ("play", seat, c, NONE, m, NONE, NONE, f, ())))
+        elif c == SURRENDER:
+            add(new(A, ("play", seat, c, NONE, NONE, NONE, NONE, NONE, ())))
+        else:
+            for f in flips:
+                add(new(A, ("play", seat, c, NONE, NONE, NONE, NONE, f, ())))
     return out
 
 
@@ -325,7 +330,7 @@ def _apply_draw(s: State, a: Action) -> None:
 
 
 def _apply_place(s: State, a: Action) -> None:
-    r = a.target
+    r = a.region
     s.battle = r
     s.placer = a.seat
     o = s.owner[r]
@@ -410,15 +415,16 @@ def _apply_play(s: State, a: Action) -> None:
             )
             discard_cards(s, gone)
         discard_cards(s, (c,))
-        s.favor = a.target
+        s.favor = a.region
     elif c == SCARECROW:
-        if a.target >= 0:
+        taken = a.taken
+        if taken >= 0:
             line = lines[seat]
             for i in range(len(line) - 1, -1, -1):
-                if line[i] == (a.target, 1):
+                if line[i] == (taken, 1):
                     lines = set_at(lines, seat, line[:i] + line[i + 1 :])
                     break
-            s.hands = set_at(s.hands, seat, put_card(s.hands[seat], a.target))
+            s.hands = set_at(s.hands, seat, put_card(s.hands[seat], taken))
         discard_cards(s, (c,))
     else:
         up = 0 if plays_face_down(s.config, c) else 1
@@ -433,7 +439,7 @@ def _apply_play(s: State, a: Action) -> None:
 
 
 def _apply_reveal(s: State, a: Action) -> None:
-    seat, pos = a.seat, a.target
+    seat, pos = a.seat, a.position
     s.lines = set_at(s.lines, seat, set_at(s.lines[seat], pos, (a.card, 1)))
     if s.phase == "reveal":
         s.pending = -1
@@ -444,8 +450,8 @@ def _apply_reveal(s: State, a: Action) -> None:
 
 def _apply_take(s: State, a: Action) -> None:
     s.queue = s.queue[1:]
-    if a.target:
-        s.owed = set_at((0,) * s.players, a.seat, a.target)
+    if a.draws:
+        s.owed = set_at((0,) * s.players, a.seat, a.draws)
         s.then = "take"
         s.phase = "deal"
         s.turn = a.seat

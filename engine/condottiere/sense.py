@@ -25,7 +25,7 @@ from engine.condottiere import rules
 from engine.condottiere.bots import estimated_strengths
 from engine.condottiere.cards import BISHOP, MERC_STRENGTH, SURRENDER, largest_group
 from engine.condottiere.measures import thresholds
-from engine.condottiere.state import Action, State
+from engine.condottiere.state import NONE, Action, State
 
 PASS_LOST_DECIDER = "pass-lost-decider"
 SURRENDER_LOST = "surrender-lost"
@@ -62,7 +62,7 @@ def could_lead(s: State, seat: int) -> bool:
     for a in rules.legal_actions(s):
         if a.kind != "play" or a.card == SURRENDER:
             continue
-        after = rules.apply_unchecked(s, a._replace(flip=-1))
+        after = rules.apply_unchecked(s, a._replace(flip=NONE))
         if _margin(estimated_strengths(after), seat) > 0:
             return True
     return False
@@ -73,7 +73,7 @@ def _bishop_hurts(s: State, a: Action, seat: int, now: list[float]) -> bool:
     own = any(up and 0 <= c < 7 and MERC_STRENGTH[c] == top for c, up in s.lines[seat])
     if not top or not own:
         return False
-    after = rules.apply_unchecked(s, a._replace(flip=-1))
+    after = rules.apply_unchecked(s, a._replace(flip=NONE))
     return _margin(estimated_strengths(after), seat) < _margin(now, seat)
 
 

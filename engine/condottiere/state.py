@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
-from engine.condottiere.cards import KINDS, NREGIONS, SLOTS
+from engine.condottiere.cards import BISHOP, KINDS, NREGIONS, SCARECROW, SLOTS
 from engine.core import (
     UNKNOWN,
     InvalidActionError,
@@ -48,6 +48,10 @@ from engine.core import (
 
 REFEREE = -1
 NO_CARD = -2
+#: an action's ``region``, ``taken``, ``position``, ``draws`` or ``flip`` when it has none
+NONE = -1
+#: a Bishop's ``region`` (and a state's ``favor``) when the Favor of the Pope is off the board
+OFF_BOARD = NONE
 PHASES = (
     "start", "deal", "place", "play", "reveal", "showdown", "take", "discard", "keep", "over",
 )
@@ -131,42 +135,66 @@ _ALWAYS_WRITTEN = frozenset((
 
 
 class Action(NamedTuple):
-    """One step of the game. Unused fields keep their defaults.
+    """One step of the game. Unused fields keep their defaults: ``NO_CARD`` for ``card``, ``NONE``
+    for the others, ``()`` for ``cards``. Each field has one meaning:
+
+    ``card``      the card drawn, played or revealed
+    ``region``    a region: the one the token is placed on (place), the Favor's new one (Bishop,
+                  ``OFF_BOARD``: off the board)
+    ``taken``     Scarecrow: the mercenary taken back into the hand (``NONE``: none)
+    ``position``  reveal: the position in the seat's line of the card turned up (0: the first)
+    ``draws``     take: how many cards the seat will draw (Draw After Battle)
+    ``flip``      play: which of the seat's face-down cards to turn up after the play, counting
+                  from the first (0); ``NONE`` if none. Play effects never move face-down cards,
+                  so the count is stable
+    ``cards``     discard and keep: the cards
 
     =========  =============================================================================
     kind       fields used
     =========  =============================================================================
     start      ``seat`` starts the game and holds the token (chance)
     draw       ``seat`` draws ``card`` (chance; ``UNKNOWN`` in other seats' views)
-    place      ``seat`` places the Condottiere token on region ``target``
+    place      ``seat`` places the Condottiere token on ``region``
     pass       ``seat`` passes
-    play       ``seat`` plays ``card`` (``UNKNOWN``: face down, as others see it). Bishop:
-               ``target`` is the Favor's new region (-1: off the board). Scarecrow: ``target``
-               is the mercenary taken back (-1: none). ``flip``: which of the seat's face-down
-               cards to turn up after the play, counting from the first (0), -1 if none. Play
-               effects never move face-down cards, so the count is stable
-    reveal     ``seat`` turns up ``card`` at position ``target`` of its line (a reveal step)
-    take       ``seat`` will draw ``target`` cards (Draw After Battle)
+    play       ``seat`` plays ``card`` (``UNKNOWN``: face down, as others see it), then
+               ``flip``. Bishop: ``region``. Scarecrow: ``taken``
+    reveal     ``seat`` turns up ``card`` at ``position`` of its line (a reveal step)
+    take       ``seat`` will draw ``draws`` cards (Draw After Battle)
     hold       ``seat`` keeps its hand (step 4)
     discard    ``seat`` discards its whole hand, ``cards``, shown to all (step 4)
     keep       ``seat`` keeps ``cards`` (at most two) at the end of a round
     =========  =============================================================================
+
+    The wire and saved form (``to_data``, ``from_data``) is that of the games so far: the keys
+    ``kind``, ``seat``, ``card``, ``target``, ``flip``, ``cards``, each left out at its default.
+    ``target`` carries the kind's one field of ``region``, ``taken``, ``position``, ``draws``
+    (``target_field``): ``region`` for place and a Bishop's play, ``taken`` for a Scarecrow's
+    play, ``position`` for reveal, ``draws`` for take. A ``target`` on any other action (or any
+    other card's play) is refused, as is a kind's field set on an action of another kind when
+    it is written.
     """
 
     kind: str
     seat: int
     card: int = NO_CARD
-    target: int = -1
-    flip: int = -1
+    region: int = NONE
+    taken: int = NONE
+    position: int = NONE
+    draws: int = NONE
+    flip: int = NONE
     cards: tuple[int, ...] = ()
 
     def to_data(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
         if self.card != NO_CARD:
             d["card"] = self.card
-        if self.target != -1:
-            d["target"] = self.target
-        if self.flip != -1:
+        name = target_field(self.kind, self.card)
+        for other in _TARGET_FIELDS:
+            if other != name and getattr(self, other) != NONE:
+                raise InvalidActionError(f"a {self.kind} has no {other}: {self!r}")
+        if name is not None and getattr(self, name) != NONE:
+            d["target"] = getattr(self, name)
+        if self.flip != NONE:
             d["flip"] = self.flip
         if self.cards:
             d["cards"] = list(self.cards)
@@ -176,12 +204,18 @@ class Action(NamedTuple):
     def from_data(cls, data: object) -> Action:
         kind = action_kind(data, _FIELDS, ACTION_KINDS)
         assert isinstance(data, dict)  # action_kind refused anything else
-        values: list[Any] = [kind]
+        values: dict[str, Any] = {}
         for name, default, lo, hi in _INT_FIELDS:
             v = data.get(name, default)
             if type(v) is not int or not lo <= v <= hi:
                 raise InvalidActionError(f"action field {name} out of range in {data!r}")
-            values.append(v)
+            values[name] = v
+        target = values.pop("target")
+        if target != NONE:
+            field = target_field(kind, values["card"])
+            if field is None:
+                raise InvalidActionError(f"action field target is not used by this {kind} in {data!r}")
+            values[field] = target
         cards = data.get("cards", [])
         if (
             not isinstance(cards, (list, tuple))
@@ -189,25 +223,35 @@ class Action(NamedTuple):
             or any(type(c) is not int or not UNKNOWN <= c < KINDS for c in cards)
         ):
             raise InvalidActionError(f"action field cards must list cards in {data!r}")
-        values.append(tuple(sorted(cards)))
-        return cls(*values)
+        return cls(kind, cards=tuple(sorted(cards)), **values)
 
 
+def target_field(kind: str, card: int) -> str | None:
+    """The field of an action of ``kind`` playing ``card`` that the wire's ``target`` carries
+    (``None``: such an action has none)."""
+    if kind == "play":
+        return "region" if card == BISHOP else "taken" if card == SCARECROW else None
+    return _TARGET_OF.get(kind)
+
+
+_TARGET_OF = {"place": "region", "reveal": "position", "take": "draws"}
+_TARGET_FIELDS = ("region", "taken", "position", "draws")
 _INT_FIELDS = (
     ("seat", None, 0, 5),
     ("card", NO_CARD, NO_CARD, KINDS - 1),
-    ("target", -1, -1, 64),
-    ("flip", -1, -1, 200),
+    ("target", NONE, NONE, 64),
+    ("flip", NONE, NONE, 200),
 )
 _FIELDS = {"kind", "cards"} | {n for n, *_ in _INT_FIELDS}
 _new = tuple.__new__
 _object_new = object.__new__
 
 
-def mk(kind: str, seat: int, card: int = NO_CARD, target: int = -1, flip: int = -1,
+def mk(kind: str, seat: int, card: int = NO_CARD, region: int = NONE, taken: int = NONE,
+       position: int = NONE, draws: int = NONE, flip: int = NONE,
        cards: tuple[int, ...] = ()) -> Action:
     """The fast constructor used by the rules' inner loops."""
-    return _new(Action, (kind, seat, card, target, flip, cards))
+    return _new(Action, (kind, seat, card, region, taken, position, draws, flip, cards))
 
 
 Line = tuple[tuple[int, int], ...]

@@ -56,9 +56,9 @@ def action_text(state: State, a: Action, viewer: int | None = None) -> str:
         card = name(a.card) if a.card != UNKNOWN else "a card"
         return f"{who} draws {card}"
     if k == "place":
-        text = f"{who}: places the Condottiere token on {region_name(a.target)}"
-        if 0 <= a.target < len(state.owner):
-            o = state.owner[a.target]
+        text = f"{who}: places the Condottiere token on {region_name(a.region)}"
+        if 0 <= a.region < len(state.owner):
+            o = state.owner[a.region]
             if o >= 0:
                 text += f", attacking {seat_name(o)}"
         return text
@@ -69,7 +69,7 @@ def action_text(state: State, a: Action, viewer: int | None = None) -> str:
     if k == "reveal":
         return f"{who} turns up {name(a.card)}"
     if k == "take":
-        return f"{who}: draws {plural(a.target, 'card')}"
+        return f"{who}: draws {plural(a.draws, 'card')}"
     if k == "hold":
         return f"{who}: keeps the hand"
     if k == "discard":
@@ -83,10 +83,10 @@ def _play_text(state: State, a: Action) -> str:
     c = a.card
     down = plays_face_down(state.config, c)
     if c == BISHOP:
-        where = "off the board" if a.target < 0 else f"to {region_name(a.target)}"
+        where = "off the board" if a.region < 0 else f"to {region_name(a.region)}"
         text = f"Bishop, Favor of the Pope {where}"
     elif c == SCARECROW:
-        back = "nothing" if a.target < 0 else name(a.target)
+        back = "nothing" if a.taken < 0 else name(a.taken)
         text = f"Scarecrow, takes back {back}"
     elif c == SURRENDER:
         text = "Surrender, the battle ends"

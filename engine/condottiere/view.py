@@ -91,5 +91,5 @@ def public_action(state: State, action: Action, seat: int) -> Action:
     elif k == "keep":
         cards = action.cards
         if any(c != UNKNOWN for c in cards):
-            return _new(Action, action[:5] + ((UNKNOWN,) * len(cards),))
+            return _new(Action, action[:-1] + ((UNKNOWN,) * len(cards),))
     return action

@@ -44,6 +44,7 @@ from engine.medici.state import (
     KINDS,
     NO_CARD,
     NO_LIMIT,
+    NONE,
     Action,
     Alliance,
     MediciConfig,
@@ -134,7 +135,7 @@ def chance_outcomes(s: State) -> list[tuple[Action, float]]:
         if pool:
             n = len(pool)
             count = pool.count
-            return [(_new(Action, ("draw", seat, c, 0, -1, -1, 0)), count(c) / n) for c in sorted(set(pool))]
+            return [(_new(Action, ("draw", seat, c, 0, NONE, NONE, 0)), count(c) / n) for c in sorted(set(pool))]
         bottom = s.bottoms[seat]
         return [(mk("draw", seat, bottom[0]), 1.0)] if bottom else []
     if s.phase == "first":
@@ -351,15 +352,15 @@ def _play_actions(s: State) -> list[Action]:
             continue
         if len(vals) == 1:
             v = vals[0]
-            add(new(A, ("court", seat, c, v, -1, -1, 0)))
-            out += [new(A, ("build", seat, c, v, sid, -1, 0)) for sid in sids]
+            add(new(A, ("court", seat, c, v, NONE, NONE, 0)))
+            out += [new(A, ("build", seat, c, v, sid, NONE, 0)) for sid in sids]
             for sid, total, _ in middle:
                 for other in totals.get(total + v, ()):
                     if other != sid:
                         add(new(A, ("conspire", seat, c, v, sid, other, 0)))
         else:
-            out += [new(A, ("court", seat, c, v, -1, -1, 0)) for v in vals]
-            out += [new(A, ("build", seat, c, v, sid, -1, 0)) for sid in sids for v in vals]
+            out += [new(A, ("court", seat, c, v, NONE, NONE, 0)) for v in vals]
+            out += [new(A, ("build", seat, c, v, sid, NONE, 0)) for sid in sids for v in vals]
             for sid, total, _ in middle:
                 found = []
                 for v in vals:
@@ -375,9 +376,9 @@ def _play_actions(s: State) -> list[Action]:
                 if w is None:
                     w = wanted[v] = {t - v for t in totals}
                 if not ks.isdisjoint(w):
-                    add(new(A, ("strike", seat, c, v, k, -1, 0)))
+                    add(new(A, ("strike", seat, c, v, k, NONE, 0)))
         if deck:
-            add(new(A, ("plan", seat, c, 0, -1, -1, 0)))
+            add(new(A, ("plan", seat, c, 0, NONE, NONE, 0)))
     return out
 
 
@@ -398,9 +399,9 @@ def _resolve_actions(s: State) -> list[Action]:
             value, extra = (tv if tjest else 0), (hv if hjest else 0)
             matches = totals.get(pv + tv + hv, ())
             for sid in matches:
-                hits.append(mk("resolve", seat, NO_CARD, value, -1, sid, extra))
+                hits.append(mk("resolve", seat, NO_CARD, value, NONE, sid, extra))
             if not matches:
-                misses.append(mk("resolve", seat, NO_CARD, value, -1, -1, extra))
+                misses.append(mk("resolve", seat, NO_CARD, value, NONE, NONE, extra))
     out = hits or misses
     out.sort(key=sort_key)
     return out

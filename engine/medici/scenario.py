@@ -26,7 +26,7 @@ from typing import Any
 
 from engine.medici.cards import JESTER, RANK_VALUE, RANKS, card, house_deck
 from engine.medici.game import apply
-from engine.medici.state import NO_CARD, NO_LIMIT, Action, State
+from engine.medici.state import NO_CARD, NO_LIMIT, NONE, Action, State
 from engine.medici.text import parse_stack_label
 
 HOUSE_LETTERS = "OCRG"
@@ -179,12 +179,12 @@ def action(
     c = NO_CARD if code is None else card_of(code)
     if value is None:
         value = RANK_VALUE[c % RANKS] if c >= 0 and kind in ("court", "build", "conspire", "strike") else 0
-    target = -1
+    target = NONE
     if stack is not None:
         target = parse_stack_label(stack)
     elif slot is not None:
         target = slot - 1
-    return Action(kind, seat, c, value, target, -1 if elim is None else parse_stack_label(elim), extra)
+    return Action(kind, seat, c, value, target, NONE if elim is None else parse_stack_label(elim), extra)
 
 
 def after(state: State, *actions: Action) -> State:

@@ -36,6 +36,8 @@ from engine.medici.cards import CARDS
 
 NO_CARD = -2
 NO_LIMIT = -1
+#: an action's ``target`` or ``elim`` when it has none (``elim``: the strike fizzles)
+NONE = -1
 
 PHASES = ("deal", "hide", "top", "flip", "first", "play", "reveal", "resolve", "draw", "over")
 KINDS = (
@@ -135,7 +137,7 @@ class Action(NamedTuple):
     plan        seat puts ``card`` under its deck
     reveal      ``seat`` (the placer) shows the hidden ``card`` of the striker's slot ``target``
     resolve     the striker declares Jester values (``value`` for the face-up card, ``extra``
-                for the hidden one, 0 when not a Jester) and eliminates ``elim`` (-1: fizzle)
+                for the hidden one, 0 when not a Jester) and eliminates ``elim`` (``NONE``: fizzle)
     stuck       ``seat`` holds no card it may play at the start of its turn: the game ends
     ==========  ===========================================================================
     """
@@ -144,8 +146,8 @@ class Action(NamedTuple):
     seat: int
     card: int = NO_CARD
     value: int = 0
-    target: int = -1
-    elim: int = -1
+    target: int = NONE
+    elim: int = NONE
     extra: int = 0
 
     def to_data(self) -> dict[str, Any]:
@@ -176,17 +178,17 @@ class Action(NamedTuple):
 #: the largest stack number a game can reach: every card enters the middle at most once as
 #: itself and once more for each Lady-in-Waiting that splits its stack, far below this
 MAX_STACK = 999
-_DEFAULTS = (("card", NO_CARD), ("value", 0), ("target", -1), ("elim", -1), ("extra", 0))
+_DEFAULTS = (("card", NO_CARD), ("value", 0), ("target", NONE), ("elim", NONE), ("extra", 0))
 _FIELDS = {"kind", "seat"} | {n for n, _ in _DEFAULTS}
 #: each field's range: a seat; a card (or NO_CARD, UNKNOWN); a value as played (a Duke's 15 at
-#: most); a target holder, slot or stack; a stack to eliminate (-1: none); a Jester's value
+#: most); a target holder, slot or stack; a stack to eliminate (``NONE``: none); a Jester's value
 FIELD_RANGES = {"seat": (0, 3), "card": (NO_CARD, CARDS - 1), "value": (0, 15),
-                "target": (-1, MAX_STACK), "elim": (-1, MAX_STACK), "extra": (0, 10)}
+                "target": (NONE, MAX_STACK), "elim": (NONE, MAX_STACK), "extra": (0, 10)}
 _new = tuple.__new__
 
 
-def mk(kind: str, seat: int, card: int = NO_CARD, value: int = 0, target: int = -1,
-       elim: int = -1, extra: int = 0) -> Action:
+def mk(kind: str, seat: int, card: int = NO_CARD, value: int = 0, target: int = NONE,
+       elim: int = NONE, extra: int = 0) -> Action:
     """The fast constructor used by the rules' inner loops."""
     return _new(Action, (kind, seat, card, value, target, elim, extra))
 

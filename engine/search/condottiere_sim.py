@@ -41,25 +41,28 @@ from engine.condottiere.cards import (
 )
 from engine.condottiere.flow import after_deal, first_face_down, reshuffle
 from engine.condottiere.measures import battle_regions, favor_regions, line_strengths
-from engine.condottiere.state import NO_CARD, Action, State, _new, mk
+from engine.condottiere.state import NO_CARD, NONE, Action, State, _new, mk
 from engine.core import UNKNOWN
 
 _PASS = "pass"
 _SEATS = 6  # the most players a Condottiere game seats (``CondottiereConfig``)
 #: the actions a rollout takes most, built once: a pass, holding one's hand, a plain play (a
 #: card of the ``light`` kinds, played without turning a card up or turning up the first)
-_PASSES = tuple(_new(Action, (_PASS, q, NO_CARD, -1, -1, ())) for q in range(_SEATS))
+_PASSES = tuple(_new(Action, (_PASS, q, NO_CARD, NONE, NONE, NONE, NONE, NONE, ()))
+                for q in range(_SEATS))
 _HOLDS = tuple(mk("hold", q) for q in range(_SEATS))
 _PLAYS = tuple(
-    tuple(tuple(_new(Action, ("play", q, c, -1, f, ())) for f in (-1, 0)) for c in range(8))
+    tuple(tuple(_new(Action, ("play", q, c, NONE, NONE, NONE, NONE, f, ())) for f in (NONE, 0))
+          for c in range(8))
     for q in range(_SEATS)
 )
 
 
 def _targets(s: State, c: int, line: tuple[tuple[int, int], ...]) -> list[int]:
+    """A Bishop's regions or a Scarecrow's mercenaries to take back, ``NONE`` first."""
     if c == BISHOP:
-        return [-1, *favor_regions(s)]
-    return [-1, *sorted({m for m, up in line if up and 0 <= m < 7})]
+        return [NONE, *favor_regions(s)]
+    return [NONE, *sorted({m for m, up in line if up and 0 <= m < 7})]
 
 
 def _play_count(s: State, seat: int) -> tuple[int, int]:
@@ -90,7 +93,7 @@ def _play_count(s: State, seat: int) -> tuple[int, int]:
 def _play_at(s: State, seat: int, r: int, down: int) -> Action:
     """The ``r``-th legal action of the play phase, in ``rules.legal_actions``' order."""
     if r == 0:
-        return _new(Action, (_PASS, seat, NO_CARD, -1, -1, ()))
+        return _PASSES[seat]
     r -= 1
     line = s.lines[seat]
     flips = down or 1
@@ -104,15 +107,18 @@ def _play_at(s: State, seat: int, r: int, down: int) -> Action:
             w = len(targets) * flips
             if r < w:
                 t, f = divmod(r, flips)
-                return _new(Action, ("play", seat, c, targets[t], f if down else -1, ()))
+                f = f if down else NONE
+                if c == BISHOP:
+                    return _new(Action, ("play", seat, c, targets[t], NONE, NONE, NONE, f, ()))
+                return _new(Action, ("play", seat, c, NONE, targets[t], NONE, NONE, f, ()))
         elif c == SURRENDER:
             if r == 0:
-                return _new(Action, ("play", seat, c, -1, -1, ()))
+                return _new(Action, ("play", seat, c, NONE, NONE, NONE, NONE, NONE, ()))
             w = 1
         else:
             w = flips
             if r < w:
-                return _new(Action, ("play", seat, c, -1, r if down else -1, ()))
+                return _new(Action, ("play", seat, c, NONE, NONE, NONE, NONE, r if down else NONE, ()))
         r -= w
     raise AssertionError("the index is beyond the legal actions")
 
@@ -227,7 +233,7 @@ def _reveal(s: State) -> Action:
         pos = rules.face_down_position(s.lines[seat], s.pending)
     else:
         seat, pos = first_face_down(s)
-    return mk("reveal", seat, s.lines[seat][pos][0], pos)
+    return mk("reveal", seat, s.lines[seat][pos][0], position=pos)
 
 
 def simulate(
@@ -260,7 +266,7 @@ def simulate(
             if light and len(regions) > 1:
                 random_()  # light's test for exploring: it plays at random either way
             r = regions[randrange(len(regions))]
-            play["place"](s, _new(Action, ("place", seat, NO_CARD, r, -1, ())))
+            play["place"](s, _new(Action, ("place", seat, NO_CARD, r, NONE, NONE, NONE, NONE, ())))
         elif phase == "discard":
             seat = s.turn
             hand = s.hands[seat]

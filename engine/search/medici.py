@@ -36,7 +36,7 @@ from engine.core import UNKNOWN
 from engine.medici import rules, sense
 from engine.medici.cards import COPIES, MINISTER, RANK_VALUE, RANKS
 from engine.medici.game import outcome
-from engine.medici.state import NO_CARD, Action, State, mk
+from engine.medici.state import NO_CARD, NONE, Action, State, mk
 from engine.medici.view import public_action
 from engine.search.determinize import deal, unseen
 from engine.search.game import SearchGame, outcome_rewards
@@ -324,7 +324,7 @@ def fast_action(s: State, seat: int, rng: random.Random, explore: float = 0.3) -
         face = RANK_VALUE[c % RANKS]
         options: list[tuple[int, str, int, int, int, int]] = [(face, "court", c, vals[-1], -1, -1)]
         if c % RANKS == MINISTER:
-            options += [(face + lost[sid], "build", c, 0, sid, -1) for sid, _, st in middle if len(st) >= 2]
+            options += [(face + lost[sid], "build", c, 0, sid, NONE) for sid, _, st in middle if len(st) >= 2]
         for sid, total, _ in middle:
             for v in vals:
                 for other in totals.get(total + v, ()):
@@ -334,7 +334,7 @@ def fast_action(s: State, seat: int, rng: random.Random, explore: float = 0.3) -
             for v in vals:
                 if v in playable:
                     gone = [lost[o] for t in true for o in totals.get(v + t, ())]
-                    options.append((face + g0 + max(gone, default=0), "strike", c, v, k, -1))
+                    options.append((face + g0 + max(gone, default=0), "strike", c, v, k, NONE))
         for g, kind, card, val, target, elim in options:
             pick = (kind, card, val, target, elim)
             if g > best:

@@ -28,7 +28,7 @@ from typing import Any
 
 from engine.medici import rules
 from engine.medici.cards import COPIES, JESTER, JESTER_MAX, MINISTER, RANK_VALUE, RANKS
-from engine.medici.state import NO_CARD, NO_LIMIT, Action, State, _new, mk
+from engine.medici.state import NO_CARD, NO_LIMIT, NONE, Action, State, _new, mk
 
 _CARDS = 4 * RANKS
 
@@ -177,9 +177,9 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
                 if len(st) >= 2:
                     g = face + lost[sid]
                     if g > best:
-                        best, picks = g, [("build", c, 0, sid, -1)]
+                        best, picks = g, [("build", c, 0, sid, NONE)]
                     elif g == best:
-                        picks.append(("build", c, 0, sid, -1))
+                        picks.append(("build", c, 0, sid, NONE))
         most_gain: int | None = None
         for v in vals:
             x = conspire[v]
@@ -222,9 +222,9 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
                 if not (tmask >> v) & sums:
                     continue
                 if g > best:
-                    best, picks = g, [("strike", c, v, k, -1)]
+                    best, picks = g, [("strike", c, v, k, NONE)]
                 else:
-                    picks.append(("strike", c, v, k, -1))
+                    picks.append(("strike", c, v, k, NONE))
     kind, c, v, target, elim_sid = picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
     return _new(Action, (kind, seat, c, v, target, elim_sid, 0))
 
@@ -263,7 +263,7 @@ def fast_resolve(s: State, seat: int, rng: random.Random, explore: float = 0.3) 
 
 
 def _resolution(seat: int, elim: int) -> Action:
-    return _new(Action, ("resolve", seat, NO_CARD, 0, -1, elim, 0))
+    return _new(Action, ("resolve", seat, NO_CARD, 0, NONE, elim, 0))
 
 
 def _draw(s: State, randrange: Callable[[int], int]) -> None:

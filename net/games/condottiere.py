@@ -156,7 +156,7 @@ class CondottiereDealer(FairDealer):
             hs = self._find([action.card], shown_first=not self._face_down(action))
             return hs, [] if self._face_down(action) or deck.is_open(hs[0]) else hs
         if k == "reveal":
-            h = self.down[self.me][_ordinal(view, self.me, action.target)]
+            h = self.down[self.me][_ordinal(view, self.me, action.position)]
             return [], [] if deck.is_open(h) else [h]
         if k == "discard":
             hand = list(self.hands[self.me])
@@ -204,8 +204,8 @@ class CondottiereDealer(FairDealer):
                 raise MoveError(f"false reveal: the card shown is {kind}, not {action.card}")
             hand.remove(h)
             self.up[author].append(h)
-            if action.target >= 0 and _is_scarecrow(kind):
-                back = next((x for x in self.up[author] if self.kind(PILE, x) == action.target), None)
+            if action.taken >= 0 and _is_scarecrow(kind):
+                back = next((x for x in self.up[author] if self.kind(PILE, x) == action.taken), None)
                 if back is None:
                     raise MoveError("no mercenary of that kind in the author's line to take back")
                 self.up[author].remove(back)
@@ -213,7 +213,7 @@ class CondottiereDealer(FairDealer):
             return action, view
         if k == "reveal":
             try:
-                h = self.down[author].pop(_ordinal(view, author, action.target))
+                h = self.down[author].pop(_ordinal(view, author, action.position))
             except (ValueError, IndexError):
                 raise MoveError("no face-down card of the author's there") from None
             (kind,) = check_shown([h])

@@ -151,7 +151,7 @@ def _face_up_plays(t):
         return None
     d, deck = t.dealer, t.dealer.decks["pile"]
     plays = [a for a in t.rules.legal_actions(t.view) if a.kind == "play" and a.card != UNKNOWN
-             and not d._face_down(a) and a.target < 0]
+             and not d._face_down(a) and a.region < 0 and a.taken < 0]
     for a in plays:
         h = d._find([a.card])[0]
         if deck.is_open(h):

@@ -27,8 +27,8 @@ def _public_part(table, view, seat, full, done):
         if s != seat:
             known = Counter(c for c in hand if c != UNKNOWN)
             assert not known - Counter(full.hands[s]), f"seat {s}'s hand holds no {known}"
-            taken = Counter(a.target for _, a, _ in done if a.kind == "play" and a.seat == s
-                            and a.card == SCARECROW and a.target >= 0)
+            taken = Counter(a.taken for _, a, _ in done if a.kind == "play" and a.seat == s
+                            and a.card == SCARECROW and a.taken >= 0)
             assert not known - taken, f"seat {s}'s cards {known} were never shown"
     v.hands = tuple(h if s == seat else (UNKNOWN,) * len(h) for s, h in enumerate(view.hands))
     return v

@@ -141,7 +141,8 @@ def test_a_face_down_placement_marks_the_alliance_it_went_to():
 
 def _play(s, card, target=-1):
     return next(a for a in CONDOTTIERE.legal_actions(s)
-                if a.kind == "play" and a.card == card and a.target == target)
+                if a.kind == "play" and a.card == card
+                and (a.region if card == BISHOP else a.taken) == target)
 
 
 def test_a_bishop_names_what_it_discards_and_whose():

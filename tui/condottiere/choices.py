@@ -70,11 +70,11 @@ def levels(view: TableView) -> list[Level]:
     seat = view.seat
     phase = s.phase
     if phase == "place":
-        return [Level("target", lambda a: a.target, lambda r, acts: _region_words(s, r),
+        return [Level("target", lambda a: a.region, lambda r, acts: _region_words(s, r),
                       "Place the Condottiere token: where is the next battle?", always=True)]
     if phase == "take":
         room = hand_limit(s, seat) - len(s.hands[seat])
-        return [Level("target", lambda a: a.target,
+        return [Level("target", lambda a: a.draws,
                       lambda k, acts: "Draw nothing" if k == 0 else f"Draw {plural(k, 'card')}",
                       f"Draw after the battle: how many cards? (room for {room})", always=True)]
     if phase == "discard":
@@ -126,7 +126,8 @@ def levels(view: TableView) -> list[Level]:
     return [
         Level("card", lambda a: PASS if a.kind == "pass" else a.card,
               lambda c, acts: card_label(c, free), _play_prompt(view), always=True),
-        Level("target", lambda a: a.target, target_label, target_prompt),
+        Level("target", lambda a: a.region if a.card == BISHOP else a.taken, target_label,
+              target_prompt),
         Level("flip", lambda a: a.flip, flip_label,
               "Hidden Cards: which of your face-down cards do you turn up?"),
     ]

@@ -124,8 +124,8 @@ def marks(before: State, a: Action, after: State, seat: int) -> frozenset[Mark] 
     out: set[Mark] = set()
     if after.battles > before.battles and 0 <= before.battle:
         out.add(("region", before.battle))
-    if a.kind == "place" and a.target >= 0:
-        out.add(("region", a.target))
+    if a.kind == "place" and a.region >= 0:
+        out.add(("region", a.region))
     elif a.kind == "pass":
         out.add(("line", a.seat))
     elif a.kind == "play":
@@ -133,8 +133,8 @@ def marks(before: State, a: Action, after: State, seat: int) -> frozenset[Mark] 
         for q in range(n):
             if len(after.lines[q]) < len(before.lines[q]):
                 out.add(("line", q))
-        if a.card == BISHOP and a.target >= 0:
-            out.add(("region", a.target))
+        if a.card == BISHOP and a.region >= 0:
+            out.add(("region", a.region))
         elif a.card not in (SCARECROW, SURRENDER) and 0 <= a.seat < n and after.lines[a.seat]:
             if len(after.lines[a.seat]) > len(before.lines[a.seat]):
                 out.add(("card", a.seat, len(after.lines[a.seat]) - 1))

@@ -18,7 +18,7 @@ from engine.condottiere import RULES, CondottiereConfig
 from engine.condottiere import rules as R
 from engine.condottiere.bots import GreedyBot, RandomBot
 from engine.condottiere.cards import FULL_DECK, KINDS, SLOTS
-from engine.condottiere.state import ACTION_KINDS, Action, State, mk
+from engine.condottiere.state import ACTION_KINDS, Action, State, mk, target_field
 from engine.condottiere.view import public_action, view
 from engine.core import CHANCE, REVEAL, TERMINAL, UNKNOWN, IllegalActionError, sample_chance
 
@@ -52,8 +52,9 @@ def random_action(rng: random.Random, n: int) -> Action:
     kind = rng.choice(ACTION_KINDS)
     k = rng.randrange(4)
     cards = tuple(sorted(rng.randrange(-1, KINDS) for _ in range(k)))
-    return mk(kind, rng.randrange(n), rng.randrange(-2, KINDS), rng.randrange(-1, 18),
-              rng.randrange(-1, 3), cards)
+    seat, card, target = rng.randrange(n), rng.randrange(-2, KINDS), rng.randrange(-1, 18)
+    return mk(kind, seat, card, flip=rng.randrange(-1, 3), cards=cards,
+              **{target_field(kind, card) or "region": target})
 
 
 def mutate(a: Action, rng: random.Random, n: int) -> Action:
@@ -64,7 +65,7 @@ def mutate(a: Action, rng: random.Random, n: int) -> Action:
     if field == 1:
         return a._replace(card=rng.randrange(-1, KINDS))
     if field == 2:
-        return a._replace(target=rng.randrange(-1, 18))
+        return a._replace(**{target_field(a.kind, a.card) or "region": rng.randrange(-1, 18)})
     if field == 3:
         return a._replace(flip=rng.randrange(-1, 3))
     return a._replace(cards=tuple(sorted(a.cards + (rng.randrange(KINDS),))))

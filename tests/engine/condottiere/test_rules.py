@@ -93,7 +93,7 @@ def test_T7_bishop_discards_every_top_mercenary_and_takes_the_favor() -> None:
         hands=[["Mercenary 2"], ["Bishop", "Mercenary 2"]],
         turn=1,
     )
-    s = act(s, mk("play", 1, BISHOP, target=FIRENZE))
+    s = act(s, mk("play", 1, BISHOP, region=FIRENZE))
     assert [c for c, _ in s.lines[0]] == [M[3], M[1], M[1]]
     assert [c for c, _ in s.lines[1]] == [M[1], M[1]]
     assert R.line_strengths(s.lines) == [5, 2]
@@ -110,7 +110,7 @@ def test_T8_end_of_round_keep_two_then_deal_up_to_ten_plus_regions() -> None:
         phase="place",
         battles=2,
     )
-    s = act(s, mk("place", 0, target=TORINO))
+    s = act(s, mk("place", 0, region=TORINO))
     assert s.phase == "discard"  # step 4: the only seat with cards may discard (it holds mercenaries)
     assert R.legal_actions(s) == [mk("hold", 0)]
     s = act(s, mk("hold", 0))
@@ -132,11 +132,11 @@ def test_T9_draw_after_battle_respects_the_hand_limit() -> None:
     s = act(s, mk("pass", 0))
     assert s.owner[TORINO] == 1
     assert s.phase == "take" and s.turn == 1  # clockwise from the new token holder
-    assert [a.target for a in R.legal_actions(s)] == [0, 1, 2, 3]
-    s = act(s, mk("take", 1, target=3))
+    assert [a.draws for a in R.legal_actions(s)] == [0, 1, 2, 3]
+    s = act(s, mk("take", 1, draws=3))
     assert s.phase == "take" and s.turn == 0
-    assert [a.target for a in R.legal_actions(s)] == [0, 1, 2]  # 9 cards, limit 11
-    s = act(s, mk("take", 0, target=2))
+    assert [a.draws for a in R.legal_actions(s)] == [0, 1, 2]  # 9 cards, limit 11
+    s = act(s, mk("take", 0, draws=2))
     assert [len(h) for h in s.hands] == [11, 6]
     assert s.phase == "place" and s.turn == 1
 
@@ -150,7 +150,7 @@ def test_T10_a_bishop_ignores_face_down_mercenaries() -> None:
         hands=[["Mercenary 2"], ["Bishop", "Mercenary 2"]],
         turn=1,
     )
-    s = act(s, mk("play", 1, BISHOP, target=-1))
+    s = act(s, mk("play", 1, BISHOP, region=-1))
     assert s.lines[0] == ((M[10], 0),)
     assert [c for c, _ in s.lines[1]] == [M[5], M[1], M[1]]
 
@@ -160,10 +160,10 @@ def test_T10_a_bishop_ignores_face_down_mercenaries() -> None:
 
 def test_D1_the_favor_cannot_go_on_the_region_fought_over() -> None:
     s = position(2, hands=[["Bishop"], ["Mercenary 1"]], battle="Firenze")
-    targets = {a.target for a in R.legal_actions(s) if a.card == BISHOP}
+    targets = {a.region for a in R.legal_actions(s) if a.card == BISHOP}
     assert FIRENZE not in targets and TORINO in targets and -1 in targets
     with pytest.raises(IllegalActionError):
-        RULES.apply(s, mk("play", 0, BISHOP, target=FIRENZE))
+        RULES.apply(s, mk("play", 0, BISHOP, region=FIRENZE))
 
 
 def test_D2_highest_means_printed_strength() -> None:
@@ -194,7 +194,7 @@ def test_D3_most_courtesans_takes_the_token_even_in_a_tie() -> None:
 
 def test_D4_a_bishop_with_no_mercenary_in_play_still_moves_the_favor() -> None:
     s = position(2, lines=[["Heroine"], ["Courtesan"]], hands=[["Bishop"], ["Mercenary 1"]])
-    s = act(s, mk("play", 0, BISHOP, target=MILANO))
+    s = act(s, mk("play", 0, BISHOP, region=MILANO))
     assert [c for c, _ in s.lines[0]] == [HEROINE] and [c for c, _ in s.lines[1]] == [COURTESAN]
     assert s.favor == MILANO
 
@@ -202,7 +202,7 @@ def test_D4_a_bishop_with_no_mercenary_in_play_still_moves_the_favor() -> None:
 def test_D5_the_favor_may_leave_the_board_and_frees_its_region() -> None:
     s = position(2, hands=[["Bishop"], ["Mercenary 1"]], favor="Firenze", battle="Torino")
     assert FIRENZE not in R.battle_regions(s, 0)
-    s = act(s, mk("play", 0, BISHOP, target=-1))
+    s = act(s, mk("play", 0, BISHOP, region=-1))
     assert s.favor == -1
     assert FIRENZE in R.battle_regions(s, 0)
 
@@ -218,7 +218,7 @@ def test_D6_seasons_and_drummers_count_at_conclusion() -> None:
 def test_D7_a_mercenary_taken_back_may_be_played_again() -> None:
     s = position(2, lines=[["Mercenary 6"], ["Mercenary 10"]],
                  hands=[["Scarecrow", "Mercenary 1"], ["Mercenary 1", "Mercenary 1"]])
-    s = act(s, mk("play", 0, SCARECROW, target=M[6]))
+    s = act(s, mk("play", 0, SCARECROW, taken=M[6]))
     assert s.lines[0] == () and M[6] in s.hands[0] and s.discards[SCARECROW] == 1
     s = act(s, mk("play", 1, M[1]))
     assert mk("play", 0, M[6]) in R.legal_actions(s)
@@ -293,7 +293,7 @@ def test_D12_discards_become_the_new_pile_when_it_runs_out() -> None:
     assert keep >= 1
     s = act(s, mk("pass", 0))  # seat 0 conquers Torino, then draws
     assert s.phase == "take" and s.turn == 0
-    s = RULES.apply(s, mk("take", 0, target=3))
+    s = RULES.apply(s, mk("take", 0, draws=3))
     # the first draw empties the pile, the discards become the pile, the other two come from it
     s = advance(s, 3)
     assert len(s.hands[0]) == 4

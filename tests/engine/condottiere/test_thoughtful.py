@@ -18,7 +18,8 @@ from engine.search.ismcts import SearchResult
 
 
 def _play(s, card: int, target: int = -1) -> Action:
-    return next(a for a in rules.legal_actions(s) if a.kind == "play" and a.card == card and a.target == target)
+    return next(a for a in rules.legal_actions(s) if a.kind == "play" and a.card == card
+                and (a.region if card == BISHOP else a.taken) == target)
 
 
 def _pass(s) -> Action:

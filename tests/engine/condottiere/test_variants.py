@@ -79,10 +79,10 @@ def test_a_scarecrow_takes_back_only_own_face_up_mercenaries() -> None:
     config = CondottiereConfig(2, hidden_cards=True)
     s = position(config=config, lines=[["Mercenary 6", "~Mercenary 10", "Heroine"], ["Mercenary 5"]],
                  hands=[["Scarecrow"], ["Mercenary 1"]])
-    picks = {a.target for a in R.legal_actions(s) if a.card == SCARECROW}
+    picks = {a.taken for a in R.legal_actions(s) if a.card == SCARECROW}
     assert picks == {-1, M[6]}
     with pytest.raises(IllegalActionError):
-        RULES.apply(s, mk("play", 0, SCARECROW, target=M[10], flip=0))
+        RULES.apply(s, mk("play", 0, SCARECROW, taken=M[10], flip=0))
 
 
 def test_victory_thresholds_by_player_count_and_bigger_kingdoms() -> None:
@@ -209,7 +209,7 @@ def test_capturing_the_token_may_go_on_another_players_region() -> None:
                  battles=0, hands=[["Mercenary 1"], ["Mercenary 1"], ["Mercenary 1"]])
     regions = R.battle_regions(s, 0)
     assert MILANO in regions and GENOVA not in regions and ROMA not in regions
-    s = act(s, mk("place", 0, target=MILANO))
+    s = act(s, mk("place", 0, region=MILANO))
     assert s.defender == 1 and s.free == 1
 
 
@@ -245,10 +245,10 @@ def test_capture_replaces_the_marker_and_a_tie_keeps_it_for_the_defender() -> No
 def test_capturing_a_bishop_may_put_the_favor_on_a_controlled_region() -> None:
     config = CondottiereConfig(2, capturing_regions=True)
     s = position(config=config, owner={"Milano": 1}, hands=[["Bishop"], ["Mercenary 1"]])
-    targets = {a.target for a in R.legal_actions(s) if a.card == BISHOP}
+    targets = {a.region for a in R.legal_actions(s) if a.card == BISHOP}
     assert MILANO in targets and TORINO not in targets
     base = position(2, owner={"Milano": 1}, hands=[["Bishop"], ["Mercenary 1"]])
-    assert MILANO not in {a.target for a in R.legal_actions(base) if a.card == BISHOP}
+    assert MILANO not in {a.region for a in R.legal_actions(base) if a.card == BISHOP}
 
 
 # -- Hidden Cards ------------------------------------------------------------------------------
@@ -294,7 +294,7 @@ def test_draw_after_battle_starts_with_seven_and_has_no_rounds() -> None:
     # when nobody holds a card after a battle, everyone draws ten
     s = position(config=config, lines=[["Mercenary 10"], [], []],
                  hands=[["Scarecrow"], [], []], passed=[0, 1, 1])
-    s = act(s, mk("play", 0, SCARECROW, target=-1))  # its last card: the battle ends
+    s = act(s, mk("play", 0, SCARECROW, taken=-1))  # its last card: the battle ends
     assert s.owner[TORINO] == 0
     assert [len(h) for h in s.hands] == [10, 10, 10]
     assert s.phase == "place"

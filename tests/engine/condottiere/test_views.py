@@ -128,11 +128,11 @@ def test_a_face_down_play_is_unknown_to_the_others_until_revealed() -> None:
     # the next play by seat 0 turns its face-down card up: a reveal step
     s2 = RULES.apply(RULES.apply(s1, mk("play", 1, HEROINE)), mk("play", 0, 10, flip=0))
     assert R.current_player(s2) == REVEAL and R.revealer(s2) == 0
-    assert R.legal_actions(s2) == [mk("reveal", 0, M10, target=0)]
+    assert R.legal_actions(s2) == [mk("reveal", 0, M10, position=0)]
     # a follower cannot know the card: any face-down kind could be shown
     v2 = view(s2, 1)
     assert len(R.legal_actions(v2)) == len(FACE_DOWN_KINDS)
-    s3 = RULES.apply(s2, mk("reveal", 0, M10, target=0))
+    s3 = RULES.apply(s2, mk("reveal", 0, M10, position=0))
     assert s3.lines[0] == ((M10, 1), (10, 1)) and view(s3, 1).lines[0] == s3.lines[0]
 
 
