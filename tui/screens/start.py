@@ -78,11 +78,13 @@ class StartScreen(Screen[StartChoice]):
         ("tab, shift+tab", "Move between the fields"),
         ("up, down", "Move in a list or among the games"),
         ("space", "Tick an option, or choose the highlighted game"),
+        ("f3", "Host a game on the network"),
+        ("f4", "Join a game on the network"),
     )
     BINDINGS = [
         Binding("ctrl+s", "play", "Play"),
-        Binding("f3", "host", "Host a game on the network"),
-        Binding("f4", "join", "Join a game"),
+        Binding("f3", "host", "Host"),
+        Binding("f4", "join", "Join"),
         Binding("f5", "continue", "Continue"),
         Binding("f6", "replay", "Replay"),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
@@ -146,10 +148,8 @@ class StartScreen(Screen[StartChoice]):
             yield Button("Play", id="play", variant="primary")
             yield Button("Host a game", id="host")
             yield Button("Join a game", id="join")
-            yield Static(
-                "Enter on Play starts the game; Tab moves between fields.",
-                id="hint",
-            )
+            # short, so that it fits beside five buttons at 80 columns
+            yield Static("Enter plays; Tab moves on.", id="hint")
         yield Footer()
 
     def on_mount(self) -> None:
