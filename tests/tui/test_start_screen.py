@@ -64,3 +64,73 @@ async def test_the_levels_offered_are_easy_normal_hard(ui):
         for select in app.screen.query(".bot"):
             assert [v for _, v in select._options] == ["easy", "normal", "hard"]
         assert "ismcts" not in ui.text(app)
+
+
+async def _saved_games() -> None:
+    """One unfinished local game and one finished, saved: Continue and Replay are offered."""
+    from tui import saves
+    from tui.setup import make_client
+
+    for setup, to_end in ((GameSetup(game="medici", players=3, bots=("", "easy", "easy"), seed=5,
+                                     pace=0), True),
+                          (GameSetup(seed=6, pace=0), False)):
+        client = make_client(setup)
+        saves.attach(setup, client)
+        async for snap in client.updates():
+            if snap.over or (snap.my_turn and not to_end):
+                break
+            if snap.my_turn:
+                client.submit(snap.legal[snap.steps % len(snap.legal)])
+        client.close()
+
+
+async def test_at_80x24_the_footer_and_the_hint_fit_beside_five_buttons(ui):
+    await _saved_games()
+    app = PalazzoApp(GameSetup(pace=0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ui.until(pilot, lambda: app.screen.query("#replay") and app.screen.query("#continue"),
+                       what="Continue and Replay")
+        await pilot.pause()
+        lines = ui.text(app).splitlines()
+        footer = lines[-1]
+        for key in ("^s Play", "f3 Host", "f4 Join", "f5 Continue", "f6 Replay", "? Help",
+                    "f2 Rules"):
+            assert key in footer, footer
+        assert footer.endswith(" "), footer  # nothing runs off the edge
+        text = ui.text(app)
+        assert "Enter plays;" in text and "Tab moves on." in text  # the whole hint
+        for button in ("Continue", "Play", "Host a game", "Join a game", "Replay"):
+            assert f" {button} " in text
+        # the footer's short words: the help still says them in full
+        await pilot.press("f1")
+        assert "Host a game on the network" in ui.text(app)
+
+
+def _styles(app, widget) -> set[str]:
+    """The text attributes (bold, reverse, underline) shown on ``widget``'s first line."""
+    region = widget.region
+    strip = list(app.screen._compositor.render_strips())[region.y]
+    shown = set()
+    for seg in strip.crop(region.x, region.right):
+        if seg.style is not None and seg.text.strip():
+            shown |= {a for a in ("bold", "reverse", "underline") if getattr(seg.style, a)}
+    return shown
+
+
+async def test_the_focused_field_shows_without_colour(ui, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = PalazzoApp(GameSetup(pace=0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        start = app.screen
+        fields = [start.query_one("#name"), start.query_one("#players"), start.query_one("#seat")]
+        unfocused = {id(w): _styles(app, w) for w in fields}
+        for field in fields:
+            field.focus()
+            await pilot.pause()
+            focused = _styles(app, field)
+            assert "reverse" in focused and "reverse" not in unfocused[id(field)], field
+            # and the other fields do not look focused
+            for other in fields:
+                if other is not field:
+                    assert "reverse" not in _styles(app, other), other

@@ -69,6 +69,37 @@ def _chosen(value: object) -> int:
     return value
 
 
+class KeysFooter(Footer):
+    """Textual's footer, drawn with the first frame and rebuilt only when the keys it shows
+    change: Textual's own composes nothing until the screen's bindings are announced, then
+    rebuilds itself for every announcement (the screen's mount, the focus given to Play, the
+    buttons that appear), each rebuild styling every key anew."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._bindings_ready = True  # the screen's bindings are known when it composes
+        self._shown: tuple[object, ...] | None = None
+        self._pending = False
+
+    def _keys(self) -> tuple[object, ...]:
+        return tuple((b.key, b.description, enabled, tooltip)
+                     for _, b, enabled, tooltip in self.screen.active_bindings.values() if b.show)
+
+    def compose(self) -> ComposeResult:
+        self._shown = self._keys()
+        yield from super().compose()
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        if screen.app.app_focus and self.is_attached and screen is self.screen and not self._pending:
+            self._pending = True  # one rebuild for announcements made together
+            self.call_after_refresh(self._rebuild)
+
+    async def _rebuild(self) -> None:
+        self._pending = False
+        if self.is_attached and self.screen.is_current and self._keys() != self._shown:
+            await self.recompose()
+
+
 class StartScreen(Screen[StartChoice]):
     CSS_PATH = "start.tcss"
     AUTO_FOCUS = "#play"
@@ -78,11 +109,13 @@ class StartScreen(Screen[StartChoice]):
         ("tab, shift+tab", "Move between the fields"),
         ("up, down", "Move in a list or among the games"),
         ("space", "Tick an option, or choose the highlighted game"),
+        ("f3", "Host a game on the network"),
+        ("f4", "Join a game on the network"),
     )
     BINDINGS = [
         Binding("ctrl+s", "play", "Play"),
-        Binding("f3", "host", "Host a game on the network"),
-        Binding("f4", "join", "Join a game"),
+        Binding("f3", "host", "Host"),
+        Binding("f4", "join", "Join"),
         Binding("f5", "continue", "Continue"),
         Binding("f6", "replay", "Replay"),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
@@ -146,11 +179,9 @@ class StartScreen(Screen[StartChoice]):
             yield Button("Play", id="play", variant="primary")
             yield Button("Host a game", id="host")
             yield Button("Join a game", id="join")
-            yield Static(
-                "Enter on Play starts the game; Tab moves between fields.",
-                id="hint",
-            )
-        yield Footer()
+            # short, so that it fits beside five buttons at 80 columns
+            yield Static("Enter plays; Tab moves on.", id="hint")
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self._shown = self.setup.game
