@@ -33,7 +33,7 @@ async def measure(game: str, runs: int, key: str = "r") -> list[float]:
 
     heading = {"medici": "Court of the Medici", "condottiere": "Condottiere"}[game]
     kind, words = (RulesScreen, ("Rules (Escape", heading)) if key == "r" else (
-        HelpScreen, ("Everywhere",))
+        HelpScreen, ("Help: keys",))
     app = PalazzoApp(GameSetup(game=game, players=3, seed=1, pace=0.3), play=True)
     times = []
     async with app.run_test(size=(80, 24)) as pilot:
