@@ -27,23 +27,24 @@ from __future__ import annotations
 
 import logging
 from functools import partial
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
-from net.session.hosting import HostSettings
-from tui import netgame
-from tui.netgame import NetGame, add_note_handler, remove_note_handler
-from tui.replay import Replay, replay_screen
 from tui.saves import SavedGame, SaveError, attach, resume, saved_games
 from tui.screens.help import HelpScreen
-from tui.screens.network import Form, HostScreen, JoinRequest, JoinScreen
 from tui.screens.rules import RulesScreen
 from tui.screens.saved import SavedPicker
 from tui.screens.start import StartChoice, StartScreen, ToNetwork
 from tui.setup import GameSetup, adapter, table_for
+
+if TYPE_CHECKING:  # the network and replay code loads when first used, not at start-up
+    from net.session.hosting import HostSettings
+    from tui.netgame import NetGame
+    from tui.replay import Replay
+    from tui.screens.network import Form, JoinRequest
 
 
 class PalazzoApp(App[None]):
@@ -68,6 +69,7 @@ class PalazzoApp(App[None]):
         self.host_form: dict[str, Any] | None = None
 
     def on_mount(self) -> None:
+        from tui.replay import replay_screen
         if self.replay is not None:
             self.push_screen(replay_screen(self.replay), self._replay_closed)
         elif self.resume_now == "pick":
@@ -170,6 +172,7 @@ class PalazzoApp(App[None]):
     # -- a networked game from the host or join form ----------------------------------------------
 
     def show_form(self, form: Literal["host", "join"]) -> None:
+        from tui.screens.network import HostScreen, JoinScreen
         if form == "host":
             self.push_screen(HostScreen(self.setup.game, self.setup.name, self.host_form,
                                         start=self._host), self._host_form_left)
@@ -185,6 +188,8 @@ class PalazzoApp(App[None]):
         self.show_start(self.setup)
 
     def _host(self, form: Form, settings: HostSettings) -> None:
+        from tui import netgame
+        from tui.screens.network import HostScreen
         if isinstance(form, HostScreen):
             self.host_form = form.values()
         try:
@@ -195,6 +200,7 @@ class PalazzoApp(App[None]):
         self.start_network(net, form)
 
     def _join(self, form: Form, request: JoinRequest) -> None:
+        from tui import netgame
         try:
             net = netgame.join_net(request.host, request.port, request.code, request.name)
         except ValueError as e:
@@ -205,6 +211,7 @@ class PalazzoApp(App[None]):
     def start_network(self, net: NetGame, form: Form | None = None) -> None:
         """Open the lobby of ``net``; if the game fails before its table opens, come back to
         ``form`` with the reason."""
+        from tui.netgame import add_note_handler
         self.net = net
         if form is not None:
             net.on_failed = partial(self._network_failed, form)
@@ -227,6 +234,7 @@ class PalazzoApp(App[None]):
 
     def leave_network(self) -> None:
         """Stop the networked game and go back to the screen that started it."""
+        from tui.netgame import remove_note_handler
         self.workers.cancel_group(self, "network")
         net, self.net = self.net, None
         if net is not None:
@@ -240,6 +248,7 @@ class PalazzoApp(App[None]):
 
     def network_over(self) -> None:
         """A networked game's table was left: its form closes too, for the start screen."""
+        from tui.screens.network import Form
         self.leave_network()
         if isinstance(self.screen, Form):
             self.pop_screen()

@@ -30,8 +30,6 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as installed
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +67,9 @@ def _int(text: str) -> int:
 
 def version() -> str:
     """The installed package's version (or, run from a checkout, its ``pyproject.toml``'s)."""
+    from importlib.metadata import PackageNotFoundError  # 18 ms: only for --version
+    from importlib.metadata import version as installed
+
     try:
         return installed("palazzo")
     except PackageNotFoundError:

@@ -38,7 +38,6 @@ from textual.widgets import (
 from engine.core import GameRules
 from engine.registry import game_names, get_game
 from tui.options import option_widgets, read_options
-from tui.replay import ReplayError, open_replay, replay_records, replay_screen
 from tui.saves import SavedGame, saved_games
 from tui.screens.saved import SavedPicker
 from tui.setup import GameSetup, default_bot, player_levels
@@ -191,6 +190,8 @@ class StartScreen(Screen[StartChoice]):
     async def _after_first_frame(self) -> None:
         """Once the screen is up: the opponents' and the options' fields, then the saved games
         (Continue and Replay are offered if there are any)."""
+        from tui.replay import replay_records  # with the network's code: not before the first frame
+
         s = self.setup
         await self.query_one("#opponents", Vertical).mount_all(
             self._opponent_rows(s.game, s.players, s.seat, s))
@@ -354,6 +355,8 @@ class StartScreen(Screen[StartChoice]):
 
     @on(Button.Pressed, "#replay")
     def action_replay(self) -> None:
+        from tui.replay import ReplayError, open_replay, replay_screen  # see _after_first_frame
+
         def picked(saved: Any) -> None:
             if saved is None:
                 return
