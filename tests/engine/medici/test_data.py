@@ -158,7 +158,7 @@ def test_every_text_of_any_action_is_written_and_ends(budget, kind, seat, card, 
         if RULES.current_player(state) == -3:
             break
         state = RULES.apply(state, RULES.legal_actions(state)[0])
-    a = Action(kind, seat, card, value, target, elim, extra)
+    a = Action(kind, seat, card, value, before=target, slot=target, stack=target, elim=elim, extra=extra)
     with budget(2):
         assert isinstance(text.action_text(state, a, viewer), str)
         assert isinstance(text.summary(state), str)
