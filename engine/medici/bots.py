@@ -21,7 +21,7 @@ import random
 from engine.medici import rules
 from engine.medici.cards import COPIES, JESTER, RANK_VALUE, RANKS
 from engine.medici.game import scores
-from engine.medici.state import Action, State, mk
+from engine.medici.state import Action, State, mk, place_of
 
 
 class RandomBot:
@@ -63,7 +63,7 @@ class GreedyBot:
         if k in ("court", "build", "conspire"):
             delta[a.card // RANKS] += _card_score(a.card)
             if k == "build" and a.card % RANKS == 9:  # Minister on a stack of two or more
-                st = view.stack(a.target)
+                st = view.stack(a.stack)
                 if st is not None and len(st[2]) >= 2:
                     _stack_delta(delta, st[2], -1)
             if k == "conspire":
@@ -97,7 +97,7 @@ class GreedyBot:
         return self._margin(self._immediate(view, a), seat) + self._ending_bonus(view, after, seat)
 
     def _strike_value(self, view: State, a: Action, seat: int) -> float:
-        alliance = view.alliances[seat][a.target]
+        alliance = view.alliances[seat][a.slot]
         assert alliance is not None
         struck = rules.apply_unchecked(view, a)
         seen = rules._public_counts(view, alliance[0])
@@ -107,7 +107,7 @@ class GreedyBot:
             w = 1 if alliance[0] == seat else COPIES[h % RANKS] - seen[h % RANKS]
             if w <= 0:
                 continue
-            revealed = rules.apply_unchecked(struck, mk("reveal", alliance[0], h, target=a.target))
+            revealed = rules.apply_unchecked(struck, mk("reveal", alliance[0], h, slot=a.slot))
             best = max(
                 self._value(revealed, r, seat) - (self.FIZZLE_COST if r.elim < 0 else 0.0)
                 for r in rules.legal_actions(revealed)
@@ -123,9 +123,9 @@ class GreedyBot:
         if len(legal) == 1:
             return legal[0]
         if view.phase == "hide":
-            return min(legal, key=lambda a: (self._keep_value(a.card), a.target))
+            return min(legal, key=lambda a: (self._keep_value(a.card), place_of(a)))
         if view.phase == "top":
-            return max(legal, key=lambda a: (-self._is_jester(a.card), _card_score(a.card), -a.target))
+            return max(legal, key=lambda a: (-self._is_jester(a.card), _card_score(a.card), -place_of(a)))
         best_key = None
         best: list[Action] = []
         for a in legal:

@@ -73,7 +73,7 @@ SHARES: tuple[tuple[str, str, str], ...] = (
 def can_eliminate(s: State, a: Action) -> bool:
     """Whether strike ``a`` in ``s`` may make a stack's total for some hidden card its striker
     cannot rule out (and some value of each Jester)."""
-    alliance = s.alliances[a.seat][a.target]
+    alliance = s.alliances[a.seat][a.slot]
     if alliance is None:
         return False
     totals = {total for _, total, _ in s.middle}
@@ -83,7 +83,7 @@ def can_eliminate(s: State, a: Action) -> bool:
 def elimination_chance(s: State, a: Action) -> float:
     """The chance that strike ``a`` in ``s`` can eliminate a stack, over the hidden cards its
     striker cannot rule out (``rules.possible_hidden``), weighed by their unseen copies."""
-    alliance = s.alliances[a.seat][a.target]
+    alliance = s.alliances[a.seat][a.slot]
     if alliance is None:
         return 0.0
     totals = {total for _, total, _ in s.middle}

@@ -21,7 +21,7 @@ The game, step by step (``docs/rules/medici.md`` gives every decision and its re
   no card it may play (its one legal action is then ``stuck``).
 
 Legal actions come in one canonical order, ``sort_key``: by card, then kind (court, build,
-conspire, strike, plan), then target, eliminated stack, value, extra and seat.
+conspire, strike, plan), then holder, slot, stack, eliminated stack, value, extra and seat.
 """
 
 from __future__ import annotations
@@ -63,9 +63,9 @@ END_STUCK = "no-playable-card"
 
 
 def sort_key(a: Action) -> tuple[int, ...]:
-    """The canonical order of actions: by card, kind, target, eliminated stack, value, extra,
+    """The canonical order of actions: by card, kind, holder, slot, stack, eliminated stack, value, extra,
     then seat (only the lot for the first player lists several seats)."""
-    return (a.card, KIND_ORDER[a.kind], a.target, a.elim, a.value, a.extra, a.seat)
+    return (a.card, KIND_ORDER[a.kind], a.before, a.slot, a.stack, a.elim, a.value, a.extra, a.seat)
 
 
 # -- creating a game ---------------------------------------------------------------------------
@@ -135,7 +135,7 @@ def chance_outcomes(s: State) -> list[tuple[Action, float]]:
         if pool:
             n = len(pool)
             count = pool.count
-            return [(_new(Action, ("draw", seat, c, 0, NONE, NONE, 0)), count(c) / n) for c in sorted(set(pool))]
+            return [(_new(Action, ("draw", seat, c, 0, NONE, NONE, NONE, NONE, 0)), count(c) / n) for c in sorted(set(pool))]
         bottom = s.bottoms[seat]
         return [(mk("draw", seat, bottom[0]), 1.0)] if bottom else []
     if s.phase == "first":
@@ -268,14 +268,14 @@ def legal_actions(s: State) -> list[Action]:
     if phase == "top":
         seat = s.turn
         slots = [k for k, a in enumerate(s.alliances[seat]) if a is not None and a[2] == NO_CARD]
-        return [mk("top", seat, c, target=k) for c in sorted(set(s.hands[seat])) for k in slots]
+        return [mk("top", seat, c, slot=k) for c in sorted(set(s.hands[seat])) for k in slots]
     if phase == "flip":
         seat = s.turn
         for k, a in enumerate(s.alliances[seat]):
             if a is not None and not a[3]:
                 if a[2] == UNKNOWN:
-                    return [mk("flip", seat, c, target=k) for c in _own_possible(s, seat)]
-                return [mk("flip", seat, a[2], target=k)]
+                    return [mk("flip", seat, c, slot=k) for c in _own_possible(s, seat)]
+                return [mk("flip", seat, a[2], slot=k)]
         return []
     if phase == "reveal":
         assert s.pending is not None
@@ -288,8 +288,8 @@ def legal_actions(s: State) -> list[Action]:
                 # the striker placed the card itself (three players): it knew it, so it could
                 # strike only if the card makes a match; a card that does not was never there
                 cards = [c for c in cards if _strike_matches(s, a, c)]
-            return [mk("reveal", a[0], c, target=slot) for c in cards]
-        return [mk("reveal", a[0], a[1], target=slot)]
+            return [mk("reveal", a[0], c, slot=slot) for c in cards]
+        return [mk("reveal", a[0], a[1], slot=slot)]
     if phase == "resolve":
         return _resolve_actions(s)
     return []
@@ -308,7 +308,7 @@ def _hide_actions(s: State) -> list[Action]:
         for h in range(n)
         if (h != seat or n == 3) and s.alliances[h][(seat - h - 1) % n] is None
     ]
-    return [mk("hide", seat, c, target=h) for c in sorted(set(s.hands[seat])) for h in holders]
+    return [mk("hide", seat, c, before=h) for c in sorted(set(s.hands[seat])) for h in holders]
 
 
 def _totals(s: State) -> dict[int, list[int]]:
@@ -352,15 +352,15 @@ def _play_actions(s: State) -> list[Action]:
             continue
         if len(vals) == 1:
             v = vals[0]
-            add(new(A, ("court", seat, c, v, NONE, NONE, 0)))
-            out += [new(A, ("build", seat, c, v, sid, NONE, 0)) for sid in sids]
+            add(new(A, ("court", seat, c, v, NONE, NONE, NONE, NONE, 0)))
+            out += [new(A, ("build", seat, c, v, NONE, NONE, sid, NONE, 0)) for sid in sids]
             for sid, total, _ in middle:
                 for other in totals.get(total + v, ()):
                     if other != sid:
-                        add(new(A, ("conspire", seat, c, v, sid, other, 0)))
+                        add(new(A, ("conspire", seat, c, v, NONE, NONE, sid, other, 0)))
         else:
-            out += [new(A, ("court", seat, c, v, NONE, NONE, 0)) for v in vals]
-            out += [new(A, ("build", seat, c, v, sid, NONE, 0)) for sid in sids for v in vals]
+            out += [new(A, ("court", seat, c, v, NONE, NONE, NONE, NONE, 0)) for v in vals]
+            out += [new(A, ("build", seat, c, v, NONE, NONE, sid, NONE, 0)) for sid in sids for v in vals]
             for sid, total, _ in middle:
                 found = []
                 for v in vals:
@@ -369,16 +369,16 @@ def _play_actions(s: State) -> list[Action]:
                             found.append((other, v))
                 found.sort()
                 for other, v in found:
-                    add(new(A, ("conspire", seat, c, v, sid, other, 0)))
+                    add(new(A, ("conspire", seat, c, v, NONE, NONE, sid, other, 0)))
         for k, ks in sums:
             for v in vals:
                 w = wanted.get(v)
                 if w is None:
                     w = wanted[v] = {t - v for t in totals}
                 if not ks.isdisjoint(w):
-                    add(new(A, ("strike", seat, c, v, k, NONE, 0)))
+                    add(new(A, ("strike", seat, c, v, NONE, k, NONE, NONE, 0)))
         if deck:
-            add(new(A, ("plan", seat, c, 0, NONE, NONE, 0)))
+            add(new(A, ("plan", seat, c, 0, NONE, NONE, NONE, NONE, 0)))
     return out
 
 
@@ -399,9 +399,9 @@ def _resolve_actions(s: State) -> list[Action]:
             value, extra = (tv if tjest else 0), (hv if hjest else 0)
             matches = totals.get(pv + tv + hv, ())
             for sid in matches:
-                hits.append(mk("resolve", seat, NO_CARD, value, NONE, sid, extra))
+                hits.append(mk("resolve", seat, NO_CARD, value, elim=sid, extra=extra))
             if not matches:
-                misses.append(mk("resolve", seat, NO_CARD, value, NONE, NONE, extra))
+                misses.append(mk("resolve", seat, NO_CARD, value, extra=extra))
     out = hits or misses
     out.sort(key=sort_key)
     return out
@@ -480,7 +480,7 @@ def _apply_first(s: State, a: Action) -> None:
 
 
 def _apply_hide(s: State, a: Action) -> None:
-    seat, holder, n = a.seat, a.target, s.players
+    seat, holder, n = a.seat, a.before, s.players
     _take_from_hand(s, seat, a.card)
     k = (seat - holder - 1) % n
     s.alliances = _set(s.alliances, holder, _set(s.alliances[holder], k, (seat, a.card, NO_CARD, 0)))
@@ -498,9 +498,9 @@ def _apply_top(s: State, a: Action) -> None:
     seat = a.seat
     _take_from_hand(s, seat, a.card)
     row = s.alliances[seat]
-    old = row[a.target]
+    old = row[a.slot]
     assert old is not None
-    row = _set(row, a.target, (old[0], old[1], a.card, 0))
+    row = _set(row, a.slot, (old[0], old[1], a.card, 0))
     s.alliances = _set(s.alliances, seat, row)
     if all(x is not None and x[2] != NO_CARD for x in row):
         if seat + 1 == s.players:
@@ -512,9 +512,9 @@ def _apply_top(s: State, a: Action) -> None:
 def _apply_flip(s: State, a: Action) -> None:
     seat = a.seat
     row = s.alliances[seat]
-    old = row[a.target]
+    old = row[a.slot]
     assert old is not None
-    row = _set(row, a.target, (old[0], old[1], a.card, 1))
+    row = _set(row, a.slot, (old[0], old[1], a.card, 1))
     s.alliances = _set(s.alliances, seat, row)
     if all(x is not None and x[3] for x in row):
         if seat + 1 < s.players:
@@ -543,7 +543,7 @@ def _index(s: State, sid: int) -> int:
 
 def _apply_build(s: State, a: Action) -> None:
     _take_from_hand(s, a.seat, a.card)
-    i = _index(s, a.target)
+    i = _index(s, a.stack)
     sid, total, cards = s.middle[i]
     rank = a.card % RANKS
     if rank == MINISTER and len(cards) >= 2:
@@ -568,7 +568,7 @@ def _eliminate(s: State, sid: int) -> None:
 
 def _apply_conspire(s: State, a: Action) -> None:
     _take_from_hand(s, a.seat, a.card)
-    i = _index(s, a.target)
+    i = _index(s, a.stack)
     sid, total, cards = s.middle[i]
     s.middle = _set(s.middle, i, (sid, total + a.value, cards + ((a.card, a.value),)))
     _eliminate(s, a.elim)
@@ -577,7 +577,7 @@ def _apply_conspire(s: State, a: Action) -> None:
 
 def _apply_strike(s: State, a: Action) -> None:
     _take_from_hand(s, a.seat, a.card)
-    s.pending = (a.target, a.card, a.value, NO_CARD)
+    s.pending = (a.slot, a.card, a.value, NO_CARD)
     s.phase = "reveal"
 
 

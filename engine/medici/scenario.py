@@ -179,12 +179,10 @@ def action(
     c = NO_CARD if code is None else card_of(code)
     if value is None:
         value = RANK_VALUE[c % RANKS] if c >= 0 and kind in ("court", "build", "conspire", "strike") else 0
-    target = NONE
-    if stack is not None:
-        target = parse_stack_label(stack)
-    elif slot is not None:
-        target = slot - 1
-    return Action(kind, seat, c, value, target, NONE if elim is None else parse_stack_label(elim), extra)
+    where = {"stack": NONE if stack is None else parse_stack_label(stack),
+             "slot": NONE if slot is None else slot - 1}
+    return Action(kind, seat, c, value, elim=NONE if elim is None else parse_stack_label(elim), extra=extra,
+                  **where)
 
 
 def after(state: State, *actions: Action) -> State:

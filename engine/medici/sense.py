@@ -43,14 +43,14 @@ def ends_game(s: State, a: Action, seat: int) -> bool:
 
 
 def _strike_wins(struck: State, a: Action, seat: int, placer: int, h: int) -> bool:
-    revealed = rules.apply_unchecked(struck, mk("reveal", placer, h, target=a.target))
+    revealed = rules.apply_unchecked(struck, mk("reveal", placer, h, slot=a.slot))
     return any(leads(rules.apply_unchecked(revealed, r), seat) for r in rules.legal_actions(revealed))
 
 
 def win_share(s: State, a: Action, seat: int) -> float:
     """The chance that strike ``a`` can be resolved so that ``seat`` leads alone, over the
     cards its hidden card may be (weighed by their unseen copies)."""
-    alliance = s.alliances[seat][a.target]
+    alliance = s.alliances[seat][a.slot]
     assert alliance is not None
     placer, hidden = alliance[0], alliance[1]
     struck = rules.apply_unchecked(s, a)

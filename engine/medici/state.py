@@ -36,7 +36,7 @@ from engine.medici.cards import CARDS
 
 NO_CARD = -2
 NO_LIMIT = -1
-#: an action's ``target`` or ``elim`` when it has none (``elim``: the strike fizzles)
+#: an action's ``before``, ``slot``, ``stack`` or ``elim`` when it has none (``elim``: the strike fizzles)
 NONE = -1
 
 PHASES = ("deal", "hide", "top", "flip", "first", "play", "reveal", "resolve", "draw", "over")
@@ -120,59 +120,103 @@ class MediciConfig:
 
 
 class Action(NamedTuple):
-    """One step of the game. Unused fields keep their defaults.
+    """One step of the game. Unused fields keep their defaults (``NONE`` for ``before``,
+    ``slot``, ``stack``, ``elim``).
 
     ==========  ===========================================================================
     kind        fields used
     ==========  ===========================================================================
     draw        seat draws ``card`` (chance)
     first       ``seat`` goes first (chance, breaks a tie)
-    hide        seat places ``card`` face down before holder ``target``
-    top         seat places ``card`` on its own alliance slot ``target`` (0..2), still hidden
-    flip        holder ``seat`` turns up the ``card`` on its slot ``target`` (a reveal step)
+    hide        seat places ``card`` face down before holder ``before`` (a seat)
+    top         seat places ``card`` on its own alliance slot ``slot`` (0..2), still hidden
+    flip        holder ``seat`` turns up the ``card`` on its slot ``slot`` (a reveal step)
     court       seat sends ``card`` (as ``value``) to court
-    build       seat puts ``card`` (as ``value``) on stack ``target`` (a stack id)
+    build       seat puts ``card`` (as ``value``) on stack ``stack`` (a stack id)
     conspire    as build, and eliminates stack ``elim``
-    strike      seat plays ``card`` (as ``value``) on its alliance slot ``target``
+    strike      seat plays ``card`` (as ``value``) on its alliance slot ``slot``
     plan        seat puts ``card`` under its deck
-    reveal      ``seat`` (the placer) shows the hidden ``card`` of the striker's slot ``target``
+    reveal      ``seat`` (the placer) shows the hidden ``card`` of the striker's slot ``slot``
     resolve     the striker declares Jester values (``value`` for the face-up card, ``extra``
                 for the hidden one, 0 when not a Jester) and eliminates ``elim`` (``NONE``: fizzle)
     stuck       ``seat`` holds no card it may play at the start of its turn: the game ends
     ==========  ===========================================================================
+
+    The wire and saved form (``to_data``, ``from_data``) is that of the games so far: the keys
+    ``kind``, ``seat``, ``card``, ``value``, ``target``, ``elim``, ``extra`` in that order, each
+    left out at its default. ``target`` carries the kind's one field of ``before``, ``slot``,
+    ``stack`` (``target_field``). A ``target`` on a kind that has none is refused when read, as
+    is a field of another kind set on an action when it is written.
     """
 
     kind: str
     seat: int
     card: int = NO_CARD
     value: int = 0
-    target: int = NONE
+    before: int = NONE
+    slot: int = NONE
+    stack: int = NONE
     elim: int = NONE
     extra: int = 0
 
     def to_data(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
-        for name, default in _DEFAULTS:
-            v = getattr(self, name)
-            if v != default:
-                d[name] = v
+        if self.card != NO_CARD:
+            d["card"] = self.card
+        if self.value != 0:
+            d["value"] = self.value
+        name = _TARGET_OF.get(self.kind)
+        for other in _TARGET_FIELDS:
+            if other != name and getattr(self, other) != NONE:
+                raise InvalidActionError(f"a {self.kind} has no {other}: {self!r}")
+        if name is not None and getattr(self, name) != NONE:
+            d["target"] = getattr(self, name)
+        if self.elim != NONE:
+            d["elim"] = self.elim
+        if self.extra != 0:
+            d["extra"] = self.extra
         return d
 
     @classmethod
     def from_data(cls, data: object) -> Action:
         """The action in plain data; ``InvalidActionError`` naming the field when a field is
-        unknown, missing, not an int, or outside the range any action may hold (``FIELD_RANGES``)."""
+        unknown, missing, not an int, or outside the range any action may hold (``FIELD_RANGES``),
+        or when ``target`` is given to a kind that has none (``target_field``)."""
         kind = action_kind(data, _FIELDS, KINDS)
         assert isinstance(data, dict)  # action_kind refused anything else
-        values: list[int] = []
+        values: dict[str, int] = {}
         for name, default in (("seat", None), *_DEFAULTS):
             v = data.get(name, default)
             lo, hi = FIELD_RANGES[name]
             if type(v) is not int or not lo <= v <= hi:
                 raise InvalidActionError(
                     f"action field {name} must be an int from {lo} to {hi}, not {v!r}")
-            values.append(v)
-        return cls(kind, *values)
+            values[name] = v
+        target = values.pop("target")
+        if target != NONE:
+            field = _TARGET_OF.get(kind)
+            if field is None:
+                raise InvalidActionError(f"action field target is not used by a {kind}: {data!r}")
+            values[field] = target
+        return cls(kind, **values)
+
+
+def target_field(kind: str) -> str | None:
+    """The field of an action of ``kind`` that the wire's ``target`` carries (``None``: such an
+    action has none): ``before`` for hide, ``slot`` for top, flip, strike and reveal, ``stack``
+    for build and conspire."""
+    return _TARGET_OF.get(kind)
+
+
+def place_of(a: Action) -> int:
+    """The seat, alliance slot or stack ``a`` names, whichever its kind has (``NONE``: none)."""
+    name = _TARGET_OF.get(a.kind)
+    return NONE if name is None else int(getattr(a, name))
+
+
+_TARGET_OF = {"hide": "before", "top": "slot", "flip": "slot", "strike": "slot", "reveal": "slot",
+              "build": "stack", "conspire": "stack"}
+_TARGET_FIELDS = ("before", "slot", "stack")
 
 
 #: the largest stack number a game can reach: every card enters the middle at most once as
@@ -187,10 +231,10 @@ FIELD_RANGES = {"seat": (0, 3), "card": (NO_CARD, CARDS - 1), "value": (0, 15),
 _new = tuple.__new__
 
 
-def mk(kind: str, seat: int, card: int = NO_CARD, value: int = 0, target: int = NONE,
-       elim: int = NONE, extra: int = 0) -> Action:
+def mk(kind: str, seat: int, card: int = NO_CARD, value: int = 0, before: int = NONE,
+       slot: int = NONE, stack: int = NONE, elim: int = NONE, extra: int = 0) -> Action:
     """The fast constructor used by the rules' inner loops."""
-    return _new(Action, (kind, seat, card, value, target, elim, extra))
+    return _new(Action, (kind, seat, card, value, before, slot, stack, elim, extra))
 
 
 Alliance = tuple[int, int, int, int]  # (placer, hidden, top, up)

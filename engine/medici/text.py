@@ -79,24 +79,24 @@ def action_text(state: State, a: Action, viewer: int | None = None) -> str:
         return f"{who} goes first (a tie for the highest face-up total, decided by lot)"
     if k == "hide":
         what = _known(a.card)
-        before = "itself" if a.target == a.seat else _house(a.target)
+        before = "itself" if a.before == a.seat else _house(a.before)
         return f"{who} places {what} face down before {before}"
     if k == "top":
         what = _known(a.card)
-        return f"{who} places {what} on shadow alliance {a.target + 1}"
+        return f"{who} places {what} on shadow alliance {a.slot + 1}"
     if k == "flip":
-        return f"{who} turns up {short_name(a.card)} on shadow alliance {a.target + 1}"
+        return f"{who} turns up {short_name(a.card)} on shadow alliance {a.slot + 1}"
     if k == "court":
         return f"{who}: sends {played(a.card, a.value)} to court (stack {stack_label(state.next_sid)})"
     if k == "build":
-        return f"{who}: alliance, {played(a.card, a.value)} onto stack {stack_label(a.target)}"
+        return f"{who}: alliance, {played(a.card, a.value)} onto stack {stack_label(a.stack)}"
     if k == "conspire":
         return (
-            f"{who}: conspiracy, {played(a.card, a.value)} onto stack {stack_label(a.target)}, "
+            f"{who}: conspiracy, {played(a.card, a.value)} onto stack {stack_label(a.stack)}, "
             f"eliminating stack {stack_label(a.elim)}"
         )
     if k == "strike":
-        return f"{who}: strike with {played(a.card, a.value)} on shadow alliance {a.target + 1}"
+        return f"{who}: strike with {played(a.card, a.value)} on shadow alliance {a.slot + 1}"
     if k == "plan":
         what = _known(a.card)
         return f"{who}: plans for the future, {what} under the deck"

@@ -229,14 +229,14 @@ def _gain(s: State, a: Action, seat: int) -> int:
             st = s.stack(a.elim)
             lost = st[2] if st is not None else ()
         elif a.card % RANKS == MINISTER:
-            st = s.stack(a.target)
+            st = s.stack(a.stack)
             if st is not None and len(st[2]) >= 2:
                 lost = st[2]
         for c, _ in lost:
             g += -RANK_VALUE[c % RANKS] if c // RANKS == seat else RANK_VALUE[c % RANKS]
         return g
     if kind == "strike":
-        al = s.alliances[seat][a.target]
+        al = s.alliances[seat][a.slot]
         g = RANK_VALUE[a.card % RANKS]
         if al is not None:
             g += RANK_VALUE[al[2] % RANKS]
@@ -293,7 +293,7 @@ def fast_action(s: State, seat: int, rng: random.Random, explore: float = 0.3) -
         v = vals[rng.randrange(len(vals))]
         r = rng.randrange(3)
         if r == 1 and middle:
-            return mk("build", seat, c, v, middle[rng.randrange(len(middle))][0])
+            return mk("build", seat, c, v, stack=middle[rng.randrange(len(middle))][0])
         if r == 2 and (s.pools[seat] or s.bottoms[seat]):
             return mk("plan", seat, c)
         return mk("court", seat, c, v)
@@ -342,7 +342,9 @@ def fast_action(s: State, seat: int, rng: random.Random, explore: float = 0.3) -
             elif g == best:
                 picks.append(pick)
     kind, c, v, target, elim = picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
-    return mk(kind, seat, c, v, target, elim)
+    if kind == "strike":
+        return mk(kind, seat, c, v, slot=target)
+    return mk(kind, seat, c, v, stack=target, elim=elim)
 
 
 def prior(s: State, a: Action, seat: int) -> float:

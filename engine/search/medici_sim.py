@@ -100,7 +100,7 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
         v = vals[rng.randrange(len(vals))]
         r = rng.randrange(3)
         if r == 1 and middle:
-            return mk("build", seat, c, v, middle[rng.randrange(len(middle))][0])
+            return mk("build", seat, c, v, stack=middle[rng.randrange(len(middle))][0])
         if r == 2 and (s.pools[seat] or s.bottoms[seat]):
             return mk("plan", seat, c)
         return mk("court", seat, c, v)
@@ -226,7 +226,9 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
                 else:
                     picks.append(("strike", c, v, k, NONE))
     kind, c, v, target, elim_sid = picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
-    return _new(Action, (kind, seat, c, v, target, elim_sid, 0))
+    if kind == "strike":
+        return _new(Action, (kind, seat, c, v, NONE, target, NONE, NONE, 0))
+    return _new(Action, (kind, seat, c, v, NONE, NONE, target, elim_sid, 0))
 
 
 def fast_resolve(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> Action | None:
@@ -263,7 +265,7 @@ def fast_resolve(s: State, seat: int, rng: random.Random, explore: float = 0.3) 
 
 
 def _resolution(seat: int, elim: int) -> Action:
-    return _new(Action, ("resolve", seat, NO_CARD, 0, NONE, elim, 0))
+    return _new(Action, ("resolve", seat, NO_CARD, 0, NONE, NONE, NONE, elim, 0))
 
 
 def _draw(s: State, randrange: Callable[[int], int]) -> None:
@@ -320,7 +322,7 @@ def simulate(
             kind = a.kind
             if kind == "strike":  # and its reveal: the hidden card of a full state is known
                 take(s, seat, a.card)
-                slot = a.target
+                slot = a.slot
                 s.pending = (slot, a.card, a.value, s.alliances[seat][slot][1])  # type: ignore[index]
                 s.phase = "resolve"
             else:
@@ -330,7 +332,7 @@ def simulate(
         elif phase == "reveal":
             slot = s.pending[0]  # type: ignore[index]
             al = s.alliances[s.turn][slot]
-            apply["reveal"](s, mk("reveal", al[0], al[1], target=slot))  # type: ignore[index]
+            apply["reveal"](s, mk("reveal", al[0], al[1], slot=slot))  # type: ignore[index]
         elif phase == "resolve":
             seat = s.turn
             a = fast_resolve(s, seat, rng) or policy(s, seat, rng)

@@ -131,7 +131,7 @@ class MediciDealer(FairDealer):
             h = self._find(action.card, shown_first=True)
             return [h], [] if deck.is_open(h) else [h]
         if k in ("reveal", "flip"):
-            h = self.hidden[(self.me, view.turn)] if k == "reveal" else self.tops[(self.me, action.target)]
+            h = self.hidden[(self.me, view.turn)] if k == "reveal" else self.tops[(self.me, action.slot)]
             return [], [] if deck.is_open(h) else [h]
         if k == "stuck":
             hand = list(self.hands[self.me])
@@ -169,9 +169,9 @@ class MediciDealer(FairDealer):
         if k in FACE_DOWN:
             h = take()
             if k == "hide":
-                self.hidden[(author, action.target)] = h
+                self.hidden[(author, action.before)] = h
             elif k == "top":
-                self.tops[(author, action.target)] = h
+                self.tops[(author, action.slot)] = h
             elif deck.is_open(h):
                 self.bottoms[author].append(h)
             else:
@@ -190,7 +190,7 @@ class MediciDealer(FairDealer):
                 raise MoveError("no card of the author's at that slot")
             shown(found)
         elif k == "flip":
-            found = self.tops.pop((author, action.target), None)
+            found = self.tops.pop((author, action.slot), None)
             if found is None:
                 raise MoveError("no card of the author's at that slot")
             shown(found)

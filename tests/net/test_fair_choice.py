@@ -41,6 +41,6 @@ def test_condottiere_a_face_up_play_names_the_shown_copy():
 
 def test_medici_a_face_down_move_names_the_unseen_copy_and_a_face_up_one_the_shown():
     d = _dealer(MediciDealer, "medici", "house0", {1: 4, 2: 4}, {1}, [1, 2])
-    assert d.choose(None, mmk("hide", 0, 4, target=1)) == ([2], [])
+    assert d.choose(None, mmk("hide", 0, 4, before=1)) == ([2], [])
     assert d.choose(None, mmk("plan", 0, 4)) == ([2], [])
     assert d.choose(None, mmk("court", 0, 4)) == ([1], [])

@@ -74,7 +74,7 @@ def test_submit_refuses_a_move_out_of_turn_and_an_illegal_move():
     client = _client(seed=2)
     snap = client.snapshot()
     assert snap.my_turn and snap.state.phase == "hide"
-    bad = snap.legal[0]._replace(target=0)  # a card face down before yourself, with 4 players
+    bad = snap.legal[0]._replace(before=0)  # a card face down before yourself, with 4 players
     with pytest.raises(IllegalActionError):
         client.submit(bad)
     other = _client(seed=2, seat=1)

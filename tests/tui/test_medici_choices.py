@@ -57,7 +57,7 @@ def test_a_turn_asks_card_then_action_then_target():
             continue
         legal = tuple(RULES.legal_actions(view))
         builds = [a for a in legal if a.kind == "build" and a.card % 13 < 9]
-        if len({a.target for a in builds}) < 2:
+        if len({a.stack for a in builds}) < 2:
             continue
         tv = TableView("medici", seat, RULES.seat_names, view, seat, legal, ())
         q1 = question(tv, legal, ())

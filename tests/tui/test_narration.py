@@ -17,6 +17,7 @@ from engine.core import LocalGame
 from engine.medici import RULES as MEDICI
 from engine.medici.cards import long_name, short_name
 from engine.medici.scenario import action, after, position
+from engine.medici.state import place_of
 from engine.medici.text import stack_label
 from tui.condottiere import narrate as condottiere
 from tui.medici import narrate as medici
@@ -115,7 +116,7 @@ def test_an_opponents_face_down_placement_is_told_where_and_never_which_card():
         if a.seat == 0:
             continue
         # the same placement with every card the opponent could have placed there
-        same_place = [b for b in legal if b.target == a.target]
+        same_place = [b for b in legal if place_of(b) == place_of(a)]
         words = {tuple(tell(MEDICI, medici, s, b, 0, NAMES4)[0]) for b in same_place}
         assert len(words) == 1, words
         (line,) = next(iter(words))
@@ -130,8 +131,8 @@ def test_a_face_down_placement_marks_the_alliance_it_went_to():
     s, legal = _setup_steps(seed=3)[0]
     a = legal[0]
     lines, marks = tell(MEDICI, medici, s, a, 1, NAMES4)
-    assert lines == [f"Orsini places a card face down before {NAMES4[a.target]}."]
-    placed = MEDICI.apply(s, a).alliances[a.target]
+    assert lines == [f"Orsini places a card face down before {NAMES4[a.before]}."]
+    placed = MEDICI.apply(s, a).alliances[a.before]
     ((_, slot),) = [m[1:] for m in marks]
     assert placed[slot] is not None and placed[slot][0] == 0
 

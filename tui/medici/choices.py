@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from engine.medici.cards import HOUSES, JESTER, RANK_VALUE, RANKS, long_name, short_name
-from engine.medici.state import NO_CARD, Action, State
+from engine.medici.state import NO_CARD, Action, State, place_of
 from engine.medici.text import stack_label
 from tui.choices import Level, Question, next_question
 from tui.client import TableView
@@ -87,7 +87,7 @@ def levels(view: TableView) -> list[Level]:
     card = Level("card", lambda a: a.card, lambda c, acts: card_label(c), _card_prompt(view),
                  always=phase in ("play", "hide", "top"))
     if phase in ("hide", "top"):
-        return [card, Level("target", lambda a: a.target, target_label, target_prompt)]
+        return [card, Level("target", place_of, target_label, target_prompt)]
     if phase == "resolve":
         return [
             Level("elim", lambda a: a.elim, elim_label, _resolve_prompt(s, any(a.elim >= 0 for a in view.legal)),
@@ -99,7 +99,7 @@ def levels(view: TableView) -> list[Level]:
         card,
         Level("kind", lambda a: a.kind, lambda k, acts: KIND_WORDS[k],
               lambda acts: f"Play {short_name(acts[0].card)} how?", always=True),
-        Level("target", lambda a: a.target, target_label, target_prompt),
+        Level("target", place_of, target_label, target_prompt),
         Level("elim", lambda a: a.elim, elim_label,
               lambda acts: "Eliminate which stack (its total equals the new one)?"),
         Level("value", lambda a: a.value, value_label, "Declare the Jester as"),

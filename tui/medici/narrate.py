@@ -95,12 +95,12 @@ def _lines(before: State, a: Action, after: State, seat: int, names: Sequence[st
         return _draw(before, a, after, seat, who)
     if k == "hide":
         what = short_name(a.card) if known else "a card"
-        where = "itself" if a.target == a.seat else _name(names, a.target)
+        where = "itself" if a.before == a.seat else _name(names, a.before)
         return [f"{who} places {what} face down before {where}."]
     if k == "top":
         if known:
-            return [f"{who} places {short_name(a.card)} on shadow alliance {a.target + 1}."]
-        return [f"{who} places a card face down on its shadow alliance {a.target + 1}."]
+            return [f"{who} places {short_name(a.card)} on shadow alliance {a.slot + 1}."]
+        return [f"{who} places a card face down on its shadow alliance {a.slot + 1}."]
     if k == "flip":
         if before.phase == "flip" and any(
             x is not None and x[3] for row in before.alliances for x in row
@@ -117,17 +117,17 @@ def _lines(before: State, a: Action, after: State, seat: int, names: Sequence[st
     if k == "build":
         return [_build(before, a, after, who)]
     if k == "conspire":
-        st = before.stack(a.target)
+        st = before.stack(a.stack)
         victim = before.stack(a.elim)
         total = (st[1] if st else 0) + a.value
         return [
-            f"{who} conspires: {_played(a.card, a.value)} onto stack {stack_label(a.target)}, "
+            f"{who} conspires: {_played(a.card, a.value)} onto stack {stack_label(a.stack)}, "
             f"now {total}; {stack_words(victim) if victim else 'a stack'} is eliminated."
         ]
     if k == "strike":
         return [
             f"{who} strikes from the shadows with {_played(a.card, a.value)} on shadow "
-            f"alliance {a.target + 1}..."
+            f"alliance {a.slot + 1}..."
         ]
     if k == "reveal":
         return []
@@ -169,9 +169,9 @@ def _first_player(after: State, names: Sequence[str]) -> list[str]:
 
 
 def _build(before: State, a: Action, after: State, who: str) -> str:
-    st = before.stack(a.target)
+    st = before.stack(a.stack)
     what = _played(a.card, a.value)
-    label = stack_label(a.target)
+    label = stack_label(a.stack)
     rank = a.card % RANKS
     if st is not None and rank == 9 and len(st[2]) >= 2:
         gone = ", ".join(card_text(c, v) for c, v in st[2])
@@ -181,7 +181,7 @@ def _build(before: State, a: Action, after: State, who: str) -> str:
             f"stack {label}."
         )
     if st is not None and rank == 10:
-        split = [(a.target, st[2][0])] if st[2] else []
+        split = [(a.stack, st[2][0])] if st[2] else []
         rest = list(st[2][1:]) + [(a.card, a.value)]
         split += [(before.next_sid + j, cv) for j, cv in enumerate(rest)]
         parts = ", ".join(f"{stack_label(sid)} ({card_text(c, v)})" for sid, (c, v) in split)
@@ -229,17 +229,17 @@ def marks(before: State, a: Action, after: State, seat: int) -> frozenset[Mark] 
     k = a.kind
     n = before.players
     if k == "hide" and n > 0:
-        return frozenset({("alliance", a.target, (a.seat - a.target - 1) % n)})
+        return frozenset({("alliance", a.before, (a.seat - a.before - 1) % n)})
     if k in ("top", "strike"):
-        return frozenset({("alliance", a.seat, a.target)})
+        return frozenset({("alliance", a.seat, a.slot)})
     if k in ("court", "resolve"):
         return frozenset({("stack", before.next_sid)})
     if k == "conspire":
-        return frozenset({("stack", a.target)})
+        return frozenset({("stack", a.stack)})
     if k == "build":
         first = before.next_sid
         made = range(first, min(max(first, after.next_sid), first + 16))  # a Lady's new stacks
-        return frozenset({("stack", a.target)} | {("stack", sid) for sid in made})
+        return frozenset({("stack", a.stack)} | {("stack", sid) for sid in made})
     if k in ("plan", "stuck"):
         return frozenset()
     return None

@@ -106,10 +106,10 @@ class MediciTable(TableScreen):
 
     def final_words(self, view: TableView, action: Any) -> str:
         if action.kind == "strike":
-            return (f"Strike with {short_name(action.card)} from your shadow alliance {action.target + 1}: "
+            return (f"Strike with {short_name(action.card)} from your shadow alliance {action.slot + 1}: "
                     "its hidden card is turned up and a stack of the same total is eliminated.")
         if action.kind == "conspire":
-            return (f"Conspire: {short_name(action.card)} on stack {stack_label(action.target)} "
+            return (f"Conspire: {short_name(action.card)} on stack {stack_label(action.stack)} "
                     f"eliminates stack {stack_label(action.elim)}.")
         if action.kind == "stuck":
             return "You hold no card you may play: the game ends."

@@ -39,7 +39,7 @@ def test_any_card_may_be_sent_to_court():
 
 def test_build_on_any_stack_of_any_house():
     s = position(hands=["O4", "", "", ""], middle=["C3", "O9 G2", "R10"])
-    builds = {a.target for a in RULES.legal_actions(s) if a.kind == "build"}
+    builds = {a.stack for a in RULES.legal_actions(s) if a.kind == "build"}
     assert builds == {0, 1, 2}
     s = after(s, action("build", 0, "O4", stack="B"))
     assert stacks(s)["B"] == "O9 G2 O4" and totals(s)["B"] == 15
@@ -54,7 +54,7 @@ def test_stacks_have_no_size_limit():
 
 def test_conspiracy_eliminates_another_stack_with_the_new_total():
     s = position(hands=["O4", "", "", ""], middle=["C3", "G7", "R5 R2"])
-    conspiracies = {(a.target, a.elim) for a in RULES.legal_actions(s) if a.kind == "conspire"}
+    conspiracies = {(a.stack, a.elim) for a in RULES.legal_actions(s) if a.kind == "conspire"}
     assert conspiracies == {(0, 1), (0, 2)}
     s = after(s, action("conspire", 0, "O4", stack="A", elim="C"))
     assert stacks(s) == {"A": "C3 O4", "B": "G7"}
@@ -116,7 +116,7 @@ def test_no_draw_from_an_empty_deck():
 def test_shadow_alliances_are_not_stacks_of_the_middle():
     s = position(hands=["O4", "", "", ""], middle=["C3"])
     legal = RULES.legal_actions(s)
-    assert {a.target for a in legal if a.kind in ("build", "conspire")} == {0}
+    assert {a.stack for a in legal if a.kind in ("build", "conspire")} == {0}
     assert {a.elim for a in legal if a.kind == "conspire"} <= {0}
     with pytest.raises(IllegalActionError):
         after(s, action("build", 0, "O4", stack="B"))  # there is no stack B
@@ -129,7 +129,7 @@ def test_strike_only_on_your_own_remaining_alliances():
                    ["R2/G7", "R3/O7", "R4/C7"], ["G2/O8", "G3/C8", "G4/R8"]],
         middle=["O10", "C10", "G10", "R10"],
     )
-    strikes = {a.target for a in RULES.legal_actions(s) if a.kind == "strike"}
+    strikes = {a.slot for a in RULES.legal_actions(s) if a.kind == "strike"}
     assert strikes == {0}
     for slot in (2, 3):
         with pytest.raises(IllegalActionError):

@@ -29,7 +29,7 @@ from engine.core import (
 from engine.medici import RULES, MediciConfig
 from engine.medici.cards import house_deck
 from engine.medici.rules import sort_key
-from engine.medici.state import NO_CARD, Action, State
+from engine.medici.state import NO_CARD, Action, State, target_field
 
 LONG = os.environ.get("PALAZZO_LONG") == "1"
 GAMES = 750 if LONG else 75
@@ -61,7 +61,7 @@ def not_listed(a: Action, legal: set[Action], rng: random.Random) -> list[Action
     variants = [
         a._replace(card=a.card + rng.choice((-1, 1, 13, 26))),
         a._replace(value=a.value + rng.choice((-1, 1, 11))),
-        a._replace(target=a.target + rng.choice((-1, 1, 5))),
+        _moved(a, rng.choice((-1, 1, 5))),
         a._replace(elim=a.elim + rng.choice((1, 2, 7))),
         a._replace(seat=(a.seat + 1) % 4),
         a._replace(kind=rng.choice(("court", "build", "conspire", "strike", "plan", "draw", "reveal",
@@ -69,6 +69,12 @@ def not_listed(a: Action, legal: set[Action], rng: random.Random) -> list[Action
         a._replace(extra=a.extra + 1),
     ]
     return [v for v in variants if v not in legal]
+
+
+def _moved(a: Action, by: int) -> Action:
+    """``a`` naming another holder, slot or stack (a stack when its kind names none)."""
+    field = target_field(a.kind) or "stack"
+    return a._replace(**{field: getattr(a, field) + by})
 
 
 #: every card of a 3- and a 4-player game: 25 per house

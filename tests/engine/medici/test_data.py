@@ -11,7 +11,7 @@ from engine.core import InvalidActionError, InvalidStateError
 from engine.medici import RULES, MediciConfig
 from engine.medici.cards import long_name, parse_card
 from engine.medici.scenario import card_of, code_of, position
-from engine.medici.state import FIELD_RANGES, KINDS, Action, State
+from engine.medici.state import FIELD_RANGES, KINDS, NONE, Action, State, place_of, target_field
 from engine.medici.text import parse_stack_label, stack_label
 
 
@@ -20,8 +20,18 @@ def _in_range(name):
     return st.integers(lo, hi)
 
 
-actions = st.builds(Action, st.sampled_from(KINDS),
-                    *(_in_range(n) for n in ("seat", "card", "value", "target", "elim", "extra")))
+@st.composite
+def _actions(draw):
+    """Any action in range, its kind's holder, slot or stack (``target_field``) among them."""
+    kind = draw(st.sampled_from(KINDS))
+    values = {n: draw(_in_range(n)) for n in ("seat", "card", "value", "elim", "extra")}
+    field = target_field(kind)
+    if field is not None:
+        values[field] = draw(_in_range("target"))
+    return Action(kind, **values)
+
+
+actions = _actions()
 junk = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
@@ -62,13 +72,40 @@ def test_actions_with_wrong_fields_are_invalid(data):
         and "seat" in data
         and all(type(v) is int and FIELD_RANGES[k][0] <= v <= FIELD_RANGES[k][1]
                 for k, v in data.items() if k != "kind")
+        and (data.get("target", NONE) == NONE or target_field(data["kind"]) is not None)
     )
     try:
         a = Action.from_data(data)
     except InvalidActionError:
         assert not well_formed
         return
-    assert well_formed and all(getattr(a, k) == v for k, v in data.items())
+    assert well_formed and all((place_of(a) if k == "target" else getattr(a, k)) == v for k, v in data.items())
+
+
+@pytest.mark.parametrize(("kind", "field"), [
+    ("hide", "before"), ("top", "slot"), ("flip", "slot"), ("strike", "slot"), ("reveal", "slot"),
+    ("build", "stack"), ("conspire", "stack"),
+])
+def test_the_wire_target_carries_the_holder_slot_or_stack_of_the_kind(kind, field):
+    data = {"kind": kind, "seat": 1, "card": 7, "target": 2}
+    a = Action.from_data(data)
+    assert getattr(a, field) == 2
+    assert {a.before, a.slot, a.stack} - {2} == {NONE}
+    assert a.to_data() == data
+
+
+@pytest.mark.parametrize("kind", ["draw", "first", "court", "plan", "resolve", "stuck"])
+def test_a_target_on_a_kind_that_names_no_place_is_refused(kind):
+    with pytest.raises(InvalidActionError, match=f"action field target is not used by a {kind}"):
+        Action.from_data({"kind": kind, "seat": 0, "target": 0})
+    assert Action.from_data({"kind": kind, "seat": 0, "target": NONE}) == Action(kind, 0)
+
+
+def test_a_field_of_another_kind_is_never_written():
+    with pytest.raises(InvalidActionError, match="a strike has no stack"):
+        Action("strike", 0, 7, 8, stack=1).to_data()
+    with pytest.raises(InvalidActionError, match="a court has no before"):
+        Action("court", 0, 7, 8, before=1).to_data()
 
 
 STATE = position(hands=["O5 OJ", "C2", "R3", "G4"], middle=["C10 GJ=4", "O9"])
@@ -121,7 +158,7 @@ def test_every_text_of_any_action_is_written_and_ends(budget, kind, seat, card, 
         if RULES.current_player(state) == -3:
             break
         state = RULES.apply(state, RULES.legal_actions(state)[0])
-    a = Action(kind, seat, card, value, target, elim, extra)
+    a = Action(kind, seat, card, value, before=target, slot=target, stack=target, elim=elim, extra=extra)
     with budget(2):
         assert isinstance(text.action_text(state, a, viewer), str)
         assert isinstance(text.summary(state), str)

@@ -49,7 +49,7 @@ def test_deal_draws_are_chance_steps():
 
 def test_hide_four_players_one_card_before_each_other_player():
     game = dealt(4)
-    assert {a.target for a in RULES.legal_actions(game.state)} == {1, 2, 3}
+    assert {a.before for a in RULES.legal_actions(game.state)} == {1, 2, 3}
     place_all(game, "hide")
     for holder, row in enumerate(game.state.alliances):
         assert sorted(a[0] for a in row) == sorted(p for p in range(4) if p != holder)
@@ -57,7 +57,7 @@ def test_hide_four_players_one_card_before_each_other_player():
 
 def test_hide_three_players_also_one_before_yourself():
     game = dealt(3)
-    assert {a.target for a in RULES.legal_actions(game.state)} == {0, 1, 2}
+    assert {a.before for a in RULES.legal_actions(game.state)} == {0, 1, 2}
     place_all(game, "hide")
     for row in game.state.alliances:
         assert sorted(a[0] for a in row) == [0, 1, 2]
@@ -83,9 +83,9 @@ def test_top_cards_are_placed_hidden_then_turned_up_one_by_one():
     game.step(first)
     # the other seats see that a card was placed, not which
     for seat in (1, 2, 3):
-        assert RULES.view(game.state, seat).alliances[0][first.target][2] == UNKNOWN
+        assert RULES.view(game.state, seat).alliances[0][first.slot][2] == UNKNOWN
         assert "places a card on" in action_text(game.history[-1].before, first, viewer=seat)
-    assert RULES.view(game.state, 0).alliances[0][first.target][2] == first.card
+    assert RULES.view(game.state, 0).alliances[0][first.slot][2] == first.card
     place_all(game, "top")
     s = game.state
     assert s.phase == "flip" and RULES.current_player(s) == REVEAL and RULES.revealer(s) == 0

@@ -88,7 +88,7 @@ def test_jester_keeps_its_value_until_it_leaves_play():
 
 def test_jester_conspiracy_declares_the_value_that_matches():
     s = position(hands=["OJ", "", "", ""], middle=["C3", "G9", "R5"])
-    found = {(a.target, a.value, a.elim) for a in RULES.legal_actions(s) if a.kind == "conspire"}
+    found = {(a.stack, a.value, a.elim) for a in RULES.legal_actions(s) if a.kind == "conspire"}
     # onto A (3): as 6 meets G9 (9), as 2 meets R5; onto B (9): nothing reaches; onto C (5): as 4
     assert found == {(0, 6, 1), (0, 2, 2), (2, 4, 1)}
 

@@ -22,7 +22,7 @@ def board(middle, hands=("O5", "", "", ""), players=4, alliances=None, **kw):
 
 
 def strikes(s, slot=1):
-    return sorted(a.value for a in RULES.legal_actions(s) if a.kind == "strike" and a.target == slot - 1)
+    return sorted(a.value for a in RULES.legal_actions(s) if a.kind == "strike" and a.slot == slot - 1)
 
 
 def stacks(s):
@@ -167,7 +167,7 @@ def test_fizzled_strike_with_a_jester_still_declares_it():
 def test_limit_binds_the_played_card_of_a_strike():
     s = board(["R10 R5"], hands=("OJ O5", "", "", ""), limits=[4, None, None, None])
     # the Noble 5 is above the limit, the Jester may be 4 at most: 4 + 2 + an unseen 9 = 15
-    found = [(a.card, a.value) for a in RULES.legal_actions(s) if a.kind == "strike" and a.target == 0]
+    found = [(a.card, a.value) for a in RULES.legal_actions(s) if a.kind == "strike" and a.slot == 0]
     assert found == [(card_of("OJ"), 4)]
 
 

@@ -63,7 +63,7 @@ def test_the_greedy_bot_prefers_the_strike_more_likely_to_eliminate():
         middle=["G7 G8", "C6 C6 G10"],
     )
     view = RULES.view(s, 0)
-    strikes = {a.target for a in rules.legal_actions(view) if a.kind == "strike"}
+    strikes = {a.slot for a in rules.legal_actions(view) if a.kind == "strike"}
     assert strikes == {0, 1}
     assert GreedyBot(random.Random(0)).choose(view, 0) == action("strike", 0, "O5", slot=2)
 
