@@ -8,7 +8,8 @@ the terminal); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``
 (check saved transcripts: exit status 0 all verified, 3 a cheat or an altered record, 4 a
 record cut off, 5 a file that is not a transcript: ``VERIFY_EXIT``). ``--version`` prints the
 package's version. Every flag of every subcommand has a help text (a test walks the tree). ``join``: 0 the game was played to its end, 1 it could not be
-played, 3 a cheat was detected, 5 it gave up trying to join (``JOIN_EXIT``).
+played, 3 a cheat was detected, 4 this player's key is at the table from another program, 5 it
+gave up trying to join (``JOIN_EXIT``).
 Bad arguments get one clear line on stderr and exit status 2, never a traceback.
 
 Start-up: this module imports only the engine and the standard library, so that ``--version``,
@@ -174,6 +175,8 @@ JOIN_EXIT = """exit status:
      (a wrong game code, a full game, an address locked out after wrong codes) or broke the
      protocol
   3  a cheat was detected (the saved transcript names it)
+  4  this player is already at the table from another program (its key holds a seat and that
+     program answers): to play a second player on this account, use --identity FILE
   5  gave up: the host closed the connection before taking this player in, again and again
      (6 tries over about 30 seconds, or after a drop mid-game)"""
 

@@ -16,6 +16,8 @@
 * ``exit_status`` is how a seat's game ended, as both commands return it: ``EXIT_OK`` (0) the
   game was played to its end and its record checks out, ``EXIT_FAILED`` (1) it could not be
   played, ``EXIT_CHEAT`` (3) a cheat was detected (or the record does not check out at the end),
+  ``EXIT_IN_USE`` (4) this player's key holds a seat whose program is still there (a second
+  program of one player is refused: ``--identity`` gives it a player of its own),
   ``EXIT_GAVE_UP`` (5) it gave up trying to join or rejoin.
 * ``save_transcript`` saves a game's signed record under ``$XDG_DATA_HOME/palazzo/games/`` (a
   saved game never replaces another) and says where; ``end_audit`` reads the whole record again
@@ -42,13 +44,16 @@ from net.session.sessions import HostSession, PeerSession
 from net.session.table import Table
 from net.session.verify import verify_bytes
 from net.wire import transcript as files
-from net.wire.errors import CheatDetected
+from net.wire.errors import CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
+from net.wire.rpc import E_KEY_IN_USE
 
 DEFAULT_PORT = 7342
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_CHEAT = 3
+#: a second live program with a seated key, refused (``net.session.limits``, a held seat)
+EXIT_IN_USE = 4
 #: ``palazzo join``'s exit status when it gave up trying to join or rejoin (``palazzo join --help``)
 EXIT_GAVE_UP = 5
 Say = Callable[[str], None]
@@ -128,6 +133,8 @@ def exit_status(session: SeatState, gave_up: bool = False, record_ok: bool = Tru
         return EXIT_OK if record_ok else EXIT_CHEAT
     if isinstance(session.error, CheatDetected):
         return EXIT_CHEAT
+    if isinstance(session.error, RemoteProtocolError) and session.error.code == E_KEY_IN_USE:
+        return EXIT_IN_USE
     return EXIT_GAVE_UP if gave_up else EXIT_FAILED
 
 
