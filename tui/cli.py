@@ -167,6 +167,10 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
                         "by default the one unfinished game of this game and number of players "
                         "is resumed, if there is exactly one")
     h.add_argument("--new", action="store_true", help="start a new game, resuming none")
+    h.add_argument("--identity", default=None, metavar="FILE|NAME",
+                   help="play as this identity: a key file (made on first use) or a profile name "
+                        "(under ~/.config/palazzo/identities/); default the account's key. Two "
+                        "programs of one account at one table need one each")
 
 
 JOIN_EXIT = """exit status:
@@ -189,6 +193,10 @@ def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     j.add_argument("--name", default=None, help="your name at the table (default: your login)")
     j.add_argument("--bot", default=None, help="play headless as this bot (any name sim --bots takes)")
     j.add_argument("--verbose", action="store_true", help="print every move")
+    j.add_argument("--identity", default=None, metavar="FILE|NAME",
+                   help="play as this identity: a key file (made on first use) or a profile name "
+                        "(under ~/.config/palazzo/identities/); default the account's key. Two "
+                        "programs of one account at one table need one each")
 
 
 VERIFY_EXIT = """exit status (for several files, the first of 3, 4, 5 that any of them gives):
@@ -454,6 +462,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         bind=args.bind, seat=not args.no_seat, bots=args.bots, bot=args.bot, open=args.open,
         turn_timeout=args.turn_timeout, on_timeout=args.on_timeout, name=args.name,
         allow_hints=args.allow_hints, resume=args.resume or None, new=args.new,
+        identity=_identity_spec(args.identity),
     )
     if args.new and args.resume is not None:
         raise UsageError("--resume and --new do not go together")
@@ -467,14 +476,28 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 def cmd_join(args: argparse.Namespace) -> int:
     from net.session import hosting, play
+    from net.wire.identity import Identity
 
     name = args.name or getpass.getuser()
+    spec = _identity_spec(args.identity)
     if args.bot is None:
         from tui import netapp
 
-        return netapp.join_tui(*hosting.parse_address(args.address), args.code, name, _say)
+        return netapp.join_tui(*hosting.parse_address(args.address), args.code, name, _say,
+                               Identity.load_or_create(spec=spec))
     hosting.check_bot(args.bot)
-    return play.join_game(args.address, args.code, name, args.bot, _say, args.verbose)
+    return play.join_game(args.address, args.code, name, args.bot, _say, args.verbose, spec)
+
+
+def _identity_spec(spec: str | None) -> str | None:
+    """``--identity`` checked before anything touches the network (``UsageError``)."""
+    from net.wire.identity import identity_path
+
+    try:
+        identity_path(spec)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    return spec
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

@@ -79,6 +79,8 @@ class HostSettings:
     #: ``net.session.resume.choose``), a game id prefix that one; ``new`` never resumes
     resume: str | None = None
     new: bool = False
+    #: the host's identity (``net.wire.identity.identity_path``): ``None`` the account's key
+    identity: str | None = None
 
 
 def check_bot(name: str, game: str | None = None) -> None:
@@ -203,7 +205,7 @@ def make_host(s: HostSettings) -> tuple[HostSession, str | None]:
     if local > s.players:
         raise ValueError(f"{local} local seats for a game of {s.players}")
     check_bot(s.bot, s.game)  # an unknown bot name fails here, before the network
-    identity = Identity.load_or_create()
+    identity = Identity.load_or_create(spec=s.identity)
     code = None if s.open else new_code()
     session = HostSession(identity, s.game, config, code=code, turn_timeout=s.turn_timeout,
                           on_timeout=s.on_timeout, allow_hints=s.allow_hints)
@@ -214,7 +216,7 @@ def hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[byt
     """The host session for ``s``: an unfinished game of this host resumed from its record
     (``net.session.resume``), or a new one that keeps its record; with its code, the seeds of
     the bots' keys and the settings in force (a resumed game's own, but for port and bind)."""
-    identity = Identity.load_or_create()
+    identity = Identity.load_or_create(spec=s.identity)
     record = None
     if not s.new:
         record = resume.choose(resume.unfinished(identity.public_key), s.game, s.players,
@@ -227,7 +229,7 @@ def hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[byt
         say(f"resuming game {record.game_id.hex()} at entry {len(session.table.transcript)}")
         resume.keep_record(session, r, record=record)
         kept = {f.name: r[f.name] for f in dataclasses.fields(HostSettings)
-                if f.name in r and f.name not in ("port", "bind", "resume", "new")}
+                if f.name in r and f.name not in ("port", "bind", "resume", "new", "identity")}
         return session, r.get("code"), list(r.get("bot_seeds", [])), dataclasses.replace(s, **kept)
     session, code = make_host(s)
     seeds = [os.urandom(32) for _ in range(s.bots)]

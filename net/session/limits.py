@@ -21,7 +21,9 @@ Rules (``HostSession`` applies them; ``docs/protocol.md`` section 3 states them 
 * **A held seat.** A hello that proves the key of a seat another connection holds does not take
   it at once: the host pings the holder and refuses the hello (``E_KEY_IN_USE``) if the holder
   answers within ``PING_WAIT`` seconds; if it does not (a half-open connection), or closes
-  meanwhile, the new connection takes the seat and the old one is closed. A claimer waits at
+  meanwhile, the new connection takes the seat and the old one is closed. The same join line
+  again (the key and the seat's name, over the network) is the player going on from a new
+  program: it takes the seat at once, the old program told why. A claimer waits at
   most ``PING_WAIT`` (its hello timeout does not run meanwhile). One claim per seat at a time,
   and one per ``CLAIM_INTERVAL`` seconds: one sooner is closed with ``E_BUSY`` (a retry may
   do), so two programs with one key cannot make the seat flap between them.

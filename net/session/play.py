@@ -89,10 +89,10 @@ def _printable_lines(say: Say) -> Say:
 
 
 def join_game(address: str, code: str | None, name: str, game_bot: str | None, say: Say,
-              verbose: bool = False) -> int:
+              verbose: bool = False, identity_spec: str | None = None) -> int:
     say = _printable_lines(say)
     host, port = parse_address(address)
-    identity = Identity.load_or_create()
+    identity = Identity.load_or_create(spec=identity_spec)
     session = seat_session(identity, name, code)
     last_lobby = [""]
     told = [0]

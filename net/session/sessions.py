@@ -14,7 +14,8 @@ The conversation (``docs/protocol.md`` gives every field):
    signature, then seats the key (a key already seated takes its seat back: a rejoin; while
    another connection holds that seat the host first sends it ``ping`` and answers the hello
    only when it has answered, ``E_KEY_IN_USE`` the player is already at the table, or not
-   within ``limits.PING_WAIT``, or closed: the new connection takes the seat) and answers ``{seat, players, length, resume, proof}``: ``proof``
+   within ``limits.PING_WAIT``, or closed: the new connection takes the seat; a hello from the
+   network with the seat's own name too takes it at once, ``_claim``) and answers ``{seat, players, length, resume, proof}``: ``proof``
    is the host's signature of the peer's nonce and key (``HOST_TAG``), which the peer checks with
    the host key of the challenge before it goes on, so nobody without the host's private key
    can play the host (not even with a saved transcript of its). To a rejoining peer the host then
@@ -367,7 +368,7 @@ class HostSession:
                 old = seat.conn
                 if old is not None and old in self.conns and old != conn \
                         and not self.conns[old].closed:
-                    return self._claim(conn, req.msgid, i, nonce, have)
+                    return self._claim(conn, req.msgid, i, nonce, have, name == seat.name)
                 return self._seat(conn, i, nonce, have)
         started = self.table.phase != "lobby"
         if started or len(self.seats) >= self.players:
@@ -389,11 +390,15 @@ class HostSession:
         return {"seat": i, "players": self.players, "length": len(self.table.transcript),
                 "resume": started, "proof": host_proof(self.identity, nonce, seat.key)}
 
-    def _claim(self, conn: int, msgid: int, i: int, nonce: bytes, have: int) -> object:
+    def _claim(self, conn: int, msgid: int, i: int, nonce: bytes, have: int,
+               same_name: bool) -> object:
         """A hello that proves the key of seat ``i`` while another connection holds it: the
         host pings the holder and answers the hello later (``_DEFERRED``), refusing it if the
         holder answers within ``limits.PING_WAIT`` and seating it otherwise (the holder was a
-        dead connection). One check per seat at a time and one per ``limits.CLAIM_INTERVAL``."""
+        dead connection). The same join line again (the seat's own name, from the network)
+        is the player going on from a new program: it takes the seat at once, and the old
+        program is told. A seat played in the host's own process is never taken (it cannot be a
+        dead connection). One claim per seat at a time and one per ``limits.CLAIM_INTERVAL``."""
         seat = self.seats[i]
         old = seat.conn
         assert old is not None
@@ -405,6 +410,10 @@ class HostSession:
             return _DEFERRED
         self._claimed[seat.key] = now
         o = self.conns[old]
+        if same_name and o.address and self.conns[conn].address:
+            self._replace(old, i, "the same player joined again from another program "
+                          "(the same key and name); this program stops here")
+            return self._seat(conn, i, nonce, have)
         msg = o.codec.next_msgid()
         o.ping = msg
         self._send(old, Request(msg, "ping", ()))
@@ -428,13 +437,18 @@ class HostSession:
             self._respond(k.conn, k.msgid, None, RpcError(E_KEY_IN_USE, why))
             self._close(k.conn, why)
             return
+        self._replace(old, i, f"seat {i} was taken over by a new connection with the same key "
+                      "(this one did not answer)")
+        self._respond(k.conn, k.msgid, self._seat(k.conn, i, k.nonce, k.have))
+        self._after(k.conn, "hello")
+
+    def _replace(self, old: int, i: int, msg: str) -> None:
+        """Close ``old``, the holder of seat ``i``, telling it why: its seat is someone else's."""
         if old in self.conns and not self.conns[old].closed:
-            msg = f"seat {i} was taken over by a new connection with the same key"
+            log.info("seat %s (%s): %s", i, self.seats[i].name, msg)
             self._notify(old, "error", {"code": E_KEY_IN_USE, "message": msg})
             self._close(old, msg)
             self.conns[old].seat = None
-        self._respond(k.conn, k.msgid, self._seat(k.conn, i, k.nonce, k.have))
-        self._after(k.conn, "hello")
 
     def _answer(self, conn: int, event: Response) -> None:
         c = self.conns[conn]

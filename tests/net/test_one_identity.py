@@ -1,10 +1,13 @@
 """One identity per player: a second live connection with a seated key is refused, a dead one
 is replaced, and the seated game goes on (``net.session.limits``, a held seat)."""
 
+import random
+
+from engine.registry import get_game
 from net.session import limits
 from net.session.journal import Journal
 from net.session.link import RawPeer
-from net.session.sessions import IN_USE
+from net.session.sessions import IN_USE, PeerSession
 from net.wire.identity import Identity
 from net.wire.rpc import E_BAD_SIGNATURE, E_KEY_IN_USE, Codec, Notification, Request, Response
 
@@ -128,3 +131,52 @@ def test_a_stranger_without_the_key_cannot_start_a_claim(make_game):
     answer = next(e for e in raw.events() if isinstance(e, Response))
     assert answer.error.code == E_BAD_SIGNATURE and IN_USE not in answer.error.message
 
+
+
+def _net_peer(g, me, name, journal=None, bot=None):
+    """A peer of ``me`` that the host sees come over the network."""
+    peer = PeerSession(me, name, journal=journal)
+    conn = g.link.add(peer, bot, address="10.0.0.7")
+    g.peers.append(peer)
+    g.conns.append(conn)
+    return peer
+
+
+def test_the_same_join_line_again_goes_on_from_the_new_program_and_the_old_is_told(make_game):
+    g = make_game(3)
+    me, journal = Identity.generate(), Journal()
+    old = _net_peer(g, me, "Jo", journal)
+    g.add_bot(1)
+    g.add_bot(2)
+    g.link.pump()
+    assert old.state == "playing"
+    again = _net_peer(g, me, "Jo", journal, get_game("medici").make_bot("greedy", random.Random(3)))
+    g.link.pump()
+    assert old.state == "failed" and old.error.code == E_KEY_IN_USE
+    assert "joined again from another program" in str(old.error)
+    g.peers.remove(old)
+    g.link.pump()
+    assert again.state == "over" and [p.state for p in g.peers] == ["over"] * 3
+    assert len(g.transcripts()) == 1
+
+
+def test_another_name_with_the_key_over_the_network_is_refused_while_the_holder_answers(make_game):
+    g = make_game(3)
+    me = Identity.generate()
+    first = _net_peer(g, me, "Jo")
+    g.link.pump()
+    second = _net_peer(g, me, "Jo's sister")
+    g.link.pump()
+    assert second.state == "failed" and "--identity" in str(second.error)
+    assert first.state == "lobby"
+
+
+def test_the_hosts_own_seat_is_never_taken_by_a_join_with_its_key_and_name(make_game):
+    g = make_game(3)
+    me = Identity.generate()
+    own = g.add_bot(0, identity=me, name="host")  # in the host's process
+    g.link.pump()
+    join = _net_peer(g, me, "host")
+    g.link.pump()
+    assert join.state == "failed" and join.error.code == E_KEY_IN_USE
+    assert own.state == "lobby"
