@@ -34,6 +34,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from net.session.hosting import HostSettings
+from net.wire.identity import Identity
 from tui import netgame
 from tui.netgame import NetGame, add_note_handler, remove_note_handler
 from tui.replay import Replay, replay_screen
@@ -195,7 +196,8 @@ class PalazzoApp(App[None]):
 
     def _join(self, form: Form, request: JoinRequest) -> None:
         try:
-            net = netgame.join_net(request.host, request.port, request.code, request.name)
+            net = netgame.join_net(request.host, request.port, request.code, request.name,
+                                   Identity.load_or_create(spec=request.identity))
         except ValueError as e:
             form.show_error(str(e))
             return

@@ -3,12 +3,14 @@ is replaced, and the seated game goes on (``net.session.limits``, a held seat)."
 
 import random
 
+import pytest
+
 from engine.registry import get_game
 from net.session import limits
 from net.session.journal import Journal
 from net.session.link import RawPeer
 from net.session.sessions import IN_USE, PeerSession
-from net.wire.identity import Identity
+from net.wire.identity import Identity, identity_path
 from net.wire.rpc import E_BAD_SIGNATURE, E_KEY_IN_USE, Codec, Notification, Request, Response
 
 
@@ -180,3 +182,26 @@ def test_the_hosts_own_seat_is_never_taken_by_a_join_with_its_key_and_name(make_
     g.link.pump()
     assert join.state == "failed" and join.error.code == E_KEY_IN_USE
     assert own.state == "lobby"
+
+
+def test_two_identities_of_one_account_are_two_players(make_game, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    mine = Identity.load_or_create()
+    second = Identity.load_or_create(spec="sister")
+    filed = Identity.load_or_create(spec=str(tmp_path / "elsewhere" / "third.key"))
+    assert identity_path("sister") == tmp_path / "palazzo" / "identities" / "sister.key"
+    assert len({mine.public_key, second.public_key, filed.public_key}) == 3
+    assert Identity.load_or_create(spec="sister").public_key == second.public_key  # kept
+    assert (tmp_path / "elsewhere" / "third.key").stat().st_mode & 0o777 == 0o600
+    g = make_game(3)
+    g.add_bot(0, identity=mine, name="Jo")
+    g.add_bot(1, identity=second, name="Jo's sister")
+    g.add_bot(2)
+    g.link.pump()
+    assert [p.state for p in g.peers] == ["over"] * 3 and len(g.transcripts()) == 1
+
+
+@pytest.mark.parametrize("spec", ["a b", "x" * 33, "..", "é"])
+def test_an_identity_that_is_neither_a_file_nor_a_profile_name_is_refused(spec):
+    with pytest.raises(ValueError, match="profile name"):
+        identity_path(spec)
