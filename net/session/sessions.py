@@ -224,6 +224,7 @@ class HostSession:
         self._due: tuple[int | None, int] = (None, -1)
         self._due_since = clock()
         self.finished = False
+        self.closed = ""  # why the host closed the game before its end (``close_game``)
         #: called with every entry the session accepts, before it goes to any peer (the
         #: host's record: ``net.session.resume``)
         self.on_entry: Callable[[Entry], None] | None = None
@@ -233,6 +234,9 @@ class HostSession:
     def connect(self, conn: int, address: str = "") -> list[Output]:
         """A new connection from ``address`` (``net.session.code.address_key``; ``""`` for an
         in-process seat). It always gets in: at a limit, the oldest stranger makes room."""
+        if self.closed:
+            self.conns[conn] = _Conn(Codec(), b"", address, self.clock(), closed=True)
+            return [Close(conn, self.closed)]
         self._make_room(address)
         c = _Conn(Codec(), os.urandom(NONCE_SIZE), address, self.clock())
         c.codec.receive_limit = limits.STRANGER_FRAME_LIMIT  # a hello is small
@@ -302,6 +306,16 @@ class HostSession:
         if self.clock() - self._due_since >= limit:
             reason = f"no move within {limit:g} seconds"
             self._write({"kind": "forfeit", "seat": who, "reason": reason})
+        return self.take_output()
+
+    def close_game(self, reason: str = "the host closed the game") -> list[Output]:
+        """The host quits: every connection is told ``bye {reason}`` and closed; nothing more
+        is read. The record kept so far stays as it is (a resumable game, ``net.session.resume``)."""
+        self.closed = reason
+        for conn, c in list(self.conns.items()):
+            if not c.closed:
+                self._notify(conn, "bye", {"reason": reason})
+                self._close(conn, reason)
         return self.take_output()
 
     def take_output(self) -> list[Output]:
