@@ -200,9 +200,12 @@ class PalazzoApp(App[None]):
         self.start_network(net, form)
 
     def _join(self, form: Form, request: JoinRequest) -> None:
+        from net.wire.identity import Identity
         from tui import netgame
+
         try:
-            net = netgame.join_net(request.host, request.port, request.code, request.name)
+            net = netgame.join_net(request.host, request.port, request.code, request.name,
+                                   Identity.load_or_create(spec=request.identity))
         except ValueError as e:
             form.show_error(str(e))
             return

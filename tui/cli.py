@@ -8,7 +8,8 @@ the terminal); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``
 (check saved transcripts: exit status 0 all verified, 3 a cheat or an altered record, 4 a
 record cut off, 5 a file that is not a transcript: ``VERIFY_EXIT``). ``--version`` prints the
 package's version. Every flag of every subcommand has a help text (a test walks the tree). ``join``: 0 the game was played to its end, 1 it could not be
-played, 3 a cheat was detected, 5 it gave up trying to join (``JOIN_EXIT``).
+played, 3 a cheat was detected, 4 this player's key is at the table from another program, 5 it
+gave up trying to join (``JOIN_EXIT``).
 Bad arguments get one clear line on stderr and exit status 2, never a traceback.
 
 Start-up: this module imports only the engine and the standard library, so that ``--version``,
@@ -176,6 +177,10 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
                         "by default the one unfinished game of this game and number of players "
                         "is resumed, if there is exactly one")
     h.add_argument("--new", action="store_true", help="start a new game, resuming none")
+    h.add_argument("--identity", default=None, metavar="FILE|NAME",
+                   help="play as this identity: a key file (made on first use) or a profile name "
+                        "(under ~/.config/palazzo/identities/); default the account's key. Two "
+                        "programs of one account at one table need one each")
 
 
 JOIN_EXIT = """exit status:
@@ -184,6 +189,8 @@ JOIN_EXIT = """exit status:
      (a wrong game code, a full game, an address locked out after wrong codes) or broke the
      protocol
   3  a cheat was detected (the saved transcript names it)
+  4  this player is already at the table from another program (its key holds a seat and that
+     program answers): to play a second player on this account, use --identity FILE
   5  gave up: the host closed the connection before taking this player in, again and again
      (6 tries over about 30 seconds, or after a drop mid-game)"""
 
@@ -196,6 +203,10 @@ def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     j.add_argument("--name", default=None, help="your name at the table (default: your login)")
     j.add_argument("--bot", default=None, help="play headless as this bot (any name sim --bots takes)")
     j.add_argument("--verbose", action="store_true", help="print every move")
+    j.add_argument("--identity", default=None, metavar="FILE|NAME",
+                   help="play as this identity: a key file (made on first use) or a profile name "
+                        "(under ~/.config/palazzo/identities/); default the account's key. Two "
+                        "programs of one account at one table need one each")
 
 
 VERIFY_EXIT = """exit status (for several files, the first of 3, 4, 5 that any of them gives):
@@ -461,6 +472,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         bind=args.bind, seat=not args.no_seat, bots=args.bots, bot=args.bot, open=args.open,
         turn_timeout=args.turn_timeout, on_timeout=args.on_timeout, name=args.name,
         allow_hints=args.allow_hints, resume=args.resume or None, new=args.new,
+        identity=_identity_spec(args.identity),
     )
     if args.new and args.resume is not None:
         raise UsageError("--resume and --new do not go together")
@@ -474,14 +486,28 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 def cmd_join(args: argparse.Namespace) -> int:
     from net.session import hosting, play
+    from net.wire.identity import Identity
 
     name = args.name or getpass.getuser()
+    spec = _identity_spec(args.identity)
     if args.bot is None:
         from tui import netapp
 
-        return netapp.join_tui(*hosting.parse_address(args.address), args.code, name, _say)
+        return netapp.join_tui(*hosting.parse_address(args.address), args.code, name, _say,
+                               Identity.load_or_create(spec=spec))
     hosting.check_bot(args.bot)
-    return play.join_game(args.address, args.code, name, args.bot, _say, args.verbose)
+    return play.join_game(args.address, args.code, name, args.bot, _say, args.verbose, spec)
+
+
+def _identity_spec(spec: str | None) -> str | None:
+    """``--identity`` checked before anything touches the network (``UsageError``)."""
+    from net.wire.identity import identity_path
+
+    try:
+        identity_path(spec)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    return spec
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

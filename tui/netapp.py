@@ -68,8 +68,9 @@ def finish(app: NetApp, say: Callable[[str], None]) -> int:
     return app.exit_status()
 
 
-def join_tui(host: str, port: int, code: str | None, name: str, say: Callable[[str], None]) -> int:
-    app = join_app(host, port, code, name)
+def join_tui(host: str, port: int, code: str | None, name: str, say: Callable[[str], None],
+             identity: Identity | None = None) -> int:
+    app = join_app(host, port, code, name, identity)
     app.run()
     return finish(app, say)
 

@@ -83,8 +83,14 @@ class HostRunner(MemoryLink):
                 writer.close()
                 if out.conn in self.closing:
                     self.closing[out.conn].set()
-        if self.host.finished:
+        if self.host.finished or self.host.closed:
             self.done.set()
+
+    def stop(self, reason: str = "the host closed the game") -> None:
+        """The host quits before the end: every peer hears ``bye {reason}``, then the run ends
+        (``HostSession.close_game``)."""
+        self.deliver(self.host.close_game(reason))
+        self.done.set()
 
     def drop(self, conn: int, reason: str = "the connection was cut") -> None:
         """Close a connection at once (what waits for it is lost). An in-process peer is cut

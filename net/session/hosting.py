@@ -16,6 +16,8 @@
 * ``exit_status`` is how a seat's game ended, as both commands return it: ``EXIT_OK`` (0) the
   game was played to its end and its record checks out, ``EXIT_FAILED`` (1) it could not be
   played, ``EXIT_CHEAT`` (3) a cheat was detected (or the record does not check out at the end),
+  ``EXIT_IN_USE`` (4) this player's key holds a seat whose program is still there (a second
+  program of one player is refused: ``--identity`` gives it a player of its own),
   ``EXIT_GAVE_UP`` (5) it gave up trying to join or rejoin.
 * ``save_transcript`` saves a game's signed record under ``$XDG_DATA_HOME/palazzo/games/`` (a
   saved game never replaces another) and says where; ``end_audit`` reads the whole record again
@@ -42,13 +44,16 @@ from net.session.sessions import HostSession, PeerSession
 from net.session.table import Table
 from net.session.verify import verify_bytes
 from net.wire import transcript as files
-from net.wire.errors import CheatDetected
+from net.wire.errors import CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
+from net.wire.rpc import E_KEY_IN_USE
 
 DEFAULT_PORT = 7342
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_CHEAT = 3
+#: a second live program with a seated key, refused (``net.session.limits``, a held seat)
+EXIT_IN_USE = 4
 #: ``palazzo join``'s exit status when it gave up trying to join or rejoin (``palazzo join --help``)
 EXIT_GAVE_UP = 5
 Say = Callable[[str], None]
@@ -74,6 +79,8 @@ class HostSettings:
     #: ``net.session.resume.choose``), a game id prefix that one; ``new`` never resumes
     resume: str | None = None
     new: bool = False
+    #: the host's identity (``net.wire.identity.identity_path``): ``None`` the account's key
+    identity: str | None = None
 
 
 def check_bot(name: str, game: str | None = None) -> None:
@@ -128,6 +135,8 @@ def exit_status(session: SeatState, gave_up: bool = False, record_ok: bool = Tru
         return EXIT_OK if record_ok else EXIT_CHEAT
     if isinstance(session.error, CheatDetected):
         return EXIT_CHEAT
+    if isinstance(session.error, RemoteProtocolError) and session.error.code == E_KEY_IN_USE:
+        return EXIT_IN_USE
     return EXIT_GAVE_UP if gave_up else EXIT_FAILED
 
 
@@ -196,7 +205,7 @@ def make_host(s: HostSettings) -> tuple[HostSession, str | None]:
     if local > s.players:
         raise ValueError(f"{local} local seats for a game of {s.players}")
     check_bot(s.bot, s.game)  # an unknown bot name fails here, before the network
-    identity = Identity.load_or_create()
+    identity = Identity.load_or_create(spec=s.identity)
     code = None if s.open else new_code()
     session = HostSession(identity, s.game, config, code=code, turn_timeout=s.turn_timeout,
                           on_timeout=s.on_timeout, allow_hints=s.allow_hints)
@@ -207,7 +216,7 @@ def hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[byt
     """The host session for ``s``: an unfinished game of this host resumed from its record
     (``net.session.resume``), or a new one that keeps its record; with its code, the seeds of
     the bots' keys and the settings in force (a resumed game's own, but for port and bind)."""
-    identity = Identity.load_or_create()
+    identity = Identity.load_or_create(spec=s.identity)
     record = None
     if not s.new:
         record = resume.choose(resume.unfinished(identity.public_key), s.game, s.players,
@@ -220,7 +229,7 @@ def hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[byt
         say(f"resuming game {record.game_id.hex()} at entry {len(session.table.transcript)}")
         resume.keep_record(session, r, record=record)
         kept = {f.name: r[f.name] for f in dataclasses.fields(HostSettings)
-                if f.name in r and f.name not in ("port", "bind", "resume", "new")}
+                if f.name in r and f.name not in ("port", "bind", "resume", "new", "identity")}
         return session, r.get("code"), list(r.get("bot_seeds", [])), dataclasses.replace(s, **kept)
     session, code = make_host(s)
     seeds = [os.urandom(32) for _ in range(s.bots)]

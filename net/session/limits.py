@@ -18,6 +18,15 @@ Rules (``HostSession`` applies them; ``docs/protocol.md`` section 3 states them 
   ``REQUEST_RATE`` a second after that (a token bucket); an honest peer sends one per entry it
   writes and waits for each to come back. One more and it is closed (its seat stays: it may
   rejoin). The seats the host runs in its own process (``""``) have no budget. Every refusal is cheap: the messages after it are not even parsed.
+* **A held seat.** A hello that proves the key of a seat another connection holds does not take
+  it at once: the host pings the holder and refuses the hello (``E_KEY_IN_USE``) if the holder
+  answers within ``PING_WAIT`` seconds; if it does not (a half-open connection), or closes
+  meanwhile, the new connection takes the seat and the old one is closed. The same join line
+  again (the key and the seat's name, over the network) is the player going on from a new
+  program: it takes the seat at once, the old program told why. A claimer waits at
+  most ``PING_WAIT`` (its hello timeout does not run meanwhile). One claim per seat at a time,
+  and one per ``CLAIM_INTERVAL`` seconds: one sooner is closed with ``E_BUSY`` (a retry may
+  do), so two programs with one key cannot make the seat flap between them.
 * **Log.** Refusals are logged per address at most ``LOG_BURST`` lines at once and one every
   ``LOG_EVERY`` seconds after that; the next line logged says how many were left out. A flood
   costs a few lines, not one per frame.
@@ -31,6 +40,8 @@ from collections.abc import Callable
 MAX_CONNECTIONS = 64
 STRANGERS_PER_ADDRESS = 8
 HELLO_TIMEOUT = 5.0
+PING_WAIT = 3.0
+CLAIM_INTERVAL = 5.0
 STRANGER_REQUESTS = 8
 STRANGER_FRAME_LIMIT = 4096
 REQUEST_RATE = 200.0

@@ -1,7 +1,8 @@
 """Headless host and join, as the command line runs them: set up, play, save, report.
 
 ``host_game`` and ``join_game`` return an exit status (``net.session.hosting``: 0 the game ended
-normally; ``join_game``: 1 the game could not be played, 3 a cheat was found, ``EXIT_GAVE_UP`` it
+normally, or the host quit (SIGINT or SIGTERM: every peer is told "the host closed the game",
+the record is saved); ``join_game``: 1 the game could not be played, 3 a cheat was found, ``EXIT_GAVE_UP`` it
 gave up trying to join or rejoin) and talk to the user only through ``say`` (one line at a time;
 a joiner's lines are made printable first, since names and reasons come from the host). The
 hosting and joining themselves (the session, the seats and bots, the join line, the transcript
@@ -16,7 +17,9 @@ exactly what it had signed; the host's bots keep theirs too.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 
 from net.session.hosting import (
     EXIT_OK,
@@ -61,12 +64,22 @@ def host_game(s: HostSettings, say: Say) -> int:
     handler = _SayHandler(say)
     logging.getLogger("palazzo.net").addHandler(handler)
     logging.getLogger("palazzo.net").setLevel(logging.INFO)
+    async def serve() -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):  # quitting tells every peer first
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, hosting.runner.stop)
+        await hosting.serve(hosting.own_seat(), hosting.make_bot(s.bot), listening=listening)
+
     try:
-        asyncio.run(hosting.serve(hosting.own_seat(), hosting.make_bot(s.bot),
-                                  listening=listening))
+        asyncio.run(serve())
     finally:
         logging.getLogger("palazzo.net").removeHandler(handler)
     tell()
+    if session.closed and not session.finished:
+        say(f"{session.closed}; every peer was told")
+        save_transcript(session.table, say)
+        return EXIT_OK
     say(result_line(session.table))
     save_transcript(session.table, say)
     return EXIT_OK
@@ -89,10 +102,10 @@ def _printable_lines(say: Say) -> Say:
 
 
 def join_game(address: str, code: str | None, name: str, game_bot: str | None, say: Say,
-              verbose: bool = False) -> int:
+              verbose: bool = False, identity_spec: str | None = None) -> int:
     say = _printable_lines(say)
     host, port = parse_address(address)
-    identity = Identity.load_or_create()
+    identity = Identity.load_or_create(spec=identity_spec)
     session = seat_session(identity, name, code)
     last_lobby = [""]
     told = [0]

@@ -11,8 +11,11 @@ The conversation (``docs/protocol.md`` gives every field):
    and the host key with the peer's identity; ``nonce`` is 32 fresh bytes of the peer's, its
    challenge to the host and, in the lobby, its contribution to the game id (kept in its journal
    before it is sent). The host checks the game code, the key (``check_public_key``) and the
-   signature, then seats the key (a key already seated takes its seat back, from an older
-   connection too: a rejoin) and answers ``{seat, players, length, resume, proof}``: ``proof``
+   signature, then seats the key (a key already seated takes its seat back: a rejoin; while
+   another connection holds that seat the host first sends it ``ping`` and answers the hello
+   only when it has answered, ``E_KEY_IN_USE`` the player is already at the table, or not
+   within ``limits.PING_WAIT``, or closed: the new connection takes the seat; a hello from the
+   network with the seat's own name too takes it at once, ``_claim``) and answers ``{seat, players, length, resume, proof}``: ``proof``
    is the host's signature of the peer's nonce and key (``HOST_TAG``), which the peer checks with
    the host key of the challenge before it goes on, so nobody without the host's private key
    can play the host (not even with a saved transcript of its). To a rejoining peer the host then
@@ -141,6 +144,27 @@ class _Conn:
     seat: int | None = None
     closed: bool = False
     resume_from: int = 0
+    ping: int | None = None  # the msgid of the ping it was sent and has not answered
+    claim: bool = False  # its hello waits for the seat's holder to answer a ping
+
+
+@dataclass(frozen=True)
+class _Claim:
+    """A hello for a held seat, waiting on the holder's answer to a ping."""
+
+    conn: int
+    msgid: int
+    key: bytes
+    nonce: bytes
+    have: int
+    deadline: float
+
+
+#: what ``_hello`` returns for a hello answered later
+_DEFERRED = object()
+#: the refusal of a second live connection with a seated key
+IN_USE = ("this player is already at the table from another program; to play as a second "
+          "player on this account use --identity FILE (or a profile name)")
 
 
 def _param_map(req: Request) -> dict[str, Any]:
@@ -194,10 +218,13 @@ class HostSession:
         self.guard = CodeGuard(clock)
         self.quiet = QuietLog(clock)
         self._lobby_changed = False
+        self._claims: dict[int, _Claim] = {}  # holder's connection -> the hello claiming its seat
+        self._claimed: dict[bytes, float] = {}  # key -> when a claim on its seat last began
         self._out: list[Output] = []
         self._due: tuple[int | None, int] = (None, -1)
         self._due_since = clock()
         self.finished = False
+        self.closed = ""  # why the host closed the game before its end (``close_game``)
         #: called with every entry the session accepts, before it goes to any peer (the
         #: host's record: ``net.session.resume``)
         self.on_entry: Callable[[Entry], None] | None = None
@@ -207,6 +234,9 @@ class HostSession:
     def connect(self, conn: int, address: str = "") -> list[Output]:
         """A new connection from ``address`` (``net.session.code.address_key``; ``""`` for an
         in-process seat). It always gets in: at a limit, the oldest stranger makes room."""
+        if self.closed:
+            self.conns[conn] = _Conn(Codec(), b"", address, self.clock(), closed=True)
+            return [Close(conn, self.closed)]
         self._make_room(address)
         c = _Conn(Codec(), os.urandom(NONCE_SIZE), address, self.clock())
         c.codec.receive_limit = limits.STRANGER_FRAME_LIMIT  # a hello is small
@@ -241,6 +271,11 @@ class HostSession:
 
     def disconnect(self, conn: int) -> list[Output]:
         c = self.conns.pop(conn, None)
+        if conn in self._claims:  # the holder went: the claim wins at once
+            self._settle(conn, alive=False)
+        for old, k in list(self._claims.items()):
+            if k.conn == conn:
+                del self._claims[old]
         if c is not None and c.seat is not None and self.seats[c.seat].conn == conn:
             log.info("seat %s (%s) left", c.seat, self.seats[c.seat].name)
             if self.table.phase == "lobby":  # before the start a seat is simply given up
@@ -257,6 +292,10 @@ class HostSession:
         """Close the strangers past their hello time and check the turn timeout (call it now
         and then: the asyncio host does twice a second)."""
         self._expire_strangers()
+        now = self.clock()
+        for old, k in list(self._claims.items()):
+            if now >= k.deadline:
+                self._settle(old, alive=False)
         if self.turn_timeout is None or self.finished:
             return self.take_output()
         self._track_due()
@@ -267,6 +306,16 @@ class HostSession:
         if self.clock() - self._due_since >= limit:
             reason = f"no move within {limit:g} seconds"
             self._write({"kind": "forfeit", "seat": who, "reason": reason})
+        return self.take_output()
+
+    def close_game(self, reason: str = "the host closed the game") -> list[Output]:
+        """The host quits: every connection is told ``bye {reason}`` and closed; nothing more
+        is read. The record kept so far stays as it is (a resumable game, ``net.session.resume``)."""
+        self.closed = reason
+        for conn, c in list(self.conns.items()):
+            if not c.closed:
+                self._notify(conn, "bye", {"reason": reason})
+                self._close(conn, reason)
         return self.take_output()
 
     def take_output(self) -> list[Output]:
@@ -292,6 +341,8 @@ class HostSession:
                 log.exception("connection %s, %s: internal error", conn, event.method)
                 self._respond(conn, event.msgid, None, RpcError(E_INTERNAL, f"host error: {e!r}"))
                 return
+            if result is _DEFERRED:  # answered when the seat's holder has been asked
+                return
             self._respond(conn, event.msgid, result)
             self._after(conn, event.method)
         elif isinstance(event, Notification):
@@ -299,7 +350,7 @@ class HostSession:
             self._warn(conn, msg)
             self._notify(conn, "error", {"code": E_UNKNOWN_METHOD, "message": msg})
         else:
-            self._warn(conn, f"ignoring a response (msgid {event.msgid})")
+            self._answer(conn, event)
 
     def _hello(self, conn: int, req: Request) -> Any:
         m = _param_map(req)
@@ -324,23 +375,16 @@ class HostSession:
             raise RemoteProtocolError("the hello signature does not match the key", E_BAD_SIGNATURE)
         if c.seat is not None:
             raise RemoteProtocolError("this connection already said hello", E_WRONG_PHASE)
-        started = self.table.phase != "lobby"
+        if c.claim:
+            raise RemoteProtocolError("this connection already said hello", E_WRONG_PHASE)
         for i, seat in enumerate(self.seats):
             if seat.key == key:
                 old = seat.conn
-                if old is not None and old in self.conns and old != conn:
-                    # the newest connection that proves the key wins: the old one may be a
-                    # connection the network broke without either side noticing
-                    msg = f"seat {i} was taken over by a new connection with the same key"
-                    self._notify(old, "error", {"code": E_KEY_IN_USE, "message": msg})
-                    self._close(old, msg)
-                    self.conns[old].seat = None
-                seat.conn, c.seat, c.resume_from = conn, i, have
-                if not started:  # its contribution is the nonce of its latest hello
-                    seat.nonce = nonce
-                log.info("seat %s (%s) is back", i, seat.name)
-                return {"seat": i, "players": self.players, "length": len(self.table.transcript),
-                        "resume": started, "proof": host_proof(self.identity, nonce, key)}
+                if old is not None and old in self.conns and old != conn \
+                        and not self.conns[old].closed:
+                    return self._claim(conn, req.msgid, i, nonce, have, name == seat.name)
+                return self._seat(conn, i, nonce, have)
+        started = self.table.phase != "lobby"
         if started or len(self.seats) >= self.players:
             raise RemoteProtocolError("the game is full", E_FULL)
         self.seats.append(Seat(name, key, conn, nonce))
@@ -348,6 +392,86 @@ class HostSession:
         log.info("seat %s: %s (%s)", c.seat, name, _fp(key))
         return {"seat": c.seat, "players": self.players, "length": 0, "resume": False,
                 "proof": host_proof(self.identity, nonce, key)}
+
+    def _seat(self, conn: int, i: int, nonce: bytes, have: int) -> dict[str, Any]:
+        """Seat ``conn`` on seat ``i``, whose key its hello proved: the welcome."""
+        seat, c = self.seats[i], self.conns[conn]
+        seat.conn, c.seat, c.resume_from = conn, i, have
+        started = self.table.phase != "lobby"
+        if not started:  # its contribution is the nonce of its latest hello
+            seat.nonce = nonce
+        log.info("seat %s (%s) is back", i, seat.name)
+        return {"seat": i, "players": self.players, "length": len(self.table.transcript),
+                "resume": started, "proof": host_proof(self.identity, nonce, seat.key)}
+
+    def _claim(self, conn: int, msgid: int, i: int, nonce: bytes, have: int,
+               same_name: bool) -> object:
+        """A hello that proves the key of seat ``i`` while another connection holds it: the
+        host pings the holder and answers the hello later (``_DEFERRED``), refusing it if the
+        holder answers within ``limits.PING_WAIT`` and seating it otherwise (the holder was a
+        dead connection). The same join line again (the seat's own name, from the network)
+        is the player going on from a new program: it takes the seat at once, and the old
+        program is told. A seat played in the host's own process is never taken (it cannot be a
+        dead connection). One claim per seat at a time and one per ``limits.CLAIM_INTERVAL``."""
+        seat = self.seats[i]
+        old = seat.conn
+        assert old is not None
+        now = self.clock()
+        if any(k.key == seat.key for k in self._claims.values()) or \
+                now - self._claimed.get(seat.key, -math.inf) < limits.CLAIM_INTERVAL:
+            self._shut(conn, E_BUSY, f"seat {i} ({seat.name}) was just claimed by another "
+                       "connection with its key: try again in a few seconds")
+            return _DEFERRED
+        self._claimed[seat.key] = now
+        o = self.conns[old]
+        if same_name and o.address and self.conns[conn].address:
+            self._replace(old, i, "the same player joined again from another program "
+                          "(the same key and name); this program stops here")
+            return self._seat(conn, i, nonce, have)
+        msg = o.codec.next_msgid()
+        o.ping = msg
+        self._send(old, Request(msg, "ping", ()))
+        self._claims[old] = _Claim(conn, msgid, seat.key, nonce, have, now + limits.PING_WAIT)
+        self.conns[conn].claim = True
+        log.info("seat %s (%s): a second connection with its key; asking the first", i, seat.name)
+        return _DEFERRED
+
+    def _settle(self, old: int, alive: bool) -> None:
+        """The end of a claim on the seat ``old`` holds: refused if ``old`` answered, else the
+        new connection takes the seat and ``old`` is closed."""
+        k = self._claims.pop(old)
+        c = self.conns.get(k.conn)
+        if c is None or c.closed:
+            return
+        c.claim = False
+        i = next((n for n, s in enumerate(self.seats) if s.key == k.key), None)
+        if alive or i is None:
+            why = (IN_USE if i is not None else "the seat this key held is gone")
+            self._warn(k.conn, f"refused: {why}")
+            self._respond(k.conn, k.msgid, None, RpcError(E_KEY_IN_USE, why))
+            self._close(k.conn, why)
+            return
+        self._replace(old, i, f"seat {i} was taken over by a new connection with the same key "
+                      "(this one did not answer)")
+        self._respond(k.conn, k.msgid, self._seat(k.conn, i, k.nonce, k.have))
+        self._after(k.conn, "hello")
+
+    def _replace(self, old: int, i: int, msg: str) -> None:
+        """Close ``old``, the holder of seat ``i``, telling it why: its seat is someone else's."""
+        if old in self.conns and not self.conns[old].closed:
+            log.info("seat %s (%s): %s", i, self.seats[i].name, msg)
+            self._notify(old, "error", {"code": E_KEY_IN_USE, "message": msg})
+            self._close(old, msg)
+            self.conns[old].seat = None
+
+    def _answer(self, conn: int, event: Response) -> None:
+        c = self.conns[conn]
+        if c.ping is not None and event.msgid == c.ping:
+            c.ping = None
+            if conn in self._claims:
+                self._settle(conn, alive=True)
+            return
+        self._warn(conn, f"ignoring a response (msgid {event.msgid})")
 
     def _ready(self, conn: int, req: Request) -> Any:
         seat = self._seat_of(conn)
@@ -447,7 +571,8 @@ class HostSession:
     def _expire_strangers(self) -> None:
         now = self.clock()
         for conn, c in list(self.conns.items()):
-            if c.seat is None and not c.closed and now - c.since >= limits.HELLO_TIMEOUT:
+            if c.seat is None and not c.closed and not c.claim \
+                    and now - c.since >= limits.HELLO_TIMEOUT:
                 self._shut(conn, E_TIMEOUT, f"no seat taken within {limits.HELLO_TIMEOUT:g} "
                            "seconds of connecting")
 
@@ -708,6 +833,8 @@ class PeerSession:
                 return
             if method == "hello":
                 self._on_welcome(event.result)
+        elif isinstance(event, Request) and event.method == "ping" and not event.params:
+            self._out += self.codec.send(Response(event.msgid, None, None))  # still here
         else:
             raise RemoteProtocolError("the host sent a request", E_UNKNOWN_METHOD)
 

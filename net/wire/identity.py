@@ -4,6 +4,11 @@ Rules:
 
 * The key lives in ``$XDG_CONFIG_HOME/palazzo/identity.key`` (default
   ``~/.config/palazzo/identity.key``): the 32-byte private seed, file mode 0600, made on first use.
+* One key is one player. A second player on one account (two programs at one table) takes an
+  identity of its own (``--identity``, ``identity_path``): a file (a name with a ``/`` or ending
+  in ``.key``: the file is made there on first use) or a profile name (letters, digits, ``-`` and
+  ``_``, at most 32): ``$XDG_CONFIG_HOME/palazzo/identities/NAME.key``. Anything else is a
+  ``ValueError`` naming the rule. ``load_or_create(spec=...)`` loads or makes it.
 * Every signature covers a domain tag followed by the message, so a signature made for one
   purpose can never be replayed for another (``sign(tag, message)``).
 * A public key from outside is checked before anything is verified with it (``check_public_key``):
@@ -41,6 +46,8 @@ from nacl.exceptions import BadSignatureError
 from nacl.exceptions import RuntimeError as _NaclRuntimeError
 
 KEY_FILE = "identity.key"
+PROFILES = "identities"
+_PROFILE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
 PUBLIC_KEY_SIZE = 32
 SIGNATURE_SIZE = 64
 KEY_MEMO = 256  # keys whose check is remembered
@@ -50,6 +57,19 @@ _RAW = serialization.Encoding.Raw
 def config_dir() -> Path:
     base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
     return Path(base) / "palazzo"
+
+
+def identity_path(spec: str | None = None) -> Path:
+    """Where the identity ``spec`` names lives: ``None`` or ``""`` the account's own key, a
+    file path (with a ``/`` or ending in ``.key``), or a profile name under the config folder."""
+    if not spec:
+        return config_dir() / KEY_FILE
+    if "/" in spec or spec.endswith(".key"):
+        return Path(spec).expanduser()
+    if len(spec) > 32 or not set(spec) <= _PROFILE_CHARS:
+        raise ValueError(f"identity {spec!r}: a file (with a / or ending in .key) or a profile "
+                         "name of at most 32 letters, digits, - and _")
+    return config_dir() / PROFILES / f"{spec}.key"
 
 
 def fingerprint(public_key: bytes) -> str:
@@ -128,10 +148,13 @@ class Identity:
         return cls(os.urandom(32))
 
     @classmethod
-    def load_or_create(cls, folder: Path | None = None) -> Identity:
-        """The profile's identity, made and saved on first use."""
-        folder = folder or config_dir()
-        path = folder / KEY_FILE
+    def load_or_create(cls, folder: Path | None = None, spec: str | None = None) -> Identity:
+        """The profile's identity, made and saved on first use: the key in ``folder``, or the
+        one ``spec`` names (``identity_path``), by default the account's."""
+        path = folder / KEY_FILE if folder is not None else identity_path(spec)
+        folder = path.parent
+        if path.is_dir():
+            raise ValueError(f"{path} is a folder, not a palazzo identity key")
         if path.exists():
             seed = path.read_bytes()
             if len(seed) != 32:

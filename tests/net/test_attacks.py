@@ -424,7 +424,9 @@ def test_attack_forked_forfeit_then_rejoin():
     # nothing the host holds, the forked end included, opens the victim's cards
     everything = [*host.table.transcript.entries, *host.kept]
     assert [c for c in readable(everything, host.table) if c[2] == 0] == []
-    # a fresh program without its journal does not take the game for its own either
+    # a fresh program without its journal does not take the game for its own either (the
+    # failed one has stopped: its connection is closed)
+    link.drop(conn)
     stranger = PeerSession(players[0].identity, "p0")
     link.add(stranger, bot(8))
     link.pump()

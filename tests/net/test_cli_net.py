@@ -15,6 +15,8 @@ from tui.cli import main
     (["host", "medici", "--players", "3", "--headless", "--on-timeout", "nap"], "invalid choice"),
     (["join", "127.0.0.1:7342", "--bot", "oracle"], "unknown bot"),
     (["join", "127.0.0.1:99999", "--bot", "greedy"], "not a HOST:PORT"),
+    (["join", "127.0.0.1:7342", "--bot", "greedy", "--identity", "no good"], "profile name"),
+    (["host", "medici", "--players", "3", "--headless", "--identity", "x" * 33], "profile name"),
 ])
 def test_bad_arguments_are_refused_in_one_line(argv, words, capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
@@ -90,3 +92,4 @@ def test_join_help_documents_its_exit_status(capsys):
         main(["join", "--help"])
     out = capsys.readouterr().out
     assert "exit status:" in out and "5  gave up" in out and "3  a cheat" in out
+    assert "4  this player is already at the table" in out and "--identity" in out

@@ -33,14 +33,14 @@ def test_an_in_process_connection_the_host_closes_for_bad_bytes_is_cut():
     assert [s["name"] for s in host.lobby()["seats"]] == ["alice"]
 
 
-def test_an_in_process_seat_taken_over_by_its_own_key_is_cut_and_the_new_one_holds_the_seat():
+def test_an_in_process_seat_keeps_its_seat_against_a_second_one_with_its_key():
     host, runner = _runner()
     me = Identity.generate()
     first, second = PeerSession(me, "alice"), PeerSession(me, "alice")
     runner.add_local(first, None)
     old = host.seats[0].conn
     runner.add_local(second, None)
-    assert first.state == "failed" and "taken over" in str(first.error)
-    assert second.state == "lobby"
-    assert old not in runner.peers and old not in host.conns
-    assert host.seats[0].conn != old and len(host.seats) == 1
+    assert second.state == "failed" and "already at the table" in str(second.error)
+    assert first.state == "lobby"
+    assert old in runner.peers and old in host.conns
+    assert host.seats[0].conn == old and len(host.seats) == 1

@@ -81,6 +81,18 @@ async def test_host_from_the_start_screen_with_computer_seats(profile):
         assert "(Ada)" in text(app)
 
 
+async def test_join_form_refuses_an_identity_that_is_no_file_nor_profile_name(profile):
+    app = PalazzoApp(GameSetup())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f4")
+        await fill(pilot, "#address", "127.0.0.1:7342")
+        await fill(pilot, "#identity", "two words")
+        await pilot.click("#go")
+        await until(pilot, lambda: "Cannot go on" in text(app), "the reason on the form")
+        assert "profile name" in text(app) and app.focused.id == "identity"
+        assert isinstance(app.screen, JoinScreen)
+
+
 async def test_join_form_when_nothing_listens_stays_with_the_reason(profile):
     app = PalazzoApp(GameSetup())
     port = free_port()
@@ -89,7 +101,8 @@ async def test_join_form_when_nothing_listens_stays_with_the_reason(profile):
         assert isinstance(app.screen, JoinScreen)
         await pilot.press(*f"127.0.0.1:{port}", "enter")
         assert app.focused.id == "code"  # Enter moves on; it does not join yet
-        await pilot.press("enter", "enter")  # the code (none), then the name: join
+        # the code (none), the identity (the account's key), then the name: join
+        await pilot.press("enter", "enter", "enter")
         await until(pilot, lambda: "Cannot go on" in text(app), "the reason on the form")
         assert app.focused.id == "address"  # the field at fault
         assert isinstance(app.screen, JoinScreen)
@@ -202,13 +215,15 @@ async def test_host_form_settings_are_the_command_lines(profile):
         assert form.query_one("#on-timeout-row").display
         await fill(pilot, "#on-timeout", "bot")
         await fill(pilot, "#name", "Ada")
+        await fill(pilot, "#identity", "sister")
         s = form.settings()
     assert s == cli_settings([
         "condottiere", "--players", "3", "--no-seat", "--bots", "3", "--bot", "easy",
         "--option", "hidden_cards", "--option", "playing_for_points=30", "--open",
         "--port", "7400", "--bind", "127.0.0.1", "--turn-timeout", "120", "--on-timeout", "bot",
-        "--name", "Ada",
+        "--name", "Ada", "--identity", "sister",
     ])
+    assert s.identity == "sister"
     assert (s.seat, s.open, s.bots, s.bot, s.turn_timeout, s.on_timeout) == (
         False, True, 3, "easy", 120.0, "bot")
     assert s.options == {"hidden_cards": True, "playing_for_points": 30}
@@ -283,7 +298,7 @@ async def test_host_form_at_80x24_every_field_by_tab(profile):
         await fill(pilot, "#timeout", 60)  # and the choice after the time limit shown
         options = [f"opt-{n}" for n in get_game("condottiere").rules.options]  # in their order
         fields = ["game", "players", "seat", "bots", "bot", *options, "port", "bind", "open",
-                  "timeout", "on-timeout", "hints", "name", "go"]
+                  "timeout", "on-timeout", "hints", "identity", "name", "go"]
         assert options  # the game with the most options has some
         seen = []
         form.query_one("#game").focus()

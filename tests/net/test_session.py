@@ -82,16 +82,16 @@ def test_the_game_code_is_required_and_checked(make_game):
     assert [s.name for s in g.host.seats] == ["bot2"]
 
 
-def test_a_full_game_is_refused_and_a_key_connecting_again_takes_its_seat(make_game):
+def test_a_full_game_is_refused_and_a_live_seat_is_not_taken_by_its_own_key(make_game):
     g = make_game(3)
     twin = Identity.generate()
     first = g.add_bot(0, identity=twin, bot=None)
     g.link.pump()
-    again = g.add_bot(1, identity=twin, bot=None)  # e.g. after a connection broke unnoticed
+    again = g.add_bot(1, identity=twin, bot=None)  # the first one answers the host's ping
     g.link.pump()
-    assert again.state == "lobby" and len(g.host.seats) == 1
-    assert first.state == "failed" and first.error.code == E_KEY_IN_USE
-    assert "taken over by a new connection with the same key" in str(first.error)
+    assert first.state == "lobby" and len(g.host.seats) == 1
+    assert again.state == "failed" and again.error.code == E_KEY_IN_USE
+    assert "already at the table from another program" in str(again.error)
     for i in range(2):
         g.add_bot(10 + i)
     g.link.pump()

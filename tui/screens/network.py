@@ -3,8 +3,9 @@
 ``HostScreen`` asks for the game, the players, whether the host takes a seat (off: it only
 relays), the computer seats and their level, the game's rules options, the port and address,
 whether the game is open or needs a code, a turn limit and what happens after it, and the host's
-name; it builds the ``HostSettings`` that ``palazzo host`` builds from its flags. ``JoinScreen``
-asks for ``HOST:PORT``, the code and a name (a ``JoinRequest``), as ``palazzo join`` takes them.
+name and identity (empty: the account's key; a key file or a profile name lets a second player
+on one account take a seat of its own); it builds the ``HostSettings`` that ``palazzo host`` builds from its flags. ``JoinScreen``
+asks for ``HOST:PORT``, the code, the identity and a name (a ``JoinRequest``), as ``palazzo join`` takes them.
 Going ahead hands the settings to ``start(form, settings)``, given by the app, which runs the
 network and opens the lobby; a game that cannot start (a port in use, no host listening, a wrong
 code) brings the user back to the form with the reason written on it (``show_error``), and the
@@ -34,6 +35,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 
 from engine.registry import game_names, get_game
 from net.session.hosting import DEFAULT_PORT, HostSettings, parse_address
+from net.wire.identity import identity_path
 from tui.options import option_widgets, read_options
 from tui.setup import default_bot, player_levels
 from tui.widgets import Tick
@@ -65,10 +67,18 @@ def _user() -> str:
 
 #: words of a reason and the field they put the focus on, first match wins
 FAULT: tuple[tuple[str, str], ...] = (
-    ("port", "#port"), ("computer seat", "#bots"), ("listen", "#bind"), ("bind", "#bind"),
+    ("identity", "#identity"), ("port", "#port"), ("computer seat", "#bots"), ("listen", "#bind"), ("bind", "#bind"),
     ("code", "#code"), ("address", "#address"), ("reach", "#address"), ("host:port", "#address"),
     ("name", "#name"),
 )
+
+
+def _identity(form: Screen[Any]) -> str | None:
+    """The form's Identity field: ``None`` (the account's key) when empty; ``ValueError`` for
+    one that is neither a key file nor a profile name."""
+    spec = form.query_one("#identity", Input).value.strip() or None
+    identity_path(spec)
+    return spec
 
 
 def parse_join_line(text: str) -> tuple[str, str | None] | None:
@@ -106,6 +116,8 @@ class JoinRequest:
     port: int
     code: str | None
     name: str
+    #: the player's identity (``net.wire.identity.identity_path``): ``None`` the account's key
+    identity: str | None = None
 
 
 class Form(Screen[dict[str, Any] | None]):
@@ -184,7 +196,7 @@ class HostScreen(Form):
                 tick = self.query_one(f"#{wid}", Tick)
                 with tick.prevent(Checkbox.Changed):
                     tick.value = k[wid]
-        for wid in ("port", "bind", "name"):
+        for wid in ("port", "bind", "name", "identity"):
             if wid in k:
                 self.query_one(f"#{wid}", Input).value = k[wid]
 
@@ -196,7 +208,7 @@ class HostScreen(Form):
             out[wid] = self.query_one(f"#{wid}", Select).value
         for wid in ("seat", "open", "hints"):
             out[wid] = self.query_one(f"#{wid}", Tick).value
-        for wid in ("port", "bind", "name"):
+        for wid in ("port", "bind", "name", "identity"):
             out[wid] = self.query_one(f"#{wid}", Input).value
         return out
 
@@ -260,6 +272,10 @@ class HostScreen(Form):
                 yield Label("Coach", classes="label")
                 yield Tick("Hints: every player may ask the coach (h) for a suggestion",
                            id="hints", compact=True)
+            with Horizontal(classes="row"):
+                yield Label("Identity", classes="label")
+                yield Input("", placeholder="empty: this account's key",
+                            id="identity", compact=True, max_length=200)
             with Horizontal(classes="row"):
                 yield Label("Your name", classes="label")
                 yield Input(self.name_given or _user(), id="name", compact=True, max_length=20)
@@ -358,6 +374,7 @@ class HostScreen(Form):
             on_timeout=str(self.query_one("#on-timeout", Select).value) if timeout else "forfeit",
             allow_hints=self.query_one("#hints", Tick).value,
             name=self.query_one("#name", Input).value.strip() or _user(),
+            identity=_identity(self),
         )
 
     @on(Button.Pressed, "#go")
@@ -402,6 +419,10 @@ class JoinScreen(Form):
                 yield Input("", placeholder="(none for an open game)", id="code", compact=True,
                             max_length=32)
             with Horizontal(classes="row"):
+                yield Label("Identity", classes="label")
+                yield Input("", placeholder="empty: this account's key",
+                            id="identity", compact=True, max_length=200)
+            with Horizontal(classes="row"):
                 yield Label("Your name", classes="label")
                 yield Input(self.name_given or _user(), id="name", compact=True, max_length=20)
         yield self._error_line()
@@ -435,8 +456,9 @@ class JoinScreen(Form):
             if not address:
                 raise ValueError("type the host's address, as HOST:PORT")
             host, port = parse_address(address)
+            identity = _identity(self)
         except ValueError as e:
             self.show_error(str(e))
             return
         if self.start is not None:
-            self.start(self, JoinRequest(host, port, code, name))
+            self.start(self, JoinRequest(host, port, code, name, identity))
