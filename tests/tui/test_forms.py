@@ -22,7 +22,7 @@ def no_network(monkeypatch):
         started.append(settings)
         raise ValueError("not in this test")
 
-    def join(host_, port, code, name):
+    def join(host_, port, code, name, identity=None):
         started.append((host_, port, code, name))
         raise ValueError("not in this test")
 
@@ -115,6 +115,8 @@ async def test_enter_in_the_join_address_moves_to_the_code(no_network):
         form = app.screen
         await pilot.press(*"10.0.0.5:7000", "enter")
         assert no_network == [] and app.focused is form.query_one("#code")
+        await pilot.press("enter")
+        assert no_network == [] and app.focused is form.query_one("#identity")
         await pilot.press("enter")
         assert no_network == [] and app.focused is form.query_one("#name")
 
