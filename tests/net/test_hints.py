@@ -37,3 +37,31 @@ def test_a_client_that_does_not_say_is_a_local_game_and_gives_hints():
         hints_allowed = False
 
     assert hints_allowed(Local()) and not hints_allowed(Net())
+
+
+def test_attack_host_allows_hints_for_one_peer_only(make_game, tamper):
+    """A host that signs a second start, with ``hints``, for one peer: that peer's chain differs
+    from the one the other seats sign on, so it refuses their next entry and names the host; the
+    coach is never on for one seat while the others believe it is off."""
+    from net.wire.errors import HOST, CheatDetected
+    from net.wire.rpc import Notification
+    from net.wire.transcript import Entry
+
+    g = make_game(3)
+
+    def change(e):
+        if isinstance(e, Notification) and e.method == "entry":
+            entry = Entry.parse(e.params[0]["body"], e.params[0]["sig"])
+            if entry.kind == "start":
+                forged = Entry.sign(g.host.identity, {**entry.fields, "hints": True})
+                return [Notification("entry", (forged.to_wire(),))]
+        return [e]
+
+    for i in range(3):
+        g.add_bot(i)
+    tamper(g, g.conns[1], change)
+    g.link.pump()
+    victim = g.peers[1]
+    assert victim.state == "failed"
+    assert isinstance(victim.error, CheatDetected) and victim.error.seat == HOST
+    assert not any(p.table.hints for p in (g.peers[0], g.peers[2]))
