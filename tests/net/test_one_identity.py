@@ -9,7 +9,7 @@ from engine.registry import get_game
 from net.session import limits
 from net.session.journal import Journal
 from net.session.link import RawPeer
-from net.session.sessions import IN_USE, PeerSession
+from net.session.sessions import IN_USE, PeerSession, hello_signature
 from net.wire.identity import Identity, identity_path
 from net.wire.rpc import E_BAD_SIGNATURE, E_KEY_IN_USE, Codec, Notification, Request, Response
 
@@ -134,6 +134,26 @@ def test_a_stranger_without_the_key_cannot_start_a_claim(make_game):
     assert answer.error.code == E_BAD_SIGNATURE and IN_USE not in answer.error.message
 
 
+
+
+def test_attack_replayed_hello_cannot_claim_a_held_seat(make_game):
+    """The seat's own signed hello, replayed on another connection (a host or an eavesdropper
+    that kept it), answers a challenge that connection was never sent: it is refused, and no
+    ping or claim is started against the seat's holder."""
+    g = make_game(3)
+    me = Identity.generate()
+    g.add_bot(0, identity=me)
+    g.link.pump()
+    first, conn1 = g.add_raw()
+    old = next(e for e in first.events() if isinstance(e, Notification)).params[0]["nonce"]
+    replayed = {"name": "bot0", "key": me.public_key, "sig": hello_signature(me, old, g.host.identity.public_key),
+                "nonce": bytes(32), "code": g.host.code}
+    raw, conn = g.add_raw()
+    assert next(e for e in raw.events() if isinstance(e, Notification)).method == "challenge"
+    g.link.send(conn, Codec().send(Request(1, "hello", (replayed,))))
+    assert not g.host._claims and g.host.seats[0].conn == g.conns[0]
+    answer = next(e for e in raw.events() if isinstance(e, Response))
+    assert answer.error.code == E_BAD_SIGNATURE
 
 def _net_peer(g, me, name, journal=None, bot=None):
     """A peer of ``me`` that the host sees come over the network."""
