@@ -4,25 +4,17 @@ joiner says so in one line and keeps its record."""
 
 import signal
 
-from tests.e2e.test_network_e2e import TIMEOUT, _join_line, _palazzo
-from tests.e2e.test_one_identity_e2e import HOST_ARGS, _join, _wait_for
+from tests.e2e.test_network_e2e import TIMEOUT
+from tests.e2e.test_one_identity_e2e import _join, _wait_for, hosted
 
 
 def test_a_host_that_quits_tells_every_peer_and_exits_0(tmp_path):
-    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
-    host = _palazzo(["host", *HOST_ARGS], tmp_path / "p0", logs[0])
-    procs = [host]
-    try:
-        line = _join_line(logs[0], host)
+    with hosted(tmp_path) as (logs, host, procs, line):
         procs += [_join(tmp_path, line, i, logs[i]) for i in (1, 2, 3)]
         _wait_for(logs[1], "the seats agreed on a seed", "the game under way")
         host.send_signal(signal.SIGINT)
         assert host.wait(TIMEOUT) == 0, logs[0].read_text()[-2000:]
         codes = [procs[i].wait(TIMEOUT) for i in (1, 2, 3)]
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
     said = logs[0].read_text()
     assert "the host closed the game; every peer was told" in said and "transcript: " in said
     assert "Traceback" not in said

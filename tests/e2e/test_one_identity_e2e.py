@@ -8,6 +8,7 @@ import re
 import shutil
 import signal
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from tests.e2e.test_network_e2e import TIMEOUT, _join_line, _palazzo, _transcript
@@ -31,6 +32,22 @@ def _join(tmp_path, line, i, log, config=None, data=None, name=None):
     return _palazzo(["join", line, "--name", name or f"bot{i}", "--bot", "greedy"], home, log)
 
 
+@contextmanager
+def hosted(tmp_path):
+    """A relay-only host (``HOST_ARGS``) on loopback, for a test's joins: the logs (``p0`` the
+    host's, ``p1``-``p3`` the joiners'), the host process, the list of processes the test starts
+    (each one still running at the end is killed) and the join line."""
+    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
+    host = _palazzo(["host", *HOST_ARGS], tmp_path / "p0", logs[0])
+    procs = [host]
+    try:
+        yield logs, host, procs, _join_line(logs[0], host)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+
+
 def _same_verified_records(tmp_path, logs):
     saved = [_transcript(tmp_path / f"p{i}", logs[i]) for i in (1, 2, 3)]
     assert len({hashlib.sha256(s).hexdigest() for s in saved}) == 1
@@ -38,11 +55,7 @@ def _same_verified_records(tmp_path, logs):
 
 
 def test_a_second_program_is_refused_and_a_killed_joiner_comes_back(tmp_path):
-    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
-    host = _palazzo(["host", *HOST_ARGS], tmp_path / "p0", logs[0])
-    procs = [host]
-    try:
-        line = _join_line(logs[0], host)
+    with hosted(tmp_path) as (logs, host, procs, line):
         procs += [_join(tmp_path, line, 1, logs[1]), _join(tmp_path, line, 2, logs[2])]
         _wait_for(logs[1], "lobby 2/3", "the two first seats in the lobby")
         dup_log = tmp_path / "dup.log"
@@ -61,20 +74,12 @@ def test_a_second_program_is_refused_and_a_killed_joiner_comes_back(tmp_path):
         for i in (1, 2, 3):
             assert procs[i].wait(TIMEOUT) == 0, logs[i].read_text()[-2000:]
         assert host.wait(TIMEOUT) == 0, logs[0].read_text()[-2000:]
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
     _same_verified_records(tmp_path, logs)
     assert "Traceback" not in logs[0].read_text()
 
 
 def test_the_same_join_line_again_while_the_first_program_lives_goes_on_from_the_new(tmp_path):
-    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
-    host = _palazzo(["host", *HOST_ARGS], tmp_path / "p0", logs[0])
-    procs = [host]
-    try:
-        line = _join_line(logs[0], host)
+    with hosted(tmp_path) as (logs, host, procs, line):
         procs += [_join(tmp_path, line, i, logs[i]) for i in (1, 2, 3)]
         _wait_for(logs[2], "the seats agreed on a seed", "the game under way")
         first = procs[2]
@@ -85,10 +90,6 @@ def test_the_same_join_line_again_while_the_first_program_lives_goes_on_from_the
         assert "joined again from another program" in first_log.read_text()
         for i in (1, 2, 3):
             assert procs[i].wait(TIMEOUT) == 0, logs[i].read_text()[-2000:]
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
     # the first program saved its part of the record too; the newest is the whole game
     newest = max((tmp_path / "p2" / "data" / "palazzo" / "games").iterdir(),
                  key=lambda f: f.stat().st_mtime)
