@@ -51,7 +51,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from net.session import limits
+from net.session import limits, watch
 from net.session.code import CodeGuard, same_code
 from net.session.journal import Journal
 from net.session.limits import Bucket, QuietLog
@@ -146,6 +146,7 @@ class _Conn:
     resume_from: int = 0
     ping: int | None = None  # the msgid of the ping it was sent and has not answered
     claim: bool = False  # its hello waits for the seat's holder to answer a ping
+    watcher: str | None = None  # the name of a watcher (``net.session.watch``): never a seat
 
 
 @dataclass(frozen=True)
@@ -276,6 +277,9 @@ class HostSession:
         for old, k in list(self._claims.items()):
             if k.conn == conn:
                 del self._claims[old]
+        if c is not None and c.watcher is not None:
+            log.info("watcher %s left", c.watcher)
+            self._broadcast_lobby()
         if c is not None and c.seat is not None and self.seats[c.seat].conn == conn:
             log.info("seat %s (%s) left", c.seat, self.seats[c.seat].name)
             if self.table.phase == "lobby":  # before the start a seat is simply given up
@@ -364,6 +368,7 @@ class HostSession:
         sig = _typed(m, "sig", bytes, size=SIGNATURE_SIZE)
         nonce = _typed(m, "nonce", bytes, size=NONCE_SIZE)
         have = _typed(m, "have", int, optional=True) or 0
+        watching = _typed(m, "watch", bool, optional=True) or False
         if not 0 <= have <= len(self.table.transcript):
             raise RemoteProtocolError(f"'have' is {have}: the transcript holds "
                                       f"{len(self.table.transcript)} entries", E_BAD_PARAMS)
@@ -375,8 +380,10 @@ class HostSession:
             raise RemoteProtocolError("the hello signature does not match the key", E_BAD_SIGNATURE)
         if c.seat is not None:
             raise RemoteProtocolError("this connection already said hello", E_WRONG_PHASE)
-        if c.claim:
+        if c.claim or c.watcher is not None:
             raise RemoteProtocolError("this connection already said hello", E_WRONG_PHASE)
+        if watching:
+            return self._watch(conn, name, key, nonce, have)
         for i, seat in enumerate(self.seats):
             if seat.key == key:
                 old = seat.conn
@@ -392,6 +399,19 @@ class HostSession:
         log.info("seat %s: %s (%s)", c.seat, name, _fp(key))
         return {"seat": c.seat, "players": self.players, "length": 0, "resume": False,
                 "proof": host_proof(self.identity, nonce, key)}
+
+    def _watch(self, conn: int, name: str, key: bytes, nonce: bytes, have: int) -> dict[str, Any]:
+        """Let ``conn`` watch (``net.session.watch``): no seat, the entries from ``have`` on."""
+        watch.check_room(len(self.watchers()))
+        c = self.conns[conn]
+        c.watcher, c.resume_from = name, have
+        log.info("watcher %s (%s) is watching", name, _fp(key))
+        return watch.welcome(self.players, len(self.table.transcript), self.table.phase != "lobby",
+                             host_proof(self.identity, nonce, key))
+
+    def watchers(self) -> list[str]:
+        """The names of the watchers, in the order they came."""
+        return [c.watcher for c in self.conns.values() if c.watcher is not None and not c.closed]
 
     def _seat(self, conn: int, i: int, nonce: bytes, have: int) -> dict[str, Any]:
         """Seat ``conn`` on seat ``i``, whose key its hello proved: the welcome."""
@@ -474,13 +494,13 @@ class HostSession:
         self._warn(conn, f"ignoring a response (msgid {event.msgid})")
 
     def _ready(self, conn: int, req: Request) -> Any:
-        seat = self._seat_of(conn)
+        seat = self._seat_of(conn, "say it is ready")
         self._lobby_changed = not self.seats[seat].ready  # a second ready tells nobody
         self.seats[seat].ready = True
         return None
 
     def _post(self, conn: int, req: Request) -> Any:
-        seat = self._seat_of(conn)
+        seat = self._seat_of(conn, "post an entry")
         m = _param_map(req)
         entry = Entry.parse(m.get("body"), m.get("sig"))
         if entry.author != seat:
@@ -495,7 +515,8 @@ class HostSession:
     def _after(self, conn: int, method: str) -> None:
         if method == "hello":
             c = self.conns[conn]
-            c.codec.receive_limit = c.codec.frame_limit  # seated: entries may be large
+            if c.watcher is None:  # seated: entries may be large (a watcher sends none)
+                c.codec.receive_limit = c.codec.frame_limit
             for entry in self.table.transcript.entries[c.resume_from :]:
                 self._notify(conn, "entry", entry.to_wire())
             self._broadcast_lobby()
@@ -535,7 +556,8 @@ class HostSession:
     def _make_room(self, address: str) -> None:
         """Before a connection from ``address`` comes in: close the oldest stranger of that
         address when it holds its share, or the oldest of all when the host is full."""
-        strangers = [n for n, c in self.conns.items() if c.seat is None and not c.closed]
+        strangers = [n for n, c in self.conns.items()
+                     if c.seat is None and c.watcher is None and not c.closed]
         same = [n for n in strangers if self.conns[n].address == address]
         held = sum(1 for c in self.conns.values() if not c.closed)
         if address and len(same) >= limits.STRANGERS_PER_ADDRESS:
@@ -548,7 +570,7 @@ class HostSession:
     def _within_budget(self, conn: int, c: _Conn) -> bool:
         """Whether one more message from ``conn`` may be read; if not, a stranger is muted and a
         seated connection closed."""
-        if c.seat is None:
+        if c.seat is None and c.watcher is None:
             c.asked += 1
             if c.asked <= limits.STRANGER_REQUESTS:
                 return True
@@ -561,17 +583,18 @@ class HostSession:
         if not c.address:  # an in-process seat: the host's own program
             return True
         if c.budget is None:
-            c.budget = Bucket(self.clock, limits.REQUEST_RATE, limits.REQUEST_BURST)
+            c.budget = (Bucket(self.clock, watch.RATE, watch.BURST) if c.watcher is not None
+                        else Bucket(self.clock, limits.REQUEST_RATE, limits.REQUEST_BURST))
         if c.budget.take():
             return True
-        self._shut(conn, E_BUSY, f"more than {limits.REQUEST_BURST} messages at once, or "
-                   f"{limits.REQUEST_RATE:g} a second")
+        self._shut(conn, E_BUSY, f"more than {c.budget.burst:g} messages at once, or "
+                   f"{c.budget.rate:g} a second")
         return False
 
     def _expire_strangers(self) -> None:
         now = self.clock()
         for conn, c in list(self.conns.items()):
-            if c.seat is None and not c.closed and not c.claim \
+            if c.seat is None and c.watcher is None and not c.closed and not c.claim \
                     and now - c.since >= limits.HELLO_TIMEOUT:
                 self._shut(conn, E_TIMEOUT, f"no seat taken within {limits.HELLO_TIMEOUT:g} "
                            "seconds of connecting")
@@ -594,8 +617,11 @@ class HostSession:
             more = f" ({skipped} more from {address} not logged)" if skipped else ""
             log.warning("connection %s from %s: %s%s", conn, address, msg, more)
 
-    def _seat_of(self, conn: int) -> int:
-        seat = self.conns[conn].seat
+    def _seat_of(self, conn: int, method: str = "do that") -> int:
+        c = self.conns[conn]
+        if c.watcher is not None:
+            raise watch.refuse(method)
+        seat = c.seat
         if seat is None:
             raise RemoteProtocolError("say hello first", E_WRONG_PHASE)
         return seat
@@ -631,9 +657,7 @@ class HostSession:
     def _relay(self, entry: Entry) -> None:
         if self.on_entry is not None:
             self.on_entry(entry)
-        for conn, c in self.conns.items():
-            if c.seat is not None and not c.closed:
-                self._notify(conn, "entry", entry.to_wire())
+        self._broadcast("entry", entry.to_wire())
         self._track_due()
         if self.table.phase == "over" and not self.finished:
             self.finished = True
@@ -679,17 +703,23 @@ class HostSession:
             self._out.append(Close(conn, reason))
 
     def lobby(self) -> dict[str, Any]:
+        watching = self.watchers()
         return {
             "game": self.game, "players": self.players,
             "seats": [{"seat": i, "name": s.name, "fp": _fp(s.key), "ready": s.ready,
                        "online": s.conn is not None} for i, s in enumerate(self.seats)],
+            **({"watchers": watching} if watching else {}),
         }
 
     def _broadcast_lobby(self) -> None:
-        data = self.lobby()
+        self._broadcast("lobby", self.lobby())
+
+    def _broadcast(self, method: str, payload: dict[str, Any]) -> None:
+        """Notify every seated connection and every watcher (what everyone at the table may
+        know goes through here, so that watchers hear it too)."""
         for conn, c in self.conns.items():
-            if c.seat is not None:
-                self._notify(conn, "lobby", data)
+            if (c.seat is not None or c.watcher is not None) and not c.closed:
+                self._notify(conn, method, payload)
 
 
 def _printable(text: Any) -> str:
@@ -721,7 +751,11 @@ class PeerSession:
 
     ``receive_data`` takes bytes from the host; ``data_to_send`` gives bytes for it. When
     ``decision_due()`` the caller (a bot, or the table screen) calls ``act(action)``.
+    A subclass with ``WATCH`` set follows the game as a watcher (``net.session.watcher``).
     """
+
+    #: a watcher's session: its hello says ``watch``, its table is an observer's
+    WATCH = False
 
     def __init__(self, identity: Identity, name: str, code: str | None = None,
                  auto_ready: bool = True, clock: Callable[[], float] = time.monotonic,
@@ -850,16 +884,17 @@ class PeerSession:
         except InvalidKey as e:
             raise RemoteProtocolError(f"the host key is refused ({e})", E_BAD_PARAMS) from None
         if self.table is None:
-            self.table = Table(host, self.identity, self.journal)
+            self.table = Table(host, None) if self.WATCH else Table(host, self.identity,
+                                                                    self.journal)
         elif self.table.host_key != host:
             raise RemoteProtocolError("a different host answered", E_BAD_SIGNATURE)
         self._nonce = os.urandom(NONCE_SIZE)
-        if self.table.phase == "lobby":  # it may go into the game: journaled before it is sent
-            self.journal.contribute(self._nonce)
+        if self.table.phase == "lobby" and not self.WATCH:
+            self.journal.contribute(self._nonce)  # it may go into the game: journaled first
         self._call("hello", ({
             "name": self.name, "key": self.identity.public_key, "code": self.code,
             "sig": hello_signature(self.identity, nonce, host), "have": len(self.table.transcript),
-            "nonce": self._nonce,
+            "nonce": self._nonce, **({"watch": True} if self.WATCH else {}),
         },))
 
     def _on_welcome(self, result: Any) -> None:
