@@ -4,7 +4,8 @@ Subcommands: ``play`` (a game against computer opponents in the full-screen tabl
 command at all, the start screen); ``resume`` (go on with a saved local game: every local game
 is saved after each move, see ``tui.saves``); ``replay`` (step through a finished game, a saved
 local one or a networked game's transcript, see ``tui.replay``); ``sim`` (headless bot games); ``watch`` (a bot game told in
-the terminal); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``); ``verify``
+the terminal, or with ``HOST:PORT`` a networked game followed as a watcher: ``tui.watch``,
+``net.session.watcher``); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``); ``verify``
 (check saved transcripts: exit status 0 all verified, 3 a cheat or an altered record, 4 a
 record cut off, 5 a file that is not a transcript: ``VERIFY_EXIT``). ``--version`` prints the
 package's version. Every flag of every subcommand has a help text (a test walks the tree). ``join``: 0 the game was played to its end, 1 it could not be
@@ -35,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import LocalGame
-from engine.registry import get_game, parse_options
+from engine.registry import game_names, get_game, parse_options
 from engine.sim import bot_rng, run, seat_bots
 from tui.setup import GameSetup, make_client
 
@@ -128,13 +129,28 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--think", type=float, default=None, help="CPU seconds per search-bot decision")
     sim.add_argument("--json", action="store_true", help="one JSON object per game")
 
-    watch = sub.add_parser("watch", help="watch bots play one game, move by move")
-    watch.add_argument("game", nargs="?", default="medici", help="medici or condottiere")
-    watch.add_argument("--players", type=_positive, default=4, help="seats at the table (default 4)")
+    watch = sub.add_parser("watch", help="watch bots play one game here, or follow a networked "
+                           "game as a watcher (HOST:PORT)", epilog=WATCH_HELP,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    watch.add_argument("game", nargs="?", default="medici", metavar="GAME|HOST:PORT",
+                       help="medici or condottiere: a bot game played here; HOST:PORT: the "
+                            "networked game hosted there, followed as a watcher")
+    watch.add_argument("--players", type=_positive, default=4,
+                       help="a bot game's seats at the table (default 4)")
     watch.add_argument("--seed", type=_int, default=None,
-                       help="the seed of the shuffle (default: a random one, printed)")
-    watch.add_argument("--bots", default="", help="comma-separated bot per seat, or one for all")
-    watch.add_argument("--option", action="append", default=[], help="a rules option, NAME or NAME=N")
+                       help="a bot game's seed of the shuffle (default: a random one, printed)")
+    watch.add_argument("--bots", default="", help="a bot game's bot per seat, comma-separated, "
+                       "or one for all")
+    watch.add_argument("--option", action="append", default=[],
+                       help="a bot game's rules option, NAME or NAME=N")
+    watch.add_argument("--code", default=None, help="a networked game's code, as the host gave it")
+    watch.add_argument("--name", default=None,
+                       help="your name in the host's list of watchers (default: your login)")
+    watch.add_argument("--identity", default=None, metavar="FILE|NAME",
+                       help="watch as this identity: a key file or a profile name, as join takes "
+                            "it (default the account's key)")
+    watch.add_argument("--headless", action="store_true",
+                       help="a networked game: print the public log lines instead of the table")
     _add_host(sub)
     _add_join(sub)
     _add_verify(sub)
@@ -217,6 +233,18 @@ VERIFY_EXIT = """exit status (for several files, the first of 3, 4, 5 that any o
   4  a record cut off: the file stops in the middle of an entry, or every entry is genuine but
      the record stops before the end of the game
   5  a file that is not a palazzo transcript at all"""
+
+
+WATCH_HELP = """Two ways to watch:
+  palazzo watch [GAME] [--players N --seed S --bots B --option O]
+      bots play one game here, every move printed
+  palazzo watch HOST:PORT [--code CODE] [--name NAME] [--identity FILE|NAME] [--headless]
+      follow the networked game hosted at HOST:PORT as a watcher: the table as an observer
+      sees it (only what the rules show everyone: nobody's hand), or with --headless the public
+      log lines; the host lists the watchers; at the end the record is checked and saved.
+      A watcher takes no seat and makes no move; a host takes at most 8.
+exit status of a networked watch: as palazzo join's (0 followed to the end and verified, 1 it
+could not follow, 3 a cheat was detected, 5 gave up)."""
 
 
 RESUME_HELP = """Every local game is saved after each move under $XDG_DATA_HOME/palazzo/local/
@@ -437,7 +465,24 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _is_address(target: str) -> bool:
+    """Whether ``watch``'s argument is a ``HOST:PORT`` (else it must be a game's name)."""
+    if target in game_names():
+        return False
+    if ":" not in target:
+        raise UsageError(f"{target!r} is neither a game ({', '.join(game_names())}) nor a "
+                         "HOST:PORT address")
+    return True
+
+
 def cmd_watch(args: argparse.Namespace) -> int:
+    if _is_address(args.game):
+        return cmd_watch_net(args)
+    networked = [f for f, v in (("--code", args.code), ("--name", args.name),
+                                ("--identity", args.identity), ("--headless", args.headless)) if v]
+    if networked:
+        raise UsageError(f"{networked[0]} is for watching a networked game (HOST:PORT), not a "
+                         f"bot game of {args.game}")
     entry, config, bots = _setup(args)
     seed = args.seed if args.seed is not None else random.randrange(1 << 32)
     rules = entry.rules
@@ -455,6 +500,28 @@ def cmd_watch(args: argparse.Namespace) -> int:
     print("scores: " + ", ".join(f"{names[i]} {s}" for i, s in enumerate(o.scores)))
     print("winner: " + " and ".join(names[w] for w in o.winners) + f" ({o.detail.get('text', o.end)})")
     return 0
+
+
+def cmd_watch_net(args: argparse.Namespace) -> int:
+    """``palazzo watch HOST:PORT``: follow a networked game as a watcher."""
+    local = [f for f, v, default in (("--players", args.players, 4), ("--seed", args.seed, None),
+                                     ("--bots", args.bots, ""), ("--option", args.option, []))
+             if v != default]
+    if local:
+        raise UsageError(f"{local[0]} is for a bot game played here, not for watching "
+                         f"{args.game}")
+    from net.session import hosting
+
+    hosting.parse_address(args.game)  # a bad port: a ValueError, one line
+    name = args.name or getpass.getuser()
+    spec = _identity_spec(args.identity)
+    if args.headless or not sys.stdout.isatty():
+        from net.session.watcher import watch_game
+
+        return watch_game(args.game, args.code, name, _say, spec)
+    from tui import watch
+
+    return watch.watch_tui(args.game, args.code, name, _say, spec)
 
 
 def _say(line: str) -> None:

@@ -71,8 +71,9 @@ class WatchSession(PeerSession):
 def lobby_line(lobby: dict[str, Any]) -> str:
     """The lobby in one line: the seats, and the watchers if any."""
     seats = lobby.get("seats", [])
-    line = f"lobby {len(seats)}/{lobby.get('players')}: " + ", ".join(
-        f"{x.get('name')} [{x.get('fp')}]" + ("" if x.get("online") else " (away)") for x in seats)
+    line = f"lobby {len(seats)}/{lobby.get('players')}: " + (", ".join(
+        f"{x.get('name')} [{x.get('fp')}]" + ("" if x.get("online") else " (away)")
+        for x in seats) or "no seat taken yet")
     watchers = lobby.get("watchers")
     if watchers:
         line += "; watching: " + ", ".join(str(w) for w in watchers)
