@@ -34,6 +34,7 @@ from net.session.hosting import (
 )
 from net.session.peer import PeerGone, PeerRunner
 from net.session.sessions import PeerEvent, PeerSession
+from net.session.verify import printable_line
 from net.wire.identity import Identity
 from tui.netclient import NetClient
 from tui.screens.lobby import LobbyScreen
@@ -117,6 +118,7 @@ class NetGame:
         self.notices: list[str] = []
         #: a host that takes no seat: the lobby stays, saying how the relayed game goes
         self.relay = isinstance(session, RelayView)
+        self._watchers: list[str] = []  # the watchers last told (``tui.watch.watcher_news``)
 
     def start(self, app: App[Any]) -> LobbyScreen:
         """Run the network in ``app``; the lobby to show."""
@@ -153,6 +155,7 @@ class NetGame:
             return
         if self.failure:
             app.notify(self.failure, title="The game cannot go on", severity="error", timeout=30)
+        self._tell_watchers(app)
         if (self.client is None and not self.relay and s.table is not None
                 and s.table.phase not in ("lobby",)):
             self._open_table()
@@ -162,6 +165,16 @@ class NetGame:
             self.client.changed()
         if s.state == "over" and not self.saved:
             self._save()
+
+    def _tell_watchers(self, app: App[Any]) -> None:
+        """A note on the screen when a watcher comes or goes (the lobby lists them too)."""
+        from tui.watch import watcher_news
+
+        watchers = (self.session.lobby or {}).get("watchers")
+        now = [printable_line(str(w))[:32] for w in watchers[:8]] if type(watchers) is list else []
+        for line in watcher_news(self._watchers, now):
+            app.notify(line, timeout=8, markup=False)  # names come from the host
+        self._watchers = now
 
     def _save(self) -> None:
         """Save the transcript the moment the game ends, and show where it went."""

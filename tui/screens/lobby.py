@@ -30,6 +30,9 @@ def lobby_text(lobby: dict[str, Any], me: bytes | None = None, my_fp: str = "") 
         t.append(away + mine + "\n")
     for k in range(len(seats), lobby.get("players", len(seats))):
         t.append(f" {k + 1}. (free)\n", style="dim")
+    watchers = lobby.get("watchers")
+    if watchers:  # they take no seat (``net.session.watch``)
+        t.append(f" Watching: {', '.join(str(w) for w in watchers)}\n")
     return t
 
 
@@ -77,6 +80,9 @@ class LobbyScreen(Screen[None]):
         players = lobby.get("players", "?")
         if getattr(s, "relay", False):
             status = s.status()
+        elif getattr(s, "WATCH", False) and s.state == "lobby":
+            status = (f"You are watching: you take no seat. The game starts when every seat is "
+                      f"taken and ready ({seated} of {players} seats taken).")
         elif s.state == "failed":
             status = f"Cannot join: {s.error}"
         elif s.state == "connecting":
@@ -88,8 +94,9 @@ class LobbyScreen(Screen[None]):
         self.query_one("#status", Static).update(status)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "ready" and getattr(self.session, "relay", False):
-            return False  # a relay has no seat to be ready in
+        if action == "ready" and (getattr(self.session, "relay", False)
+                                  or getattr(self.session, "WATCH", False)):
+            return False  # a relay or a watcher has no seat to be ready in
         return True
 
     def action_leave(self) -> None:

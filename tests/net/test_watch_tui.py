@@ -1,0 +1,111 @@
+"""Watching a networked game at the table (``tui.watch``), at 80x24: the lobby says the watcher
+takes no seat, the table shows the public view (nobody's hand) with the moves in the public
+words, the host's lobby lists the watcher, and at the end the record is checked and saved."""
+
+import asyncio
+import random
+
+import pytest
+
+from engine.registry import get_game
+from net.session.host import HostRunner
+from net.session.sessions import HostSession, PeerSession
+from net.wire.identity import Identity
+from tui import cli
+from tui.netapp import NetApp
+from tui.screens.end import EndScreen
+from tui.screens.lobby import LobbyScreen, lobby_text
+from tui.watch import WatchKeys, watch_net, watcher_news
+
+from .test_net_tui import profile, text, until  # noqa: F401  (profile: a fixture)
+
+
+@pytest.mark.parametrize("game, options", [("medici", {}), ("condottiere", {"hidden_cards": True})])
+async def test_a_watcher_follows_the_game_at_80x24_seeing_nobodys_hand(profile, game, options):  # noqa: F811
+    entry = get_game(game)
+    host = HostSession(Identity.generate(), game, entry.rules.make_config(3, options),
+                       code="ROOK-1234")
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    port = (await started)[0][1]
+    seats = [PeerSession(Identity.generate(), f"b{i}", "ROOK-1234") for i in range(3)]
+    held = runner.add(seats[0], None)  # the game waits on it while the watcher looks
+    for i in (1, 2):
+        runner.add(seats[i], entry.make_bot("greedy", random.Random(i)))
+    seats[0].ready()
+    runner.pump()
+    app = NetApp(watch_net("127.0.0.1", port, "rook-1234", "Wanda", Identity.generate()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, WatchKeys), "the watcher's table")
+        assert host.watchers() == ["Wanda"]
+        await until(pilot, lambda: app.session.table.phase == "play"
+                    and "b0 (b0)" not in text(app) and "to move" in text(app), "the game waiting")
+        screen = text(app)
+        assert "Watching | " in screen and "the public view" in screen
+        assert "You are watching: you see what every player sees." in screen
+        assert not any(h.display for h in app.screen.query("#hand"))
+        assert "Your hand" not in screen
+        assert app.client.snapshot().legal == ()  # nothing is ever asked
+        # the log is the public words: the host's observer hears the same
+        await until(pilot, lambda: len(app.client.snapshot().log) > 0, "a move in the log")
+        # the held seat plays now, and the game goes to its end
+        runner.bots[held] = entry.make_bot("greedy", random.Random(0))
+        runner.pump()
+        await until(pilot, lambda: isinstance(app.screen, EndScreen)
+                    and "Audit: verified" in text(app), "the end screen, verified")
+        games = profile / "data" / "palazzo" / "games"
+        await until(pilot, lambda: games.is_dir() and any(games.iterdir()), "the saved record")
+        assert list(games.iterdir())[0].read_bytes() == host.table.transcript.to_bytes()
+        await pilot.press("q")
+    await asyncio.wait_for(serving, 600)  # a hang guard only
+    assert app.exit_status() == 0
+
+
+async def test_the_watchers_lobby_says_it_takes_no_seat_and_the_host_lists_it(profile):  # noqa: F811
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    port = (await started)[0][1]
+    seat = PeerSession(Identity.generate(), "Ada", auto_ready=False)
+    runner.add(seat, None)
+    runner.pump()
+    app = NetApp(watch_net("127.0.0.1", port, None, "Wanda", Identity.generate()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "You are watching" in text(app), "the watcher's lobby")
+        assert isinstance(app.screen, LobbyScreen)
+        screen = text(app)
+        assert "you take no seat" in screen and "1 of 3 seats taken" in screen
+        assert "Watching: Wanda" in screen and "I am ready" not in screen
+        await pilot.press("r")  # nothing: a watcher is never ready
+        assert host.seats[0].name == "Ada" and len(host.seats) == 1
+        # the seated player's lobby lists the watcher
+        assert "Watching: Wanda" in lobby_text(seat.lobby).plain
+        await pilot.press("q")
+    runner.stop()
+    await asyncio.wait_for(serving, 600)
+
+
+def test_the_table_is_told_when_watchers_come_and_go():
+    assert watcher_news([], ["Wanda"]) == ["Wanda is watching"]
+    assert watcher_news(["Wanda", "Walt"], ["Walt", "Wes"]) == ["Wes is watching",
+                                                                "Wanda stopped watching"]
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["watch", "medicy"], "neither a game"),
+    (["watch", "medici", "--code", "X"], "--code is for watching a networked game"),
+    (["watch", "127.0.0.1:7342", "--seed", "3"], "--seed is for a bot game"),
+    (["watch", "127.0.0.1:99999"], "not a HOST:PORT address"),
+])
+def test_watch_tells_a_bot_game_from_a_networked_one_by_its_argument(capsys, argv, words):
+    assert cli.main(argv) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_watch_help_names_both_ways():
+    helptext = cli.build_parser()._subparsers._group_actions[0].choices["watch"].format_help()
+    assert "GAME|HOST:PORT" in helptext and "palazzo watch HOST:PORT [--code CODE]" in helptext
+    assert "bots play one game here" in helptext
