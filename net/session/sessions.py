@@ -218,6 +218,7 @@ class HostSession:
         self.conns: dict[int, _Conn] = {}  # in the order they connected
         self.guard = CodeGuard(clock)
         self.quiet = QuietLog(clock)
+        self.admissions = watch.Admissions(clock)  # watch hellos per address
         self._lobby_changed = False
         self._claims: dict[int, _Claim] = {}  # holder's connection -> the hello claiming its seat
         self._claimed: dict[bytes, float] = {}  # key -> when a claim on its seat last began
@@ -400,10 +401,14 @@ class HostSession:
         return {"seat": c.seat, "players": self.players, "length": 0, "resume": False,
                 "proof": host_proof(self.identity, nonce, key)}
 
-    def _watch(self, conn: int, name: str, key: bytes, nonce: bytes, have: int) -> dict[str, Any]:
+    def _watch(self, conn: int, name: str, key: bytes, nonce: bytes, have: int) -> Any:
         """Let ``conn`` watch (``net.session.watch``): no seat, the entries from ``have`` on."""
         watch.check_room(len(self.watchers()))
         c = self.conns[conn]
+        if not self.admissions.take(c.address):
+            self._shut(conn, E_BUSY, f"{watch.ADMIT_BURST} watchers came in from your address "
+                       f"just now: watch again in {watch.ADMIT_EVERY:g} seconds")
+            return _DEFERRED
         c.watcher, c.resume_from = name, have
         log.info("watcher %s (%s) is watching", name, _fp(key))
         return watch.welcome(self.players, len(self.table.transcript), self.table.phase != "lobby",

@@ -23,6 +23,13 @@ them for peers, ``docs/security.md`` what a watcher sees and costs):
   strangers: no hello timeout, never closed for room). A watcher sends nearly nothing, so its
   request budget is small: ``BURST`` messages at once, ``RATE`` a second after that; one more and
   it is closed (it may come back).
+* **Coming again.** A watch hello that is let in costs the host the whole record sent from
+  ``have`` on (megabytes, late in a long game) for a few hundred bytes: from one address
+  (``net.session.code.address_key``) at most ``ADMIT_BURST`` are let in at once and one every
+  ``ADMIT_EVERY`` seconds after that; one more is told ``E_BUSY`` and closed (the watcher's
+  program tries again later, ``net.session.peer``), so an address cannot pull the record over and
+  over. An honest watcher that reconnects says what it ``have``s and is sent only the rest.
+  The host remembers ``ADDRESSES`` addresses at most.
 * **Names.** A watcher's name follows the seats' rule (1 to ``NAME_LIMIT`` printable
   characters). ``HostSession.watchers()`` lists them in the order they came; the ``lobby``
   notification carries them as ``watchers`` when there is any, and is sent again whenever a
@@ -31,14 +38,39 @@ them for peers, ``docs/security.md`` what a watcher sees and costs):
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
+from net.session.limits import Bucket
 from net.wire.errors import RemoteProtocolError
 from net.wire.rpc import E_FULL, E_NOT_YOUR_SEAT
 
 MAX_WATCHERS = 8
 RATE = 2.0  # messages a second a watcher may send, after its burst
 BURST = 20
+ADMIT_BURST = 4  # watch hellos let in from one address at once
+ADMIT_EVERY = 10.0  # seconds between two, after that
+ADDRESSES = 1024  # addresses whose admissions are remembered
+
+
+class Admissions:
+    """How many watch hellos each address may still have let in (see the rules above)."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self._buckets: OrderedDict[str, Bucket] = OrderedDict()
+
+    def take(self, address: str) -> bool:
+        """Whether one more watch hello from ``address`` may come in (``""``, in process: yes)."""
+        if not address:
+            return True
+        bucket = self._buckets.pop(address, None) or Bucket(self.clock, 1.0 / ADMIT_EVERY,
+                                                            ADMIT_BURST)
+        self._buckets[address] = bucket
+        while len(self._buckets) > ADDRESSES:
+            self._buckets.popitem(last=False)
+        return bucket.take()
 
 
 def check_room(watching: int) -> None:

@@ -282,6 +282,32 @@ def test_attack_a_watcher_flooding_the_host_is_closed_and_the_game_goes_on(make_
     assert g.host.finished and [p.state for p in g.peers] == ["over"] * 3
 
 
+def test_attack_a_watcher_coming_again_and_again_to_pull_the_record_is_slowed(make_game, clock):
+    """Each watch hello let in costs the host the whole record; from one address only
+    ``ADMIT_BURST`` come in at once, then one per ``ADMIT_EVERY`` seconds: the next is told to
+    come back later (a retry) and sent no entry."""
+    g = make_game(3, clock=clock)
+    for i in range(3):
+        g.add_bot(i)
+    _steps_until(g, 30)
+    n = len(g.host.table.transcript)
+    for _ in range(watch.ADMIT_BURST):
+        raw, conn, _, _ = _raw_watcher(g, address="10.0.9.9")
+        assert len(_notes(raw, "entry")) == n
+        g.link.drop(conn)
+    raw, _, _, _ = _raw_watcher(g, address="10.0.9.9")
+    assert raw.closed and _notes(raw, "entry") == [] and _answers(raw) == []
+    assert _notes(raw, "error")[-1]["code"] == E_BUSY and "watch again in" in _notes(
+        raw, "error")[-1]["message"]
+    other, _, _, _ = _raw_watcher(g, address="10.0.9.10")  # another address is not slowed
+    assert len(_notes(other, "entry")) == n
+    clock.now += watch.ADMIT_EVERY
+    again, _, _, _ = _raw_watcher(g, address="10.0.9.9")
+    assert len(_notes(again, "entry")) == n
+    g.link.pump()
+    assert g.host.finished
+
+
 def test_a_watcher_gets_a_small_budget_but_an_honest_one_never_meets_it(make_game, clock):
     assert watch.BURST < limits.REQUEST_BURST
     g = make_game(3, clock=clock)
