@@ -3,6 +3,7 @@ takes no seat, the table shows the public view (nobody's hand) with the moves in
 words, the host's lobby lists the watcher, and at the end the record is checked and saved."""
 
 import asyncio
+import contextlib
 import random
 
 import pytest
@@ -109,3 +110,28 @@ def test_watch_help_names_both_ways():
     helptext = cli.build_parser()._subparsers._group_actions[0].choices["watch"].format_help()
     assert "GAME|HOST:PORT" in helptext and "palazzo watch HOST:PORT [--code CODE]" in helptext
     assert "bots play one game here" in helptext
+
+
+async def test_the_hosts_lobby_lists_a_watcher_and_its_screen_says_who_came(profile):  # noqa: F811
+    from net.session.hosting import HostSettings
+    from net.session.peer import PeerRunner
+    from net.session.watcher import WatchSession
+    from tui.netapp import host_app
+
+    settings = HostSettings(game="medici", players=3, options={}, port=0, bind="127.0.0.1",
+                            bots=1, open=True, name="Ada")
+    app = host_app(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "palazzo join 127.0.0.1:" in text(app), "the join line")
+        port = int(text(app).split("palazzo join 127.0.0.1:")[1].split()[0])
+        watcher = WatchSession(Identity.generate(), "Wanda")
+        following = asyncio.create_task(PeerRunner(watcher, "127.0.0.1", port).run())
+        await until(pilot, lambda: "Watching: Wanda" in text(app), "the watcher in the lobby")
+        assert any("Wanda is watching" in str(n.message) for n in app._notifications)
+        assert "(free)" in text(app)  # it took no seat
+        following.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await following
+        await until(pilot, lambda: "Watching: Wanda" not in text(app), "the watcher gone")
+        assert any("Wanda stopped watching" in str(n.message) for n in app._notifications)
+        await pilot.press("q")
