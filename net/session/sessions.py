@@ -31,7 +31,11 @@ The conversation (``docs/protocol.md`` gives every field):
    or a restart the same bytes go out again.
 5. When the table reaches ``over`` the host sends ``bye`` and the peers save the transcript.
 
-Host states per connection: new (challenged, a *stranger*) -> seated (after hello) -> closed;
+A hello with ``watch: true`` takes no seat: the connection watches (``net.session.watch``), gets
+every broadcast a seat gets (``_broadcast``) and may ask nothing a seat alone may ask.
+
+Host states per connection: new (challenged, a *stranger*) -> seated or watching (after hello)
+-> closed;
 a stranger over its budget is muted (nothing more it sends is read) until it is closed. A frame
 the codec refuses gets an ``error`` notification and the connection is closed; a bad request
 gets an error response and the connection stays, except for a wrong code, a lock-out or a full

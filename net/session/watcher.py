@@ -75,8 +75,8 @@ def lobby_line(lobby: dict[str, Any]) -> str:
         f"{x.get('name')} [{x.get('fp')}]" + ("" if x.get("online") else " (away)")
         for x in seats) or "no seat taken yet")
     watchers = lobby.get("watchers")
-    if watchers:
-        line += "; watching: " + ", ".join(str(w) for w in watchers)
+    if type(watchers) is list and watchers:  # the host's word: at most 8 names of 32
+        line += "; watching: " + ", ".join(str(w)[:32] for w in watchers[:8])
     return line
 
 

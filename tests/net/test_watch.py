@@ -371,3 +371,28 @@ def test_attack_a_host_that_relays_a_changed_entry_to_a_watcher_is_named(make_ga
     g.link.pump()
     assert w.state == "failed" and isinstance(w.error, CheatDetected) and w.error.seat == HOST
     assert g.host.finished and [p.state for p in g.peers] == ["over"] * 3  # the game went on
+
+
+def test_attack_a_host_that_does_not_prove_its_key_to_a_watcher_is_refused(make_game, tamper):
+    g = make_game(3)
+    w = WatchSession(Identity.generate(), "Wat")
+    conn = g.link._next + 1
+
+    def forge(e):
+        if isinstance(e, Response) and type(e.result) is dict and "proof" in e.result:
+            return [Response(e.msgid, None, {**e.result, "proof": bytes(64)})]
+        return [e]
+
+    tamper(g, conn, forge)
+    g.link.add(w, address="10.0.7.1")
+    g.link.pump()
+    assert w.state == "failed" and "did not prove its key" in str(w.error)
+
+
+def test_attack_a_host_that_lists_a_flood_of_watchers_is_shown_eight_names_at_most():
+    from tui.screens.lobby import lobby_text
+
+    lobby = {"players": 3, "seats": [], "watchers": ["W" * 500] * 1000}
+    assert len(lobby_line(lobby)) < 400
+    assert len(lobby_text(lobby).plain) < 400
+    assert lobby_line({"players": 3, "seats": [], "watchers": 7}) == "lobby 0/3: no seat taken yet"
