@@ -32,6 +32,7 @@ from net.wire.identity import Identity
 from tui.client import NotYourTurn, TableView
 from tui.netclient import NetClient
 from tui.netgame import NetGame
+from tui.screens.end import EndScreen
 from tui.setup import GameSetup, adapter
 from tui.table import TableScreen
 
@@ -130,6 +131,14 @@ class WatchKeys(TableScreen):
         who = view.names[view.actor] if 0 <= view.actor < len(view.names) else ""
         nxt = f"{who} is to move. " if who and view.actor != TERMINAL else ""
         return f"{nxt}You are watching: you see what every player sees. l the log, q leaves."
+
+    def action_results(self) -> None:
+        view = self.view
+        if view is None or view.outcome is None:
+            return
+        # told as nobody's end (seat -1): no "you win" for the seat whose place is drawn
+        self.app.push_screen(EndScreen(replace(view, seat=-1), self.end_words(view),
+                                       self.end_choices), self._after_end)
 
     def action_leave(self) -> None:
         self.dismiss("quit")  # a watcher loses nothing by leaving: no question asked

@@ -55,6 +55,7 @@ async def test_a_watcher_follows_the_game_at_80x24_seeing_nobodys_hand(profile, 
         runner.pump()
         await until(pilot, lambda: isinstance(app.screen, EndScreen)
                     and "Audit: verified" in text(app), "the end screen, verified")
+        assert "You win" not in text(app) and "You finish" not in text(app)  # nobody's end
         games = profile / "data" / "palazzo" / "games"
         await until(pilot, lambda: games.is_dir() and any(games.iterdir()), "the saved record")
         assert list(games.iterdir())[0].read_bytes() == host.table.transcript.to_bytes()
