@@ -150,7 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="watch as this identity: a key file or a profile name, as join takes "
                             "it (default the account's key)")
     watch.add_argument("--headless", action="store_true",
-                       help="a networked game: print the public log lines instead of the table")
+                       help="a networked game: print the public log lines instead of the table "
+                            "(also when the output is not a terminal)")
     _add_host(sub)
     _add_join(sub)
     _add_verify(sub)

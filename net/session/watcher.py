@@ -92,8 +92,8 @@ def watch_game(address: str, code: str | None, name: str, say: Say,
     last_lobby = [""]
 
     def on_event(e: PeerEvent) -> None:
-        if e.kind == "log":
-            show(e.data)
+        if e.kind in ("log", "note"):  # the moves; the table's notes ("Jo left", ...)
+            show(str(e.data))
         elif e.kind == "lobby" and type(e.data) is dict:
             line = lobby_line(e.data)
             if line != last_lobby[0]:

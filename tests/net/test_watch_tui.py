@@ -136,3 +136,10 @@ async def test_the_hosts_lobby_lists_a_watcher_and_its_screen_says_who_came(prof
         await until(pilot, lambda: "Watching: Wanda" not in text(app), "the watcher gone")
         assert any("Wanda stopped watching" in str(n.message) for n in app._notifications)
         await pilot.press("q")
+
+
+def test_watch_host_port_headless_says_in_one_line_that_nobody_listens(profile, capsys):  # noqa: F811
+    assert cli.main(["watch", "127.0.0.1:1", "--headless", "--name", "Wanda"]) == 1
+    out = capsys.readouterr().out
+    assert "watching 127.0.0.1:1 as Wanda" in out and "error: could not reach 127.0.0.1:1" in out
+    assert "Traceback" not in out
