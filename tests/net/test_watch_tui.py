@@ -143,3 +143,35 @@ def test_watch_host_port_headless_says_in_one_line_that_nobody_listens(profile, 
     out = capsys.readouterr().out
     assert "watching 127.0.0.1:1 as Wanda" in out and "error: could not reach 127.0.0.1:1" in out
     assert "Traceback" not in out
+
+
+@pytest.mark.parametrize("game, options", [("medici", {}), ("condottiere", {"hidden_cards": True})])
+def test_the_watchers_log_is_the_public_replays_word_for_word(make_game, tmp_path, game, options):
+    """What the watcher's table says of each move is what ``palazzo replay`` says of the record
+    in public view: the public words (which never name a hidden card,
+    ``tests/tui/test_hidden_card_callers.py``), not a seat's."""
+    from net.session.watcher import WatchSession
+    from tui.replay import network_replay
+    from tui.watch import WatchClient
+
+    g = make_game(3, game=game, options=options)
+    w = WatchSession(Identity.generate(), "Wat")
+    g.link.add(w)
+    for i in range(3):
+        g.add_bot(i)
+    g.link.pump()
+    assert w.state == "over"
+    from tui.setup import adapter as game_adapter
+
+    adapter = game_adapter(game)
+    names = tuple(s.name for s in w.table.seats)
+    client = WatchClient(w, names, getattr(adapter, "narrate", None))
+    view = client.snapshot()
+    path = tmp_path / "record.palazzo"
+    path.write_bytes(w.table.transcript.to_bytes())
+    replay = network_replay(path)
+    assert view.log == replay.frames[-1].log[:-1] and len(view.log) > 20
+    assert view.state == replay.frames[-1].state  # the public view, as the replay's last frame
+    seat = WatchClient(g.peers[0], names, getattr(adapter, "narrate", None))  # a seat's table
+    seat.hear = 0
+    assert seat.snapshot().log != view.log  # a seat hears its own cards: the test can fail
