@@ -723,11 +723,11 @@ class HostSession:
     def _broadcast_lobby(self) -> None:
         self._broadcast("lobby", self.lobby())
 
-    def _broadcast(self, method: str, payload: dict[str, Any]) -> None:
-        """Notify every seated connection and every watcher (what everyone at the table may
-        know goes through here, so that watchers hear it too)."""
+    def _broadcast(self, method: str, payload: dict[str, Any], but: int | None = None) -> None:
+        """Notify every seated connection and every watcher, but ``but`` (what everyone at the
+        table may know goes through here, so that watchers hear it too)."""
         for conn, c in self.conns.items():
-            if (c.seat is not None or c.watcher is not None) and not c.closed:
+            if (c.seat is not None or c.watcher is not None) and not c.closed and conn != but:
                 self._notify(conn, method, payload)
 
 

@@ -3,12 +3,12 @@
 A ``WatchSession`` is a ``PeerSession`` in watch mode (``WATCH``): its hello says ``watch``
 (``net.session.watch`` gives the host's rules), its table is an observer's (``Table(host,
 None)``, seat -1: it sees as a seat that holds nothing, only what the rules show everyone), and
-it never writes: no ``ready``, no entry, no decision is ever due. Everything else is a seat's:
-the host must prove its key (the ``proof`` over this watcher's nonce), every entry is checked by
-the observer table as it arrives (a bad one names the host and stops the watch), a dropped
-connection is taken up again by ``PeerRunner`` with ``have`` (the host sends only what is
-missing), and at the end the record is read again from scratch and saved: the very bytes every
-seat saves. The host answering a watch hello with a seat (a host that does not know watchers)
+it never writes: no ``ready``, no entry, no word at the table, no decision is ever due.
+Everything else is a seat's: the host must prove its key (the ``proof`` over this watcher's
+nonce), every entry is checked by the observer table as it arrives (a bad one names the host
+and stops the watch), a dropped connection is taken up again by ``PeerRunner`` with ``have``
+(the host sends only what is missing), and at the end the record is read again from scratch
+and saved: the very bytes every seat saves. The host answering a watch hello with a seat (a host that does not know watchers)
 is refused: a watcher never plays.
 
 ``watch_game`` is the headless command: it prints the lobby as it changes and every line of the
@@ -56,6 +56,9 @@ class WatchSession(PeerSession):
 
     def ready(self) -> None:
         raise LocalProtocolError("a watcher takes no seat")
+
+    def say(self, text: str) -> None:
+        raise LocalProtocolError("a watcher does not talk at the table")
 
     def _on_welcome(self, result: Any) -> None:
         if type(result) is dict and result.get("seat") != -1:

@@ -396,3 +396,31 @@ def test_attack_a_host_that_lists_a_flood_of_watchers_is_shown_eight_names_at_mo
     assert len(lobby_line(lobby)) < 400
     assert len(lobby_text(lobby).plain) < 400
     assert lobby_line({"players": 3, "seats": [], "watchers": 7}) == "lobby 0/3: no seat taken yet"
+
+
+def test_a_watcher_does_not_talk_at_the_table(make_game):
+    g = make_game(3)
+    w, _ = _watcher(g)
+    with pytest.raises(LocalProtocolError, match="does not talk"):
+        w.say("I see your cards")
+
+
+def test_a_broadcast_reaches_seats_and_watchers_but_not_strangers(make_game):
+    """Everything the host tells every seat goes through one helper, and so to every watcher
+    too (a stranger, who has said no hello, hears none of it)."""
+    g = make_game(3)
+    seat = g.add_bot(0, bot=None)
+    g.link.pump()
+    raw, conn, _, _ = _raw_watcher(g)
+    stranger = RawPeer()
+    g.link.add(stranger, address="10.0.7.77")
+    g.host._broadcast("lobby", {"game": "medici", "players": 3, "seats": [], "note": "to all"})
+    g.link.deliver(g.host.take_output())
+    assert _notes(raw, "lobby")[-1].get("note") == "to all"
+    assert seat.lobby.get("note") == "to all"
+    assert _notes(stranger, "lobby") == []
+    g.host._broadcast("lobby", {"game": "medici", "players": 3, "seats": [], "note": "not you"},
+                      but=conn)  # an author's own message need not come back to it
+    g.link.deliver(g.host.take_output())
+    assert _notes(raw, "lobby")[-1].get("note") == "to all"
+    assert seat.lobby.get("note") == "not you"
