@@ -175,3 +175,21 @@ def test_the_watchers_log_is_the_public_replays_word_for_word(make_game, tmp_pat
     seat = WatchClient(g.peers[0], names, getattr(adapter, "narrate", None))  # a seat's table
     seat.hear = 0
     assert seat.snapshot().log != view.log  # a seat hears its own cards: the test can fail
+
+
+async def test_a_watcher_with_a_wrong_code_is_told_at_80x24_and_exits_1(profile):  # noqa: F811
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}),
+                       code="ROOK-1234")
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    port = (await started)[0][1]
+    app = NetApp(watch_net("127.0.0.1", port, "ROOK-9999", "Wanda", Identity.generate()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "Cannot watch:" in text(app), "the refusal")
+        assert "wrong game code" in text(app)
+        await pilot.press("q")
+    assert app.exit_status() == 1 and host.watchers() == []
+    runner.stop()
+    await asyncio.wait_for(serving, 600)

@@ -84,7 +84,7 @@ class LobbyScreen(Screen[None]):
             status = (f"You are watching: you take no seat. The game starts when every seat is "
                       f"taken and ready ({seated} of {players} seats taken).")
         elif s.state == "failed":
-            status = f"Cannot join: {s.error}"
+            status = f"Cannot {'watch' if getattr(s, 'WATCH', False) else 'join'}: {s.error}"
         elif s.state == "connecting":
             status = "Connecting..."
         elif any(x.get("fp") == fp and x.get("ready") for x in lobby.get("seats", [])):
