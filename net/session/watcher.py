@@ -72,8 +72,9 @@ class WatchSession(PeerSession):
 
 
 def lobby_line(lobby: dict[str, Any]) -> str:
-    """The lobby in one line: the seats, and the watchers if any."""
-    seats = lobby.get("seats", [])
+    """The lobby in one line: the seats, and the watchers if any (whatever the host sent)."""
+    given = lobby.get("seats")
+    seats = [x for x in given if type(x) is dict] if type(given) is list else []
     line = f"lobby {len(seats)}/{lobby.get('players')}: " + (", ".join(
         f"{x.get('name')} [{x.get('fp')}]" + ("" if x.get("online") else " (away)")
         for x in seats) or "no seat taken yet")

@@ -396,6 +396,8 @@ def test_attack_a_host_that_lists_a_flood_of_watchers_is_shown_eight_names_at_mo
     assert len(lobby_line(lobby)) < 400
     assert len(lobby_text(lobby).plain) < 400
     assert lobby_line({"players": 3, "seats": [], "watchers": 7}) == "lobby 0/3: no seat taken yet"
+    assert lobby_line({"players": 3, "seats": 5}) == "lobby 0/3: no seat taken yet"
+    assert lobby_line({"players": 3, "seats": [1, {"name": "Ada"}]}).startswith("lobby 1/3: Ada")
 
 
 def test_a_watcher_does_not_talk_at_the_table(make_game):
