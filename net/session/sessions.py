@@ -725,8 +725,11 @@ class PeerSession:
 
     def __init__(self, identity: Identity, name: str, code: str | None = None,
                  auto_ready: bool = True, clock: Callable[[], float] = time.monotonic,
-                 journal: Journal | None = None) -> None:
+                 journal: Journal | None = None, host_fingerprint: str | None = None) -> None:
         self.identity = identity
+        #: the fingerprint the host was chosen by (a LAN advertisement, ``net.session.discovery``):
+        #: a host whose key has another one is refused before anything is signed for it
+        self.host_fingerprint = host_fingerprint
         #: what this seat contributed and signed; give the same journal (a file journal,
         #: ``Journal.for_identity``) to a program that restarts, so that it rejoins its games
         self.journal = journal if journal is not None else Journal()
@@ -849,6 +852,11 @@ class PeerSession:
             check_public_key(host)
         except InvalidKey as e:
             raise RemoteProtocolError(f"the host key is refused ({e})", E_BAD_PARAMS) from None
+        if self.host_fingerprint is not None and fingerprint(host) != self.host_fingerprint:
+            raise RemoteProtocolError(
+                f"host key check: the host here has the key {fingerprint(host)}, not the "
+                f"{self.host_fingerprint} its advertisement on the LAN gave (one of them is not "
+                "what it says)", E_BAD_SIGNATURE)
         if self.table is None:
             self.table = Table(host, self.identity, self.journal)
         elif self.table.host_key != host:

@@ -118,6 +118,9 @@ class JoinRequest:
     name: str
     #: the player's identity (``net.wire.identity.identity_path``): ``None`` the account's key
     identity: str | None = None
+    #: the host key's fingerprint, for a game chosen from those found on the LAN: the join
+    #: refuses a host with another key
+    fingerprint: str | None = None
 
 
 class Form(Screen[dict[str, Any] | None]):
