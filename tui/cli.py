@@ -554,7 +554,8 @@ def _games_on_lan():  # type: ignore[no-untyped-def]
         print("palazzo join: no game found on the LAN (give the host's HOST:PORT)",
               file=sys.stderr)
     for i, g in enumerate(games, 1):
-        print(f"{i:3}  {printable_line(g.line())}", flush=True)
+        first, second = (printable_line(x) for x in g.lines())
+        print(f"{i:3}  {first}\n     {second}", flush=True)
     return games
 
 

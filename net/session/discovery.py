@@ -20,7 +20,7 @@ fingerprint itself is only as good as the player's check of it against the host'
 
 Two ways to use it, each for an asyncio loop and for a plain thread:
 
-* ``Advertiser(offer)`` (asyncio: ``start``, ``seated(n)``, ``close``) advertises one game
+* ``Advertiser(offer)`` (asyncio: ``start``, ``registered``, ``seated(n)``, ``close``) advertises one game
   on a running loop; a failure is one log line and never stops the game. ``advertise(offer)``
   is the same from a plain thread (zeroconf runs its own loop thread), a handle with
   ``update(seated)`` and ``close()``.
@@ -112,15 +112,15 @@ class Found:
         """``HOST:PORT``, as ``palazzo join`` takes it."""
         return f"{self.address}:{self.port}"
 
-    def line(self) -> str:
-        """The game in one line: the game, the seats taken of those wanted, the host's name
-        and fingerprint, the address, and whether it needs a code."""
+    def lines(self) -> tuple[str, str]:
+        """The game in two short lines: the game, the seats taken of those wanted and whether
+        it needs a code; then the host's name and key fingerprint, and the address."""
         from engine.registry import get_game
 
-        title = get_game(self.game).rules.title
+        title = get_game(self.game).rules.title.partition(":")[0]
         code = "code needed" if self.code else "open"
-        return (f"{title}, {self.seated}/{self.players} seated, host {self.host} "
-                f"[{self.fingerprint}], {self.join_address}, {code}")
+        return (f"{title}, {self.seated}/{self.players} seated, {code}",
+                f"host {self.host} [{self.fingerprint}] at {self.join_address}")
 
 
 def properties(offer: Offer) -> dict[str, str]:
@@ -242,9 +242,15 @@ class Advertiser:
         self.failed = False
         self._task: asyncio.Task[None] | None = None
         self._dirty = asyncio.Event()
+        self._settled = asyncio.Event()  # registered, or failed
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def registered(self) -> bool:
+        """Wait until the advertisement is out (``True``) or has failed (``False``)."""
+        await self._settled.wait()
+        return not self.failed
 
     def seated(self, n: int) -> None:
         """The seats taken are now ``n`` (an update goes out if that is news)."""
@@ -257,6 +263,7 @@ class Advertiser:
             self.zc = AsyncZeroconf(interfaces=self.interfaces, ip_version=IPVersion.V4Only)
             info = self.info = _info(self.offer)  # withdrawn at close, even half registered
             await (await self.zc.async_register_service(info, allow_name_change=True))
+            self._settled.set()
             log.info("advertised on the LAN: palazzo join with no address lists this game")
             while True:
                 await self._dirty.wait()
@@ -268,10 +275,12 @@ class Advertiser:
             raise
         except Exception as e:  # a failure to advertise never stops the game
             self.failed = True
+            self._settled.set()
             log.warning("the game is not advertised on the LAN: %s", e or type(e).__name__)
 
     async def close(self) -> None:
         """Withdraw the advertisement (its goodbyes go out) and free the sockets."""
+        self._settled.set()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -853,10 +853,11 @@ class PeerSession:
         except InvalidKey as e:
             raise RemoteProtocolError(f"the host key is refused ({e})", E_BAD_PARAMS) from None
         if self.host_fingerprint is not None and fingerprint(host) != self.host_fingerprint:
-            raise RemoteProtocolError(
+            self._fail(RemoteProtocolError(
                 f"host key check: the host here has the key {fingerprint(host)}, not the "
                 f"{self.host_fingerprint} its advertisement on the LAN gave (one of them is not "
-                "what it says)", E_BAD_SIGNATURE)
+                "what it says)", E_BAD_SIGNATURE))
+            return
         if self.table is None:
             self.table = Table(host, self.identity, self.journal)
         elif self.table.host_key != host:
