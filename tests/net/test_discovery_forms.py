@@ -1,0 +1,59 @@
+"""The join form's Find games at 80x24, with real zeroconf on loopback: a game advertised on the
+LAN is listed in full (the game, the seats, the code needed; the host's name, fingerprint and
+address), its host name shown as plain text even when it looks like markup; choosing it fills the
+host, puts the focus on the code, and the join holds the host to its fingerprint, until the
+address is changed by hand."""
+
+from textual.widgets import Input, OptionList
+
+from net.session.discovery import Advertiser, Offer
+from net.wire.identity import Identity
+from tests.net.test_net_forms import free_port, profile, text, until  # noqa: F401 (a fixture)
+from tui.app import PalazzoApp
+from tui.screens.find import FindGames
+from tui.screens.network import JoinScreen
+from tui.setup import GameSetup
+
+
+async def test_join_form_finds_a_game_on_the_lan_at_80x24(profile):  # noqa: F811
+    fp, port = Identity.generate().fingerprint, free_port()
+    advert = Advertiser(Offer("condottiere", 3, 1, "[b]Hosty", fp, True, port, ("127.0.0.1",)),
+                        ["127.0.0.1"])
+    advert.start()
+    assert await advert.registered()
+    asked = []
+    app = PalazzoApp(GameSetup())
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("f4")
+            form = app.screen
+            assert isinstance(form, JoinScreen) and "ctrl+f" in text(app)
+            form.start = lambda _, request: asked.append(request)
+            await pilot.press("ctrl+f")
+
+            def listed():
+                s = app.screen
+                return isinstance(s, FindGames) and any(f.fingerprint == fp for f in s.found)
+
+            await until(pilot, listed, "the game advertised, in the list")
+            finder = app.screen
+            mine = next(i for i, f in enumerate(finder.found) if f.fingerprint == fp)
+            finder.query_one("#games", OptionList).highlighted = mine
+            await pilot.pause()
+            shown = text(app)
+            assert "Condottiere, 1/3 seated, code needed" in shown
+            assert f"host [b]Hosty [{fp}] at 127.0.0.1:{port}" in shown  # whole, and no markup
+            assert "Escape goes back" in shown
+            await pilot.press("enter")
+            assert app.screen is form
+            assert form.query_one("#address", Input).value == f"127.0.0.1:{port}"
+            assert app.focused.id == "code" and fp in text(app)
+            await pilot.press("t", "u", "l", "i", "p", "ctrl+s")
+            await pilot.pause()
+            form.query_one("#address", Input).value = f"127.0.0.1:{port + 1}"
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+    finally:
+        await advert.close()
+    assert [(r.host, r.port, r.code, r.fingerprint) for r in asked] == [
+        ("127.0.0.1", port, "tulip", fp), ("127.0.0.1", port + 1, "tulip", None)]
