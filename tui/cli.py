@@ -4,7 +4,8 @@ Subcommands: ``play`` (a game against computer opponents in the full-screen tabl
 command at all, the start screen); ``resume`` (go on with a saved local game: every local game
 is saved after each move, see ``tui.saves``); ``replay`` (step through a finished game, a saved
 local one or a networked game's transcript, see ``tui.replay``); ``sim`` (headless bot games); ``watch`` (a bot game told in
-the terminal); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``); ``verify``
+the terminal); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``; ``join`` with no address
+lists the games advertised on the LAN and asks which, ``host --no-advertise`` keeps one off); ``verify``
 (check saved transcripts: exit status 0 all verified, 3 a cheat or an altered record, 4 a
 record cut off, 5 a file that is not a transcript: ``VERIFY_EXIT``). ``--version`` prints the
 package's version. Every flag of every subcommand has a help text (a test walks the tree). ``join``: 0 the game was played to its end, 1 it could not be

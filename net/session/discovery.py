@@ -304,7 +304,7 @@ class Advertisement:
     def __init__(self, offer: Offer, interfaces: Interfaces = InterfaceChoice.All) -> None:
         self.offer = offer
         self.zc = Zeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
-        self.info = _info(offer)
+        self.info: ServiceInfo | None = _info(offer)
         try:
             self.zc.register_service(self.info, allow_name_change=True)
         except BaseException:

@@ -6,7 +6,9 @@
   resumed from its record (``net.session.resume``; ``say`` tells which), or a new one that keeps
   its record. ``serve(seat, ...)`` listens (a port it cannot listen on is a ``ValueError`` naming
   the port), gives the line to give to friends, seats this machine's own player (``None``: it
-  only relays) and its computer seats, and runs until the game is over. Each computer seat has
+  only relays) and its computer seats, and runs until the game is over. With
+  ``settings.advertise`` it advertises the game on the LAN meanwhile (``net.session.discovery``:
+  the seats taken kept up to date, withdrawn at the end; a failure is one log line). Each computer seat has
   its own key, whose seed is in the record, so that a resumed game gets its bots back.
 * ``seat_session`` is every seat this program plays (the host's own, its bots, a joiner): a
   ``PeerSession`` that keeps its journal (``net.session.journal``).

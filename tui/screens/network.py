@@ -135,7 +135,7 @@ class JoinRequest:
 
 class Form(Screen[dict[str, Any] | None]):
     CSS_PATH = CSS
-    HELP_KEYS = (
+    HELP_KEYS: tuple[tuple[str, str], ...] = (
         ("enter", "In a text field: the next field; in the last one or on the button: go ahead"),
         ("tab, shift+tab", "Move between the fields"),
     )
