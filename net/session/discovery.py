@@ -76,6 +76,8 @@ CLOSE_WAIT = 3.0
 #: seconds a browser may keep a record (short: a host killed without its goodbyes is soon gone)
 TTL = 120
 Interfaces = Any  # InterfaceChoice or a list of addresses (zeroconf's own type)
+#: the interfaces used when none are given: every IPv4 one (the module's rules)
+INTERFACES: Interfaces = InterfaceChoice.All
 
 
 @dataclass(frozen=True)
@@ -234,9 +236,9 @@ class Advertiser:
     in the background), ``seated(n)`` updates the seats taken, ``close()`` withdraws it. Any
     failure is logged once (a warning) and the advertising stops; the game goes on."""
 
-    def __init__(self, offer: Offer, interfaces: Interfaces = InterfaceChoice.All) -> None:
+    def __init__(self, offer: Offer, interfaces: Interfaces = None) -> None:
         self.offer = offer
-        self.interfaces = interfaces
+        self.interfaces = INTERFACES if interfaces is None else interfaces
         self.zc: AsyncZeroconf | None = None
         self.info: ServiceInfo | None = None
         self.failed = False
@@ -301,9 +303,10 @@ class Advertiser:
 class Advertisement:
     """One game advertised from a plain thread (``advertise``)."""
 
-    def __init__(self, offer: Offer, interfaces: Interfaces = InterfaceChoice.All) -> None:
+    def __init__(self, offer: Offer, interfaces: Interfaces = None) -> None:
         self.offer = offer
-        self.zc = Zeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
+        self.zc = Zeroconf(interfaces=INTERFACES if interfaces is None else interfaces,
+                           ip_version=IPVersion.V4Only)
         self.info: ServiceInfo | None = _info(offer)
         try:
             self.zc.register_service(self.info, allow_name_change=True)
@@ -331,7 +334,7 @@ class Advertisement:
                 self.zc.close()
 
 
-def advertise(offer: Offer, interfaces: Interfaces = InterfaceChoice.All) -> Advertisement:
+def advertise(offer: Offer, interfaces: Interfaces = None) -> Advertisement:
     """Advertise ``offer`` from a plain thread (not from a running asyncio loop: use
     ``Advertiser`` there); zeroconf's errors (e.g. ``OSError``) are the caller's."""
     return Advertisement(offer, interfaces)
@@ -366,9 +369,10 @@ class _Names(ServiceListener):
             self.names.discard(name)
 
 
-def browse(seconds: float = 2.0, interfaces: Interfaces = InterfaceChoice.All) -> list[Found]:
+def browse(seconds: float = 2.0, interfaces: Interfaces = None) -> list[Found]:
     """Listen ``seconds`` for games on the LAN from a plain thread; every well-formed one."""
-    zc = Zeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
+    zc = Zeroconf(interfaces=INTERFACES if interfaces is None else interfaces,
+                  ip_version=IPVersion.V4Only)
     try:
         names = _Names()
         browser = ServiceBrowser(zc, SERVICE, names)
@@ -388,10 +392,10 @@ def browse(seconds: float = 2.0, interfaces: Interfaces = InterfaceChoice.All) -
         zc.close()
 
 
-async def async_browse(seconds: float = 2.0,
-                       interfaces: Interfaces = InterfaceChoice.All) -> list[Found]:
+async def async_browse(seconds: float = 2.0, interfaces: Interfaces = None) -> list[Found]:
     """``browse`` from a running asyncio loop."""
-    azc = AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
+    azc = AsyncZeroconf(interfaces=INTERFACES if interfaces is None else interfaces,
+                        ip_version=IPVersion.V4Only)
     try:
         names: set[str] = set()
 

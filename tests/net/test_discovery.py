@@ -228,3 +228,23 @@ async def test_a_host_told_not_to_advertise_is_not_found(tmp_path, monkeypatch):
         for h in (quiet, loud):
             h.runner.stop()
         await asyncio.gather(*tasks)
+
+
+async def test_a_failure_to_advertise_is_one_log_line_and_the_game_goes_on(tmp_path, monkeypatch,
+                                                                         caplog):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(discovery, "INTERFACES", ["203.0.113.9"])  # no interface of this machine
+    hosting = Hosting(HostSettings("medici", 3, {}, port=0, bind="127.0.0.1", bots=1,
+                                   advertise=True, new=True), print)
+    serving = asyncio.create_task(hosting.serve(hosting.own_seat(), hosting.make_bot()))
+    for _ in range(1000):  # a hang guard, never a timed assertion
+        if any("not advertised" in r.getMessage() for r in caplog.records):
+            break
+        await asyncio.sleep(0.01)
+    said = [r.getMessage() for r in caplog.records if "advertised" in r.getMessage()]
+    assert len(said) == 1 and said[0].startswith("the game is not advertised on the LAN: ")
+    late = seat_session(Identity.generate(), "late", hosting.code)
+    hosting.runner.add_local(late, hosting.make_bot())  # the third seat: the game is played
+    await serving  # to its end
+    assert late.state == "over" and hosting.session.finished

@@ -62,10 +62,7 @@ class FindGames(ModalScreen["Found | None"]):
     async def _search(self) -> None:
         status = self.query_one("#status", Static)
         try:
-            if self.interfaces is None:
-                found = await async_browse(SECONDS)
-            else:
-                found = await async_browse(SECONDS, self.interfaces)
+            found = await async_browse(SECONDS, self.interfaces)
         except OSError as e:
             status.update(Text(f"Cannot look for games on the LAN: {e}"))
             return
