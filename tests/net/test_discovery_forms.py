@@ -2,7 +2,8 @@
 LAN is listed in full (the game, the seats, the code needed; the host's name, fingerprint and
 address), its host name shown as plain text even when it looks like markup; choosing it fills the
 host, puts the focus on the code, and the join holds the host to its fingerprint, until the
-address is changed by hand."""
+address is changed by hand. Where the LAN cannot be searched, the list says why, and Escape
+goes back to the form as it was."""
 
 from textual.widgets import Input, OptionList
 
@@ -57,3 +58,15 @@ async def test_join_form_finds_a_game_on_the_lan_at_80x24(profile):  # noqa: F81
         await advert.close()
     assert [(r.host, r.port, r.code, r.fingerprint) for r in asked] == [
         ("127.0.0.1", port, "tulip", fp), ("127.0.0.1", port + 1, "tulip", None)]
+
+
+async def test_find_games_where_the_lan_cannot_be_searched_says_why_at_80x24(profile):  # noqa: F811
+    app = PalazzoApp(GameSetup())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f4")
+        form = app.screen
+        await app.push_screen(FindGames(["203.0.113.9"]))  # no interface of this machine
+        await until(pilot, lambda: "Cannot look for games" in text(app), "the reason")
+        assert "Cannot look for games on the LAN: [Errno " in text(app)  # the system's reason
+        await pilot.press("escape")
+        assert app.screen is form and form.query_one("#address", Input).value == ""
