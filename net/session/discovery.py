@@ -20,10 +20,12 @@ fingerprint itself is only as good as the player's check of it against the host'
 
 Two ways to use it, each for an asyncio loop and for a plain thread:
 
-* ``Advertiser(offer)`` (asyncio: ``start``, ``registered``, ``seated(n)``, ``close``) advertises one game
-  on a running loop; a failure is one log line and never stops the game. ``advertise(offer)``
-  is the same from a plain thread (zeroconf runs its own loop thread), a handle with
-  ``update(seated)`` and ``close()``.
+* ``Advertiser(offer)`` (asyncio: ``start``, ``registered``, ``seated(n)``, ``close``)
+  advertises one game on a running loop; a failure is one log line and never stops the game.
+  An update waits for the one before it to go out (about half a second: zeroconf sends each one
+  a few times), so seats that come and go quickly cost a few packets a second at most.
+  ``advertise(offer)`` is the same from a plain thread (zeroconf runs its own loop thread), a
+  handle with ``update(seated)`` and ``close()``.
 * ``browse(seconds)`` (a plain thread) and ``async_browse(seconds)`` (asyncio) listen for
   ``seconds`` and return every game found, ``Found``, in a stable order.
 
@@ -32,6 +34,11 @@ Interfaces: every IPv4 interface of this machine (``InterfaceChoice.All`` with
 find each other on 127.0.0.1 (the tests do). A host bound to one address advertises that one;
 bound to every address, all of this machine's IPv4 addresses, the browser preferring one that is
 not a loopback address.
+
+Questions are zeroconf's: the first asks for a unicast answer (``QU``), the next ones, from about
+a second on, for multicast answers. Every mDNS program on one machine shares its port 5353, and
+a unicast answer reaches only one of them, perhaps another one: so a browse listens for
+``BROWSE_SECONDS`` (2), long enough for a multicast answer.
 """
 
 from __future__ import annotations
@@ -67,10 +74,17 @@ VERSION = 1
 VALUE_LIMIT = 64
 #: the most seats a game may say it wants (any game here has at most 6)
 MAX_PLAYERS = 16
+#: seconds a browse listens, by default: past zeroconf's second question (see the rules)
+BROWSE_SECONDS = 2.0
 #: the most games one browse returns
 MAX_FOUND = 64
+#: the most addresses of one game that are read
+MAX_ADDRESSES = 8
 #: milliseconds to wait for one service's records if they did not come with its announcement
 RESOLVE_MS = 800
+#: seconds, in all, that one browse waits for such records after listening (names that never
+#: resolve, however many, cannot hold it longer)
+RESOLVE_BUDGET = 2.0
 #: seconds to wait for the goodbyes of a withdrawn advertisement to go out
 CLOSE_WAIT = 3.0
 #: seconds a browser may keep a record (short: a host killed without its goodbyes is soon gone)
@@ -178,8 +192,8 @@ def parse(port: int | None, addresses: Iterable[str],
         return None
     if not _fingerprint_ok(fp):
         return None
-    ipv4 = []
-    for a in addresses:
+    ipv4: list[ipaddress.IPv4Address] = []
+    for a in list(addresses)[:MAX_ADDRESSES]:
         with contextlib.suppress(ValueError):
             ipv4.append(ipaddress.IPv4Address(a))
     if not ipv4:
@@ -278,7 +292,7 @@ class Advertiser:
         except Exception as e:  # a failure to advertise never stops the game
             self.failed = True
             self._settled.set()
-            log.warning("the game is not advertised on the LAN: %s", e or type(e).__name__)
+            log.warning("the game is not advertised on the LAN: %s", str(e) or type(e).__name__)
 
     async def close(self) -> None:
         """Withdraw the advertisement (its goodbyes go out) and free the sockets."""
@@ -369,7 +383,7 @@ class _Names(ServiceListener):
             self.names.discard(name)
 
 
-def browse(seconds: float = 2.0, interfaces: Interfaces = None) -> list[Found]:
+def browse(seconds: float = BROWSE_SECONDS, interfaces: Interfaces = None) -> list[Found]:
     """Listen ``seconds`` for games on the LAN from a plain thread; every well-formed one."""
     zc = Zeroconf(interfaces=INTERFACES if interfaces is None else interfaces,
                   ip_version=IPVersion.V4Only)
@@ -381,18 +395,22 @@ def browse(seconds: float = 2.0, interfaces: Interfaces = None) -> list[Found]:
         with names.lock:
             todo = sorted(names.names)
         found = []
+        deadline = time.monotonic() + RESOLVE_BUDGET
         for name in todo:
             info = ServiceInfo(SERVICE, name)
-            if info.load_from_cache(zc) or info.request(zc, RESOLVE_MS):
-                f = _found(info)
-                if f is not None:
-                    found.append(f)
+            if not info.load_from_cache(zc):
+                left = int(1000 * (deadline - time.monotonic()))
+                if left <= 0 or not info.request(zc, min(RESOLVE_MS, left)):
+                    continue
+            f = _found(info)
+            if f is not None:
+                found.append(f)
         return _order(found)
     finally:
         zc.close()
 
 
-async def async_browse(seconds: float = 2.0, interfaces: Interfaces = None) -> list[Found]:
+async def async_browse(seconds: float = BROWSE_SECONDS, interfaces: Interfaces = None) -> list[Found]:
     """``browse`` from a running asyncio loop."""
     azc = AsyncZeroconf(interfaces=INTERFACES if interfaces is None else interfaces,
                         ip_version=IPVersion.V4Only)
@@ -409,14 +427,23 @@ async def async_browse(seconds: float = 2.0, interfaces: Interfaces = None) -> l
         browser = AsyncServiceBrowser(azc.zeroconf, [SERVICE], handlers=[changed])
         await asyncio.sleep(seconds)
         await browser.async_cancel()
-        found = []
-        for name in sorted(names):
+
+        async def resolve(name: str) -> Found | None:
             info = AsyncServiceInfo(SERVICE, name)
             if info.load_from_cache(azc.zeroconf) or await info.async_request(azc.zeroconf,
                                                                                RESOLVE_MS):
-                f = _found(info)
-                if f is not None:
-                    found.append(f)
+                return _found(info)
+            return None
+
+        tasks = [asyncio.create_task(resolve(name)) for name in sorted(names)]
+        if not tasks:
+            return []
+        done, pending = await asyncio.wait(tasks, timeout=RESOLVE_BUDGET)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        found = [f for t in done if not t.cancelled() and t.exception() is None
+                 and (f := t.result()) is not None]
         return _order(found)
     finally:
         await azc.async_close()

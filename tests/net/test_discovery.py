@@ -24,7 +24,7 @@ from net.wire.identity import Identity
 from tests.net.conftest import new_game
 
 LOOPBACK = ["127.0.0.1"]
-SECONDS = 1.0
+SECONDS = 2.0  # past zeroconf's second question, answered by multicast (discovery's rules)
 
 
 def _offer(port, game="medici", players=4, seated=1, host="Hosty", code=True, fp=None):
