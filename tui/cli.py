@@ -527,10 +527,6 @@ def cmd_join(args: argparse.Namespace) -> int:
     return play.join_game(address, code, name, args.bot, _say, args.verbose, spec, fp)
 
 
-#: seconds ``join`` with no address listens for games on the LAN
-BROWSE_SECONDS = 2.0
-
-
 def _ask(prompt: str) -> str:
     try:
         return input(prompt).strip()
@@ -541,13 +537,13 @@ def _ask(prompt: str) -> str:
 def _games_on_lan():  # type: ignore[no-untyped-def]
     """The games advertised on the LAN (``net.session.discovery``), printed numbered; an
     empty list (said on stderr) when there is none."""
-    from net.session.discovery import browse
+    from net.session.discovery import BROWSE_SECONDS, browse
     from net.session.verify import printable_line
 
     print(f"looking for games on the LAN ({BROWSE_SECONDS:g} seconds) ...", file=sys.stderr,
           flush=True)
     try:
-        games = browse(BROWSE_SECONDS)
+        games = browse()
     except OSError as e:
         print(f"palazzo join: cannot look for games on the LAN: {e}", file=sys.stderr)
         return []

@@ -1,7 +1,7 @@
 """Finding a game on the LAN from the join form (``ctrl+f``, the Find games button).
 
 ``FindGames`` looks for the games advertised on the LAN (``net.session.discovery``, for
-``SECONDS``) and lists them, two lines each: the game, the seats taken of those wanted and
+``BROWSE_SECONDS``) and lists them, two lines each: the game, the seats taken of those wanted and
 whether it needs a code; the host's name, its key's fingerprint and its address. Enter (or a
 click) returns the ``Found`` chosen, Escape ``None``, ``r`` looks again. What the list shows comes
 from anybody on the LAN: it is shown as plain text, never as markup, and the join that follows
@@ -23,9 +23,6 @@ from textual.widgets.option_list import Option
 
 from net.session.discovery import Found, async_browse
 from net.session.verify import printable_line
-
-#: seconds to listen for games
-SECONDS = 2.0
 
 
 class FindGames(ModalScreen["Found | None"]):
@@ -62,7 +59,7 @@ class FindGames(ModalScreen["Found | None"]):
     async def _search(self) -> None:
         status = self.query_one("#status", Static)
         try:
-            found = await async_browse(SECONDS, self.interfaces)
+            found = await async_browse(interfaces=self.interfaces)
         except OSError as e:
             status.update(Text(f"Cannot look for games on the LAN: {e}"))
             return
