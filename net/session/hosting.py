@@ -8,8 +8,9 @@
   the port), gives the line to give to friends, seats this machine's own player (``None``: it
   only relays) and its computer seats, and runs until the game is over. With
   ``settings.advertise`` it advertises the game on the LAN meanwhile (``net.session.discovery``:
-  the seats taken kept up to date, withdrawn at the end; a failure is one log line). Each computer seat has
-  its own key, whose seed is in the record, so that a resumed game gets its bots back.
+  the seats taken kept up to date, withdrawn at the end; a failure is one log line). Each
+  computer seat has its own key, whose seed is in the record, so that a resumed game gets its
+  bots back.
 * ``seat_session`` is every seat this program plays (the host's own, its bots, a joiner): a
   ``PeerSession`` that keeps its journal (``net.session.journal``).
 * ``LateBot`` is a bot of a named kind built once the game is known: a joiner learns which game
@@ -36,7 +37,7 @@ import random
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.registry import game_names, get_game
 from net.session import resume
@@ -50,6 +51,9 @@ from net.wire import transcript as files
 from net.wire.errors import CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
 from net.wire.rpc import E_KEY_IN_USE
+
+if TYPE_CHECKING:  # zeroconf is imported only by a host that advertises
+    from net.session.discovery import Advertiser
 
 log = logging.getLogger("palazzo.net")
 DEFAULT_PORT = 7342
@@ -303,7 +307,7 @@ class Hosting:
             if advert is not None:
                 await advert.close()
 
-    def _advertise(self, port: int) -> Any:
+    def _advertise(self, port: int) -> Advertiser | None:
         """Advertise this game on the LAN, the seats taken kept up to date after every burst
         of traffic (``net.session.discovery``); a failure is one log line, the game goes on."""
         try:

@@ -6,7 +6,9 @@ through ``net.session.link``.
 
 The conversation (``docs/protocol.md`` gives every field):
 
-1. On connect the host sends ``challenge {nonce, host, version, game, players, code}``.
+1. On connect the host sends ``challenge {nonce, host, version, game, players, code}`` (a
+   peer that chose the host from an advertisement on the LAN, ``net.session.discovery``, stops
+   here unless the host key has the fingerprint advertised).
 2. The peer asks ``hello {name, key, sig, code, have, nonce}``: ``sig`` signs the host's nonce
    and the host key with the peer's identity; ``nonce`` is 32 fresh bytes of the peer's, its
    challenge to the host and, in the lobby, its contribution to the game id (kept in its journal
