@@ -205,7 +205,8 @@ class PalazzoApp(App[None]):
 
         try:
             net = netgame.join_net(request.host, request.port, request.code, request.name,
-                                   Identity.load_or_create(spec=request.identity))
+                                   Identity.load_or_create(spec=request.identity),
+                                   host_fingerprint=request.fingerprint)
         except ValueError as e:
             form.show_error(str(e))
             return

@@ -5,7 +5,8 @@ command at all, the start screen); ``resume`` (go on with a saved local game: ev
 is saved after each move, see ``tui.saves``); ``replay`` (step through a finished game, a saved
 local one or a networked game's transcript, see ``tui.replay``); ``sim`` (headless bot games); ``watch`` (a bot game told in
 the terminal, or with ``HOST:PORT`` a networked game followed as a watcher: ``tui.watch``,
-``net.session.watcher``); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``); ``verify``
+``net.session.watcher``); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``; ``join`` with no address
+lists the games advertised on the LAN and asks which, ``host --no-advertise`` keeps one off); ``verify``
 (check saved transcripts: exit status 0 all verified, 3 a cheat or an altered record, 4 a
 record cut off, 5 a file that is not a transcript: ``VERIFY_EXIT``). ``--version`` prints the
 package's version. Every flag of every subcommand has a help text (a test walks the tree). ``join``: 0 the game was played to its end, 1 it could not be
@@ -198,24 +199,34 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
                    help="play as this identity: a key file (made on first use) or a profile name "
                         "(under ~/.config/palazzo/identities/); default the account's key. Two "
                         "programs of one account at one table need one each")
+    h.add_argument("--no-advertise", action="store_true",
+                   help="do not advertise the game on the LAN (by default palazzo join with no "
+                        "address and the join form's Find games list it)")
 
 
 JOIN_EXIT = """exit status:
   0  the game was played to its end (and its audit verified it)
   1  the game could not be played: nobody listens at HOST:PORT, the host refused the join
      (a wrong game code, a full game, an address locked out after wrong codes) or broke the
-     protocol
+     protocol; with no HOST:PORT, no game was found on the LAN or none was chosen
   3  a cheat was detected (the saved transcript names it)
   4  this player is already at the table from another program (its key holds a seat and that
      program answers): to play a second player on this account, use --identity FILE
   5  gave up: the host closed the connection before taking this player in, again and again
-     (6 tries over about 30 seconds, or after a drop mid-game)"""
+     (6 tries over about 30 seconds, or after a drop mid-game)
+With no HOST:PORT, join lists the games advertised on the LAN (for about 2 seconds) and asks
+which one, then the code if it needs one; the host found so is held to the key fingerprint its
+advertisement gave (another key: refused, exit 1)."""
 
 
 def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     j = sub.add_parser("join", help="join a networked game", epilog=JOIN_EXIT,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    j.add_argument("address", metavar="HOST:PORT", help="the host's address and port")
+    j.add_argument("address", metavar="HOST:PORT", nargs="?", default=None,
+                   help="the host's address and port (none: the games found on the LAN are "
+                        "listed, and you choose one)")
+    j.add_argument("--list", action="store_true",
+                   help="print the games found on the LAN, numbered, and exit (1 if none)")
     j.add_argument("--code", default=None, help="the game code the host gave")
     j.add_argument("--name", default=None, help="your name at the table (default: your login)")
     j.add_argument("--bot", default=None, help="play headless as this bot (any name sim --bots takes)")
@@ -540,7 +551,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         bind=args.bind, seat=not args.no_seat, bots=args.bots, bot=args.bot, open=args.open,
         turn_timeout=args.turn_timeout, on_timeout=args.on_timeout, name=args.name,
         allow_hints=args.allow_hints, resume=args.resume or None, new=args.new,
-        identity=_identity_spec(args.identity),
+        identity=_identity_spec(args.identity), advertise=not args.no_advertise,
     )
     if args.new and args.resume is not None:
         raise UsageError("--resume and --new do not go together")
@@ -558,13 +569,68 @@ def cmd_join(args: argparse.Namespace) -> int:
 
     name = args.name or getpass.getuser()
     spec = _identity_spec(args.identity)
+    if args.bot is not None:
+        hosting.check_bot(args.bot)
+    address, code, fp = args.address, args.code, None
+    if args.address is None or args.list:
+        if args.address is not None:
+            raise UsageError("--list takes no HOST:PORT")
+        games = _games_on_lan()
+        if not games or args.list:
+            return 0 if games else 1
+        found = _pick(games)
+        if found is None:
+            return 1
+        address, fp = found.join_address, found.fingerprint
+        if found.code and code is None:
+            code = _ask("game code: ")
+            if not code:
+                print("palazzo join: no code given", file=sys.stderr)
+                return 1
     if args.bot is None:
         from tui import netapp
 
-        return netapp.join_tui(*hosting.parse_address(args.address), args.code, name, _say,
-                               Identity.load_or_create(spec=spec))
-    hosting.check_bot(args.bot)
-    return play.join_game(args.address, args.code, name, args.bot, _say, args.verbose, spec)
+        return netapp.join_tui(*hosting.parse_address(address), code, name, _say,
+                               Identity.load_or_create(spec=spec), fp)
+    return play.join_game(address, code, name, args.bot, _say, args.verbose, spec, fp)
+
+
+def _ask(prompt: str) -> str:
+    try:
+        return input(prompt).strip()
+    except EOFError:
+        return ""
+
+
+def _games_on_lan():  # type: ignore[no-untyped-def]
+    """The games advertised on the LAN (``net.session.discovery``), printed numbered; an
+    empty list (said on stderr) when there is none."""
+    from net.session.discovery import BROWSE_SECONDS, browse
+    from net.session.verify import printable_line
+
+    print(f"looking for games on the LAN ({BROWSE_SECONDS:g} seconds) ...", file=sys.stderr,
+          flush=True)
+    try:
+        games = browse()
+    except OSError as e:
+        print(f"palazzo join: cannot look for games on the LAN: {e}", file=sys.stderr)
+        return []
+    if not games:
+        print("palazzo join: no game found on the LAN (give the host's HOST:PORT)",
+              file=sys.stderr)
+    for i, g in enumerate(games, 1):
+        first, second = (printable_line(x) for x in g.lines())
+        print(f"{i:3}  {first}\n     {second}", flush=True)
+    return games
+
+
+def _pick(games):  # type: ignore[no-untyped-def]
+    """The game the user chooses by its number (``None``: no answer, or not in the list)."""
+    answer = _ask(f"which game? (1-{len(games)}) ")
+    if not answer.isdigit() or not 1 <= int(answer) <= len(games):
+        print(f"palazzo join: no game {answer!r} in the list", file=sys.stderr)
+        return None
+    return games[int(answer) - 1]
 
 
 def _identity_spec(spec: str | None) -> str | None:

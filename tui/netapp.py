@@ -49,9 +49,9 @@ class NetApp(PalazzoApp):
 
 
 def join_app(host: str, port: int, code: str | None, name: str,
-             identity: Identity | None = None) -> NetApp:
-    """The app that joins ``host:port`` as ``name``."""
-    return NetApp(join_net(host, port, code, name, identity))
+             identity: Identity | None = None, host_fingerprint: str | None = None) -> NetApp:
+    """The app that joins ``host:port`` as ``name`` (only a host with that fingerprint)."""
+    return NetApp(join_net(host, port, code, name, identity, host_fingerprint))
 
 
 def host_app(settings: HostSettings) -> NetApp:
@@ -69,8 +69,8 @@ def finish(app: NetApp, say: Callable[[str], None]) -> int:
 
 
 def join_tui(host: str, port: int, code: str | None, name: str, say: Callable[[str], None],
-             identity: Identity | None = None) -> int:
-    app = join_app(host, port, code, name, identity)
+             identity: Identity | None = None, host_fingerprint: str | None = None) -> int:
+    app = join_app(host, port, code, name, identity, host_fingerprint)
     app.run()
     return finish(app, say)
 

@@ -233,10 +233,12 @@ class _NoteHandler(logging.Handler):
 
 
 def join_net(host: str, port: int, code: str | None, name: str,
-             identity: Identity | None = None) -> NetGame:
-    """The networked game that joins ``host:port`` as ``name``."""
+             identity: Identity | None = None, host_fingerprint: str | None = None) -> NetGame:
+    """The networked game that joins ``host:port`` as ``name`` (a host found on the LAN: only
+    if its key has ``host_fingerprint``)."""
     identity = identity or Identity.load_or_create()
-    session = seat_session(identity, name, code, auto_ready=False)
+    session = seat_session(identity, name, code, auto_ready=False,
+                           host_fingerprint=host_fingerprint)
     net: NetGame | None = None
 
     def changed(event: PeerEvent) -> None:

@@ -6,8 +6,11 @@
   resumed from its record (``net.session.resume``; ``say`` tells which), or a new one that keeps
   its record. ``serve(seat, ...)`` listens (a port it cannot listen on is a ``ValueError`` naming
   the port), gives the line to give to friends, seats this machine's own player (``None``: it
-  only relays) and its computer seats, and runs until the game is over. Each computer seat has
-  its own key, whose seed is in the record, so that a resumed game gets its bots back.
+  only relays) and its computer seats, and runs until the game is over. With
+  ``settings.advertise`` it advertises the game on the LAN meanwhile (``net.session.discovery``:
+  the seats taken kept up to date, withdrawn at the end; a failure is one log line). Each
+  computer seat has its own key, whose seed is in the record, so that a resumed game gets its
+  bots back.
 * ``seat_session`` is every seat this program plays (the host's own, its bots, a joiner): a
   ``PeerSession`` that keeps its journal (``net.session.journal``).
 * ``LateBot`` is a bot of a named kind built once the game is known: a joiner learns which game
@@ -28,12 +31,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import os
 import random
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.registry import game_names, get_game
 from net.session import resume
@@ -48,6 +52,10 @@ from net.wire.errors import CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
 from net.wire.rpc import E_KEY_IN_USE
 
+if TYPE_CHECKING:  # zeroconf is imported only by a host that advertises
+    from net.session.discovery import Advertiser
+
+log = logging.getLogger("palazzo.net")
 DEFAULT_PORT = 7342
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -81,6 +89,9 @@ class HostSettings:
     new: bool = False
     #: the host's identity (``net.wire.identity.identity_path``): ``None`` the account's key
     identity: str | None = None
+    #: advertise the game on the LAN (``net.session.discovery``); ``palazzo host`` and the host
+    #: form do unless told not to
+    advertise: bool = False
 
 
 def check_bot(name: str, game: str | None = None) -> None:
@@ -92,10 +103,12 @@ def check_bot(name: str, game: str | None = None) -> None:
 
 
 def seat_session(identity: Identity, name: str, code: str | None,
-                 auto_ready: bool = True) -> PeerSession:
-    """A seat this program plays, keeping its journal."""
+                 auto_ready: bool = True, host_fingerprint: str | None = None) -> PeerSession:
+    """A seat this program plays, keeping its journal; with ``host_fingerprint`` (a host
+    found on the LAN) it refuses a host whose key has another fingerprint."""
     return PeerSession(identity, name, code, auto_ready=auto_ready,
-                       journal=Journal.for_identity(identity.public_key))
+                       journal=Journal.for_identity(identity.public_key),
+                       host_fingerprint=host_fingerprint)
 
 
 class LateBot:
@@ -229,7 +242,8 @@ def hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[byt
         say(f"resuming game {record.game_id.hex()} at entry {len(session.table.transcript)}")
         resume.keep_record(session, r, record=record)
         kept = {f.name: r[f.name] for f in dataclasses.fields(HostSettings)
-                if f.name in r and f.name not in ("port", "bind", "resume", "new", "identity")}
+                if f.name in r and f.name not in ("port", "bind", "resume", "new", "identity",
+                                                   "advertise")}
         return session, r.get("code"), list(r.get("bot_seeds", [])), dataclasses.replace(s, **kept)
     session, code = make_host(s)
     seeds = [os.urandom(32) for _ in range(s.bots)]
@@ -276,8 +290,10 @@ class Hosting:
                 task.result()
             except OSError as e:
                 raise ValueError(f"cannot listen on port {s.port}: {e.strerror or e}") from None
+        port = started.result()[0][1]
         if listening is not None:
-            listening(join_line(s, started.result()[0][1], self.code))
+            listening(join_line(s, port, self.code))
+        advert = self._advertise(port) if s.advertise else None
         if seat is not None:
             self.runner.add(seat, bot, fallback=fallback)
         for i, seed in enumerate(self.bot_seeds):
@@ -285,4 +301,33 @@ class Hosting:
             self.runner.add(seat_session(key, f"bot-{i + 1} ({s.bot})", self.code),
                             self.make_bot(s.bot))
         self.runner.pump()
-        await task
+        try:
+            await task
+        finally:
+            if advert is not None:
+                await advert.close()
+
+    def _advertise(self, port: int) -> Advertiser | None:
+        """Advertise this game on the LAN, the seats taken kept up to date after every burst
+        of traffic (``net.session.discovery``); a failure is one log line, the game goes on."""
+        try:
+            from net.session import discovery
+
+            s, session = self.settings, self.session
+            offer = discovery.Offer(
+                s.game, s.players, len(session.seats), s.name, session.identity.fingerprint,
+                self.code is not None, port, discovery.own_addresses(s.bind))
+            advert = discovery.Advertiser(offer)
+            advert.start()
+        except Exception as e:
+            log.warning("the game is not advertised on the LAN: %s", e)
+            return None
+        told = self.runner.on_change
+
+        def changed() -> None:
+            advert.seated(len(session.seats))
+            if told is not None:
+                told()
+
+        self.runner.on_change = changed
+        return advert

@@ -102,11 +102,14 @@ def _printable_lines(say: Say) -> Say:
 
 
 def join_game(address: str, code: str | None, name: str, game_bot: str | None, say: Say,
-              verbose: bool = False, identity_spec: str | None = None) -> int:
+              verbose: bool = False, identity_spec: str | None = None,
+              host_fingerprint: str | None = None) -> int:
+    """Join ``address``; with ``host_fingerprint`` (a game found on the LAN) only a host whose
+    key has that fingerprint."""
     say = _printable_lines(say)
     host, port = parse_address(address)
     identity = Identity.load_or_create(spec=identity_spec)
-    session = seat_session(identity, name, code)
+    session = seat_session(identity, name, code, host_fingerprint=host_fingerprint)
     last_lobby = [""]
     told = [0]
 

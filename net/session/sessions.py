@@ -6,7 +6,9 @@ through ``net.session.link``.
 
 The conversation (``docs/protocol.md`` gives every field):
 
-1. On connect the host sends ``challenge {nonce, host, version, game, players, code}``.
+1. On connect the host sends ``challenge {nonce, host, version, game, players, code}`` (a
+   peer that chose the host from an advertisement on the LAN, ``net.session.discovery``, stops
+   here unless the host key has the fingerprint advertised).
 2. The peer asks ``hello {name, key, sig, code, have, nonce}``: ``sig`` signs the host's nonce
    and the host key with the peer's identity; ``nonce`` is 32 fresh bytes of the peer's, its
    challenge to the host and, in the lobby, its contribution to the game id (kept in its journal
@@ -768,8 +770,11 @@ class PeerSession:
 
     def __init__(self, identity: Identity, name: str, code: str | None = None,
                  auto_ready: bool = True, clock: Callable[[], float] = time.monotonic,
-                 journal: Journal | None = None) -> None:
+                 journal: Journal | None = None, host_fingerprint: str | None = None) -> None:
         self.identity = identity
+        #: the fingerprint the host was chosen by (a LAN advertisement, ``net.session.discovery``):
+        #: a host whose key has another one is refused before anything is signed for it
+        self.host_fingerprint = host_fingerprint
         #: what this seat contributed and signed; give the same journal (a file journal,
         #: ``Journal.for_identity``) to a program that restarts, so that it rejoins its games
         self.journal = journal if journal is not None else Journal()
@@ -892,6 +897,12 @@ class PeerSession:
             check_public_key(host)
         except InvalidKey as e:
             raise RemoteProtocolError(f"the host key is refused ({e})", E_BAD_PARAMS) from None
+        if self.host_fingerprint is not None and fingerprint(host) != self.host_fingerprint:
+            self._fail(RemoteProtocolError(
+                f"host key check: the host here has the key {fingerprint(host)}, not the "
+                f"{self.host_fingerprint} its advertisement on the LAN gave (one of them is not "
+                "what it says)", E_BAD_SIGNATURE))
+            return
         if self.table is None:
             self.table = Table(host, None) if self.WATCH else Table(host, self.identity,
                                                                     self.journal)

@@ -297,7 +297,7 @@ async def test_host_form_at_80x24_every_field_by_tab(profile):
         await fill(pilot, "#game", "condottiere")  # the game with the most options
         await fill(pilot, "#timeout", 60)  # and the choice after the time limit shown
         options = [f"opt-{n}" for n in get_game("condottiere").rules.options]  # in their order
-        fields = ["game", "players", "seat", "bots", "bot", *options, "port", "bind", "open",
+        fields = ["game", "players", "seat", "bots", "bot", *options, "port", "bind", "open", "advertise",
                   "timeout", "on-timeout", "hints", "identity", "name", "go"]
         assert options  # the game with the most options has some
         seen = []
