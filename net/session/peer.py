@@ -33,6 +33,7 @@ from net.session.sessions import PeerEvent, PeerSession
 READ_SIZE = 65536
 TICK = 0.5
 MAX_DELAY = 30.0  # seconds between two tries, at most
+LEAVE_WAIT = 2.0  # seconds for the leave to go out before the program ends
 
 
 class PeerGone(Exception):
@@ -119,6 +120,8 @@ class PeerRunner:
                     pass
                 finally:
                     self._writer = None
+                    if self.left:  # the leave, and anything before it, reaches the host
+                        await self._drain(writer)
                     writer.close()
                 if session.state in ("over", "failed") or self.left:
                     return
@@ -133,6 +136,13 @@ class PeerRunner:
                 raise PeerGone(f"gave up after {failed} tries to join {self.host}:{self.port}: "
                                f"{why}", gave_up=True)
             await asyncio.sleep(min(self.retry_delay * 2 ** (failed - 1), MAX_DELAY))
+
+    @staticmethod
+    async def _drain(writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError, RuntimeError):
+            await asyncio.wait_for(writer.drain(), LEAVE_WAIT)
+            writer.close()
+            await asyncio.wait_for(writer.wait_closed(), LEAVE_WAIT)
 
     async def _converse(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         session = self.session

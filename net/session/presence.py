@@ -122,8 +122,9 @@ class HostPresence:
         if due is not None and 0 <= due < len(self.marks) and self.grace is not None:
             mark = self.marks[due]
             if mark.state in GONE:
-                found.append((max(mark.since, due_since) + self.grace,
-                              f"{name} did not come back within {self.grace:g} seconds"))
+                n = self.grace
+                found.append((max(mark.since, due_since) + n,
+                              f"{name} did not come back within {n:g} second{'' if n == 1 else 's'}"))
         return min(found, default=None)
 
     def message(self, due: int | None, deadline: float | None) -> dict[str, Any]:
