@@ -25,7 +25,8 @@ Rules (``docs/protocol.md``, "Presence"; ``docs/security.md``: presence is the h
 * A peer reads a presence with ``read_presence``: a malformed one is refused (``ValueError``
   naming the field), the last good one stays. From two presences in a row ``notes`` gives the
   lines every table shows: "Jo left", "Jo lost the connection", "Jo is back", "Jo is away",
-  "Jo is here again". Presence changes no game state: nothing in ``Table`` reads it.
+  "Jo is here again". Presence changes no game state: nothing in ``Table`` reads it. A peer
+  keeps its notes in a ``NoteBook`` (the last ``NOTES_KEPT``), which a table reads from.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ STATUS_BURST = 4
 MAX_WATCHERS = 8
 WATCHER_NAME = 32
 MAX_SECONDS = 10**9  # a ``for`` or a ``wait`` a peer accepts, at most
+NOTES_KEPT = 200  # notes a peer keeps (a host could send any number)
 
 
 @dataclass
@@ -236,3 +238,23 @@ def notes(old: Presence | None, new: Presence, names: Sequence[str], me: int) ->
         else:
             lines.append(f"{name} is here again")
     return lines
+
+
+class NoteBook:
+    """A peer's notes in order, the last ``NOTES_KEPT`` of them kept: ``since(n)`` gives the
+    notes after the first ``n`` ever written (those still kept) and the count written so far."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.dropped = 0
+
+    def add(self, line: str) -> None:
+        self.lines.append(line)
+        if len(self.lines) > NOTES_KEPT:
+            cut = len(self.lines) - NOTES_KEPT
+            del self.lines[:cut]
+            self.dropped += cut
+
+    def since(self, n: int) -> tuple[list[str], int]:
+        total = self.dropped + len(self.lines)
+        return self.lines[max(0, n - self.dropped):], total

@@ -55,7 +55,14 @@ from net.session import limits
 from net.session.code import CodeGuard, same_code
 from net.session.journal import Journal
 from net.session.limits import Bucket, QuietLog
-from net.session.presence import DEFAULT_GRACE, HostPresence, Presence, notes, read_presence
+from net.session.presence import (
+    DEFAULT_GRACE,
+    HostPresence,
+    NoteBook,
+    Presence,
+    notes,
+    read_presence,
+)
 from net.session.table import MAX_TIMEOUT, NAME_LIMIT, Table
 from net.session.verify import printable_line
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
@@ -799,6 +806,7 @@ class PeerSession:
         self.refusal = ""  # what the host said last when it closed a connection for room
         #: the last presence the host sent (``net.session.presence``; the host's word only)
         self.presence: Presence | None = None
+        self.notes = NoteBook()  # the notes from the presences, for a table's log
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -1006,6 +1014,7 @@ class PeerSession:
             return
         old, self.presence = self.presence, p
         for line in notes(old, p, [s.name for s in t.seats], t.me):
+            self.notes.add(line)
             self.events.append(PeerEvent("note", line))
         self.events.append(PeerEvent("presence", p))
 
