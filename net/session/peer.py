@@ -33,7 +33,7 @@ from net.session.sessions import PeerEvent, PeerSession
 READ_SIZE = 65536
 TICK = 0.5
 MAX_DELAY = 30.0  # seconds between two tries, at most
-LEAVE_WAIT = 2.0  # seconds for the leave to go out before the program ends
+LEAVE_WAIT = 5.0  # seconds for the leave to go out before the program ends
 
 
 class PeerGone(Exception):
@@ -121,7 +121,7 @@ class PeerRunner:
                 finally:
                     self._writer = None
                     if self.left:  # the leave, and anything before it, reaches the host
-                        await self._drain(writer)
+                        await self._drain(reader, writer)
                     writer.close()
                 if session.state in ("over", "failed") or self.left:
                     return
@@ -138,10 +138,20 @@ class PeerRunner:
             await asyncio.sleep(min(self.retry_delay * 2 ** (failed - 1), MAX_DELAY))
 
     @staticmethod
-    async def _drain(writer: asyncio.StreamWriter) -> None:
+    async def _drain(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """After a leave: let what waits for the socket go out and read on until the host
+        closes the connection (it does on ``leave``; a host that waits to write to this peer
+        reads nothing more from it), at most ``LEAVE_WAIT`` seconds; then close."""
+
+        async def until_closed() -> None:
+            await writer.drain()
+            while await reader.read(READ_SIZE):
+                pass
+
         with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError, RuntimeError):
-            await asyncio.wait_for(writer.drain(), LEAVE_WAIT)
-            writer.close()
+            await asyncio.wait_for(until_closed(), LEAVE_WAIT)
+        writer.close()
+        with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError, RuntimeError):
             await asyncio.wait_for(writer.wait_closed(), LEAVE_WAIT)
 
     async def _converse(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
