@@ -31,6 +31,11 @@ The conversation (``docs/protocol.md`` gives every field):
    or a restart the same bytes go out again.
 5. When the table reaches ``over`` the host sends ``bye`` and the peers save the transcript.
 
+From the start the host also tells every seated connection who is here: ``presence``, and a
+peer says ``status {away}`` and ``leave {}`` (notifications, for its own seat only); the seat due
+that is gone for the grace period forfeits. ``net.session.presence`` holds those rules; here are
+only the hooks (``_peer_note``, ``_send_presence``, ``_deadline``, ``PeerSession._on_presence``).
+
 Host states per connection: new (challenged, a *stranger*) -> seated (after hello) -> closed;
 a stranger over its budget is muted (nothing more it sends is read) until it is closed. A frame
 the codec refuses gets an ``error`` notification and the connection is closed; a bad request
