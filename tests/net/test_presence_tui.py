@@ -91,3 +91,41 @@ async def test_the_table_shows_presence_notes_and_the_waiting_line_at_80x24(prof
         await pilot.pause()
         await until(pilot, lambda: "Jo left" in text(app).split("Log", 1)[-1], "the note")
         assert app.screen.view.log[-1] == "Jo left"
+
+
+async def test_a_joiner_that_leaves_the_table_is_left_for_the_others(profile):  # noqa: F811
+    import random
+
+    from engine.registry import get_game
+    from net.session.host import HostRunner
+    from net.session.sessions import HostSession
+    from tui.netapp import join_app
+
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    port = (await started)[0][1]
+    others = [PeerSession(Identity.generate(), f"b{i}") for i in range(2)]
+    for i, peer in enumerate(others):
+        runner.add(peer, entry.make_bot("random", random.Random(i)))
+    runner.pump()
+    app = join_app("127.0.0.1", port, None, "Bea", Identity.generate())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "Press r when you are ready" in text(app), "the lobby")
+        await pilot.press("r")
+        await until(pilot, lambda: asking(app), "Bea's first turn")
+        seat = app.session.seat
+        await pilot.press("q")
+        await pilot.press("y")  # leave this networked game and quit
+
+    async def told():
+        while host.presence.state(seat) != "left":
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(told(), 60)  # a hang guard only
+    assert app.exit_status() == 1  # the game could not be played to its end
+    assert "Bea left" in others[0].notes.since(0)[0]
+    runner.stop()
+    await asyncio.wait_for(serving, 60)
