@@ -120,12 +120,12 @@ async def test_a_joiner_that_leaves_the_table_is_left_for_the_others(profile):  
         await pilot.press("q")
         await pilot.press("y")  # leave this networked game and quit
 
-    async def told():
-        while host.presence.state(seat) != "left":
+    async def told():  # the host's next presence, at the latest on its next tick
+        while "Bea left" not in others[0].notes.since(0)[0]:
             await asyncio.sleep(0.02)
 
     await asyncio.wait_for(told(), 60)  # a hang guard only
+    assert host.presence.state(seat) == "left"  # it said so: not "reconnecting"
     assert app.exit_status() == 1  # the game could not be played to its end
-    assert "Bea left" in others[0].notes.since(0)[0]
     runner.stop()
     await asyncio.wait_for(serving, 60)
