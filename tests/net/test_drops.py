@@ -16,6 +16,16 @@ def _notes(events):
     return [e.data for e in events if e.kind == "note"]
 
 
+async def _until(condition):
+    """Wait for ``condition()``; a hang fails after ``HANG`` seconds (never a timed assertion)."""
+
+    async def poll():
+        while not condition():
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(poll(), HANG)
+
+
 async def test_a_reset_connection_comes_back_by_itself_and_everyone_sees_it():
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
@@ -62,8 +72,7 @@ async def test_a_peer_that_leaves_is_left_for_everyone_and_forfeits_after_the_gr
     runners = [PeerRunner(p, "127.0.0.1", port, b, heard[i].append, retry_delay=0.05)
                for i, (p, b) in enumerate(zip(peers, bots, strict=True))]
     tasks = [asyncio.create_task(r.run()) for r in runners]
-    while not peers[2].decision_due():  # the game waits on the seat with no bot
-        await asyncio.sleep(0.02)
+    await _until(peers[2].decision_due)  # the game waits on the seat with no bot
     runners[2].leave()
     await asyncio.wait_for(asyncio.gather(*tasks), HANG)
     await asyncio.wait_for(serving, HANG)
@@ -75,3 +84,29 @@ async def test_a_peer_that_leaves_is_left_for_everyone_and_forfeits_after_the_gr
         assert peers[i].state == "over"
         assert peers[i].table.result()["verdict"] == \
             f"verified as far as it went: p2 forfeited ({reason})"
+
+
+async def test_a_connection_reset_by_the_host_side_mid_game_is_rejoined():
+    """The host's end of a seat's socket aborted (a TCP reset) in mid-game: the seat's program
+    reconnects by itself, and the others see it go reconnecting, then here."""
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    runner, serving, port = await serve_on_loopback(host)
+    peers = [PeerSession(Identity.generate(), f"p{i}") for i in range(3)]
+    heard = [[] for _ in range(3)]
+    bots = [entry.make_bot("greedy", random.Random(i)) for i in range(2)] + [None]
+    runners = [PeerRunner(p, "127.0.0.1", port, b, heard[i].append, retry_delay=2.0)
+               for i, (p, b) in enumerate(zip(peers, bots, strict=True))]
+    tasks = [asyncio.create_task(r.run()) for r in runners]
+    await _until(peers[2].decision_due)  # mid-game, the game waiting on seat 2
+    runner.drop(host.seats[2].conn, "a reset, as a network would")
+    await _until(lambda: any(e.kind == "disconnected" for e in heard[2]))
+    await _until(lambda: host.seats[2].conn is not None)  # it comes back by itself
+    runners[2].bot = entry.make_bot("greedy", random.Random(2))  # and now it plays on
+    runners[2].flush()
+    await asyncio.wait_for(asyncio.gather(*tasks), HANG)
+    await asyncio.wait_for(serving, HANG)
+    assert [p.state for p in peers] == ["over"] * 3
+    assert len({p.table.transcript.to_bytes() for p in peers}) == 1
+    for i in (0, 1):
+        assert _notes(heard[i])[:2] == ["p2 lost the connection", "p2 is back"]
