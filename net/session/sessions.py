@@ -812,6 +812,7 @@ class PeerSession:
         #: the last presence the host sent (``net.session.presence``; the host's word only)
         self.presence: Presence | None = None
         self.notes = NoteBook()  # the notes from the presences, for a table's log
+        self._bad_presence = False  # a malformed presence was refused already
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -1015,7 +1016,10 @@ class PeerSession:
         try:
             p = read_presence(m, len(t.seats), self.clock(), self.presence)
         except ValueError as e:  # the host's word, and a bad one: refused, the game goes on
-            log.warning("the host sent a malformed presence, ignored: %s", e)
+            # said once; a host that sends more of them costs no more than a debug line each
+            log.log(logging.DEBUG if self._bad_presence else logging.WARNING,
+                    "the host sent a malformed presence, ignored: %s", e)
+            self._bad_presence = True
             return
         old, self.presence = self.presence, p
         for line in notes(old, p, [s.name for s in t.seats], t.me):

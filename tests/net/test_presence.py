@@ -289,6 +289,19 @@ def test_attack_a_malformed_presence_is_refused_and_the_game_goes_on(make_game, 
         g.link.pump()
     victim = g.peers[2]
     assert victim.presence is None and _notes(victim) == []
-    assert any("malformed presence" in r.getMessage() for r in caplog.records)
+    said = [r for r in caplog.records if "malformed presence" in r.getMessage()]
+    assert len(said) == 1 and "presence: 'seats' must list the game's 3 seats" in said[0].getMessage()
     assert g.host.finished and all(p.state == "over" for p in g.peers)
     assert len(g.transcripts()) == 1
+
+
+def test_attack_a_host_that_floods_notes_costs_a_bounded_log():
+    from net.session.presence import NOTES_KEPT, NoteBook
+
+    book = NoteBook()
+    for n in range(5 * NOTES_KEPT):
+        book.add(f"Jo left ({n})")
+    lines, total = book.since(0)
+    assert total == 5 * NOTES_KEPT and len(lines) == NOTES_KEPT
+    assert lines[-1] == f"Jo left ({5 * NOTES_KEPT - 1})"
+    assert book.since(total - 2) == (lines[-2:], total)  # a reader that kept up gets the new
