@@ -188,6 +188,9 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     h.add_argument("--on-timeout", choices=("forfeit", "bot"), default="forfeit",
                    help="what a seat that runs out of time does: forfeit (default) or let a bot "
                         "play for it")
+    h.add_argument("--grace", type=_seconds, default=180.0, metavar="SECONDS",
+                   help="how long the others wait for a player who dropped out while the game "
+                        "waits on them, before that player forfeits (default 180)")
     h.add_argument("--allow-hints", action="store_true",
                    help="let the players ask the coach for a hint (h at the table); every peer sees it")
     h.add_argument("--resume", nargs="?", const="", default=None, metavar="GAME-ID-PREFIX",
@@ -205,10 +208,13 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
 
 
 JOIN_EXIT = """exit status:
-  0  the game was played to its end (and its audit verified it)
+  0  the game was played to its end (and its audit verified it), also when it ended because
+     a player forfeited (a turn limit, or a player who did not come back within the host's
+     --grace): the audit then says "verified as far as it went"
   1  the game could not be played: nobody listens at HOST:PORT, the host refused the join
      (a wrong game code, a full game, an address locked out after wrong codes) or broke the
-     protocol; with no HOST:PORT, no game was found on the LAN or none was chosen
+     protocol; with no HOST:PORT, no game was found on the LAN or none was chosen; or this
+     player left it (Ctrl-C: the host and the others are told)
   3  a cheat was detected (the saved transcript names it)
   4  this player is already at the table from another program (its key holds a seat and that
      program answers): to play a second player on this account, use --identity FILE
@@ -551,7 +557,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         bind=args.bind, seat=not args.no_seat, bots=args.bots, bot=args.bot, open=args.open,
         turn_timeout=args.turn_timeout, on_timeout=args.on_timeout, name=args.name,
         allow_hints=args.allow_hints, resume=args.resume or None, new=args.new,
-        identity=_identity_spec(args.identity), advertise=not args.no_advertise,
+        identity=_identity_spec(args.identity), advertise=not args.no_advertise, grace=args.grace,
     )
     if args.new and args.resume is not None:
         raise UsageError("--resume and --new do not go together")

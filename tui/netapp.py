@@ -11,6 +11,7 @@ commands.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from net.session.hosting import HostSettings
 from net.wire.identity import Identity
@@ -46,6 +47,11 @@ class NetApp(PalazzoApp):
 
     def exit_status(self) -> int:
         return self.game.exit_status()
+
+    def exit(self, *args: Any, **kwargs: Any) -> None:
+        """Every way out: a joiner tells the host it leaves, then the app closes."""
+        self.game.leave_game()
+        super().exit(*args, **kwargs)
 
 
 def join_app(host: str, port: int, code: str | None, name: str,

@@ -10,6 +10,11 @@ host's in-process link for the host's own seat. ``changed()`` must be called whe
 session may have moved (the runner's event callback does it); ``updates()`` then yields a new
 snapshot if anything the seat may see is different. A session that fails (a detected cheat, a
 lost host) ends the stream; ``error`` says why.
+
+Presence (``tui.presence``): ``presence`` is the host's last word on who is here,
+``player_names`` the players' names, ``rejoin_line`` the join line to show while the seat due
+is gone, and ``set_away(flag)`` tells the host the player is away; the notes ("Jo left", ...)
+go into the log in the order they came, among the moves.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ class NetClient:
         narrator: Narrator | None = None,
         on_close: Callable[[], None] | None = None,
         marker: Marker | None = None,
+        away: Callable[[bool], None] | None = None,
+        rejoin_line: str = "",
     ) -> None:
         table = session.table
         if table is None or table.rules is None:
@@ -51,6 +58,10 @@ class NetClient:
         self._marks: frozenset[Any] = frozenset()
         self._on_close = on_close
         self._told = 0
+        self._noted = 0  # notes of the session put in the log
+        self._away = away
+        #: the line to rejoin this game (shown while the seat due is gone)
+        self.rejoin_line = rejoin_line
         #: the audit at the end: the record read again from scratch, once the game is over
         self._again: Verdict | None = None
         self._log: list[str] = []
@@ -69,6 +80,20 @@ class NetClient:
 
     def changed(self) -> None:
         self._changed.set()
+
+    @property
+    def presence(self) -> Any:
+        """The host's last word on who is here (``net.session.presence.Presence``), or None."""
+        return self.session.presence
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        table = self.session.table
+        return tuple(s.name for s in table.seats) if table is not None else ()
+
+    def set_away(self, away: bool) -> None:
+        if self._away is not None and not self._closed:
+            self._away(away)
 
     # -- the interface -------------------------------------------------------------------------
 
@@ -144,6 +169,8 @@ class NetClient:
                 marks = self._marker(before, action, after, self.seat)
                 if marks is not None:
                     self._marks = marks
+        notes, self._noted = self.session.notes.since(self._noted)
+        self._log.extend(notes)
 
     @property
     def record_fails(self) -> bool:

@@ -119,6 +119,12 @@ class NetGame:
         #: a host that takes no seat: the lobby stays, saying how the relayed game goes
         self.relay = isinstance(session, RelayView)
         self._watchers: list[str] = []  # the watchers last told (``tui.watch.watcher_news``)
+        #: presence (``tui.presence``): tell the host the player is away; the line to rejoin
+        #: shown while a seat is gone (a joiner's own; the host's is ``join_line``); and, for
+        #: a joiner, leaving on purpose (the host hears ``leave``)
+        self.away: Callable[[bool], None] | None = None
+        self.rejoin_line = ""
+        self.leave: Callable[[], None] | None = None
 
     def start(self, app: App[Any]) -> LobbyScreen:
         """Run the network in ``app``; the lobby to show."""
@@ -196,10 +202,16 @@ class NetGame:
         names = tuple(f"{n} ({s.name})" for n, s in zip(table.rules.seat_names, table.seats,
                                                              strict=False))
         self.client = NetClient(session, self.send, names, getattr(game, "narrate", None),
-                                marker=getattr(game, "marks", None))
+                                marker=getattr(game, "marks", None), away=self.away,
+                                rejoin_line=self.rejoin_line or self.join_line)
         setup = GameSetup(game=table.game, players=len(table.seats), seat=max(table.me, 0))
         if self.on_table is not None:
             self.on_table(game.TABLE(self.client, setup), setup)
+
+    def leave_game(self) -> None:
+        """The player quits on purpose: tell the host first (a joiner's ``leave``)."""
+        if self.leave is not None and self.session.state in ("lobby", "playing"):
+            self.leave()
 
     def exit_status(self) -> int:
         """``net.session.hosting.exit_status``: the record read again at the end is the
@@ -247,6 +259,8 @@ def join_net(host: str, port: int, code: str | None, name: str,
 
     runner = PeerRunner(session, host, port, on_event=changed, fallback=LateBot(session))
     net = NetGame(session, runner.run, runner.act, runner.flush, f"Joining {host}:{port} as {name}")
+    net.away, net.leave = runner.away, runner.leave
+    net.rejoin_line = f"palazzo join {host}:{port}" + (f" --code {code}" if code else "")
     return net
 
 
@@ -282,4 +296,10 @@ def host_net(settings: HostSettings) -> NetGame:
     net = NetGame(view, network, send, hosting.runner.pump, title, join_line="...")
     net.host_session = hosting.session
     net.notices = said  # "resuming game ... at entry N"
+    if me is not None:
+        def away(flag: bool) -> None:
+            me.set_away(flag)
+            hosting.runner.pump()
+
+        net.away = away
     return net

@@ -60,6 +60,7 @@ from tui.choices import Choice, Question
 from tui.client import GameClient, NotYourTurn, TableView
 from tui.names import level_name, options_words, setting_words
 from tui.panels import KeyBar, LogTail, MovePanel, Panel, TabBar
+from tui.presence import PresenceLine
 from tui.screens.end import EndScreen
 from tui.screens.hint import ask_hint, hints_allowed
 from tui.screens.log import LogScreen
@@ -195,6 +196,7 @@ class TableScreen(Screen[str]):
         yield Panel(id="status")
         yield Panel(id="setting")
         yield Panel(id="warning")
+        yield PresenceLine(id="presence")
         yield TabBar(id="tabs")
         with Horizontal(id="board"):
             with Vertical(id="left", classes="column"):
@@ -316,6 +318,7 @@ class TableScreen(Screen[str]):
         self._layout()
         self.view = self.client.snapshot()
         self.query_one("#setting", Static).update(self.setting_text(), layout=False)
+        self.query_one(PresenceLine).follow(self.client)
         self.run_worker(self._follow(), exclusive=True, group="client")
 
     def on_unmount(self) -> None:
@@ -484,6 +487,7 @@ class TableScreen(Screen[str]):
 
     def on_key(self, event: events.Key) -> None:
         """Digits and Enter answer only the question on the screen when they were pressed."""
+        self.query_one(PresenceLine).pressed()  # any key: the player is here
         panel = self.query_one("#moves", MovePanel)
         if event.key.isdigit() and len(event.key) == 1:
             index = (int(event.key) - 1) % 10

@@ -44,6 +44,7 @@ from net.session import resume
 from net.session.code import new_code
 from net.session.host import HostRunner
 from net.session.journal import Journal
+from net.session.presence import DEFAULT_GRACE
 from net.session.sessions import HostSession, PeerSession
 from net.session.table import Table
 from net.session.verify import verify_bytes
@@ -92,6 +93,9 @@ class HostSettings:
     #: advertise the game on the LAN (``net.session.discovery``); ``palazzo host`` and the host
     #: form do unless told not to
     advertise: bool = False
+    #: seconds the others wait for the seat due once it dropped out, then it forfeits
+    #: (``net.session.presence``)
+    grace: float = DEFAULT_GRACE
 
 
 def check_bot(name: str, game: str | None = None) -> None:
@@ -221,7 +225,7 @@ def make_host(s: HostSettings) -> tuple[HostSession, str | None]:
     identity = Identity.load_or_create(spec=s.identity)
     code = None if s.open else new_code()
     session = HostSession(identity, s.game, config, code=code, turn_timeout=s.turn_timeout,
-                          on_timeout=s.on_timeout, allow_hints=s.allow_hints)
+                          on_timeout=s.on_timeout, allow_hints=s.allow_hints, grace=s.grace)
     return session, code
 
 

@@ -22,6 +22,7 @@ import logging
 import signal
 
 from net.session.hosting import (
+    EXIT_FAILED,
     EXIT_OK,
     Hosting,
     HostSettings,
@@ -34,7 +35,7 @@ from net.session.hosting import (
     save_transcript,
     seat_session,
 )
-from net.session.peer import PeerGone, run_peer
+from net.session.peer import PeerGone, PeerRunner
 from net.session.sessions import PeerEvent
 from net.session.verify import printable_line
 from net.wire.identity import Identity
@@ -130,10 +131,22 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
         elif e.kind == "host-gone":
             say("the host is gone; trying again ...")
 
+        elif e.kind == "note":
+            say(e.data)
+
     say(f"joining {host}:{port} as {name} (key {identity.fingerprint})")
     bot = LateBot(session, game_bot) if game_bot else None
+    runner = PeerRunner(session, host, port, bot, on_event)
+
+    async def play() -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):  # quitting tells the host first
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, runner.leave)
+        await runner.run()
+
     try:
-        asyncio.run(run_peer(session, host, port, bot, on_event))
+        asyncio.run(play())
     except PeerGone as e:
         say(f"error: {e}")
         save_transcript(session.table, say)
@@ -143,6 +156,10 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
         say(result_line(session.table))
         save_transcript(session.table, say)
         return exit_status(session, record_ok=end_audit(session.table, say))
+    if runner.left:
+        say("you left the game; the host and the other players were told")
+        save_transcript(session.table, say)
+        return EXIT_FAILED
     say(f"error: {session.error}")
     save_transcript(session.table, say)
     return exit_status(session)

@@ -41,6 +41,7 @@ from typing import Any
 import msgpack
 
 from engine.registry import get_game
+from net.session.presence import DEFAULT_GRACE
 from net.session.sessions import HostSession
 from net.wire.errors import CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
@@ -200,7 +201,8 @@ def resume_session(identity: Identity, record: HostRecord, **kw: Any) -> HostSes
         raise ValueError(f"the record's start names no game: {e}") from None
     session = HostSession(identity, s["game"], config, code=s.get("code"),
                           turn_timeout=s.get("turn_timeout"),
-                          on_timeout=s.get("on_timeout", "forfeit"), **kw)
+                          on_timeout=s.get("on_timeout", "forfeit"),
+                          grace=s.get("grace", DEFAULT_GRACE), **kw)
     try:
         session.restore(entries)
     except (RemoteProtocolError, CheatDetected) as e:

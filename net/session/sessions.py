@@ -36,9 +36,13 @@ The conversation (``docs/protocol.md`` gives every field):
 A hello with ``watch: true`` takes no seat: the connection watches (``net.session.watch``), gets
 every broadcast a seat gets (``_broadcast``) and may ask nothing a seat alone may ask.
 
+From the start the host also tells every seated connection who is here: ``presence``, and a
+peer says ``status {away}`` and ``leave {}`` (notifications, for its own seat only); the seat due
+that is gone for the grace period forfeits. ``net.session.presence`` holds those rules; here are
+only the hooks (``_peer_note``, ``_send_presence``, ``_deadline``, ``PeerSession._on_presence``).
+
 Host states per connection: new (challenged, a *stranger*) -> seated or watching (after hello)
--> closed;
-a stranger over its budget is muted (nothing more it sends is read) until it is closed. A frame
+-> closed; a stranger over its budget is muted (nothing more it sends is read) until it is closed. A frame
 the codec refuses gets an ``error`` notification and the connection is closed; a bad request
 gets an error response and the connection stays, except for a wrong code, a lock-out or a full
 game (``CLOSING``). Nothing a connection sends can change another connection's game except a
@@ -61,6 +65,14 @@ from net.session import limits, watch
 from net.session.code import CodeGuard, same_code
 from net.session.journal import Journal
 from net.session.limits import Bucket, QuietLog
+from net.session.presence import (
+    DEFAULT_GRACE,
+    HostPresence,
+    NoteBook,
+    Presence,
+    notes,
+    read_presence,
+)
 from net.session.table import MAX_TIMEOUT, NAME_LIMIT, Table
 from net.session.verify import printable_line
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
@@ -206,6 +218,7 @@ class HostSession:
         allow_hints: bool = False,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
+        grace: float | None = DEFAULT_GRACE,
     ) -> None:
         if turn_timeout is not None and not 0 < turn_timeout <= MAX_TIMEOUT:
             raise ValueError(f"a turn timeout is more than 0 and at most {MAX_TIMEOUT} seconds")
@@ -219,6 +232,8 @@ class HostSession:
         self.on_timeout = on_timeout
         self.allow_hints = allow_hints
         self.clock = clock
+        #: who is here, and the grace period for a seat that went (``net.session.presence``)
+        self.presence = HostPresence(clock, grace)
         self.table = Table(identity.public_key, None)
         self.seats: list[Seat] = []
         self.conns: dict[int, _Conn] = {}  # in the order they connected
@@ -268,6 +283,7 @@ class HostSession:
             self._warn(conn, str(e))
             self._notify(conn, "error", {"code": e.code, "message": str(e)})
             self._close(conn, str(e))
+        self._send_presence()
         return self.take_output()
 
     def reading(self, conn: int) -> bool:
@@ -296,7 +312,9 @@ class HostSession:
                         other.seat -= 1
             else:
                 self.seats[c.seat].conn = None
+                self.presence.lost(c.seat)
             self._broadcast_lobby()
+        self._send_presence()
         return self.take_output()
 
     def tick(self) -> list[Output]:
@@ -307,17 +325,35 @@ class HostSession:
         for old, k in list(self._claims.items()):
             if now >= k.deadline:
                 self._settle(old, alive=False)
-        if self.turn_timeout is None or self.finished:
+        if self.finished:
             return self.take_output()
         self._track_due()
+        deadline = self._deadline()
+        if deadline is not None and now >= deadline[0]:
+            self._write({"kind": "forfeit", "seat": self._due[0], "reason": deadline[1]})
+        self._send_presence()
+        return self.take_output()
+
+    def _deadline(self) -> tuple[float, str] | None:
+        """When the host forfeits the seat due now, and why (``HostPresence.deadline``)."""
         who, _ = self._due
         if who is None or who == HOST or self.table.phase not in ("seed-commit", "seed-open", "play", "end"):
-            return self.take_output()
-        limit = self.turn_timeout * (2 if self.on_timeout == "bot" else 1)
-        if self.clock() - self._due_since >= limit:
-            reason = f"no move within {limit:g} seconds"
-            self._write({"kind": "forfeit", "seat": who, "reason": reason})
-        return self.take_output()
+            return None
+        limit = None if self.turn_timeout is None else \
+            self.turn_timeout * (2 if self.on_timeout == "bot" else 1)
+        return self.presence.deadline(who, self._due_since, limit, self.seats[who].name)
+
+    def _send_presence(self) -> None:
+        """Tell every seated connection and every watcher who is here, when something changed
+        (throttled)."""
+        if self.finished or self.closed or not self.presence.started:
+            return
+        self.presence.watchers = self.watchers()
+        deadline = self._deadline()
+        who = self._due[0] if self.table.phase != "over" else None
+        m = self.presence.take(who, None if deadline is None else deadline[0])
+        if m is not None:
+            self._broadcast("presence", m)
 
     def close_game(self, reason: str = "the host closed the game") -> list[Output]:
         """The host quits: every connection is told ``bye {reason}`` and closed; nothing more
@@ -356,6 +392,8 @@ class HostSession:
                 return
             self._respond(conn, event.msgid, result)
             self._after(conn, event.method)
+        elif isinstance(event, Notification) and event.method in ("status", "leave"):
+            self._peer_note(conn, event)
         elif isinstance(event, Notification):
             msg = f"unknown notification {event.method!r} (peers send requests only)"
             self._warn(conn, msg)
@@ -431,6 +469,7 @@ class HostSession:
         started = self.table.phase != "lobby"
         if not started:  # its contribution is the nonce of its latest hello
             seat.nonce = nonce
+        self.presence.seated(i)
         log.info("seat %s (%s) is back", i, seat.name)
         return {"seat": i, "players": self.players, "length": len(self.table.transcript),
                 "resume": started, "proof": host_proof(self.identity, nonce, seat.key)}
@@ -503,6 +542,23 @@ class HostSession:
                 self._settle(conn, alive=True)
             return
         self._warn(conn, f"ignoring a response (msgid {event.msgid})")
+
+    def _peer_note(self, conn: int, event: Notification) -> None:
+        """``status {away}`` or ``leave {}`` from a seated connection, for its own seat only
+        (``net.session.presence``); never answered, a malformed one only logged."""
+        seat = self.conns[conn].seat
+        m = event.params[0] if len(event.params) == 1 and type(event.params[0]) is dict else None
+        if seat is None or m is None:
+            self._warn(conn, f"{event.method}: ignored (no seat, or not one map of fields)")
+            return
+        if event.method == "leave":
+            log.info("seat %s (%s) leaves", seat, self.seats[seat].name)
+            self.presence.leave(seat)
+            self._close(conn, "it left")
+        elif type(m.get("away")) is not bool:
+            self._warn(conn, "status: ignored ('away' must be true or false)")
+        elif not self.presence.status(seat, m["away"]):
+            self._warn(conn, "status: ignored (more changes than the status budget allows)")
 
     def _ready(self, conn: int, req: Request) -> Any:
         seat = self._seat_of(conn, "say it is ready")
@@ -653,6 +709,7 @@ class HostSession:
             "timeout": math.ceil(self.turn_timeout or 0), "on_timeout": self.on_timeout,
             **({"hints": True} if self.allow_hints else {}),
         }, game_id=derive_game_id(host, [(s.key, s.nonce) for s in self.seats]))
+        self.presence.begin([s.conn is not None for s in self.seats])
         log.info("the game starts: %s", ", ".join(s.name for s in self.seats))
 
     def _write(self, fields: dict[str, Any], game_id: bytes | None = None) -> None:
@@ -691,6 +748,7 @@ class HostSession:
         for entry in entries:
             self.table.accept(entry)
         self.seats = [Seat(s.name, s.key, None, s.nonce, ready=True) for s in self.table.seats]
+        self.presence.begin([False] * len(self.seats))
         self._track_due()
         self.finished = self.table.phase == "over"
 
@@ -751,7 +809,8 @@ _METHODS: dict[str, str] = {"hello": "_hello", "ready": "_ready", "post": "_post
 
 @dataclass
 class PeerEvent:
-    """Something a peer's user may want to hear: ``kind`` is lobby, log, turn, over or failed."""
+    """Something a peer's user may want to hear: ``kind`` is lobby, log, turn, over, failed,
+    presence (``data`` the ``Presence`` read) or note (``data`` a line: "Jo left", ...)."""
 
     kind: str
     data: Any = field(default=None)
@@ -797,6 +856,10 @@ class PeerSession:
         self._sync_to = 0
         self._logged = 0
         self.refusal = ""  # what the host said last when it closed a connection for room
+        #: the last presence the host sent (``net.session.presence``; the host's word only)
+        self.presence: Presence | None = None
+        self.notes = NoteBook()  # the notes from the presences, for a table's log
+        self._bad_presence = False  # a malformed presence was refused already
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -861,6 +924,16 @@ class PeerSession:
 
     def ready(self) -> None:
         self._call("ready", ())
+
+    def set_away(self, away: bool) -> None:
+        """Tell the host this seat's player is away (``True``) or here again."""
+        if self.state in ("lobby", "playing"):
+            self._out += self.codec.send(Notification("status", ({"away": away},)))
+
+    def leave(self) -> None:
+        """Tell the host this seat leaves on purpose (then close the connection)."""
+        if self.state in ("lobby", "playing"):
+            self._out += self.codec.send(Notification("leave", ({},)))
 
     # -- handling -------------------------------------------------------------------------------
 
@@ -990,6 +1063,24 @@ class PeerSession:
         if self.state != "over":
             self._fail(RemoteProtocolError(f"the host ended the session: {_printable(m.get('reason'))}"))
 
+    def _on_presence(self, m: dict[str, Any]) -> None:
+        t = self.table
+        if t is None or not t.seats:
+            return  # before the start entry: nothing to say it of
+        try:
+            p = read_presence(m, len(t.seats), self.clock(), self.presence)
+        except ValueError as e:  # the host's word, and a bad one: refused, the game goes on
+            # said once; a host that sends more of them costs no more than a debug line each
+            log.log(logging.DEBUG if self._bad_presence else logging.WARNING,
+                    "the host sent a malformed presence, ignored: %s", e)
+            self._bad_presence = True
+            return
+        old, self.presence = self.presence, p
+        for line in notes(old, p, [s.name for s in t.seats], t.me):
+            self.notes.add(line)
+            self.events.append(PeerEvent("note", line))
+        self.events.append(PeerEvent("presence", p))
+
     def _synced(self) -> bool:
         return self.table is not None and len(self.table.transcript) >= self._sync_to
 
@@ -1044,4 +1135,5 @@ _PEER_NOTES: dict[str, str] = {
     "entry": "_on_entry",
     "error": "_on_error",
     "bye": "_on_bye",
+    "presence": "_on_presence",
 }

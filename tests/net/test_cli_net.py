@@ -72,7 +72,7 @@ def test_a_join_against_a_host_that_keeps_closing_gives_up_with_status_5(says, c
     from net.wire.rpc import E_BUSY, Codec, Notification
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    monkeypatch.setattr(play, "run_peer", functools.partial(play.run_peer, retry_delay=0.001))
+    monkeypatch.setattr(play, "PeerRunner", functools.partial(play.PeerRunner, retry_delay=0.001))
     note = Codec().send(Notification("error", ({"code": E_BUSY, "message": "no room"},)))
     srv, seen = _closing_server(note if says else b"")
     try:

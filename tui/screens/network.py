@@ -55,6 +55,9 @@ INTRO = "The host's line: palazzo join HOST:PORT --code CODE. Or find games: ctr
 #: the turn limits offered, in seconds (0: none), as ``--turn-timeout SECONDS``
 TIMEOUTS: list[tuple[str, int]] = [("none", 0), ("1 minute", 60), ("2 minutes", 120),
                                    ("5 minutes", 300), ("10 minutes", 600)]
+#: how long the others wait for a player who dropped out, as ``--grace SECONDS``
+GRACES: list[tuple[str, int]] = [("1 minute", 60), ("3 minutes", 180), ("5 minutes", 300),
+                                 ("10 minutes", 600), ("30 minutes", 1800)]
 #: what happens to a seat whose turn runs out, as ``--on-timeout``
 ON_TIMEOUT: list[tuple[str, str]] = [("the player forfeits", "forfeit"),
                                      ("a computer plays the seat", "bot")]
@@ -198,7 +201,7 @@ class HostScreen(Form):
         k = self.kept
         if not k:
             return
-        for wid in ("players", "bots", "bot", "timeout", "on-timeout"):
+        for wid in ("players", "bots", "bot", "timeout", "on-timeout", "grace"):
             if wid in k:
                 sel = self.query_one(f"#{wid}", Select)
                 with sel.prevent(Select.Changed):
@@ -217,7 +220,7 @@ class HostScreen(Form):
         """What the form holds now, to fill it again next time."""
         out: dict[str, Any] = {"game": self.game_name,
                                "options": dict(read_options(self, self.game_name))}
-        for wid in ("players", "bots", "bot", "timeout", "on-timeout"):
+        for wid in ("players", "bots", "bot", "timeout", "on-timeout", "grace"):
             out[wid] = self.query_one(f"#{wid}", Select).value
         for wid in ("seat", "open", "hints", "advertise"):
             out[wid] = self.query_one(f"#{wid}", Tick).value
@@ -285,6 +288,10 @@ class HostScreen(Form):
                 yield Label("After it", classes="label")
                 yield Select(ON_TIMEOUT, value="forfeit", id="on-timeout", allow_blank=False,
                              compact=True)
+            with Horizontal(classes="row"):
+                yield Label("Grace", classes="label")
+                yield Select(GRACES, value=180, id="grace", allow_blank=False, compact=True,
+                             tooltip="how long the others wait for a player who dropped out")
             with Horizontal(classes="row"):
                 yield Label("Coach", classes="label")
                 yield Tick("Hints: every player may ask the coach (h) for a suggestion",
@@ -390,6 +397,7 @@ class HostScreen(Form):
             turn_timeout=float(timeout) if timeout else None,
             on_timeout=str(self.query_one("#on-timeout", Select).value) if timeout else "forfeit",
             allow_hints=self.query_one("#hints", Tick).value,
+            grace=float(_number(self.query_one("#grace", Select))),
             name=self.query_one("#name", Input).value.strip() or _user(),
             identity=_identity(self), advertise=self.query_one("#advertise", Tick).value,
         )
