@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net.session import limits
+from net.session.chat import ChatHost, ChatPeer, text_problem
 from net.session.code import CodeGuard, same_code
 from net.session.journal import Journal
 from net.session.limits import Bucket, QuietLog
@@ -213,6 +214,7 @@ class HostSession:
         self.allow_hints = allow_hints
         self.clock = clock
         self.table = Table(identity.public_key, None)
+        self.chat = ChatHost(self.table, clock)  # table talk (``net.session.chat``)
         self.seats: list[Seat] = []
         self.conns: dict[int, _Conn] = {}  # in the order they connected
         self.guard = CodeGuard(clock)
@@ -492,12 +494,26 @@ class HostSession:
         self._relay(entry)
         return {"seq": entry.seq}
 
+    def _say(self, conn: int, req: Request) -> Any:
+        """Table talk (``net.session.chat``): check the message, relay it to the other seats."""
+        seat = self._seat_of(conn)
+        if self.finished:
+            raise RemoteProtocolError("the game is over", E_WRONG_PHASE)
+        s = self.seats[seat]
+        said = self.chat.say(seat, s.key, s.nonce, _param_map(req))
+        for other, c in self.conns.items():
+            if c.seat is not None and other != conn and not c.closed:
+                self._notify(other, "said", said.to_wire())
+        return {"n": said.n}
+
     def _after(self, conn: int, method: str) -> None:
         if method == "hello":
             c = self.conns[conn]
             c.codec.receive_limit = c.codec.frame_limit  # seated: entries may be large
             for entry in self.table.transcript.entries[c.resume_from :]:
                 self._notify(conn, "entry", entry.to_wire())
+            for said in self.chat.backlog({s.key: s.nonce for s in self.seats}):
+                self._notify(conn, "said", said.to_wire())
             self._broadcast_lobby()
         elif method == "ready" and self._lobby_changed:
             self._broadcast_lobby()
@@ -631,6 +647,7 @@ class HostSession:
     def _relay(self, entry: Entry) -> None:
         if self.on_entry is not None:
             self.on_entry(entry)
+        self.chat.entry(entry)
         for conn, c in self.conns.items():
             if c.seat is not None and not c.closed:
                 self._notify(conn, "entry", entry.to_wire())
@@ -681,8 +698,9 @@ class HostSession:
     def lobby(self) -> dict[str, Any]:
         return {
             "game": self.game, "players": self.players,
-            "seats": [{"seat": i, "name": s.name, "fp": _fp(s.key), "ready": s.ready,
-                       "online": s.conn is not None} for i, s in enumerate(self.seats)],
+            "seats": [{"seat": i, "name": s.name, "fp": _fp(s.key), "key": s.key,
+                       "ready": s.ready, "online": s.conn is not None}
+                      for i, s in enumerate(self.seats)],
         }
 
     def _broadcast_lobby(self) -> None:
@@ -702,7 +720,8 @@ def _fp(key: bytes) -> str:
 
 
 #: request -> the HostSession method that answers it
-_METHODS: dict[str, str] = {"hello": "_hello", "ready": "_ready", "post": "_post"}
+_METHODS: dict[str, str] = {"hello": "_hello", "ready": "_ready", "post": "_post",
+                            "say": "_say"}
 
 
 # -- the peer -----------------------------------------------------------------------------------
@@ -749,6 +768,8 @@ class PeerSession:
         self._sync_to = 0
         self._logged = 0
         self.refusal = ""  # what the host said last when it closed a connection for room
+        #: table talk (``net.session.chat``): events ``said``, ``refused`` and ``note``
+        self.chat = ChatPeer(identity, lambda kind, data: self.events.append(PeerEvent(kind, data)))
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -814,6 +835,26 @@ class PeerSession:
     def ready(self) -> None:
         self._call("ready", ())
 
+    def say(self, text: str) -> None:
+        """Say ``text`` at the table (sent when the one before it is answered);
+        ``LocalProtocolError`` for a text that cannot be said."""
+        why = text_problem(text)
+        if why is not None:
+            raise LocalProtocolError(why)
+        if self.state in ("over", "failed"):
+            raise LocalProtocolError("the game is over")
+        self.chat.queue.append(text)
+        self._maybe_say()
+
+    def _maybe_say(self) -> None:
+        t = self.table
+        if self.state not in ("lobby", "playing") or t is None or self.seat is None \
+                or not self._synced():
+            return
+        said = self.chat.next_say(self.seat, len(t.transcript), t)
+        if said is not None:
+            self._call("say", ({"body": said.body, "sig": said.sig},))
+
     # -- handling -------------------------------------------------------------------------------
 
     def _handle(self, event: Any) -> None:
@@ -827,6 +868,9 @@ class PeerSession:
             method = self._calls.pop(event.msgid, None)
             if method is None:
                 raise RemoteProtocolError(f"a response to no request ({event.msgid})", E_BAD_PARAMS)
+            if method == "say":
+                self._on_say_answer(event)
+                return
             if event.error is not None:
                 self._fail(RemoteProtocolError(
                     f"the host refused {method}: {event.error.message}", event.error.code))
@@ -856,6 +900,7 @@ class PeerSession:
         self._nonce = os.urandom(NONCE_SIZE)
         if self.table.phase == "lobby":  # it may go into the game: journaled before it is sent
             self.journal.contribute(self._nonce)
+            self.chat.reset(self._nonce)
         self._call("hello", ({
             "name": self.name, "key": self.identity.public_key, "code": self.code,
             "sig": hello_signature(self.identity, nonce, host), "have": len(self.table.transcript),
@@ -881,6 +926,19 @@ class PeerSession:
             if self.auto_ready:
                 self.ready()
         self._maybe_write()
+
+    def _on_say_answer(self, event: Response) -> None:
+        assert self.table is not None
+        if event.error is not None:
+            self.chat.refused(_printable(event.error.message))
+        else:
+            me = self.name if not self.table.game_id else self.table.seats[self.table.me].name
+            self.chat.accepted(self.table, me)
+        self._maybe_say()
+
+    def _on_said(self, m: dict[str, Any]) -> None:
+        self.chat.heard(m, self.table, self.lobby)
+        self._maybe_say()
 
     def _on_lobby(self, m: dict[str, Any]) -> None:
         self.lobby = m
@@ -914,6 +972,7 @@ class PeerSession:
         if self.state == "lobby":
             self.state = "playing"
         t = self.table
+        self.chat.entry(t, entry)
         for line in t.log[self._logged :]:
             self.events.append(PeerEvent("log", line))
         self._logged = len(t.log)
@@ -923,6 +982,7 @@ class PeerSession:
             self.events.append(PeerEvent("over", t.result()))
             return
         self._maybe_write()
+        self._maybe_say()
 
     def _on_error(self, m: dict[str, Any]) -> None:
         message = _printable(m.get("message"))
@@ -989,4 +1049,5 @@ _PEER_NOTES: dict[str, str] = {
     "entry": "_on_entry",
     "error": "_on_error",
     "bye": "_on_bye",
+    "said": "_on_said",
 }
