@@ -253,7 +253,8 @@ class ChatHost:
             self.started()
         said = entry.fields.get("said")
         if said and 0 <= entry.author < len(self.table.seats):
-            self.recorded(self.table.seats[entry.author].key, self.table.said_last[entry.author][0])
+            last = self.table.said_last.get(entry.author, (0, 0))[0]
+            self.recorded(self.table.seats[entry.author].key, last)
 
     def recorded(self, key: bytes, n: int) -> None:
         """Seat ``key``'s messages up to ``n`` are in the record now."""

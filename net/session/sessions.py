@@ -512,9 +512,9 @@ class HostSession:
             c.codec.receive_limit = c.codec.frame_limit  # seated: entries may be large
             for entry in self.table.transcript.entries[c.resume_from :]:
                 self._notify(conn, "entry", entry.to_wire())
-            for said in self.chat.backlog({s.key: s.nonce for s in self.seats}):
-                self._notify(conn, "said", said.to_wire())
             self._broadcast_lobby()
+            for said in self.chat.backlog({s.key: s.nonce for s in self.seats}):
+                self._notify(conn, "said", said.to_wire())  # after the lobby: it names them
         elif method == "ready" and self._lobby_changed:
             self._broadcast_lobby()
             self._maybe_start()
