@@ -501,6 +501,7 @@ class HostSession:
             raise RemoteProtocolError("the game is over", E_WRONG_PHASE)
         s = self.seats[seat]
         said = self.chat.say(seat, s.key, s.nonce, _param_map(req))
+        log.info("%s says: %s", s.name, said.text)
         for other, c in self.conns.items():
             if c.seat is not None and other != conn and not c.closed:
                 self._notify(other, "said", said.to_wire())
