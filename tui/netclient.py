@@ -21,6 +21,8 @@ from typing import Any
 from engine.core import CHANCE, TERMINAL, IllegalActionError, Outcome
 from net.session.sessions import PeerSession
 from net.session.verify import Verdict, verify_bytes
+from net.wire.errors import LocalProtocolError
+from tui.chat import talk_line
 from tui.client import Marker, NotYourTurn, TableView
 from tui.names import short_names
 
@@ -36,6 +38,7 @@ class NetClient:
         narrator: Narrator | None = None,
         on_close: Callable[[], None] | None = None,
         marker: Marker | None = None,
+        flush: Callable[[], None] | None = None,
     ) -> None:
         table = session.table
         if table is None or table.rules is None:
@@ -46,11 +49,13 @@ class NetClient:
         self.rules: Any = table.rules
         self.names: tuple[str, ...] = short_names(names or (s.name for s in table.seats))
         self._send = send
+        self._flush = flush or (lambda: None)
         self._narrate = narrator
         self._marker = marker
         self._marks: frozenset[Any] = frozenset()
         self._on_close = on_close
         self._told = 0
+        self._talked = 0  # the session's table talk lines told (``tui.chat``)
         #: the audit at the end: the record read again from scratch, once the game is over
         self._again: Verdict | None = None
         self._log: list[str] = []
@@ -69,6 +74,23 @@ class NetClient:
 
     def changed(self) -> None:
         self._changed.set()
+
+    #: this client's seat may talk at the table (``t``; ``tui.chat``)
+    can_talk = True
+
+    def talk(self, text: str) -> None:
+        """Say ``text`` at the table; ``ValueError`` for a text that cannot be said."""
+        try:
+            self.session.say(text)
+        except LocalProtocolError as e:
+            raise ValueError(str(e)) from None
+        self._flush()
+        self._changed.set()
+
+    def talk_lines(self) -> list[str]:
+        """The table talk so far, as the log shows it."""
+        return [line for kind, data, _ in self.session.chat.lines
+                if (line := talk_line(kind, data))]
 
     # -- the interface -------------------------------------------------------------------------
 
@@ -133,7 +155,18 @@ class NetClient:
         table = self.session.table
         assert table is not None
         steps = table.steps
-        while self._told < len(steps):
+        talk = self.session.chat.lines
+        while True:
+            # table talk in its place among the moves: after the steps applied when it came
+            if self._talked < len(talk) and talk[self._talked][2] <= self._told:
+                kind, data, _ = talk[self._talked]
+                self._talked += 1
+                line = talk_line(kind, data)
+                if line:
+                    self._log.append(line)
+                continue
+            if self._told >= len(steps):
+                break
             before, action, after = steps[self._told]
             self._told += 1
             if self._narrate is not None:

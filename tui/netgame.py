@@ -183,7 +183,7 @@ class NetGame:
         names = tuple(f"{n} ({s.name})" for n, s in zip(table.rules.seat_names, table.seats,
                                                              strict=False))
         self.client = NetClient(session, self.send, names, getattr(game, "narrate", None),
-                                marker=getattr(game, "marks", None))
+                                marker=getattr(game, "marks", None), flush=self.flush)
         setup = GameSetup(game=table.game, players=len(table.seats), seat=max(table.me, 0))
         if self.on_table is not None:
             self.on_table(game.TABLE(self.client, setup), setup)

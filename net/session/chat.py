@@ -287,17 +287,27 @@ class ChatHost:
 
 class ChatPeer:
     """A seat's side: its own messages (one in flight at a time) and the checks of those it
-    hears (module rules). ``events`` gets ``("said", data)`` and ``("note", text)``."""
+    hears (module rules). ``emit`` gets ``("said", data)``, ``("refused", {text, why})`` and
+    ``("note", text)``; ``lines`` keeps each of them as ``(kind, data, step)``, ``step`` the
+    number of steps the table had applied when it came (so a table screen shows it in its
+    place among the moves)."""
 
-    def __init__(self, identity: Identity, emit: Callable[[str, Any], None]) -> None:
+    def __init__(self, identity: Identity, emit: Callable[[str, Any], None],
+                 steps: Callable[[], int] = lambda: 0) -> None:
         self.identity = identity
-        self.emit = emit
+        self._emit = emit
+        self._steps = steps
+        self.lines: list[tuple[str, Any, int]] = []
         self.ctx = b""
         self.n = 0  # this seat's last message the host accepted
         self.queue: deque[str] = deque()
         self.flight: Said | None = None
         #: (key, ctx) -> n -> (after, text): every message this peer has seen
         self.seen: dict[tuple[bytes, bytes], dict[int, tuple[int, str]]] = {}
+
+    def emit(self, kind: str, data: Any) -> None:
+        self.lines.append((kind, data, self._steps()))
+        self._emit(kind, data)
 
     def reset(self, ctx: bytes) -> None:
         """A new contribution (a hello in the lobby): messages count from 1 again."""

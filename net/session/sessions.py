@@ -770,7 +770,8 @@ class PeerSession:
         self._logged = 0
         self.refusal = ""  # what the host said last when it closed a connection for room
         #: table talk (``net.session.chat``): events ``said``, ``refused`` and ``note``
-        self.chat = ChatPeer(identity, lambda kind, data: self.events.append(PeerEvent(kind, data)))
+        self.chat = ChatPeer(identity, lambda kind, data: self.events.append(PeerEvent(kind, data)),
+                             lambda: len(self.table.steps) if self.table is not None else 0)
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
