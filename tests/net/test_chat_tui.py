@@ -67,3 +67,33 @@ async def test_the_talk_pane_in_the_lobby_and_at_the_table(profile):
             await pilot.press("1")
             await pilot.pause(0.2)
         await until(pilot, lambda: len(app.client.snapshot().log) > len(log), "a move")
+
+
+def test_the_replay_shows_recorded_talk_at_its_place(tmp_path):
+    import random
+
+    from engine.registry import get_game
+    from tests.net.conftest import new_game
+    from tui.replay import network_replay
+
+    g = new_game(3)
+    a = g.add_bot(0, name="Ada", bot=None)
+    g.add_bot(1, name="Bea")
+    g.add_bot(2, name="Cy")
+    g.link.pump()
+    said_at = len(g.host.table.steps)  # the steps the public view had when it was said
+    a.say("Leave this region to me")
+    g.link.pump()
+    g.link.bots[g.conns[0]] = get_game("medici").make_bot("greedy", random.Random(1))
+    g.link.pump()
+    assert g.host.finished
+    path = tmp_path / "talk.palazzo"
+    path.write_bytes(g.host.table.transcript.to_bytes())
+    replay = network_replay(path)
+    line = 'Ada says: "Leave this region to me"'
+    first = next(f for f in replay.frames if line in f.log)
+    before = [f for f in replay.frames if f.steps <= said_at]
+    assert before and all(line not in f.log for f in before)
+    assert first.steps > said_at and first is replay.frames[len(before)]
+    assert replay.frames[-1].log.count(line) == 1
+    assert "1 message of table talk" in replay.verdict
