@@ -10,7 +10,7 @@ the log.
   the peer's notes (a message the host did not relay in order, one nobody signed) as they are.
 * Quick phrases (``phrases``): Condottiere's deals, chosen by number; in the Medici, the few
   that fit any game.
-* Local games: the bots' canned remarks (``Remarks``), if the player wants them
+* Local games: the bots' canned remarks (``tui.remarks``), if the player wants them
   (``palazzo play --remarks on``, the start screen's Remarks setting). They are off by default:
   a bot's remark carries nothing of the game, and at 80x24 every line of it pushes a move out of
   the log's tail.
@@ -26,8 +26,6 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
-
-from net.session.chat import TEXT_LIMIT
 
 #: quick phrases for Condottiere's deals, chosen by number in the talk pane
 QUICK_PHRASES = ("I pass if you pass", "Let's not fight here", "Leave this region to me",
@@ -85,6 +83,8 @@ class TalkScreen(ModalScreen[None]):
         self._status = ""
 
     def compose(self) -> ComposeResult:
+        from net.session.chat import TEXT_LIMIT  # the network's code: only when talk opens
+
         with Vertical(id="talk") as box:
             box.border_title = "Table talk (Esc: back to the game)"
             yield Static(id="talk-lines", markup=False)
@@ -141,43 +141,3 @@ class TalkScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
-
-
-class Remarks:
-    """The bots' canned remarks in a local game: the first bot wishes luck at the start, the
-    bot that moved last says "Your move." when the player's turn comes after at least
-    ``EVERY`` turns without a remark, and the first bot says "Good game." at the end. Pure: it
-    is given what happened and says what to add to the log."""
-
-    EVERY = 5
-
-    def __init__(self, names: Sequence[str], me: int) -> None:
-        self.names = tuple(names)
-        self.me = me
-        self._turns = 0
-        self._started = False
-        self._ended = False
-
-    def _bots(self) -> list[int]:
-        return [i for i in range(len(self.names)) if i != self.me]
-
-    def start(self) -> list[str]:
-        if self._started or not self._bots():
-            return []
-        self._started = True
-        return [f"{self.names[self._bots()[0]]}: Good luck."]
-
-    def my_turn(self, last: int | None) -> list[str]:
-        """The player's turn has come; ``last`` the seat that moved last."""
-        self._turns += 1
-        if last is None or last == self.me or not 0 <= last < len(self.names) \
-                or self._turns < self.EVERY:
-            return []
-        self._turns = 0
-        return [f"{self.names[last]}: Your move."]
-
-    def end(self) -> list[str]:
-        if self._ended or not self._bots():
-            return []
-        self._ended = True
-        return [f"{self.names[self._bots()[0]]}: Good game."]

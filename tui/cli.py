@@ -113,6 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--name", default="", help="your name at the table")
     play.add_argument("--seat", type=_positive, default=1, help="which seat you take, from 1")
     play.add_argument("--pace", type=float, default=0.8, help="seconds between computer moves")
+    play.add_argument("--remarks", choices=("on", "off"), default="off",
+                      help="the bots' canned remarks in the log (default off)")
 
     _add_resume(sub)
     _add_replay(sub)
@@ -335,6 +337,7 @@ def _play_setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     setup = GameSetup(
         game=args.game, players=players, seat=args.seat - 1, bots=tuple(names),
         options=tuple(options.items()), name=args.name, seed=args.seed, pace=args.pace,
+        remarks=args.remarks == "on",
     )
     make_client(setup).close()  # every argument is checked before the screen opens
     return setup

@@ -41,7 +41,7 @@ from tui.options import option_widgets, read_options
 from tui.saves import SavedGame, saved_games
 from tui.screens.saved import SavedPicker
 from tui.setup import GameSetup, default_bot, player_levels
-from tui.widgets import Pick
+from tui.widgets import Pick, Tick
 
 
 @dataclass(frozen=True)
@@ -174,6 +174,10 @@ class StartScreen(Screen[StartChoice]):
             with Horizontal(classes="row"):
                 yield Label("Your name", classes="label")
                 yield Input(s.name, placeholder="(optional)", id="name", compact=True, max_length=20)
+            with Horizontal(classes="row"):
+                yield Label("Remarks", classes="label")
+                yield Tick("the bots' canned remarks in the log", value=s.remarks, compact=True,
+                           id="remarks", classes="option")
         with Horizontal(id="actions"):
             yield Button("Play", id="play", variant="primary")
             yield Button("Host a game", id="host")
@@ -324,6 +328,7 @@ class StartScreen(Screen[StartChoice]):
         return GameSetup(
             game=game, players=players, seat=seat, bots=tuple(bots), options=tuple(options),
             name=name, seed=self.setup.seed, pace=self.setup.pace,
+            remarks=self.query_one("#remarks", Tick).value,
         )
 
     @on(Button.Pressed, "#host")
