@@ -53,3 +53,20 @@ def test_remarks_add_lines_to_the_log_and_change_nothing_else():
 def test_play_remarks_flag(flags, on):
     args = build_parser().parse_args(["play", "condottiere", "--players", "3", *flags])
     assert _play_setup(args).remarks is on
+
+
+async def test_the_start_screens_remarks_tick_sets_the_remarks():
+    from tui.app import PalazzoApp
+
+    app = PalazzoApp(GameSetup(pace=0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            await pilot.pause()
+            if getattr(app.screen, "_filled", False):
+                break
+        start = app.screen
+        assert "the bots' remarks in the log" in "\n".join(
+            s.text for s in start._compositor.render_strips())  # in view at 80x24
+        assert start._current().remarks is False
+        await pilot.click("#remarks")
+        assert start._current().remarks is True

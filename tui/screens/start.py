@@ -1,5 +1,5 @@
 """The start screen: choose the game, the players, the computer opponents, the options and your
-name, then play. It returns a ``StartChoice``: a ``GameSetup`` to play; F3 and F4 (or their
+name (and, beside it, whether the bots make their canned remarks, ``tui.remarks``), then play. It returns a ``StartChoice``: a ``GameSetup`` to play; F3 and F4 (or their
 buttons) a ``ToNetwork``, for the forms that host or join a game on the network instead
 (``tui.screens.network``), with the start screen's settings to come back to.
 
@@ -174,10 +174,9 @@ class StartScreen(Screen[StartChoice]):
             with Horizontal(classes="row"):
                 yield Label("Your name", classes="label")
                 yield Input(s.name, placeholder="(optional)", id="name", compact=True, max_length=20)
-            with Horizontal(classes="row"):
-                yield Label("Remarks", classes="label")
-                yield Tick("the bots' canned remarks in the log", value=s.remarks, compact=True,
-                           id="remarks", classes="option")
+                # beside the name, so that the form still fits in 24 rows
+                yield Tick("the bots' remarks in the log", value=s.remarks, compact=True,
+                           id="remarks")
         with Horizontal(id="actions"):
             yield Button("Play", id="play", variant="primary")
             yield Button("Host a game", id="host")
