@@ -146,7 +146,7 @@ class TableScreen(Screen[str]):
                                             phrases(client.game)))
 
     HELP_TITLE = "At the table"
-    HELP_KEYS = (
+    HELP_KEYS: tuple[tuple[str, str], ...] = (
         ("0", "Choose the tenth answer"),
         ("up, down", "Move among the answers (or scroll the panel with the focus)"),
         ("enter", "Choose the highlighted answer"),

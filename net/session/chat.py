@@ -44,12 +44,16 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from net.wire.errors import CheatDetected, RemoteProtocolError
 from net.wire.identity import SIGNATURE_SIZE, Identity, verify
 from net.wire.rpc import E_BAD_PARAMS, E_BAD_SIGNATURE, E_BUSY, E_NOT_YOUR_SEAT, E_OUT_OF_ORDER
 from net.wire.transcript import NONCE_SIZE, pack, unpack
+
+if TYPE_CHECKING:  # the table imports this module
+    from net.session.table import Table
+    from net.wire.transcript import Entry
 
 SAY_TAG = b"palazzo/say/v1\x00"
 TEXT_LIMIT = 200
@@ -195,7 +199,7 @@ class ChatHost:
     ``table`` is the host's observer table; it also learns every relayed message
     (``Table.live``) to check the record against."""
 
-    def __init__(self, table: Any, clock: Callable[[], float]) -> None:
+    def __init__(self, table: Table, clock: Callable[[], float]) -> None:
         self.table = table
         self.clock = clock
         self._talk: dict[bytes, _SeatTalk] = {}  # by the seat's key
@@ -246,7 +250,7 @@ class ChatHost:
             self.table.live.setdefault(seat, {})[said.n] = (said.after, said.text)
         return said
 
-    def entry(self, entry: Any) -> None:
+    def entry(self, entry: Entry) -> None:
         """Every entry the host relays: the start makes the lobby's messages the game's; an
         entry's ``said`` makes them recorded."""
         if entry.kind == "start":
@@ -277,7 +281,7 @@ class ChatHost:
     def backlog(self, ctxs: dict[bytes, bytes]) -> list[Said]:
         """Every message not yet recorded of the seats ``ctxs`` (key -> their contribution now),
         in the order they were said."""
-        out = []
+        out: list[Said] = []
         for key, ctx in ctxs.items():
             s = self._talk.get(key)
             if s is not None and s.ctx == ctx and s.unrecorded:
@@ -314,7 +318,7 @@ class ChatPeer:
         if ctx != self.ctx:
             self.ctx, self.n, self.flight = ctx, 0, None
 
-    def _base(self, table: Any) -> int:
+    def _base(self, table: Table) -> int:
         """This seat's last message: the host accepted it, or the record carries it."""
         n = self.n
         if table.game_id and 0 <= table.me < len(table.seats) \
@@ -322,7 +326,7 @@ class ChatPeer:
             n = max(n, table.said_last.get(table.me, (0, 0))[0])
         return n
 
-    def next_say(self, seat: int, after: int, table: Any) -> Said | None:
+    def next_say(self, seat: int, after: int, table: Table) -> Said | None:
         """The message to send now, if one waits and none is in flight."""
         if self.flight is not None or not self.queue or not self.ctx:
             return None
@@ -330,7 +334,7 @@ class ChatPeer:
                                self.queue.popleft())
         return self.flight
 
-    def entry(self, table: Any, entry: Any) -> None:
+    def entry(self, table: Table, entry: Entry) -> None:
         """An entry this peer accepted: the start names this seat's contribution (its messages
         count in it) and makes the lobby's messages the game's; recorded messages not seen
         live are shown now."""
@@ -341,7 +345,7 @@ class ChatPeer:
         if "said" in entry.fields:
             self.recorded(table, [m for m in table.said if m[4] == entry.seq])
 
-    def accepted(self, table: Any, name: str) -> None:
+    def accepted(self, table: Table, name: str) -> None:
         said = self.flight
         if said is None:
             return
@@ -360,7 +364,7 @@ class ChatPeer:
     def _remember(self, key: bytes, said: Said) -> None:
         self.seen.setdefault((key, said.ctx), {})[said.n] = (said.after, said.text)
 
-    def heard(self, m: dict[str, Any], table: Any, lobby: dict[str, Any]) -> None:
+    def heard(self, m: dict[str, Any], table: Table, lobby: dict[str, Any]) -> None:
         """A ``said`` notification from the host: checked, then shown or noted."""
         seat = m.get("seat")
         if type(seat) is not int:
@@ -407,7 +411,7 @@ class ChatPeer:
             table.live.setdefault(seat, {})[said.n] = (said.after, said.text)
         self.emit("said", _shown(said, name, live=True))
 
-    def _own(self, said: Said, table: Any, name: str) -> None:
+    def _own(self, said: Said, table: Table, name: str) -> None:
         """One of this seat's own messages from the host's backlog: a program restarted learns
         what it said and carries it in its next entry."""
         seen = self.seen.setdefault((self.identity.public_key, said.ctx), {})
@@ -421,13 +425,13 @@ class ChatPeer:
             table.live.setdefault(said.seat, {})[said.n] = (said.after, said.text)
         self.emit("said", _shown(said, name, live=True, mine=True))
 
-    def started(self, table: Any) -> None:
+    def started(self, table: Table) -> None:
         """The start arrived: the lobby messages of the contributions it names are the game's."""
         for seat, info in enumerate(table.seats):
             for n, v in self.seen.get((info.key, info.nonce), {}).items():
                 table.live.setdefault(seat, {})[n] = v
 
-    def recorded(self, table: Any, entries: list[tuple[int, int, int, str, int]]) -> None:
+    def recorded(self, table: Table, entries: list[tuple[int, int, int, str, int]]) -> None:
         """Messages the record carries that this peer did not see live: shown now."""
         for seat, n, after, text, _seq in entries:
             info = table.seats[seat]
@@ -440,7 +444,8 @@ class ChatPeer:
                                self.identity.public_key})
 
 
-def _author(table: Any, lobby: dict[str, Any], seat: int) -> tuple[bytes | None, str, bytes | None]:
+def _author(table: Table, lobby: dict[str, Any],
+            seat: int) -> tuple[bytes | None, str, bytes | None]:
     """The key, name and contribution of ``seat``: from the start, or from the host's lobby
     before it (no contribution known then)."""
     if table is not None and table.game_id:

@@ -939,6 +939,8 @@ class PeerSession:
         self._maybe_say()
 
     def _on_said(self, m: dict[str, Any]) -> None:
+        if self.table is None:  # before the challenge: nobody to hear from
+            raise RemoteProtocolError("a message before the challenge", E_WRONG_PHASE)
         self.chat.heard(m, self.table, self.lobby)
         self._maybe_say()
 

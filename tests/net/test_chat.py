@@ -422,3 +422,17 @@ def test_a_restarted_program_goes_on_counting_its_messages(make_game):
     assert [(n, t) for s, n, _, t, _ in g.host.table.said] == [(1, "one"), (2, "two"),
                                                                (3, "three")]
     assert _texts(g.peers[1]) == [("Ada", "one"), ("Ada", "two"), ("Ada", "three")]
+
+
+def test_a_watcher_cannot_talk(make_game):
+    """A watcher (seat -1: ``hello`` with ``watch``) is refused before anything of its message
+    is read."""
+    from net.wire.errors import RemoteProtocolError
+    from net.wire.rpc import E_NOT_YOUR_SEAT
+
+    g, a = _waiting(make_game)
+    watcher = Identity.generate()
+    body, sig = _say_bytes(watcher, b"\x02" * 32, 0, 1, 0, "I see your cards")
+    with pytest.raises(RemoteProtocolError) as e:
+        g.host.chat.say(-1, watcher.public_key, b"\x02" * 32, {"body": body, "sig": sig})
+    assert e.value.code == E_NOT_YOUR_SEAT and "only a seated player" in str(e.value)

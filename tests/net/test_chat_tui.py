@@ -61,6 +61,10 @@ async def test_the_talk_pane_in_the_lobby_and_at_the_table(profile):
         log = app.client.snapshot().log
         assert log.index('Ada says: "good luck"') < log.index('Ada says: "Deal?"')
         assert f'Not said ("Good game"): {SLOW_DOWN}' in log
+        await pilot.press("right", "right", "right")  # the log pane, at 80x24
+        await until(pilot, lambda: "[Log]" in text(app), "the log pane")
+        screen = text(app)
+        assert 'Ada says: "Deal?"' in screen and "Not said" in screen
         for _ in range(4):  # the game goes on: answer until a move is sent
             if len(app.client.snapshot().log) > len(log):
                 break
