@@ -206,7 +206,7 @@ def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     j.add_argument("--bot", default=None, help="play headless as this bot (any name sim --bots takes)")
     j.add_argument("--verbose", action="store_true", help="print every move")
     j.add_argument("--say", action="append", default=[], metavar="TEXT",
-                   help="say TEXT at the table as soon as seated (repeatable; headless with --bot)")
+                   help="say TEXT at the table as soon as seated (repeatable)")
     j.add_argument("--identity", default=None, metavar="FILE|NAME",
                    help="play as this identity: a key file (made on first use) or a profile name "
                         "(under ~/.config/palazzo/identities/); default the account's key. Two "
@@ -493,13 +493,19 @@ def cmd_join(args: argparse.Namespace) -> int:
     from net.session import hosting, play
     from net.wire.identity import Identity
 
+    from net.session.chat import text_problem
+
+    for text in args.say:
+        why = text_problem(text)
+        if why is not None:
+            raise UsageError(f"--say {text!r}: {why}")
     name = args.name or getpass.getuser()
     spec = _identity_spec(args.identity)
     if args.bot is None:
         from tui import netapp
 
         return netapp.join_tui(*hosting.parse_address(args.address), args.code, name, _say,
-                               Identity.load_or_create(spec=spec))
+                               Identity.load_or_create(spec=spec), talk=args.say)
     hosting.check_bot(args.bot)
     return play.join_game(args.address, args.code, name, args.bot, _say, args.verbose, spec,
                           args.say)

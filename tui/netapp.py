@@ -10,7 +10,7 @@ commands.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from net.session.hosting import HostSettings
 from net.wire.identity import Identity
@@ -49,9 +49,9 @@ class NetApp(PalazzoApp):
 
 
 def join_app(host: str, port: int, code: str | None, name: str,
-             identity: Identity | None = None) -> NetApp:
-    """The app that joins ``host:port`` as ``name``."""
-    return NetApp(join_net(host, port, code, name, identity))
+             identity: Identity | None = None, talk: Sequence[str] = ()) -> NetApp:
+    """The app that joins ``host:port`` as ``name`` (saying ``talk`` once seated)."""
+    return NetApp(join_net(host, port, code, name, identity, talk))
 
 
 def host_app(settings: HostSettings) -> NetApp:
@@ -69,8 +69,8 @@ def finish(app: NetApp, say: Callable[[str], None]) -> int:
 
 
 def join_tui(host: str, port: int, code: str | None, name: str, say: Callable[[str], None],
-             identity: Identity | None = None) -> int:
-    app = join_app(host, port, code, name, identity)
+             identity: Identity | None = None, talk: Sequence[str] = ()) -> int:
+    app = join_app(host, port, code, name, identity, talk)
     app.run()
     return finish(app, say)
 

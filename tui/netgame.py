@@ -17,7 +17,7 @@ takes no seat only relays: its lobby (``RelayView``) stays, saying how the relay
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from textual.app import App
@@ -34,6 +34,7 @@ from net.session.hosting import (
 )
 from net.session.peer import PeerGone, PeerRunner
 from net.session.sessions import PeerEvent, PeerSession
+from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
 from tui.netclient import NetClient
 from tui.screens.lobby import LobbyScreen
@@ -220,10 +221,16 @@ class _NoteHandler(logging.Handler):
 
 
 def join_net(host: str, port: int, code: str | None, name: str,
-             identity: Identity | None = None) -> NetGame:
-    """The networked game that joins ``host:port`` as ``name``."""
+             identity: Identity | None = None, talk: Sequence[str] = ()) -> NetGame:
+    """The networked game that joins ``host:port`` as ``name``; ``talk``: lines to say once
+    seated (``palazzo join --say``; ``ValueError`` for one that cannot be said)."""
     identity = identity or Identity.load_or_create()
     session = seat_session(identity, name, code, auto_ready=False)
+    for text in talk:
+        try:
+            session.say(text)
+        except LocalProtocolError as e:
+            raise ValueError(f"--say {text!r}: {e}") from None
     net: NetGame | None = None
 
     def changed(event: PeerEvent) -> None:

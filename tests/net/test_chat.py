@@ -436,3 +436,11 @@ def test_a_watcher_cannot_talk(make_game):
     with pytest.raises(RemoteProtocolError) as e:
         g.host.chat.say(-1, watcher.public_key, b"\x02" * 32, {"body": body, "sig": sig})
     assert e.value.code == E_NOT_YOUR_SEAT and "only a seated player" in str(e.value)
+
+
+def test_join_say_refuses_a_text_that_cannot_be_said_before_joining(capsys):
+    from tui.cli import main
+
+    assert main(["join", "127.0.0.1:1", "--bot", "greedy", "--say", "ok", "--say", "a\tb"]) == 2
+    err = capsys.readouterr().err
+    assert "--say 'a\\tb': a message is printable characters" in err
