@@ -456,7 +456,8 @@ def _author(table: Table, lobby: dict[str, Any],
     for s in lobby.get("seats", []) if type(lobby.get("seats")) is list else []:
         if type(s) is dict and s.get("seat") == seat and type(s.get("key")) is bytes \
                 and type(s.get("name")) is str:
-            return s["key"], s["name"][:32], None
+            name = "".join(c if c.isprintable() else "?" for c in s["name"][:32])
+            return s["key"], name, None  # the host's word, as one printable line
     return None, "", None
 
 
