@@ -136,7 +136,7 @@ def test_a_text_that_cannot_be_said_is_refused_before_it_is_sent(make_game):
 # -- the host's checks --------------------------------------------------------------------
 
 
-def test_the_host_refuses_each_bad_say_and_the_game_goes_on(make_game):
+def test_attack_each_bad_say_is_refused_and_the_game_goes_on(make_game):
     g, a = _waiting(make_game)
     conn, me = g.conns[0], a.identity
     ctx, at = a.table.seats[0].nonce, len(a.table.transcript)
@@ -170,7 +170,7 @@ def test_the_host_refuses_each_bad_say_and_the_game_goes_on(make_game):
     assert [n for _, n, *_ in g.host.table.said] == [1]
 
 
-def test_a_non_canonical_body_is_refused(make_game):
+def test_attack_a_non_canonical_body_is_refused(make_game):
     g, a = _waiting(make_game)
     ctx, at = a.table.seats[0].nonce, len(a.table.transcript)
     body = pack({"ctx": ctx, "seat": 0, "n": 1, "after": at, "text": "hi"})
@@ -180,7 +180,7 @@ def test_a_non_canonical_body_is_refused(make_game):
     assert refusal is not None and "shortest encoding" in refusal
 
 
-def test_a_stranger_cannot_talk(make_game):
+def test_attack_a_stranger_cannot_talk(make_game):
     g, _ = _waiting(make_game)
     raw, conn = g.add_raw()
     ident = Identity.generate()
@@ -192,7 +192,7 @@ def test_a_stranger_cannot_talk(make_game):
     assert not any(_texts(p) for p in g.peers)
 
 
-def test_a_flooding_seat_is_slowed_down_and_the_others_still_talk(make_game, clock):
+def test_attack_a_flooding_seat_is_slowed_down_and_the_others_still_talk(make_game, clock):
     g, a = _waiting(make_game, clock=clock)
     b = g.peers[1]
     for i in range(8):
@@ -260,7 +260,7 @@ def test_a_record_that_differs_from_the_live_message_names_its_author():
                         {1: (0, "Deal?")}) == [(1, 0, "Deal?")]
 
 
-def test_a_seat_that_records_another_text_than_it_said_is_refused_by_the_host(make_game):
+def test_attack_a_seat_recording_another_text_than_it_said_is_refused_by_the_host(make_game):
     g, a = _waiting(make_game)
     a.say("Deal?")
     g.link.pump()
@@ -272,7 +272,7 @@ def test_a_seat_that_records_another_text_than_it_said_is_refused_by_the_host(ma
     assert all(p.state == "playing" for p in g.peers[1:])
 
 
-def test_a_host_that_lets_a_changed_record_through_is_caught_by_every_peer(make_game):
+def test_attack_a_host_letting_a_changed_record_through_is_caught_by_every_peer(make_game):
     g, a = _waiting(make_game)
     a.say("Deal?")
     g.link.pump()
@@ -287,7 +287,7 @@ def test_a_host_that_lets_a_changed_record_through_is_caught_by_every_peer(make_
     assert verify_bytes(record).kind == "incomplete"  # alone, the record is consistent
 
 
-def test_verify_names_a_seat_whose_entry_carries_bad_talk(make_game):
+def test_attack_verify_names_a_seat_whose_entry_carries_bad_talk(make_game):
     g, a = _waiting(make_game)
     a.table.said_out = [{"n": 1, "after": 0, "text": "clear\x1b[2J"}]
     g.host.table._check_said = lambda entry: []  # a host that checks nothing
@@ -424,7 +424,7 @@ def test_a_restarted_program_goes_on_counting_its_messages(make_game):
     assert _texts(g.peers[1]) == [("Ada", "one"), ("Ada", "two"), ("Ada", "three")]
 
 
-def test_a_watcher_cannot_talk(make_game):
+def test_attack_a_watcher_cannot_talk(make_game):
     """A watcher (seat -1: ``hello`` with ``watch``) is refused before anything of its message
     is read."""
     from net.wire.errors import RemoteProtocolError
