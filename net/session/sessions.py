@@ -497,6 +497,9 @@ class HostSession:
     def _say(self, conn: int, req: Request) -> Any:
         """Table talk (``net.session.chat``): check the message, relay it to the other seats."""
         seat = self._seat_of(conn)
+        if not 0 <= seat < len(self.seats):  # a watcher (seat -1) has no voice
+            raise RemoteProtocolError("only a seated player may talk at the table",
+                                      E_NOT_YOUR_SEAT)
         if self.finished:
             raise RemoteProtocolError("the game is over", E_WRONG_PHASE)
         s = self.seats[seat]

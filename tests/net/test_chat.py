@@ -436,6 +436,15 @@ def test_attack_a_watcher_cannot_talk(make_game):
     with pytest.raises(RemoteProtocolError) as e:
         g.host.chat.say(-1, watcher.public_key, b"\x02" * 32, {"body": body, "sig": sig})
     assert e.value.code == E_NOT_YOUR_SEAT and "only a seated player" in str(e.value)
+    # and through the host: a connection the host holds as seat -1 (a watcher) is refused
+    # before any seat's state is looked at
+    raw, conn = g.add_raw()
+    g.host.conns[conn].seat = -1
+    raw.outbox += Codec().send(Request(1, "say", ({"body": body, "sig": sig},)))
+    g.link.pump()
+    answer = [x for x in raw.events() if getattr(x, "msgid", None) == 1]
+    assert answer and answer[0].error.code == E_NOT_YOUR_SEAT
+    assert not any(_texts(p) for p in g.peers) and a.state == "playing"
 
 
 def test_join_say_refuses_a_text_that_cannot_be_said_before_joining(capsys):
