@@ -141,6 +141,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _on_timeout(text: str) -> str:
+    """An ``--on-timeout`` choice, as the wire names it (``net.session.timeout``; the old names
+    ``forfeit`` and ``bot`` stay accepted)."""
+    from net.session.timeout import wire_name
+
+    try:
+        return wire_name(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _seconds(text: str) -> float:
     try:
         x = float(text)
@@ -167,9 +178,11 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     h.add_argument("--name", default="host", help="the host's name at the table (default host)")
     h.add_argument("--turn-timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="how long a seat may take over a move (default: no limit)")
-    h.add_argument("--on-timeout", choices=("forfeit", "bot"), default="forfeit",
-                   help="what a seat that runs out of time does: forfeit (default) or let a bot "
-                        "play for it")
+    h.add_argument("--on-timeout", type=_on_timeout, default="end-game",
+                   metavar="{end-game,program-plays}",
+                   help="what happens when the seat due runs out of time: end-game (default: it "
+                        "forfeits and the game ends) or program-plays (its own program plays that "
+                        "move for it, saying so in every log; it forfeits at twice the limit)")
     h.add_argument("--allow-hints", action="store_true",
                    help="let the players ask the coach for a hint (h at the table); every peer sees it")
     h.add_argument("--resume", nargs="?", const="", default=None, metavar="GAME-ID-PREFIX",

@@ -5,6 +5,9 @@ seat's view and posts the seat's entries. This client turns the session into ``T
 snapshots for a table screen and passes the seat's decisions on; it holds no game facts of its
 own.
 
+A move a seat's own program played after the turn limit (``auto``, ``net.session.timeout``) is
+told as such: "Jo's time ran out: the program played Mercenary 4 for Jo."
+
 ``send(action)`` posts a decision: ``PeerRunner.act`` for a seat on a TCP connection, or the
 host's in-process link for the host's own seat. ``changed()`` must be called whenever the
 session may have moved (the runner's event callback does it); ``updates()`` then yields a new
@@ -20,6 +23,7 @@ from typing import Any
 
 from engine.core import CHANCE, TERMINAL, IllegalActionError, Outcome
 from net.session.sessions import PeerSession
+from net.session.timeout import timed_out_text
 from net.session.verify import Verdict, verify_bytes
 from tui.client import Marker, NotYourTurn, TableView
 from tui.names import short_names
@@ -135,11 +139,16 @@ class NetClient:
         steps = table.steps
         while self._told < len(steps):
             before, action, after = steps[self._told]
+            auto = self._told in table.timed_out
             self._told += 1
             if self._narrate is not None:
-                self._log.extend(self._narrate(before, action, after, self.seat, self.names))
+                lines = self._narrate(before, action, after, self.seat, self.names)
             else:
-                self._log.append(self.rules.action_text(before, action, self.seat))
+                lines = [self.rules.action_text(before, action, self.seat)]
+            if auto and lines:  # the seat's own program played it: every log says so
+                lines[0] = timed_out_line(lines[0], getattr(action, "seat", -1), table,
+                                          self.names)
+            self._log.extend(lines)
             if self._marker is not None:
                 marks = self._marker(before, action, after, self.seat)
                 if marks is not None:
@@ -170,4 +179,15 @@ class NetClient:
             return Outcome(scores, rest, "forfeit", getattr(table.view, "turns", 0),
                            {"text": r["text"]})
         return self.rules.outcome(table.view)
+
+
+def timed_out_line(line: str, seat: int, table: Any, names: Sequence[str]) -> str:
+    """A move's line as the seat's program played it after the turn limit, naming the player
+    ("Jo's time ran out: the program played Mercenary 4 for Jo.")."""
+    if not 0 <= seat < len(table.seats):
+        return line
+    name = table.seats[seat].name
+    seat_names = tuple(getattr(table.rules, "seat_names", ()))
+    labels = (*names[seat:seat + 1], *seat_names[seat:seat + 1], name)
+    return timed_out_text(line, labels, name)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from net.session.verify import read_entries, verify_bytes
 from net.wire.transcript import MAGIC, data_dir
 from tui import saves
 from tui.client import NotYourTurn, TableView
+from tui.netclient import timed_out_line
 from tui.setup import adapter, seat_labels
 from tui.table import TableScreen
 
@@ -61,9 +62,11 @@ class Replay:
 
 
 def _frames(rules: Any, game: str, names: Sequence[str], viewer: int | None,
-            steps: Sequence[tuple[Any, Any, Any]], players: int) -> list[TableView]:
+            steps: Sequence[tuple[Any, Any, Any]], players: int,
+            timed_out: Callable[[int, Any, list[str]], list[str]] | None = None) -> list[TableView]:
     """Frames from ``(before, action, after)`` steps of full (or public) states: one after each
-    step that leaves a seat to decide, or the game over."""
+    step that leaves a seat to decide, or the game over. ``timed_out(n, action, lines)`` words
+    again the lines of step ``n`` (a networked record's moves played after the turn limit)."""
     narrate = adapter(game).narrate
     seat = players if viewer is None else viewer
     shown = 0 if viewer is None else viewer
@@ -84,7 +87,8 @@ def _frames(rules: Any, game: str, names: Sequence[str], viewer: int | None,
     log: list[str] = []
     out: list[TableView] = []
     for n, (before, action, after) in enumerate(steps, 1):
-        log.extend(words(rules.view(before, seat), action, rules.view(after, seat)))
+        lines = words(rules.view(before, seat), action, rules.view(after, seat))
+        log.extend(timed_out(n - 1, action, lines) if timed_out is not None else lines)
         if rules.current_player(after) in (CHANCE, REVEAL) and n < len(steps):
             continue
         out.append(frame(after, log, n))
@@ -146,7 +150,14 @@ def network_replay(path: str | Path) -> Replay:
         raise ReplayError(f"{path}: {verdict.text}")
     rules, players = table.rules, len(table.seats)
     names = tuple(s.name for s in table.seats)
-    frames = _frames(rules, table.game, names, PUBLIC, table.steps, players)
+
+    def timed_out(n: int, action: Any, lines: list[str]) -> list[str]:
+        if n in table.timed_out and lines:
+            lines = [timed_out_line(lines[0], getattr(action, "seat", -1), table, names),
+                     *lines[1:]]
+        return lines
+
+    frames = _frames(rules, table.game, names, PUBLIC, table.steps, players, timed_out)
     last = frames[-1]
     frames[-1] = replace(last, log=last.log + (f"The record: {verdict.text}",))
     return Replay(table.game, rules.title, names, PUBLIC, tuple(frames), verdict.text)

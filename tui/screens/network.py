@@ -46,8 +46,9 @@ CSS = "network.tcss"
 TIMEOUTS: list[tuple[str, int]] = [("none", 0), ("1 minute", 60), ("2 minutes", 120),
                                    ("5 minutes", 300), ("10 minutes", 600)]
 #: what happens to a seat whose turn runs out, as ``--on-timeout``
-ON_TIMEOUT: list[tuple[str, str]] = [("the player forfeits", "forfeit"),
-                                     ("a computer plays the seat", "bot")]
+#: (``--on-timeout end-game`` and ``program-plays``; the values are the wire's names)
+ON_TIMEOUT: list[tuple[str, str]] = [("end the game: the seat forfeits", "forfeit"),
+                                     ("its own program plays for it", "bot")]
 
 
 def _number(select: Select[Any]) -> int:
