@@ -52,6 +52,7 @@ from engine.core import TERMINAL, LocalGame, Outcome
 from engine.registry import GameEntry
 from engine.sim import bot_rng
 from tui.names import short_names
+from tui.status import Due
 
 #: ``narrate(before, action, after, seat, names) -> list of lines``: a step in words as the seat
 #: may hear it; ``before`` and ``after`` are that seat's views around the step.
@@ -83,6 +84,8 @@ class TableView:
     audit: str = ""
     #: what the last move touched on the table (the game's marker's words), marked until the next
     marks: frozenset[Any] = frozenset()
+    #: a networked table's word on whom it waits for (``tui.status.Due``); ``None`` locally
+    due: Due | None = None
 
     @property
     def my_turn(self) -> bool:

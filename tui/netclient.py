@@ -27,6 +27,7 @@ from net.session.timeout import timed_out_text
 from net.session.verify import Verdict, verify_bytes
 from tui.client import Marker, NotYourTurn, TableView
 from tui.names import short_names
+from tui.status import Due, due_of
 
 Narrator = Callable[[Any, Any, Any, int, Sequence[str]], list[str]]
 
@@ -60,6 +61,8 @@ class NetClient:
         self._log: list[str] = []
         self._changed = asyncio.Event()
         self._closed = False
+        self._due_key: tuple[Any, ...] = ()
+        self._due_since = 0.0
 
     @property
     def hints_allowed(self) -> bool:
@@ -91,7 +94,24 @@ class NetClient:
             game=self.game, seat=self.seat, names=self.names, state=view, actor=actor,
             legal=legal, log=tuple(self._log), outcome=outcome, steps=len(table.transcript),
             audit=self._audit() if outcome is not None else "", marks=self._marks,
+            due=self._due(table),
         )
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The clock the session counts its turn limit on (``Due.since`` is on it)."""
+        return self.session.clock
+
+    def _due(self, table: Any) -> Due | None:
+        """Whom the table waits for, since the entry that made it due arrived (``tui.status``;
+        this seat's own turn from when its session saw it due, as its program's limit runs)."""
+        key = (table.writer(), len(table.transcript))
+        if key != self._due_key:
+            self._due_key, self._due_since = key, self.session.clock()
+        since = self._due_since
+        if self.session.decision_due():
+            since = self.session.turn_since
+        return due_of(table, since)
 
     def submit(self, action: Any) -> None:
         if self._closed or not self.session.decision_due():
@@ -109,7 +129,7 @@ class NetClient:
         last: tuple[Any, ...] | None = None
         while not self._closed:
             snap = self.snapshot()
-            key = (snap.steps, snap.legal, len(snap.log), snap.over, self.session.state)
+            key = (snap.steps, snap.legal, len(snap.log), snap.over, self.session.state, snap.due)
             if key != last:
                 last = key
                 yield snap

@@ -23,7 +23,8 @@ No input meant for one question answers the next: a key or click whose event was
 the current answers were put up (``MovePanel.asked_at``) is dropped, so a key typed ahead
 during a bot's move, or while a one-answer question was skipped, does nothing.
 
-Layout. A header of two lines (who acts and where the game stands; the game, its options and
+Layout. A header of two lines (who acts and what it is doing, and where the game stands, with
+the turn limit's countdown, redrawn alone once a second while it runs: ``tui.status``; the game, its options and
 the bots' levels), the ``warning`` line, the board's panes in two columns, the move box across
 the bottom and the key bar. On a small screen (under ``WIDE`` columns or ``TALL`` rows, e.g.
 80x24) one pane at a time is shown above the move box, chosen with left/right or a click on the
@@ -56,6 +57,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.registry import get_game
+from tui import status
 from tui.choices import Choice, Question
 from tui.client import GameClient, NotYourTurn, TableView
 from tui.names import level_name, options_words, setting_words
@@ -317,6 +319,8 @@ class TableScreen(Screen[str]):
         self.view = self.client.snapshot()
         self.query_one("#setting", Static).update(self.setting_text(), layout=False)
         self.run_worker(self._follow(), exclusive=True, group="client")
+        if getattr(self.client, "clock", None) is not None:  # a networked game's turn limit
+            self.set_interval(1, self._tick)
 
     def on_unmount(self) -> None:
         self.client.close()
@@ -354,12 +358,31 @@ class TableScreen(Screen[str]):
         self.draw(view)
         self._write_log(view)
         self._ask()
-        self.query_one("#status", Static).update(self.status_text(view), layout=False)
+        self._status()
         self._warn(view)
         self._update_keys()
         if view.over and not self._ended:
             self._ended = True
             self.call_after_refresh(self.action_results)
+
+    def _status(self) -> None:
+        """The header's first line: the game's status and the turn limit's countdown
+        (``tui.status``), redrawn only when its text changes."""
+        view = self.view
+        if view is None:
+            return
+        clock = getattr(self.client, "clock", None)
+        count = status.countdown(view, clock()) if clock is not None else ""
+        width = max(self.size.width - 2, 20)
+        text = status.header(self.status_text(view), count, width)
+        if self._changed("status", text):
+            self.query_one("#status", Static).update(text, layout=False)
+
+    def _tick(self) -> None:
+        """Once a second: the countdown, while a turn limit runs (the header line alone)."""
+        view = self.view
+        if view is not None and view.due is not None and view.due.limit and not view.over:
+            self._status()
 
     def _warn(self, view: TableView) -> None:
         text = self.warning_text(view)
@@ -462,9 +485,8 @@ class TableScreen(Screen[str]):
     def waiting_text(self, view: TableView) -> str:
         if view.over:
             return "The game is over. Press e for the results."
-        if view.actor >= 0:
-            return f"Waiting for {view.names[view.actor]}..."
-        return "..."
+        words = status.waiting(view)
+        return words[0].upper() + words[1:] + "."
 
     def _submit(self, action: Any) -> None:
         try:

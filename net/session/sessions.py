@@ -801,6 +801,11 @@ class PeerSession:
                 and self.clock() - self._turn_since >= t.timeout)
 
     @property
+    def turn_since(self) -> float:
+        """When this seat's decision became due, on ``clock`` (its turn limit runs from it)."""
+        return self._turn_since
+
+    @property
     def view(self) -> Any:
         return None if self.table is None else self.table.view
 

@@ -15,6 +15,7 @@ from engine.medici.cards import HOUSES, short_name
 from engine.medici.state import NO_LIMIT
 from engine.medici.text import stack_label
 from engine.words import plural
+from tui import status
 from tui.choices import Question
 from tui.client import TableView
 from tui.medici import choices, render, warning
@@ -118,14 +119,7 @@ class MediciTable(TableScreen):
     def status_text(self, view: TableView) -> str:
         s = view.state
         phase = PHASE_WORDS.get(s.phase, s.phase)
-        if view.outcome is not None:
-            who = " and ".join(view.names[w] for w in view.outcome.winners) + " won"
-        elif view.my_turn:
-            who = "Your turn"
-        elif view.actor >= 0:
-            who = f"{view.names[view.actor]} to play"
-        else:
-            who = "..."
+        who = status.who(view)
         limit = s.limits[view.seat]
         extra = f" | your limit {limit}" if limit != NO_LIMIT else ""
         turn = s.turns + (0 if view.over else 1)
