@@ -86,6 +86,8 @@ class TableView:
     marks: frozenset[Any] = frozenset()
     #: a networked table's word on whom it waits for (``tui.status.Due``); ``None`` locally
     due: Due | None = None
+    #: a networked game that cannot go on (its host went away): why, in one line
+    stopped: str = ""
 
     @property
     def my_turn(self) -> bool:

@@ -61,6 +61,7 @@ class NetClient:
         self._log: list[str] = []
         self._changed = asyncio.Event()
         self._closed = False
+        self._stopped = ""
         self._due_key: tuple[Any, ...] = ()
         self._due_since = 0.0
 
@@ -75,6 +76,11 @@ class NetClient:
         return self.session.error
 
     def changed(self) -> None:
+        self._changed.set()
+
+    def halt(self, why: str) -> None:
+        """The game cannot go on (its host went away): the table says ``why`` and waits no more."""
+        self._stopped = why
         self._changed.set()
 
     # -- the interface -------------------------------------------------------------------------
@@ -94,7 +100,7 @@ class NetClient:
             game=self.game, seat=self.seat, names=self.names, state=view, actor=actor,
             legal=legal, log=tuple(self._log), outcome=outcome, steps=len(table.transcript),
             audit=self._audit() if outcome is not None else "", marks=self._marks,
-            due=self._due(table),
+            due=self._due(table), stopped=self._stopped,
         )
 
     @property
@@ -129,7 +135,8 @@ class NetClient:
         last: tuple[Any, ...] | None = None
         while not self._closed:
             snap = self.snapshot()
-            key = (snap.steps, snap.legal, len(snap.log), snap.over, self.session.state, snap.due)
+            key = (snap.steps, snap.legal, len(snap.log), snap.over, self.session.state, snap.due,
+                   snap.stopped)
             if key != last:
                 last = key
                 yield snap
@@ -140,7 +147,7 @@ class NetClient:
                 self._again = await asyncio.to_thread(verify_bytes, table.transcript.to_bytes())
                 if self.record_fails:
                     yield self.snapshot()
-            if snap.over or self.session.state == "failed":
+            if snap.over or self.session.state == "failed" or snap.stopped:
                 return
             self._changed.clear()
             await self._changed.wait()

@@ -113,6 +113,8 @@ def who(view: Any) -> str:
     for."""
     if view.outcome is not None:
         return " and ".join(view.names[w] for w in view.outcome.winners) + " won"
+    if getattr(view, "stopped", ""):
+        return "The game stopped"
     due: Due | None = getattr(view, "due", None)
     if due is not None and due.step != "move":
         return waiting(view)
@@ -131,6 +133,8 @@ def who(view: Any) -> str:
 def waiting(view: Any) -> str:
     """What the table waits for when no decision is due from this seat (rule 1)."""
     due: Due | None = getattr(view, "due", None)
+    if getattr(view, "stopped", ""):
+        return str(view.stopped)
     if view.over:
         return "the game is over"
     if due is None or due.seat < 0:
@@ -169,7 +173,7 @@ def clock(seconds: float) -> str:
 def countdown(view: Any, now: float) -> str:
     """The seat due's time left under the turn limit (rule 3); "" when there is none."""
     due: Due | None = getattr(view, "due", None)
-    if due is None or due.limit <= 0 or due.seat < 0 or view.over:
+    if due is None or due.limit <= 0 or due.seat < 0 or view.over or getattr(view, "stopped", ""):
         return ""
     spent = now - due.since
     left = due.limit - spent

@@ -486,6 +486,8 @@ class TableScreen(Screen[str]):
         if view.over:
             return "The game is over. Press e for the results."
         words = status.waiting(view)
+        if view.stopped:
+            return words
         return words[0].upper() + words[1:] + "."
 
     def _submit(self, action: Any) -> None:
