@@ -205,7 +205,8 @@ JOIN_EXIT = """exit status:
   4  this player is already at the table from another program (its key holds a seat and that
      program answers): to play a second player on this account, use --identity FILE
   5  gave up: the host closed the connection before taking this player in, again and again
-     (6 tries over about 30 seconds, or after a drop mid-game)"""
+     (6 tries over about 30 seconds), or it went away mid-game and did not come back (one
+     line says so and where the record so far is saved)"""
 
 
 def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
