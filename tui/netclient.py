@@ -25,6 +25,7 @@ from engine.core import CHANCE, TERMINAL, IllegalActionError, Outcome
 from net.session.sessions import PeerSession
 from net.session.timeout import timed_out_text
 from net.session.verify import Verdict, verify_bytes
+from tui.ahead import Ahead
 from tui.client import Marker, NotYourTurn, TableView
 from tui.names import short_names
 from tui.status import Due, due_of
@@ -62,6 +63,7 @@ class NetClient:
         self._changed = asyncio.Event()
         self._closed = False
         self._stopped = ""
+        self._ahead = Ahead(self.rules, self.seat)
         self._due_key: tuple[Any, ...] = ()
         self._due_since = 0.0
 
@@ -94,13 +96,16 @@ class NetClient:
         actor = TERMINAL if over else self.rules.current_player(view)
         if actor < 0 and not over and table.writer() is not None:
             actor = CHANCE  # a reveal or a draw some seat must write: the table waits
-        legal = tuple(self.rules.legal_actions(view)) if self.session.decision_due() else ()
+        due = self.session.decision_due()
+        legal = tuple(self.rules.legal_actions(view)) if due else ()
         outcome = self._outcome() if table.phase == "over" else None
+        ahead = () if over or self.seat < 0 else self._ahead.offered(view, due)
         return TableView(
             game=self.game, seat=self.seat, names=self.names, state=view, actor=actor,
             legal=legal, log=tuple(self._log), outcome=outcome, steps=len(table.transcript),
             audit=self._audit() if outcome is not None else "", marks=self._marks,
-            due=self._due(table), stopped=self._stopped,
+            due=self._due(table), stopped=self._stopped, ahead=ahead,
+            queued=tuple(self._ahead.queued),
         )
 
     @property
@@ -120,9 +125,13 @@ class NetClient:
         return due_of(table, since)
 
     def submit(self, action: Any) -> None:
+        table = self.session.table
+        if not self._closed and table is not None and not self.session.decision_due() \
+                and self._ahead.add(action, table.view, False):
+            self._changed.set()  # queued: it goes out at the seat's turn (``tui.ahead``)
+            return
         if self._closed or not self.session.decision_due():
             raise NotYourTurn(f"it is not {self.names[self.seat]}'s turn")
-        table = self.session.table
         assert table is not None
         self.rules.apply(table.view, action)  # IllegalActionError / InvalidActionError
         try:
@@ -134,9 +143,10 @@ class NetClient:
     async def updates(self) -> AsyncIterator[TableView]:
         last: tuple[Any, ...] | None = None
         while not self._closed:
+            self._send_queued()
             snap = self.snapshot()
             key = (snap.steps, snap.legal, len(snap.log), snap.over, self.session.state, snap.due,
-                   snap.stopped)
+                   snap.stopped, snap.queued)
             if key != last:
                 last = key
                 yield snap
@@ -159,6 +169,19 @@ class NetClient:
             self._on_close()
 
     # -- inside --------------------------------------------------------------------------------
+
+    def _send_queued(self) -> None:
+        """The seat is due and chose ahead: send the first queued choice still legal."""
+        table = self.session.table
+        if self._closed or table is None or not self._ahead.queued \
+                or not self.session.decision_due():
+            return
+        action = self._ahead.next(table.view, self.rules.legal_actions(table.view))
+        if action is not None:
+            try:
+                self._send(action)
+            except ValueError:  # refused here after all: the seat is asked again
+                pass
 
     def _tell(self) -> None:
         table = self.session.table

@@ -182,6 +182,11 @@ class TableScreen(Screen[str]):
         what the seat's view shows."""
         return ""
 
+    def note_text(self, view: TableView) -> str:
+        """A plain line for the warning line while no warning is due (who has placed in a
+        set-up made by all seats at once); "" for none."""
+        return ""
+
     def title_words(self) -> str:
         """The game's name and the seat, for the header's second line."""
         return self.client.game
@@ -353,7 +358,7 @@ class TableScreen(Screen[str]):
     def watch_view(self, old: TableView | None, view: TableView | None) -> None:
         if view is None:
             return
-        if old is None or old.legal != view.legal:
+        if old is None or old.legal != view.legal or old.ahead != view.ahead:
             self.path = ()
         self.draw(view)
         self._write_log(view)
@@ -386,8 +391,18 @@ class TableScreen(Screen[str]):
 
     def _warn(self, view: TableView) -> None:
         text = self.warning_text(view)
-        if self._changed("warning", text):
-            self.warn(text)
+        note = "" if text else self.note_text(view)
+        if self._changed("warning", (text, note)):
+            if text or not note:
+                self.warn(text)
+            else:
+                self.note(note)
+
+    def note(self, text: str) -> None:
+        """Show ``text`` on the warning line as a plain note (no warning is due)."""
+        warning = self.query_one("#warning", Static)
+        warning.update(Text(text))
+        warning.set_class(bool(text), "-shown")
 
     def watch_path(self) -> None:
         self._ask()
@@ -436,10 +451,15 @@ class TableScreen(Screen[str]):
     # -- asking ----------------------------------------------------------------------------------
 
     def _actions(self) -> tuple[Any, ...]:
+        """The actions the current question chooses among: the seat's legal ones at its turn,
+        or its set-up choices ahead of its turn (``tui.ahead``), narrowed by the answers."""
         view = self.view
-        if view is None or not view.my_turn:
+        if view is None:
             return ()
-        return self.path[-1][1].actions if self.path else view.legal
+        base = view.legal if view.my_turn else view.ahead
+        if not base:
+            return ()
+        return self.path[-1][1].actions if self.path else base
 
     def _ask(self) -> None:
         view = self.view
@@ -464,7 +484,10 @@ class TableScreen(Screen[str]):
             q = Question(f"{words} This cannot be taken back. Send it?", "confirm",
                          (Choice("Yes, send it", actions[:1], "yes"), Choice("No, go back", (), "no")))
         self._question = q
-        self._say(q.prompt)
+        if view.my_turn:
+            self._say(q.prompt)
+        else:  # chosen ahead of the turn: queued, sent when the turn comes
+            self._say(f"{self.waiting_text(view)}\nAhead of your turn: {q.prompt}")
         panel.set_options(
             Option(f"{i + 1 if i < 9 else 0 if i == 9 else ' '} {c.label}") for i, c in enumerate(q.choices)
         )

@@ -128,6 +128,10 @@ class MediciTable(TableScreen):
     def warning_text(self, view: TableView) -> str:
         return warning.warning(view.state, view.seat, view.names)
 
+    def note_text(self, view: TableView) -> str:
+        """In the set-up's hide and top phases, who has placed (``tui.status.placed``)."""
+        return status.placed(view, self.client.rules)
+
     def end_words(self, view: TableView) -> tuple[str, str, str]:
         s = view.state
         how = ""
