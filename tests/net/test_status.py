@@ -26,7 +26,7 @@ def client_of(peer):
     names = tuple(f"{n} ({s.name})" for n, s in zip(table.rules.seat_names, table.seats,
                                                      strict=False))
     game = adapter(table.game)
-    return NetClient(peer, lambda a: None, names, game.narrate, marker=game.marks)
+    return NetClient(peer, peer.act, names, game.narrate, marker=game.marks)
 
 
 def table_app(client):
