@@ -143,3 +143,17 @@ def test_a_local_game_without_a_limit_has_no_countdown():
     view = TableView(game="medici", seat=0, names=("You", "Blue"), state=None, actor=1,
                      legal=(), log=())
     assert status.countdown(view, 1e9) == ""
+
+
+async def test_the_seat_due_is_warned_it_forfeits_at_the_end_of_its_time(make_game, clock):
+    g = seated(make_game, clock, turn_timeout=60)
+    jo = g.peers[2]
+    g.link.pump()
+    app = table_app(client_of(jo))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        clock.now += 45
+        app.screen._tick()
+        await pilot.pause()
+        header = text(app).splitlines()[0]
+        assert "your time runs out in 0:15: you forfeit" in header and len(header.rstrip()) <= 80

@@ -144,6 +144,7 @@ def test_the_table_screen_log_and_the_replay_say_the_program_played(make_game, c
         assert said[0].endswith(" for Jo.") and not said[0].startswith("Yellow")
     path = tmp_path / "game.palazzo"
     path.write_bytes(g.host.table.transcript.to_bytes())
+    assert verify_bytes(path.read_bytes()).kind == "verified"  # the flag is a legal field
     replay = network_replay(path)
     said = [line for line in replay.frames[-1].log if "time ran out" in line]
     assert len(said) == 1 and said[0].startswith("Jo's time ran out: the program ")
