@@ -153,9 +153,10 @@ class NetGame:
         except PeerGone as e:  # the host could not be reached (any more): one plain line
             self.gave_up = e.gave_up
             table = self.session.table
-            if table is not None and table.phase != "lobby" and self.address:
-                self.saved = True
-                self.failure = host_gone_line(self.address, save_transcript(table, None))
+            if table is not None and self.address:  # it had reached the host: it went away
+                path = save_transcript(table, None)
+                self.saved = path is not None
+                self.failure = host_gone_line(self.address, path)
             else:
                 self.failure = str(e)
         except Exception as e:  # say so on the screen

@@ -175,3 +175,28 @@ async def test_a_joiner_whose_host_vanished_says_so_in_one_line_with_its_record(
         runner.stop()
         await asyncio.wait_for(serving, 30)
     assert app.exit_status() == 5  # gave up reaching the host (palazzo join --help)
+
+
+async def test_a_joiner_in_the_lobby_whose_host_vanished_says_so_and_waits_no_more(profile):
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    port, vanish = await _vanishing_proxy((await started)[0][1])
+    app = NetApp(join_net("127.0.0.1", port, None, "Bea", Identity.generate(), retries=2,
+                          retry_delay=0.01))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "Press r when you are ready" in text(app), "the lobby")
+            await pilot.press("r")
+            await until(pilot, lambda: "Waiting for the others" in text(app), "ready")
+            vanish()
+            await until(pilot, lambda: "went away" in text(app), "the line")
+            shown = " ".join(text(app).split())
+            assert f"The host at 127.0.0.1:{port} went away. Press q to leave." in shown
+            assert "Waiting for" not in shown and "could not reach" not in shown
+    finally:
+        runner.stop()
+        await asyncio.wait_for(serving, 30)
+    assert app.exit_status() == 5
