@@ -153,7 +153,8 @@ class NetGame:
         except PeerGone as e:  # the host could not be reached (any more): one plain line
             self.gave_up = e.gave_up
             table = self.session.table
-            if table is not None and self.address:  # it had reached the host: it went away
+            if getattr(self.session, "seat", None) is not None and self.address:
+                # the host had taken it in, then went away
                 path = save_transcript(table, None)
                 self.saved = path is not None
                 self.failure = host_gone_line(self.address, path)

@@ -134,7 +134,7 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
     try:
         asyncio.run(run_peer(session, host, port, bot, on_event))
     except PeerGone as e:
-        if session.table is not None:  # it had reached the host, which went away
+        if session.seat is not None:  # the host had taken it in, then went away
             say(host_gone_line(f"{host}:{port}", save_transcript(session.table, None)))
         else:
             say(f"error: {e}")
