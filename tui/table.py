@@ -24,8 +24,8 @@ the current answers were put up (``MovePanel.asked_at``) is dropped, so a key ty
 during a bot's move, or while a one-answer question was skipped, does nothing.
 
 Layout. A header of two lines (who acts and what it is doing, and where the game stands, with
-the turn limit's countdown, redrawn alone once a second while it runs: ``tui.status``; the game, its options and
-the bots' levels), the ``warning`` line, the board's panes in two columns, the move box across
+the turn limit's countdown, redrawn alone once a second while it runs: ``tui.status``; the game,
+its options and the bots' levels), the ``warning`` line (or a plain note, ``note_text``), the board's panes in two columns, the move box across
 the bottom and the key bar. On a small screen (under ``WIDE`` columns or ``TALL`` rows, e.g.
 80x24) one pane at a time is shown above the move box, chosen with left/right or a click on the
 tab bar, so the whole table is reachable and the move box keeps its answers in view.
@@ -315,6 +315,7 @@ class TableScreen(Screen[str]):
         self._rows.clear()
         if self.view is not None:
             self.draw(self.view)
+            self._status()
         self._update_keys()
 
     # -- following the game --------------------------------------------------------------------
