@@ -196,6 +196,7 @@ class MediciRules(RulesBase[State, Action, MediciConfig]):
     setup_choices = staticmethod(setup.choices)
     setup_placed = staticmethod(setup.placed)
     setup_owed = staticmethod(setup.owed)
+    setup_after = staticmethod(setup.after)
 
     def action_text(
         self, state: medici_state.State, action: medici_state.Action, viewer: int | None = None

@@ -12,8 +12,9 @@ may place depends only on its own hand and its own placements:
 So a seat may choose them all before its turn comes, and they stay legal when it comes.
 ``choices(view, seat, queued)`` gives the set-up actions ``seat`` may choose now in ``view``
 (a state or a seat's view: only the seat's own hand is read), after its own ``queued`` ones:
-the same actions, in the same order, that ``legal_actions`` gives when its turn comes. Nothing
-here reads another seat's hidden card. ``placed(view)`` counts each seat's placements of the
+the same actions, in the same order, that ``legal_actions`` gives when its turn comes;
+``after(view, seat, queued)`` the seat's own part of the view as it will be then (its hand and
+its placements). Nothing here reads another seat's hidden card. ``placed(view)`` counts each seat's placements of the
 phase, for a table to show who has placed.
 """
 
@@ -54,12 +55,10 @@ def _ahead(s: State, seat: int, a: Action) -> State:
     return t
 
 
-def choices(s: State, seat: int, queued: Sequence[Action] = ()) -> list[Action]:
-    """The set-up actions ``seat`` may choose now in phase ``hide`` or ``top``, ahead of its
-    turn, after its own ``queued`` ones ([] in any other phase, or once it has placed all);
-    ``ValueError`` naming a queued action that is not one of them."""
-    if s.phase not in PHASES or not 0 <= seat < s.players:
-        return []
+def after(s: State, seat: int, queued: Sequence[Action]) -> State:
+    """``s`` as ``seat`` will find its own part of it at its turn: after its ``queued``
+    placements, still in the phase, ``seat`` to place; ``ValueError`` naming a queued action
+    that is not one of its choices."""
     t = s.copy()
     t.turn = seat
     for i, a in enumerate(queued):
@@ -67,6 +66,16 @@ def choices(s: State, seat: int, queued: Sequence[Action] = ()) -> list[Action]:
             raise ValueError(f"queued action {i + 1} ({a!r}) is not a set-up choice of seat "
                              f"{seat} now")
         t = _ahead(t, seat, a)
+    return t
+
+
+def choices(s: State, seat: int, queued: Sequence[Action] = ()) -> list[Action]:
+    """The set-up actions ``seat`` may choose now in phase ``hide`` or ``top``, ahead of its
+    turn, after its own ``queued`` ones ([] in any other phase, or once it has placed all);
+    ``ValueError`` naming a queued action that is not one of them."""
+    if s.phase not in PHASES or not 0 <= seat < s.players:
+        return []
+    t = after(s, seat, queued)
     if placed(t)[seat] >= owed(s):
         return []
     return rules.legal_actions(t)

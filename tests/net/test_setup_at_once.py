@@ -96,7 +96,8 @@ async def test_a_networked_seat_places_ahead_and_the_table_shows_who_has_placed(
         assert "Ahead of your turn:" in shown
         assert "placed: Orsini 0/3, Colonna 0/3, Delle Rovere 0/3" in shown
         entries = len(g.host.table.transcript)
-        for _ in range(3):  # three placements, all ahead of the turn
+        for left in (3, 2, 1):  # three placements, all ahead of the turn
+            assert f"({left} to place)" in " ".join(text(app).split())  # as it will be then
             await pilot.press("1")  # the card
             await pilot.pause()
             if app.screen._question is not None and app.screen._question.field != "card":

@@ -3,6 +3,7 @@ your move and the log, all drawn from one seat's view (see ``tui.table``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from rich.style import Style
@@ -145,4 +146,7 @@ class MediciTable(TableScreen):
         return (how, "", "point")
 
     def question(self, view: TableView, actions: tuple[Any, ...], asked: tuple[str, ...]) -> Question | None:
+        if view.queued and not view.my_turn:  # asked ahead: as the seat will find it then
+            state = self.client.rules.setup_after(view.state, view.seat, view.queued)
+            view = replace(view, state=state)
         return choices.question(view, actions, asked)
