@@ -79,7 +79,9 @@ class LobbyScreen(Screen[None]):
         invite.display = bool(line)
         invite.update(f"Give this line to your friends:\n  {line}")
 
-    def refresh_lobby(self) -> None:
+    def refresh_lobby(self, failure: str = "") -> None:
+        """Redraw the seats and the status line; ``failure``: why the game cannot go on (said
+        instead of any "Waiting for ...")."""
         s = self.session
         fp = s.identity.fingerprint
         lobby = s.lobby or {}
@@ -88,11 +90,15 @@ class LobbyScreen(Screen[None]):
         players = lobby.get("players", "?")
         if getattr(s, "relay", False):
             status = s.status()
+        elif failure:
+            status = f"{failure}. Press q to leave."
         elif getattr(s, "WATCH", False) and s.state == "lobby":
             status = (f"You are watching: you take no seat. The game starts when every seat is "
                       f"taken and ready ({seated} of {players} seats taken).")
         elif s.state == "failed":
             status = f"Cannot {'watch' if getattr(s, 'WATCH', False) else 'join'}: {s.error}"
+        elif s.state == "disconnected":
+            status = "The connection to the host was lost; trying again..."
         elif s.state == "connecting":
             status = "Connecting..."
         elif any(x.get("fp") == fp and x.get("ready") for x in lobby.get("seats", [])):
