@@ -91,7 +91,9 @@ class LobbyScreen(Screen[None]):
         if getattr(s, "relay", False):
             status = s.status()
         elif failure:
-            status = f"{failure}. Press q to leave."
+            refused = s.state == "failed" and failure == str(s.error)
+            verb = "watch" if getattr(s, "WATCH", False) else "join"
+            status = f"{f'Cannot {verb}: ' if refused else ''}{failure}. Press q to leave."
         elif getattr(s, "WATCH", False) and s.state == "lobby":
             status = (f"You are watching: you take no seat. The game starts when every seat is "
                       f"taken and ready ({seated} of {players} seats taken).")
