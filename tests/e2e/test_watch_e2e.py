@@ -11,7 +11,7 @@ from tests.e2e.test_network_e2e import TIMEOUT, _join_line, _palazzo, _transcrip
 from tests.e2e.test_one_identity_e2e import _wait_for
 
 HOST_ARGS = ["condottiere", "--players", "3", "--port", "0", "--bind", "127.0.0.1", "--no-seat",
-             "--headless", "--option", "hidden_cards"]
+             "--headless", "--option", "hidden_cards", "--no-advertise"]
 
 
 #: the lines of a headless log that are not the game's own: the host's notes on connections,
