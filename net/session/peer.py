@@ -4,7 +4,8 @@ A thin adapter: bytes read go to the session, the session's bytes go back. Decis
 a bot (``choose(view, seat)``) or from outside (a table screen calls ``PeerRunner.act``); with
 the host's ``--on-timeout bot``, a ``fallback`` bot decides for a player who let the turn
 timeout pass. If the connection drops before the game is over, it reconnects with the same key
-and the host resends the transcript from where this peer stopped.
+and the host resends the transcript from where this peer stopped. After the end it keeps the
+connection while the session waits for a rematch (``PeerSession.lingers``).
 
 Retries are bounded. After a connection that ends without the host taking this peer in (no
 answer to its hello: the host closed it, was full, or is gone), it waits ``retry_delay``
@@ -128,7 +129,7 @@ class PeerRunner:
                     writer.write(out)
                     await writer.drain()
                 self._emit()
-                if session.state in ("over", "failed"):
+                if session.state in ("over", "failed") and not session.lingers():
                     return
         finally:
             read.cancel()
