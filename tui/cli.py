@@ -203,6 +203,9 @@ def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     j.add_argument("--name", default=None, help="your name at the table (default: your login)")
     j.add_argument("--bot", default=None, help="play headless as this bot (any name sim --bots takes)")
     j.add_argument("--verbose", action="store_true", help="print every move")
+    j.add_argument("--rematch", type=_positive, default=1, metavar="N",
+                   help="with --bot: play up to N games with the same players, asking for a "
+                        "rematch after each but the last (default 1: leave after the game)")
     j.add_argument("--identity", default=None, metavar="FILE|NAME",
                    help="play as this identity: a key file (made on first use) or a profile name "
                         "(under ~/.config/palazzo/identities/); default the account's key. Two "
@@ -496,7 +499,8 @@ def cmd_join(args: argparse.Namespace) -> int:
         return netapp.join_tui(*hosting.parse_address(args.address), args.code, name, _say,
                                Identity.load_or_create(spec=spec))
     hosting.check_bot(args.bot)
-    return play.join_game(args.address, args.code, name, args.bot, _say, args.verbose, spec)
+    return play.join_game(args.address, args.code, name, args.bot, _say, args.verbose, spec,
+                          rematch=args.rematch)
 
 
 def _identity_spec(spec: str | None) -> str | None:

@@ -312,6 +312,7 @@ class Hosting:
 
     def _rematch(self, old: HostSession) -> None:
         """Every seat agreed: save the old game's record, start the next on the same port."""
+        self.say(result_line(old.table))
         save_transcript(old.table, self.say)
         self.games += 1
         self.say(f"every seat agreed to a rematch: game {self.games} starts")

@@ -5,6 +5,8 @@ normally, or the host quit (SIGINT or SIGTERM: every peer is told "the host clos
 the record is saved); ``join_game``: 1 the game could not be played, 3 a cheat was found, ``EXIT_GAVE_UP`` it
 gave up trying to join or rejoin) and talk to the user only through ``say`` (one line at a time;
 a joiner's lines are made printable first, since names and reasons come from the host). The
+host offers a rematch at the end (``net.session.rematch``); ``join_game(..., rematch=N)``
+plays up to N games with the same players, and by default leaves after one, as it always did. The
 hosting and joining themselves (the session, the seats and bots, the join line, the transcript
 saved under ``$XDG_DATA_HOME/palazzo/games/`` and said at the end, also after a failure: it is
 the evidence of a detected cheat) are ``net.session.hosting``'s, which the table shares. Here a
@@ -35,7 +37,8 @@ from net.session.hosting import (
     seat_session,
 )
 from net.session.peer import PeerGone, run_peer
-from net.session.sessions import PeerEvent
+from net.session.rematch import Expected
+from net.session.sessions import PeerEvent, PeerSession
 from net.session.verify import printable_line
 from net.wire.identity import Identity
 
@@ -43,11 +46,14 @@ from net.wire.identity import Identity
 def host_game(s: HostSettings, say: Say) -> int:
     logged = 0
     hosting: Hosting | None = None
+    told: object = None  # the session whose log was told so far (a rematch has its own)
 
     def tell() -> None:
-        nonlocal logged
+        nonlocal logged, told
         if hosting is None:
             return
+        if hosting.session is not told:
+            told, logged = hosting.session, 0
         log = hosting.session.table.log
         for line in log[logged:]:
             say(line)
@@ -76,6 +82,7 @@ def host_game(s: HostSettings, say: Say) -> int:
     finally:
         logging.getLogger("palazzo.net").removeHandler(handler)
     tell()
+    session = hosting.session  # the last game's, after rematches
     if session.closed and not session.finished:
         say(f"{session.closed}; every peer was told")
         save_transcript(session.table, say)
@@ -102,11 +109,30 @@ def _printable_lines(say: Say) -> Say:
 
 
 def join_game(address: str, code: str | None, name: str, game_bot: str | None, say: Say,
-              verbose: bool = False, identity_spec: str | None = None) -> int:
+              verbose: bool = False, identity_spec: str | None = None, rematch: int = 1) -> int:
+    """Join and play up to ``rematch`` games with the same players (``net.session.rematch``:
+    after each but the last, the seat asks for a rematch at once); the exit status is the
+    first game's that is not ``EXIT_OK``, else ``EXIT_OK``."""
     say = _printable_lines(say)
     host, port = parse_address(address)
     identity = Identity.load_or_create(spec=identity_spec)
-    session = seat_session(identity, name, code)
+    say(f"joining {host}:{port} as {name} (key {identity.fingerprint})")
+    expect: Expected | None = None
+    for game in range(1, rematch + 1):
+        session = seat_session(identity, name, code)
+        session.expect = expect
+        session.rematch.wanted = session.rematch.auto = game < rematch
+        status = _join_one(session, host, port, game_bot, say, verbose)
+        if status != EXIT_OK or not session.rematch.go:
+            return status
+        assert session.table is not None
+        expect = Expected.of(session.table)
+        say(f"rematch: game {game + 1} with the same players")
+    return EXIT_OK
+
+
+def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, say: Say,
+              verbose: bool) -> int:
     last_lobby = [""]
     told = [0]
 
@@ -126,8 +152,9 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
             say("connection lost; rejoining")
         elif e.kind == "host-gone":
             say("the host is gone; trying again ...")
+        elif e.kind == "rematch":
+            say(e.data)
 
-    say(f"joining {host}:{port} as {name} (key {identity.fingerprint})")
     bot = LateBot(session, game_bot) if game_bot else None
     try:
         asyncio.run(run_peer(session, host, port, bot, on_event))
