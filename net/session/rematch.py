@@ -181,7 +181,7 @@ class Expected:
             ("hints", bool(f.get("hints", False)), self.hints),
         ):
             if got != want:
-                return f"the start's {what} is not the one every seat agreed to"
+                return f"the start does not carry the agreed {what}"
         return None
 
 

@@ -203,7 +203,7 @@ def test_attack_a_host_that_starts_another_table_than_agreed_is_refused(make_gam
     assert refused, [p.state for p in n.peers]
     for p in refused:
         assert isinstance(p.error, CheatDetected) and p.error.seat == -1
-        assert f"rematch check: the start's {what} is not the one every seat agreed to" in str(p.error)
+        assert f"rematch check: the start does not carry the agreed {what}" in str(p.error)
 
 
 def _other_option(config):
