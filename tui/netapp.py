@@ -32,8 +32,9 @@ class NetApp(PalazzoApp):
     host_session = property(lambda self: self.game.host_session)
 
     def end_choices(self) -> dict[str, str]:
-        """Every way out of this app's end screen closes it: the game was its whole run."""
-        return {"quit": "Quit palazzo"}
+        """Every way out of this app's end screen closes it (the game was its whole run), but
+        "Play again", which asks the others for a rematch and goes on with it."""
+        return {"again": "Play again", "quit": "Leave"}
 
     def leave_question(self) -> str:
         return "Leave this networked game and quit palazzo?"

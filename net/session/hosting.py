@@ -298,7 +298,7 @@ class Hosting:
         s, (_, bot, fallback) = self.settings, self._own
         automatic = []
         if seat is not None:
-            seat.rematch.auto = bot is not None
+            seat.rematch.wanted, seat.rematch.auto = True, bot is not None
             if bot is not None:
                 automatic.append(seat.identity.public_key)
             self.runner.add(seat, bot, fallback=fallback)
