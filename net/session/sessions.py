@@ -1018,6 +1018,11 @@ class PeerSession:
         if self.state != "over":
             self._fail(RemoteProtocolError(f"the host ended the session: {_printable(m.get('reason'))}"))
 
+    def _on_early_rematch(self, m: dict[str, Any]) -> None:
+        """A rematch is talked about only after the end: before it, the host's word is not
+        followed (it changes nothing in the game under way)."""
+        log.warning("ignoring a rematch message from the host before the end of the game")
+
     def _synced(self) -> bool:
         return self.table is not None and len(self.table.transcript) >= self._sync_to
 
@@ -1075,4 +1080,5 @@ _PEER_NOTES: dict[str, str] = {
     "entry": "_on_entry",
     "error": "_on_error",
     "bye": "_on_bye",
+    "rematch": "_on_early_rematch",
 }

@@ -269,3 +269,21 @@ def test_a_reserved_host_seats_no_other_key(make_game):
     assert stranger.state == "failed" and "full" in str(stranger.error)
     assert n.host.finished  # the agreed seats played on
     assert isinstance(n.host, HostSession)
+
+
+def test_attack_a_rematch_message_before_the_end_is_not_followed_and_the_game_goes_on(make_game):
+    g = make_game(3)
+    g.host.rematch.offer()
+    for i in range(3):
+        g.add_bot(i, name=NAMES[i]).rematch.auto = True
+    ada = g.peers[0]
+    while not (ada.table is not None and ada.table.phase == "play"):
+        try:
+            g.link.pump(limit=1)  # one round at a time, to the middle of the game
+        except RuntimeError:
+            pass
+    g.host._notify(g.conns[0], "rematch", {"agreed": [0, 1, 2], "declined": [], "go": True})
+    g.link.deliver(g.host.take_output())
+    assert not ada.rematch.go and ada.state != "failed"
+    g.link.pump()
+    assert [p.state for p in g.peers] == ["over"] * 3 and g.host.rematch.go

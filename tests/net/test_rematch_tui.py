@@ -10,6 +10,7 @@ from engine.registry import get_game
 from net.session.hosting import HostSettings
 from net.session.journal import Journal
 from net.session.link import MemoryLink
+from net.session.resume import unfinished
 from net.session.sessions import HostSession, PeerSession
 from net.wire.identity import Identity
 from tests.net.test_net_tui import asking, play_to_the_end, profile, text, until
@@ -103,6 +104,10 @@ async def test_a_host_at_the_table_plays_the_rematch_its_bots_agreed_to(profile)
     assert app.host_session.table.transcript.to_bytes() == second.transcript.to_bytes()
     games = sorted((profile / "data" / "palazzo" / "games").iterdir())
     assert {g.read_bytes() for g in games} == {first_record, second.transcript.to_bytes()}
+    # the host kept a record of each game, both finished: neither is ever resumed
+    records = sorted((profile / "data" / "palazzo" / "hosting").iterdir())
+    assert len(records) == 2 and all((r / "finished").exists() for r in records)
+    assert unfinished(app.host_session.identity.public_key) == []
 
 
 async def test_a_join_at_the_table_plays_the_rematch_on_a_new_connection(profile):
