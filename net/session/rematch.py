@@ -34,7 +34,7 @@ that ended or its record.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -64,7 +64,7 @@ class HostRematch:
         self.seats = 0
         self.since = 0.0
 
-    def offer(self, automatic: Sequence[bytes] = ()) -> None:
+    def offer(self, automatic: Iterable[bytes] = ()) -> None:
         """Offer a rematch at the end; ``automatic`` are the keys of seats played by the
         host's own bots."""
         self.offered = True
@@ -206,9 +206,10 @@ class PeerRematch:
         if self.go or self.off:
             return []
         n = len(names)
-        agreed, declined, go = m.get("agreed"), m.get("declined"), m.get("go", False)
-        if not (_seat_list(agreed, n) and _seat_list(declined, n)) \
-                or set(agreed) & set(declined) or go not in (True, False):
+        agreed, declined = _seat_list(m.get("agreed"), n), _seat_list(m.get("declined"), n)
+        go = m.get("go", False)
+        if agreed is None or declined is None or set(agreed) & set(declined) \
+                or type(go) is not bool:
             return self.stop("the host sent a malformed rematch message")
         if go and (not self.asked or len(agreed) != n):
             return self.stop("the host started a rematch "
@@ -238,9 +239,12 @@ class PeerRematch:
                 f"waiting for {_names(names, rest)}")
 
 
-def _seat_list(v: Any, n: int) -> bool:
-    return (type(v) is list and all(type(i) is int and 0 <= i < n for i in v)
-            and len(set(v)) == len(v))
+def _seat_list(v: Any, n: int) -> list[int] | None:
+    """``v`` if it is a list of distinct seats of ``n``, else ``None``."""
+    if type(v) is list and all(type(i) is int and 0 <= i < n for i in v) \
+            and len(set(v)) == len(v):
+        return v
+    return None
 
 
 def _names(names: Sequence[str], seats: Sequence[int]) -> str:

@@ -250,7 +250,8 @@ def test_attack_a_host_that_starts_a_rematch_a_seat_never_asked_for_is_not_follo
 @pytest.mark.parametrize("bad", [
     {"agreed": [0, 0], "declined": []}, {"agreed": [3], "declined": []},
     {"agreed": [0], "declined": [0]}, {"agreed": "all", "declined": []},
-    {"agreed": [0, 1], "declined": [], "go": "yes"}, {"agreed": [0, 1], "declined": [], "go": True},
+    {"agreed": [0, 1], "declined": [], "go": "yes"}, {"agreed": [0, 1, 2], "declined": [], "go": 1},
+    {"agreed": [0, 1], "declined": [], "go": True}, {"agreed": [True], "declined": []},
 ])
 def test_attack_a_malformed_rematch_message_ends_the_rematch_not_the_game(make_game, bad):
     g = first_game(make_game, asking=(0, 1))
