@@ -17,7 +17,9 @@ The conversation (``docs/protocol.md``, "Rematch"):
    ``rematch {agreed, declined: [], go: true}``, closes every connection and starts a fresh
    ``HostSession`` (``next_host``) on the same port: the same game, options, code, turn limit
    and hints, its seats reserved for the same keys in the same order (no other key is seated).
-   The old game's record stays as it is: saved and finished.
+   The old game's record stays as it is: saved and finished. A rematch that has not started
+   ``REMATCH_WAIT`` seconds after that (a seat did not come back) is closed by the host
+   (``bye``, "the rematch did not start: Jo did not come back within 120 seconds").
 5. Each peer that asked joins the new game with a new ``PeerSession`` (a fresh hello, so a
    fresh nonce: the journal's contribution rules apply, the old game stays finished) whose
    ``expect`` is ``Expected.of`` the old game's table: its new start must name the same host,
@@ -63,6 +65,7 @@ class HostRematch:
         self.declined: set[int] = set()
         self.seats = 0
         self.since = 0.0
+        self.lobby_since: float | None = None  # when this rematch's lobby opened (``reserve``)
 
     def offer(self, automatic: Iterable[bytes] = ()) -> None:
         """Offer a rematch at the end; ``automatic`` are the keys of seats played by the
@@ -122,6 +125,15 @@ class HostRematch:
         self.declined |= set(range(self.seats)) - self.agreed
         self.state = "off"
         return True
+
+    def unstarted(self, phase: str, missing: Sequence[str]) -> str:
+        """Why the host closes this rematch's lobby now (``""``: it does not): ``missing``
+        are the names of the seats not there and ready."""
+        if self.lobby_since is None or phase != "lobby" or not missing \
+                or self.clock() - self.lobby_since < REMATCH_WAIT:
+            return ""
+        who = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " and " + missing[-1]
+        return f"the rematch did not start: {who} did not come back within {REMATCH_WAIT:g} seconds"
 
     def message(self) -> dict[str, Any]:
         """The ``rematch`` notification's map."""

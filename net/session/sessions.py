@@ -303,6 +303,10 @@ class HostSession:
         self._expire_strangers()
         if self.rematch.expire():
             self._rematch_news()
+        why = self.rematch.unstarted(self.table.phase, [
+            s.name for s in self.seats if s.conn is None or not s.ready])
+        if why and not self.closed:
+            return self.close_game(why)
         now = self.clock()
         for old, k in list(self._claims.items()):
             if now >= k.deadline:
@@ -538,6 +542,7 @@ class HostSession:
         seated, and a seat left in the lobby stays its key's."""
         self.seats = [Seat(name, key, None, b"") for name, key in seats]
         self.reserved = True
+        self.rematch.lobby_since = self.clock()
 
     def _check_code(self, c: _Conn, m: dict[str, Any]) -> None:
         """The game code of a hello (``net.session.code``): ``E_LOCKED_OUT`` while its address

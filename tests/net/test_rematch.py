@@ -288,3 +288,21 @@ def test_attack_a_rematch_message_before_the_end_is_not_followed_and_the_game_go
     assert not ada.rematch.go and ada.state != "failed"
     g.link.pump()
     assert [p.state for p in g.peers] == ["over"] * 3 and g.host.rematch.go
+
+
+def test_a_rematch_a_seat_never_comes_back_to_is_closed_after_the_wait(make_game, clock):
+    g = first_game(make_game, clock=clock)
+    new = rematch.next_host(g.host)
+    n = Game(new, MemoryLink(new))
+    for i in (0, 1):  # Jo never comes back
+        old = g.peers[i]
+        n.add_bot(i + 10, name=NAMES[i], identity=old.identity, journal=old.journal).expect = \
+            Expected.of(old.table)
+    n.link.pump()
+    assert [p.state for p in n.peers] == ["lobby", "lobby"]
+    clock.now += REMATCH_WAIT
+    n.link.deliver(new.tick())
+    why = "the rematch did not start: Jo did not come back within 120 seconds"
+    assert new.closed == why
+    for p in n.peers:
+        assert p.state == "failed" and why in str(p.error)
