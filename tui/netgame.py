@@ -333,6 +333,8 @@ def host_net(settings: HostSettings) -> NetGame:
 
     def rematch_seat(seat: PeerSession | None) -> None:  # the rematch's seat, once it started
         seats.append(seat)
+        if isinstance(view, RelayView):  # a relay follows the new game
+            view.host = hosting.session
 
     def next_game() -> PeerSession:
         seat = seats[-1]

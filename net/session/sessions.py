@@ -57,7 +57,7 @@ from net.session import limits
 from net.session.code import CodeGuard, same_code
 from net.session.journal import Journal
 from net.session.limits import Bucket, QuietLog
-from net.session.rematch import Expected, HostRematch, PeerRematch
+from net.session.rematch import REMATCH_WAIT, Expected, HostRematch, PeerRematch
 from net.session.table import MAX_TIMEOUT, NAME_LIMIT, Table
 from net.session.verify import printable_line
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
@@ -531,6 +531,11 @@ class HostSession:
         """Tell every seat the rematch's answers; when all agreed, close every connection: the
         rematch is a new game (``net.session.rematch``)."""
         m = self.rematch.message()
+        names = [s.name for s in self.seats]
+        log.info("rematch: %s of %s agreed%s%s", len(m["agreed"]), len(names),
+                 "".join(f"; {names[i]} declined" for i in m["declined"]),
+                 "; it starts" if self.rematch.go else
+                 f" (the host waits {REMATCH_WAIT:g} seconds)" if self.rematch.waiting else "")
         for conn, c in list(self.conns.items()):
             if c.seat is not None and not c.closed:
                 self._notify(conn, "rematch", m)
