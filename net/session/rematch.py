@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from net.wire.errors import RemoteProtocolError
-from net.wire.rpc import E_WRONG_PHASE
+from net.wire.rpc import E_NOT_YOUR_SEAT, E_WRONG_PHASE
 from net.wire.transcript import Entry
 
 if TYPE_CHECKING:
@@ -98,6 +98,9 @@ class HostRematch:
             why = ("the game is not over: a rematch is asked after its end" if self.offered
                    else "this host offers no rematch (the game is not over, or it was not asked)")
             raise RemoteProtocolError(why, E_WRONG_PHASE)
+        if not 0 <= seat < self.seats:  # a watcher, say: only the players answer
+            raise RemoteProtocolError("only a seat of the game asks for a rematch",
+                                      E_NOT_YOUR_SEAT)
         if seat in self.agreed:
             raise RemoteProtocolError(f"seat {seat} has already agreed to a rematch",
                                       E_WRONG_PHASE)
@@ -111,7 +114,7 @@ class HostRematch:
 
     def leave(self, seat: int) -> bool:
         """Seat ``seat``'s connection closed: it declines (``True`` if that changed anything)."""
-        if self.state != "waiting":
+        if self.state != "waiting" or not 0 <= seat < self.seats:
             return False
         self.agreed.discard(seat)
         self.declined.add(seat)

@@ -306,3 +306,14 @@ def test_a_rematch_a_seat_never_comes_back_to_is_closed_after_the_wait(make_game
     assert new.closed == why
     for p in n.peers:
         assert p.state == "failed" and why in str(p.error)
+
+
+def test_attack_only_a_seat_of_the_game_counts_in_the_rematch(clock):
+    r = rematch.HostRematch(clock)
+    r.offer()
+    assert r.begin([Identity.generate().public_key for _ in range(3)], [True] * 3)
+    for other in (-1, 3):  # a watcher's connection, a seat that is not there
+        with pytest.raises(Exception, match="only a seat of the game"):
+            r.ask(other)
+        assert not r.leave(other)
+    assert r.waiting and r.agreed == set() and r.declined == set()
