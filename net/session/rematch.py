@@ -50,6 +50,9 @@ if TYPE_CHECKING:
 
 #: seconds the host keeps the connections after the end for the rematch answers
 REMATCH_WAIT = 120.0
+#: characters a line on the rematch takes at most (one line of the end screen at 80x24): beyond
+#: it, the names it lists become a count
+LINE = 66
 
 
 class HostRematch:
@@ -233,7 +236,8 @@ class PeerRematch:
         gone = [i for i in declined if i not in self.declined]
         self.agreed, self.declined, self.go = tuple(sorted(agreed)), tuple(sorted(declined)), go
         if gone:
-            self.off = f"{_names(names, gone)} left: no rematch"
+            self.off = _within(f"{_names(names, gone)} left: no rematch",
+                               f"{len(gone)} players left: no rematch")
         return [self.status(names)]
 
     def stop(self, why: str) -> list[str]:
@@ -250,8 +254,8 @@ class PeerRematch:
         if self.off:
             return self.off if self.off.endswith("no rematch") else f"no rematch: {self.off}"
         rest = [i for i in range(len(names)) if i not in self.agreed]
-        return (f"Play again: {len(self.agreed)} of {len(names)} agreed; "
-                f"waiting for {_names(names, rest)}")
+        counted = f"Play again: {len(self.agreed)} of {len(names)} agreed; waiting for "
+        return _within(counted + _names(names, rest), counted + f"{len(rest)} players")
 
 
 def _seat_list(v: Any, n: int) -> list[int] | None:
@@ -260,6 +264,11 @@ def _seat_list(v: Any, n: int) -> list[int] | None:
             and len(set(v)) == len(v):
         return v
     return None
+
+
+def _within(line: str, short: str) -> str:
+    """``line`` if it fits in ``LINE`` characters, else ``short``."""
+    return line if len(line) <= LINE else short
 
 
 def _names(names: Sequence[str], seats: Sequence[int]) -> str:

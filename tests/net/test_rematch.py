@@ -317,3 +317,17 @@ def test_attack_only_a_seat_of_the_game_counts_in_the_rematch(clock):
             r.ask(other)
         assert not r.leave(other)
     assert r.waiting and r.agreed == set() and r.declined == set()
+
+
+def test_a_line_on_the_rematch_fits_the_end_screen_with_long_names_a_count_instead():
+    r = rematch.PeerRematch()
+    r.wanted = True
+    long = [f"{n} of the noble house of {n}" for n in ("Ada", "Bo", "Jo", "Cy", "Di", "Ed")]
+    assert r.update({"agreed": [0], "declined": []}, long) == [
+        "Play again: 1 of 6 agreed; waiting for 5 players"]
+    assert r.update({"agreed": [0], "declined": [4, 5]}, long) == ["2 players left: no rematch"]
+    short = rematch.PeerRematch()
+    short.wanted = True
+    assert short.update({"agreed": [0], "declined": []}, NAMES) == [
+        "Play again: 1 of 3 agreed; waiting for Bo and Jo"]
+    assert all(len(line) <= rematch.LINE for line in (r.status(long), short.status(NAMES)))
