@@ -31,7 +31,8 @@ The peer's side is ``PeerRematch``: ``wanted`` keeps the connection after the en
 ``palazzo join --rematch N``), ``auto`` asks at once (a bot). A rematch message that breaks these
 rules (seats out of range or twice, ``go`` not every seat agreed to, or that this seat never
 asked for) is not followed, and the peer says why; nothing said after the end changes the game
-that ended or its record.
+that ended or its record. A seat stops waiting by itself ``REMATCH_WAIT + PEER_GRACE`` seconds
+after the end, should the host neither answer nor close.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ if TYPE_CHECKING:
 
 #: seconds the host keeps the connections after the end for the rematch answers
 REMATCH_WAIT = 120.0
+#: seconds more a seat waits, on its own clock, before it stops waiting for a host that neither
+#: answers nor closes
+PEER_GRACE = 30.0
 #: characters a line on the rematch takes at most (one line of the end screen at 80x24): beyond
 #: it, the names it lists become a count
 LINE = 66
@@ -214,6 +218,7 @@ class PeerRematch:
         self.declined: tuple[int, ...] = ()
         self.go = False
         self.off = ""  # why there will be no rematch for this seat
+        self.since = 0.0  # when the game ended, on the seat's clock
 
     def waiting(self) -> bool:
         """Whether this seat still waits for the rematch's answer."""

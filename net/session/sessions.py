@@ -57,7 +57,13 @@ from net.session import limits
 from net.session.code import CodeGuard, same_code
 from net.session.journal import Journal
 from net.session.limits import Bucket, QuietLog
-from net.session.rematch import REMATCH_WAIT, Expected, HostRematch, PeerRematch
+from net.session.rematch import (
+    PEER_GRACE,
+    REMATCH_WAIT,
+    Expected,
+    HostRematch,
+    PeerRematch,
+)
 from net.session.table import MAX_TIMEOUT, NAME_LIMIT, Table
 from net.session.verify import printable_line
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
@@ -871,7 +877,12 @@ class PeerSession:
         self._call("ready", ())
 
     def lingers(self) -> bool:
-        """Whether the connection stays after the end: this seat waits for a rematch."""
+        """Whether the connection stays after the end: this seat waits for a rematch (for
+        ``REMATCH_WAIT + PEER_GRACE`` seconds at most, on its own clock)."""
+        if self.state == "over" and self.rematch.waiting() \
+                and self.clock() - self.rematch.since >= REMATCH_WAIT + PEER_GRACE:
+            self._rematch_lines(self.rematch.stop(
+                f"the host did not answer within {REMATCH_WAIT + PEER_GRACE:g} seconds"))
         return self.state == "over" and self.rematch.waiting()
 
     def again(self) -> None:
@@ -1011,6 +1022,7 @@ class PeerSession:
         if t.phase == "over":
             self.journal.finish(t.game_id)
             self.state = "over"
+            self.rematch.since = self.clock()
             self.events.append(PeerEvent("over", t.result()))
             if self.rematch.auto:
                 self.again()

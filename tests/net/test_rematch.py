@@ -4,20 +4,22 @@ declines and the others are told; and the attacks: a seat asking before the end,
 another seat; a host that starts another table than the one agreed, replays the old start, or
 starts a rematch a seat never asked for."""
 
+import random
 from dataclasses import replace
 
 import pytest
 
+from engine.registry import get_game
 from net.session import rematch
 from net.session.journal import Journal
 from net.session.link import MemoryLink
 from net.session.rematch import REMATCH_WAIT, Expected
-from net.session.sessions import HostSession
+from net.session.sessions import HostSession, PeerSession
 from net.session.verify import verify_bytes
 from net.wire.errors import CheatDetected
 from net.wire.identity import Identity
 from net.wire.rpc import E_BAD_PARAMS, E_WRONG_PHASE, Notification
-from tests.net.conftest import Game, TolerantPeer
+from tests.net.conftest import FakeClock, Game, TolerantPeer
 
 NAMES = ["Ada", "Bo", "Jo"]
 
@@ -130,10 +132,6 @@ def test_a_host_that_offers_none_refuses_the_ask_and_the_game_stays_over(make_ga
 
 def _tolerant_game(make_game):
     """A 3-player game offering a rematch whose seat 0 is a ``TolerantPeer`` played by a bot."""
-    import random
-
-    from engine.registry import get_game
-
     g = make_game(3)
     g.host.rematch.offer()
     cheat = TolerantPeer(Identity.generate(), "Ada")
@@ -331,3 +329,18 @@ def test_a_line_on_the_rematch_fits_the_end_screen_with_long_names_a_count_inste
     assert short.update({"agreed": [0], "declined": []}, NAMES) == [
         "Play again: 1 of 3 agreed; waiting for Bo and Jo"]
     assert all(len(line) <= rematch.LINE for line in (r.status(long), short.status(NAMES)))
+
+
+def test_attack_a_host_that_neither_answers_nor_closes_is_waited_for_a_while_only(make_game):
+    seat_clock = FakeClock()
+    g = make_game(3)  # a host that offers no rematch and keeps the connection: it says nothing
+    ada = PeerSession(Identity.generate(), "Ada", clock=seat_clock)
+    ada.rematch.wanted = True
+    g.link.add(ada, get_game("medici").make_bot("greedy", random.Random(0)))
+    for i in (1, 2):
+        g.add_bot(i, name=NAMES[i])
+    g.link.pump()
+    assert ada.state == "over" and ada.lingers()
+    seat_clock.now += rematch.REMATCH_WAIT + rematch.PEER_GRACE
+    assert not ada.lingers() and ada.state == "over"
+    assert _lines(ada)[-1] == "no rematch: the host did not answer within 150 seconds"
