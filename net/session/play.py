@@ -152,6 +152,8 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
             say("connection lost; rejoining")
         elif e.kind == "host-gone":
             say("the host is gone; trying again ...")
+        elif e.kind == "over" and session.table is not None:  # before any line on a rematch
+            say(result_line(session.table))
         elif e.kind == "rematch":
             say(e.data)
 
@@ -164,7 +166,6 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
         return exit_status(session, gave_up=e.gave_up)
     if session.state == "over":
         assert session.table is not None
-        say(result_line(session.table))
         save_transcript(session.table, say)
         return exit_status(session, record_ok=end_audit(session.table, say))
     say(f"error: {session.error}")
