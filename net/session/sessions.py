@@ -545,8 +545,8 @@ class HostSession:
         for conn, c in list(self.conns.items()):
             if c.seat is not None and not c.closed:
                 self._notify(conn, "rematch", m)
-                if self.rematch.go:
-                    self._close(conn, "the rematch starts: join it again")
+            if self.rematch.go:  # strangers too: this session will read nothing more
+                self._close(conn, "the rematch starts: join it again")
 
     def reserve(self, seats: list[tuple[str, bytes]]) -> None:
         """Keep the seats for these names and keys, in order (a rematch): no other key is

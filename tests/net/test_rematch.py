@@ -74,6 +74,15 @@ def test_every_seat_agrees_and_the_same_seats_play_a_fresh_verified_game(make_ga
         assert p.journal.finished(old.game_id)
 
 
+def test_a_stranger_connected_during_the_wait_is_closed_when_the_rematch_starts(make_game):
+    g = first_game(make_game, asking=(0, 1))
+    raw, _ = g.add_raw()  # it never says hello: the old session would read it no more
+    assert not raw.closed
+    g.peers[2].again()
+    g.link.pump()
+    assert g.host.rematch.go and raw.closed
+
+
 def test_the_end_screen_line_counts_the_answers_and_a_seat_that_leaves_declines(make_game):
     g = first_game(make_game, asking=(0, 1))
     assert g.host.rematch.waiting
