@@ -353,3 +353,11 @@ def test_attack_a_host_that_neither_answers_nor_closes_is_waited_for_a_while_onl
     seat_clock.now += rematch.REMATCH_WAIT + rematch.PEER_GRACE
     assert not ada.lingers() and ada.state == "over"
     assert _lines(ada)[-1] == "no rematch: the host did not answer within 150 seconds"
+
+
+def test_an_address_locked_out_for_wrong_codes_stays_locked_out_in_the_rematch(make_game):
+    g = first_game(make_game, code="ROOK-LUTE-OWL-4821")
+    for _ in range(8):
+        g.host.guard.wrong("10.0.0.66")
+    assert g.host.guard.locked("10.0.0.66") > 0
+    assert rematch.next_host(g.host).guard.locked("10.0.0.66") > 0
