@@ -139,14 +139,15 @@ class PalazzoApp(App[None]):
         """Show a game's table (a ``tui.table.TableScreen``), its ways out named for what they
         do here; what its end screen or leaving asks for goes to ``after_game``."""
         table.end_choices = self.end_choices()
+        table.end_rematch = self.net if self.net is not None and not self.net.relay else None
         table.leave_question = self.leave_question()
         self.push_screen(table, partial(self.after_game, setup))
 
     def end_choices(self) -> dict[str, str]:
         """The end screen's ways out (``after_game``'s choices), each named for what it does
-        here: a networked game cannot be dealt again, only left for the start screen."""
+        here: a networked game's "Play again" asks the others for a rematch."""
         if self.net is not None:
-            return {"new": "Start screen", "quit": "Quit palazzo"}
+            return {"again": "Play again", "new": "Start screen", "quit": "Quit palazzo"}
         return {"again": "Play again", "new": "New game", "quit": "Quit palazzo"}
 
     def leave_question(self) -> str:

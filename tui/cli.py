@@ -255,6 +255,9 @@ def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     j.add_argument("--verbose", action="store_true", help="print every move")
     j.add_argument("--say", action="append", default=[], metavar="TEXT",
                    help="say TEXT at the table as soon as seated (repeatable)")
+    j.add_argument("--rematch", type=_positive, default=1, metavar="N",
+                   help="with --bot: play up to N games with the same players, asking for a "
+                        "rematch after each but the last (default 1: leave after the game)")
     j.add_argument("--identity", default=None, metavar="FILE|NAME",
                    help="play as this identity: a key file (made on first use) or a profile name "
                         "(under ~/.config/palazzo/identities/); default the account's key. Two "
@@ -623,7 +626,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         return netapp.join_tui(*hosting.parse_address(address), code, name, _say,
                                Identity.load_or_create(spec=spec), fp, talk=args.say)
     return play.join_game(address, code, name, args.bot, _say, args.verbose, spec, fp,
-                          talk=args.say)
+                          talk=args.say, rematch=args.rematch)
 
 
 def _ask(prompt: str) -> str:

@@ -2,7 +2,8 @@
 
 ``NetApp`` is ``PalazzoApp`` opened on a ``tui.netgame.NetGame`` (the lobby, then the same table
 as local play, then the end); every way out of it closes the app, since the game was its whole
-run. ``join_tui`` and ``host_tui`` are what the command line runs without ``--headless``; they
+run, but the end screen's "Play again", which goes on to the rematch the players agreed to
+(``net.session.rematch``). ``join_tui`` and ``host_tui`` are what the command line runs without ``--headless``; they
 return the exit status (``net.session.hosting.exit_status``: 0 the game ended; 1 it could not
 go on; 3 a cheat was detected; 5 the join gave up) and save the transcript like the headless
 commands.
@@ -33,8 +34,9 @@ class NetApp(PalazzoApp):
     host_session = property(lambda self: self.game.host_session)
 
     def end_choices(self) -> dict[str, str]:
-        """Every way out of this app's end screen closes it: the game was its whole run."""
-        return {"quit": "Quit palazzo"}
+        """Every way out of this app's end screen closes it (the game was its whole run), but
+        "Play again", which asks the others for a rematch and goes on with it."""
+        return {"again": "Play again", "quit": "Leave"}
 
     def leave_question(self) -> str:
         return "Leave this networked game and quit palazzo?"

@@ -19,6 +19,11 @@ goodbyes are out (``wait_closed``), and exits 0. A joiner whose host went away w
 goodbye (it gave up reconnecting) says so in one line, "The host at 127.0.0.1:7342 went away;
 the record so far is saved in ...", on the table's move box, its header and a note: nothing
 under it still says "Waiting for ...".
+
+At the end the end screen's "Play again" asks for a rematch (``again``;
+``net.session.rematch``) and shows the answers; when every seat agreed, ``next_game`` gives the
+seat's session of the new game (a join connects afresh; a host's ``Hosting`` has already started
+it on its port), the old table closes and the lobby, then the new table, follow.
 """
 
 from __future__ import annotations
@@ -44,11 +49,13 @@ from net.session.hosting import (
     seat_session,
 )
 from net.session.peer import PeerGone, PeerRunner
+from net.session.rematch import Expected
 from net.session.sessions import PeerEvent, PeerSession
 from net.session.verify import printable_line
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
 from tui.netclient import NetClient
+from tui.screens.end import EndScreen
 from tui.screens.lobby import LobbyScreen
 from tui.setup import GameSetup, adapter
 
@@ -145,6 +152,8 @@ class NetGame:
         self.left = False
         self._told = ""  # the failure last shown in a note (each is shown once)
         self._done: asyncio.Event | None = None
+        #: the seat's session of the agreed rematch (set by ``join_net`` and ``host_net``)
+        self.next_game: Callable[[], PeerSession] | None = None
 
     def start(self, app: App[Any]) -> LobbyScreen:
         """Run the network in ``app``; the lobby to show."""
@@ -232,6 +241,48 @@ class NetGame:
             self.client.changed()
         if s.state == "over" and not self.saved:
             self._save()
+        if isinstance(s, PeerSession) and s.state == "over":
+            self._rematch(s)
+
+    def again(self) -> None:
+        """The end screen's "Play again": ask the others for a rematch."""
+        s = self.session
+        if isinstance(s, PeerSession) and s.state == "over" and not s.rematch.asked \
+                and not s.rematch.off:
+            s.again()
+            self.flush()
+
+    def _rematch(self, s: PeerSession) -> None:
+        """Show the rematch's answers on the end screen; once every seat agreed, go to the
+        new game's lobby."""
+        app = self.app
+        assert app is not None
+        if s.rematch.go and self.next_game is not None:
+            new = self.next_game()
+            if new is s:  # the host has not started it yet
+                return
+            self.session = new
+            self.client, self.saved, self.failure = None, False, ""
+            if self.lobby is not None and self.lobby in app.screen_stack:
+                while app.screen is not self.lobby:
+                    app.pop_screen()
+                self.lobby.session = self.session
+                self.lobby.refresh_lobby()
+            return
+        status = self.rematch_status()
+        if isinstance(app.screen, EndScreen) and status is not None:
+            app.screen.show_rematch(*status)
+
+    def rematch_status(self) -> tuple[str, bool] | None:
+        """The rematch's answers in one line, and whether "Play again" may still be pressed
+        (``None``: nothing heard yet)."""
+        s = self.session
+        if not isinstance(s, PeerSession) or s.table is None or s.state != "over":
+            return None
+        r = s.rematch
+        if not (r.asked or r.agreed or r.off):
+            return None
+        return r.status([x.name for x in s.table.seats]), not r.off and not r.asked
 
     def _tell_watchers(self, app: App[Any]) -> None:
         """A note on the screen when a watcher comes or goes (the lobby lists them too)."""
@@ -329,12 +380,36 @@ def join_net(host: str, port: int, code: str | None, name: str,
         if net is not None:
             net.changed()
 
+    session.rematch.wanted = True  # the end screen offers a rematch
     runner = PeerRunner(session, host, port, on_event=changed, fallback=LateBot(session),
                         retries=retries, retry_delay=retry_delay)
     net = NetGame(session, runner.run, runner.act, runner.flush, f"Joining {host}:{port} as {name}")
-    net.away, net.leave = runner.away, runner.leave
     net.rejoin_line = f"palazzo join {host}:{port}" + (f" --code {code}" if code else "")
     net.address = f"{host}:{port}"
+
+    def wire(runner: PeerRunner) -> None:
+        assert net is not None
+        net.away, net.leave = runner.away, runner.leave
+
+    wire(runner)
+
+    def next_game() -> PeerSession:
+        """The rematch: a fresh session on a new connection, expecting the agreed start."""
+        nonlocal runner
+        assert net is not None and net.app is not None
+        old = net.session
+        assert isinstance(old, PeerSession) and old.table is not None
+        new = seat_session(identity, name, code, host_fingerprint=host_fingerprint)
+        new.expect = Expected.of(old.table)
+        new.rematch.wanted = True
+        runner = PeerRunner(new, host, port, on_event=changed, fallback=LateBot(new),
+                            retries=retries, retry_delay=retry_delay)
+        net.network, net.send, net.flush = runner.run, runner.act, runner.flush
+        wire(runner)
+        net.app.run_worker(net._run_network(), group="network")
+        return new
+
+    net.next_game = next_game
     return net
 
 
@@ -354,15 +429,30 @@ def host_net(settings: HostSettings) -> NetGame:
     me = hosting.own_seat(auto_ready=False)
     fallback = hosting.make_bot() if me is not None else None
     view: PeerSession | RelayView = me if me is not None else RelayView(hosting.session)
+    seats: list[PeerSession | None] = [me]  # the host's own seat of the game under way
 
     async def network() -> None:
         assert net is not None
         await hosting.serve(me, fallback=fallback, listening=net.show_invite)
 
     def send(action: Any) -> None:
-        assert me is not None
-        me.act(action)
+        seat = seats[-1]
+        assert seat is not None
+        seat.act(action)
         hosting.runner.pump()
+
+    def rematch_seat(seat: PeerSession | None) -> None:  # the rematch's seat, once it started
+        seats.append(seat)
+        if isinstance(view, RelayView):  # a relay follows the new game
+            view.host = hosting.session
+
+    def next_game() -> PeerSession:
+        seat = seats[-1]
+        assert net is not None and seat is not None
+        net.host_session = hosting.session
+        return seat
+
+    hosting.on_rematch = rematch_seat
 
     title = f"Hosting {hosting.title}"
     if me is None:
@@ -370,6 +460,8 @@ def host_net(settings: HostSettings) -> NetGame:
     net = NetGame(view, network, send, hosting.runner.pump, title, join_line="...")
     net.host_session = hosting.session
     net.stop = hosting.runner.stop
+    if me is not None:
+        net.next_game = next_game
     net.notices = said  # "resuming game ... at entry N"
     if me is not None:
         def away(flag: bool) -> None:

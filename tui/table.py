@@ -64,7 +64,7 @@ from tui.client import GameClient, NotYourTurn, TableView
 from tui.names import level_name, options_words, setting_words
 from tui.panels import KeyBar, LogTail, MovePanel, Panel, TabBar
 from tui.presence import PresenceLine
-from tui.screens.end import EndScreen
+from tui.screens.end import EndScreen, Rematch
 from tui.screens.hint import ask_hint, hints_allowed
 from tui.screens.log import LogScreen
 from tui.screens.modals import Confirm
@@ -100,6 +100,8 @@ class TableScreen(Screen[str]):
 
     #: the end screen's ways out, named for what they do in this app (``None``: a local game's)
     end_choices: dict[str, str] | None = None
+    #: a networked game's "Play again": asks the others for a rematch (``tui.screens.end``)
+    end_rematch: Rematch | None = None
     #: what leaving a table under way does in this app, asked before it is done
     leave_question = "Leave this game?"
 
@@ -623,8 +625,8 @@ class TableScreen(Screen[str]):
         view = self.view
         if view is None or view.outcome is None:
             return
-        self.app.push_screen(EndScreen(view, self.end_words(view), self.end_choices),
-                             self._after_end)
+        self.app.push_screen(EndScreen(view, self.end_words(view), self.end_choices,
+                                       self.end_rematch), self._after_end)
 
     def _after_end(self, result: str | None) -> None:
         if result is not None:  # None: look at the final table again

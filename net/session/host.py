@@ -3,7 +3,9 @@
 A thin adapter: each socket is a connection id; bytes read go to the session, the session's
 output goes back to sockets (or to in-process peers through ``net.session.link``). A timer calls
 ``tick`` for the turn timeout. The run ends when the game is over (the transcript is saved by
-the caller) or when the caller cancels it.
+the caller) and no rematch is awaited, or when the caller cancels it. When the seats agree to a
+rematch (``net.session.rematch``), ``rematch(old)`` (set by the caller) puts the new game's
+session in ``host`` and the run goes on with it, on the same port.
 
 Writes are bounded: the bytes waiting for one socket may not pass ``write_limit``. A peer that
 stops reading while the game goes on (broadcasts keep coming) is dropped with a logged reason,
@@ -63,6 +65,8 @@ class HostRunner(MemoryLink):
         self.closed_since_trim = 0
         self.done = asyncio.Event()
         self.on_change = on_change  # called after every burst of traffic (e.g. to print moves)
+        #: called with the old session when its seats agreed to a rematch: it sets ``host``
+        self.rematch: Any = None
 
     def deliver(self, outputs: list[Output]) -> None:
         local = [o for o in outputs if o.conn in self.peers]
@@ -83,7 +87,11 @@ class HostRunner(MemoryLink):
                 writer.close()
                 if out.conn in self.closing:
                     self.closing[out.conn].set()
-        if self.host.finished or self.host.closed:
+        if self.host.rematch.go and self.rematch is not None:
+            old = self.host
+            old.rematch.state = "started"
+            self.rematch(old)
+        elif (self.host.finished and not self.host.rematch.waiting) or self.host.closed:
             self.done.set()
 
     def stop(self, reason: str = "the host closed the game") -> None:

@@ -10,7 +10,10 @@
   ``settings.advertise`` it advertises the game on the LAN meanwhile (``net.session.discovery``:
   the seats taken kept up to date, withdrawn at the end; a failure is one log line). Each
   computer seat has its own key, whose seed is in the record, so that a resumed game gets its
-  bots back.
+  bots back. It offers a rematch at the end (``net.session.rematch``; its bots, and its own seat
+  played by a bot, agree at once): when every seat agrees, the old game's record is saved and
+  the next game runs in a fresh session, its own record kept, with fresh sessions for this
+  machine's seats (``on_rematch`` hears of the host's own).
 * ``seat_session`` is every seat this program plays (the host's own, its bots, a joiner): a
   ``PeerSession`` that keeps its journal (``net.session.journal``).
 * ``LateBot`` is a bot of a named kind built once the game is known: a joiner learns which game
@@ -41,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.registry import game_names, get_game
-from net.session import resume
+from net.session import rematch, resume
 from net.session.code import new_code
 from net.session.host import HostRunner
 from net.session.journal import Journal
@@ -274,8 +277,14 @@ class Hosting:
     def __init__(self, settings: HostSettings, say: Say,
                  on_change: Callable[[], None] | None = None) -> None:
         self.session, self.code, self.bot_seeds, self.settings = hosted(settings, say)
+        self.say = say
         self.entry = get_game(self.settings.game)
         self.runner = HostRunner(self.session, on_change)
+        self.runner.rematch = self._rematch
+        self.games = 1
+        #: called with the host's own seat of each rematch (``None``: it takes none)
+        self.on_rematch: Callable[[PeerSession | None], None] | None = None
+        self._own: tuple[PeerSession | None, Any, Any] = (None, None, None)
 
     @property
     def title(self) -> str:
@@ -309,18 +318,31 @@ class Hosting:
         if listening is not None:
             listening(join_line(s, port, self.code))
         advert = self._advertise(port) if s.advertise else None
-        if seat is not None:
-            self.runner.add(seat, bot, fallback=fallback)
-        for i, seed in enumerate(self.bot_seeds):
-            key = Identity(seed)  # kept in the host's record: a resumed game has its bots back
-            self.runner.add(seat_session(key, f"bot-{i + 1} ({s.bot})", self.code),
-                            self.make_bot(s.bot))
+        self._own = (seat, bot, fallback)
+        self._seat_here(seat)
         self.runner.pump()
         try:
             await task
         finally:
             if advert is not None:
                 await advert.close()
+
+    def _seat_here(self, seat: PeerSession | None) -> None:
+        """Seat this machine's own player and its computer seats, and offer a rematch."""
+        s, (_, bot, fallback) = self.settings, self._own
+        automatic = []
+        if seat is not None:
+            seat.rematch.wanted, seat.rematch.auto = True, bot is not None
+            if bot is not None:
+                automatic.append(seat.identity.public_key)
+            self.runner.add(seat, bot, fallback=fallback)
+        for i, seed in enumerate(self.bot_seeds):
+            key = Identity(seed)  # kept in the host's record: a resumed game has its bots back
+            peer = seat_session(key, f"bot-{i + 1} ({s.bot})", self.code)
+            peer.rematch.auto = True
+            automatic.append(key.public_key)
+            self.runner.add(peer, self.make_bot(s.bot))
+        self.session.rematch.offer(automatic)
 
     def _advertise(self, port: int) -> Advertiser | None:
         """Advertise this game on the LAN, the seats taken kept up to date after every burst
@@ -340,9 +362,28 @@ class Hosting:
         told = self.runner.on_change
 
         def changed() -> None:
-            advert.seated(len(session.seats))
+            advert.seated(len(self.session.seats))  # the session of a rematch too
             if told is not None:
                 told()
 
         self.runner.on_change = changed
         return advert
+
+    def _rematch(self, old: HostSession) -> None:
+        """Every seat agreed: save the old game's record, start the next on the same port."""
+        self.say(result_line(old.table))
+        save_transcript(old.table, self.say)
+        self.games += 1
+        self.say(f"every seat agreed to a rematch: game {self.games} starts")
+        self.session = rematch.next_host(old)
+        resume.keep_record(self.session, {**dataclasses.asdict(self.settings), "code": self.code,
+                                          "bot_seeds": self.bot_seeds})
+        self.runner.host = self.session
+        own, _, _ = self._own
+        if own is not None:
+            own = seat_session(own.identity, own.name, self.code)
+            own.expect = rematch.Expected.of(old.table)
+            self._own = (own, *self._own[1:])
+        self._seat_here(own)
+        if self.on_rematch is not None:
+            self.on_rematch(own)

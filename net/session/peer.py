@@ -5,7 +5,8 @@ a bot (``choose(view, seat)``) or from outside (a table screen calls ``PeerRunne
 the host's ``--on-timeout program-plays`` (``bot`` on the wire), a ``fallback`` bot decides for a
 player who let the turn timeout pass, and its entry says so (``auto: true``,
 ``net.session.timeout``). If the connection drops before the game is over, it reconnects with the same key
-and the host resends the transcript from where this peer stopped.
+and the host resends the transcript from where this peer stopped. After the end it keeps the
+connection while the session waits for a rematch (``PeerSession.lingers``).
 
 Retries are bounded. After a connection that ends without the host taking this peer in (no
 answer to its hello: the host closed it, was full, or is gone), it waits ``retry_delay``
@@ -177,7 +178,7 @@ class PeerRunner:
                     writer.write(out)
                     await writer.drain()
                 self._emit()
-                if session.state in ("over", "failed") or self.left:
+                if (session.state in ("over", "failed") and not session.lingers()) or self.left:
                     return
         finally:
             read.cancel()

@@ -6,6 +6,8 @@ the record is saved); ``join_game``: 1 the game could not be played, 3 a cheat w
 gave up trying to join or rejoin: a host that went away without a goodbye is one line, "The host at HOST:PORT went away; the
 record so far is saved in PATH" once the game had started) and talk to the user only through ``say`` (one line at a time;
 a joiner's lines are made printable first, since names and reasons come from the host). The
+host offers a rematch at the end (``net.session.rematch``); ``join_game(..., rematch=N)``
+plays up to N games with the same players, and by default leaves after one, as it always did. The
 hosting and joining themselves (the session, the seats and bots, the join line, the transcript
 saved under ``$XDG_DATA_HOME/palazzo/games/`` and said at the end, also after a failure: it is
 the evidence of a detected cheat) are ``net.session.hosting``'s, which the table shares. Here a
@@ -38,7 +40,8 @@ from net.session.hosting import (
     seat_session,
 )
 from net.session.peer import PeerGone, PeerRunner
-from net.session.sessions import PeerEvent
+from net.session.rematch import Expected
+from net.session.sessions import PeerEvent, PeerSession
 from net.session.verify import printable_line
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
@@ -47,11 +50,14 @@ from net.wire.identity import Identity
 def host_game(s: HostSettings, say: Say) -> int:
     logged = 0
     hosting: Hosting | None = None
+    told: object = None  # the session whose log was told so far (a rematch has its own)
 
     def tell() -> None:
-        nonlocal logged
+        nonlocal logged, told
         if hosting is None:
             return
+        if hosting.session is not told:
+            told, logged = hosting.session, 0
         log = hosting.session.table.log
         for line in log[logged:]:
             say(line)
@@ -80,6 +86,7 @@ def host_game(s: HostSettings, say: Say) -> int:
     finally:
         logging.getLogger("palazzo.net").removeHandler(handler)
     tell()
+    session = hosting.session  # the last game's, after rematches
     if session.closed and not session.finished:
         say(f"{session.closed}; every peer was told")
         save_transcript(session.table, say)
@@ -107,18 +114,38 @@ def _printable_lines(say: Say) -> Say:
 
 def join_game(address: str, code: str | None, name: str, game_bot: str | None, say: Say,
               verbose: bool = False, identity_spec: str | None = None,
-              host_fingerprint: str | None = None, talk: list[str] | None = None) -> int:
-    """Join ``address``; with ``host_fingerprint`` (a game found on the LAN) only a host whose
-    key has that fingerprint; ``talk``: lines said once seated."""
+              host_fingerprint: str | None = None, talk: list[str] | None = None,
+              rematch: int = 1) -> int:
+    """Join ``address`` and play up to ``rematch`` games with the same players
+    (``net.session.rematch``: after each but the last, the seat asks for a rematch at once);
+    with ``host_fingerprint`` (a game found on the LAN) only a host whose key has that
+    fingerprint; ``talk``: lines said once seated. The exit status is the first game's that is
+    not ``EXIT_OK``, else ``EXIT_OK``."""
     say = _printable_lines(say)
     host, port = parse_address(address)
     identity = Identity.load_or_create(spec=identity_spec)
-    session = seat_session(identity, name, code, host_fingerprint=host_fingerprint)
-    for text in talk or []:  # said once seated (``net.session.chat``)
-        try:
-            session.say(text)
-        except LocalProtocolError as e:
-            say(f"not said: {e}")
+    say(f"joining {host}:{port} as {name} (key {identity.fingerprint})")
+    expect: Expected | None = None
+    for game in range(1, rematch + 1):
+        session = seat_session(identity, name, code, host_fingerprint=host_fingerprint)
+        session.expect = expect
+        session.rematch.wanted = session.rematch.auto = game < rematch
+        for text in (talk or []) if game == 1 else []:  # said once seated (``net.session.chat``)
+            try:
+                session.say(text)
+            except LocalProtocolError as e:
+                say(f"not said: {e}")
+        status = _join_one(session, host, port, game_bot, say, verbose)
+        if status != EXIT_OK or not session.rematch.go:
+            return status
+        assert session.table is not None
+        expect = Expected.of(session.table)
+        say(f"rematch: game {game + 1} with the same players")
+    return EXIT_OK
+
+
+def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, say: Say,
+              verbose: bool) -> int:
     last_lobby = [""]
     told = [0]
 
@@ -145,11 +172,11 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
             say("connection lost; rejoining")
         elif e.kind == "host-gone":
             say("the host is gone; trying again ...")
-
-        elif e.kind == "note":
+        elif e.kind == "over" and session.table is not None:  # before any line on a rematch
+            say(result_line(session.table))
+        elif e.kind == "rematch":
             say(e.data)
 
-    say(f"joining {host}:{port} as {name} (key {identity.fingerprint})")
     bot = LateBot(session, game_bot) if game_bot else None
     runner = PeerRunner(session, host, port, bot, on_event)
 
@@ -170,7 +197,6 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
         return exit_status(session, gave_up=e.gave_up)
     if session.state == "over":
         assert session.table is not None
-        say(result_line(session.table))
         save_transcript(session.table, say)
         return exit_status(session, record_ok=end_audit(session.table, say))
     if runner.left:

@@ -32,6 +32,8 @@ The conversation (``docs/protocol.md`` gives every field):
    A peer signs each entry once: its journal keeps it before it is posted, and after a reconnect
    or a restart the same bytes go out again.
 5. When the table reaches ``over`` the host sends ``bye`` and the peers save the transcript.
+   A host that offers a rematch keeps the connections for the answers (``again``, ``rematch``:
+   ``net.session.rematch``).
 
 A hello with ``watch: true`` takes no seat: the connection watches (``net.session.watch``), gets
 every broadcast a seat gets (``_broadcast``) and may ask nothing a seat alone may ask.
@@ -73,6 +75,13 @@ from net.session.presence import (
     Presence,
     notes,
     read_presence,
+)
+from net.session.rematch import (
+    PEER_GRACE,
+    REMATCH_WAIT,
+    Expected,
+    HostRematch,
+    PeerRematch,
 )
 from net.session.table import MAX_TIMEOUT, NAME_LIMIT, Table
 from net.session.verify import printable_line
@@ -250,6 +259,8 @@ class HostSession:
         self._due_since = clock()
         self.finished = False
         self.closed = ""  # why the host closed the game before its end (``close_game``)
+        self.rematch = HostRematch(clock)  # the answers after the end (``net.session.rematch``)
+        self.reserved = False  # the seats are kept for given keys (``reserve``)
         #: called with every entry the session accepts, before it goes to any peer (the
         #: host's record: ``net.session.resume``)
         self.on_entry: Callable[[Entry], None] | None = None
@@ -307,7 +318,9 @@ class HostSession:
             self._broadcast_lobby()
         if c is not None and c.seat is not None and self.seats[c.seat].conn == conn:
             log.info("seat %s (%s) left", c.seat, self.seats[c.seat].name)
-            if self.table.phase == "lobby":  # before the start a seat is simply given up
+            if self.table.phase == "lobby" and self.reserved:  # kept for its key
+                self.seats[c.seat].conn, self.seats[c.seat].ready = None, False
+            elif self.table.phase == "lobby":  # before the start a seat is simply given up
                 del self.seats[c.seat]
                 for other in self.conns.values():
                     if other.seat is not None and other.seat > c.seat:
@@ -316,6 +329,8 @@ class HostSession:
                 self.seats[c.seat].conn = None
                 self.presence.lost(c.seat)
             self._broadcast_lobby()
+            if self.finished and self.rematch.leave(c.seat):
+                self._rematch_news()
         self._send_presence()
         return self.take_output()
 
@@ -323,6 +338,12 @@ class HostSession:
         """Close the strangers past their hello time and check the turn timeout (call it now
         and then: the asyncio host does twice a second)."""
         self._expire_strangers()
+        if self.rematch.expire():
+            self._rematch_news()
+        why = self.rematch.unstarted(self.table.phase, [
+            s.name for s in self.seats if s.conn is None or not s.ready])
+        if why and not self.closed:
+            return self.close_game(why)
         now = self.clock()
         for old, k in list(self._claims.items()):
             if now >= k.deadline:
@@ -608,6 +629,37 @@ class HostSession:
         elif method == "ready" and self._lobby_changed:
             self._broadcast_lobby()
             self._maybe_start()
+        elif method == "again":
+            self._rematch_news()
+
+    def _again(self, conn: int, req: Request) -> Any:
+        seat = self._seat_of(conn)
+        if _param_map(req):  # the seat is the connection's: nobody asks for another
+            raise RemoteProtocolError("again takes an empty map", E_BAD_PARAMS)
+        self.rematch.ask(seat)
+        return None
+
+    def _rematch_news(self) -> None:
+        """Tell every seat the rematch's answers; when all agreed, close every connection: the
+        rematch is a new game (``net.session.rematch``)."""
+        m = self.rematch.message()
+        names = [s.name for s in self.seats]
+        log.info("rematch: %s of %s agreed%s%s", len(m["agreed"]), len(names),
+                 "".join(f"; {names[i]} declined" for i in m["declined"]),
+                 "; it starts" if self.rematch.go else
+                 f" (the host waits {REMATCH_WAIT:g} seconds)" if self.rematch.waiting else "")
+        for conn, c in list(self.conns.items()):
+            if c.seat is not None and not c.closed:
+                self._notify(conn, "rematch", m)
+            if self.rematch.go:  # strangers too: this session will read nothing more
+                self._close(conn, "the rematch starts: join it again")
+
+    def reserve(self, seats: list[tuple[str, bytes]]) -> None:
+        """Keep the seats for these names and keys, in order (a rematch): no other key is
+        seated, and a seat left in the lobby stays its key's."""
+        self.seats = [Seat(name, key, None, b"") for name, key in seats]
+        self.reserved = True
+        self.rematch.lobby_since = self.clock()
 
     def _check_code(self, c: _Conn, m: dict[str, Any]) -> None:
         """The game code of a hello (``net.session.code``): ``E_LOCKED_OUT`` while its address
@@ -752,6 +804,9 @@ class HostSession:
             for conn, c in list(self.conns.items()):
                 if not c.closed:
                     self._notify(conn, "bye", {"reason": "the game is over"})
+            if self.rematch.begin([s.key for s in self.seats],
+                                  [s.conn is not None for s in self.seats]):
+                self._rematch_news()
 
     def _track_due(self) -> None:
         due = (self.table.writer(), len(self.table.transcript))
@@ -822,7 +877,7 @@ def _fp(key: bytes) -> str:
 
 #: request -> the HostSession method that answers it
 _METHODS: dict[str, str] = {"hello": "_hello", "ready": "_ready", "post": "_post",
-                            "say": "_say"}
+                            "say": "_say", "again": "_again"}
 
 
 # -- the peer -----------------------------------------------------------------------------------
@@ -831,7 +886,8 @@ _METHODS: dict[str, str] = {"hello": "_hello", "ready": "_ready", "post": "_post
 @dataclass
 class PeerEvent:
     """Something a peer's user may want to hear: ``kind`` is lobby, log, turn, over, failed,
-    presence (``data`` the ``Presence`` read) or note (``data`` a line: "Jo left", ...)."""
+    presence (``data`` the ``Presence`` read), note (``data`` a line: "Jo left", ...) or
+    rematch (a line on the rematch after the end: ``net.session.rematch``)."""
 
     kind: str
     data: Any = field(default=None)
@@ -884,11 +940,14 @@ class PeerSession:
         #: table talk (``net.session.chat``): events ``said``, ``refused`` and ``note``
         self.chat = ChatPeer(identity, lambda kind, data: self.events.append(PeerEvent(kind, data)),
                              lambda: len(self.table.steps) if self.table is not None else 0)
+        self.rematch = PeerRematch()  # after the end (``net.session.rematch``)
+        #: the start this seat's rematch must carry (``None``: not a rematch)
+        self.expect: Expected | None = None
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
     def receive_data(self, data: bytes) -> None:
-        if self.state in ("failed", "over"):
+        if self.state == "failed" or (self.state == "over" and not self.rematch.waiting()):
             return
         try:
             for event in self.codec.receive_data(data):
@@ -918,6 +977,8 @@ class PeerSession:
         self.state = "connecting"
 
     def connection_lost(self) -> None:
+        if self.state == "over" and self.rematch.waiting():
+            self._rematch_lines(self.rematch.stop("the host closed the connection"))
         if self.state not in ("over", "failed", "disconnected"):
             self.state = "disconnected"
             self.events.append(PeerEvent("disconnected"))
@@ -964,6 +1025,7 @@ class PeerSession:
         """Tell the host this seat leaves on purpose (then close the connection)."""
         if self.state in ("lobby", "playing"):
             self._out += self.codec.send(Notification("leave", ({},)))
+
     def say(self, text: str) -> None:
         """Say ``text`` at the table (sent when the one before it is answered);
         ``LocalProtocolError`` for a text that cannot be said."""
@@ -984,10 +1046,47 @@ class PeerSession:
         if said is not None:
             self._call("say", ({"body": said.body, "sig": said.sig},))
 
+    def lingers(self) -> bool:
+        """Whether the connection stays after the end: this seat waits for a rematch (for
+        ``REMATCH_WAIT + PEER_GRACE`` seconds at most, on its own clock)."""
+        if self.state == "over" and self.rematch.waiting() \
+                and self.clock() - self.rematch.since >= REMATCH_WAIT + PEER_GRACE:
+            self._rematch_lines(self.rematch.stop(
+                f"the host did not answer within {REMATCH_WAIT + PEER_GRACE:g} seconds"))
+        return self.state == "over" and self.rematch.waiting()
+
+    def again(self) -> None:
+        """Ask for a rematch (after the end; once)."""
+        if self.state != "over" or self.rematch.asked or self.rematch.off:
+            raise LocalProtocolError("a rematch is asked once, after the end")
+        self.rematch.asked = self.rematch.wanted = True
+        self._call("again", ({},))
+
+    def _after_end(self, event: Any) -> None:
+        """After the end only the rematch is talked about; the rest is not looked at."""
+        if not self.rematch.waiting():
+            return
+        if isinstance(event, Notification) and event.method == "rematch":
+            payload = event.params[0] if event.params and type(event.params[0]) is dict else {}
+            assert self.table is not None
+            self._rematch_lines(self.rematch.update(payload, [s.name for s in self.table.seats]))
+        elif isinstance(event, Response) and self._calls.pop(event.msgid, None) == "again" \
+                and event.error is not None:
+            self._rematch_lines(self.rematch.stop(
+                f"the host refused it: {_printable(event.error.message)}"))
+        elif isinstance(event, Request) and event.method == "ping" and not event.params:
+            self._out += self.codec.send(Response(event.msgid, None, None))
+
+    def _rematch_lines(self, lines: list[str]) -> None:
+        for line in lines:
+            self.events.append(PeerEvent("rematch", line))
+
     # -- handling -------------------------------------------------------------------------------
 
     def _handle(self, event: Any) -> None:
-        if isinstance(event, Notification):
+        if self.state == "over":
+            self._after_end(event)
+        elif isinstance(event, Notification):
             payload = event.params[0] if event.params and type(event.params[0]) is dict else {}
             name = _PEER_NOTES.get(event.method)
             if name is None:
@@ -1101,6 +1200,9 @@ class PeerSession:
                 raise CheatDetected(HOST, entry.seq, "the host relayed two different entries for "
                                     "one place in the transcript")
             return
+        why = self.expect.refuses(entry) if self.expect is not None and entry.seq == 0 else None
+        if why is not None:
+            raise CheatDetected(HOST, 0, f"rematch check: {why}")
         try:
             self.table.accept(entry)
         except RemoteProtocolError as e:
@@ -1117,7 +1219,10 @@ class PeerSession:
         if t.phase == "over":
             self.journal.finish(t.game_id)
             self.state = "over"
+            self.rematch.since = self.clock()
             self.events.append(PeerEvent("over", t.result()))
+            if self.rematch.auto:
+                self.again()
             return
         self._maybe_write()
         self._maybe_say()
@@ -1150,6 +1255,10 @@ class PeerSession:
             self.notes.add(line)
             self.events.append(PeerEvent("note", line))
         self.events.append(PeerEvent("presence", p))
+    def _on_early_rematch(self, m: dict[str, Any]) -> None:
+        """A rematch is talked about only after the end: before it, the host's word is not
+        followed (it changes nothing in the game under way)."""
+        log.warning("ignoring a rematch message from the host before the end of the game")
 
     def _synced(self) -> bool:
         return self.table is not None and len(self.table.transcript) >= self._sync_to
@@ -1175,6 +1284,9 @@ class PeerSession:
         self._out += self.codec.send(Request(msgid, method, params))
 
     def _fail(self, error: Exception) -> None:
+        if self.state == "over":  # the game ended as it did: only the rematch is off
+            self._rematch_lines(self.rematch.stop(str(error)))
+            return
         if isinstance(error, CheatDetected) and self.table is not None and self.table.game_id:
             self.journal.finish(self.table.game_id)  # never to be followed again
         self.state = "failed"
@@ -1207,4 +1319,5 @@ _PEER_NOTES: dict[str, str] = {
     "bye": "_on_bye",
     "presence": "_on_presence",
     "said": "_on_said",
+    "rematch": "_on_early_rematch",
 }

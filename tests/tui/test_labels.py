@@ -129,15 +129,29 @@ def test_the_defenders_pass_is_worded_as_the_prompt_says_not_final():
 
 
 class EndApp(App):
-    def __init__(self, view, choices):
+    def __init__(self, view, choices, rematch=None):
         super().__init__()
         self.view, self.choices, self.result = view, choices, "not yet"
+        self.rematch = rematch
 
     def on_mount(self):
         def done(result):
             self.result = result
 
-        self.push_screen(EndScreen(self.view, choices=self.choices), done)
+        self.push_screen(EndScreen(self.view, choices=self.choices, rematch=self.rematch), done)
+
+
+class AskedRematch:
+    """A networked game's rematch that records the ask (``tui.screens.end.Rematch``)."""
+
+    def __init__(self):
+        self.asked = 0
+
+    def again(self):
+        self.asked += 1
+
+    def rematch_status(self):
+        return ("Play again: 1 of 3 agreed; waiting for Bo and Jo", False) if self.asked else None
 
 
 def _over():
@@ -160,26 +174,30 @@ async def test_a_local_end_screen_offers_play_again_and_quit_palazzo():
         assert app.result == "again"
 
 
-async def test_a_networked_end_screen_offers_no_play_again_and_names_the_start_screen():
+async def test_a_networked_end_screen_asks_for_a_rematch_and_names_the_start_screen():
     host = PalazzoApp()
     host.net = object()  # a networked game started from the host or join form
-    app = EndApp(_over(), host.end_choices())
+    rematch = AskedRematch()
+    app = EndApp(_over(), host.end_choices(), rematch)
     async with app.run_test() as pilot:
         await pilot.pause()
-        assert _buttons(app) == ["Start screen (n)", "Table (t)", "Quit palazzo (q)"]
+        assert _buttons(app) == ["Play again (a)", "Start screen (n)", "Table (t)",
+                                 "Quit palazzo (q)"]
         await pilot.press("a")
+        await pilot.press("a")  # asked once
         await pilot.pause()
-        assert app.result == "not yet" and isinstance(app.screen, EndScreen)
+        assert app.result == "not yet" and isinstance(app.screen, EndScreen)  # it stays
+        assert rematch.asked == 1 and app.screen.query_one("#again").disabled
         await pilot.press("n")
         await pilot.pause()
         assert app.result == "new"
 
 
-async def test_the_end_screen_of_palazzo_host_or_join_offers_only_what_exits():
-    app = EndApp(_over(), NetApp.end_choices(None))
+async def test_the_end_screen_of_palazzo_host_or_join_offers_a_rematch_or_leaving():
+    app = EndApp(_over(), NetApp.end_choices(None), AskedRematch())
     async with app.run_test() as pilot:
         await pilot.pause()
-        assert _buttons(app) == ["Table (t)", "Quit palazzo (q)"]
+        assert _buttons(app) == ["Play again (a)", "Table (t)", "Leave (q)"]
         await pilot.press("n")
         await pilot.pause()
         assert app.result == "not yet"

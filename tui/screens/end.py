@@ -5,11 +5,15 @@ signed transcript checked as it arrived), or "verified as far as it went" after 
 cheat never reaches this screen: it is refused when it is made. A local game has no audit line.
 
 Returns ``"again"`` (same table, fresh shuffle), ``"new"`` (the start screen), ``"quit"``, or
-``None`` to look at the final table again; only the choices the app offers (a networked game
-cannot be dealt again), each labelled for what it does in that app.
+``None`` to look at the final table again; only the choices the app offers, each labelled for
+what it does in that app. A networked game's "Play again" (``rematch``) does not close the
+screen: it asks the other players (``net.session.rematch``), and the screen shows their answers
+(``show_rematch``: "Play again: 2 of 3 agreed; waiting for Jo") until the app opens the new game.
 """
 
 from __future__ import annotations
+
+from typing import Protocol
 
 from rich.text import Text
 from textual import on
@@ -23,6 +27,17 @@ from engine.words import noun, plural
 from tui.client import TableView
 
 ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+class Rematch(Protocol):
+    """A networked game's rematch, as the end screen asks for it (``tui.netgame.NetGame``)."""
+
+    def again(self) -> None:
+        """Ask the others to play again."""
+
+    def rematch_status(self) -> tuple[str, bool] | None:
+        """The answers so far in one line, and whether "Play again" may still be pressed
+        (``None``: nothing heard yet)."""
 
 
 def result_text(view: TableView, how: str = "", length: str = "", unit: str = "") -> Text:
@@ -90,11 +105,16 @@ class EndScreen(ModalScreen[str | None]):
     def __init__(
         self, view: TableView, words: tuple[str, str, str] = ("", "", ""),
         choices: dict[str, str] | None = None,
+        rematch: Rematch | None = None,
     ) -> None:
         super().__init__()
         self.view = view
         self.words = words
         self.choices = dict(LOCAL_CHOICES if choices is None else choices)
+        self.rematch = rematch
+        if rematch is None and view.audit:  # a networked game that offers no rematch here
+            self.choices.pop("again", None)
+        self.rematch_line = "Play again with the same players and settings? Press a."
 
     def compose(self) -> ComposeResult:
         with Vertical(id="end"):
@@ -104,6 +124,8 @@ class EndScreen(ModalScreen[str | None]):
             if audit is not None:
                 ok = self.view.audit.startswith("verified")
                 yield Static(audit, id="audit", classes="verified" if ok else "cheat")
+            if self.rematch is not None and "again" in self.choices:
+                yield Static(self.rematch_line, id="rematch")
             with Horizontal(id="end-buttons"):
                 for choice, label in self.choices.items():
                     if choice == "quit":
@@ -116,6 +138,9 @@ class EndScreen(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         self.query(Button).first().focus()
+        status = self.rematch.rematch_status() if self.rematch is not None else None
+        if status is not None:
+            self.show_rematch(*status)
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
@@ -130,4 +155,19 @@ class EndScreen(ModalScreen[str | None]):
     def action_finish(self, choice: str | None) -> None:
         if choice is not None and choice not in self.choices:
             return
+        if choice == "again" and self.rematch is not None:
+            button = self.query_one("#again", Button)
+            if not button.disabled:  # asked once
+                button.disabled = True
+                self.rematch.again()
+            return
         self.dismiss(choice)
+
+    def show_rematch(self, line: str, open_: bool = True) -> None:
+        """The rematch's answers so far (``open_``: "Play again" may still be pressed)."""
+        self.rematch_line = line
+        for shown in self.query("#rematch").results(Static):
+            shown.update(line)
+        if not open_:
+            for button in self.query("#again").results(Button):
+                button.disabled = True
