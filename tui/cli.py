@@ -182,6 +182,21 @@ def _seconds(text: str) -> float:
     return x
 
 
+#: a headless bot seat's least seconds a move (``palazzo join --bot --pace``)
+DEFAULT_PACE = 0.3
+MAX_PACE = 60.0
+
+
+def _pace(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not 0 <= x <= MAX_PACE:
+        raise argparse.ArgumentTypeError(f"expected 0 to {MAX_PACE:g} seconds, not {text}")
+    return x
+
+
 def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     h = sub.add_parser("host", help="host a networked game")
     h.add_argument("game", help="medici or condottiere")
@@ -255,6 +270,10 @@ def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     j.add_argument("--verbose", action="store_true", help="print every move")
     j.add_argument("--say", action="append", default=[], metavar="TEXT",
                    help="say TEXT at the table as soon as seated (repeatable)")
+    j.add_argument("--pace", type=_pace, default=DEFAULT_PACE, metavar="SECONDS",
+                   help=f"with --bot: the bot moves no sooner than SECONDS after its turn came "
+                        f"(its thinking counts), so that the people at the table see its moves "
+                        f"one by one (default {DEFAULT_PACE:g}; 0: at once)")
     j.add_argument("--rematch", type=_positive, default=1, metavar="N",
                    help="with --bot: play up to N games with the same players, asking for a "
                         "rematch after each but the last (default 1: leave after the game)")
@@ -626,7 +645,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         return netapp.join_tui(*hosting.parse_address(address), code, name, _say,
                                Identity.load_or_create(spec=spec), fp, talk=args.say)
     return play.join_game(address, code, name, args.bot, _say, args.verbose, spec, fp,
-                          talk=args.say, rematch=args.rematch)
+                          talk=args.say, rematch=args.rematch, pace=args.pace)
 
 
 def _ask(prompt: str) -> str:

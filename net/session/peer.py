@@ -6,7 +6,9 @@ the host's ``--on-timeout program-plays`` (``bot`` on the wire), a ``fallback`` 
 player who let the turn timeout pass, and its entry says so (``auto: true``,
 ``net.session.timeout``). If the connection drops before the game is over, it reconnects with the same key
 and the host resends the transcript from where this peer stopped. After the end it keeps the
-connection while the session waits for a rematch (``PeerSession.lingers``).
+connection while the session waits for a rematch (``PeerSession.lingers``). With ``pace`` a bot
+moves no sooner than that many seconds after its decision became due (its thinking counts), so
+that the people at the table see its moves one by one (``palazzo join --bot --pace``).
 
 Retries are bounded. After a connection that ends without the host taking this peer in (no
 answer to its hello: the host closed it, was full, or is gone), it waits ``retry_delay``
@@ -59,10 +61,14 @@ class PeerRunner:
         fallback: Any = None,
         retries: int = 5,
         retry_delay: float = 1.0,
+        pace: float = 0.0,
     ) -> None:
         self.session, self.host, self.port = session, host, port
         self.bot, self.fallback, self.on_event = bot, fallback, on_event
         self.retries, self.retry_delay = retries, retry_delay
+        #: ``bot`` moves no sooner than ``pace`` seconds after its decision became due
+        self.pace = pace
+        self._paced: asyncio.TimerHandle | None = None
         self._wake = asyncio.Event()
         self._writer: asyncio.StreamWriter | None = None
         #: ``leave()`` was called: the run ends and does not reconnect
@@ -193,8 +199,18 @@ class PeerRunner:
                 bot, auto = self.fallback, True  # marked: the player did not choose it
             if bot is None:
                 return
+            if not auto and self.pace > 0:
+                wait = session.turn_since + self.pace - session.clock()
+                if wait > 0:  # the people at the table see its moves one by one
+                    if self._paced is None:
+                        self._paced = asyncio.get_running_loop().call_later(wait, self._paced_out)
+                    return
             assert session.table is not None
             session.act(bot.choose(session.view, session.table.me), auto)
+
+    def _paced_out(self) -> None:
+        self._paced = None
+        self._wake.set()
 
     def _emit(self) -> None:
         events, self.session.events = self.session.events, []
