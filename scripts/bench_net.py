@@ -69,6 +69,7 @@ ECHO_BODY = 290  # bytes of the echoed body: a typical act or deck entry
 SIG = 64
 
 SAMPLES: list[float] = []
+WRITTEN: list[int] = []  # the entries the seats wrote, per game (each is timed once)
 ECHOED = asyncio.Event()  # the echo server's connection has ended
 TALK = {"chat": hasattr(PeerSession, "say"), "presence": hasattr(PeerSession, "set_away")}
 
@@ -208,6 +209,7 @@ async def one_game(seed: int, processes: bool, memory: bool, data: Path | None) 
         assert all(p.state == "over" for p in peers), [p.error for p in peers]
     await serve
     assert host.table.phase == "over"
+    WRITTEN.append(sum(1 for e in host.table.transcript.entries if e.author >= 0))
 
 
 def peer_process(port: int, seed: int, i: int, memory: bool) -> None:
@@ -260,7 +262,7 @@ def main() -> None:
     move, ref = statistics.median(ms), statistics.median(echo_ms)
     load = os.getloadavg()
     figures = {
-        "games": args.games, "moves": len(ms), "one_process": args.one_process,
+        "games": args.games, "moves": len(ms), "seat_entries": sum(WRITTEN), "one_process": args.one_process,
         "durable": not args.memory, "chat": TALK["chat"], "presence": TALK["presence"],
         "move_median_ms": round(move, 4), "move_p99_ms": round(p99, 4),
         "move_max_ms": round(ms[-1], 4), "echo_median_ms": round(ref, 4),
