@@ -631,9 +631,10 @@ class HostSession:
     def _relay(self, entry: Entry) -> None:
         if self.on_entry is not None:
             self.on_entry(entry)
-        for conn, c in self.conns.items():
-            if c.seat is not None and not c.closed:
-                self._notify(conn, "entry", entry.to_wire())
+        seated = [conn for conn, c in self.conns.items() if c.seat is not None and not c.closed]
+        if seated:  # encoded once: a notification's bytes are the same on every connection
+            data = self.conns[seated[0]].codec.send(Notification("entry", (entry.to_wire(),)))
+            self._out += [Send(conn, data) for conn in seated]
         self._track_due()
         if self.table.phase == "over" and not self.finished:
             self.finished = True
