@@ -71,9 +71,10 @@ class HostRunner(MemoryLink):
     def deliver(self, outputs: list[Output]) -> None:
         """Hand the session's output to the in-process peers and the sockets: what one burst
         sends to one socket goes out in one write (a relayed entry and the answer to its post,
-        say), each socket's bytes in their order, before its close."""
+        say), each socket's bytes in their order, before its close. The sockets first: the
+        in-process seats check what they get at once, and the peers on the network need not
+        wait for that."""
         local = [o for o in outputs if o.conn in self.peers]
-        super().deliver(local)
         waiting: dict[int, list[bytes]] = {}
         for out in outputs:
             if out.conn not in self.writers:
@@ -89,6 +90,7 @@ class HostRunner(MemoryLink):
                     self.closing[out.conn].set()
         for conn, chunks in waiting.items():
             self._write(conn, chunks)
+        super().deliver(local)
         if self.host.finished or self.host.closed:
             self.done.set()
 

@@ -632,6 +632,10 @@ class HostSession:
         if self.on_entry is not None:
             self.on_entry(entry)
         seated = [conn for conn, c in self.conns.items() if c.seat is not None and not c.closed]
+        # first to its author (its post answered), then to the seat that writes next
+        first = (entry.author, self.table.writer())
+        seated.sort(key=lambda conn: first.index(self.conns[conn].seat)
+                    if self.conns[conn].seat in first else len(first))
         if seated:  # encoded once: a notification's bytes are the same on every connection
             data = self.conns[seated[0]].codec.send(Notification("entry", (entry.to_wire(),)))
             self._out += [Send(conn, data) for conn in seated]
