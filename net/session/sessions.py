@@ -228,6 +228,10 @@ class HostSession:
         #: called with every entry the session accepts, before it goes to any peer (the
         #: host's record: ``net.session.resume``)
         self.on_entry: Callable[[Entry], None] | None = None
+        #: called with a seat's entry before the observer table checks it; what it returns
+        #: (if not ``None``) is called if the table refuses the entry (the host's record
+        #: writes it meanwhile, ``net.session.resume``; ``on_entry`` still comes before relay)
+        self.on_check: Callable[[Entry], Callable[[], None] | None] | None = None
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -488,7 +492,13 @@ class HostSession:
         if self.table.phase == "lobby":
             raise RemoteProtocolError("the game has not started", E_WRONG_PHASE)
         _check_equivocation(self.table, entry)
-        self.table.accept(entry)
+        undo = self.on_check(entry) if self.on_check is not None else None
+        try:
+            self.table.accept(entry)
+        except BaseException:
+            if undo is not None:
+                undo()
+            raise
         self._relay(entry)
         return {"seq": entry.seq}
 
