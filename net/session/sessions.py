@@ -761,6 +761,7 @@ class PeerSession:
         self._out = bytearray()
         self._calls: dict[int, str] = {}
         self._pending: int | None = None
+        self._posted: Entry | None = None  # the entry just posted, to check ahead
         self._sync_to = 0
         self._logged = 0
         self.refusal = ""  # what the host said last when it closed a connection for room
@@ -795,6 +796,7 @@ class PeerSession:
         self._calls.clear()
         self._out = bytearray()  # whatever was not sent went with the old connection
         self._pending = None
+        self._posted = None
         self.state = "connecting"
 
     def connection_lost(self) -> None:
@@ -966,7 +968,16 @@ class PeerSession:
 
     def _post(self, entry: Entry) -> None:
         self._pending = entry.seq
+        self._posted = entry
         self._call("post", (entry.to_wire(),))
+
+    def check_ahead(self) -> None:
+        """Check the entry just posted on this seat's own table while the host checks it (call
+        it once the post's bytes are on their way: ``Table.check_ahead``); its relay is then
+        only applied."""
+        entry, self._posted = self._posted, None
+        if entry is not None and self.table is not None and self.state == "playing":
+            self.table.check_ahead(entry)
 
     def _call(self, method: str, params: tuple[Any, ...]) -> None:
         msgid = self.codec.next_msgid()

@@ -163,6 +163,8 @@ class Table:
         #: whether the host allows the coach (``tui.screens.hint``): the start's ``hints``
         self.hints = False
         self.log: list[str] = []
+        #: this seat's own entry checked ahead: its place, the entry, the change to make
+        self._ahead: tuple[int, Entry, Any] | None = None
         #: every step applied to this peer's view, chance steps included, as
         #: (view before, action as this peer knows it, view after): a table screen tells them
         self.steps: list[tuple[Any, Any, Any]] = []
@@ -217,7 +219,33 @@ class Table:
     # -- accepting entries --------------------------------------------------------------------
 
     def accept(self, entry: Entry) -> None:
-        """Check ``entry`` and apply it, or raise without changing anything."""
+        """Check ``entry`` and apply it, or raise without changing anything. This seat's own
+        entry checked ahead (``check_ahead``) at this very place, these very bytes, is only
+        applied: the table has not changed since it was checked."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and ahead[0] == len(self.transcript) and ahead[1] == entry:
+            apply = ahead[2]
+        else:
+            apply = self._check(entry)
+        self.transcript.append(entry)
+        apply()
+        self._advance()
+
+    def check_ahead(self, entry: Entry) -> None:
+        """Check this seat's own ``entry``, just posted for the next place, while the host
+        checks it, changing nothing: when the host relays it, ``accept`` only applies it. Any
+        other entry for that place is checked as ever (and this check is dropped); an entry
+        that fails here is left to ``accept``, which checks it again and refuses it."""
+        self._ahead = None
+        if self.me == HOST or entry.author != self.me or entry.seq != len(self.transcript):
+            return
+        try:
+            self._ahead = (entry.seq, entry, self._check(entry))
+        except Exception:  # ``accept`` checks it again and says what is wrong
+            self._ahead = None
+
+    def _check(self, entry: Entry) -> Any:
+        """Every check of ``accept`` (the module docstring's 1-4); the change to make."""
         self.transcript.check_next(entry)
         seq, author, kind = entry.seq, entry.author, entry.kind
         if self.game_id and entry.fields["game"] != self.game_id:
@@ -242,10 +270,7 @@ class Table:
             who = "the host" if due == HOST else f"seat {due}"
             raise CheatDetected(author, seq, f"out of turn: {who} must write now", E_NOT_YOUR_TURN)
         self._check_fields(entry)
-        apply = handler(self, entry)  # checks everything, returns the change to make
-        self.transcript.append(entry)
-        apply()
-        self._advance()
+        return handler(self, entry)  # checks everything, returns the change to make
 
     def _check_own(self, entry: Entry) -> None:
         """Rule 2b of the module docstring (a seat's own table only)."""
