@@ -18,8 +18,8 @@ whole Court of the Medici games.
 With chat and presence on: when this program's ``PeerSession`` can talk (``say``, the table
 talk), each seat says a line every ``CHAT_EVERY`` entries it writes (at most ``CHAT_MAX`` a
 game, within the host's rate limit), which the host relays to every seat and the seat's next
-entry carries; when it can tell the host it is away (``set_away``), each seat is away for one
-of its entries and back at the next. The host's presence notifications (on every change of the
+entry carries; when it can tell the host it is away (``set_away``), each seat is away once a
+game, from its fifth entry to its sixth. The host's presence notifications (on every change of the
 seat due) are the host's own. What was on is printed with the figure.
 
 The reference: a bare msgpack-rpc echo over asyncio TCP on 127.0.0.1 with the same codec
@@ -65,6 +65,7 @@ from net.wire.rpc import Codec, Request, Response  # noqa: E402
 GATE, GOAL = 20, 8
 CHAT_EVERY = 6  # entries a seat writes between two lines it says
 CHAT_MAX = 4  # lines a seat says in one game (the host allows 5 in 10 seconds)
+AWAY_AT = (5, 6)  # a seat is away from its 5th entry to its 6th (within the status budget)
 ECHO_BODY = 290  # bytes of the echoed body: a typical act or deck entry
 SIG = 64
 
@@ -89,8 +90,8 @@ class TimedPeer(PeerSession):
         if TALK["chat"] and n % CHAT_EVERY == 0 and bench["said"] < CHAT_MAX:
             bench["said"] += 1
             self.say(f"{self.name}: entry {n}, all well here")  # type: ignore[attr-defined]
-        if TALK["presence"] and n % (2 * CHAT_EVERY) in (3, 4):
-            self.set_away(n % (2 * CHAT_EVERY) == 3)  # type: ignore[attr-defined]
+        if TALK["presence"] and n in AWAY_AT:
+            self.set_away(n == AWAY_AT[0])  # type: ignore[attr-defined]
 
     def _stamp(self) -> None:
         """A sample when the table now holds the entry this seat posted last."""
