@@ -1,5 +1,5 @@
 """``scripts/bench_net.py`` runs: a tiny game with every peer in its own process, journals and
-the host's record on disk, and the bare echo beside it. No figure is judged here (the machine
+the host's record on disk (``--disk``), and the bare echo beside it. No figure is judged here (the machine
 is shared); what is checked is that every entry a seat wrote was timed once, that the echo
 ran, and that the ratio is the one of the medians printed."""
 
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_bench_times_every_seat_entry_and_the_echo(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")}
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_net.py"), "--games", "1",
-                          "--echo", "20", "--json"], capture_output=True, text=True, env=env,
+                          "--echo", "20", "--disk", "--json"], capture_output=True, text=True, env=env,
                          timeout=120, check=True)
     f = json.loads(out.stdout.strip().splitlines()[-1])
     assert f["durable"] and not f["one_process"]
