@@ -4,7 +4,9 @@ Subcommands: ``play`` (a game against computer opponents in the full-screen tabl
 command at all, the start screen); ``resume`` (go on with a saved local game: every local game
 is saved after each move, see ``tui.saves``); ``replay`` (step through a finished game, a saved
 local one or a networked game's transcript, see ``tui.replay``); ``sim`` (headless bot games); ``watch`` (a bot game told in
-the terminal); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``); ``verify``
+the terminal, or with ``HOST:PORT`` a networked game followed as a watcher: ``tui.watch``,
+``net.session.watcher``); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``; ``join`` with no address
+lists the games advertised on the LAN and asks which, ``host --no-advertise`` keeps one off); ``verify``
 (check saved transcripts: exit status 0 all verified, 3 a cheat or an altered record, 4 a
 record cut off, 5 a file that is not a transcript: ``VERIFY_EXIT``). ``--version`` prints the
 package's version. Every flag of every subcommand has a help text (a test walks the tree). ``join``: 0 the game was played to its end, 1 it could not be
@@ -35,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import LocalGame
-from engine.registry import get_game, parse_options
+from engine.registry import game_names, get_game, parse_options
 from engine.sim import bot_rng, run, seat_bots
 from tui.setup import GameSetup, make_client
 
@@ -113,6 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--name", default="", help="your name at the table")
     play.add_argument("--seat", type=_positive, default=1, help="which seat you take, from 1")
     play.add_argument("--pace", type=float, default=0.8, help="seconds between computer moves")
+    play.add_argument("--remarks", choices=("on", "off"), default="off",
+                      help="the bots' canned remarks in the log (default off)")
 
     _add_resume(sub)
     _add_replay(sub)
@@ -128,17 +132,44 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--think", type=float, default=None, help="CPU seconds per search-bot decision")
     sim.add_argument("--json", action="store_true", help="one JSON object per game")
 
-    watch = sub.add_parser("watch", help="watch bots play one game, move by move")
-    watch.add_argument("game", nargs="?", default="medici", help="medici or condottiere")
-    watch.add_argument("--players", type=_positive, default=4, help="seats at the table (default 4)")
+    watch = sub.add_parser("watch", help="watch bots play one game here, or follow a networked "
+                           "game as a watcher (HOST:PORT)", epilog=WATCH_HELP,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    watch.add_argument("game", nargs="?", default="medici", metavar="GAME|HOST:PORT",
+                       help="medici or condottiere: a bot game played here; HOST:PORT: the "
+                            "networked game hosted there, followed as a watcher")
+    watch.add_argument("--players", type=_positive, default=4,
+                       help="a bot game's seats at the table (default 4)")
     watch.add_argument("--seed", type=_int, default=None,
-                       help="the seed of the shuffle (default: a random one, printed)")
-    watch.add_argument("--bots", default="", help="comma-separated bot per seat, or one for all")
-    watch.add_argument("--option", action="append", default=[], help="a rules option, NAME or NAME=N")
+                       help="a bot game's seed of the shuffle (default: a random one, printed)")
+    watch.add_argument("--bots", default="", help="a bot game's bot per seat, comma-separated, "
+                       "or one for all")
+    watch.add_argument("--option", action="append", default=[],
+                       help="a bot game's rules option, NAME or NAME=N")
+    watch.add_argument("--code", default=None, help="a networked game's code, as the host gave it")
+    watch.add_argument("--name", default=None,
+                       help="your name in the host's list of watchers (default: your login)")
+    watch.add_argument("--identity", default=None, metavar="FILE|NAME",
+                       help="watch as this identity: a key file or a profile name, as join takes "
+                            "it (default the account's key)")
+    watch.add_argument("--headless", action="store_true",
+                       help="a networked game: print the public log lines instead of the table "
+                            "(also when the output is not a terminal)")
     _add_host(sub)
     _add_join(sub)
     _add_verify(sub)
     return p
+
+
+def _on_timeout(text: str) -> str:
+    """An ``--on-timeout`` choice, as the wire names it (``net.session.timeout``; the old names
+    ``forfeit`` and ``bot`` stay accepted)."""
+    from net.session.timeout import wire_name
+
+    try:
+        return wire_name(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _seconds(text: str) -> float:
@@ -167,9 +198,14 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     h.add_argument("--name", default="host", help="the host's name at the table (default host)")
     h.add_argument("--turn-timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="how long a seat may take over a move (default: no limit)")
-    h.add_argument("--on-timeout", choices=("forfeit", "bot"), default="forfeit",
-                   help="what a seat that runs out of time does: forfeit (default) or let a bot "
-                        "play for it")
+    h.add_argument("--on-timeout", type=_on_timeout, default="end-game",
+                   metavar="{end-game,program-plays}",
+                   help="what happens when the seat due runs out of time: end-game (default: it "
+                        "forfeits and the game ends) or program-plays (its own program plays that "
+                        "move for it, saying so in every log; it forfeits at twice the limit)")
+    h.add_argument("--grace", type=_seconds, default=180.0, metavar="SECONDS",
+                   help="how long the others wait for a player who dropped out while the game "
+                        "waits on them, before that player forfeits (default 180)")
     h.add_argument("--allow-hints", action="store_true",
                    help="let the players ask the coach for a hint (h at the table); every peer sees it")
     h.add_argument("--resume", nargs="?", const="", default=None, metavar="GAME-ID-PREFIX",
@@ -181,28 +217,44 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
                    help="play as this identity: a key file (made on first use) or a profile name "
                         "(under ~/.config/palazzo/identities/); default the account's key. Two "
                         "programs of one account at one table need one each")
+    h.add_argument("--no-advertise", action="store_true",
+                   help="do not advertise the game on the LAN (by default palazzo join with no "
+                        "address and the join form's Find games list it)")
 
 
 JOIN_EXIT = """exit status:
-  0  the game was played to its end (and its audit verified it)
+  0  the game was played to its end (and its audit verified it), also when it ended because
+     a player forfeited (a turn limit, or a player who did not come back within the host's
+     --grace): the audit then says "verified as far as it went"
   1  the game could not be played: nobody listens at HOST:PORT, the host refused the join
      (a wrong game code, a full game, an address locked out after wrong codes) or broke the
-     protocol
+     protocol; with no HOST:PORT, no game was found on the LAN or none was chosen; or this
+     player left it (Ctrl-C: the host and the others are told)
   3  a cheat was detected (the saved transcript names it)
   4  this player is already at the table from another program (its key holds a seat and that
      program answers): to play a second player on this account, use --identity FILE
   5  gave up: the host closed the connection before taking this player in, again and again
-     (6 tries over about 30 seconds, or after a drop mid-game)"""
+     (6 tries over about 30 seconds), or it went away mid-game and did not come back (one
+     line says so and where the record so far is saved)
+With no HOST:PORT, join lists the games advertised on the LAN (for about 2 seconds) and asks
+which one, then the code if it needs one; the host found so is held to the key fingerprint its
+advertisement gave (another key: refused, exit 1)."""
 
 
 def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     j = sub.add_parser("join", help="join a networked game", epilog=JOIN_EXIT,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    j.add_argument("address", metavar="HOST:PORT", help="the host's address and port")
+    j.add_argument("address", metavar="HOST:PORT", nargs="?", default=None,
+                   help="the host's address and port (none: the games found on the LAN are "
+                        "listed, and you choose one)")
+    j.add_argument("--list", action="store_true",
+                   help="print the games found on the LAN, numbered, and exit (1 if none)")
     j.add_argument("--code", default=None, help="the game code the host gave")
     j.add_argument("--name", default=None, help="your name at the table (default: your login)")
     j.add_argument("--bot", default=None, help="play headless as this bot (any name sim --bots takes)")
     j.add_argument("--verbose", action="store_true", help="print every move")
+    j.add_argument("--say", action="append", default=[], metavar="TEXT",
+                   help="say TEXT at the table as soon as seated (repeatable)")
     j.add_argument("--identity", default=None, metavar="FILE|NAME",
                    help="play as this identity: a key file (made on first use) or a profile name "
                         "(under ~/.config/palazzo/identities/); default the account's key. Two "
@@ -217,6 +269,18 @@ VERIFY_EXIT = """exit status (for several files, the first of 3, 4, 5 that any o
   4  a record cut off: the file stops in the middle of an entry, or every entry is genuine but
      the record stops before the end of the game
   5  a file that is not a palazzo transcript at all"""
+
+
+WATCH_HELP = """Two ways to watch:
+  palazzo watch [GAME] [--players N --seed S --bots B --option O]
+      bots play one game here, every move printed
+  palazzo watch HOST:PORT [--code CODE] [--name NAME] [--identity FILE|NAME] [--headless]
+      follow the networked game hosted at HOST:PORT as a watcher: the table as an observer
+      sees it (only what the rules show everyone: nobody's hand), or with --headless the public
+      log lines; the host lists the watchers; at the end the record is checked and saved.
+      A watcher takes no seat and makes no move; a host takes at most 8.
+exit status of a networked watch: as palazzo join's (0 followed to the end and verified, 1 it
+could not follow, 3 a cheat was detected, 5 gave up)."""
 
 
 RESUME_HELP = """Every local game is saved after each move under $XDG_DATA_HOME/palazzo/local/
@@ -333,6 +397,7 @@ def _play_setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     setup = GameSetup(
         game=args.game, players=players, seat=args.seat - 1, bots=tuple(names),
         options=tuple(options.items()), name=args.name, seed=args.seed, pace=args.pace,
+        remarks=args.remarks == "on",
     )
     make_client(setup).close()  # every argument is checked before the screen opens
     return setup
@@ -437,7 +502,24 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _is_address(target: str) -> bool:
+    """Whether ``watch``'s argument is a ``HOST:PORT`` (else it must be a game's name)."""
+    if target in game_names():
+        return False
+    if ":" not in target:
+        raise UsageError(f"{target!r} is neither a game ({', '.join(game_names())}) nor a "
+                         "HOST:PORT address")
+    return True
+
+
 def cmd_watch(args: argparse.Namespace) -> int:
+    if _is_address(args.game):
+        return cmd_watch_net(args)
+    networked = [f for f, v in (("--code", args.code), ("--name", args.name),
+                                ("--identity", args.identity), ("--headless", args.headless)) if v]
+    if networked:
+        raise UsageError(f"{networked[0]} is for watching a networked game (HOST:PORT), not a "
+                         f"bot game of {args.game}")
     entry, config, bots = _setup(args)
     seed = args.seed if args.seed is not None else random.randrange(1 << 32)
     rules = entry.rules
@@ -457,6 +539,28 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_watch_net(args: argparse.Namespace) -> int:
+    """``palazzo watch HOST:PORT``: follow a networked game as a watcher."""
+    local = [f for f, v, default in (("--players", args.players, 4), ("--seed", args.seed, None),
+                                     ("--bots", args.bots, ""), ("--option", args.option, []))
+             if v != default]
+    if local:
+        raise UsageError(f"{local[0]} is for a bot game played here, not for watching "
+                         f"{args.game}")
+    from net.session import hosting
+
+    hosting.parse_address(args.game)  # a bad port: a ValueError, one line
+    name = args.name or getpass.getuser()
+    spec = _identity_spec(args.identity)
+    if args.headless or not sys.stdout.isatty():
+        from net.session.watcher import watch_game
+
+        return watch_game(args.game, args.code, name, _say, spec)
+    from tui import watch
+
+    return watch.watch_tui(args.game, args.code, name, _say, spec)
+
+
 def _say(line: str) -> None:
     print(line, flush=True)
 
@@ -472,7 +576,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         bind=args.bind, seat=not args.no_seat, bots=args.bots, bot=args.bot, open=args.open,
         turn_timeout=args.turn_timeout, on_timeout=args.on_timeout, name=args.name,
         allow_hints=args.allow_hints, resume=args.resume or None, new=args.new,
-        identity=_identity_spec(args.identity),
+        identity=_identity_spec(args.identity), advertise=not args.no_advertise, grace=args.grace,
     )
     if args.new and args.resume is not None:
         raise UsageError("--resume and --new do not go together")
@@ -486,17 +590,78 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 def cmd_join(args: argparse.Namespace) -> int:
     from net.session import hosting, play
+    from net.session.chat import text_problem
     from net.wire.identity import Identity
 
+    for text in args.say:
+        why = text_problem(text)
+        if why is not None:
+            raise UsageError(f"--say {text!r}: {why}")
     name = args.name or getpass.getuser()
     spec = _identity_spec(args.identity)
+    if args.bot is not None:
+        hosting.check_bot(args.bot)
+    address, code, fp = args.address, args.code, None
+    if args.address is None or args.list:
+        if args.address is not None:
+            raise UsageError("--list takes no HOST:PORT")
+        games = _games_on_lan()
+        if not games or args.list:
+            return 0 if games else 1
+        found = _pick(games)
+        if found is None:
+            return 1
+        address, fp = found.join_address, found.fingerprint
+        if found.code and code is None:
+            code = _ask("game code: ")
+            if not code:
+                print("palazzo join: no code given", file=sys.stderr)
+                return 1
     if args.bot is None:
         from tui import netapp
 
-        return netapp.join_tui(*hosting.parse_address(args.address), args.code, name, _say,
-                               Identity.load_or_create(spec=spec))
-    hosting.check_bot(args.bot)
-    return play.join_game(args.address, args.code, name, args.bot, _say, args.verbose, spec)
+        return netapp.join_tui(*hosting.parse_address(address), code, name, _say,
+                               Identity.load_or_create(spec=spec), fp, talk=args.say)
+    return play.join_game(address, code, name, args.bot, _say, args.verbose, spec, fp,
+                          talk=args.say)
+
+
+def _ask(prompt: str) -> str:
+    try:
+        return input(prompt).strip()
+    except EOFError:
+        return ""
+
+
+def _games_on_lan():  # type: ignore[no-untyped-def]
+    """The games advertised on the LAN (``net.session.discovery``), printed numbered; an
+    empty list (said on stderr) when there is none."""
+    from net.session.discovery import BROWSE_SECONDS, browse
+    from net.session.verify import printable_line
+
+    print(f"looking for games on the LAN ({BROWSE_SECONDS:g} seconds) ...", file=sys.stderr,
+          flush=True)
+    try:
+        games = browse()
+    except OSError as e:
+        print(f"palazzo join: cannot look for games on the LAN: {e}", file=sys.stderr)
+        return []
+    if not games:
+        print("palazzo join: no game found on the LAN (give the host's HOST:PORT)",
+              file=sys.stderr)
+    for i, g in enumerate(games, 1):
+        first, second = (printable_line(x) for x in g.lines())
+        print(f"{i:3}  {first}\n     {second}", flush=True)
+    return games
+
+
+def _pick(games):  # type: ignore[no-untyped-def]
+    """The game the user chooses by its number (``None``: no answer, or not in the list)."""
+    answer = _ask(f"which game? (1-{len(games)}) ")
+    if not answer.isdigit() or not 1 <= int(answer) <= len(games):
+        print(f"palazzo join: no game {answer!r} in the list", file=sys.stderr)
+        return None
+    return games[int(answer) - 1]
 
 
 def _identity_spec(spec: str | None) -> str | None:

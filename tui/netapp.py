@@ -10,7 +10,8 @@ commands.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from net.session.hosting import HostSettings
 from net.wire.identity import Identity
@@ -39,19 +40,40 @@ class NetApp(PalazzoApp):
         return "Leave this networked game and quit palazzo?"
 
     def leave_lobby(self) -> None:
-        self.exit()
+        self._leave()
 
     def network_over(self) -> None:
+        self._leave()
+
+    def _leave(self) -> None:
+        """Close the app; a host tells every peer "the host closed the game" first, and the
+        app closes once the goodbyes are out."""
+        self.game.close()
+        self.game.save_again(lambda line: self.notify(line, timeout=15))
+        if self.game.ends_by_itself:
+            self.run_worker(self._exit_when_closed(), group="closing")
+        else:
+            self.exit()
+
+    async def _exit_when_closed(self) -> None:
+        await self.game.wait_closed()
         self.exit()
 
     def exit_status(self) -> int:
         return self.game.exit_status()
 
+    def exit(self, *args: Any, **kwargs: Any) -> None:
+        """Every way out: a joiner tells the host it leaves, then the app closes."""
+        self.game.leave_game()
+        super().exit(*args, **kwargs)
+
 
 def join_app(host: str, port: int, code: str | None, name: str,
-             identity: Identity | None = None) -> NetApp:
-    """The app that joins ``host:port`` as ``name``."""
-    return NetApp(join_net(host, port, code, name, identity))
+             identity: Identity | None = None, host_fingerprint: str | None = None,
+             talk: Sequence[str] = ()) -> NetApp:
+    """The app that joins ``host:port`` as ``name`` (only a host with that fingerprint; saying
+    ``talk`` once seated)."""
+    return NetApp(join_net(host, port, code, name, identity, host_fingerprint, talk))
 
 
 def host_app(settings: HostSettings) -> NetApp:
@@ -69,8 +91,9 @@ def finish(app: NetApp, say: Callable[[str], None]) -> int:
 
 
 def join_tui(host: str, port: int, code: str | None, name: str, say: Callable[[str], None],
-             identity: Identity | None = None) -> int:
-    app = join_app(host, port, code, name, identity)
+             identity: Identity | None = None, host_fingerprint: str | None = None,
+             talk: Sequence[str] = ()) -> int:
+    app = join_app(host, port, code, name, identity, host_fingerprint, talk)
     app.run()
     return finish(app, say)
 

@@ -6,8 +6,11 @@
   resumed from its record (``net.session.resume``; ``say`` tells which), or a new one that keeps
   its record. ``serve(seat, ...)`` listens (a port it cannot listen on is a ``ValueError`` naming
   the port), gives the line to give to friends, seats this machine's own player (``None``: it
-  only relays) and its computer seats, and runs until the game is over. Each computer seat has
-  its own key, whose seed is in the record, so that a resumed game gets its bots back.
+  only relays) and its computer seats, and runs until the game is over. With
+  ``settings.advertise`` it advertises the game on the LAN meanwhile (``net.session.discovery``:
+  the seats taken kept up to date, withdrawn at the end; a failure is one log line). Each
+  computer seat has its own key, whose seed is in the record, so that a resumed game gets its
+  bots back.
 * ``seat_session`` is every seat this program plays (the host's own, its bots, a joiner): a
   ``PeerSession`` that keeps its journal (``net.session.journal``).
 * ``LateBot`` is a bot of a named kind built once the game is known: a joiner learns which game
@@ -28,18 +31,21 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import os
 import random
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.registry import game_names, get_game
 from net.session import resume
 from net.session.code import new_code
 from net.session.host import HostRunner
 from net.session.journal import Journal
+from net.session.presence import DEFAULT_GRACE
 from net.session.sessions import HostSession, PeerSession
 from net.session.table import Table
 from net.session.verify import verify_bytes
@@ -48,6 +54,10 @@ from net.wire.errors import CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
 from net.wire.rpc import E_KEY_IN_USE
 
+if TYPE_CHECKING:  # zeroconf is imported only by a host that advertises
+    from net.session.discovery import Advertiser
+
+log = logging.getLogger("palazzo.net")
 DEFAULT_PORT = 7342
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -81,6 +91,12 @@ class HostSettings:
     new: bool = False
     #: the host's identity (``net.wire.identity.identity_path``): ``None`` the account's key
     identity: str | None = None
+    #: advertise the game on the LAN (``net.session.discovery``); ``palazzo host`` and the host
+    #: form do unless told not to
+    advertise: bool = False
+    #: seconds the others wait for the seat due once it dropped out, then it forfeits
+    #: (``net.session.presence``)
+    grace: float = DEFAULT_GRACE
 
 
 def check_bot(name: str, game: str | None = None) -> None:
@@ -92,10 +108,12 @@ def check_bot(name: str, game: str | None = None) -> None:
 
 
 def seat_session(identity: Identity, name: str, code: str | None,
-                 auto_ready: bool = True) -> PeerSession:
-    """A seat this program plays, keeping its journal."""
+                 auto_ready: bool = True, host_fingerprint: str | None = None) -> PeerSession:
+    """A seat this program plays, keeping its journal; with ``host_fingerprint`` (a host
+    found on the LAN) it refuses a host whose key has another fingerprint."""
     return PeerSession(identity, name, code, auto_ready=auto_ready,
-                       journal=Journal.for_identity(identity.public_key))
+                       journal=Journal.for_identity(identity.public_key),
+                       host_fingerprint=host_fingerprint)
 
 
 class LateBot:
@@ -165,12 +183,22 @@ def join_line(s: HostSettings, port: int, code: str | None) -> str:
     return f"palazzo join {address}:{port}" + (f" --code {code}" if code else "")
 
 
-def save_transcript(table: Table | None, say: Say) -> None:
-    """Save a game's transcript (if it started) and say where."""
+def save_transcript(table: Table | None, say: Say | None) -> Path | None:
+    """Save a game's transcript (if it started) and say where (``say`` ``None``: only give
+    the path)."""
     if table is None or not table.transcript.entries or not table.game_id:
-        return
-    path = files.save(table.transcript, files.file_name(table.game, table.started, table.game_id))
-    say(f"transcript: {path}")
+        return None
+    path: Path = files.save(table.transcript,
+                            files.file_name(table.game, table.started, table.game_id))
+    if say is not None:
+        say(f"transcript: {path}")
+    return path
+
+
+def host_gone_line(address: str, path: Path | None) -> str:
+    """What a joiner whose host went away without a goodbye says, in one line."""
+    saved = f"; the record so far is saved in {path}" if path is not None else ""
+    return f"The host at {address} went away{saved}"
 
 
 def end_audit(table: Table, say: Say) -> bool:
@@ -208,7 +236,7 @@ def make_host(s: HostSettings) -> tuple[HostSession, str | None]:
     identity = Identity.load_or_create(spec=s.identity)
     code = None if s.open else new_code()
     session = HostSession(identity, s.game, config, code=code, turn_timeout=s.turn_timeout,
-                          on_timeout=s.on_timeout, allow_hints=s.allow_hints)
+                          on_timeout=s.on_timeout, allow_hints=s.allow_hints, grace=s.grace)
     return session, code
 
 
@@ -229,7 +257,8 @@ def hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[byt
         say(f"resuming game {record.game_id.hex()} at entry {len(session.table.transcript)}")
         resume.keep_record(session, r, record=record)
         kept = {f.name: r[f.name] for f in dataclasses.fields(HostSettings)
-                if f.name in r and f.name not in ("port", "bind", "resume", "new", "identity")}
+                if f.name in r and f.name not in ("port", "bind", "resume", "new", "identity",
+                                                   "advertise")}
         return session, r.get("code"), list(r.get("bot_seeds", [])), dataclasses.replace(s, **kept)
     session, code = make_host(s)
     seeds = [os.urandom(32) for _ in range(s.bots)]
@@ -276,8 +305,10 @@ class Hosting:
                 task.result()
             except OSError as e:
                 raise ValueError(f"cannot listen on port {s.port}: {e.strerror or e}") from None
+        port = started.result()[0][1]
         if listening is not None:
-            listening(join_line(s, started.result()[0][1], self.code))
+            listening(join_line(s, port, self.code))
+        advert = self._advertise(port) if s.advertise else None
         if seat is not None:
             self.runner.add(seat, bot, fallback=fallback)
         for i, seed in enumerate(self.bot_seeds):
@@ -285,4 +316,33 @@ class Hosting:
             self.runner.add(seat_session(key, f"bot-{i + 1} ({s.bot})", self.code),
                             self.make_bot(s.bot))
         self.runner.pump()
-        await task
+        try:
+            await task
+        finally:
+            if advert is not None:
+                await advert.close()
+
+    def _advertise(self, port: int) -> Advertiser | None:
+        """Advertise this game on the LAN, the seats taken kept up to date after every burst
+        of traffic (``net.session.discovery``); a failure is one log line, the game goes on."""
+        try:
+            from net.session import discovery
+
+            s, session = self.settings, self.session
+            offer = discovery.Offer(
+                s.game, s.players, len(session.seats), s.name, session.identity.fingerprint,
+                self.code is not None, port, discovery.own_addresses(s.bind))
+            advert = discovery.Advertiser(offer)
+            advert.start()
+        except Exception as e:
+            log.warning("the game is not advertised on the LAN: %s", e)
+            return None
+        told = self.runner.on_change
+
+        def changed() -> None:
+            advert.seated(len(session.seats))
+            if told is not None:
+                told()
+
+        self.runner.on_change = changed
+        return advert

@@ -18,6 +18,9 @@ Rules (``HostSession`` applies them; ``docs/protocol.md`` section 3 states them 
   ``REQUEST_RATE`` a second after that (a token bucket); an honest peer sends one per entry it
   writes and waits for each to come back. One more and it is closed (its seat stays: it may
   rejoin). The seats the host runs in its own process (``""``) have no budget. Every refusal is cheap: the messages after it are not even parsed.
+* **Watchers** (``net.session.watch``) are connections too, at most ``watch.MAX_WATCHERS``:
+  not strangers (no hello timeout, never closed for room), with a request budget of their own,
+  far smaller than a seat's, and their frames kept at ``STRANGER_FRAME_LIMIT``.
 * **A held seat.** A hello that proves the key of a seat another connection holds does not take
   it at once: the host pings the holder and refuses the hello (``E_KEY_IN_USE``) if the holder
   answers within ``PING_WAIT`` seconds; if it does not (a half-open connection), or closes

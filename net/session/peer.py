@@ -2,8 +2,9 @@
 
 A thin adapter: bytes read go to the session, the session's bytes go back. Decisions come from
 a bot (``choose(view, seat)``) or from outside (a table screen calls ``PeerRunner.act``); with
-the host's ``--on-timeout bot``, a ``fallback`` bot decides for a player who let the turn
-timeout pass. If the connection drops before the game is over, it reconnects with the same key
+the host's ``--on-timeout program-plays`` (``bot`` on the wire), a ``fallback`` bot decides for a
+player who let the turn timeout pass, and its entry says so (``auto: true``,
+``net.session.timeout``). If the connection drops before the game is over, it reconnects with the same key
 and the host resends the transcript from where this peer stopped.
 
 Retries are bounded. After a connection that ends without the host taking this peer in (no
@@ -14,6 +15,11 @@ said last. A connection on which the host took it in starts the count again. The
 connection failing to open at all is ``PeerGone`` at once (nobody listens there).
 A host that cannot be reached any more in mid-game (it may be restarting,
 ``net.session.resume``) is tried in the same way; the ``host-gone`` event says so once.
+
+A peer that quits on purpose calls ``leave()``: the host is told ``leave {}`` (written to the
+socket at once, so it goes out even if the program ends right after) and the run ends without
+trying again; the others see "Jo left" (``net.session.presence``). ``away(flag)`` tells the
+host the player is away or here again.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from net.session.sessions import PeerEvent, PeerSession
 READ_SIZE = 65536
 TICK = 0.5
 MAX_DELAY = 30.0  # seconds between two tries, at most
+LEAVE_WAIT = 5.0  # seconds for the leave to go out before the program ends
 
 
 class PeerGone(Exception):
@@ -56,6 +63,9 @@ class PeerRunner:
         self.bot, self.fallback, self.on_event = bot, fallback, on_event
         self.retries, self.retry_delay = retries, retry_delay
         self._wake = asyncio.Event()
+        self._writer: asyncio.StreamWriter | None = None
+        #: ``leave()`` was called: the run ends and does not reconnect
+        self.left = False
 
     def act(self, action: Any) -> None:
         """This seat's decision, from outside (``LocalProtocolError`` if not legal or not due)."""
@@ -66,12 +76,30 @@ class PeerRunner:
         """Send what the session has to say now (after ``session.ready()``, say)."""
         self._wake.set()
 
+    def away(self, away: bool) -> None:
+        """The player is away (no key for a while) or here again: tell the host."""
+        self.session.set_away(away)
+        self._wake.set()
+
+    def leave(self) -> None:
+        """Quit on purpose: tell the host ``leave`` now and end the run (no reconnect)."""
+        if self.left:
+            return
+        self.left = True
+        self.session.leave()
+        out = self.session.data_to_send()
+        writer = self._writer
+        if out and writer is not None and not writer.transport.is_closing():
+            with contextlib.suppress(ConnectionError, OSError, RuntimeError):
+                writer.write(out)  # a socket transport sends at once what it can
+        self._wake.set()
+
     async def run(self) -> None:
         session = self.session
         failed = 0  # tries in a row on which the host did not take this peer in
         why = ""
         told_gone = False
-        while True:
+        while not self.left:
             try:
                 reader, writer = await asyncio.open_connection(self.host, self.port)
             except OSError as e:
@@ -86,13 +114,17 @@ class PeerRunner:
                 told_gone = False
                 if session.state == "disconnected":
                     session.reconnect()
+                self._writer = writer
                 try:
                     await self._converse(reader, writer)
                 except (ConnectionError, OSError):
                     pass
                 finally:
+                    self._writer = None
+                    if self.left:  # the leave, and anything before it, reaches the host
+                        await self._drain(reader, writer)
                     writer.close()
-                if session.state in ("over", "failed"):
+                if session.state in ("over", "failed") or self.left:
                     return
                 taken_in = session.state in ("lobby", "playing")
                 session.connection_lost()
@@ -105,6 +137,23 @@ class PeerRunner:
                 raise PeerGone(f"gave up after {failed} tries to join {self.host}:{self.port}: "
                                f"{why}", gave_up=True)
             await asyncio.sleep(min(self.retry_delay * 2 ** (failed - 1), MAX_DELAY))
+
+    @staticmethod
+    async def _drain(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """After a leave: let what waits for the socket go out and read on until the host
+        closes the connection (it does on ``leave``; a host that waits to write to this peer
+        reads nothing more from it), at most ``LEAVE_WAIT`` seconds; then close."""
+
+        async def until_closed() -> None:
+            await writer.drain()
+            while await reader.read(READ_SIZE):
+                pass
+
+        with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError, RuntimeError):
+            await asyncio.wait_for(until_closed(), LEAVE_WAIT)
+        writer.close()
+        with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError, RuntimeError):
+            await asyncio.wait_for(writer.wait_closed(), LEAVE_WAIT)
 
     async def _converse(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         session = self.session
@@ -129,7 +178,7 @@ class PeerRunner:
                     session.check_ahead()  # while the host checks what was just posted
                     await writer.drain()
                 self._emit()
-                if session.state in ("over", "failed"):
+                if session.state in ("over", "failed") or self.left:
                     return
         finally:
             read.cancel()
@@ -139,13 +188,13 @@ class PeerRunner:
     def _decide(self) -> None:
         session = self.session
         while session.decision_due():
-            bot = self.bot
+            bot, auto = self.bot, False
             if bot is None and self.fallback is not None and session.takeover_due():
-                bot = self.fallback
+                bot, auto = self.fallback, True  # marked: the player did not choose it
             if bot is None:
                 return
             assert session.table is not None
-            session.act(bot.choose(session.view, session.table.me))
+            session.act(bot.choose(session.view, session.table.me), auto)
 
     def _emit(self) -> None:
         events, self.session.events = self.session.events, []

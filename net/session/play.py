@@ -3,7 +3,8 @@
 ``host_game`` and ``join_game`` return an exit status (``net.session.hosting``: 0 the game ended
 normally, or the host quit (SIGINT or SIGTERM: every peer is told "the host closed the game",
 the record is saved); ``join_game``: 1 the game could not be played, 3 a cheat was found, ``EXIT_GAVE_UP`` it
-gave up trying to join or rejoin) and talk to the user only through ``say`` (one line at a time;
+gave up trying to join or rejoin: a host that went away without a goodbye is one line, "The host at HOST:PORT went away; the
+record so far is saved in PATH" once the game had started) and talk to the user only through ``say`` (one line at a time;
 a joiner's lines are made printable first, since names and reasons come from the host). The
 hosting and joining themselves (the session, the seats and bots, the join line, the transcript
 saved under ``$XDG_DATA_HOME/palazzo/games/`` and said at the end, also after a failure: it is
@@ -22,6 +23,7 @@ import logging
 import signal
 
 from net.session.hosting import (
+    EXIT_FAILED,
     EXIT_OK,
     Hosting,
     HostSettings,
@@ -29,14 +31,16 @@ from net.session.hosting import (
     Say,
     end_audit,
     exit_status,
+    host_gone_line,
     parse_address,
     result_line,
     save_transcript,
     seat_session,
 )
-from net.session.peer import PeerGone, run_peer
+from net.session.peer import PeerGone, PeerRunner
 from net.session.sessions import PeerEvent
 from net.session.verify import printable_line
+from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
 
 
@@ -102,11 +106,19 @@ def _printable_lines(say: Say) -> Say:
 
 
 def join_game(address: str, code: str | None, name: str, game_bot: str | None, say: Say,
-              verbose: bool = False, identity_spec: str | None = None) -> int:
+              verbose: bool = False, identity_spec: str | None = None,
+              host_fingerprint: str | None = None, talk: list[str] | None = None) -> int:
+    """Join ``address``; with ``host_fingerprint`` (a game found on the LAN) only a host whose
+    key has that fingerprint; ``talk``: lines said once seated."""
     say = _printable_lines(say)
     host, port = parse_address(address)
     identity = Identity.load_or_create(spec=identity_spec)
-    session = seat_session(identity, name, code)
+    session = seat_session(identity, name, code, host_fingerprint=host_fingerprint)
+    for text in talk or []:  # said once seated (``net.session.chat``)
+        try:
+            session.say(text)
+        except LocalProtocolError as e:
+            say(f"not said: {e}")
     last_lobby = [""]
     told = [0]
 
@@ -122,24 +134,49 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
             if line != last_lobby[0]:
                 say(line)
                 last_lobby[0] = line
+        elif e.kind == "said":
+            say(f"{e.data['name']}: {e.data['text']}" + ("" if e.data["live"] else
+                                                         " (from the record)"))
+        elif e.kind == "refused":
+            say(f"not said: {e.data['text']}: {e.data['why']}")
+        elif e.kind == "note":
+            say(e.data)
         elif e.kind == "disconnected":
             say("connection lost; rejoining")
         elif e.kind == "host-gone":
             say("the host is gone; trying again ...")
 
+        elif e.kind == "note":
+            say(e.data)
+
     say(f"joining {host}:{port} as {name} (key {identity.fingerprint})")
     bot = LateBot(session, game_bot) if game_bot else None
+    runner = PeerRunner(session, host, port, bot, on_event)
+
+    async def play() -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):  # quitting tells the host first
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, runner.leave)
+        await runner.run()
+
     try:
-        asyncio.run(run_peer(session, host, port, bot, on_event))
+        asyncio.run(play())
     except PeerGone as e:
-        say(f"error: {e}")
-        save_transcript(session.table, say)
+        if session.seat is not None:  # the host had taken it in, then went away
+            say(host_gone_line(f"{host}:{port}", save_transcript(session.table, None)))
+        else:
+            say(f"error: {e}")
         return exit_status(session, gave_up=e.gave_up)
     if session.state == "over":
         assert session.table is not None
         say(result_line(session.table))
         save_transcript(session.table, say)
         return exit_status(session, record_ok=end_audit(session.table, say))
+    if runner.left:
+        say("you left the game; the host and the other players were told")
+        save_transcript(session.table, say)
+        return EXIT_FAILED
     say(f"error: {session.error}")
     save_transcript(session.table, say)
     return exit_status(session)

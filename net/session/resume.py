@@ -52,6 +52,7 @@ from typing import Any
 import msgpack
 
 from engine.registry import get_game
+from net.session.presence import DEFAULT_GRACE
 from net.session.sessions import HostSession
 from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
@@ -285,7 +286,8 @@ def resume_session(identity: Identity, record: HostRecord, **kw: Any) -> HostSes
     def restored(entries: list[Entry]) -> HostSession:
         session = HostSession(identity, s["game"], config, code=s.get("code"),
                               turn_timeout=s.get("turn_timeout"),
-                              on_timeout=s.get("on_timeout", "forfeit"), **kw)
+                              on_timeout=s.get("on_timeout", "forfeit"),
+                              grace=s.get("grace", DEFAULT_GRACE), **kw)
         session.restore(entries)
         return session
 

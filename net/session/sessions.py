@@ -6,7 +6,9 @@ through ``net.session.link``.
 
 The conversation (``docs/protocol.md`` gives every field):
 
-1. On connect the host sends ``challenge {nonce, host, version, game, players, code}``.
+1. On connect the host sends ``challenge {nonce, host, version, game, players, code}`` (a
+   peer that chose the host from an advertisement on the LAN, ``net.session.discovery``, stops
+   here unless the host key has the fingerprint advertised).
 2. The peer asks ``hello {name, key, sig, code, have, nonce}``: ``sig`` signs the host's nonce
    and the host key with the peer's identity; ``nonce`` is 32 fresh bytes of the peer's, its
    challenge to the host and, in the lobby, its contribution to the game id (kept in its journal
@@ -31,8 +33,16 @@ The conversation (``docs/protocol.md`` gives every field):
    or a restart the same bytes go out again.
 5. When the table reaches ``over`` the host sends ``bye`` and the peers save the transcript.
 
-Host states per connection: new (challenged, a *stranger*) -> seated (after hello) -> closed;
-a stranger over its budget is muted (nothing more it sends is read) until it is closed. A frame
+A hello with ``watch: true`` takes no seat: the connection watches (``net.session.watch``), gets
+every broadcast a seat gets (``_broadcast``) and may ask nothing a seat alone may ask.
+
+From the start the host also tells every seated connection who is here: ``presence``, and a
+peer says ``status {away}`` and ``leave {}`` (notifications, for its own seat only); the seat due
+that is gone for the grace period forfeits. ``net.session.presence`` holds those rules; here are
+only the hooks (``_peer_note``, ``_send_presence``, ``_deadline``, ``PeerSession._on_presence``).
+
+Host states per connection: new (challenged, a *stranger*) -> seated or watching (after hello)
+-> closed; a stranger over its budget is muted (nothing more it sends is read) until it is closed. A frame
 the codec refuses gets an ``error`` notification and the connection is closed; a bad request
 gets an error response and the connection stays, except for a wrong code, a lock-out or a full
 game (``CLOSING``). Nothing a connection sends can change another connection's game except a
@@ -51,10 +61,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from net.session import limits
+from net.session import limits, watch
+from net.session.chat import ChatHost, ChatPeer, text_problem
 from net.session.code import CodeGuard, same_code
 from net.session.journal import Journal
 from net.session.limits import Bucket, QuietLog
+from net.session.presence import (
+    DEFAULT_GRACE,
+    HostPresence,
+    NoteBook,
+    Presence,
+    notes,
+    read_presence,
+)
 from net.session.table import MAX_TIMEOUT, NAME_LIMIT, Table
 from net.session.verify import printable_line
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
@@ -146,6 +165,7 @@ class _Conn:
     resume_from: int = 0
     ping: int | None = None  # the msgid of the ping it was sent and has not answered
     claim: bool = False  # its hello waits for the seat's holder to answer a ping
+    watcher: str | None = None  # the name of a watcher (``net.session.watch``): never a seat
 
 
 @dataclass(frozen=True)
@@ -199,6 +219,7 @@ class HostSession:
         allow_hints: bool = False,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
+        grace: float | None = DEFAULT_GRACE,
     ) -> None:
         if turn_timeout is not None and not 0 < turn_timeout <= MAX_TIMEOUT:
             raise ValueError(f"a turn timeout is more than 0 and at most {MAX_TIMEOUT} seconds")
@@ -212,11 +233,15 @@ class HostSession:
         self.on_timeout = on_timeout
         self.allow_hints = allow_hints
         self.clock = clock
+        #: who is here, and the grace period for a seat that went (``net.session.presence``)
+        self.presence = HostPresence(clock, grace)
         self.table = Table(identity.public_key, None)
+        self.chat = ChatHost(self.table, clock)  # table talk (``net.session.chat``)
         self.seats: list[Seat] = []
         self.conns: dict[int, _Conn] = {}  # in the order they connected
         self.guard = CodeGuard(clock)
         self.quiet = QuietLog(clock)
+        self.admissions = watch.Admissions(clock)  # watch hellos per address
         self._lobby_changed = False
         self._claims: dict[int, _Claim] = {}  # holder's connection -> the hello claiming its seat
         self._claimed: dict[bytes, float] = {}  # key -> when a claim on its seat last began
@@ -264,6 +289,7 @@ class HostSession:
             self._warn(conn, str(e))
             self._notify(conn, "error", {"code": e.code, "message": str(e)})
             self._close(conn, str(e))
+        self._send_presence()
         return self.take_output()
 
     def reading(self, conn: int) -> bool:
@@ -280,6 +306,9 @@ class HostSession:
         for old, k in list(self._claims.items()):
             if k.conn == conn:
                 del self._claims[old]
+        if c is not None and c.watcher is not None:
+            log.info("watcher %s left", c.watcher)
+            self._broadcast_lobby()
         if c is not None and c.seat is not None and self.seats[c.seat].conn == conn:
             log.info("seat %s (%s) left", c.seat, self.seats[c.seat].name)
             if self.table.phase == "lobby":  # before the start a seat is simply given up
@@ -289,7 +318,9 @@ class HostSession:
                         other.seat -= 1
             else:
                 self.seats[c.seat].conn = None
+                self.presence.lost(c.seat)
             self._broadcast_lobby()
+        self._send_presence()
         return self.take_output()
 
     def tick(self) -> list[Output]:
@@ -300,17 +331,35 @@ class HostSession:
         for old, k in list(self._claims.items()):
             if now >= k.deadline:
                 self._settle(old, alive=False)
-        if self.turn_timeout is None or self.finished:
+        if self.finished:
             return self.take_output()
         self._track_due()
+        deadline = self._deadline()
+        if deadline is not None and now >= deadline[0]:
+            self._write({"kind": "forfeit", "seat": self._due[0], "reason": deadline[1]})
+        self._send_presence()
+        return self.take_output()
+
+    def _deadline(self) -> tuple[float, str] | None:
+        """When the host forfeits the seat due now, and why (``HostPresence.deadline``)."""
         who, _ = self._due
         if who is None or who == HOST or self.table.phase not in ("seed-commit", "seed-open", "play", "end"):
-            return self.take_output()
-        limit = self.turn_timeout * (2 if self.on_timeout == "bot" else 1)
-        if self.clock() - self._due_since >= limit:
-            reason = f"no move within {limit:g} seconds"
-            self._write({"kind": "forfeit", "seat": who, "reason": reason})
-        return self.take_output()
+            return None
+        limit = None if self.turn_timeout is None else \
+            self.turn_timeout * (2 if self.on_timeout == "bot" else 1)
+        return self.presence.deadline(who, self._due_since, limit, self.seats[who].name)
+
+    def _send_presence(self) -> None:
+        """Tell every seated connection and every watcher who is here, when something changed
+        (throttled)."""
+        if self.finished or self.closed or not self.presence.started:
+            return
+        self.presence.watchers = self.watchers()
+        deadline = self._deadline()
+        who = self._due[0] if self.table.phase != "over" else None
+        m = self.presence.take(who, None if deadline is None else deadline[0])
+        if m is not None:
+            self._broadcast("presence", m)
 
     def close_game(self, reason: str = "the host closed the game") -> list[Output]:
         """The host quits: every connection is told ``bye {reason}`` and closed; nothing more
@@ -349,6 +398,8 @@ class HostSession:
                 return
             self._respond(conn, event.msgid, result)
             self._after(conn, event.method)
+        elif isinstance(event, Notification) and event.method in ("status", "leave"):
+            self._peer_note(conn, event)
         elif isinstance(event, Notification):
             msg = f"unknown notification {event.method!r} (peers send requests only)"
             self._warn(conn, msg)
@@ -368,6 +419,7 @@ class HostSession:
         sig = _typed(m, "sig", bytes, size=SIGNATURE_SIZE)
         nonce = _typed(m, "nonce", bytes, size=NONCE_SIZE)
         have = _typed(m, "have", int, optional=True) or 0
+        watching = _typed(m, "watch", bool, optional=True) or False
         if not 0 <= have <= len(self.table.transcript):
             raise RemoteProtocolError(f"'have' is {have}: the transcript holds "
                                       f"{len(self.table.transcript)} entries", E_BAD_PARAMS)
@@ -379,8 +431,10 @@ class HostSession:
             raise RemoteProtocolError("the hello signature does not match the key", E_BAD_SIGNATURE)
         if c.seat is not None:
             raise RemoteProtocolError("this connection already said hello", E_WRONG_PHASE)
-        if c.claim:
+        if c.claim or c.watcher is not None:
             raise RemoteProtocolError("this connection already said hello", E_WRONG_PHASE)
+        if watching:
+            return self._watch(conn, name, key, nonce, have)
         for i, seat in enumerate(self.seats):
             if seat.key == key:
                 old = seat.conn
@@ -397,6 +451,23 @@ class HostSession:
         return {"seat": c.seat, "players": self.players, "length": 0, "resume": False,
                 "proof": host_proof(self.identity, nonce, key)}
 
+    def _watch(self, conn: int, name: str, key: bytes, nonce: bytes, have: int) -> Any:
+        """Let ``conn`` watch (``net.session.watch``): no seat, the entries from ``have`` on."""
+        watch.check_room(len(self.watchers()))
+        c = self.conns[conn]
+        if not self.admissions.take(c.address):
+            self._shut(conn, E_BUSY, f"{watch.ADMIT_BURST} watchers came in from your address "
+                       f"just now: watch again in {watch.ADMIT_EVERY:g} seconds")
+            return _DEFERRED
+        c.watcher, c.resume_from = name, have
+        log.info("watcher %s (%s) is watching", name, _fp(key))
+        return watch.welcome(self.players, len(self.table.transcript), self.table.phase != "lobby",
+                             host_proof(self.identity, nonce, key))
+
+    def watchers(self) -> list[str]:
+        """The names of the watchers, in the order they came."""
+        return [c.watcher for c in self.conns.values() if c.watcher is not None and not c.closed]
+
     def _seat(self, conn: int, i: int, nonce: bytes, have: int) -> dict[str, Any]:
         """Seat ``conn`` on seat ``i``, whose key its hello proved: the welcome."""
         seat, c = self.seats[i], self.conns[conn]
@@ -404,6 +475,7 @@ class HostSession:
         started = self.table.phase != "lobby"
         if not started:  # its contribution is the nonce of its latest hello
             seat.nonce = nonce
+        self.presence.seated(i)
         log.info("seat %s (%s) is back", i, seat.name)
         return {"seat": i, "players": self.players, "length": len(self.table.transcript),
                 "resume": started, "proof": host_proof(self.identity, nonce, seat.key)}
@@ -477,14 +549,31 @@ class HostSession:
             return
         self._warn(conn, f"ignoring a response (msgid {event.msgid})")
 
+    def _peer_note(self, conn: int, event: Notification) -> None:
+        """``status {away}`` or ``leave {}`` from a seated connection, for its own seat only
+        (``net.session.presence``); never answered, a malformed one only logged."""
+        seat = self.conns[conn].seat
+        m = event.params[0] if len(event.params) == 1 and type(event.params[0]) is dict else None
+        if seat is None or m is None:
+            self._warn(conn, f"{event.method}: ignored (no seat, or not one map of fields)")
+            return
+        if event.method == "leave":
+            log.info("seat %s (%s) leaves", seat, self.seats[seat].name)
+            self.presence.leave(seat)
+            self._close(conn, "it left")
+        elif type(m.get("away")) is not bool:
+            self._warn(conn, "status: ignored ('away' must be true or false)")
+        elif not self.presence.status(seat, m["away"]):
+            self._warn(conn, "status: ignored (more changes than the status budget allows)")
+
     def _ready(self, conn: int, req: Request) -> Any:
-        seat = self._seat_of(conn)
+        seat = self._seat_of(conn, "say it is ready")
         self._lobby_changed = not self.seats[seat].ready  # a second ready tells nobody
         self.seats[seat].ready = True
         return None
 
     def _post(self, conn: int, req: Request) -> Any:
-        seat = self._seat_of(conn)
+        seat = self._seat_of(conn, "post an entry")
         m = _param_map(req)
         entry = Entry.parse(m.get("body"), m.get("sig"))
         if entry.author != seat:
@@ -502,13 +591,30 @@ class HostSession:
         self._relay(entry)
         return {"seq": entry.seq}
 
+    def _say(self, conn: int, req: Request) -> Any:
+        """Table talk (``net.session.chat``): check the message, relay it to the other seats."""
+        seat = self._seat_of(conn)
+        if not 0 <= seat < len(self.seats):  # a watcher (seat -1) has no voice
+            raise RemoteProtocolError("only a seated player may talk at the table",
+                                      E_NOT_YOUR_SEAT)
+        if self.finished:
+            raise RemoteProtocolError("the game is over", E_WRONG_PHASE)
+        s = self.seats[seat]
+        said = self.chat.say(seat, s.key, s.nonce, _param_map(req))
+        log.info("%s says: %s", s.name, said.text)
+        self._broadcast("said", said.to_wire(), but=conn)  # the seats and the watchers
+        return {"n": said.n}
+
     def _after(self, conn: int, method: str) -> None:
         if method == "hello":
             c = self.conns[conn]
-            c.codec.receive_limit = c.codec.frame_limit  # seated: entries may be large
+            if c.watcher is None:  # seated: entries may be large (a watcher sends none)
+                c.codec.receive_limit = c.codec.frame_limit
             for entry in self.table.transcript.entries[c.resume_from :]:
                 self._notify(conn, "entry", entry.to_wire())
             self._broadcast_lobby()
+            for said in self.chat.backlog({s.key: s.nonce for s in self.seats}):
+                self._notify(conn, "said", said.to_wire())  # after the lobby: it names them
         elif method == "ready" and self._lobby_changed:
             self._broadcast_lobby()
             self._maybe_start()
@@ -545,7 +651,8 @@ class HostSession:
     def _make_room(self, address: str) -> None:
         """Before a connection from ``address`` comes in: close the oldest stranger of that
         address when it holds its share, or the oldest of all when the host is full."""
-        strangers = [n for n, c in self.conns.items() if c.seat is None and not c.closed]
+        strangers = [n for n, c in self.conns.items()
+                     if c.seat is None and c.watcher is None and not c.closed]
         same = [n for n in strangers if self.conns[n].address == address]
         held = sum(1 for c in self.conns.values() if not c.closed)
         if address and len(same) >= limits.STRANGERS_PER_ADDRESS:
@@ -558,7 +665,7 @@ class HostSession:
     def _within_budget(self, conn: int, c: _Conn) -> bool:
         """Whether one more message from ``conn`` may be read; if not, a stranger is muted and a
         seated connection closed."""
-        if c.seat is None:
+        if c.seat is None and c.watcher is None:
             c.asked += 1
             if c.asked <= limits.STRANGER_REQUESTS:
                 return True
@@ -571,17 +678,18 @@ class HostSession:
         if not c.address:  # an in-process seat: the host's own program
             return True
         if c.budget is None:
-            c.budget = Bucket(self.clock, limits.REQUEST_RATE, limits.REQUEST_BURST)
+            c.budget = (Bucket(self.clock, watch.RATE, watch.BURST) if c.watcher is not None
+                        else Bucket(self.clock, limits.REQUEST_RATE, limits.REQUEST_BURST))
         if c.budget.take():
             return True
-        self._shut(conn, E_BUSY, f"more than {limits.REQUEST_BURST} messages at once, or "
-                   f"{limits.REQUEST_RATE:g} a second")
+        self._shut(conn, E_BUSY, f"more than {c.budget.burst:g} messages at once, or "
+                   f"{c.budget.rate:g} a second")
         return False
 
     def _expire_strangers(self) -> None:
         now = self.clock()
         for conn, c in list(self.conns.items()):
-            if c.seat is None and not c.closed and not c.claim \
+            if c.seat is None and c.watcher is None and not c.closed and not c.claim \
                     and now - c.since >= limits.HELLO_TIMEOUT:
                 self._shut(conn, E_TIMEOUT, f"no seat taken within {limits.HELLO_TIMEOUT:g} "
                            "seconds of connecting")
@@ -604,8 +712,11 @@ class HostSession:
             more = f" ({skipped} more from {address} not logged)" if skipped else ""
             log.warning("connection %s from %s: %s%s", conn, address, msg, more)
 
-    def _seat_of(self, conn: int) -> int:
-        seat = self.conns[conn].seat
+    def _seat_of(self, conn: int, method: str = "do that") -> int:
+        c = self.conns[conn]
+        if c.watcher is not None:
+            raise watch.refuse(method)
+        seat = c.seat
         if seat is None:
             raise RemoteProtocolError("say hello first", E_WRONG_PHASE)
         return seat
@@ -626,6 +737,7 @@ class HostSession:
             "timeout": math.ceil(self.turn_timeout or 0), "on_timeout": self.on_timeout,
             **({"hints": True} if self.allow_hints else {}),
         }, game_id=derive_game_id(host, [(s.key, s.nonce) for s in self.seats]))
+        self.presence.begin([s.conn is not None for s in self.seats])
         log.info("the game starts: %s", ", ".join(s.name for s in self.seats))
 
     def _write(self, fields: dict[str, Any], game_id: bytes | None = None) -> None:
@@ -641,14 +753,9 @@ class HostSession:
     def _relay(self, entry: Entry) -> None:
         if self.on_entry is not None:
             self.on_entry(entry)
-        seated = [conn for conn, c in self.conns.items() if c.seat is not None and not c.closed]
+        self.chat.entry(entry)
         # first to its author (its post answered), then to the seat that writes next
-        first = (entry.author, self.table.writer())
-        seated.sort(key=lambda conn: first.index(self.conns[conn].seat)
-                    if self.conns[conn].seat in first else len(first))
-        if seated:  # encoded once: a notification's bytes are the same on every connection
-            data = self.conns[seated[0]].codec.send(Notification("entry", (entry.to_wire(),)))
-            self._out += [Send(conn, data) for conn in seated]
+        self._broadcast("entry", entry.to_wire(), first=(entry.author, self.table.writer()))
         self._track_due()
         if self.table.phase == "over" and not self.finished:
             self.finished = True
@@ -671,6 +778,7 @@ class HostSession:
         for entry in entries:
             self.table.accept(entry)
         self.seats = [Seat(s.name, s.key, None, s.nonce, ready=True) for s in self.table.seats]
+        self.presence.begin([False] * len(self.seats))
         self._track_due()
         self.finished = self.table.phase == "over"
 
@@ -694,17 +802,35 @@ class HostSession:
             self._out.append(Close(conn, reason))
 
     def lobby(self) -> dict[str, Any]:
+        watching = self.watchers()
         return {
             "game": self.game, "players": self.players,
-            "seats": [{"seat": i, "name": s.name, "fp": _fp(s.key), "ready": s.ready,
-                       "online": s.conn is not None} for i, s in enumerate(self.seats)],
+            "seats": [{"seat": i, "name": s.name, "fp": _fp(s.key), "key": s.key,
+                       "ready": s.ready, "online": s.conn is not None}
+                      for i, s in enumerate(self.seats)],
+            **({"watchers": watching} if watching else {}),
         }
 
     def _broadcast_lobby(self) -> None:
-        data = self.lobby()
-        for conn, c in self.conns.items():
-            if c.seat is not None:
-                self._notify(conn, "lobby", data)
+        self._broadcast("lobby", self.lobby())
+
+    def _broadcast(self, method: str, payload: dict[str, Any], but: int | None = None,
+                   first: tuple[int | None, ...] = ()) -> None:
+        """Notify every seated connection and every watcher, but ``but`` (what everyone at the
+        table may know goes through here, so that watchers hear it too); the seats in ``first``
+        hear it first, in that order. Encoded once: a notification's bytes are the same on
+        every connection."""
+        to = [conn for conn, c in self.conns.items()
+              if (c.seat is not None or c.watcher is not None) and not c.closed and conn != but]
+        if not to:
+            return
+        if first:
+            rank: dict[int | None, int] = {}
+            for seat in first:
+                rank.setdefault(seat, len(rank))
+            to.sort(key=lambda conn: rank.get(self.conns[conn].seat, len(rank)))
+        data = self.conns[to[0]].codec.send(Notification(method, (payload,)))
+        self._out += [Send(conn, data) for conn in to]
 
 
 def _printable(text: Any) -> str:
@@ -717,7 +843,8 @@ def _fp(key: bytes) -> str:
 
 
 #: request -> the HostSession method that answers it
-_METHODS: dict[str, str] = {"hello": "_hello", "ready": "_ready", "post": "_post"}
+_METHODS: dict[str, str] = {"hello": "_hello", "ready": "_ready", "post": "_post",
+                            "say": "_say"}
 
 
 # -- the peer -----------------------------------------------------------------------------------
@@ -725,7 +852,8 @@ _METHODS: dict[str, str] = {"hello": "_hello", "ready": "_ready", "post": "_post
 
 @dataclass
 class PeerEvent:
-    """Something a peer's user may want to hear: ``kind`` is lobby, log, turn, over or failed."""
+    """Something a peer's user may want to hear: ``kind`` is lobby, log, turn, over, failed,
+    presence (``data`` the ``Presence`` read) or note (``data`` a line: "Jo left", ...)."""
 
     kind: str
     data: Any = field(default=None)
@@ -736,12 +864,19 @@ class PeerSession:
 
     ``receive_data`` takes bytes from the host; ``data_to_send`` gives bytes for it. When
     ``decision_due()`` the caller (a bot, or the table screen) calls ``act(action)``.
+    A subclass with ``WATCH`` set follows the game as a watcher (``net.session.watcher``).
     """
+
+    #: a watcher's session: its hello says ``watch``, its table is an observer's
+    WATCH = False
 
     def __init__(self, identity: Identity, name: str, code: str | None = None,
                  auto_ready: bool = True, clock: Callable[[], float] = time.monotonic,
-                 journal: Journal | None = None) -> None:
+                 journal: Journal | None = None, host_fingerprint: str | None = None) -> None:
         self.identity = identity
+        #: the fingerprint the host was chosen by (a LAN advertisement, ``net.session.discovery``):
+        #: a host whose key has another one is refused before anything is signed for it
+        self.host_fingerprint = host_fingerprint
         #: what this seat contributed and signed; give the same journal (a file journal,
         #: ``Journal.for_identity``) to a program that restarts, so that it rejoins its games
         self.journal = journal if journal is not None else Journal()
@@ -765,6 +900,13 @@ class PeerSession:
         self._sync_to = 0
         self._logged = 0
         self.refusal = ""  # what the host said last when it closed a connection for room
+        #: the last presence the host sent (``net.session.presence``; the host's word only)
+        self.presence: Presence | None = None
+        self.notes = NoteBook()  # the notes from the presences, for a table's log
+        self._bad_presence = False  # a malformed presence was refused already
+        #: table talk (``net.session.chat``): events ``said``, ``refused`` and ``note``
+        self.chat = ChatPeer(identity, lambda kind, data: self.events.append(PeerEvent(kind, data)),
+                             lambda: len(self.table.steps) if self.table is not None else 0)
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -818,18 +960,53 @@ class PeerSession:
                 and self.clock() - self._turn_since >= t.timeout)
 
     @property
+    def turn_since(self) -> float:
+        """When this seat's decision became due, on ``clock`` (its turn limit runs from it)."""
+        return self._turn_since
+
+    @property
     def view(self) -> Any:
         return None if self.table is None else self.table.view
 
-    def act(self, action: Any) -> None:
-        """Post this seat's decision; ``LocalProtocolError`` if it is not legal or not due."""
+    def act(self, action: Any, auto: bool = False) -> None:
+        """Post this seat's decision; ``LocalProtocolError`` if it is not legal or not due.
+        ``auto``: this seat's program played it after the turn limit (``takeover_due``)."""
         if not self.decision_due():
             raise LocalProtocolError("no decision is due from this seat now")
         assert self.table is not None
-        self._post(self.table.decide(action))
+        self._post(self.table.decide(action, auto))
 
     def ready(self) -> None:
         self._call("ready", ())
+
+    def set_away(self, away: bool) -> None:
+        """Tell the host this seat's player is away (``True``) or here again."""
+        if self.state in ("lobby", "playing"):
+            self._out += self.codec.send(Notification("status", ({"away": away},)))
+
+    def leave(self) -> None:
+        """Tell the host this seat leaves on purpose (then close the connection)."""
+        if self.state in ("lobby", "playing"):
+            self._out += self.codec.send(Notification("leave", ({},)))
+    def say(self, text: str) -> None:
+        """Say ``text`` at the table (sent when the one before it is answered);
+        ``LocalProtocolError`` for a text that cannot be said."""
+        why = text_problem(text)
+        if why is not None:
+            raise LocalProtocolError(why)
+        if self.state in ("over", "failed"):
+            raise LocalProtocolError("the game is over")
+        self.chat.queue.append(text)
+        self._maybe_say()
+
+    def _maybe_say(self) -> None:
+        t = self.table
+        if self.state not in ("lobby", "playing") or t is None or self.seat is None \
+                or not self._synced():
+            return
+        said = self.chat.next_say(self.seat, len(t.transcript), t)
+        if said is not None:
+            self._call("say", ({"body": said.body, "sig": said.sig},))
 
     # -- handling -------------------------------------------------------------------------------
 
@@ -844,6 +1021,9 @@ class PeerSession:
             method = self._calls.pop(event.msgid, None)
             if method is None:
                 raise RemoteProtocolError(f"a response to no request ({event.msgid})", E_BAD_PARAMS)
+            if method == "say":
+                self._on_say_answer(event)
+                return
             if event.error is not None:
                 self._fail(RemoteProtocolError(
                     f"the host refused {method}: {event.error.message}", event.error.code))
@@ -866,17 +1046,25 @@ class PeerSession:
             check_public_key(host)
         except InvalidKey as e:
             raise RemoteProtocolError(f"the host key is refused ({e})", E_BAD_PARAMS) from None
+        if self.host_fingerprint is not None and fingerprint(host) != self.host_fingerprint:
+            self._fail(RemoteProtocolError(
+                f"host key check: the host here has the key {fingerprint(host)}, not the "
+                f"{self.host_fingerprint} its advertisement on the LAN gave (one of them is not "
+                "what it says)", E_BAD_SIGNATURE))
+            return
         if self.table is None:
-            self.table = Table(host, self.identity, self.journal)
+            self.table = Table(host, None) if self.WATCH else Table(host, self.identity,
+                                                                    self.journal)
         elif self.table.host_key != host:
             raise RemoteProtocolError("a different host answered", E_BAD_SIGNATURE)
         self._nonce = os.urandom(NONCE_SIZE)
-        if self.table.phase == "lobby":  # it may go into the game: journaled before it is sent
-            self.journal.contribute(self._nonce)
+        if self.table.phase == "lobby" and not self.WATCH:
+            self.journal.contribute(self._nonce)  # it may go into the game: journaled first
+            self.chat.reset(self._nonce)
         self._call("hello", ({
             "name": self.name, "key": self.identity.public_key, "code": self.code,
             "sig": hello_signature(self.identity, nonce, host), "have": len(self.table.transcript),
-            "nonce": self._nonce,
+            "nonce": self._nonce, **({"watch": True} if self.WATCH else {}),
         },))
 
     def _on_welcome(self, result: Any) -> None:
@@ -898,6 +1086,21 @@ class PeerSession:
             if self.auto_ready:
                 self.ready()
         self._maybe_write()
+
+    def _on_say_answer(self, event: Response) -> None:
+        assert self.table is not None
+        if event.error is not None:
+            self.chat.refused(_printable(event.error.message))
+        else:
+            me = self.name if not self.table.game_id else self.table.seats[self.table.me].name
+            self.chat.accepted(self.table, me)
+        self._maybe_say()
+
+    def _on_said(self, m: dict[str, Any]) -> None:
+        if self.table is None:  # before the challenge: nobody to hear from
+            raise RemoteProtocolError("a message before the challenge", E_WRONG_PHASE)
+        self.chat.heard(m, self.table, self.lobby)
+        self._maybe_say()
 
     def _on_lobby(self, m: dict[str, Any]) -> None:
         self.lobby = m
@@ -931,6 +1134,7 @@ class PeerSession:
         if self.state == "lobby":
             self.state = "playing"
         t = self.table
+        self.chat.entry(t, entry)
         for line in t.log[self._logged :]:
             self.events.append(PeerEvent("log", line))
         self._logged = len(t.log)
@@ -940,6 +1144,7 @@ class PeerSession:
             self.events.append(PeerEvent("over", t.result()))
             return
         self._maybe_write()
+        self._maybe_say()
 
     def _on_error(self, m: dict[str, Any]) -> None:
         message = _printable(m.get("message"))
@@ -951,6 +1156,24 @@ class PeerSession:
     def _on_bye(self, m: dict[str, Any]) -> None:
         if self.state != "over":
             self._fail(RemoteProtocolError(f"the host ended the session: {_printable(m.get('reason'))}"))
+
+    def _on_presence(self, m: dict[str, Any]) -> None:
+        t = self.table
+        if t is None or not t.seats:
+            return  # before the start entry: nothing to say it of
+        try:
+            p = read_presence(m, len(t.seats), self.clock(), self.presence)
+        except ValueError as e:  # the host's word, and a bad one: refused, the game goes on
+            # said once; a host that sends more of them costs no more than a debug line each
+            log.log(logging.DEBUG if self._bad_presence else logging.WARNING,
+                    "the host sent a malformed presence, ignored: %s", e)
+            self._bad_presence = True
+            return
+        old, self.presence = self.presence, p
+        for line in notes(old, p, [s.name for s in t.seats], t.me):
+            self.notes.add(line)
+            self.events.append(PeerEvent("note", line))
+        self.events.append(PeerEvent("presence", p))
 
     def _synced(self) -> bool:
         return self.table is not None and len(self.table.transcript) >= self._sync_to
@@ -1015,4 +1238,6 @@ _PEER_NOTES: dict[str, str] = {
     "entry": "_on_entry",
     "error": "_on_error",
     "bye": "_on_bye",
+    "presence": "_on_presence",
+    "said": "_on_said",
 }

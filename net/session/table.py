@@ -81,8 +81,10 @@ from net.deck import group
 from net.games.condottiere import CondottiereDealer
 from net.games.dealer import FairDealer, MoveError
 from net.games.medici import MediciDealer
+from net.session.chat import check_record
 from net.session.commit import COMMIT_SIZE, SALT_SIZE, commit, new_salt, opens
 from net.session.journal import Journal
+from net.session.timeout import check_auto, timed_out_text
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
 from net.wire.identity import PUBLIC_KEY_SIZE, Identity, InvalidKey, check_public_key
 from net.wire.rpc import (
@@ -115,12 +117,12 @@ FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
     "start": {"rules": (str, True), "config": (dict, True), "host": (bytes, True),
               "seats": (list, True), "time": (int, True), "timeout": (int, True),
               "on_timeout": (str, True), "hints": (bool, False)},
-    "seed-commit": {"commit": (bytes, True), "sealed": (bytes, True)},
-    "seed-open": {"value": (bytes, True), "salt": (bytes, True)},
-    "deck": {"msgs": (list, True), "sealed": (bytes, True)},
-    "act": {"action": (dict, True)},
+    "seed-commit": {"commit": (bytes, True), "sealed": (bytes, True), "said": (list, False)},
+    "seed-open": {"value": (bytes, True), "salt": (bytes, True), "said": (list, False)},
+    "deck": {"msgs": (list, True), "sealed": (bytes, True), "said": (list, False)},
+    "act": {"action": (dict, True), "auto": (bool, False), "said": (list, False)},
     "forfeit": {"seat": (int, True), "reason": (str, True)},
-    "end": {},
+    "end": {"said": (list, False)},
 }
 DEALERS: dict[str, type[FairDealer]] = {"medici": MediciDealer, "condottiere": CondottiereDealer}
 
@@ -165,9 +167,20 @@ class Table:
         self.log: list[str] = []
         #: this seat's own entry checked ahead: its place, the entry, the change to make
         self._ahead: tuple[int, Entry, Any] | None = None
+        #: table talk (``net.session.chat``): the messages the record carries, in order, as
+        #: (seat, n, after, text, seq of the entry), each seat's last (n, after) among them, the
+        #: live messages this reader saw (seat -> n -> (after, text)) to check the record
+        #: against, and this seat's own messages the host accepted, for its next entry
+        self.said: list[tuple[int, int, int, str, int]] = []
+        self.said_last: dict[int, tuple[int, int]] = {}
+        self.live: dict[int, dict[int, tuple[int, str]]] = {}
+        self.said_out: list[dict[str, Any]] = []
         #: every step applied to this peer's view, chance steps included, as
         #: (view before, action as this peer knows it, view after): a table screen tells them
         self.steps: list[tuple[Any, Any, Any]] = []
+        #: the indices in ``steps`` of the moves a seat's program played after the turn limit
+        #: (``auto``, ``net.session.timeout``)
+        self.timed_out: set[int] = set()
 
     # -- whose move ---------------------------------------------------------------------------
 
@@ -227,8 +240,12 @@ class Table:
             apply = ahead[2]
         else:
             apply = self._check(entry)
+        talk = self._check_said(entry)  # here, never ahead: the live messages change meanwhile
         self.transcript.append(entry)
         apply()
+        for n, after, text in talk:
+            self.said.append((entry.author, n, after, text, entry.seq))
+            self.said_last[entry.author] = (n, after)
         self._advance()
 
     def check_ahead(self, entry: Entry) -> None:
@@ -271,6 +288,14 @@ class Table:
             raise CheatDetected(author, seq, f"out of turn: {who} must write now", E_NOT_YOUR_TURN)
         self._check_fields(entry)
         return handler(self, entry)  # checks everything, returns the change to make
+
+    def _check_said(self, entry: Entry) -> list[tuple[int, int, str]]:
+        """The messages ``entry`` records (``net.session.chat.check_record``)."""
+        if "said" not in entry.fields:
+            return []
+        last_n, last_after = self.said_last.get(entry.author, (0, 0))
+        return check_record(entry.fields["said"], entry.author, entry.seq, last_n, last_after,
+                            self.live.get(entry.author, {}))
 
     def _check_own(self, entry: Entry) -> None:
         """Rule 2b of the module docstring (a seat's own table only)."""
@@ -470,6 +495,10 @@ class Table:
             raise CheatDetected(e.author, e.seq, f"malformed action: {err}", E_BAD_PARAMS) from None
         if getattr(action, "seat", e.author) != e.author:
             raise CheatDetected(e.author, e.seq, "an action for another seat", E_NOT_YOUR_TURN)
+        bad_auto = check_auto(e.fields)
+        if bad_auto is not None:
+            raise CheatDetected(e.author, e.seq, bad_auto, E_BAD_PARAMS)
+        auto = e.fields.get("auto") is True
         assert self.dealer is not None
         if self.dealer.due() is not None:
             raise CheatDetected(e.author, e.seq, "the fair deck waits for a deck entry, not a move",
@@ -494,11 +523,17 @@ class Table:
             raise CheatDetected(e.author, e.seq, str(err), E_ILLEGAL) from None
         fork.settle(after)
         text = self._text(view, mine)
+        if auto:
+            seat_names = tuple(getattr(self.rules, "seat_names", ()))
+            labels = seat_names[e.author:e.author + 1] + (self.seats[e.author].name,)
+            text = timed_out_text(text, labels, self.seats[e.author].name)
 
         def apply() -> None:
             self.dealer = fork
             self.view = after
             self.log.append(text)
+            if auto:
+                self.timed_out.add(len(self.steps))
             self.steps.append((view, mine, after))
             if self.rules.current_player(after) == TERMINAL:
                 self._to_end()
@@ -601,26 +636,34 @@ class Table:
     def _sign(self, fields: dict[str, Any]) -> Entry:
         """Sign an entry of this seat's and keep it in the journal before anyone sees it."""
         assert self.identity is not None
+        last = self.said_last.get(self.me, (0, 0))[0]
+        said = [m for m in self.said_out if m["n"] > last]
+        self.said_out = []
+        if said:  # never an empty list: an entry without talk keeps its bytes
+            fields["said"] = said
         entry = Entry.sign(self.identity, fields)
         if self.journal is not None:
             self.journal.write(self.game_id, entry)
         return entry
 
-    def decide(self, action: Any) -> Entry:
-        """The entry for this seat's decision; ``LocalProtocolError`` if it is not legal now."""
+    def decide(self, action: Any, auto: bool = False) -> Entry:
+        """The entry for this seat's decision; ``LocalProtocolError`` if it is not legal now.
+        ``auto``: the seat's program chose it after the turn limit (``net.session.timeout``)."""
         if not self.decision_due():
             raise LocalProtocolError("it is not this seat's turn to decide")
         try:
             self.rules.apply(self.view, action)
         except (IllegalActionError, InvalidActionError) as err:
             raise LocalProtocolError(str(err)) from None
-        return self._act_entry(action)
+        return self._act_entry(action, auto)
 
-    def _act_entry(self, action: Any) -> Entry:
+    def _act_entry(self, action: Any, auto: bool = False) -> Entry:
         assert self.dealer is not None
         fields = self._header("act")
         fields["action"] = self.rules.action_to_data(self.dealer.public(self.view, action))
         fields.update(self.dealer.act_fields(self.view, action, self.transcript.head))
+        if auto:
+            fields["auto"] = True
         return self._sign(fields)
 
     def auto_entry(self) -> Entry | None:

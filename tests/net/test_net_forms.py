@@ -197,8 +197,8 @@ async def test_host_form_settings_are_the_command_lines(profile):
     async with app.run_test(size=(110, 34)) as pilot:
         form = await host_form(pilot)
         s = form.settings()  # the defaults: a seat, a code, no time limit
-        assert (s.seat, s.open, s.turn_timeout, s.on_timeout, s.options) == (
-            True, False, None, "forfeit", {})
+        assert (s.seat, s.open, s.turn_timeout, s.on_timeout, s.options, s.grace) == (
+            True, False, None, "forfeit", {}, 180.0)
         assert s.bot == "normal"  # the start screen's default level
         assert not form.query_one("#on-timeout-row").display  # no limit: nothing to choose after it
         await fill(pilot, "#game", "condottiere")
@@ -214,14 +214,15 @@ async def test_host_form_settings_are_the_command_lines(profile):
         await fill(pilot, "#timeout", 120)
         assert form.query_one("#on-timeout-row").display
         await fill(pilot, "#on-timeout", "bot")
+        await fill(pilot, "#grace", 600)
         await fill(pilot, "#name", "Ada")
         await fill(pilot, "#identity", "sister")
         s = form.settings()
     assert s == cli_settings([
         "condottiere", "--players", "3", "--no-seat", "--bots", "3", "--bot", "easy",
         "--option", "hidden_cards", "--option", "playing_for_points=30", "--open",
-        "--port", "7400", "--bind", "127.0.0.1", "--turn-timeout", "120", "--on-timeout", "bot",
-        "--name", "Ada", "--identity", "sister",
+        "--port", "7400", "--bind", "127.0.0.1", "--turn-timeout", "120",
+        "--on-timeout", "program-plays", "--name", "Ada", "--identity", "sister", "--grace", "600",
     ])
     assert s.identity == "sister"
     assert (s.seat, s.open, s.bots, s.bot, s.turn_timeout, s.on_timeout) == (
@@ -297,8 +298,8 @@ async def test_host_form_at_80x24_every_field_by_tab(profile):
         await fill(pilot, "#game", "condottiere")  # the game with the most options
         await fill(pilot, "#timeout", 60)  # and the choice after the time limit shown
         options = [f"opt-{n}" for n in get_game("condottiere").rules.options]  # in their order
-        fields = ["game", "players", "seat", "bots", "bot", *options, "port", "bind", "open",
-                  "timeout", "on-timeout", "hints", "identity", "name", "go"]
+        fields = ["game", "players", "seat", "bots", "bot", *options, "port", "bind", "open", "advertise",
+                  "timeout", "on-timeout", "grace", "hints", "identity", "name", "go"]
         assert options  # the game with the most options has some
         seen = []
         form.query_one("#game").focus()

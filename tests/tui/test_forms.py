@@ -22,7 +22,7 @@ def no_network(monkeypatch):
         started.append(settings)
         raise ValueError("not in this test")
 
-    def join(host_, port, code, name, identity=None):
+    def join(host_, port, code, name, identity=None, host_fingerprint=None):
         started.append((host_, port, code, name))
         raise ValueError("not in this test")
 

@@ -47,6 +47,8 @@ def result_text(view: TableView, how: str = "", length: str = "", unit: str = ""
         if i in o.winners:
             t.append("  winner")
         t.append("\n")
+    if not 0 <= view.seat < len(o.scores):  # a watcher's end: nobody here played
+        return t
     place = 1 + sum(1 for x in o.scores if x > o.scores[view.seat])
     if view.seat in o.winners:
         t.append("\nYou win.", style="bold")

@@ -2,10 +2,14 @@
 
 ``HostScreen`` asks for the game, the players, whether the host takes a seat (off: it only
 relays), the computer seats and their level, the game's rules options, the port and address,
-whether the game is open or needs a code, a turn limit and what happens after it, and the host's
+whether the game is open or needs a code, whether it is advertised on the LAN (on unless
+unticked: ``--no-advertise``), a turn limit and what happens after it, and the host's
 name and identity (empty: the account's key; a key file or a profile name lets a second player
 on one account take a seat of its own); it builds the ``HostSettings`` that ``palazzo host`` builds from its flags. ``JoinScreen``
-asks for ``HOST:PORT``, the code, the identity and a name (a ``JoinRequest``), as ``palazzo join`` takes them.
+asks for ``HOST:PORT``, the code, the identity and a name (a ``JoinRequest``), as ``palazzo join`` takes them;
+its Find games (``ctrl+f``, ``tui.screens.find``) lists the games advertised on the LAN, and the
+one chosen fills the host, the join then holding the host to that game's key fingerprint (the
+code is still asked).
 Going ahead hands the settings to ``start(form, settings)``, given by the app, which runs the
 network and opens the lobby; a game that cannot start (a port in use, no host listening, a wrong
 code) brings the user back to the form with the reason written on it (``show_error``), and the
@@ -24,8 +28,9 @@ import getpass
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -35,19 +40,28 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 
 from engine.registry import game_names, get_game
 from net.session.hosting import DEFAULT_PORT, HostSettings, parse_address
+from net.session.verify import printable_line
 from net.wire.identity import identity_path
 from tui.options import option_widgets, read_options
 from tui.setup import default_bot, player_levels
 from tui.widgets import Tick
 
+if TYPE_CHECKING:  # zeroconf is imported only when the join form looks for games
+    from net.session.discovery import Found
+
 CSS = "network.tcss"
+INTRO = "The host's line: palazzo join HOST:PORT --code CODE. Or find games: ctrl+f"
 
 #: the turn limits offered, in seconds (0: none), as ``--turn-timeout SECONDS``
 TIMEOUTS: list[tuple[str, int]] = [("none", 0), ("1 minute", 60), ("2 minutes", 120),
                                    ("5 minutes", 300), ("10 minutes", 600)]
+#: how long the others wait for a player who dropped out, as ``--grace SECONDS``
+GRACES: list[tuple[str, int]] = [("1 minute", 60), ("3 minutes", 180), ("5 minutes", 300),
+                                 ("10 minutes", 600), ("30 minutes", 1800)]
 #: what happens to a seat whose turn runs out, as ``--on-timeout``
-ON_TIMEOUT: list[tuple[str, str]] = [("the player forfeits", "forfeit"),
-                                     ("a computer plays the seat", "bot")]
+#: (``--on-timeout end-game`` and ``program-plays``; the values are the wire's names)
+ON_TIMEOUT: list[tuple[str, str]] = [("end the game: the seat forfeits", "forfeit"),
+                                     ("its own program plays for it", "bot")]
 
 
 def _number(select: Select[Any]) -> int:
@@ -118,11 +132,14 @@ class JoinRequest:
     name: str
     #: the player's identity (``net.wire.identity.identity_path``): ``None`` the account's key
     identity: str | None = None
+    #: the host key's fingerprint, for a game chosen from those found on the LAN: the join
+    #: refuses a host with another key
+    fingerprint: str | None = None
 
 
 class Form(Screen[dict[str, Any] | None]):
     CSS_PATH = CSS
-    HELP_KEYS = (
+    HELP_KEYS: tuple[tuple[str, str], ...] = (
         ("enter", "In a text field: the next field; in the last one or on the button: go ahead"),
         ("tab, shift+tab", "Move between the fields"),
     )
@@ -185,13 +202,13 @@ class HostScreen(Form):
         k = self.kept
         if not k:
             return
-        for wid in ("players", "bots", "bot", "timeout", "on-timeout"):
+        for wid in ("players", "bots", "bot", "timeout", "on-timeout", "grace"):
             if wid in k:
                 sel = self.query_one(f"#{wid}", Select)
                 with sel.prevent(Select.Changed):
                     sel.value = k[wid]
         self.query_one("#on-timeout-row").display = bool(k.get("timeout"))
-        for wid in ("seat", "open", "hints"):
+        for wid in ("seat", "open", "hints", "advertise"):
             if wid in k:
                 tick = self.query_one(f"#{wid}", Tick)
                 with tick.prevent(Checkbox.Changed):
@@ -204,9 +221,9 @@ class HostScreen(Form):
         """What the form holds now, to fill it again next time."""
         out: dict[str, Any] = {"game": self.game_name,
                                "options": dict(read_options(self, self.game_name))}
-        for wid in ("players", "bots", "bot", "timeout", "on-timeout"):
+        for wid in ("players", "bots", "bot", "timeout", "on-timeout", "grace"):
             out[wid] = self.query_one(f"#{wid}", Select).value
-        for wid in ("seat", "open", "hints"):
+        for wid in ("seat", "open", "hints", "advertise"):
             out[wid] = self.query_one(f"#{wid}", Tick).value
         for wid in ("port", "bind", "name", "identity"):
             out[wid] = self.query_one(f"#{wid}", Input).value
@@ -260,6 +277,10 @@ class HostScreen(Form):
                 yield Tick("Open game (no code): anyone who can reach this machine may join",
                            id="open", compact=True)
             with Horizontal(classes="row"):
+                yield Label("LAN", classes="label")
+                yield Tick("Advertise the game on the LAN: Find games on the join form lists it",
+                           value=True, id="advertise", compact=True)
+            with Horizontal(classes="row"):
                 yield Label("Turn limit", classes="label")
                 yield Select(TIMEOUTS, value=0, id="timeout", allow_blank=False, compact=True)
             on_timeout = Horizontal(classes="row", id="on-timeout-row")
@@ -268,6 +289,10 @@ class HostScreen(Form):
                 yield Label("After it", classes="label")
                 yield Select(ON_TIMEOUT, value="forfeit", id="on-timeout", allow_blank=False,
                              compact=True)
+            with Horizontal(classes="row"):
+                yield Label("Grace", classes="label")
+                yield Select(GRACES, value=180, id="grace", allow_blank=False, compact=True,
+                             tooltip="how long the others wait for a player who dropped out")
             with Horizontal(classes="row"):
                 yield Label("Coach", classes="label")
                 yield Tick("Hints: every player may ask the coach (h) for a suggestion",
@@ -373,8 +398,9 @@ class HostScreen(Form):
             turn_timeout=float(timeout) if timeout else None,
             on_timeout=str(self.query_one("#on-timeout", Select).value) if timeout else "forfeit",
             allow_hints=self.query_one("#hints", Tick).value,
+            grace=float(_number(self.query_one("#grace", Select))),
             name=self.query_one("#name", Input).value.strip() or _user(),
-            identity=_identity(self),
+            identity=_identity(self), advertise=self.query_one("#advertise", Tick).value,
         )
 
     @on(Button.Pressed, "#go")
@@ -392,8 +418,11 @@ class HostScreen(Form):
 class JoinScreen(Form):
     AUTO_FOCUS = "#address"
     HELP_TITLE = "On the join form"
+    HELP_KEYS = (*Form.HELP_KEYS,
+                 ("ctrl+f", "Find the games advertised on the LAN; choosing one fills the host"))
     BINDINGS = [
         Binding("ctrl+s", "join", "Join"),
+        Binding("ctrl+f", "find", "Find games"),
         Binding("escape", "back", "Back"),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
         Binding("ctrl+q", "app.quit", "Quit"),
@@ -404,11 +433,11 @@ class JoinScreen(Form):
         super().__init__()
         self.name_given = name
         self.start = start
+        self.found: Found | None = None  # the game chosen from those found on the LAN
 
     def compose(self) -> ComposeResult:
         yield Static("Join a game on the network", id="title")
-        yield Static("Type what the host's line says: palazzo join HOST:PORT --code CODE",
-                     id="intro")
+        yield Static(INTRO, id="intro")
         with VerticalScroll(id="form", can_focus=False):
             with Horizontal(classes="row"):
                 yield Label("Host", classes="label")
@@ -428,11 +457,36 @@ class JoinScreen(Form):
         yield self._error_line()
         with Horizontal(id="actions"):
             yield Button("Join", id="go", variant="primary")
+            yield Button("Find games", id="find")
             yield Static("Escape goes back.", id="hint")
         yield Footer()
 
     def go(self) -> None:
         self.action_join()
+
+    @on(Button.Pressed, "#find")
+    def action_find(self) -> None:
+        """The games found on the LAN; the one chosen fills the host (the code is asked)."""
+        from tui.screens.find import FindGames
+
+        self._clear_error()
+        self.app.push_screen(FindGames(), self._found)
+
+    def _found(self, found: Found | None) -> None:
+        if found is None:
+            return
+        self.query_one("#address", Input).value = found.join_address
+        self.found = found
+        self.query_one("#intro", Static).update(Text(printable_line(
+            f"Found on the LAN: host {found.host} [{found.fingerprint}]; the join checks "
+            "that its key has this fingerprint.")))
+        self.query_one("#code" if found.code else "#name", Input).focus()
+
+    def _fingerprint(self, address: str) -> str | None:
+        """The fingerprint to hold the host to: the found game's, while its address stands."""
+        if self.found is None or address != self.found.join_address:
+            return None
+        return self.found.fingerprint
 
     @on(Input.Changed, "#address")
     def _pasted(self, event: Input.Changed) -> None:
@@ -461,4 +515,5 @@ class JoinScreen(Form):
             self.show_error(str(e))
             return
         if self.start is not None:
-            self.start(self, JoinRequest(host, port, code, name, identity))
+            self.start(self, JoinRequest(host, port, code, name, identity,
+                                         self._fingerprint(address)))

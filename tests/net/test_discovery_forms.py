@@ -1,0 +1,110 @@
+"""The join form's Find games at 80x24, with real zeroconf on loopback: a game advertised on the
+LAN is listed in full (the game, the seats, the code needed; the host's name, fingerprint and
+address), its host name shown as plain text even when it looks like markup; choosing it fills the
+host, puts the focus on the code, and the join holds the host to its fingerprint, until the
+address is changed by hand; a host whose key is not the fingerprint listed is refused, the form
+saying so in full. Where the LAN cannot be searched, the list says why, and Escape
+goes back to the form as it was."""
+
+import asyncio
+
+from textual.widgets import Input, OptionList
+
+from engine.registry import get_game
+from net.session.discovery import Advertiser, Offer
+from net.session.host import HostRunner
+from net.session.sessions import HostSession
+from net.wire.identity import Identity
+from tests.net.test_net_forms import free_port, profile, text, until  # noqa: F401 (a fixture)
+from tui.app import PalazzoApp
+from tui.screens.find import FindGames
+from tui.screens.network import JoinScreen
+from tui.setup import GameSetup
+
+
+async def test_join_form_finds_a_game_on_the_lan_at_80x24(profile):  # noqa: F811
+    fp, port = Identity.generate().fingerprint, free_port()
+    advert = Advertiser(Offer("condottiere", 3, 1, "[b]Hosty", fp, True, port, ("127.0.0.1",)),
+                        ["127.0.0.1"])
+    advert.start()
+    assert await advert.registered()
+    asked = []
+    app = PalazzoApp(GameSetup())
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("f4")
+            form = app.screen
+            assert isinstance(form, JoinScreen) and "ctrl+f" in text(app)
+            form.start = lambda _, request: asked.append(request)
+            await pilot.press("ctrl+f")
+
+            def listed():
+                s = app.screen
+                return isinstance(s, FindGames) and any(f.fingerprint == fp for f in s.found)
+
+            await until(pilot, listed, "the game advertised, in the list")
+            finder = app.screen
+            mine = next(i for i, f in enumerate(finder.found) if f.fingerprint == fp)
+            finder.query_one("#games", OptionList).highlighted = mine
+            await pilot.pause()
+            shown = text(app)
+            assert "Condottiere, 1/3 seated, code needed" in shown
+            assert f"host [b]Hosty [{fp}] at 127.0.0.1:{port}" in shown  # whole, and no markup
+            assert "Escape goes back" in shown
+            await pilot.press("enter")
+            assert app.screen is form
+            assert form.query_one("#address", Input).value == f"127.0.0.1:{port}"
+            assert app.focused.id == "code" and fp in text(app)
+            await pilot.press("t", "u", "l", "i", "p", "ctrl+s")
+            await pilot.pause()
+            form.query_one("#address", Input).value = f"127.0.0.1:{port + 1}"
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+    finally:
+        await advert.close()
+    assert [(r.host, r.port, r.code, r.fingerprint) for r in asked] == [
+        ("127.0.0.1", port, "tulip", fp), ("127.0.0.1", port + 1, "tulip", None)]
+
+
+async def test_find_games_where_the_lan_cannot_be_searched_says_why_at_80x24(profile):  # noqa: F811
+    app = PalazzoApp(GameSetup())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f4")
+        form = app.screen
+        await app.push_screen(FindGames(["203.0.113.9"]))  # no interface of this machine
+        await until(pilot, lambda: "Cannot look for games" in text(app), "the reason")
+        assert "Cannot look for games on the LAN: [Errno " in text(app)  # the system's reason
+        await pilot.press("escape")
+        assert app.screen is form and form.query_one("#address", Input).value == ""
+
+
+async def test_attack_the_join_form_refuses_a_host_a_forged_advertisement_led_it_to(profile):  # noqa: F811
+    host = HostSession(Identity.generate(), "medici", get_game("medici").rules.make_config(3, {}))
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    port = (await started)[0][1]
+    liar = Identity.generate().fingerprint  # the real host's address, another key's fingerprint
+    forged = Advertiser(Offer("medici", 3, 0, "Trusty", liar, False, port, ("127.0.0.1",)),
+                        ["127.0.0.1"])
+    forged.start()
+    assert await forged.registered()
+    app = PalazzoApp(GameSetup())
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("f4")
+            form = app.screen
+            await pilot.press("ctrl+f")
+            await until(pilot, lambda: isinstance(app.screen, FindGames)
+                        and any(f.fingerprint == liar for f in app.screen.found), "the list")
+            app.screen.dismiss(next(f for f in app.screen.found if f.fingerprint == liar))
+            await until(pilot, lambda: app.screen is form, "the form again")
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: "Cannot go on" in text(app), "the refusal on the form")
+            shown = " ".join(text(app).split())
+            assert app.screen is form and "host key check" in shown
+            assert host.identity.fingerprint in shown and liar in shown  # both, whole, at 80x24
+            assert host.seats == []
+    finally:
+        await forged.close()
+        serving.cancel()

@@ -1,0 +1,131 @@
+"""Presence at the table: every player's presence under the header, the notes in the log, and
+the waiting line with the join line while the seat due is gone, all visible at 80x24; a
+player away after three minutes without a key, and here again at the next key."""
+
+import asyncio
+
+from net.session.hosting import HostSettings
+from net.session.peer import PeerRunner
+from net.session.presence import Presence, SeatPresence
+from net.session.sessions import PeerSession
+from net.wire.identity import Identity
+from tests.net.test_net_tui import asking, profile, text, until  # noqa: F401 (a fixture)
+from tui.netapp import host_app
+from tui.presence import AWAY_AFTER, PresenceLine, presence_text, waiting_text
+
+
+def _p(states, due=-1, wait=None, now=100.0):
+    return Presence(tuple(SeatPresence(s, now - 75) for s in states), due, now - 42,
+                    None if wait is None else now + wait)
+
+
+def test_the_words_of_presence():
+    p = _p(["here", "here", "away", "reconnecting", "left"], due=1, wait=102)
+    names = ["Ann", "Jo", "Cy", "Di", "Ed"]
+    assert presence_text(p, names, 100.0) == \
+        "Ann here | Jo thinking 0:42 | Cy away 1:15 | Di reconnecting 1:15 | Ed left"
+    assert waiting_text(p, names, "palazzo join h:1 --code c", 100.0) == ""  # Jo is here
+    gone = _p(["here", "reconnecting"], due=1, wait=102)
+    assert waiting_text(gone, ["Ann", "Jo"], "palazzo join h:1 --code c", 100.0) == \
+        "Waiting for Jo to come back (1:42 left): palazzo join h:1 --code c"
+    away = _p(["here", "away"], due=1)
+    assert waiting_text(away, ["Ann", "Jo"], "palazzo join h:1", 100.0) == \
+        "Waiting for Jo to come back"  # away, not gone: no join line to give
+
+
+class _Source:
+    presence = None
+    player_names = ()
+    rejoin_line = ""
+
+    def __init__(self):
+        self.said = []
+
+    def set_away(self, flag):
+        self.said.append(flag)
+
+
+def test_away_after_three_minutes_without_a_key_and_back_at_the_next():
+    now = [0.0]
+    line = PresenceLine(clock=lambda: now[0])
+    src = line.source = _Source()
+    now[0] = AWAY_AFTER - 1
+    line.tick()
+    assert src.said == []
+    now[0] = AWAY_AFTER
+    line.tick()
+    line.tick()
+    assert src.said == [True]  # once
+    line.pressed()
+    line.pressed()
+    assert src.said == [True, False]
+
+
+async def test_the_table_shows_presence_notes_and_the_waiting_line_at_80x24(profile):  # noqa: F811
+    settings = HostSettings(game="medici", players=3, options={}, port=0, bind="127.0.0.1",
+                            bots=1, open=True, name="Ada")
+    app = host_app(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "palazzo join 127.0.0.1:" in text(app), "the join line")
+        port = int(app.net.join_line.rsplit(":", 1)[1])
+        jo = PeerSession(Identity.generate(), "Jo")
+        runner = PeerRunner(jo, "127.0.0.1", port, retry_delay=0.05)  # decides nothing
+        task = asyncio.create_task(runner.run())
+        await until(pilot, lambda: "Jo" in text(app), "Jo in the lobby")
+        await pilot.press("r")
+        for _ in range(200):  # Ada plays until the game waits on Jo
+            await until(pilot, lambda: asking(app) or jo.decision_due(), "a turn")
+            if jo.decision_due():
+                break
+            await pilot.press("1")
+        runner.leave()
+        await asyncio.wait_for(task, 30)
+        line = app.screen.query_one(PresenceLine)
+        await until(pilot, lambda: "Jo left" in str(line.render()), "the presence line")
+        await until(pilot, lambda: "Waiting for Jo to come back (" in text(app), "the wait")
+        screen = text(app)
+        assert "Ada here | bot-1 (greedy) here | Jo left" in screen
+        assert f"left): palazzo join 127.0.0.1:{port}" in screen
+        log = [i for i, (pid, _) in enumerate(app.screen.PANES) if pid == "log"]
+        app.screen.show_pane(log[0])
+        await pilot.pause()
+        await until(pilot, lambda: "Jo left" in text(app).split("Log", 1)[-1], "the note")
+        assert app.screen.view.log[-1] == "Jo left"
+
+
+async def test_a_joiner_that_leaves_the_table_is_left_for_the_others(profile):  # noqa: F811
+    import random
+
+    from engine.registry import get_game
+    from net.session.host import HostRunner
+    from net.session.sessions import HostSession
+    from tui.netapp import join_app
+
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    port = (await started)[0][1]
+    others = [PeerSession(Identity.generate(), f"b{i}") for i in range(2)]
+    for i, peer in enumerate(others):
+        runner.add(peer, entry.make_bot("random", random.Random(i)))
+    runner.pump()
+    app = join_app("127.0.0.1", port, None, "Bea", Identity.generate())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "Press r when you are ready" in text(app), "the lobby")
+        await pilot.press("r")
+        await until(pilot, lambda: asking(app), "Bea's first turn")
+        seat = app.session.seat
+        await pilot.press("q")
+        await pilot.press("y")  # leave this networked game and quit
+
+    async def told():  # the host's next presence, at the latest on its next tick
+        while "Bea left" not in others[0].notes.since(0)[0]:
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(told(), 60)  # a hang guard only
+    assert host.presence.state(seat) == "left"  # it said so: not "reconnecting"
+    assert app.exit_status() == 1  # the game could not be played to its end
+    runner.stop()
+    await asyncio.wait_for(serving, 60)

@@ -1,0 +1,140 @@
+"""Who is at a networked table, and what the game waits for: the ``PresenceLine``.
+
+Theory of operation
+-------------------
+The host tells every seat who is here (``net.session.presence``: the host's word, not a
+proof). The line under the table's header shows each player's presence, ``Ann here | Jo
+thinking 0:42 | Cy away 3:10 | Di reconnecting 0:12 | Ed left`` (the seat due is
+"thinking" while it is here, with how long it has been due), and, while the seat due is away,
+reconnecting or gone, a second line::
+
+    Waiting for Jo to come back (1:42 left): palazzo join HOST:PORT --code CODE
+
+``1:42 left`` is what the host said it waits before it forfeits the seat (the grace period or
+the turn limit, whichever is sooner), counted down on this machine's clock; the join line is
+the one this program joined with (a joiner) or gave to its friends (the host). The line is
+drawn once a second; a local game has no presence and the line stays hidden.
+
+The line also watches the keyboard for the host: after ``AWAY_AFTER`` seconds without a key
+it tells the host the player is away (``status {away: true}``), and the next key tells it the
+player is here again. The notes that come with the changes ("Jo left", "Jo is back", ...) go
+to the table's log through the client (``tui.netclient``), not here.
+
+A client that shows presence has ``presence`` (the last ``Presence`` or ``None``),
+``player_names``, ``rejoin_line`` and ``set_away(flag)``; ``tui.netclient.NetClient`` has them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import Static
+
+from net.session.presence import GONE, Presence
+
+#: seconds without a key after which the player is away
+AWAY_AFTER = 180.0
+
+
+def clock_words(seconds: int) -> str:
+    """``m:ss`` (``h:mm:ss`` from an hour)."""
+    h, rest = divmod(max(0, seconds), 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02}:{s:02}" if h else f"{m}:{s:02}"
+
+
+def seat_words(p: Presence, seat: int, now: float) -> str:
+    """One seat's presence: here, thinking 0:42, away 3:10, reconnecting 0:12, left."""
+    state = p.seats[seat].state
+    if state == "here":
+        if p.due == seat:
+            return f"thinking {clock_words(int(now - p.due_since))}"
+        return "here"
+    if state == "left":
+        return "left"
+    return f"{state} {clock_words(p.seconds(seat, now))}"
+
+
+def presence_text(p: Presence, names: Sequence[str], now: float) -> str:
+    return " | ".join(f"{names[i] if i < len(names) else f'seat {i}'} {seat_words(p, i, now)}"
+                      for i in range(len(p.seats)))
+
+
+def waiting_text(p: Presence, names: Sequence[str], join_line: str, now: float) -> str:
+    """The line while the seat due is away, reconnecting or gone ("" otherwise)."""
+    due = p.due
+    if not 0 <= due < len(p.seats) or p.seats[due].state == "here":
+        return ""
+    name = names[due] if due < len(names) else f"seat {due}"
+    wait = p.wait(now)
+    left = f" ({clock_words(wait)} left)" if wait is not None else ""
+    how = f": {join_line}" if join_line and p.seats[due].state in GONE else ""
+    return f"Waiting for {name} to come back{left}{how}"
+
+
+class PresenceLine(Static):
+    """The presence of every player, and what the game waits for (see the module's rules)."""
+
+    DEFAULT_CSS = """
+    PresenceLine {
+        display: none;
+        height: auto;
+        max-height: 3;
+        padding: 0 1;
+        color: $text-muted;
+    }
+    PresenceLine.-shown {
+        display: block;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(id=id)
+        self.clock = clock
+        self.source: Any = None
+        self.last_key = clock()
+        self.away = False
+        self._shown = ("", "")  # what the line shows now
+
+    def follow(self, client: Any) -> None:
+        """Show ``client``'s presence (nothing for a client without one)."""
+        if not hasattr(client, "presence"):
+            return
+        self.source = client
+        self.last_key = self.clock()
+        self.tick()
+        self.set_interval(1.0, self.tick)
+
+    def pressed(self) -> None:
+        """A key: the player is here (again)."""
+        self.last_key = self.clock()
+        if self.away and self.source is not None:
+            self.away = False
+            self.source.set_away(False)
+
+    def tick(self) -> None:
+        src = self.source
+        if src is None:
+            return
+        now = self.clock()
+        if not self.away and now - self.last_key >= AWAY_AFTER:
+            self.away = True
+            src.set_away(True)
+        p = src.presence
+        if p is None:
+            lines = ("", "")
+        else:
+            names = src.player_names
+            lines = (presence_text(p, names, now), waiting_text(p, names, src.rejoin_line, now))
+        if lines == self._shown:
+            return
+        self._shown = lines
+        text = Text(lines[0])
+        if lines[1]:
+            text.append("\n")
+            text.append(lines[1], style="bold")
+        self.update(text)
+        self.set_class(bool(lines[0]), "-shown")
