@@ -94,9 +94,9 @@ class TimedPeer(PeerSession):
         n = bench["posted"]
         if TALK["chat"] and n % CHAT_EVERY == 0 and bench["said"] < CHAT_MAX:
             bench["said"] += 1
-            self.say(f"{self.name}: entry {n}, all well here")  # type: ignore[attr-defined]
+            self.say(f"{self.name}: entry {n}, all well here")
         if TALK["presence"] and n in AWAY_AT:
-            self.set_away(n == AWAY_AT[0])  # type: ignore[attr-defined]
+            self.set_away(n == AWAY_AT[0])
 
     def _stamp(self) -> None:
         """A sample when the table now holds the entry this seat posted last."""
@@ -255,7 +255,8 @@ def main() -> None:
     args = ap.parse_args()
     memory = not args.disk
     if args.peer:
-        peer_process(*args.peer, memory=not args.disk)
+        port, seed, i = args.peer
+        peer_process(port, seed, i, memory)
         return
     if args.echo_client:
         print(json.dumps(asyncio.run(echo_client(*args.echo_client))))
