@@ -43,6 +43,10 @@ it) to every peer's ``receive``; a peer's own messages go through ``receive`` to
    opened cards back face up and starts a new round of shuffles by every seat (Condottiere).
 6. **The log.** ``log`` records every move and message in order; ``replay`` applies it again
    (a peer that rebuilds its deck).
+7. **Clones.** ``clone`` is an independent deck to check a message on (``FairDealer.fork``).
+   The records of the cards dealt are shared copy on write: after a clone neither deck changes
+   one in place, each copies a record the first time it changes it (``_mutable``), so a clone
+   costs a few list copies, not one per card dealt.
 
 Lists of cards, handles and shares travel as packed bytes (``pack``/``unpack`` below), so that a
 message stays within a codec's array limits whatever the size of the deck.
@@ -63,7 +67,7 @@ import copy
 import hashlib
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from net.deck import cipher as dc
@@ -164,6 +168,11 @@ class _Dealt:
     public: bool = False
     in_play: bool = True  # False once back in the pile
 
+    def copy(self) -> _Dealt:
+        """An independent copy (its shares too)."""
+        return _Dealt(self.ciphertext, self.holder, dict(self.shares), self.card, self.public,
+                      self.in_play)
+
 
 # -- the deck ------------------------------------------------------------------------------
 
@@ -197,6 +206,9 @@ class FairDeck:
         self.shuffles = 0
         self._to_shuffle: list[int] = list(range(keys.seats))
         self._dealt: list[_Dealt] = []
+        #: the handles whose record this deck may change in place; the others it shares with
+        #: the decks it was cloned from or into, and copies before a change (``_mutable``)
+        self._owned: set[int] = set()
         self._seen: dict[int, int] = {}  # card -> handle, for cards known here and in play
         self._returned: dict[dc.Ciphertext, _Dealt] = {}  # cards under the pile, not re-masked
         self.log: list[dict[str, Any]] = [
@@ -236,16 +248,31 @@ class FairDeck:
         return self._get(handle).in_play
 
     def clone(self) -> FairDeck:
-        """An independent copy (to check a message on without changing this deck)."""
+        """An independent copy (to check a message on without changing this deck). The dealt
+        cards' records are shared, copy on write: from now on neither deck changes one in place
+        (``_mutable`` copies it first), so a clone costs no copy of them."""
         new = copy.copy(self)
         new.pile = list(self.pile)
         new._to_shuffle = list(self._to_shuffle)
-        index = {id(d): i for i, d in enumerate(self._dealt)}
-        new._dealt = [replace(d, shares=dict(d.shares)) for d in self._dealt]
+        new._dealt = list(self._dealt)
+        new._owned = set()
+        self._owned = set()
         new._seen = dict(self._seen)
-        new._returned = {ct: new._dealt[index[id(d)]] for ct, d in self._returned.items()}
+        new._returned = dict(self._returned)
         new.log = list(self.log)
         return new
+
+    def _mutable(self, handle: int) -> _Dealt:
+        """The record of ``handle``, this deck's own to change (a copy if it was shared)."""
+        d = self._dealt[handle]
+        if handle in self._owned:
+            return d
+        mine = self._dealt[handle] = d.copy()
+        self._owned.add(handle)
+        for ct, held in self._returned.items():
+            if held is d:
+                self._returned[ct] = mine
+        return mine
 
     def missing_shares(self, handle: int) -> list[int]:
         """Seats whose share for ``handle`` is still awaited (the holder's only for an open)."""
@@ -361,6 +388,7 @@ class FairDeck:
         d = _Dealt(self.pile.pop(0), to)
         self._dealt.append(d)
         handle = len(self._dealt) - 1
+        self._owned.add(handle)
         if earlier is not None:  # back to its holder (or face up): the shares still serve
             del self._returned[d.ciphertext]
             d.shares = dict(earlier.shares)
@@ -379,6 +407,7 @@ class FairDeck:
         if self.shuffling:
             raise ValueError("the deck is being shuffled")
         self.log.append({"op": "bottom", "handle": handle})
+        d = self._mutable(handle)
         d.in_play = False
         if d.card is not None:
             self._seen.pop(d.card, None)
@@ -399,7 +428,7 @@ class FairDeck:
             raise ValueError("a card listed twice")
         self.log.append({"op": "reshuffle", "cards": list(cards)})
         for c, h in zip(cards, handles, strict=True):
-            self._dealt[h].in_play = False
+            self._mutable(h).in_play = False
             del self._seen[c]
             self.pile.append(dc.public_mask(self.table.point(c), self.keys.joint))
         self._to_shuffle = list(range(self.keys.seats))
@@ -482,7 +511,7 @@ class FairDeck:
             raise CheatDetected(author, step, f"the shares for cards {handles} fail their proof")
         events: list[Event] = []
         for h, share in zip(handles, shares, strict=True):
-            d = self._dealt[h]
+            d = self._mutable(h)
             d.shares[author] = share
             event = self._progress(h, d)
             if event is not None:

@@ -7,9 +7,12 @@ the caller) and no rematch is awaited, or when the caller cancels it. When the s
 rematch (``net.session.rematch``), ``rematch(old)`` (set by the caller) puts the new game's
 session in ``host`` and the run goes on with it, on the same port.
 
-Writes are bounded: the bytes waiting for one socket may not pass ``write_limit``. A peer that
-stops reading while the game goes on (broadcasts keep coming) is dropped with a logged reason,
-as if it had left; it may rejoin. The other seats' game goes on.
+Writes are bounded: the bytes waiting for one socket may not pass ``write_limit`` (by more than
+one write). A peer that stops reading while the game goes on (broadcasts keep coming) is dropped
+with a logged reason, as if it had left; it may rejoin. The other seats' game goes on. What one
+burst of the session's output sends to one socket goes out in as few writes as it can (up to
+``JOIN_LIMIT`` bytes each: a relayed entry and the answer to its post make one), in order, and
+before that socket's close.
 
 What a stranger may cost is the session's to decide (``net.session.limits``): the adapter tells
 it each connection's address, and the timer's ``tick`` closes strangers that never say hello.
@@ -37,6 +40,7 @@ from net.session.sessions import Close, HostSession, Output, PeerSession, Send
 log = logging.getLogger("palazzo.net")
 READ_SIZE = 65536
 WRITE_LIMIT = 16 * 1024 * 1024  # bytes waiting for one socket; beyond it the peer is dropped
+JOIN_LIMIT = 64 * 1024  # bytes of one burst for one socket joined into one write, at most
 DRAIN_TIMEOUT = 5.0  # seconds for the last words to reach a peer at the end
 TRIM_EVERY = 500  # closed connections between two heap trims
 
@@ -69,30 +73,53 @@ class HostRunner(MemoryLink):
         self.rematch: Any = None
 
     def deliver(self, outputs: list[Output]) -> None:
+        """Hand the session's output to the in-process peers and the sockets: what one burst
+        sends to one socket goes out in one write (a relayed entry and the answer to its post,
+        say), each socket's bytes in their order, before its close. The sockets first: the
+        in-process seats check what they get at once, and the peers on the network need not
+        wait for that."""
         local = [o for o in outputs if o.conn in self.peers]
-        super().deliver(local)
+        waiting: dict[int, list[bytes]] = {}
         for out in outputs:
-            writer = self.writers.get(out.conn)
-            if writer is None:
+            if out.conn not in self.writers:
                 continue
             if isinstance(out, Send):
-                if writer.transport.is_closing():  # the peer is gone: its socket is being closed
-                    continue
-                writer.write(out.data)
-                waiting = writer.transport.get_write_buffer_size()
-                if waiting > self.write_limit:
-                    self.drop(out.conn, f"it does not read ({waiting} bytes wait for it)")
+                waiting.setdefault(out.conn, []).append(out.data)
             elif isinstance(out, Close):
-                self.writers.pop(out.conn, None)
-                writer.close()
+                self._write(out.conn, waiting.pop(out.conn, []))
+                writer = self.writers.pop(out.conn, None)
+                if writer is not None:
+                    writer.close()
                 if out.conn in self.closing:
                     self.closing[out.conn].set()
+        for conn, chunks in waiting.items():
+            self._write(conn, chunks)
+        super().deliver(local)
         if self.host.rematch.go and self.rematch is not None:
             old = self.host
             old.rematch.state = "started"
             self.rematch(old)
         elif (self.host.finished and not self.host.rematch.waiting) or self.host.closed:
             self.done.set()
+
+    def _write(self, conn: int, chunks: list[bytes]) -> None:
+        """Write ``chunks`` to ``conn``'s socket, joined up to ``JOIN_LIMIT`` bytes a write, and
+        drop it as soon as more than the write limit waits for it."""
+        i = 0
+        while i < len(chunks):
+            writer = self.writers.get(conn)
+            if writer is None or writer.transport.is_closing():  # gone: its socket is closing
+                return
+            j, size = i + 1, len(chunks[i])
+            while j < len(chunks) and size + len(chunks[j]) <= JOIN_LIMIT:
+                size += len(chunks[j])
+                j += 1
+            writer.write(chunks[i] if j == i + 1 else b"".join(chunks[i:j]))
+            i = j
+            waiting = writer.transport.get_write_buffer_size()
+            if waiting > self.write_limit:
+                self.drop(conn, f"it does not read ({waiting} bytes wait for it)")
+                return
 
     def stop(self, reason: str = "the host closed the game") -> None:
         """The host quits before the end: every peer hears ``bye {reason}``, then the run ends

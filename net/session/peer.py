@@ -182,6 +182,7 @@ class PeerRunner:
                 out = session.data_to_send()
                 if out:
                     writer.write(out)
+                    session.check_ahead()  # while the host checks what was just posted
                     await writer.drain()
                 self._emit()
                 if (session.state in ("over", "failed") and not session.lingers()) or self.left:

@@ -264,6 +264,10 @@ class HostSession:
         #: called with every entry the session accepts, before it goes to any peer (the
         #: host's record: ``net.session.resume``)
         self.on_entry: Callable[[Entry], None] | None = None
+        #: called with a seat's entry before the observer table checks it; what it returns
+        #: (if not ``None``) is called if the table refuses the entry (the host's record
+        #: writes it meanwhile, ``net.session.resume``; ``on_entry`` still comes before relay)
+        self.on_check: Callable[[Entry], Callable[[], None] | None] | None = None
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -598,7 +602,13 @@ class HostSession:
         if self.table.phase == "lobby":
             raise RemoteProtocolError("the game has not started", E_WRONG_PHASE)
         _check_equivocation(self.table, entry)
-        self.table.accept(entry)
+        undo = self.on_check(entry) if self.on_check is not None else None
+        try:
+            self.table.accept(entry)
+        except BaseException:
+            if undo is not None:
+                undo()
+            raise
         self._relay(entry)
         return {"seq": entry.seq}
 
@@ -796,7 +806,8 @@ class HostSession:
         if self.on_entry is not None:
             self.on_entry(entry)
         self.chat.entry(entry)
-        self._broadcast("entry", entry.to_wire())
+        # first to its author (its post answered), then to the seat that writes next
+        self._broadcast("entry", entry.to_wire(), first=(entry.author, self.table.writer()))
         self._track_due()
         if self.table.phase == "over" and not self.finished:
             self.finished = True
@@ -858,12 +869,23 @@ class HostSession:
     def _broadcast_lobby(self) -> None:
         self._broadcast("lobby", self.lobby())
 
-    def _broadcast(self, method: str, payload: dict[str, Any], but: int | None = None) -> None:
+    def _broadcast(self, method: str, payload: dict[str, Any], but: int | None = None,
+                   first: tuple[int | None, ...] = ()) -> None:
         """Notify every seated connection and every watcher, but ``but`` (what everyone at the
-        table may know goes through here, so that watchers hear it too)."""
-        for conn, c in self.conns.items():
-            if (c.seat is not None or c.watcher is not None) and not c.closed and conn != but:
-                self._notify(conn, method, payload)
+        table may know goes through here, so that watchers hear it too); the seats in ``first``
+        hear it first, in that order. Encoded once: a notification's bytes are the same on
+        every connection."""
+        to = [conn for conn, c in self.conns.items()
+              if (c.seat is not None or c.watcher is not None) and not c.closed and conn != but]
+        if not to:
+            return
+        if first:
+            rank: dict[int | None, int] = {}
+            for seat in first:
+                rank.setdefault(seat, len(rank))
+            to.sort(key=lambda conn: rank.get(self.conns[conn].seat, len(rank)))
+        data = self.conns[to[0]].codec.send(Notification(method, (payload,)))
+        self._out += [Send(conn, data) for conn in to]
 
 
 def _printable(text: Any) -> str:
@@ -930,6 +952,7 @@ class PeerSession:
         self._out = bytearray()
         self._calls: dict[int, str] = {}
         self._pending: int | None = None
+        self._posted: Entry | None = None  # the entry just posted, to check ahead
         self._sync_to = 0
         self._logged = 0
         self.refusal = ""  # what the host said last when it closed a connection for room
@@ -974,6 +997,7 @@ class PeerSession:
         self._calls.clear()
         self._out = bytearray()  # whatever was not sent went with the old connection
         self._pending = None
+        self._posted = None
         self.state = "connecting"
 
     def connection_lost(self) -> None:
@@ -1276,7 +1300,16 @@ class PeerSession:
 
     def _post(self, entry: Entry) -> None:
         self._pending = entry.seq
+        self._posted = entry
         self._call("post", (entry.to_wire(),))
+
+    def check_ahead(self) -> None:
+        """Check the entry just posted on this seat's own table while the host checks it (call
+        it once the post's bytes are on their way: ``Table.check_ahead``); its relay is then
+        only applied."""
+        entry, self._posted = self._posted, None
+        if entry is not None and self.table is not None and self.state == "playing":
+            self.table.check_ahead(entry)
 
     def _call(self, method: str, params: tuple[Any, ...]) -> None:
         msgid = self.codec.next_msgid()

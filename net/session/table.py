@@ -165,6 +165,8 @@ class Table:
         #: whether the host allows the coach (``tui.screens.hint``): the start's ``hints``
         self.hints = False
         self.log: list[str] = []
+        #: this seat's own entry checked ahead: its place, the entry, the change to make
+        self._ahead: tuple[int, Entry, Any] | None = None
         #: table talk (``net.session.chat``): the messages the record carries, in order, as
         #: (seat, n, after, text, seq of the entry), each seat's last (n, after) among them, the
         #: live messages this reader saw (seat -> n -> (after, text)) to check the record
@@ -230,7 +232,37 @@ class Table:
     # -- accepting entries --------------------------------------------------------------------
 
     def accept(self, entry: Entry) -> None:
-        """Check ``entry`` and apply it, or raise without changing anything."""
+        """Check ``entry`` and apply it, or raise without changing anything. This seat's own
+        entry checked ahead (``check_ahead``) at this very place, these very bytes, is only
+        applied: the table has not changed since it was checked."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and ahead[0] == len(self.transcript) and ahead[1] == entry:
+            apply = ahead[2]
+        else:
+            apply = self._check(entry)
+        talk = self._check_said(entry)  # here, never ahead: the live messages change meanwhile
+        self.transcript.append(entry)
+        apply()
+        for n, after, text in talk:
+            self.said.append((entry.author, n, after, text, entry.seq))
+            self.said_last[entry.author] = (n, after)
+        self._advance()
+
+    def check_ahead(self, entry: Entry) -> None:
+        """Check this seat's own ``entry``, just posted for the next place, while the host
+        checks it, changing nothing: when the host relays it, ``accept`` only applies it. Any
+        other entry for that place is checked as ever (and this check is dropped); an entry
+        that fails here is left to ``accept``, which checks it again and refuses it."""
+        self._ahead = None
+        if self.me == HOST or entry.author != self.me or entry.seq != len(self.transcript):
+            return
+        try:
+            self._ahead = (entry.seq, entry, self._check(entry))
+        except Exception:  # ``accept`` checks it again and says what is wrong
+            self._ahead = None
+
+    def _check(self, entry: Entry) -> Any:
+        """Every check of ``accept`` (the module docstring's 1-4); the change to make."""
         self.transcript.check_next(entry)
         seq, author, kind = entry.seq, entry.author, entry.kind
         if self.game_id and entry.fields["game"] != self.game_id:
@@ -255,14 +287,7 @@ class Table:
             who = "the host" if due == HOST else f"seat {due}"
             raise CheatDetected(author, seq, f"out of turn: {who} must write now", E_NOT_YOUR_TURN)
         self._check_fields(entry)
-        talk = self._check_said(entry)
-        apply = handler(self, entry)  # checks everything, returns the change to make
-        self.transcript.append(entry)
-        apply()
-        for n, after, text in talk:
-            self.said.append((author, n, after, text, seq))
-            self.said_last[author] = (n, after)
-        self._advance()
+        return handler(self, entry)  # checks everything, returns the change to make
 
     def _check_said(self, entry: Entry) -> list[tuple[int, int, str]]:
         """The messages ``entry`` records (``net.session.chat.check_record``)."""

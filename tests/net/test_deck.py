@@ -200,6 +200,35 @@ def test_dealing_the_whole_deck_gives_every_card_once():
     assert sorted(cards) == list(range(9))
 
 
+def test_a_clone_takes_shares_and_returns_without_touching_the_deck_it_was_made_from():
+    t = table(seats=3, cards=6)
+    [h] = t.deal("d", 1)
+    t.return_to_bottom("d", h)
+    decks = [p.decks["d"] for p in t.peers]
+    for d in decks:
+        d.deal(2)
+    share = decks[0].make_shares([1], t.context)
+    before = [(d.missing_shares(1), d.card(1), d.in_play(h), len(d.log)) for d in decks]
+    clones = [d.clone() for d in decks]
+    for c in clones:
+        c.receive(0, share, t.context)
+    assert [c.missing_shares(1) for c in clones] == [[1], [1], [1]]
+    assert [(d.missing_shares(1), d.card(1), d.in_play(h), len(d.log)) for d in decks] == before
+    again = clones[0].clone()  # a clone of a clone: the card back under the pile is its own too
+    again.deal(1)
+    assert clones[0].handles == 2 and again.handles == 3 and decks[0].handles == 2
+    # and the other way: the deck cloned from goes on, its clones do not see it
+    second = decks[1].make_shares([1], t.context)
+    for d in decks:
+        d.receive(0, share, t.context)
+        d.receive(1, second, t.context)
+    assert decks[2].card(1) is not None and [d.card(1) for d in decks[:2]] == [None, None]
+    assert [c.card(1) for c in clones] == [None, None, None]
+    assert [c.missing_shares(1) for c in clones] == [[1], [1], [1]]
+    decks[2].return_to_bottom(1)
+    assert not decks[2].in_play(1) and clones[2].in_play(1)
+
+
 def test_a_card_returned_to_the_bottom_comes_back_to_its_holder_unopened():
     t = table(seats=3, cards=5)
     [h] = t.deal("d", 1)

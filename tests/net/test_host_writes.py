@@ -8,9 +8,9 @@ import random
 import socket
 
 from engine.registry import get_game
-from net.session.host import HostRunner
+from net.session.host import JOIN_LIMIT, HostRunner
 from net.session.peer import run_peer
-from net.session.sessions import HostSession, PeerSession, Send
+from net.session.sessions import Close, HostSession, PeerSession, Send
 from net.wire.identity import Identity
 
 LIMIT = 256 * 1024
@@ -63,3 +63,65 @@ async def test_a_peer_that_never_reads_is_dropped_and_the_game_goes_on(caplog):
     silent.close()
     assert peer.state == "over" and host.finished
     assert peer.table.result()["verdict"] == "verified"
+
+
+async def _silent_client(runner, port):
+    client = socket.socket()
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    client.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(client, ("127.0.0.1", port))
+    for _ in range(500):
+        if runner.writers:
+            break
+        await asyncio.sleep(0.01)
+    (conn, writer), = runner.writers.items()
+    return client, conn, writer
+
+
+async def _serving(write_limit=LIMIT):
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}), code=None)
+    runner = HostRunner(host, write_limit=write_limit)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    return runner, serving, (await started)[0][1]
+
+
+async def test_one_burst_larger_than_the_limit_drops_a_peer_that_does_not_read(caplog):
+    caplog.set_level(logging.INFO, logger="palazzo.net")
+    runner, serving, port = await _serving()
+    client, conn, writer = await _silent_client(runner, port)
+    waited = []
+    write = writer.write
+
+    def counting(data):
+        write(data)
+        waited.append(writer.transport.get_write_buffer_size())
+
+    writer.write = counting
+    runner.deliver([Send(conn, b"\x00" * 16384)] * 4000)  # 64 MB in one burst
+    assert conn not in runner.writers
+    assert waited and max(waited) <= LIMIT + JOIN_LIMIT  # it stopped at the limit
+    assert any(f"dropping connection {conn}: it does not read" in r.getMessage()
+               for r in caplog.records)
+    runner.stop()
+    await asyncio.wait_for(serving, HANG)
+    client.close()
+
+
+async def test_a_burst_reaches_the_socket_whole_and_in_order_before_its_close():
+    runner, serving, port = await _serving(write_limit=1 << 30)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    for _ in range(500):
+        if runner.writers:
+            break
+        await asyncio.sleep(0.01)
+    (conn, _), = runner.writers.items()
+    challenge = await reader.read(65536)  # what the host said on connect
+    parts = [bytes([i % 251]) * (1 + i * 997 % 70_000) for i in range(40)]  # small and large
+    runner.deliver([*(Send(conn, p) for p in parts), Close(conn, "enough")])
+    got = await asyncio.wait_for(reader.read(-1), HANG)  # up to the end of the stream
+    assert challenge and got == b"".join(parts)
+    writer.close()
+    runner.stop()
+    await asyncio.wait_for(serving, HANG)

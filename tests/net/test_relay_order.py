@@ -1,0 +1,59 @@
+"""The host relays each entry first to its author (whose post it answers), then to the seat
+that writes next, then to the others: the seats the game waits for hear it first. Every seat
+gets the same bytes, encoded once."""
+
+from net.session.sessions import Send
+from net.wire.rpc import Codec, Notification
+
+
+def test_an_entry_goes_first_to_its_author_then_to_the_seat_due_next(make_game):
+    g = make_game(players=4)
+    bursts = []
+    receive = g.host.receive_data
+
+    def recording(conn, data):
+        out = receive(conn, data)
+        bursts.append((conn, out))
+        return out
+
+    g.host.receive_data = recording
+    for i in range(4):
+        g.add_bot(i)
+    g.link.pump()
+    assert g.host.finished
+    seat_of = {conn: i for i, conn in enumerate(g.conns)}
+    entries = g.host.table.transcript.entries
+    checked = 0
+    for conn, out in bursts:
+        relayed = [o for o in out if isinstance(o, Send) and _is_entry(o.data)]
+        if not relayed:
+            continue
+        seq = _entry_seq(relayed[0].data)
+        author = entries[seq].author
+        order = [seat_of[o.conn] for o in relayed]
+        assert sorted(order) == [0, 1, 2, 3]
+        assert len({o.data for o in relayed}) == 1  # the same bytes for every seat
+        nxt = entries[seq + 1].author if seq + 1 < len(entries) else None
+        if author == -1:  # the host's own (the start): to the seat due first
+            assert order[0] == nxt
+            continue
+        assert seat_of[conn] == author and order[0] == author  # a seat's post, relayed at once
+        if nxt not in (author, -1, None):
+            assert order[1] == nxt
+            checked += 1
+    assert checked > 50  # most entries are followed by another seat's
+
+
+def _events(data):
+    return Codec().receive_data(data)
+
+
+def _is_entry(data):
+    return any(isinstance(e, Notification) and e.method == "entry" for e in _events(data))
+
+
+def _entry_seq(data):
+    from net.wire.transcript import Entry
+
+    (e,) = [e for e in _events(data) if isinstance(e, Notification) and e.method == "entry"]
+    return Entry.parse(e.params[0]["body"], e.params[0]["sig"]).seq
