@@ -245,6 +245,12 @@ async def test_a_failure_to_advertise_is_one_log_line_and_the_game_goes_on(tmp_p
     said = [r.getMessage() for r in caplog.records if "advertised" in r.getMessage()]
     assert len(said) == 1 and said[0].startswith("the game is not advertised on the LAN: ")
     late = seat_session(Identity.generate(), "late", hosting.code)
-    hosting.runner.add_local(late, hosting.make_bot())  # the third seat: the game is played
-    await serving  # to its end
+    conn = hosting.runner.add(late, hosting.make_bot())  # the third seat: the game is played
+    hosting.runner.pump()
+    for _ in range(100_000):  # a hang guard, never a timed assertion
+        if late.state == "over":
+            break
+        await asyncio.sleep(0.01)
     assert late.state == "over" and hosting.session.finished
+    hosting.runner.drop(conn)  # it leaves after its game, as a program does: no rematch
+    await serving
