@@ -21,13 +21,16 @@ player is here again. The notes that come with the changes ("Jo left", "Jo is ba
 to the table's log through the client (``tui.netclient``), not here.
 
 A client that shows presence has ``presence`` (the last ``Presence`` or ``None``),
-``player_names``, ``rejoin_line`` and ``set_away(flag)``; ``tui.netclient.NetClient`` has them.
+``player_names``, ``rejoin_line`` and ``set_away(flag)``, and may have ``game_over``: once the
+game has ended no seat is due, whatever the host's last presence said (it is sent before the
+end); ``tui.netclient.NetClient`` has them.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
@@ -124,6 +127,8 @@ class PresenceLine(Static):
             self.away = True
             src.set_away(True)
         p = src.presence
+        if p is not None and p.due >= 0 and getattr(src, "game_over", False):
+            p = replace(p, due=-1, deadline=None)  # the host's last word came before the end
         if p is None:
             lines = ("", "")
         else:
