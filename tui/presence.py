@@ -13,7 +13,9 @@ reconnecting or gone, a second line::
 ``1:42 left`` is what the host said it waits before it forfeits the seat (the grace period or
 the turn limit, whichever is sooner), counted down on this machine's clock; the join line is
 the one this program joined with (a joiner) or gave to its friends (the host). The line is
-drawn once a second; a local game has no presence and the line stays hidden.
+drawn once a second; a local game has no presence and the line stays hidden. When the line
+takes more or fewer rows (the waiting line comes or goes) it posts ``Reshaped``: the table
+draws its panes again for their new size (the Condottiere map, its list).
 
 The line also watches the keyboard for the host: after ``AWAY_AFTER`` seconds without a key
 it tells the host the player is away (``status {away: true}``), and the next key tells it the
@@ -34,6 +36,8 @@ from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
+from textual import events
+from textual.message import Message
 from textual.widgets import Static
 
 from net.session.presence import GONE, Presence
@@ -81,6 +85,9 @@ def waiting_text(p: Presence, names: Sequence[str], join_line: str, now: float) 
 class PresenceLine(Static):
     """The presence of every player, and what the game waits for (see the module's rules)."""
 
+    class Reshaped(Message):
+        """The line took more or fewer rows: the panes under it have another size."""
+
     DEFAULT_CSS = """
     PresenceLine {
         display: none;
@@ -110,6 +117,9 @@ class PresenceLine(Static):
         self.last_key = self.clock()
         self.tick()
         self.set_interval(1.0, self.tick)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.post_message(self.Reshaped())
 
     def pressed(self) -> None:
         """A key: the player is here (again)."""
