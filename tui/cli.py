@@ -115,6 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--name", default="", help="your name at the table")
     play.add_argument("--seat", type=_positive, default=1, help="which seat you take, from 1")
     play.add_argument("--pace", type=float, default=0.8, help="seconds between computer moves")
+    play.add_argument("--remarks", choices=("on", "off"), default="off",
+                      help="the bots' canned remarks in the log (default off)")
 
     _add_resume(sub)
     _add_replay(sub)
@@ -237,6 +239,8 @@ def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     j.add_argument("--name", default=None, help="your name at the table (default: your login)")
     j.add_argument("--bot", default=None, help="play headless as this bot (any name sim --bots takes)")
     j.add_argument("--verbose", action="store_true", help="print every move")
+    j.add_argument("--say", action="append", default=[], metavar="TEXT",
+                   help="say TEXT at the table as soon as seated (repeatable)")
     j.add_argument("--identity", default=None, metavar="FILE|NAME",
                    help="play as this identity: a key file (made on first use) or a profile name "
                         "(under ~/.config/palazzo/identities/); default the account's key. Two "
@@ -379,6 +383,7 @@ def _play_setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     setup = GameSetup(
         game=args.game, players=players, seat=args.seat - 1, bots=tuple(names),
         options=tuple(options.items()), name=args.name, seed=args.seed, pace=args.pace,
+        remarks=args.remarks == "on",
     )
     make_client(setup).close()  # every argument is checked before the screen opens
     return setup
@@ -571,8 +576,13 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 def cmd_join(args: argparse.Namespace) -> int:
     from net.session import hosting, play
+    from net.session.chat import text_problem
     from net.wire.identity import Identity
 
+    for text in args.say:
+        why = text_problem(text)
+        if why is not None:
+            raise UsageError(f"--say {text!r}: {why}")
     name = args.name or getpass.getuser()
     spec = _identity_spec(args.identity)
     if args.bot is not None:
@@ -597,8 +607,9 @@ def cmd_join(args: argparse.Namespace) -> int:
         from tui import netapp
 
         return netapp.join_tui(*hosting.parse_address(address), code, name, _say,
-                               Identity.load_or_create(spec=spec), fp)
-    return play.join_game(address, code, name, args.bot, _say, args.verbose, spec, fp)
+                               Identity.load_or_create(spec=spec), fp, talk=args.say)
+    return play.join_game(address, code, name, args.bot, _say, args.verbose, spec, fp,
+                          talk=args.say)
 
 
 def _ask(prompt: str) -> str:

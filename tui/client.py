@@ -52,6 +52,7 @@ from engine.core import TERMINAL, LocalGame, Outcome
 from engine.registry import GameEntry
 from engine.sim import bot_rng
 from tui.names import short_names
+from tui.remarks import Remarks
 
 #: ``narrate(before, action, after, seat, names) -> list of lines``: a step in words as the seat
 #: may hear it; ``before`` and ``after`` are that seat's views around the step.
@@ -134,6 +135,7 @@ class LocalClient:
         narrator: Narrator | None = None,
         quiet: Callable[[Any], bool] | None = None,
         marker: Marker | None = None,
+        remarks: bool = False,
     ) -> None:
         rules = entry.rules
         self.game = rules.name
@@ -160,7 +162,13 @@ class LocalClient:
         self.on_move: Callable[[LocalClient], None] | None = None
         #: called once when the client is closed (a save waits there for its last write)
         self.on_close: Callable[[], None] | None = None
+        #: the bots' canned remarks in the log (``tui.chat.Remarks``), if wanted
+        self._remarks = Remarks(self.names, seat) if remarks else None
+        self._last_actor: int | None = None
         self._advance()
+        if self._remarks is not None:
+            self._log.extend(self._remarks.start())
+        self._remark()
 
     # -- the interface -------------------------------------------------------------------------
 
@@ -254,7 +262,19 @@ class LocalClient:
             self._bots[s].rng.setstate(state)
         self._advance()
 
+    def _remark(self) -> None:
+        """The bots' remarks on what just happened (none without ``remarks``)."""
+        r = self._remarks
+        if r is None:
+            return
+        actor = self.rules.current_player(self._local.state)
+        if actor == TERMINAL:
+            self._log.extend(r.end())
+        elif actor == self.seat:
+            self._log.extend(r.my_turn(self._last_actor))
+
     def _moved(self) -> None:
+        self._remark()
         if self.on_move is not None and not self._closed:
             self.on_move(self)
 
@@ -262,6 +282,9 @@ class LocalClient:
 
     def _step(self, action: Any, checked: bool = True) -> None:
         before = self._local.state
+        actor = self.rules.current_player(before)
+        if actor >= 0:
+            self._last_actor = actor
         self._local.step(action, checked)
         self._tell(before, action, self._local.state)
 

@@ -10,7 +10,7 @@ commands.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from net.session.hosting import HostSettings
@@ -55,9 +55,11 @@ class NetApp(PalazzoApp):
 
 
 def join_app(host: str, port: int, code: str | None, name: str,
-             identity: Identity | None = None, host_fingerprint: str | None = None) -> NetApp:
-    """The app that joins ``host:port`` as ``name`` (only a host with that fingerprint)."""
-    return NetApp(join_net(host, port, code, name, identity, host_fingerprint))
+             identity: Identity | None = None, host_fingerprint: str | None = None,
+             talk: Sequence[str] = ()) -> NetApp:
+    """The app that joins ``host:port`` as ``name`` (only a host with that fingerprint; saying
+    ``talk`` once seated)."""
+    return NetApp(join_net(host, port, code, name, identity, host_fingerprint, talk))
 
 
 def host_app(settings: HostSettings) -> NetApp:
@@ -75,8 +77,9 @@ def finish(app: NetApp, say: Callable[[str], None]) -> int:
 
 
 def join_tui(host: str, port: int, code: str | None, name: str, say: Callable[[str], None],
-             identity: Identity | None = None, host_fingerprint: str | None = None) -> int:
-    app = join_app(host, port, code, name, identity, host_fingerprint)
+             identity: Identity | None = None, host_fingerprint: str | None = None,
+             talk: Sequence[str] = ()) -> int:
+    app = join_app(host, port, code, name, identity, host_fingerprint, talk)
     app.run()
     return finish(app, say)
 

@@ -26,6 +26,8 @@ from typing import Any
 from engine.core import CHANCE, TERMINAL, IllegalActionError, Outcome
 from net.session.sessions import PeerSession
 from net.session.verify import Verdict, verify_bytes
+from net.wire.errors import LocalProtocolError
+from tui.chat import talk_line
 from tui.client import Marker, NotYourTurn, TableView
 from tui.names import short_names
 
@@ -43,6 +45,7 @@ class NetClient:
         marker: Marker | None = None,
         away: Callable[[bool], None] | None = None,
         rejoin_line: str = "",
+        flush: Callable[[], None] | None = None,
     ) -> None:
         table = session.table
         if table is None or table.rules is None:
@@ -53,6 +56,7 @@ class NetClient:
         self.rules: Any = table.rules
         self.names: tuple[str, ...] = short_names(names or (s.name for s in table.seats))
         self._send = send
+        self._flush = flush or (lambda: None)
         self._narrate = narrator
         self._marker = marker
         self._marks: frozenset[Any] = frozenset()
@@ -62,6 +66,7 @@ class NetClient:
         self._away = away
         #: the line to rejoin this game (shown while the seat due is gone)
         self.rejoin_line = rejoin_line
+        self._talked = 0  # the session's table talk lines told (``tui.chat``)
         #: the audit at the end: the record read again from scratch, once the game is over
         self._again: Verdict | None = None
         self._log: list[str] = []
@@ -100,6 +105,22 @@ class NetClient:
     def set_away(self, away: bool) -> None:
         if self._away is not None and not self._closed:
             self._away(away)
+    #: this client's seat may talk at the table (``t``; ``tui.chat``)
+    can_talk = True
+
+    def talk(self, text: str) -> None:
+        """Say ``text`` at the table; ``ValueError`` for a text that cannot be said."""
+        try:
+            self.session.say(text)
+        except LocalProtocolError as e:
+            raise ValueError(str(e)) from None
+        self._flush()
+        self._changed.set()
+
+    def talk_lines(self) -> list[str]:
+        """The table talk so far, as the log shows it."""
+        return [line for kind, data, _ in self.session.chat.lines
+                if (line := talk_line(kind, data))]
 
     # -- the interface -------------------------------------------------------------------------
 
@@ -164,7 +185,18 @@ class NetClient:
         table = self.session.table
         assert table is not None
         steps = table.steps
-        while self._told < len(steps):
+        talk = self.session.chat.lines
+        while True:
+            # table talk in its place among the moves: after the steps applied when it came
+            if self._talked < len(talk) and talk[self._talked][2] <= self._told:
+                kind, data, _ = talk[self._talked]
+                self._talked += 1
+                line = talk_line(kind, data)
+                if line:
+                    self._log.append(line)
+                continue
+            if self._told >= len(steps):
+                break
             before, action, after = steps[self._told]
             self._told += 1
             if self._narrate is not None:

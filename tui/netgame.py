@@ -17,7 +17,7 @@ takes no seat only relays: its lobby (``RelayView``) stays, saying how the relay
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from textual.app import App
@@ -35,6 +35,7 @@ from net.session.hosting import (
 from net.session.peer import PeerGone, PeerRunner
 from net.session.sessions import PeerEvent, PeerSession
 from net.session.verify import printable_line
+from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
 from tui.netclient import NetClient
 from tui.screens.lobby import LobbyScreen
@@ -203,7 +204,7 @@ class NetGame:
                                                              strict=False))
         self.client = NetClient(session, self.send, names, getattr(game, "narrate", None),
                                 marker=getattr(game, "marks", None), away=self.away,
-                                rejoin_line=self.rejoin_line or self.join_line)
+                                rejoin_line=self.rejoin_line or self.join_line, flush=self.flush)
         setup = GameSetup(game=table.game, players=len(table.seats), seat=max(table.me, 0))
         if self.on_table is not None:
             self.on_table(game.TABLE(self.client, setup), setup)
@@ -245,12 +246,19 @@ class _NoteHandler(logging.Handler):
 
 
 def join_net(host: str, port: int, code: str | None, name: str,
-             identity: Identity | None = None, host_fingerprint: str | None = None) -> NetGame:
+             identity: Identity | None = None, host_fingerprint: str | None = None,
+             talk: Sequence[str] = ()) -> NetGame:
     """The networked game that joins ``host:port`` as ``name`` (a host found on the LAN: only
-    if its key has ``host_fingerprint``)."""
+    if its key has ``host_fingerprint``); ``talk``: lines to say once seated (``palazzo join
+    --say``; ``ValueError`` for one that cannot be said)."""
     identity = identity or Identity.load_or_create()
     session = seat_session(identity, name, code, auto_ready=False,
                            host_fingerprint=host_fingerprint)
+    for text in talk:
+        try:
+            session.say(text)
+        except LocalProtocolError as e:
+            raise ValueError(f"--say {text!r}: {e}") from None
     net: NetGame | None = None
 
     def changed(event: PeerEvent) -> None:

@@ -9,6 +9,8 @@ Two kinds of record are read:
   it is read by an observer ``Table`` exactly as ``verify`` does, entry by entry, every check
   made; the record holds no secret, so only the public view can be shown. A record that fails a
   check (or stops early) is shown up to its last good entry, and its verdict closes the log.
+  The table talk it carries (``net.session.chat``) shows in the log at each message's place:
+  after the moves of the entries that were in when it was said (its ``after``).
 
 A ``Replay`` is a list of ``TableView`` frames: the table before the first decision, then one
 after each decision (with the chance steps it led to), each with the log up to it. No frame
@@ -35,6 +37,7 @@ from net.session.table import Table
 from net.session.verify import read_entries, verify_bytes
 from net.wire.transcript import MAGIC, data_dir
 from tui import saves
+from tui.chat import talk_line
 from tui.client import NotYourTurn, TableView
 from tui.setup import adapter, seat_labels
 from tui.table import TableScreen
@@ -61,9 +64,12 @@ class Replay:
 
 
 def _frames(rules: Any, game: str, names: Sequence[str], viewer: int | None,
-            steps: Sequence[tuple[Any, Any, Any]], players: int) -> list[TableView]:
+            steps: Sequence[tuple[Any, Any, Any]], players: int,
+            talk: dict[int, list[str]] | None = None) -> list[TableView]:
     """Frames from ``(before, action, after)`` steps of full (or public) states: one after each
-    step that leaves a seat to decide, or the game over."""
+    step that leaves a seat to decide, or the game over; ``talk``: lines of the log to show
+    after that many steps."""
+    talk = talk or {}
     narrate = adapter(game).narrate
     seat = players if viewer is None else viewer
     shown = 0 if viewer is None else viewer
@@ -84,12 +90,16 @@ def _frames(rules: Any, game: str, names: Sequence[str], viewer: int | None,
     log: list[str] = []
     out: list[TableView] = []
     for n, (before, action, after) in enumerate(steps, 1):
+        log.extend(talk.get(n - 1, ()))
         log.extend(words(rules.view(before, seat), action, rules.view(after, seat)))
         if rules.current_player(after) in (CHANCE, REVEAL) and n < len(steps):
             continue
         out.append(frame(after, log, n))
     if not out:
         raise ReplayError("the record holds no move")
+    rest = [line for at, lines in sorted(talk.items()) if at >= len(steps) for line in lines]
+    if rest:
+        out[-1] = replace(out[-1], log=out[-1].log + tuple(rest))
     return out
 
 
@@ -137,16 +147,22 @@ def network_replay(path: str | Path) -> Replay:
     if verdict.kind == "not-a-record" or type(host) is not bytes:
         raise ReplayError(f"{path}: {verdict.text}")
     table = Table(host, None)
+    steps_at = [0]  # the steps applied once the transcript held so many entries
     for entry in entries:
         try:
             table.accept(entry)
         except Exception:  # the verdict names it; show the game as far as it checked out
             break
+        steps_at.append(len(table.steps))
     if table.rules is None or table.view is None:
         raise ReplayError(f"{path}: {verdict.text}")
     rules, players = table.rules, len(table.seats)
     names = tuple(s.name for s in table.seats)
-    frames = _frames(rules, table.game, names, PUBLIC, table.steps, players)
+    talk: dict[int, list[str]] = {}
+    for seat, _n, after, text, _seq in sorted(table.said, key=lambda m: (m[2], m[4])):
+        line = talk_line("said", {"name": names[seat], "text": text})
+        talk.setdefault(steps_at[min(after, len(steps_at) - 1)], []).append(line)
+    frames = _frames(rules, table.game, names, PUBLIC, table.steps, players, talk)
     last = frames[-1]
     frames[-1] = replace(last, log=last.log + (f"The record: {verdict.text}",))
     return Replay(table.game, rules.title, names, PUBLIC, tuple(frames), verdict.text)

@@ -46,6 +46,8 @@ class GameSetup:
     name: str = ""
     seed: int | None = None
     pace: float = 0.8
+    #: the bots' canned remarks in the log (``tui.chat.Remarks``; not kept in a saved game)
+    remarks: bool = False
 
     def seat_bots(self) -> dict[int, str]:
         bots = list(self.bots) or [default_bot(self.game)]
@@ -96,6 +98,7 @@ def make_client(setup: GameSetup) -> LocalClient:
         narrator=game.narrate,
         quiet=game.quiet,
         marker=getattr(game, "marks", None),
+        remarks=setup.remarks,
     )
 
 

@@ -56,6 +56,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.registry import get_game
+from tui.chat import TalkScreen, phrases
 from tui.choices import Choice, Question
 from tui.client import GameClient, NotYourTurn, TableView
 from tui.names import level_name, options_words, setting_words
@@ -71,6 +72,9 @@ __all__ = ["LogTail", "MovePanel", "TableScreen"]
 #: below this many columns or rows the panes take turns
 WIDE = 100
 TALL = 30
+
+#: the talk key, at a table whose client may talk (a networked seat: ``tui.chat``)
+TALK = Binding("t", "talk", "Talk", key_display="t")
 
 #: which question fields a click on the board can answer, by what was clicked
 BOARD_FIELDS = {"card": ("card",), "stack": ("target", "elim"), "region": ("target",)}
@@ -127,9 +131,23 @@ class TableScreen(Screen[str]):
         self._rows: dict[str | None, int] = {}
         self._pane = 0
         self._narrow: bool | None = None
+        if self.can_talk:
+            self.HELP_KEYS = (*type(self).HELP_KEYS, ("t", "Talk at the table: type a message, "
+                                                      "or a number for a quick phrase; Escape "
+                                                      "returns to the game"))
+
+    @property
+    def can_talk(self) -> bool:
+        return bool(getattr(self.client, "can_talk", False))
+
+    def action_talk(self) -> None:
+        if self.can_talk:
+            client: Any = self.client
+            self.app.push_screen(TalkScreen(client.talk, lambda: client.session.chat.lines,
+                                            phrases(client.game)))
 
     HELP_TITLE = "At the table"
-    HELP_KEYS = (
+    HELP_KEYS: tuple[tuple[str, str], ...] = (
         ("0", "Choose the tenth answer"),
         ("up, down", "Move among the answers (or scroll the panel with the focus)"),
         ("enter", "Choose the highlighted answer"),
@@ -393,7 +411,10 @@ class TableScreen(Screen[str]):
             return
         self._keys = keys
         shown = []
-        for binding in self.BINDINGS:
+        bindings = list(self.BINDINGS)
+        if self.can_talk:
+            bindings.insert(len(bindings) - 1, TALK)
+        for binding in bindings:
             assert isinstance(binding, Binding)
             if not binding.show:
                 continue
@@ -492,6 +513,10 @@ class TableScreen(Screen[str]):
         """Digits and Enter answer only the question on the screen when they were pressed."""
         self.query_one(PresenceLine).pressed()  # any key: the player is here
         panel = self.query_one("#moves", MovePanel)
+        if event.key == "t" and self.can_talk:
+            event.stop()
+            self.action_talk()
+            return
         if event.key.isdigit() and len(event.key) == 1:
             index = (int(event.key) - 1) % 10
         elif event.key == "enter" and self.app.focused is panel:

@@ -38,6 +38,7 @@ from net.session.hosting import (
 from net.session.peer import PeerGone, PeerRunner
 from net.session.sessions import PeerEvent
 from net.session.verify import printable_line
+from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
 
 
@@ -104,13 +105,18 @@ def _printable_lines(say: Say) -> Say:
 
 def join_game(address: str, code: str | None, name: str, game_bot: str | None, say: Say,
               verbose: bool = False, identity_spec: str | None = None,
-              host_fingerprint: str | None = None) -> int:
+              host_fingerprint: str | None = None, talk: list[str] | None = None) -> int:
     """Join ``address``; with ``host_fingerprint`` (a game found on the LAN) only a host whose
-    key has that fingerprint."""
+    key has that fingerprint; ``talk``: lines said once seated."""
     say = _printable_lines(say)
     host, port = parse_address(address)
     identity = Identity.load_or_create(spec=identity_spec)
     session = seat_session(identity, name, code, host_fingerprint=host_fingerprint)
+    for text in talk or []:  # said once seated (``net.session.chat``)
+        try:
+            session.say(text)
+        except LocalProtocolError as e:
+            say(f"not said: {e}")
     last_lobby = [""]
     told = [0]
 
@@ -126,6 +132,13 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
             if line != last_lobby[0]:
                 say(line)
                 last_lobby[0] = line
+        elif e.kind == "said":
+            say(f"{e.data['name']}: {e.data['text']}" + ("" if e.data["live"] else
+                                                         " (from the record)"))
+        elif e.kind == "refused":
+            say(f"not said: {e.data['text']}: {e.data['why']}")
+        elif e.kind == "note":
+            say(e.data)
         elif e.kind == "disconnected":
             say("connection lost; rejoining")
         elif e.kind == "host-gone":

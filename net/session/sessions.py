@@ -62,6 +62,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net.session import limits, watch
+from net.session.chat import ChatHost, ChatPeer, text_problem
 from net.session.code import CodeGuard, same_code
 from net.session.journal import Journal
 from net.session.limits import Bucket, QuietLog
@@ -235,6 +236,7 @@ class HostSession:
         #: who is here, and the grace period for a seat that went (``net.session.presence``)
         self.presence = HostPresence(clock, grace)
         self.table = Table(identity.public_key, None)
+        self.chat = ChatHost(self.table, clock)  # table talk (``net.session.chat``)
         self.seats: list[Seat] = []
         self.conns: dict[int, _Conn] = {}  # in the order they connected
         self.guard = CodeGuard(clock)
@@ -579,6 +581,20 @@ class HostSession:
         self._relay(entry)
         return {"seq": entry.seq}
 
+    def _say(self, conn: int, req: Request) -> Any:
+        """Table talk (``net.session.chat``): check the message, relay it to the other seats."""
+        seat = self._seat_of(conn)
+        if not 0 <= seat < len(self.seats):  # a watcher (seat -1) has no voice
+            raise RemoteProtocolError("only a seated player may talk at the table",
+                                      E_NOT_YOUR_SEAT)
+        if self.finished:
+            raise RemoteProtocolError("the game is over", E_WRONG_PHASE)
+        s = self.seats[seat]
+        said = self.chat.say(seat, s.key, s.nonce, _param_map(req))
+        log.info("%s says: %s", s.name, said.text)
+        self._broadcast("said", said.to_wire(), but=conn)  # the seats and the watchers
+        return {"n": said.n}
+
     def _after(self, conn: int, method: str) -> None:
         if method == "hello":
             c = self.conns[conn]
@@ -587,6 +603,8 @@ class HostSession:
             for entry in self.table.transcript.entries[c.resume_from :]:
                 self._notify(conn, "entry", entry.to_wire())
             self._broadcast_lobby()
+            for said in self.chat.backlog({s.key: s.nonce for s in self.seats}):
+                self._notify(conn, "said", said.to_wire())  # after the lobby: it names them
         elif method == "ready" and self._lobby_changed:
             self._broadcast_lobby()
             self._maybe_start()
@@ -725,6 +743,7 @@ class HostSession:
     def _relay(self, entry: Entry) -> None:
         if self.on_entry is not None:
             self.on_entry(entry)
+        self.chat.entry(entry)
         self._broadcast("entry", entry.to_wire())
         self._track_due()
         if self.table.phase == "over" and not self.finished:
@@ -775,8 +794,9 @@ class HostSession:
         watching = self.watchers()
         return {
             "game": self.game, "players": self.players,
-            "seats": [{"seat": i, "name": s.name, "fp": _fp(s.key), "ready": s.ready,
-                       "online": s.conn is not None} for i, s in enumerate(self.seats)],
+            "seats": [{"seat": i, "name": s.name, "fp": _fp(s.key), "key": s.key,
+                       "ready": s.ready, "online": s.conn is not None}
+                      for i, s in enumerate(self.seats)],
             **({"watchers": watching} if watching else {}),
         }
 
@@ -801,7 +821,8 @@ def _fp(key: bytes) -> str:
 
 
 #: request -> the HostSession method that answers it
-_METHODS: dict[str, str] = {"hello": "_hello", "ready": "_ready", "post": "_post"}
+_METHODS: dict[str, str] = {"hello": "_hello", "ready": "_ready", "post": "_post",
+                            "say": "_say"}
 
 
 # -- the peer -----------------------------------------------------------------------------------
@@ -860,6 +881,9 @@ class PeerSession:
         self.presence: Presence | None = None
         self.notes = NoteBook()  # the notes from the presences, for a table's log
         self._bad_presence = False  # a malformed presence was refused already
+        #: table talk (``net.session.chat``): events ``said``, ``refused`` and ``note``
+        self.chat = ChatPeer(identity, lambda kind, data: self.events.append(PeerEvent(kind, data)),
+                             lambda: len(self.table.steps) if self.table is not None else 0)
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -934,6 +958,25 @@ class PeerSession:
         """Tell the host this seat leaves on purpose (then close the connection)."""
         if self.state in ("lobby", "playing"):
             self._out += self.codec.send(Notification("leave", ({},)))
+    def say(self, text: str) -> None:
+        """Say ``text`` at the table (sent when the one before it is answered);
+        ``LocalProtocolError`` for a text that cannot be said."""
+        why = text_problem(text)
+        if why is not None:
+            raise LocalProtocolError(why)
+        if self.state in ("over", "failed"):
+            raise LocalProtocolError("the game is over")
+        self.chat.queue.append(text)
+        self._maybe_say()
+
+    def _maybe_say(self) -> None:
+        t = self.table
+        if self.state not in ("lobby", "playing") or t is None or self.seat is None \
+                or not self._synced():
+            return
+        said = self.chat.next_say(self.seat, len(t.transcript), t)
+        if said is not None:
+            self._call("say", ({"body": said.body, "sig": said.sig},))
 
     # -- handling -------------------------------------------------------------------------------
 
@@ -948,6 +991,9 @@ class PeerSession:
             method = self._calls.pop(event.msgid, None)
             if method is None:
                 raise RemoteProtocolError(f"a response to no request ({event.msgid})", E_BAD_PARAMS)
+            if method == "say":
+                self._on_say_answer(event)
+                return
             if event.error is not None:
                 self._fail(RemoteProtocolError(
                     f"the host refused {method}: {event.error.message}", event.error.code))
@@ -984,6 +1030,7 @@ class PeerSession:
         self._nonce = os.urandom(NONCE_SIZE)
         if self.table.phase == "lobby" and not self.WATCH:
             self.journal.contribute(self._nonce)  # it may go into the game: journaled first
+            self.chat.reset(self._nonce)
         self._call("hello", ({
             "name": self.name, "key": self.identity.public_key, "code": self.code,
             "sig": hello_signature(self.identity, nonce, host), "have": len(self.table.transcript),
@@ -1009,6 +1056,21 @@ class PeerSession:
             if self.auto_ready:
                 self.ready()
         self._maybe_write()
+
+    def _on_say_answer(self, event: Response) -> None:
+        assert self.table is not None
+        if event.error is not None:
+            self.chat.refused(_printable(event.error.message))
+        else:
+            me = self.name if not self.table.game_id else self.table.seats[self.table.me].name
+            self.chat.accepted(self.table, me)
+        self._maybe_say()
+
+    def _on_said(self, m: dict[str, Any]) -> None:
+        if self.table is None:  # before the challenge: nobody to hear from
+            raise RemoteProtocolError("a message before the challenge", E_WRONG_PHASE)
+        self.chat.heard(m, self.table, self.lobby)
+        self._maybe_say()
 
     def _on_lobby(self, m: dict[str, Any]) -> None:
         self.lobby = m
@@ -1042,6 +1104,7 @@ class PeerSession:
         if self.state == "lobby":
             self.state = "playing"
         t = self.table
+        self.chat.entry(t, entry)
         for line in t.log[self._logged :]:
             self.events.append(PeerEvent("log", line))
         self._logged = len(t.log)
@@ -1051,6 +1114,7 @@ class PeerSession:
             self.events.append(PeerEvent("over", t.result()))
             return
         self._maybe_write()
+        self._maybe_say()
 
     def _on_error(self, m: dict[str, Any]) -> None:
         message = _printable(m.get("message"))
@@ -1136,4 +1200,5 @@ _PEER_NOTES: dict[str, str] = {
     "error": "_on_error",
     "bye": "_on_bye",
     "presence": "_on_presence",
+    "said": "_on_said",
 }

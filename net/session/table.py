@@ -81,6 +81,7 @@ from net.deck import group
 from net.games.condottiere import CondottiereDealer
 from net.games.dealer import FairDealer, MoveError
 from net.games.medici import MediciDealer
+from net.session.chat import check_record
 from net.session.commit import COMMIT_SIZE, SALT_SIZE, commit, new_salt, opens
 from net.session.journal import Journal
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
@@ -115,12 +116,12 @@ FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
     "start": {"rules": (str, True), "config": (dict, True), "host": (bytes, True),
               "seats": (list, True), "time": (int, True), "timeout": (int, True),
               "on_timeout": (str, True), "hints": (bool, False)},
-    "seed-commit": {"commit": (bytes, True), "sealed": (bytes, True)},
-    "seed-open": {"value": (bytes, True), "salt": (bytes, True)},
-    "deck": {"msgs": (list, True), "sealed": (bytes, True)},
-    "act": {"action": (dict, True)},
+    "seed-commit": {"commit": (bytes, True), "sealed": (bytes, True), "said": (list, False)},
+    "seed-open": {"value": (bytes, True), "salt": (bytes, True), "said": (list, False)},
+    "deck": {"msgs": (list, True), "sealed": (bytes, True), "said": (list, False)},
+    "act": {"action": (dict, True), "said": (list, False)},
     "forfeit": {"seat": (int, True), "reason": (str, True)},
-    "end": {},
+    "end": {"said": (list, False)},
 }
 DEALERS: dict[str, type[FairDealer]] = {"medici": MediciDealer, "condottiere": CondottiereDealer}
 
@@ -163,6 +164,14 @@ class Table:
         #: whether the host allows the coach (``tui.screens.hint``): the start's ``hints``
         self.hints = False
         self.log: list[str] = []
+        #: table talk (``net.session.chat``): the messages the record carries, in order, as
+        #: (seat, n, after, text, seq of the entry), each seat's last (n, after) among them, the
+        #: live messages this reader saw (seat -> n -> (after, text)) to check the record
+        #: against, and this seat's own messages the host accepted, for its next entry
+        self.said: list[tuple[int, int, int, str, int]] = []
+        self.said_last: dict[int, tuple[int, int]] = {}
+        self.live: dict[int, dict[int, tuple[int, str]]] = {}
+        self.said_out: list[dict[str, Any]] = []
         #: every step applied to this peer's view, chance steps included, as
         #: (view before, action as this peer knows it, view after): a table screen tells them
         self.steps: list[tuple[Any, Any, Any]] = []
@@ -242,10 +251,22 @@ class Table:
             who = "the host" if due == HOST else f"seat {due}"
             raise CheatDetected(author, seq, f"out of turn: {who} must write now", E_NOT_YOUR_TURN)
         self._check_fields(entry)
+        talk = self._check_said(entry)
         apply = handler(self, entry)  # checks everything, returns the change to make
         self.transcript.append(entry)
         apply()
+        for n, after, text in talk:
+            self.said.append((author, n, after, text, seq))
+            self.said_last[author] = (n, after)
         self._advance()
+
+    def _check_said(self, entry: Entry) -> list[tuple[int, int, str]]:
+        """The messages ``entry`` records (``net.session.chat.check_record``)."""
+        if "said" not in entry.fields:
+            return []
+        last_n, last_after = self.said_last.get(entry.author, (0, 0))
+        return check_record(entry.fields["said"], entry.author, entry.seq, last_n, last_after,
+                            self.live.get(entry.author, {}))
 
     def _check_own(self, entry: Entry) -> None:
         """Rule 2b of the module docstring (a seat's own table only)."""
@@ -576,6 +597,11 @@ class Table:
     def _sign(self, fields: dict[str, Any]) -> Entry:
         """Sign an entry of this seat's and keep it in the journal before anyone sees it."""
         assert self.identity is not None
+        last = self.said_last.get(self.me, (0, 0))[0]
+        said = [m for m in self.said_out if m["n"] > last]
+        self.said_out = []
+        if said:  # never an empty list: an entry without talk keeps its bytes
+            fields["said"] = said
         entry = Entry.sign(self.identity, fields)
         if self.journal is not None:
             self.journal.write(self.game_id, entry)

@@ -1,5 +1,8 @@
 """Checking a saved game on its own: ``palazzo verify``.
 
+The table talk a record carries (``net.session.chat``) is checked with the entries that carry
+it, and a verified record says how many messages it holds.
+
 A saved transcript (``net.wire.transcript``) holds every signed entry of a game, and its start entry
 names the host's public key. That is enough to play the whole game again as an observer, from
 scratch: an observer ``Table`` keyed by that host key accepts the entries one by one, checking
@@ -58,6 +61,7 @@ class Verdict:
     step: int | str | None = None  # the entry seq of the finding
     entries: int = 0  # the entries read and accepted
     game: str = ""  # the game's name ("medici", "condottiere"), once the start entry is read
+    messages: int = 0  # the table talk the record carries (``net.session.chat``)
 
     @property
     def exit_status(self) -> int:
@@ -169,16 +173,18 @@ def verify_bytes(data: bytes) -> Verdict:
     except Exception as e:  # a finished table always says how it ended; never a traceback here
         return _rejected(f"rejected: the end cannot be read ({type(e).__name__}: {e})",
                          entries=n, game=table.game)
+    talk = len(table.said)
+    said = f"; {talk} message{'s' if talk != 1 else ''} of table talk" if talk else ""
     if result.get("end") == "forfeit":
-        text = str(result["verdict"])
+        text = str(result["verdict"]) + said
     else:
         title = table.rules.title if table.rules is not None else table.game
         names = ", ".join(s.name for s in table.seats)
-        text = f"verified: {title}, {names}; {n} entries; ended: {result['text']}"
+        text = f"verified: {title}, {names}; {n} entries{said}; ended: {result['text']}"
         unsigned = [table.seats[s].name for s, _ in table.forfeits]
         if unsigned:  # the game was over when they forfeited: it stands, and names no one
             text += f"; not signed at the end by {', '.join(unsigned)}"
-    return Verdict(True, printable_line(text), "verified", None, None, n, table.game)
+    return Verdict(True, printable_line(text), "verified", None, None, n, table.game, talk)
 
 
 def _rejected(text: str, step: int | str | None = None, entries: int = 0,

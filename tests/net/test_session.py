@@ -59,8 +59,8 @@ def test_the_lobby_shows_names_fingerprints_and_readiness(make_game):
     ada = g.add_bot(0, name="Ada")
     g.link.pump()
     seats = ada.lobby["seats"]
-    assert seats == [{"seat": 0, "name": "Ada", "fp": ada.identity.fingerprint, "ready": True,
-                      "online": True}]
+    assert seats == [{"seat": 0, "name": "Ada", "fp": ada.identity.fingerprint,
+                      "key": ada.identity.public_key, "ready": True, "online": True}]
     assert ada.state == "lobby"
 
 

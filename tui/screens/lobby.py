@@ -1,6 +1,7 @@
 """The lobby of a networked game: who has taken a seat (with their key's fingerprint), who is
 ready, and for the host the line to give to friends. ``r`` says this player is ready (and
-``flush`` sends it); ``q`` leaves, returning ``None`` (the app decides where to).
+``flush`` sends it); ``t`` opens the talk pane (``tui.chat``; the latest talk shows under the
+seats); ``q`` leaves, returning ``None`` (the app decides where to).
 
 The screen holds no lobby facts of its own: ``refresh_lobby()`` redraws from the session
 (``PeerSession.lobby``, as the host last sent it); the game calls it whenever the session moved.
@@ -16,6 +17,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+
+from net.wire.errors import LocalProtocolError
+from tui.chat import SHOWN, TalkScreen, phrases, talk_line
 
 
 def lobby_text(lobby: dict[str, Any], me: bytes | None = None, my_fp: str = "") -> Text:
@@ -40,6 +44,7 @@ class LobbyScreen(Screen[None]):
     CSS_PATH = "lobby.tcss"
     BINDINGS = [
         Binding("r", "ready", "I am ready"),
+        Binding("t", "talk", "Talk"),
         Binding("q", "leave", "Leave"),
     ]
 
@@ -58,6 +63,9 @@ class LobbyScreen(Screen[None]):
         yield invite
         yield Static(id="seats")
         yield Static(id="status")
+        talk = Static(id="lobby-talk", markup=False)
+        talk.display = False
+        yield talk
         yield Footer()
 
     def on_mount(self) -> None:
@@ -92,11 +100,35 @@ class LobbyScreen(Screen[None]):
         else:
             status = f"Your key: {fp}. Press r when you are ready."
         self.query_one("#status", Static).update(status)
+        chat = getattr(s, "chat", None)
+        if chat is not None:
+            lines = [line for k, d, _ in chat.lines if (line := talk_line(k, d))][-SHOWN:]
+            talk = self.query_one("#lobby-talk", Static)
+            talk.display = bool(lines)
+            talk.update("\n".join(lines))
+
+    def _say(self, text: str) -> None:
+        try:
+            self.session.say(text)
+        except LocalProtocolError as e:
+            raise ValueError(str(e)) from None
+        if self.flush is not None:
+            self.flush()
+
+    def action_talk(self) -> None:
+        chat = getattr(self.session, "chat", None)
+        if chat is not None:
+            game = (self.session.lobby or {}).get("game", "")
+            self.app.push_screen(TalkScreen(self._say, lambda: chat.lines, phrases(game)),
+                                 lambda _: self.refresh_lobby())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "ready" and (getattr(self.session, "relay", False)
                                   or getattr(self.session, "WATCH", False)):
             return False  # a relay or a watcher has no seat to be ready in
+        if action == "talk":  # a seat's session talks; a relay or a watcher has no seat to talk from
+            return getattr(self.session, "chat", None) is not None \
+                and not getattr(self.session, "WATCH", False)
         return True
 
     def action_leave(self) -> None:

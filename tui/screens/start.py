@@ -1,5 +1,5 @@
 """The start screen: choose the game, the players, the computer opponents, the options and your
-name, then play. It returns a ``StartChoice``: a ``GameSetup`` to play; F3 and F4 (or their
+name (and, beside it, whether the bots make their canned remarks, ``tui.remarks``), then play. It returns a ``StartChoice``: a ``GameSetup`` to play; F3 and F4 (or their
 buttons) a ``ToNetwork``, for the forms that host or join a game on the network instead
 (``tui.screens.network``), with the start screen's settings to come back to.
 
@@ -41,7 +41,7 @@ from tui.options import option_widgets, read_options
 from tui.saves import SavedGame, saved_games
 from tui.screens.saved import SavedPicker
 from tui.setup import GameSetup, default_bot, player_levels
-from tui.widgets import Pick
+from tui.widgets import Pick, Tick
 
 
 @dataclass(frozen=True)
@@ -174,6 +174,9 @@ class StartScreen(Screen[StartChoice]):
             with Horizontal(classes="row"):
                 yield Label("Your name", classes="label")
                 yield Input(s.name, placeholder="(optional)", id="name", compact=True, max_length=20)
+                # beside the name, so that the form still fits in 24 rows
+                yield Tick("the bots' remarks in the log", value=s.remarks, compact=True,
+                           id="remarks")
         with Horizontal(id="actions"):
             yield Button("Play", id="play", variant="primary")
             yield Button("Host a game", id="host")
@@ -324,6 +327,7 @@ class StartScreen(Screen[StartChoice]):
         return GameSetup(
             game=game, players=players, seat=seat, bots=tuple(bots), options=tuple(options),
             name=name, seed=self.setup.seed, pace=self.setup.pace,
+            remarks=self.query_one("#remarks", Tick).value,
         )
 
     @on(Button.Pressed, "#host")
