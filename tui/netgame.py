@@ -162,6 +162,9 @@ class NetGame:
             return
         if self.failure:
             app.notify(self.failure, title="The game cannot go on", severity="error", timeout=30)
+            if self.lobby is not None and not self.lobby.failure:
+                self.lobby.failure = self.failure  # the lobby says it, not "Connecting..."
+                self.lobby.refresh_bindings()
         self._tell_watchers(app)
         if (self.client is None and not self.relay and s.table is not None
                 and s.table.phase not in ("lobby",)):
