@@ -47,6 +47,10 @@ async def test_a_watcher_follows_the_game_at_80x24_seeing_nobodys_hand(profile, 
         assert "You are watching: you see what every player sees." in screen
         assert not any(h.display for h in app.screen.query("#hand"))
         assert "Your hand" not in screen
+        assert "Talk" not in screen  # a watcher does not talk at the table: no key says it can
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, WatchKeys)
         assert app.client.snapshot().legal == ()  # nothing is ever asked
         # the log is the public words: the host's observer hears the same
         await until(pilot, lambda: len(app.client.snapshot().log) > 0, "a move in the log")
