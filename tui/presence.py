@@ -12,7 +12,9 @@ reconnecting or gone, a second line::
 
 ``1:42 left`` is what the host said it waits before it forfeits the seat (the grace period or
 the turn limit, whichever is sooner), counted down on this machine's clock; the join line is
-the one this program joined with (a joiner) or gave to its friends (the host). The line is
+the one this program joined with (a joiner) or gave to its friends (the host). The line has
+at most three rows: while the waiting line is shown, the list of players keeps one row (cut
+with an ellipsis), so the join line is never cut off. The line is
 drawn once a second; a local game has no presence and the line stays hidden. When the line
 takes more or fewer rows (the waiting line comes or goes) it posts ``Reshaped``: the table
 draws its panes again for their new size (the Condottiere map, its list).
@@ -107,7 +109,7 @@ class PresenceLine(Static):
         self.source: Any = None
         self.last_key = clock()
         self.away = False
-        self._shown = ("", "")  # what the line shows now
+        self._shown: tuple[tuple[str, str], int] = (("", ""), 0)  # what the line shows, how wide
 
     def follow(self, client: Any) -> None:
         """Show ``client``'s presence (nothing for a client without one)."""
@@ -119,6 +121,7 @@ class PresenceLine(Static):
         self.set_interval(1.0, self.tick)
 
     def on_resize(self, event: events.Resize) -> None:
+        self.tick()  # cut to the new width
         self.post_message(self.Reshaped())
 
     def pressed(self) -> None:
@@ -144,10 +147,14 @@ class PresenceLine(Static):
         else:
             names = src.player_names
             lines = (presence_text(p, names, now), waiting_text(p, names, src.rejoin_line, now))
-        if lines == self._shown:
+        width = self.content_size.width
+        if (lines, width) == self._shown:
             return
-        self._shown = lines
-        text = Text(lines[0])
+        self._shown = (lines, width)
+        first = lines[0]
+        if lines[1] and width and len(first) > width:  # the join line before the list's second row
+            first = first[: width - 1] + "…"
+        text = Text(first)
         if lines[1]:
             text.append("\n")
             text.append(lines[1], style="bold")

@@ -156,3 +156,30 @@ async def test_once_the_game_is_over_nobody_is_thinking_nor_waited_for():
         src.presence = _p(["here", "here"], due=1)
         line.tick()
         assert str(line.render()) == "Ann here | Jo here"  # not "Jo thinking"
+
+
+async def test_the_join_line_is_never_cut_off_at_80x24_even_with_six_players():
+    from textual.app import App
+
+    line = PresenceLine(clock=lambda: 10.0)
+
+    class _Shows(App):
+        def compose(self):
+            yield line
+
+    src = _Source()
+    src.player_names = ("Alessandro", "Benedetta", "Costanza", "Domenico", "Elisabetta", "Francesco")
+    src.rejoin_line = "palazzo join 192.168.1.20:7342 --code REED-BELL-HERON-7091"
+    states = ("here", "here", "reconnecting", "away", "here", "here")
+    src.presence = Presence(tuple(SeatPresence(s, 0.0) for s in states), 2, 0.0, 170.0)
+    async with _Shows().run_test(size=(80, 24)) as pilot:
+        line.source = src
+        line.tick()
+        await pilot.pause()
+        rows = ["".join(seg.text for seg in line.render_line(y)).rstrip()
+                for y in range(line.region.height)]
+        shown = " ".join(rows)
+        assert "palazzo join 192.168.1.20:7342 --code REED-BELL-HERON-7091" in shown
+        assert "Waiting for Costanza to come back (2:40 left)" in shown
+        assert rows[0].startswith("Alessandro here | Benedetta here | Costanza reconnecting 0:10")
+        assert rows[0].endswith("…") and len(rows) == 3
