@@ -237,10 +237,15 @@ class PalazzoApp(App[None]):
         self.leave_network()
 
     def leave_network(self) -> None:
-        """Stop the networked game and go back to the screen that started it."""
+        """Stop the networked game and go back to the screen that started it. A host tells
+        every peer "the host closed the game" first (``NetGame.close``); its network then ends
+        by itself, once the goodbyes are out."""
         from tui.netgame import remove_note_handler
-        self.workers.cancel_group(self, "network")
         net, self.net = self.net, None
+        if net is not None:
+            net.close()
+        if net is None or not net.ends_by_itself:
+            self.workers.cancel_group(self, "network")
         if net is not None:
             net.save_again(lambda line: self.notify(line, timeout=15))
         remove_note_handler(self.note_handler)
@@ -257,6 +262,15 @@ class PalazzoApp(App[None]):
         if isinstance(self.screen, Form):
             self.pop_screen()
         self.show_start(self.setup)
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q: quit at once; a host of a networked game tells every peer first."""
+        net = self.net
+        if net is not None:
+            net.close()
+            if net.ends_by_itself:
+                await net.wait_closed()
+        self.exit()
 
     # -- help and rules, from any screen ---------------------------------------------------------
 

@@ -161,6 +161,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _on_timeout(text: str) -> str:
+    """An ``--on-timeout`` choice, as the wire names it (``net.session.timeout``; the old names
+    ``forfeit`` and ``bot`` stay accepted)."""
+    from net.session.timeout import wire_name
+
+    try:
+        return wire_name(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _seconds(text: str) -> float:
     try:
         x = float(text)
@@ -187,9 +198,11 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     h.add_argument("--name", default="host", help="the host's name at the table (default host)")
     h.add_argument("--turn-timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="how long a seat may take over a move (default: no limit)")
-    h.add_argument("--on-timeout", choices=("forfeit", "bot"), default="forfeit",
-                   help="what a seat that runs out of time does: forfeit (default) or let a bot "
-                        "play for it")
+    h.add_argument("--on-timeout", type=_on_timeout, default="end-game",
+                   metavar="{end-game,program-plays}",
+                   help="what happens when the seat due runs out of time: end-game (default: it "
+                        "forfeits and the game ends) or program-plays (its own program plays that "
+                        "move for it, saying so in every log; it forfeits at twice the limit)")
     h.add_argument("--grace", type=_seconds, default=180.0, metavar="SECONDS",
                    help="how long the others wait for a player who dropped out while the game "
                         "waits on them, before that player forfeits (default 180)")
@@ -221,7 +234,8 @@ JOIN_EXIT = """exit status:
   4  this player is already at the table from another program (its key holds a seat and that
      program answers): to play a second player on this account, use --identity FILE
   5  gave up: the host closed the connection before taking this player in, again and again
-     (6 tries over about 30 seconds, or after a drop mid-game)
+     (6 tries over about 30 seconds), or it went away mid-game and did not come back (one
+     line says so and where the record so far is saved)
 With no HOST:PORT, join lists the games advertised on the LAN (for about 2 seconds) and asks
 which one, then the code if it needs one; the host found so is held to the key fingerprint its
 advertisement gave (another key: refused, exit 1)."""

@@ -51,8 +51,10 @@ from typing import Any, Protocol
 from engine.core import TERMINAL, LocalGame, Outcome
 from engine.registry import GameEntry
 from engine.sim import bot_rng
+from tui.ahead import Ahead
 from tui.names import short_names
 from tui.remarks import Remarks
+from tui.status import Due
 
 #: ``narrate(before, action, after, seat, names) -> list of lines``: a step in words as the seat
 #: may hear it; ``before`` and ``after`` are that seat's views around the step.
@@ -84,6 +86,14 @@ class TableView:
     audit: str = ""
     #: what the last move touched on the table (the game's marker's words), marked until the next
     marks: frozenset[Any] = frozenset()
+    #: a networked table's word on whom it waits for (``tui.status.Due``); ``None`` locally
+    due: Due | None = None
+    #: a networked game that cannot go on (its host went away): why, in one line
+    stopped: str = ""
+    #: the set-up choices the seat may make ahead of its turn, and those it queued
+    #: (``tui.ahead``); () when there are none
+    ahead: tuple[Any, ...] = ()
+    queued: tuple[Any, ...] = ()
 
     @property
     def my_turn(self) -> bool:
@@ -158,6 +168,7 @@ class LocalClient:
         self._log: list[str] = []
         self._decided = asyncio.Event()
         self._closed = False
+        self._ahead = Ahead(rules, seat)
         #: called after every move, once the chance steps it led to are resolved
         self.on_move: Callable[[LocalClient], None] | None = None
         #: called once when the client is closed (a save waits there for its last write)
@@ -178,6 +189,7 @@ class LocalClient:
         view = rules.view(state, self.seat)
         legal = tuple(rules.legal_actions(view)) if actor == self.seat else ()
         outcome = rules.outcome(state) if actor == TERMINAL else None
+        ahead = self._ahead.offered(view, actor == self.seat) if outcome is None else ()
         return TableView(
             game=self.game,
             seat=self.seat,
@@ -189,6 +201,8 @@ class LocalClient:
             outcome=outcome,
             steps=len(self._local.history),
             marks=self._marks,
+            ahead=ahead,
+            queued=tuple(self._ahead.queued),
         )
 
     def submit(self, action: Any) -> None:
@@ -196,6 +210,8 @@ class LocalClient:
             raise NotYourTurn("the game has been closed")
         actor = self.rules.current_player(self._local.state)
         if actor != self.seat:
+            if self._ahead.add(action, self.rules.view(self._local.state, self.seat), False):
+                return  # queued: it goes out at the seat's turn (``tui.ahead``)
             raise NotYourTurn(f"it is not {self.names[self.seat]}'s turn")
         self._step(action)
         self._advance()
@@ -214,6 +230,13 @@ class LocalClient:
             if actor == TERMINAL:
                 return
             if actor == self.seat:
+                view = rules.view(self._local.state, self.seat)
+                queued = self._ahead.next(view, rules.legal_actions(view))
+                if queued is not None:  # chosen ahead of the turn
+                    self._step(queued)
+                    self._advance()
+                    self._moved()
+                    continue
                 self._decided.clear()
                 await self._decided.wait()
                 continue

@@ -40,9 +40,23 @@ class NetApp(PalazzoApp):
         return "Leave this networked game and quit palazzo?"
 
     def leave_lobby(self) -> None:
-        self.exit()
+        self._leave()
 
     def network_over(self) -> None:
+        self._leave()
+
+    def _leave(self) -> None:
+        """Close the app; a host tells every peer "the host closed the game" first, and the
+        app closes once the goodbyes are out."""
+        self.game.close()
+        self.game.save_again(lambda line: self.notify(line, timeout=15))
+        if self.game.ends_by_itself:
+            self.run_worker(self._exit_when_closed(), group="closing")
+        else:
+            self.exit()
+
+    async def _exit_when_closed(self) -> None:
+        await self.game.wait_closed()
         self.exit()
 
     def exit_status(self) -> int:

@@ -5,6 +5,9 @@ seat's view and posts the seat's entries. This client turns the session into ``T
 snapshots for a table screen and passes the seat's decisions on; it holds no game facts of its
 own.
 
+A move a seat's own program played after the turn limit (``auto``, ``net.session.timeout``) is
+told as such: "Jo's time ran out: the program played Mercenary 4 for Jo."
+
 ``send(action)`` posts a decision: ``PeerRunner.act`` for a seat on a TCP connection, or the
 host's in-process link for the host's own seat. ``changed()`` must be called whenever the
 session may have moved (the runner's event callback does it); ``updates()`` then yields a new
@@ -25,11 +28,14 @@ from typing import Any
 
 from engine.core import CHANCE, TERMINAL, IllegalActionError, Outcome
 from net.session.sessions import PeerSession
+from net.session.timeout import timed_out_text
 from net.session.verify import Verdict, verify_bytes
 from net.wire.errors import LocalProtocolError
+from tui.ahead import Ahead
 from tui.chat import talk_line
 from tui.client import Marker, NotYourTurn, TableView
 from tui.names import short_names
+from tui.status import Due, due_of
 
 Narrator = Callable[[Any, Any, Any, int, Sequence[str]], list[str]]
 
@@ -72,6 +78,10 @@ class NetClient:
         self._log: list[str] = []
         self._changed = asyncio.Event()
         self._closed = False
+        self._stopped = ""
+        self._ahead = Ahead(self.rules, self.seat)
+        self._due_key: tuple[Any, ...] = ()
+        self._due_since = 0.0
 
     @property
     def hints_allowed(self) -> bool:
@@ -122,6 +132,11 @@ class NetClient:
         return [line for kind, data, _ in self.session.chat.lines
                 if (line := talk_line(kind, data))]
 
+    def halt(self, why: str) -> None:
+        """The game cannot go on (its host went away): the table says ``why`` and waits no more."""
+        self._stopped = why
+        self._changed.set()
+
     # -- the interface -------------------------------------------------------------------------
 
     def snapshot(self) -> TableView:
@@ -133,18 +148,42 @@ class NetClient:
         actor = TERMINAL if over else self.rules.current_player(view)
         if actor < 0 and not over and table.writer() is not None:
             actor = CHANCE  # a reveal or a draw some seat must write: the table waits
-        legal = tuple(self.rules.legal_actions(view)) if self.session.decision_due() else ()
+        due = self.session.decision_due()
+        legal = tuple(self.rules.legal_actions(view)) if due else ()
         outcome = self._outcome() if table.phase == "over" else None
+        ahead = () if over or self.seat < 0 else self._ahead.offered(view, due)
         return TableView(
             game=self.game, seat=self.seat, names=self.names, state=view, actor=actor,
             legal=legal, log=tuple(self._log), outcome=outcome, steps=len(table.transcript),
             audit=self._audit() if outcome is not None else "", marks=self._marks,
+            due=self._due(table), stopped=self._stopped, ahead=ahead,
+            queued=tuple(self._ahead.queued),
         )
 
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The clock the session counts its turn limit on (``Due.since`` is on it)."""
+        return self.session.clock
+
+    def _due(self, table: Any) -> Due | None:
+        """Whom the table waits for, since the entry that made it due arrived (``tui.status``;
+        this seat's own turn from when its session saw it due, as its program's limit runs)."""
+        key = (table.writer(), len(table.transcript))
+        if key != self._due_key:
+            self._due_key, self._due_since = key, self.session.clock()
+        since = self._due_since
+        if self.session.decision_due():
+            since = self.session.turn_since
+        return due_of(table, since)
+
     def submit(self, action: Any) -> None:
+        table = self.session.table
+        if not self._closed and table is not None and not self.session.decision_due() \
+                and self._ahead.add(action, table.view, False):
+            self._changed.set()  # queued: it goes out at the seat's turn (``tui.ahead``)
+            return
         if self._closed or not self.session.decision_due():
             raise NotYourTurn(f"it is not {self.names[self.seat]}'s turn")
-        table = self.session.table
         assert table is not None
         self.rules.apply(table.view, action)  # IllegalActionError / InvalidActionError
         try:
@@ -156,8 +195,10 @@ class NetClient:
     async def updates(self) -> AsyncIterator[TableView]:
         last: tuple[Any, ...] | None = None
         while not self._closed:
+            self._send_queued()
             snap = self.snapshot()
-            key = (snap.steps, snap.legal, len(snap.log), snap.over, self.session.state)
+            key = (snap.steps, snap.legal, len(snap.log), snap.over, self.session.state, snap.due,
+                   snap.stopped, snap.queued)
             if key != last:
                 last = key
                 yield snap
@@ -168,7 +209,7 @@ class NetClient:
                 self._again = await asyncio.to_thread(verify_bytes, table.transcript.to_bytes())
                 if self.record_fails:
                     yield self.snapshot()
-            if snap.over or self.session.state == "failed":
+            if snap.over or self.session.state == "failed" or snap.stopped:
                 return
             self._changed.clear()
             await self._changed.wait()
@@ -180,6 +221,19 @@ class NetClient:
             self._on_close()
 
     # -- inside --------------------------------------------------------------------------------
+
+    def _send_queued(self) -> None:
+        """The seat is due and chose ahead: send the first queued choice still legal."""
+        table = self.session.table
+        if self._closed or table is None or not self._ahead.queued \
+                or not self.session.decision_due():
+            return
+        action = self._ahead.next(table.view, self.rules.legal_actions(table.view))
+        if action is not None:
+            try:
+                self._send(action)
+            except ValueError:  # refused here after all: the seat is asked again
+                pass
 
     def _tell(self) -> None:
         table = self.session.table
@@ -198,11 +252,16 @@ class NetClient:
             if self._told >= len(steps):
                 break
             before, action, after = steps[self._told]
+            auto = self._told in table.timed_out
             self._told += 1
             if self._narrate is not None:
-                self._log.extend(self._narrate(before, action, after, self.seat, self.names))
+                lines = self._narrate(before, action, after, self.seat, self.names)
             else:
-                self._log.append(self.rules.action_text(before, action, self.seat))
+                lines = [self.rules.action_text(before, action, self.seat)]
+            if auto and lines:  # the seat's own program played it: every log says so
+                lines[0] = timed_out_line(lines[0], getattr(action, "seat", -1), table,
+                                          self.names)
+            self._log.extend(lines)
             if self._marker is not None:
                 marks = self._marker(before, action, after, self.seat)
                 if marks is not None:
@@ -235,4 +294,15 @@ class NetClient:
             return Outcome(scores, rest, "forfeit", getattr(table.view, "turns", 0),
                            {"text": r["text"]})
         return self.rules.outcome(table.view)
+
+
+def timed_out_line(line: str, seat: int, table: Any, names: Sequence[str]) -> str:
+    """A move's line as the seat's program played it after the turn limit, naming the player
+    ("Jo's time ran out: the program played Mercenary 4 for Jo.")."""
+    if not 0 <= seat < len(table.seats):
+        return line
+    name = table.seats[seat].name
+    seat_names = tuple(getattr(table.rules, "seat_names", ()))
+    labels = (*names[seat:seat + 1], *seat_names[seat:seat + 1], name)
+    return timed_out_text(line, labels, name)
 

@@ -12,10 +12,19 @@ network and gives the ``LobbyScreen``; once the host's start entry arrives, the 
 (with a ``NetClient``) goes to ``on_table``; a game that fails before its table opened goes to
 ``on_failed`` with the reason (a form that started it shows the reason and stays). A host that
 takes no seat only relays: its lobby (``RelayView``) stays, saying how the relayed game goes.
+
+Leaving is clean. A host that leaves (``close``, from the table or the lobby) tells every peer
+"the host closed the game" (``HostRunner.stop``), its network ending by itself once the
+goodbyes are out (``wait_closed``), and exits 0. A joiner whose host went away without a
+goodbye (it gave up reconnecting) says so in one line, "The host at 127.0.0.1:7342 went away;
+the record so far is saved in ...", on the table's move box, its header and a note: nothing
+under it still says "Waiting for ...".
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -24,10 +33,12 @@ from textual.app import App
 from textual.screen import Screen
 
 from net.session.hosting import (
+    EXIT_OK,
     Hosting,
     HostSettings,
     LateBot,
     exit_status,
+    host_gone_line,
     result_line,
     save_transcript,
     seat_session,
@@ -128,10 +139,19 @@ class NetGame:
         self.away: Callable[[bool], None] | None = None
         self.rejoin_line = ""
         self.leave: Callable[[], None] | None = None
+        #: where a join goes ("127.0.0.1:7342"), for the line saying its host went away
+        self.address = ""
+        #: a host's way to quit: every peer hears "the host closed the game" (``HostRunner.stop``)
+        self.stop: Callable[[], None] | None = None
+        #: this program left the game on purpose (``close``): what the network does next is moot
+        self.left = False
+        self._told = ""  # the failure last shown in a note (each is shown once)
+        self._done: asyncio.Event | None = None
 
     def start(self, app: App[Any]) -> LobbyScreen:
         """Run the network in ``app``; the lobby to show."""
         self.app = app
+        self._done = asyncio.Event()
         self.lobby = LobbyScreen(self.session, self.title, self.join_line, self.flush)
         for line in self.notices:
             app.notify(line, timeout=15)
@@ -141,10 +161,47 @@ class NetGame:
     async def _run_network(self) -> None:
         try:
             await self.network()
-        except Exception as e:  # the host could not be reached: say so on the screen
+        except PeerGone as e:  # the host could not be reached (any more): one plain line
+            self.gave_up = e.gave_up
+            table = self.session.table
+            if getattr(self.session, "seat", None) is not None and self.address:
+                # the host had taken it in, then went away
+                path = save_transcript(table, None)
+                self.saved = path is not None
+                self.failure = host_gone_line(self.address, path)
+            else:
+                self.failure = str(e)
+        except Exception as e:  # say so on the screen
             self.failure = str(e)
-            self.gave_up = isinstance(e, PeerGone) and e.gave_up
+        finally:
+            if self._done is not None:
+                self._done.set()
         self.changed()
+
+    def close(self) -> None:
+        """This program leaves the game: a host tells every peer "the host closed the game"
+        (its network then ends by itself, once the goodbyes are out); nothing that follows is
+        a failure to show."""
+        self.left = True
+        self.on_failed = None
+        if self.stop is not None and not self.finished:
+            self.stop()
+
+    @property
+    def finished(self) -> bool:
+        host = self.host_session
+        return host is not None and bool(host.finished or host.closed)
+
+    @property
+    def ends_by_itself(self) -> bool:
+        """Whether the network stops by itself after ``close`` (a host's does)."""
+        return self.stop is not None and self._done is not None and not self._done.is_set()
+
+    async def wait_closed(self, timeout: float = 5.0) -> None:
+        """Until the network has stopped (a host: its goodbyes sent), at most ``timeout``."""
+        if self._done is not None:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._done.wait(), timeout)
 
     def show_invite(self, line: str) -> None:
         self.join_line = line
@@ -154,7 +211,7 @@ class NetGame:
     def changed(self) -> None:
         """The session may have moved: redraw the lobby, open the table, tell the client."""
         app, s = self.app, self.session
-        if app is None:
+        if app is None or self.left:
             return
         if s.state == "failed" and not self.failure:
             self.failure = str(s.error)
@@ -162,18 +219,18 @@ class NetGame:
             on_failed, self.on_failed = self.on_failed, None
             on_failed(self.failure)
             return
-        if self.failure:
+        if self.failure and self.failure != self._told:
+            self._told = self.failure
             app.notify(self.failure, title="The game cannot go on", severity="error", timeout=30)
-            if self.lobby is not None and not self.lobby.failure:
-                self.lobby.failure = self.failure  # the lobby says it, not "Connecting..."
-                self.lobby.refresh_bindings()
         self._tell_watchers(app)
         if (self.client is None and not self.relay and s.table is not None
                 and s.table.phase not in ("lobby",)):
             self._open_table()
         elif self.client is None and self.lobby is not None and app.screen is self.lobby:
-            self.lobby.refresh_lobby()
+            self.lobby.refresh_lobby(self.failure)
         if self.client is not None:
+            if self.failure:
+                self.client.halt(self.failure)
             self.client.changed()
         if s.state == "over" and not self.saved:
             self._save()
@@ -225,6 +282,9 @@ class NetGame:
         """``net.session.hosting.exit_status``: the record read again at the end is the
         client's audit."""
         fails = self.client is not None and self.client.record_fails
+        host = self.host_session
+        if host is not None and host.closed and not host.finished:
+            return EXIT_OK  # the host quit: every peer was told, the record is saved
         return exit_status(self.session, gave_up=self.gave_up, record_ok=not fails)
 
 
@@ -254,10 +314,11 @@ class _NoteHandler(logging.Handler):
 
 def join_net(host: str, port: int, code: str | None, name: str,
              identity: Identity | None = None, host_fingerprint: str | None = None,
-             talk: Sequence[str] = ()) -> NetGame:
+             talk: Sequence[str] = (), retries: int = 5, retry_delay: float = 1.0) -> NetGame:
     """The networked game that joins ``host:port`` as ``name`` (a host found on the LAN: only
     if its key has ``host_fingerprint``); ``talk``: lines to say once seated (``palazzo join
-    --say``; ``ValueError`` for one that cannot be said)."""
+    --say``; ``ValueError`` for one that cannot be said); ``retries`` and ``retry_delay``:
+    ``PeerRunner``'s, for a host that cannot be reached."""
     identity = identity or Identity.load_or_create()
     session = seat_session(identity, name, code, auto_ready=False,
                            host_fingerprint=host_fingerprint)
@@ -272,10 +333,12 @@ def join_net(host: str, port: int, code: str | None, name: str,
         if net is not None:
             net.changed()
 
-    runner = PeerRunner(session, host, port, on_event=changed, fallback=LateBot(session))
+    runner = PeerRunner(session, host, port, on_event=changed, fallback=LateBot(session),
+                        retries=retries, retry_delay=retry_delay)
     net = NetGame(session, runner.run, runner.act, runner.flush, f"Joining {host}:{port} as {name}")
     net.away, net.leave = runner.away, runner.leave
     net.rejoin_line = f"palazzo join {host}:{port}" + (f" --code {code}" if code else "")
+    net.address = f"{host}:{port}"
     return net
 
 
@@ -310,6 +373,7 @@ def host_net(settings: HostSettings) -> NetGame:
         title += " (relay only: no seat on this machine)"
     net = NetGame(view, network, send, hosting.runner.pump, title, join_line="...")
     net.host_session = hosting.session
+    net.stop = hosting.runner.stop
     net.notices = said  # "resuming game ... at entry N"
     if me is not None:
         def away(flag: bool) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from net.wire.transcript import MAGIC, data_dir
 from tui import saves
 from tui.chat import talk_line
 from tui.client import NotYourTurn, TableView
+from tui.netclient import timed_out_line
 from tui.setup import adapter, seat_labels
 from tui.table import TableScreen
 
@@ -65,10 +66,12 @@ class Replay:
 
 def _frames(rules: Any, game: str, names: Sequence[str], viewer: int | None,
             steps: Sequence[tuple[Any, Any, Any]], players: int,
-            talk: dict[int, list[str]] | None = None) -> list[TableView]:
+            talk: dict[int, list[str]] | None = None,
+            timed_out: Callable[[int, Any, list[str]], list[str]] | None = None) -> list[TableView]:
     """Frames from ``(before, action, after)`` steps of full (or public) states: one after each
     step that leaves a seat to decide, or the game over; ``talk``: lines of the log to show
-    after that many steps."""
+    after that many steps. ``timed_out(n, action, lines)`` words again the lines of step ``n``
+    (a networked record's moves played after the turn limit)."""
     talk = talk or {}
     narrate = adapter(game).narrate
     seat = players if viewer is None else viewer
@@ -91,7 +94,8 @@ def _frames(rules: Any, game: str, names: Sequence[str], viewer: int | None,
     out: list[TableView] = []
     for n, (before, action, after) in enumerate(steps, 1):
         log.extend(talk.get(n - 1, ()))
-        log.extend(words(rules.view(before, seat), action, rules.view(after, seat)))
+        lines = words(rules.view(before, seat), action, rules.view(after, seat))
+        log.extend(timed_out(n - 1, action, lines) if timed_out is not None else lines)
         if rules.current_player(after) in (CHANCE, REVEAL) and n < len(steps):
             continue
         out.append(frame(after, log, n))
@@ -162,7 +166,14 @@ def network_replay(path: str | Path) -> Replay:
     for seat, _n, after, text, _seq in sorted(table.said, key=lambda m: (m[2], m[4])):
         line = talk_line("said", {"name": names[seat], "text": text})
         talk.setdefault(steps_at[min(after, len(steps_at) - 1)], []).append(line)
-    frames = _frames(rules, table.game, names, PUBLIC, table.steps, players, talk)
+
+    def timed_out(n: int, action: Any, lines: list[str]) -> list[str]:
+        if n in table.timed_out and lines:
+            lines = [timed_out_line(lines[0], getattr(action, "seat", -1), table, names),
+                     *lines[1:]]
+        return lines
+
+    frames = _frames(rules, table.game, names, PUBLIC, table.steps, players, talk, timed_out)
     last = frames[-1]
     frames[-1] = replace(last, log=last.log + (f"The record: {verdict.text}",))
     return Replay(table.game, rules.title, names, PUBLIC, tuple(frames), verdict.text)

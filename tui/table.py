@@ -23,8 +23,9 @@ No input meant for one question answers the next: a key or click whose event was
 the current answers were put up (``MovePanel.asked_at``) is dropped, so a key typed ahead
 during a bot's move, or while a one-answer question was skipped, does nothing.
 
-Layout. A header of two lines (who acts and where the game stands; the game, its options and
-the bots' levels), the ``warning`` line, the board's panes in two columns, the move box across
+Layout. A header of two lines (who acts and what it is doing, and where the game stands, with
+the turn limit's countdown, redrawn alone once a second while it runs: ``tui.status``; the game,
+its options and the bots' levels), the ``warning`` line (or a plain note, ``note_text``), the board's panes in two columns, the move box across
 the bottom and the key bar. On a small screen (under ``WIDE`` columns or ``TALL`` rows, e.g.
 80x24) one pane at a time is shown above the move box, chosen with left/right or a click on the
 tab bar, so the whole table is reachable and the move box keeps its answers in view.
@@ -56,6 +57,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.registry import get_game
+from tui import status
 from tui.chat import TalkScreen, phrases
 from tui.choices import Choice, Question
 from tui.client import GameClient, NotYourTurn, TableView
@@ -199,6 +201,11 @@ class TableScreen(Screen[str]):
         what the seat's view shows."""
         return ""
 
+    def note_text(self, view: TableView) -> str:
+        """A plain line for the warning line while no warning is due (who has placed in a
+        set-up made by all seats at once); "" for none."""
+        return ""
+
     def title_words(self) -> str:
         """The game's name and the seat, for the header's second line."""
         return self.client.game
@@ -331,6 +338,7 @@ class TableScreen(Screen[str]):
         self._rows.clear()
         if self.view is not None:
             self.draw(self.view)
+            self._status()
         self._update_keys()
 
     # -- following the game --------------------------------------------------------------------
@@ -341,6 +349,8 @@ class TableScreen(Screen[str]):
         self.query_one("#setting", Static).update(self.setting_text(), layout=False)
         self.query_one(PresenceLine).follow(self.client)
         self.run_worker(self._follow(), exclusive=True, group="client")
+        if getattr(self.client, "clock", None) is not None:  # a networked game's turn limit
+            self.set_interval(1, self._tick)
 
     def on_unmount(self) -> None:
         self.client.close()
@@ -373,22 +383,51 @@ class TableScreen(Screen[str]):
     def watch_view(self, old: TableView | None, view: TableView | None) -> None:
         if view is None:
             return
-        if old is None or old.legal != view.legal:
+        if old is None or old.legal != view.legal or old.ahead != view.ahead:
             self.path = ()
         self.draw(view)
         self._write_log(view)
         self._ask()
-        self.query_one("#status", Static).update(self.status_text(view), layout=False)
+        self._status()
         self._warn(view)
         self._update_keys()
         if view.over and not self._ended:
             self._ended = True
             self.call_after_refresh(self.action_results)
 
+    def _status(self) -> None:
+        """The header's first line: the game's status and the turn limit's countdown
+        (``tui.status``), redrawn only when its text changes."""
+        view = self.view
+        if view is None:
+            return
+        clock = getattr(self.client, "clock", None)
+        count = status.countdown(view, clock()) if clock is not None else ""
+        width = max(self.size.width - 2, 20)
+        text = status.header(self.status_text(view), count, width)
+        if self._changed("status", text):
+            self.query_one("#status", Static).update(text, layout=False)
+
+    def _tick(self) -> None:
+        """Once a second: the countdown, while a turn limit runs (the header line alone)."""
+        view = self.view
+        if view is not None and view.due is not None and view.due.limit and not view.over:
+            self._status()
+
     def _warn(self, view: TableView) -> None:
         text = self.warning_text(view)
-        if self._changed("warning", text):
-            self.warn(text)
+        note = "" if text else self.note_text(view)
+        if self._changed("warning", (text, note)):
+            if text or not note:
+                self.warn(text)
+            else:
+                self.note(note)
+
+    def note(self, text: str) -> None:
+        """Show ``text`` on the warning line as a plain note (no warning is due)."""
+        warning = self.query_one("#warning", Static)
+        warning.update(Text(text))
+        warning.set_class(bool(text), "-shown")
 
     def watch_path(self) -> None:
         self._ask()
@@ -440,10 +479,15 @@ class TableScreen(Screen[str]):
     # -- asking ----------------------------------------------------------------------------------
 
     def _actions(self) -> tuple[Any, ...]:
+        """The actions the current question chooses among: the seat's legal ones at its turn,
+        or its set-up choices ahead of its turn (``tui.ahead``), narrowed by the answers."""
         view = self.view
-        if view is None or not view.my_turn:
+        if view is None:
             return ()
-        return self.path[-1][1].actions if self.path else view.legal
+        base = view.legal if view.my_turn else view.ahead
+        if not base:
+            return ()
+        return self.path[-1][1].actions if self.path else base
 
     def _ask(self) -> None:
         view = self.view
@@ -468,7 +512,10 @@ class TableScreen(Screen[str]):
             q = Question(f"{words} This cannot be taken back. Send it?", "confirm",
                          (Choice("Yes, send it", actions[:1], "yes"), Choice("No, go back", (), "no")))
         self._question = q
-        self._say(q.prompt)
+        if view.my_turn:
+            self._say(q.prompt)
+        else:  # chosen ahead of the turn: queued, sent when the turn comes
+            self._say(f"{self.waiting_text(view)}\nAhead of your turn: {q.prompt}")
         panel.set_options(
             Option(f"{i + 1 if i < 9 else 0 if i == 9 else ' '} {c.label}") for i, c in enumerate(q.choices)
         )
@@ -489,9 +536,10 @@ class TableScreen(Screen[str]):
     def waiting_text(self, view: TableView) -> str:
         if view.over:
             return "The game is over. Press e for the results."
-        if view.actor >= 0:
-            return f"Waiting for {view.names[view.actor]}..."
-        return "..."
+        words = status.waiting(view)
+        if view.stopped:
+            return words
+        return words[0].upper() + words[1:] + "."
 
     def _submit(self, action: Any) -> None:
         try:

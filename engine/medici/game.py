@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.core import UNKNOWN, IllegalActionError, InvalidActionError, Outcome, RulesBase
-from engine.medici import rules, text
+from engine.medici import rules, setup, text
 from engine.medici import state as medici_state
 from engine.medici.cards import COPIES, HOUSES, RANK_VALUE, RANKS, house_of
 from engine.medici.state import KINDS, NO_LIMIT, OPTIONS, VARIANTS, Action, MediciConfig, State
@@ -191,6 +191,12 @@ class MediciRules(RulesBase[State, Action, MediciConfig]):
     view = staticmethod(view)
     public_action = staticmethod(public_action)
     scores = staticmethod(scores)
+    #: the set-up's choices a seat may make ahead of its turn, and who has placed
+    #: (``engine.medici.setup``)
+    setup_choices = staticmethod(setup.choices)
+    setup_placed = staticmethod(setup.placed)
+    setup_owed = staticmethod(setup.owed)
+    setup_after = staticmethod(setup.after)
 
     def action_text(
         self, state: medici_state.State, action: medici_state.Action, viewer: int | None = None

@@ -160,6 +160,19 @@ class FairDealer:
                    if s != p.to]
         return min(missing) if missing else None
 
+    def step(self) -> tuple[str, int, int] | None:
+        """What the deck waits for now, in a table's words: ``("key", n, players)`` or
+        ``("shuffle", n, players)`` for the ``n``-th seat's (from 1) of a round, ``("shares",
+        0, 0)`` for the shares of the cards being dealt; ``None`` when it waits for nothing."""
+        due = self.due()
+        if due is None:
+            return None
+        if self.keys is None:
+            return ("key", due + 1, self.players)
+        if any(d.shuffling for d in self.decks.values()):
+            return ("shuffle", due + 1, self.players)
+        return ("shares", 0, 0)
+
     def fork(self) -> FairDealer:
         """A copy to check an entry on: the table keeps it only if the entry passes."""
         new = copy.copy(self)

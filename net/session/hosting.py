@@ -37,6 +37,7 @@ import random
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.registry import game_names, get_game
@@ -182,12 +183,22 @@ def join_line(s: HostSettings, port: int, code: str | None) -> str:
     return f"palazzo join {address}:{port}" + (f" --code {code}" if code else "")
 
 
-def save_transcript(table: Table | None, say: Say) -> None:
-    """Save a game's transcript (if it started) and say where."""
+def save_transcript(table: Table | None, say: Say | None) -> Path | None:
+    """Save a game's transcript (if it started) and say where (``say`` ``None``: only give
+    the path)."""
     if table is None or not table.transcript.entries or not table.game_id:
-        return
-    path = files.save(table.transcript, files.file_name(table.game, table.started, table.game_id))
-    say(f"transcript: {path}")
+        return None
+    path: Path = files.save(table.transcript,
+                            files.file_name(table.game, table.started, table.game_id))
+    if say is not None:
+        say(f"transcript: {path}")
+    return path
+
+
+def host_gone_line(address: str, path: Path | None) -> str:
+    """What a joiner whose host went away without a goodbye says, in one line."""
+    saved = f"; the record so far is saved in {path}" if path is not None else ""
+    return f"The host at {address} went away{saved}"
 
 
 def end_audit(table: Table, say: Say) -> bool:

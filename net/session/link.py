@@ -94,13 +94,13 @@ class MemoryLink:
                 if data:
                     moved = True
                     self.send(conn, data)
-                bot = self.bots.get(conn)
+                bot, auto = self.bots.get(conn), False
                 if bot is None and conn in self.fallbacks and isinstance(peer, PeerSession) \
                         and peer.takeover_due():
-                    bot = self.fallbacks[conn]
+                    bot, auto = self.fallbacks[conn], True  # the entry says so: ``auto``
                 if bot is not None and isinstance(peer, PeerSession) and peer.decision_due():
                     assert peer.table is not None
-                    peer.act(bot.choose(peer.view, peer.table.me))
+                    peer.act(bot.choose(peer.view, peer.table.me), auto)
                     moved = True
             ticked = self.host.tick()
             if ticked:

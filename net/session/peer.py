@@ -2,8 +2,9 @@
 
 A thin adapter: bytes read go to the session, the session's bytes go back. Decisions come from
 a bot (``choose(view, seat)``) or from outside (a table screen calls ``PeerRunner.act``); with
-the host's ``--on-timeout bot``, a ``fallback`` bot decides for a player who let the turn
-timeout pass. If the connection drops before the game is over, it reconnects with the same key
+the host's ``--on-timeout program-plays`` (``bot`` on the wire), a ``fallback`` bot decides for a
+player who let the turn timeout pass, and its entry says so (``auto: true``,
+``net.session.timeout``). If the connection drops before the game is over, it reconnects with the same key
 and the host resends the transcript from where this peer stopped.
 
 Retries are bounded. After a connection that ends without the host taking this peer in (no
@@ -186,13 +187,13 @@ class PeerRunner:
     def _decide(self) -> None:
         session = self.session
         while session.decision_due():
-            bot = self.bot
+            bot, auto = self.bot, False
             if bot is None and self.fallback is not None and session.takeover_due():
-                bot = self.fallback
+                bot, auto = self.fallback, True  # marked: the player did not choose it
             if bot is None:
                 return
             assert session.table is not None
-            session.act(bot.choose(session.view, session.table.me))
+            session.act(bot.choose(session.view, session.table.me), auto)
 
     def _emit(self) -> None:
         events, self.session.events = self.session.events, []

@@ -3,7 +3,8 @@
 ``host_game`` and ``join_game`` return an exit status (``net.session.hosting``: 0 the game ended
 normally, or the host quit (SIGINT or SIGTERM: every peer is told "the host closed the game",
 the record is saved); ``join_game``: 1 the game could not be played, 3 a cheat was found, ``EXIT_GAVE_UP`` it
-gave up trying to join or rejoin) and talk to the user only through ``say`` (one line at a time;
+gave up trying to join or rejoin: a host that went away without a goodbye is one line, "The host at HOST:PORT went away; the
+record so far is saved in PATH" once the game had started) and talk to the user only through ``say`` (one line at a time;
 a joiner's lines are made printable first, since names and reasons come from the host). The
 hosting and joining themselves (the session, the seats and bots, the join line, the transcript
 saved under ``$XDG_DATA_HOME/palazzo/games/`` and said at the end, also after a failure: it is
@@ -30,6 +31,7 @@ from net.session.hosting import (
     Say,
     end_audit,
     exit_status,
+    host_gone_line,
     parse_address,
     result_line,
     save_transcript,
@@ -161,8 +163,10 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
     try:
         asyncio.run(play())
     except PeerGone as e:
-        say(f"error: {e}")
-        save_transcript(session.table, say)
+        if session.seat is not None:  # the host had taken it in, then went away
+            say(host_gone_line(f"{host}:{port}", save_transcript(session.table, None)))
+        else:
+            say(f"error: {e}")
         return exit_status(session, gave_up=e.gave_up)
     if session.state == "over":
         assert session.table is not None

@@ -936,15 +936,21 @@ class PeerSession:
                 and self.clock() - self._turn_since >= t.timeout)
 
     @property
+    def turn_since(self) -> float:
+        """When this seat's decision became due, on ``clock`` (its turn limit runs from it)."""
+        return self._turn_since
+
+    @property
     def view(self) -> Any:
         return None if self.table is None else self.table.view
 
-    def act(self, action: Any) -> None:
-        """Post this seat's decision; ``LocalProtocolError`` if it is not legal or not due."""
+    def act(self, action: Any, auto: bool = False) -> None:
+        """Post this seat's decision; ``LocalProtocolError`` if it is not legal or not due.
+        ``auto``: this seat's program played it after the turn limit (``takeover_due``)."""
         if not self.decision_due():
             raise LocalProtocolError("no decision is due from this seat now")
         assert self.table is not None
-        self._post(self.table.decide(action))
+        self._post(self.table.decide(action, auto))
 
     def ready(self) -> None:
         self._call("ready", ())

@@ -84,6 +84,7 @@ from net.games.medici import MediciDealer
 from net.session.chat import check_record
 from net.session.commit import COMMIT_SIZE, SALT_SIZE, commit, new_salt, opens
 from net.session.journal import Journal
+from net.session.timeout import check_auto, timed_out_text
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
 from net.wire.identity import PUBLIC_KEY_SIZE, Identity, InvalidKey, check_public_key
 from net.wire.rpc import (
@@ -119,7 +120,7 @@ FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
     "seed-commit": {"commit": (bytes, True), "sealed": (bytes, True), "said": (list, False)},
     "seed-open": {"value": (bytes, True), "salt": (bytes, True), "said": (list, False)},
     "deck": {"msgs": (list, True), "sealed": (bytes, True), "said": (list, False)},
-    "act": {"action": (dict, True), "said": (list, False)},
+    "act": {"action": (dict, True), "auto": (bool, False), "said": (list, False)},
     "forfeit": {"seat": (int, True), "reason": (str, True)},
     "end": {"said": (list, False)},
 }
@@ -175,6 +176,9 @@ class Table:
         #: every step applied to this peer's view, chance steps included, as
         #: (view before, action as this peer knows it, view after): a table screen tells them
         self.steps: list[tuple[Any, Any, Any]] = []
+        #: the indices in ``steps`` of the moves a seat's program played after the turn limit
+        #: (``auto``, ``net.session.timeout``)
+        self.timed_out: set[int] = set()
 
     # -- whose move ---------------------------------------------------------------------------
 
@@ -466,6 +470,10 @@ class Table:
             raise CheatDetected(e.author, e.seq, f"malformed action: {err}", E_BAD_PARAMS) from None
         if getattr(action, "seat", e.author) != e.author:
             raise CheatDetected(e.author, e.seq, "an action for another seat", E_NOT_YOUR_TURN)
+        bad_auto = check_auto(e.fields)
+        if bad_auto is not None:
+            raise CheatDetected(e.author, e.seq, bad_auto, E_BAD_PARAMS)
+        auto = e.fields.get("auto") is True
         assert self.dealer is not None
         if self.dealer.due() is not None:
             raise CheatDetected(e.author, e.seq, "the fair deck waits for a deck entry, not a move",
@@ -490,11 +498,17 @@ class Table:
             raise CheatDetected(e.author, e.seq, str(err), E_ILLEGAL) from None
         fork.settle(after)
         text = self._text(view, mine)
+        if auto:
+            seat_names = tuple(getattr(self.rules, "seat_names", ()))
+            labels = seat_names[e.author:e.author + 1] + (self.seats[e.author].name,)
+            text = timed_out_text(text, labels, self.seats[e.author].name)
 
         def apply() -> None:
             self.dealer = fork
             self.view = after
             self.log.append(text)
+            if auto:
+                self.timed_out.add(len(self.steps))
             self.steps.append((view, mine, after))
             if self.rules.current_player(after) == TERMINAL:
                 self._to_end()
@@ -607,21 +621,24 @@ class Table:
             self.journal.write(self.game_id, entry)
         return entry
 
-    def decide(self, action: Any) -> Entry:
-        """The entry for this seat's decision; ``LocalProtocolError`` if it is not legal now."""
+    def decide(self, action: Any, auto: bool = False) -> Entry:
+        """The entry for this seat's decision; ``LocalProtocolError`` if it is not legal now.
+        ``auto``: the seat's program chose it after the turn limit (``net.session.timeout``)."""
         if not self.decision_due():
             raise LocalProtocolError("it is not this seat's turn to decide")
         try:
             self.rules.apply(self.view, action)
         except (IllegalActionError, InvalidActionError) as err:
             raise LocalProtocolError(str(err)) from None
-        return self._act_entry(action)
+        return self._act_entry(action, auto)
 
-    def _act_entry(self, action: Any) -> Entry:
+    def _act_entry(self, action: Any, auto: bool = False) -> Entry:
         assert self.dealer is not None
         fields = self._header("act")
         fields["action"] = self.rules.action_to_data(self.dealer.public(self.view, action))
         fields.update(self.dealer.act_fields(self.view, action, self.transcript.head))
+        if auto:
+            fields["auto"] = True
         return self._sign(fields)
 
     def auto_entry(self) -> Entry | None:

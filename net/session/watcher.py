@@ -51,7 +51,7 @@ class WatchSession(PeerSession):
     def decision_due(self) -> bool:
         return False
 
-    def act(self, action: Any) -> None:
+    def act(self, action: Any, auto: bool = False) -> None:
         raise LocalProtocolError("a watcher makes no move")
 
     def ready(self) -> None:

@@ -64,7 +64,7 @@ async def test_the_talk_pane_in_the_lobby_and_at_the_table(profile):
         await pilot.press("right", "right", "right")  # the log pane, at 80x24
         await until(pilot, lambda: "[Log]" in text(app), "the log pane")
         screen = text(app)
-        assert 'Ada says: "Deal?"' in screen and "Not said" in screen
+        assert ('Ada says: "Leave this region to me"' in screen and "Not said" in screen), screen
         for _ in range(4):  # the game goes on: answer until a move is sent
             if len(app.client.snapshot().log) > len(log):
                 break

@@ -12,7 +12,8 @@ from tui.cli import main
     (["host", "medici", "--players", "3", "--bots", "3", "--headless"], "local seats"),
     (["host", "medici", "--players", "3", "--headless", "--bot", "oracle"], "unknown bot"),
     (["host", "medici", "--players", "3", "--headless", "--turn-timeout", "0"], "positive"),
-    (["host", "medici", "--players", "3", "--headless", "--on-timeout", "nap"], "invalid choice"),
+    (["host", "medici", "--players", "3", "--headless", "--on-timeout", "nap"],
+     "one of end-game, program-plays"),
     (["join", "127.0.0.1:7342", "--bot", "oracle"], "unknown bot"),
     (["join", "127.0.0.1:99999", "--bot", "greedy"], "not a HOST:PORT"),
     (["join", "127.0.0.1:7342", "--bot", "greedy", "--identity", "no good"], "profile name"),
@@ -24,6 +25,21 @@ def test_bad_arguments_are_refused_in_one_line(argv, words, capsys, tmp_path, mo
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("name, wire", [("end-game", "forfeit"), ("program-plays", "bot"),
+                                        ("forfeit", "forfeit"), ("bot", "bot")])
+def test_the_on_timeout_choices_say_what_they_do_and_the_old_names_stay_hidden(name, wire, capsys):
+    from tui.cli import build_parser
+
+    parser = build_parser()
+    args = parser.parse_args(["host", "medici", "--players", "3", "--on-timeout", name])
+    assert args.on_timeout == wire
+    assert parser.parse_args(["host", "medici", "--players", "3"]).on_timeout == "forfeit"
+    with pytest.raises(SystemExit):
+        parser.parse_args(["host", "--help"])
+    shown = capsys.readouterr().out
+    assert "{end-game,program-plays}" in shown and "bot}" not in shown
 
 
 def test_a_join_that_reaches_nobody_fails_clearly(capsys, tmp_path, monkeypatch):

@@ -221,8 +221,8 @@ async def test_host_form_settings_are_the_command_lines(profile):
     assert s == cli_settings([
         "condottiere", "--players", "3", "--no-seat", "--bots", "3", "--bot", "easy",
         "--option", "hidden_cards", "--option", "playing_for_points=30", "--open",
-        "--port", "7400", "--bind", "127.0.0.1", "--turn-timeout", "120", "--on-timeout", "bot",
-        "--name", "Ada", "--identity", "sister", "--grace", "600",
+        "--port", "7400", "--bind", "127.0.0.1", "--turn-timeout", "120",
+        "--on-timeout", "program-plays", "--name", "Ada", "--identity", "sister", "--grace", "600",
     ])
     assert s.identity == "sister"
     assert (s.seat, s.open, s.bots, s.bot, s.turn_timeout, s.on_timeout) == (

@@ -426,3 +426,22 @@ def test_a_broadcast_reaches_seats_and_watchers_but_not_strangers(make_game):
     g.link.deliver(g.host.take_output())
     assert _notes(raw, "lobby")[-1].get("note") == "to all"
     assert seat.lobby.get("note") == "not you"
+
+
+def test_a_watcher_hears_the_table_talk_and_the_presence_that_names_it(make_game):
+    """What the host tells every seat about the table (who is here, who talks) reaches the
+    watchers too: the talk as its author signed it, and the presence with the watcher named."""
+    g = make_game(3)
+    w, _ = _watcher(g)
+    talker = g.add_bot(0, bot=None)
+    for i in (1, 2):
+        g.add_bot(i, bot=None)
+    g.link.pump()
+    assert g.host.table.phase != "lobby"
+    talker.say("watch this")
+    g.link.send(g.conns[0], talker.data_to_send())
+    g.link.pump()
+    heard = [data for kind, data, _ in w.chat.lines if kind == "said"]
+    assert heard and "watch this" in str(heard[-1])
+    assert w.presence is not None and w.presence.watchers == ("Wat",)
+    assert [s.state for s in w.presence.seats] == ["here"] * 3

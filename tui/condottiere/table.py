@@ -12,6 +12,7 @@ from textual.widgets import Static
 from engine.condottiere.cards import KINDS, NAMES, SURRENDER
 from engine.condottiere.text import SEAT_NAMES
 from engine.words import plural
+from tui import status
 from tui.choices import Question
 from tui.client import TableView
 from tui.condottiere import choices, narrate, regions, render, warning
@@ -95,14 +96,7 @@ class CondottiereTable(TableScreen):
 
     def status_text(self, view: TableView) -> str:
         s = view.state
-        if view.outcome is not None:
-            who = " and ".join(view.names[w] for w in view.outcome.winners) + " won"
-        elif view.my_turn:
-            who = "Your turn"
-        elif view.actor >= 0:
-            who = f"{view.names[view.actor]} to play"
-        else:
-            who = "..."
+        who = status.who(view)
         return f"{who} | {render.battle_words(s)}"
 
     def warning_text(self, view: TableView) -> str:

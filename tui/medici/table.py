@@ -3,6 +3,7 @@ your move and the log, all drawn from one seat's view (see ``tui.table``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from rich.style import Style
@@ -15,6 +16,7 @@ from engine.medici.cards import HOUSES, short_name
 from engine.medici.state import NO_LIMIT
 from engine.medici.text import stack_label
 from engine.words import plural
+from tui import status
 from tui.choices import Question
 from tui.client import TableView
 from tui.medici import choices, render, warning
@@ -118,14 +120,7 @@ class MediciTable(TableScreen):
     def status_text(self, view: TableView) -> str:
         s = view.state
         phase = PHASE_WORDS.get(s.phase, s.phase)
-        if view.outcome is not None:
-            who = " and ".join(view.names[w] for w in view.outcome.winners) + " won"
-        elif view.my_turn:
-            who = "Your turn"
-        elif view.actor >= 0:
-            who = f"{view.names[view.actor]} to play"
-        else:
-            who = "..."
+        who = status.who(view)
         limit = s.limits[view.seat]
         extra = f" | your limit {limit}" if limit != NO_LIMIT else ""
         turn = s.turns + (0 if view.over else 1)
@@ -133,6 +128,10 @@ class MediciTable(TableScreen):
 
     def warning_text(self, view: TableView) -> str:
         return warning.warning(view.state, view.seat, view.names)
+
+    def note_text(self, view: TableView) -> str:
+        """In the set-up's hide and top phases, who has placed (``tui.status.placed``)."""
+        return status.placed(view, self.client.rules)
 
     def end_words(self, view: TableView) -> tuple[str, str, str]:
         s = view.state
@@ -147,4 +146,7 @@ class MediciTable(TableScreen):
         return (how, "", "point")
 
     def question(self, view: TableView, actions: tuple[Any, ...], asked: tuple[str, ...]) -> Question | None:
+        if view.queued and not view.my_turn:  # asked ahead: as the seat will find it then
+            state = self.client.rules.setup_after(view.state, view.seat, view.queued)
+            view = replace(view, state=state)
         return choices.question(view, actions, asked)

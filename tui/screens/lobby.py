@@ -3,9 +3,6 @@ ready, and for the host the line to give to friends. ``r`` says this player is r
 ``flush`` sends it); ``t`` opens the talk pane (``tui.chat``; the latest talk shows under the
 seats); ``q`` leaves, returning ``None`` (the app decides where to).
 
-When the game cannot be played (the host could not be reached, it refused the join), the
-status line says so in place of "Connecting..." and only ``q`` is left.
-
 The screen holds no lobby facts of its own: ``refresh_lobby()`` redraws from the session
 (``PeerSession.lobby``, as the host last sent it); the game calls it whenever the session moved.
 """
@@ -58,8 +55,7 @@ class LobbyScreen(Screen[None]):
         self.title_text = title
         self.join_line = join_line
         self.flush = flush
-        #: why the game cannot be played (the host could not be reached, ...): set by the game
-        self.failure = ""
+        self._failure = ""  # why the game cannot go on, once it is said
 
     def compose(self) -> ComposeResult:
         yield Static(self.title_text, id="title")
@@ -84,20 +80,30 @@ class LobbyScreen(Screen[None]):
         invite.display = bool(line)
         invite.update(f"Give this line to your friends:\n  {line}")
 
-    def refresh_lobby(self) -> None:
+    def refresh_lobby(self, failure: str = "") -> None:
+        """Redraw the seats and the status line; ``failure``: why the game cannot go on (said
+        instead of any "Waiting for ...")."""
+        if failure and failure != self._failure:  # said once, it stays; r and t are off
+            self._failure = failure
+            self.refresh_bindings()
+        failure = self._failure
         s = self.session
         fp = s.identity.fingerprint
         lobby = s.lobby or {}
         self.query_one("#seats", Static).update(lobby_text(lobby, my_fp=fp))
         seated = len(lobby.get("seats", []))
         players = lobby.get("players", "?")
-        if self.failure or s.state == "failed":
-            status = f"Cannot {'watch' if getattr(s, 'WATCH', False) else 'join'}: {self.failure or s.error}"
-        elif getattr(s, "relay", False):
+        if getattr(s, "relay", False):
             status = s.status()
+        elif failure:
+            status = f"{failure}. Press q to leave."
         elif getattr(s, "WATCH", False) and s.state == "lobby":
             status = (f"You are watching: you take no seat. The game starts when every seat is "
                       f"taken and ready ({seated} of {players} seats taken).")
+        elif s.state == "failed":
+            status = f"Cannot {'watch' if getattr(s, 'WATCH', False) else 'join'}: {s.error}"
+        elif s.state == "disconnected":
+            status = "The connection to the host was lost; trying again..."
         elif s.state == "connecting":
             status = "Connecting..."
         elif any(x.get("fp") == fp and x.get("ready") for x in lobby.get("seats", [])):
@@ -128,8 +134,8 @@ class LobbyScreen(Screen[None]):
                                  lambda _: self.refresh_lobby())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("ready", "talk") and (self.failure or self.session.state == "failed"):
-            return False  # no game to be ready for or to talk at
+        if action in ("ready", "talk") and self._failure:
+            return False  # no game to be ready for or to talk at: only q is left
         if action == "ready" and (getattr(self.session, "relay", False)
                                   or getattr(self.session, "WATCH", False)):
             return False  # a relay or a watcher has no seat to be ready in

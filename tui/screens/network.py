@@ -59,8 +59,9 @@ TIMEOUTS: list[tuple[str, int]] = [("none", 0), ("1 minute", 60), ("2 minutes", 
 GRACES: list[tuple[str, int]] = [("1 minute", 60), ("3 minutes", 180), ("5 minutes", 300),
                                  ("10 minutes", 600), ("30 minutes", 1800)]
 #: what happens to a seat whose turn runs out, as ``--on-timeout``
-ON_TIMEOUT: list[tuple[str, str]] = [("the player forfeits", "forfeit"),
-                                     ("a computer plays the seat", "bot")]
+#: (``--on-timeout end-game`` and ``program-plays``; the values are the wire's names)
+ON_TIMEOUT: list[tuple[str, str]] = [("end the game: the seat forfeits", "forfeit"),
+                                     ("its own program plays for it", "bot")]
 
 
 def _number(select: Select[Any]) -> int:

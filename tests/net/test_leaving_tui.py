@@ -1,0 +1,202 @@
+"""Leaving is clean at the table (``tui.netgame``, ``tui.app``): a host that quits from its lobby
+or its table tells every peer "the host closed the game", saves its record and exits 0 (or goes
+back to the start screen), with no asyncio traceback; a joiner whose host went away without a
+goodbye says so in one plain line, naming its saved record, and nothing under it still says
+"Waiting for ...". Shown at 80x24."""
+
+import asyncio
+import logging
+import random
+
+import pytest
+
+from engine.registry import get_game
+from net.session.host import HostRunner
+from net.session.hosting import HostSettings
+from net.session.peer import PeerRunner
+from net.session.sessions import HostSession, PeerSession
+from net.wire.identity import Identity
+from tui.app import PalazzoApp
+from tui.netapp import NetApp, host_app
+from tui.netgame import host_net, join_net
+from tui.screens.start import StartScreen
+
+from .test_net_tui import asking, text, until
+
+
+@pytest.fixture
+def profile(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return tmp_path
+
+
+@pytest.fixture
+def no_asyncio_errors(caplog):
+    caplog.set_level(logging.WARNING, logger="asyncio")
+    yield
+    assert not [r for r in caplog.records if r.name == "asyncio"], caplog.text
+
+
+def settings():
+    return HostSettings(game="medici", players=3, options={}, port=0, bind="127.0.0.1", bots=1,
+                        open=True, name="Ada")
+
+
+async def joined(app, pilot):
+    """A joiner (a bot, ready at once) at the table ``app`` hosts; its session and task."""
+    await until(pilot, lambda: "palazzo join 127.0.0.1:" in text(app), "the join line")
+    port = int(app.game.join_line.split("127.0.0.1:")[1].split()[0])
+    bea = PeerSession(Identity.generate(), "Bea")
+    runner = PeerRunner(bea, "127.0.0.1", port, get_game("medici").make_bot("greedy",
+                                                                           random.Random(1)))
+    task = asyncio.create_task(runner.run())
+    await until(pilot, lambda: bea.state == "lobby", "Bea in the lobby")
+    return bea, task
+
+
+def told(bea):
+    return bea.state == "failed" and "the host closed the game" in str(bea.error)
+
+
+async def test_a_host_that_quits_from_its_lobby_tells_every_peer_and_exits_0(
+        profile, no_asyncio_errors):
+    app = host_app(settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        bea, task = await joined(app, pilot)
+        await pilot.press("q")
+        await until(pilot, lambda: told(bea), "Bea told")
+    await asyncio.wait_for(task, 30)  # a hang guard only
+    assert app.exit_status() == 0
+
+
+async def test_a_host_that_quits_from_its_table_tells_every_peer_and_saves_its_record(
+        profile, no_asyncio_errors):
+    app = host_app(settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        bea, task = await joined(app, pilot)
+        await pilot.press("r")
+        await until(pilot, lambda: asking(app), "the host's first question")
+        await pilot.press("q")
+        await until(pilot, lambda: "Leave this networked game" in text(app), "the question")
+        await pilot.press("y")
+        await until(pilot, lambda: told(bea), "Bea told")
+    await asyncio.wait_for(task, 30)
+    assert app.exit_status() == 0
+    games = profile / "data" / "palazzo" / "games"
+    assert [p.read_bytes() for p in games.iterdir()] == [app.session.table.transcript.to_bytes()]
+    assert "the host closed the game" in str(bea.error)
+
+
+async def test_a_host_leaving_its_table_in_the_app_tells_every_peer_and_shows_the_start_screen(
+        profile, no_asyncio_errors):
+    app = PalazzoApp(net=host_net(settings()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.net is not None and "palazzo join" in text(app),
+                    "the join line")
+        port = int(app.net.join_line.split("127.0.0.1:")[1].split()[0])
+        bea = PeerSession(Identity.generate(), "Bea")
+        task = asyncio.create_task(PeerRunner(bea, "127.0.0.1", port, get_game(
+            "medici").make_bot("greedy", random.Random(1))).run())
+        await until(pilot, lambda: bea.state == "lobby", "Bea in the lobby")
+        await pilot.press("r")
+        await until(pilot, lambda: asking(app), "the host's first question")
+        await pilot.press("q")
+        await until(pilot, lambda: "Leave this networked game" in text(app), "the question")
+        await pilot.press("y")
+        await until(pilot, lambda: told(bea), "Bea told")
+        await until(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+        await pilot.pause(0.5)  # the host's goodbyes drain: nothing fails after them
+        assert isinstance(app.screen, StartScreen)
+    await asyncio.wait_for(task, 30)
+
+
+async def _vanishing_proxy(upstream):
+    """A proxy to the host on ``upstream``; ``vanish()`` closes it and every connection at
+    once, without a word, as a host killed with SIGKILL does."""
+    links = []
+
+    async def handle(reader, writer):
+        up_r, up_w = await asyncio.open_connection("127.0.0.1", upstream)
+        links.extend([writer, up_w])
+
+        async def pipe(src, dst):
+            try:
+                while data := await src.read(65536):
+                    dst.write(data)
+            except (ConnectionError, OSError):
+                pass
+            dst.close()
+
+        await asyncio.gather(pipe(reader, up_w), pipe(up_r, writer))
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+
+    def vanish():
+        server.close()
+        for w in links:
+            w.transport.abort()
+
+    return server.sockets[0].getsockname()[1], vanish
+
+
+async def test_a_joiner_whose_host_vanished_says_so_in_one_line_with_its_record(profile):
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    port, vanish = await _vanishing_proxy((await started)[0][1])
+    for i in range(2):
+        runner.add(PeerSession(Identity.generate(), f"b{i}"), entry.make_bot("greedy",
+                                                                          random.Random(i)))
+    runner.pump()
+    app = NetApp(join_net("127.0.0.1", port, None, "Bea", Identity.generate(), retries=2,
+                          retry_delay=0.01))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "Press r when you are ready" in text(app), "the lobby")
+            await pilot.press("r")
+            await until(pilot, lambda: asking(app), "Bea's first question")
+            vanish()
+            await until(pilot, lambda: "went away" in text(app), "the line")
+            shown = text(app)
+            games = profile / "data" / "palazzo" / "games"
+            saved = list(games.iterdir())
+            assert len(saved) == 1
+            line = f"The host at 127.0.0.1:{port} went away; the record so far is saved in"
+            assert line in app.failure and str(saved[0]) in app.failure
+            assert line in " ".join(shown.replace("│", " ").split())  # on the move box
+            assert "Waiting for" not in shown and "could not reach" not in shown
+            assert shown.splitlines()[0].lstrip().startswith("The game stopped")
+            notes = [str(n.message) for n in app._notifications]
+            assert notes.count(app.failure) == 1  # one line, said once
+    finally:
+        runner.stop()
+        await asyncio.wait_for(serving, 30)
+    assert app.exit_status() == 5  # gave up reaching the host (palazzo join --help)
+
+
+async def test_a_joiner_in_the_lobby_whose_host_vanished_says_so_and_waits_no_more(profile):
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    port, vanish = await _vanishing_proxy((await started)[0][1])
+    app = NetApp(join_net("127.0.0.1", port, None, "Bea", Identity.generate(), retries=2,
+                          retry_delay=0.01))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "Press r when you are ready" in text(app), "the lobby")
+            await pilot.press("r")
+            await until(pilot, lambda: "Waiting for the others" in text(app), "ready")
+            vanish()
+            await until(pilot, lambda: "went away" in text(app), "the line")
+            shown = " ".join(text(app).split())
+            assert f"The host at 127.0.0.1:{port} went away. Press q to leave." in shown
+            assert "Waiting for" not in shown and "could not reach" not in shown
+    finally:
+        runner.stop()
+        await asyncio.wait_for(serving, 30)
+    assert app.exit_status() == 5
