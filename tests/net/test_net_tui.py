@@ -220,23 +220,3 @@ def test_a_forfeited_game_is_verified_as_far_as_it_went(make_game, clock):
         "Audit: verified as far as it went: bot2 forfeited (no move within 30 seconds); every "
         "signature, proof and move up to there checks out")
 
-
-async def test_a_host_nobody_answers_at_is_said_in_the_lobby_and_only_q_is_offered(profile):
-    import socket
-
-    from net.wire.identity import Identity
-
-    with socket.socket() as s:  # a port nobody listens at
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    app = join_app("127.0.0.1", port, None, "Bea", Identity.generate())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: "could not reach" in text(app) and "Press q to leave" in text(app),
-                    "the reason")
-        screen = text(app)
-        assert "Connecting..." not in screen  # not a stale line under the failure
-        assert "I am ready" not in screen and "Leave" in screen  # only the key that does something
-        await pilot.press("r")
-        assert "Press q to leave" in text(app) and "I am ready" not in text(app)
-        await pilot.press("q")
-    assert app.exit_status() == 1

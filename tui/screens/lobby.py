@@ -55,7 +55,6 @@ class LobbyScreen(Screen[None]):
         self.title_text = title
         self.join_line = join_line
         self.flush = flush
-        self._failure = ""  # why the game cannot go on, once it is said
 
     def compose(self) -> ComposeResult:
         yield Static(self.title_text, id="title")
@@ -83,10 +82,6 @@ class LobbyScreen(Screen[None]):
     def refresh_lobby(self, failure: str = "") -> None:
         """Redraw the seats and the status line; ``failure``: why the game cannot go on (said
         instead of any "Waiting for ...")."""
-        if failure and failure != self._failure:  # said once, it stays; r and t are off
-            self._failure = failure
-            self.refresh_bindings()
-        failure = self._failure
         s = self.session
         fp = s.identity.fingerprint
         lobby = s.lobby or {}
@@ -134,8 +129,6 @@ class LobbyScreen(Screen[None]):
                                  lambda _: self.refresh_lobby())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("ready", "talk") and self._failure:
-            return False  # no game to be ready for or to talk at: only q is left
         if action == "ready" and (getattr(self.session, "relay", False)
                                   or getattr(self.session, "WATCH", False)):
             return False  # a relay or a watcher has no seat to be ready in
