@@ -102,6 +102,12 @@ class NetClient:
         return self.session.presence
 
     @property
+    def game_over(self) -> bool:
+        """Whether the game has ended (or cannot go on): no seat is due any more."""
+        table = self.session.table
+        return self.session.state in ("over", "failed") or (table is not None and table.phase == "over")
+
+    @property
     def player_names(self) -> tuple[str, ...]:
         table = self.session.table
         return tuple(s.name for s in table.seats) if table is not None else ()

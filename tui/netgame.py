@@ -138,6 +138,8 @@ class NetGame:
         #: a host that takes no seat: the lobby stays, saying how the relayed game goes
         self.relay = isinstance(session, RelayView)
         self._watchers: list[str] = []  # the watchers last told (``tui.watch.watcher_news``)
+        #: a watcher's own name: it is not told that it came itself
+        self._me_watching = printable_line(str(session.name))[:32] if getattr(session, "WATCH", False) else None
         #: presence (``tui.presence``): tell the host the player is away; the line to rejoin
         #: shown while a seat is gone (a joiner's own; the host's is ``join_line``); and, for
         #: a joiner, leaving on purpose (the host hears ``leave``)
@@ -290,6 +292,8 @@ class NetGame:
 
         watchers = (self.session.lobby or {}).get("watchers")
         now = [printable_line(str(w))[:32] for w in watchers[:8]] if type(watchers) is list else []
+        if self._me_watching in now:
+            now.remove(self._me_watching)  # one of that name is this watcher
         for line in watcher_news(self._watchers, now):
             app.notify(line, timeout=8, markup=False)  # names come from the host
         self._watchers = now

@@ -12,8 +12,12 @@ reconnecting or gone, a second line::
 
 ``1:42 left`` is what the host said it waits before it forfeits the seat (the grace period or
 the turn limit, whichever is sooner), counted down on this machine's clock; the join line is
-the one this program joined with (a joiner) or gave to its friends (the host). The line is
-drawn once a second; a local game has no presence and the line stays hidden.
+the one this program joined with (a joiner) or gave to its friends (the host). The line has
+at most three rows: while the waiting line is shown, the list of players keeps one row (cut
+with an ellipsis), so the join line is never cut off. The line is
+drawn once a second; a local game has no presence and the line stays hidden. When the line
+takes more or fewer rows (the waiting line comes or goes) it posts ``Reshaped``: the table
+draws its panes again for their new size (the Condottiere map, its list).
 
 The line also watches the keyboard for the host: after ``AWAY_AFTER`` seconds without a key
 it tells the host the player is away (``status {away: true}``), and the next key tells it the
@@ -21,16 +25,21 @@ player is here again. The notes that come with the changes ("Jo left", "Jo is ba
 to the table's log through the client (``tui.netclient``), not here.
 
 A client that shows presence has ``presence`` (the last ``Presence`` or ``None``),
-``player_names``, ``rejoin_line`` and ``set_away(flag)``; ``tui.netclient.NetClient`` has them.
+``player_names``, ``rejoin_line`` and ``set_away(flag)``, and may have ``game_over``: once the
+game has ended no seat is due, whatever the host's last presence said (it is sent before the
+end); ``tui.netclient.NetClient`` has them.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
+from textual import events
+from textual.message import Message
 from textual.widgets import Static
 
 from net.session.presence import GONE, Presence
@@ -78,6 +87,9 @@ def waiting_text(p: Presence, names: Sequence[str], join_line: str, now: float) 
 class PresenceLine(Static):
     """The presence of every player, and what the game waits for (see the module's rules)."""
 
+    class Reshaped(Message):
+        """The line took more or fewer rows: the panes under it have another size."""
+
     DEFAULT_CSS = """
     PresenceLine {
         display: none;
@@ -97,7 +109,7 @@ class PresenceLine(Static):
         self.source: Any = None
         self.last_key = clock()
         self.away = False
-        self._shown = ("", "")  # what the line shows now
+        self._shown: tuple[tuple[str, str], int] = (("", ""), 0)  # what the line shows, how wide
 
     def follow(self, client: Any) -> None:
         """Show ``client``'s presence (nothing for a client without one)."""
@@ -107,6 +119,10 @@ class PresenceLine(Static):
         self.last_key = self.clock()
         self.tick()
         self.set_interval(1.0, self.tick)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.tick()  # cut to the new width
+        self.post_message(self.Reshaped())
 
     def pressed(self) -> None:
         """A key: the player is here (again)."""
@@ -124,15 +140,21 @@ class PresenceLine(Static):
             self.away = True
             src.set_away(True)
         p = src.presence
+        if p is not None and p.due >= 0 and getattr(src, "game_over", False):
+            p = replace(p, due=-1, deadline=None)  # the host's last word came before the end
         if p is None:
             lines = ("", "")
         else:
             names = src.player_names
             lines = (presence_text(p, names, now), waiting_text(p, names, src.rejoin_line, now))
-        if lines == self._shown:
+        width = self.content_size.width
+        if (lines, width) == self._shown:
             return
-        self._shown = lines
-        text = Text(lines[0])
+        self._shown = (lines, width)
+        first = lines[0]
+        if lines[1] and width and len(first) > width:  # the join line before the list's second row
+            first = first[: width - 1] + "…"
+        text = Text(first)
         if lines[1]:
             text.append("\n")
             text.append(lines[1], style="bold")

@@ -332,6 +332,9 @@ class TableScreen(Screen[str]):
         self._keys = ()
         self.call_after_refresh(self._redraw)
 
+    def on_presence_line_reshaped(self) -> None:
+        self.call_after_refresh(self._redraw)  # the panes under the line have another size
+
     def _redraw(self) -> None:
         self._drawn.clear()
         self._rows.clear()

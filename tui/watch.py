@@ -41,6 +41,9 @@ class WatchClient(NetClient):
     """A watcher's table as a ``GameClient``: the observer's view, drawn as seat 0's place (no
     hand shown), the log as an observer hears it; nothing can be submitted."""
 
+    #: a watcher does not talk at the table (the host refuses it): no ``t``
+    can_talk = False
+
     def __init__(self, session: WatchSession, names: Sequence[str] | None = None,
                  narrator: Any = None, marker: Any = None) -> None:
         super().__init__(session, lambda action: None, names, narrator, marker=marker)

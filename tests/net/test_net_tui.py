@@ -219,3 +219,4 @@ def test_a_forfeited_game_is_verified_as_far_as_it_went(make_game, clock):
     assert audit_line(view.audit).plain == (
         "Audit: verified as far as it went: bot2 forfeited (no move within 30 seconds); every "
         "signature, proof and move up to there checks out")
+

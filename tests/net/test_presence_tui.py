@@ -129,3 +129,57 @@ async def test_a_joiner_that_leaves_the_table_is_left_for_the_others(profile):  
     assert app.exit_status() == 1  # the game could not be played to its end
     runner.stop()
     await asyncio.wait_for(serving, 60)
+
+
+async def test_once_the_game_is_over_nobody_is_thinking_nor_waited_for():
+    from textual.app import App
+
+    now = [100.0]
+    line = PresenceLine(clock=lambda: now[0])
+
+    class _Shows(App):
+        def compose(self):
+            yield line
+
+    src = _Source()
+    src.player_names = ("Ann", "Jo")
+    src.rejoin_line = "palazzo join h:1 --code c"
+    src.presence = _p(["here", "reconnecting"], due=1, wait=30)  # the last word before the end
+    async with _Shows().run_test(size=(80, 24)):
+        line.source = src
+        line.tick()
+        assert "Waiting for Jo to come back" in str(line.render())
+        src.game_over = True
+        now[0] += 5
+        line.tick()
+        assert str(line.render()) == "Ann here | Jo reconnecting 1:20"
+        src.presence = _p(["here", "here"], due=1)
+        line.tick()
+        assert str(line.render()) == "Ann here | Jo here"  # not "Jo thinking"
+
+
+async def test_the_join_line_is_never_cut_off_at_80x24_even_with_six_players():
+    from textual.app import App
+
+    line = PresenceLine(clock=lambda: 10.0)
+
+    class _Shows(App):
+        def compose(self):
+            yield line
+
+    src = _Source()
+    src.player_names = ("Alessandro", "Benedetta", "Costanza", "Domenico", "Elisabetta", "Francesco")
+    src.rejoin_line = "palazzo join 192.168.1.20:7342 --code REED-BELL-HERON-7091"
+    states = ("here", "here", "reconnecting", "away", "here", "here")
+    src.presence = Presence(tuple(SeatPresence(s, 0.0) for s in states), 2, 0.0, 170.0)
+    async with _Shows().run_test(size=(80, 24)) as pilot:
+        line.source = src
+        line.tick()
+        await pilot.pause()
+        rows = ["".join(seg.text for seg in line.render_line(y)).rstrip()
+                for y in range(line.region.height)]
+        shown = " ".join(rows)
+        assert "palazzo join 192.168.1.20:7342 --code REED-BELL-HERON-7091" in shown
+        assert "Waiting for Costanza to come back (2:40 left)" in shown
+        assert rows[0].startswith("Alessandro here | Benedetta here | Costanza reconnecting 0:10")
+        assert rows[0].endswith("…") and len(rows) == 3

@@ -40,6 +40,11 @@ async def test_a_watcher_follows_the_game_at_80x24_seeing_nobodys_hand(profile, 
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, WatchKeys), "the watcher's table")
         assert host.watchers() == ["Wanda"]
+        # the host's screen says who came; the watcher's own screen does not tell it of itself
+        await until(pilot, lambda: "Wanda" in ((app.session.lobby or {}).get("watchers") or ()),
+                    "the watcher listed to itself")
+        await pilot.pause()
+        assert not any("Wanda is watching" in str(n.message) for n in app._notifications)
         await until(pilot, lambda: app.session.table.phase == "play"
                     and "b0 (b0)" not in text(app) and "to move" in text(app), "the game waiting")
         screen = text(app)
@@ -47,6 +52,10 @@ async def test_a_watcher_follows_the_game_at_80x24_seeing_nobodys_hand(profile, 
         assert "You are watching: you see what every player sees." in screen
         assert not any(h.display for h in app.screen.query("#hand"))
         assert "Your hand" not in screen
+        assert "Talk" not in screen  # a watcher does not talk at the table: no key says it can
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, WatchKeys)
         assert app.client.snapshot().legal == ()  # nothing is ever asked
         # the log is the public words: the host's observer hears the same
         await until(pilot, lambda: len(app.client.snapshot().log) > 0, "a move in the log")

@@ -155,3 +155,38 @@ def test_the_last_moves_regions_are_starred_on_every_map():
         styles = [span.style for span in text.spans if span.start <= start < span.end]
         assert any(getattr(st, "underline", False) for st in styles), draw.__name__
     assert "Roma*" in regions.compact_map_text(s, frozenset({roma})).plain
+
+
+async def test_the_map_fits_its_box_as_the_waiting_line_comes_and_goes(ui):
+    """The waiting line for a dropped player takes rows from the map: the list is drawn instead
+    at once (not the map cut off until the next move); when the player is back and the line
+    goes, the whole map is drawn again at once."""
+    from net.session.presence import Presence, SeatPresence
+    from tui.presence import PresenceLine
+
+    class Source:
+        player_names = ("Ann", "Jo", "Cy")
+        rejoin_line = "palazzo join 127.0.0.1:27001 --code REED-BELL-HERON-7091"
+        presence = None
+
+        def set_away(self, flag):
+            pass
+
+    def presence(jo):
+        return Presence(tuple(SeatPresence(s, 0.0) for s in ("here", jo, "here")), 1, 0.0, 170.0)
+
+    app = PalazzoApp(GameSetup(bots=("greedy",), game="condottiere", players=3, seed=2, pace=0), play=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ui.until(pilot, lambda: ui.asking(app), what="the first decision")
+        assert "[x] battle here" in ui.text(app)
+        line = app.screen.query_one(PresenceLine)
+        line.source = src = Source()
+        src.presence = presence("reconnecting")
+        line.tick()
+        await ui.until(pilot, lambda: "Waiting for Jo to come back" in ui.text(app), what="the wait")
+        # not the map with its last rows cut off: what fits the smaller box
+        await ui.until(pilot, lambda: "Regions and their neighbours" in ui.text(app), what="the list")
+        src.presence = presence("here")
+        line.tick()
+        await ui.until(pilot, lambda: "[x] battle here" in ui.text(app), what="the whole map again")
+        assert "Regions and their neighbours" not in ui.text(app)
