@@ -139,7 +139,8 @@ class NetGame:
         self.relay = isinstance(session, RelayView)
         self._watchers: list[str] = []  # the watchers last told (``tui.watch.watcher_news``)
         #: a watcher's own name: it is not told that it came itself
-        self._me_watching = printable_line(str(session.name))[:32] if getattr(session, "WATCH", False) else None
+        self._me_watching = (printable_line(str(getattr(session, "name", "")))[:32]
+                             if getattr(session, "WATCH", False) else None)
         #: presence (``tui.presence``): tell the host the player is away; the line to rejoin
         #: shown while a seat is gone (a joiner's own; the host's is ``join_line``); and, for
         #: a joiner, leaving on purpose (the host hears ``leave``)
