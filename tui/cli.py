@@ -274,6 +274,9 @@ def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
                    help=f"with --bot: the bot moves no sooner than SECONDS after its turn came "
                         f"(its thinking counts), so that the people at the table see its moves "
                         f"one by one (default {DEFAULT_PACE:g}; 0: at once)")
+    j.add_argument("--retries", type=_positive, default=5, metavar="N",
+                   help="with --bot: how many times in a row to try again to reach a host that "
+                        "went away, waiting 1, 2, 4, ... seconds between tries (default 5)")
     j.add_argument("--rematch", type=_positive, default=1, metavar="N",
                    help="with --bot: play up to N games with the same players, asking for a "
                         "rematch after each but the last (default 1: leave after the game)")
@@ -645,7 +648,8 @@ def cmd_join(args: argparse.Namespace) -> int:
         return netapp.join_tui(*hosting.parse_address(address), code, name, _say,
                                Identity.load_or_create(spec=spec), fp, talk=args.say)
     return play.join_game(address, code, name, args.bot, _say, args.verbose, spec, fp,
-                          talk=args.say, rematch=args.rematch, pace=args.pace)
+                          talk=args.say, rematch=args.rematch, pace=args.pace,
+                          retries=args.retries)
 
 
 def _ask(prompt: str) -> str:

@@ -115,13 +115,13 @@ def _printable_lines(say: Say) -> Say:
 def join_game(address: str, code: str | None, name: str, game_bot: str | None, say: Say,
               verbose: bool = False, identity_spec: str | None = None,
               host_fingerprint: str | None = None, talk: list[str] | None = None,
-              rematch: int = 1, pace: float = 0.0) -> int:
+              rematch: int = 1, pace: float = 0.0, retries: int = 5) -> int:
     """Join ``address`` and play up to ``rematch`` games with the same players
     (``net.session.rematch``: after each but the last, the seat asks for a rematch at once);
     with ``host_fingerprint`` (a game found on the LAN) only a host whose key has that
     fingerprint; ``talk``: lines said once seated. The exit status is the first game's that is
     not ``EXIT_OK``, else ``EXIT_OK``. ``pace``: the bot's least seconds a move
-    (``PeerRunner``)."""
+    (``PeerRunner``); ``retries``: the tries in a row to reach a host that went away."""
     say = _printable_lines(say)
     host, port = parse_address(address)
     identity = Identity.load_or_create(spec=identity_spec)
@@ -136,7 +136,7 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
                 session.say(text)
             except LocalProtocolError as e:
                 say(f"not said: {e}")
-        status = _join_one(session, host, port, game_bot, say, verbose, pace)
+        status = _join_one(session, host, port, game_bot, say, verbose, pace, retries)
         if status != EXIT_OK or not session.rematch.go:
             return status
         assert session.table is not None
@@ -146,7 +146,7 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
 
 
 def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, say: Say,
-              verbose: bool, pace: float = 0.0) -> int:
+              verbose: bool, pace: float = 0.0, retries: int = 5) -> int:
     last_lobby = [""]
     told = [0]
 
@@ -179,7 +179,7 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
             say(e.data)
 
     bot = LateBot(session, game_bot) if game_bot else None
-    runner = PeerRunner(session, host, port, bot, on_event, pace=pace)
+    runner = PeerRunner(session, host, port, bot, on_event, pace=pace, retries=retries)
 
     async def play() -> None:
         loop = asyncio.get_running_loop()

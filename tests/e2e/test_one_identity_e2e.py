@@ -24,21 +24,22 @@ def _wait_for(log: Path, words: str, what: str) -> None:
         time.sleep(0.05)
 
 
-def _join(tmp_path, line, i, log, config=None, data=None, name=None):
+def _join(tmp_path, line, i, log, config=None, data=None, name=None, extra=()):
     home = tmp_path / f"p{i}"
     if config is not None or data is not None:  # another program with a given key or data
         home = tmp_path / (name or f"x{i}")
         shutil.copytree(tmp_path / f"p{config}" / "config", home / "config")
-    return _palazzo(["join", line, "--name", name or f"bot{i}", "--bot", "greedy"], home, log)
+    return _palazzo(["join", line, "--name", name or f"bot{i}", "--bot", "greedy", *extra], home,
+                    log)
 
 
 @contextmanager
-def hosted(tmp_path):
+def hosted(tmp_path, args=HOST_ARGS):
     """A relay-only host (``HOST_ARGS``) on loopback, for a test's joins: the logs (``p0`` the
-    host's, ``p1``-``p3`` the joiners'), the host process, the list of processes the test starts
+    host's, ``p1``-``p3`` the joiners'; ``args``: another game), the host process, the list of processes the test starts
     (each one still running at the end is killed) and the join line."""
     logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
-    host = _palazzo(["host", *HOST_ARGS], tmp_path / "p0", logs[0])
+    host = _palazzo(["host", *args], tmp_path / "p0", logs[0])
     procs = [host]
     try:
         yield logs, host, procs, _join_line(logs[0], host)

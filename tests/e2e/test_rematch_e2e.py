@@ -9,13 +9,17 @@ from net.session.verify import verify_bytes
 from tests.e2e.test_network_e2e import TIMEOUT, _palazzo
 from tests.e2e.test_one_identity_e2e import hosted
 
+#: a short game (Court of the Medici, 3 seats), relayed
+SHORT = ["medici", "--players", "3", "--port", "0", "--bind", "127.0.0.1", "--no-seat",
+         "--headless", "--open"]
+
 
 def _records(log: Path) -> list[bytes]:
     return [Path(p).read_bytes() for p in re.findall(r"transcript: (\S+)", log.read_text())]
 
 
 def test_three_joiners_play_a_rematch_and_both_records_verify_and_differ(tmp_path):
-    with hosted(tmp_path) as (logs, host, procs, line):
+    with hosted(tmp_path, SHORT) as (logs, host, procs, line):
         procs += [_palazzo(["join", line, "--name", f"bot{i}", "--bot", "greedy",
                             "--rematch", "2"], tmp_path / f"p{i}", logs[i]) for i in (1, 2, 3)]
         for i in (1, 2, 3):
