@@ -9,13 +9,13 @@ from pathlib import Path
 
 from net.session.chat import BURST, SLOW_DOWN
 from tests.e2e.test_network_e2e import TIMEOUT, _env, _palazzo, _transcript
-from tests.e2e.test_one_identity_e2e import _join, hosted
+from tests.e2e.test_one_identity_e2e import SHORT, _join, hosted
 
 TALK = [f"offer {i}: I pass if you pass" for i in range(BURST + 2)]
 
 
 def test_talk_under_and_over_the_limit_reaches_every_record(tmp_path):
-    with hosted(tmp_path) as (logs, host, procs, line):
+    with hosted(tmp_path, SHORT) as (logs, host, procs, line):
         args = ["join", line, "--name", "talker", "--bot", "greedy"]
         for text in TALK:
             args += ["--say", text]

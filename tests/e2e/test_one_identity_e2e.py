@@ -15,6 +15,9 @@ from tests.e2e.test_network_e2e import TIMEOUT, _join_line, _palazzo, _transcrip
 
 HOST_ARGS = ["condottiere", "--players", "3", "--port", "0", "--bind", "127.0.0.1", "--no-seat",
              "--headless", "--open", "--option", "playing_for_points=12"]
+#: a short game (Court of the Medici, 3 seats), relayed
+SHORT = ["medici", "--players", "3", "--port", "0", "--bind", "127.0.0.1", "--no-seat",
+         "--headless", "--open"]
 
 
 def _wait_for(log: Path, words: str, what: str) -> None:

@@ -7,11 +7,7 @@ from pathlib import Path
 
 from net.session.verify import verify_bytes
 from tests.e2e.test_network_e2e import TIMEOUT, _palazzo
-from tests.e2e.test_one_identity_e2e import hosted
-
-#: a short game (Court of the Medici, 3 seats), relayed
-SHORT = ["medici", "--players", "3", "--port", "0", "--bind", "127.0.0.1", "--no-seat",
-         "--headless", "--open"]
+from tests.e2e.test_one_identity_e2e import SHORT, hosted
 
 
 def _records(log: Path) -> list[bytes]:
