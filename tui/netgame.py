@@ -305,7 +305,7 @@ class NetGame:
         app = self.app
         if app is not None:
             save_transcript(self.session.table, lambda line: app.notify(
-                line, title="The game's signed record is saved", timeout=60))
+                line, title="The game's signed record is saved", timeout=12))  # it covers the end screen at 80x24
 
     def save_again(self, say: Callable[[str], None]) -> None:
         """Save the transcript (again after a failure; the same file at the end) and say where."""
