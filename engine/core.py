@@ -229,6 +229,9 @@ class GameRules(Protocol[S, A, C]):
     def scores(self, state: S) -> tuple[int, ...]: ...
     def view(self, state: S, seat: int) -> S: ...
     def public_action(self, state: S, action: A, seat: int) -> A: ...
+    def setup_choices(self, view: S, seat: int, queued: Sequence[A] = ()) -> list[A]: ...
+    def setup_placed(self, view: S) -> tuple[int, ...]: ...
+    def setup_owed(self, view: S) -> int: ...
     def action_text(self, state: S, action: A, viewer: int | None = None) -> str: ...
     def state_to_data(self, state: S) -> dict[str, Any]: ...
     def state_from_data(self, data: object) -> S: ...
@@ -285,6 +288,21 @@ class RulesBase(Generic[S, A, C]):
     def config_warnings(self, config: C) -> list[str]:
         """What a player should know before playing ``config`` (none, unless a game says)."""
         return []
+
+    # a set-up whose choices every seat makes at once, ahead of its turn (none, unless a game
+    # has one: Court of the Medici's hiding and crowning, ``engine.medici.setup``)
+
+    def setup_choices(self, view: S, seat: int, queued: Sequence[A] = ()) -> list[A]:
+        """The choices ``seat`` may make now, ahead of its turn, after its ``queued`` ones."""
+        return []
+
+    def setup_placed(self, view: S) -> tuple[int, ...]:
+        """How many placements each seat has made in that set-up (``()`` outside one)."""
+        return ()
+
+    def setup_owed(self, view: S) -> int:
+        """How many placements each seat makes in that set-up."""
+        return 0
 
     def state_to_data(self, state: S) -> dict[str, Any]:
         return state.to_data()

@@ -24,7 +24,7 @@ class Ahead:
     """One seat's queue of set-up choices (see the module docstring)."""
 
     def __init__(self, rules: Any, seat: int) -> None:
-        self._choices: Callable[..., Sequence[Any]] | None = getattr(rules, "setup_choices", None)
+        self._choices: Callable[..., Sequence[Any]] | None = rules.setup_choices
         self.seat = seat
         self.queued: list[Any] = []
         self._phase: Any = None

@@ -302,7 +302,7 @@ def timed_out_line(line: str, seat: int, table: Any, names: Sequence[str]) -> st
     if not 0 <= seat < len(table.seats):
         return line
     name = table.seats[seat].name
-    seat_names = tuple(getattr(table.rules, "seat_names", ()))
+    seat_names = tuple(table.rules.seat_names)
     labels = (*names[seat:seat + 1], *seat_names[seat:seat + 1], name)
     return timed_out_text(line, labels, name)
 

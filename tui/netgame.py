@@ -55,6 +55,7 @@ from net.session.verify import printable_line
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
 from tui.netclient import NetClient
+from tui.presence import watcher_news
 from tui.screens.end import EndScreen
 from tui.screens.lobby import LobbyScreen
 from tui.setup import GameSetup, adapter
@@ -137,7 +138,7 @@ class NetGame:
         self.notices: list[str] = []
         #: a host that takes no seat: the lobby stays, saying how the relayed game goes
         self.relay = isinstance(session, RelayView)
-        self._watchers: list[str] = []  # the watchers last told (``tui.watch.watcher_news``)
+        self._watchers: list[str] = []  # the watchers last told (``tui.presence.watcher_news``)
         #: a watcher's own name: it is not told that it came itself
         self._me_watching = (printable_line(str(getattr(session, "name", "")))[:32]
                              if getattr(session, "WATCH", False) else None)
@@ -289,8 +290,6 @@ class NetGame:
 
     def _tell_watchers(self, app: App[Any]) -> None:
         """A note on the screen when a watcher comes or goes (the lobby lists them too)."""
-        from tui.watch import watcher_news
-
         watchers = (self.session.lobby or {}).get("watchers")
         now = [printable_line(str(w))[:32] for w in watchers[:8]] if type(watchers) is list else []
         if self._me_watching in now:

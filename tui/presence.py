@@ -160,3 +160,10 @@ class PresenceLine(Static):
             text.append(lines[1], style="bold")
         self.update(text)
         self.set_class(bool(lines[0]), "-shown")
+
+
+def watcher_news(before: Sequence[str], after: Sequence[str]) -> list[str]:
+    """What to tell the table when the watchers went from ``before`` to ``after``."""
+    came = [w for w in after if w not in before]
+    went = [w for w in before if w not in after]
+    return [f"{w} is watching" for w in came] + [f"{w} stopped watching" for w in went]

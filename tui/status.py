@@ -206,13 +206,11 @@ def placed(view: Any, rules: Any) -> str:
     """Who has placed in a set-up all seats make at once ("placed: Orsini 3/3, Colonna 1/3,
     Borgia 0/3", the seat's own queued choices counted apart); "" outside one. Only counts:
     nothing of a placement's card."""
-    count = getattr(rules, "setup_placed", None)
-    owed = getattr(rules, "setup_owed", None)
-    counts = count(view.state) if count is not None and view.state is not None else ()
-    if not counts or owed is None:
+    counts = rules.setup_placed(view.state) if view.state is not None else ()
+    if not counts:
         return ""
-    n = owed(view.state)
-    labels = tuple(getattr(rules, "seat_names", ()))
+    n = rules.setup_owed(view.state)
+    labels = tuple(rules.seat_names)
     parts = [f"{labels[i] if i < len(labels) else view.names[i]} {c}/{n}"
              for i, c in enumerate(counts)]
     text = "placed: " + ", ".join(parts)

@@ -9,8 +9,9 @@ public words (the narrator told the seat after the last, as an observer), no que
 asked. ``WatchClient`` is the ``GameClient`` of that table; ``watch_screen`` wraps the game's
 table screen with the watcher's keys and words.
 
-``watcher_news`` gives the lines a table shows a seated player when watchers come and go (the
-lobby notification carries their names, ``net.session.watch``).
+The lines a table shows a seated player when watchers come and go are
+``tui.presence.watcher_news``'s (the lobby notification carries their names,
+``net.session.watch``).
 """
 
 from __future__ import annotations
@@ -202,10 +203,3 @@ def watch_tui(address: str, code: str | None, name: str, say: Callable[[str], No
     app = NetApp(watch_net(host, port, code, name, Identity.load_or_create(spec=identity_spec)))
     app.run()
     return finish(app, say)
-
-
-def watcher_news(before: Sequence[str], after: Sequence[str]) -> list[str]:
-    """What to tell the table when the watchers went from ``before`` to ``after``."""
-    came = [w for w in after if w not in before]
-    went = [w for w in before if w not in after]
-    return [f"{w} is watching" for w in came] + [f"{w} stopped watching" for w in went]

@@ -17,7 +17,7 @@ with its reveal (``rules.legal_actions``: that reveal must make a match).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from engine.core import UNKNOWN, IllegalActionError, InvalidActionError, Outcome, RulesBase
 from engine.medici import rules, setup, text
@@ -193,10 +193,17 @@ class MediciRules(RulesBase[State, Action, MediciConfig]):
     scores = staticmethod(scores)
     #: the set-up's choices a seat may make ahead of its turn, and who has placed
     #: (``engine.medici.setup``)
-    setup_choices = staticmethod(setup.choices)
-    setup_placed = staticmethod(setup.placed)
-    setup_owed = staticmethod(setup.owed)
     setup_after = staticmethod(setup.after)
+
+    def setup_choices(self, view: medici_state.State, seat: int,
+                      queued: Sequence[medici_state.Action] = ()) -> list[medici_state.Action]:
+        return setup.choices(view, seat, queued)
+
+    def setup_placed(self, view: medici_state.State) -> tuple[int, ...]:
+        return setup.placed(view)
+
+    def setup_owed(self, view: medici_state.State) -> int:
+        return setup.owed(view)
 
     def action_text(
         self, state: medici_state.State, action: medici_state.Action, viewer: int | None = None

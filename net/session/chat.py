@@ -51,9 +51,11 @@ from net.wire.identity import SIGNATURE_SIZE, Identity, verify
 from net.wire.rpc import E_BAD_PARAMS, E_BAD_SIGNATURE, E_BUSY, E_NOT_YOUR_SEAT, E_OUT_OF_ORDER
 from net.wire.transcript import NONCE_SIZE, pack, unpack
 
-if TYPE_CHECKING:  # the table imports this module
-    from net.session.table import Table
+if TYPE_CHECKING:
     from net.wire.transcript import Entry
+
+#: a ``net.session.table.Table`` (which imports this module, so it is not imported here)
+Table = Any
 
 SAY_TAG = b"palazzo/say/v1\x00"
 TEXT_LIMIT = 200

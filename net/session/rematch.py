@@ -47,8 +47,10 @@ from net.wire.rpc import E_NOT_YOUR_SEAT, E_WRONG_PHASE
 from net.wire.transcript import Entry
 
 if TYPE_CHECKING:
-    from net.session.sessions import HostSession
     from net.session.table import Table
+
+#: a ``net.session.sessions.HostSession`` (which imports this module, so it is not imported here)
+HostSession = Any
 
 #: seconds the host keeps the connections after the end for the rematch answers
 REMATCH_WAIT = 120.0
@@ -157,11 +159,10 @@ class HostRematch:
 def next_host(old: HostSession) -> HostSession:
     """The fresh host session of the rematch of ``old``'s game: the same settings, its seats
     reserved for the same keys and names, in order."""
-    from net.session.sessions import HostSession
-
-    new = HostSession(old.identity, old.game, old.config, code=old.code,
-                      turn_timeout=old.turn_timeout, on_timeout=old.on_timeout,
-                      allow_hints=old.allow_hints, clock=old.clock, wall=old.wall)
+    new = type(old)(old.identity, old.game, old.config, code=old.code,
+                    turn_timeout=old.turn_timeout, on_timeout=old.on_timeout,
+                    allow_hints=old.allow_hints, clock=old.clock, wall=old.wall,
+                    grace=old.presence.grace)
     new.reserve([(s.name, s.key) for s in old.table.seats])
     new.rematch.offer(old.rematch.automatic)
     new.guard, new.quiet = old.guard, old.quiet  # a lock-out goes on into the rematch

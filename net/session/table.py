@@ -524,7 +524,7 @@ class Table:
         fork.settle(after)
         text = self._text(view, mine)
         if auto:
-            seat_names = tuple(getattr(self.rules, "seat_names", ()))
+            seat_names = tuple(self.rules.seat_names)
             labels = seat_names[e.author:e.author + 1] + (self.seats[e.author].name,)
             text = timed_out_text(text, labels, self.seats[e.author].name)
 

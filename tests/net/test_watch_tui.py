@@ -14,9 +14,10 @@ from net.session.sessions import HostSession, PeerSession
 from net.wire.identity import Identity
 from tui import cli
 from tui.netapp import NetApp
+from tui.presence import watcher_news
 from tui.screens.end import EndScreen
 from tui.screens.lobby import LobbyScreen, lobby_text
-from tui.watch import WatchKeys, watch_net, watcher_news
+from tui.watch import WatchKeys, watch_net
 
 from .test_net_tui import profile, text, until  # noqa: F401  (profile: a fixture)
 
