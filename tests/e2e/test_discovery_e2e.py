@@ -96,7 +96,11 @@ def test_two_hosts_are_listed_and_one_told_not_to_advertise_is_not(tmp_path):
         assert line_b and "Condottiere, 0/3 seated, open" in line_b and "host Bo" in line_b
         assert f":{c[1]}\n" not in listing and c[2] not in listing
         code = re.search(r"--code (\S+)", a[3].read_text()).group(1)
-        (props,) = _raw_properties(a[2])
+        for _ in range(5):  # a loaded machine may miss an mDNS answer: ask again (a hang guard)
+            found = _raw_properties(a[2])
+            if found:
+                break
+        (props,) = found
         assert props[b"code"] == b"1" and all(code.encode() not in v for v in props.values())
         a[0].send_signal(signal.SIGINT)  # the host quits: its advertisement is withdrawn
         assert a[0].wait(TIMEOUT) == 0
