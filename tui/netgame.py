@@ -315,8 +315,7 @@ class NetGame:
         assert isinstance(session, PeerSession) and session.table is not None
         table = session.table
         game = adapter(table.game)
-        names = tuple(f"{n} ({s.name})" for n, s in zip(table.rules.seat_names, table.seats,
-                                                             strict=False))
+        names = table_names(table)
         self.client = NetClient(session, self.send, names, getattr(game, "narrate", None),
                                 marker=getattr(game, "marks", None), away=self.away,
                                 rejoin_line=self.rejoin_line or self.join_line, flush=self.flush)
@@ -337,6 +336,12 @@ class NetGame:
         if host is not None and host.closed and not host.finished:
             return EXIT_OK  # the host quit: every peer was told, the record is saved
         return exit_status(self.session, gave_up=self.gave_up, record_ok=not fails)
+
+
+def table_names(table: Any) -> tuple[str, ...]:
+    """Each seat of a networked game as its tables name it: "Orsini (Jo)"."""
+    return tuple(f"{n} ({s.name})" for n, s in zip(table.rules.seat_names, table.seats,
+                                                   strict=False))
 
 
 def add_note_handler(app: App[Any]) -> logging.Handler:

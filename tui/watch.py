@@ -32,7 +32,7 @@ from net.session.watcher import WatchSession
 from net.wire.identity import Identity
 from tui.client import NotYourTurn, TableView
 from tui.netclient import NetClient
-from tui.netgame import NetGame
+from tui.netgame import NetGame, table_names
 from tui.screens.end import EndScreen
 from tui.setup import GameSetup, adapter
 from tui.table import TableScreen
@@ -169,8 +169,7 @@ class WatchGame(NetGame):
         assert isinstance(session, WatchSession) and session.table is not None
         table = session.table
         game = adapter(table.game)
-        names = tuple(f"{n} ({s.name})" for n, s in zip(table.rules.seat_names, table.seats,
-                                                             strict=False))
+        names = table_names(table)
         self.client = WatchClient(session, names, getattr(game, "narrate", None),
                                   getattr(game, "marks", None))
         setup = GameSetup(game=table.game, players=len(table.seats), seat=0)

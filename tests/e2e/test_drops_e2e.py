@@ -6,25 +6,9 @@ with a record that verifies "as far as it went"."""
 
 import hashlib
 import signal
-from contextlib import contextmanager
 
-from tests.e2e.test_network_e2e import TIMEOUT, _join_line, _palazzo, _transcript
-from tests.e2e.test_one_identity_e2e import HOST_ARGS, _join, _wait_for
-
-
-@contextmanager
-def hosted(tmp_path, *extra):
-    """A relay-only host (``HOST_ARGS`` and ``extra``): the logs (``p0`` the host's), the host,
-    the processes the test starts (each still running at the end is killed), the join line."""
-    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
-    host = _palazzo(["host", *HOST_ARGS, *extra], tmp_path / "p0", logs[0])
-    procs = [host]
-    try:
-        yield logs, host, procs, _join_line(logs[0], host)
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
+from tests.e2e.test_network_e2e import TIMEOUT, _transcript
+from tests.e2e.test_one_identity_e2e import HOST_ARGS, _join, _wait_for, hosted
 
 
 def _records(tmp_path, logs, seats):
@@ -68,7 +52,7 @@ def _ends_by_forfeit(tmp_path, logs, host, procs, reason):
 
 
 def test_a_joiner_killed_for_good_forfeits_after_the_grace(tmp_path):
-    with hosted(tmp_path, "--grace", "3") as (logs, host, procs, line):
+    with hosted(tmp_path, [*HOST_ARGS, "--grace", "3"]) as (logs, host, procs, line):
         procs += [_join(tmp_path, line, i, logs[i]) for i in (1, 2, 3)]
         _wait_for(logs[2], "the seats agreed on a seed", "the game under way")
         procs[2].send_signal(signal.SIGKILL)
@@ -78,7 +62,7 @@ def test_a_joiner_killed_for_good_forfeits_after_the_grace(tmp_path):
 
 
 def test_a_joiner_that_quits_with_ctrl_c_has_left_and_forfeits_after_the_grace(tmp_path):
-    with hosted(tmp_path, "--grace", "3") as (logs, host, procs, line):
+    with hosted(tmp_path, [*HOST_ARGS, "--grace", "3"]) as (logs, host, procs, line):
         procs += [_join(tmp_path, line, i, logs[i]) for i in (1, 2, 3)]
         _wait_for(logs[2], "the seats agreed on a seed", "the game under way")
         procs[2].send_signal(signal.SIGINT)
