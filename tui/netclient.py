@@ -5,7 +5,7 @@ seat's view and posts the seat's entries. This client turns the session into ``T
 snapshots for a table screen and passes the seat's decisions on; it holds no game facts of its
 own.
 
-A move a seat's own program played after the turn limit (``auto``, ``net.session.timeout``) is
+A move a seat's own program played after the turn limit (``auto``, ``net.session.features.timeout``) is
 told as such: "Jo's time ran out: the program played Mercenary 4 for Jo."
 
 ``send(action)`` posts a decision: ``PeerRunner.act`` for a seat on a TCP connection, or the
@@ -27,9 +27,9 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from engine.core import CHANCE, TERMINAL, IllegalActionError, Outcome
-from net.session.sessions import PeerSession
-from net.session.timeout import timed_out_text
-from net.session.verify import Verdict, verify_bytes
+from net.session.features.timeout import timed_out_text
+from net.session.machines.peer_session import PeerSession
+from net.session.records.verify import Verdict, verify_bytes
 from net.wire.errors import LocalProtocolError
 from tui.ahead import Ahead
 from tui.chat import talk_line
@@ -98,7 +98,7 @@ class NetClient:
 
     @property
     def presence(self) -> Any:
-        """The host's last word on who is here (``net.session.presence.Presence``), or None."""
+        """The host's last word on who is here (``net.session.features.presence.Presence``), or None."""
         return self.session.presence
 
     @property

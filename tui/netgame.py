@@ -2,7 +2,7 @@
 
 ``host_net(settings)`` and ``join_net(host, port, code, name)`` build a ``NetGame``; the hosting
 and joining themselves (the session, the seats and bots, the join line, the saved transcript,
-the exit status) are ``net.session.hosting``'s, shared with the headless commands. The network
+the exit status) are ``net.session.commands.hosting``'s, shared with the headless commands. The network
 runs as a worker in the app's own event loop: a ``PeerRunner`` for a join, or the
 ``HostRunner``, whose own seat is an in-process peer on the host's link. Either calls
 ``changed()`` when the session moves.
@@ -21,7 +21,7 @@ the record so far is saved in ...", on the table's move box, its header and a no
 under it still says "Waiting for ...".
 
 At the end the end screen's "Play again" asks for a rematch (``again``;
-``net.session.rematch``) and shows the answers; when every seat agreed, ``next_game`` gives the
+``net.session.features.rematch``) and shows the answers; when every seat agreed, ``next_game`` gives the
 seat's session of the new game (a join connects afresh; a host's ``Hosting`` has already started
 it on its port), the old table closes and the lobby, then the new table, follow.
 """
@@ -37,7 +37,7 @@ from typing import Any
 from textual.app import App
 from textual.screen import Screen
 
-from net.session.hosting import (
+from net.session.commands.hosting import (
     EXIT_OK,
     Hosting,
     HostSettings,
@@ -48,10 +48,10 @@ from net.session.hosting import (
     save_transcript,
     seat_session,
 )
-from net.session.peer import PeerGone, PeerRunner
-from net.session.rematch import Expected
-from net.session.sessions import PeerEvent, PeerSession
-from net.session.verify import printable_line
+from net.session.features.rematch import Expected
+from net.session.machines.conversation import printable_line
+from net.session.machines.peer_session import PeerEvent, PeerSession
+from net.session.runners.peer import PeerGone, PeerRunner
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
 from tui.netclient import NetClient
@@ -329,7 +329,7 @@ class NetGame:
             self.leave()
 
     def exit_status(self) -> int:
-        """``net.session.hosting.exit_status``: the record read again at the end is the
+        """``net.session.commands.hosting.exit_status``: the record read again at the end is the
         client's audit."""
         fails = self.client is not None and self.client.record_fails
         host = self.host_session

@@ -84,7 +84,7 @@ def test_a_join_against_a_host_that_keeps_closing_gives_up_with_status_5(says, c
                                                                          monkeypatch):
     import functools
 
-    import net.session.play as play
+    import net.session.commands.play as play
     from net.wire.rpc import E_BUSY, Codec, Notification
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))

@@ -3,7 +3,7 @@
 import msgpack
 import pytest
 
-from net.session.verify import read_entries
+from net.session.records.verify import read_entries
 from net.wire.errors import RemoteProtocolError
 from net.wire.identity import Identity
 from net.wire.rpc import E_OUT_OF_ORDER

@@ -35,7 +35,7 @@ def lobby_text(lobby: dict[str, Any], me: bytes | None = None, my_fp: str = "") 
     for k in range(len(seats), lobby.get("players", len(seats))):
         t.append(f" {k + 1}. (free)\n", style="dim")
     watchers = lobby.get("watchers")
-    if type(watchers) is list and watchers:  # they take no seat (``net.session.watch``)
+    if type(watchers) is list and watchers:  # they take no seat (``net.session.features.watch``)
         t.append(f" Watching: {', '.join(str(w)[:32] for w in watchers[:8])}\n")
     return t
 

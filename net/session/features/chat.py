@@ -54,7 +54,7 @@ from net.wire.transcript import NONCE_SIZE, pack, unpack
 if TYPE_CHECKING:
     from net.wire.transcript import Entry
 
-#: a ``net.session.table.Table`` (which imports this module, so it is not imported here)
+#: a ``net.session.machines.table.Table`` (which imports this module, so it is not imported here)
 Table = Any
 
 SAY_TAG = b"palazzo/say/v1\x00"

@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from net.session.limits import Bucket
+from net.session.features.limits import Bucket
 
 STATES = ("here", "away", "reconnecting", "left")
 GONE = frozenset({"reconnecting", "left"})

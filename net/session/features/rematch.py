@@ -2,7 +2,7 @@
 
 The conversation (``docs/protocol.md``, "Rematch"):
 
-1. At ``over`` a host that offers rematches (``HostRematch.offer``: ``net.session.hosting``
+1. At ``over`` a host that offers rematches (``HostRematch.offer``: ``net.session.commands.hosting``
    does) waits ``REMATCH_WAIT`` seconds for the seats' answers, keeping their connections.
    It broadcasts ``rematch {agreed: [seats], declined: [seats]}`` at the end and on every
    change. A seat without a connection at the end has declined.
@@ -47,9 +47,9 @@ from net.wire.rpc import E_NOT_YOUR_SEAT, E_WRONG_PHASE
 from net.wire.transcript import Entry
 
 if TYPE_CHECKING:
-    from net.session.table import Table
+    from net.session.machines.table import Table
 
-#: a ``net.session.sessions.HostSession`` (which imports this module, so it is not imported here)
+#: a ``net.session.machines.HostSession`` (which imports this module, so it is not imported here)
 HostSession = Any
 
 #: seconds the host keeps the connections after the end for the rematch answers
