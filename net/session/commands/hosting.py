@@ -48,7 +48,7 @@ from net.session.features import rematch
 from net.session.features.code import new_code
 from net.session.features.presence import DEFAULT_GRACE
 from net.session.machines.host_session import HostSession
-from net.session.machines.peer_session import PeerSession
+from net.session.machines.peer_session import PeerSession, PeerState
 from net.session.machines.table import Table
 from net.session.records import resume
 from net.session.records.journal import Journal
@@ -154,7 +154,7 @@ class SeatState(Protocol):
 def exit_status(session: SeatState, gave_up: bool = False, record_ok: bool = True) -> int:
     """How the game of ``session`` ended, as an exit status (see the module's rules);
     ``record_ok`` is the audit at the end."""
-    if session.state == "over" and session.table is not None:
+    if session.state is PeerState.OVER and session.table is not None:
         return EXIT_OK if record_ok else EXIT_CHEAT
     if isinstance(session.error, CheatDetected):
         return EXIT_CHEAT

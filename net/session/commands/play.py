@@ -41,7 +41,7 @@ from net.session.commands.hosting import (
 )
 from net.session.features.rematch import Expected
 from net.session.machines.conversation import printable_line
-from net.session.machines.peer_session import PeerEvent, PeerSession
+from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
 from net.session.runners.peer import PeerGone, PeerRunner
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
@@ -196,7 +196,7 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
         else:
             say(f"error: {e}")
         return exit_status(session, gave_up=e.gave_up)
-    if session.state == "over":
+    if session.state is PeerState.OVER:
         assert session.table is not None
         save_transcript(session.table, say)
         return exit_status(session, record_ok=end_audit(session.table, say))

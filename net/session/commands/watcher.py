@@ -22,7 +22,7 @@ from net.session.commands.hosting import (
     save_transcript,
 )
 from net.session.machines.conversation import printable_line
-from net.session.machines.peer_session import PeerEvent
+from net.session.machines.peer_session import PeerEvent, PeerState
 from net.session.machines.watch_session import WatchSession
 from net.session.runners.peer import PeerGone, run_peer
 from net.wire.identity import Identity
@@ -72,7 +72,7 @@ def watch_game(address: str, code: str | None, name: str, say: Say,
         show(f"error: {e}")
         save_transcript(session.table, show)
         return exit_status(session, gave_up=e.gave_up)
-    if session.state == "over":
+    if session.state is PeerState.OVER:
         assert session.table is not None
         show(result_line(session.table))
         save_transcript(session.table, show)

@@ -139,10 +139,11 @@ class HostRematch:
         self.state = "off"
         return True
 
-    def unstarted(self, phase: str, missing: Sequence[str]) -> str:
-        """Why the host closes this rematch's lobby now (``""``: it does not): ``missing``
-        are the names of the seats not there and ready."""
-        if self.lobby_since is None or phase != "lobby" or not missing \
+    def unstarted(self, in_lobby: bool, missing: Sequence[str]) -> str:
+        """Why the host closes this rematch's lobby now (``""``: it does not): ``in_lobby``
+        whether the game has not started, ``missing`` the names of the seats not there and
+        ready."""
+        if self.lobby_since is None or not in_lobby or not missing \
                 or self.clock() - self.lobby_since < REMATCH_WAIT:
             return ""
         who = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " and " + missing[-1]

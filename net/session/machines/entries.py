@@ -1,4 +1,10 @@
-"""The entries of a networked game's transcript: the fields of each kind, and their check.
+"""The vocabulary of a networked game's transcript: its phases, the fields of each entry kind,
+and their check.
+
+``Phase`` names the phases a game goes through, in order; ``net.session.machines.table`` says
+which entry each phase takes and which phase follows (its ``TRANSITIONS``). A phase is compared
+as a ``Phase`` member everywhere (its value is the name ``docs/protocol.md`` uses, and what a
+message prints).
 
 ============  ===========  =================================  ================================
 
@@ -14,6 +20,7 @@ the fair dealer of each game (``net.games``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from net.games.condottiere import CondottiereDealer
@@ -22,6 +29,21 @@ from net.games.medici import MediciDealer
 from net.wire.errors import CheatDetected
 from net.wire.rpc import E_BAD_PARAMS
 from net.wire.transcript import Entry
+
+
+class Phase(str, Enum):
+    """The phases of a networked game, in the order they come (``docs/protocol.md``, section 8)."""
+
+    LOBBY = "lobby"
+    SEED_COMMIT = "seed-commit"
+    SEED_OPEN = "seed-open"
+    PLAY = "play"
+    END = "end"
+    OVER = "over"
+
+    def __str__(self) -> str:
+        return self.value
+
 
 NAME_LIMIT = 32
 MAX_TIME = 253_402_300_799  # the start time, in seconds since 1970: at most the end of 9999

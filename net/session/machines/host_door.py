@@ -40,7 +40,7 @@ from net.session.machines.conversation import (
     param_map,
     typed,
 )
-from net.session.machines.entries import NAME_LIMIT
+from net.session.machines.entries import NAME_LIMIT, Phase
 from net.session.machines.table import Table
 from net.wire.errors import RemoteProtocolError
 from net.wire.identity import (
@@ -179,7 +179,7 @@ class HostDoor:
                         and not self.conns[old].closed:
                     return self._claim(conn, req.msgid, i, nonce, have, name == seat.name)
                 return self._seat(conn, i, nonce, have)
-        started = self.table.phase != "lobby"
+        started = self.table.phase is not Phase.LOBBY
         if started or len(self.seats) >= self.players:
             raise RemoteProtocolError("the game is full", E_FULL)
         self.seats.append(Seat(name, key, conn, nonce))
@@ -198,7 +198,7 @@ class HostDoor:
             return DEFERRED
         c.watcher, c.resume_from = name, have
         log.info("watcher %s (%s) is watching", name, fingerprint(key))
-        return watch.welcome(self.players, len(self.table.transcript), self.table.phase != "lobby",
+        return watch.welcome(self.players, len(self.table.transcript), self.table.phase is not Phase.LOBBY,
                              host_proof(self.identity, nonce, key))
 
     def watchers(self) -> list[str]:
@@ -209,7 +209,7 @@ class HostDoor:
         """Seat ``conn`` on seat ``i``, whose key its hello proved: the welcome."""
         seat, c = self.seats[i], self.conns[conn]
         seat.conn, c.seat, c.resume_from = conn, i, have
-        started = self.table.phase != "lobby"
+        started = self.table.phase is not Phase.LOBBY
         if not started:  # its contribution is the nonce of its latest hello
             seat.nonce = nonce
         self.presence.seated(i)

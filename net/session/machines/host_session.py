@@ -38,7 +38,7 @@ from net.session.machines.conversation import (
     check_equivocation,
     param_map,
 )
-from net.session.machines.entries import MAX_TIMEOUT
+from net.session.machines.entries import MAX_TIMEOUT, Phase
 from net.session.machines.host_door import DEFERRED, Claim, Conn, HostDoor, Seat
 from net.session.machines.table import Table
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
@@ -164,9 +164,9 @@ class HostSession(HostDoor):
             self._broadcast_lobby()
         if c is not None and c.seat is not None and self.seats[c.seat].conn == conn:
             log.info("seat %s (%s) left", c.seat, self.seats[c.seat].name)
-            if self.table.phase == "lobby" and self.reserved:  # kept for its key
+            if self.table.phase is Phase.LOBBY and self.reserved:  # kept for its key
                 self.seats[c.seat].conn, self.seats[c.seat].ready = None, False
-            elif self.table.phase == "lobby":  # before the start a seat is simply given up
+            elif self.table.phase is Phase.LOBBY:  # before the start a seat is simply given up
                 del self.seats[c.seat]
                 for other in self.conns.values():
                     if other.seat is not None and other.seat > c.seat:
@@ -186,7 +186,7 @@ class HostSession(HostDoor):
         self._expire_strangers()
         if self.rematch.expire():
             self._rematch_news()
-        why = self.rematch.unstarted(self.table.phase, [
+        why = self.rematch.unstarted(self.table.phase is Phase.LOBBY, [
             s.name for s in self.seats if s.conn is None or not s.ready])
         if why and not self.closed:
             return self.close_game(why)
@@ -206,7 +206,8 @@ class HostSession(HostDoor):
     def _deadline(self) -> tuple[float, str] | None:
         """When the host forfeits the seat due now, and why (``HostPresence.deadline``)."""
         who, _ = self._due
-        if who is None or who == HOST or self.table.phase not in ("seed-commit", "seed-open", "play", "end"):
+        if who is None or who == HOST or self.table.phase in (
+                Phase.LOBBY, Phase.OVER):
             return None
         limit = None if self.turn_timeout is None else \
             self.turn_timeout * (2 if self.on_timeout == "bot" else 1)
@@ -219,7 +220,7 @@ class HostSession(HostDoor):
             return
         self.presence.watchers = self.watchers()
         deadline = self._deadline()
-        who = self._due[0] if self.table.phase != "over" else None
+        who = self._due[0] if self.table.phase is not Phase.OVER else None
         m = self.presence.take(who, None if deadline is None else deadline[0])
         if m is not None:
             self._broadcast("presence", m)
@@ -295,7 +296,7 @@ class HostSession(HostDoor):
         entry = Entry.parse(m.get("body"), m.get("sig"))
         if entry.author != seat:
             raise RemoteProtocolError(f"you hold seat {seat}, not {entry.author}", E_NOT_YOUR_SEAT)
-        if self.table.phase == "lobby":
+        if self.table.phase is Phase.LOBBY:
             raise RemoteProtocolError("the game has not started", E_WRONG_PHASE)
         check_equivocation(self.table, entry)
         undo = self.on_check(entry) if self.on_check is not None else None
@@ -370,7 +371,7 @@ class HostSession(HostDoor):
     # -- the game -----------------------------------------------------------------------------
 
     def _maybe_start(self) -> None:
-        if self.table.phase != "lobby" or len(self.seats) < self.players:
+        if self.table.phase is not Phase.LOBBY or len(self.seats) < self.players:
             return
         if not all(s.ready for s in self.seats):
             return
@@ -403,7 +404,7 @@ class HostSession(HostDoor):
         # first to its author (its post answered), then to the seat that writes next
         self._broadcast("entry", entry.to_wire(), first=(entry.author, self.table.writer()))
         self._track_due()
-        if self.table.phase == "over" and not self.finished:
+        if self.table.phase is Phase.OVER and not self.finished:
             self.finished = True
             log.info("the game is over: %s", self.table.result().get("text"))
             for conn, c in list(self.conns.items()):
@@ -429,7 +430,7 @@ class HostSession(HostDoor):
         self.seats = [Seat(s.name, s.key, None, s.nonce, ready=True) for s in self.table.seats]
         self.presence.begin([False] * len(self.seats))
         self._track_due()
-        self.finished = self.table.phase == "over"
+        self.finished = self.table.phase is Phase.OVER
 
     # -- what everyone hears ----------------------------------------------------------
 

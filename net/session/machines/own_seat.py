@@ -25,7 +25,7 @@ from typing import Any
 from engine.core import REVEAL, IllegalActionError, InvalidActionError
 from net.games.dealer import FairDealer
 from net.session.machines.commit import commit, new_salt
-from net.session.machines.entries import SeatInfo, field
+from net.session.machines.entries import Phase, SeatInfo, field
 from net.session.records.journal import Journal
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
 from net.wire.identity import Identity
@@ -38,7 +38,7 @@ class OwnSeat:
 
     identity: Identity | None
     journal: Journal | None
-    phase: str
+    phase: Phase
     transcript: Transcript
     me: int
     game_id: bytes
@@ -173,7 +173,7 @@ class OwnSeat:
         if self.writer() != self.me or self.decision_due():
             return None
         phase = self.phase
-        if phase == "seed-commit":
+        if phase is Phase.SEED_COMMIT:
             value, salt = new_salt(), new_salt()
             fields = self._header("seed-commit")
             fields["commit"] = commit(b"seed", self.game_id, self.me, b"seed", value, salt)
@@ -181,13 +181,13 @@ class OwnSeat:
                 self._aad("seed"), pack({"value": value, "salt": salt})
             )
             return self._sign(fields)
-        if phase == "seed-open":
+        if phase is Phase.SEED_OPEN:
             assert self.my_seed is not None
             fields = self._header("seed-open")
             fields["value"], fields["salt"] = self.my_seed
             return self._sign(fields)
         assert self.dealer is not None
-        if phase == "play":
+        if phase is Phase.PLAY:
             if self.dealer.due() == self.me:
                 fields = self._header("deck")
                 public, private = self.dealer.make_deck_entry(self.transcript.head)
@@ -198,6 +198,6 @@ class OwnSeat:
             if self.rules.current_player(self.view) == REVEAL:
                 return self._act_entry(self.rules.legal_actions(self.view)[0])
             return None
-        if phase == "end":
+        if phase is Phase.END:
             return self._sign(self._header("end"))
         return None

@@ -16,6 +16,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from net.session.features.chat import ChatPeer, text_problem
@@ -30,6 +31,7 @@ from net.session.machines.conversation import (
     printable,
     typed,
 )
+from net.session.machines.entries import Phase
 from net.session.machines.table import Table
 from net.session.records.journal import Journal
 from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
@@ -54,6 +56,50 @@ from net.wire.rpc import (
 from net.wire.transcript import NONCE_SIZE, Entry
 
 log = logging.getLogger("palazzo.net")
+
+
+class PeerState(str, Enum):
+    """Where a seat's session stands; ``PEER_TRANSITIONS`` says which state follows which."""
+
+    CONNECTING = "connecting"  # a new connection: the challenge, the hello and its answer
+    LOBBY = "lobby"  # seated, the game not started
+    PLAYING = "playing"  # the game under way (or taken up again after a drop)
+    OVER = "over"  # the table reached its end: only a rematch is talked about now
+    FAILED = "failed"  # stopped for good: ``error`` says why (a cheat names its author)
+    DISCONNECTED = "disconnected"  # the connection went; ``reconnect`` starts over
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Step(Enum):
+    """What moves a seat's session from one state to another."""
+
+    SEATED = "the host seated it in the lobby"
+    RESUMED = "the host seated it in a game under way"
+    STARTED = "an entry arrived in the lobby"
+    ENDED = "its table reached the end of the game"
+    FAILED = "it stopped (a refusal, a malformed message, a detected cheat)"
+    LOST = "its connection went"
+    RECONNECTED = "a new connection"
+
+
+_UNDER_WAY = {
+    Step.SEATED: PeerState.LOBBY, Step.RESUMED: PeerState.PLAYING, Step.ENDED: PeerState.OVER,
+    Step.FAILED: PeerState.FAILED, Step.RECONNECTED: PeerState.CONNECTING,
+}
+#: The rule of this module: this table is the one place that says which state follows which;
+#: ``_go`` alone changes ``state``. A step its state has no row for leaves the state as it is
+#: (a game over is never failed, only its rematch: ``_fail``; a failed session stays failed).
+PEER_TRANSITIONS: dict[PeerState, dict[Step, PeerState]] = {
+    PeerState.CONNECTING: {**_UNDER_WAY, Step.LOST: PeerState.DISCONNECTED},
+    PeerState.LOBBY: {**_UNDER_WAY, Step.STARTED: PeerState.PLAYING,
+                      Step.LOST: PeerState.DISCONNECTED},
+    PeerState.PLAYING: {**_UNDER_WAY, Step.LOST: PeerState.DISCONNECTED},
+    PeerState.DISCONNECTED: dict(_UNDER_WAY),
+    PeerState.OVER: {},
+    PeerState.FAILED: {Step.FAILED: PeerState.FAILED},
+}
 
 
 @dataclass
@@ -95,7 +141,7 @@ class PeerSession:
         self.auto_ready = auto_ready
         self.codec = Codec()
         self.table: Table | None = None
-        self.state = "connecting"
+        self.state = PeerState.CONNECTING
         self.seat: int | None = None
         self.lobby: dict[str, Any] = {}
         self.error: Exception | None = None
@@ -121,12 +167,12 @@ class PeerSession:
     # -- the sans-IO surface ------------------------------------------------------------------
 
     def receive_data(self, data: bytes) -> None:
-        if self.state == "failed" or (self.state == "over" and not self.rematch.waiting()):
+        if self.failed or (self.state is PeerState.OVER and not self.rematch.waiting()):
             return
         try:
             for event in self.codec.receive_data(data):
                 self._handle(event)
-                if self.state == "failed":
+                if self.failed:
                     return
         except RemoteProtocolError as e:
             self._fail(RemoteProtocolError(f"the host sent a malformed frame: {e}", e.code))
@@ -136,30 +182,35 @@ class PeerSession:
             log.exception("peer: internal error")
             self._fail(LocalProtocolError(f"internal error: {e!r}"))
 
+    @property
+    def failed(self) -> bool:
+        """Whether this session stopped for good (``error`` says why)."""
+        return self.state is PeerState.FAILED
+
     def data_to_send(self) -> bytes:
         out, self._out = bytes(self._out), bytearray()
         return out
 
     def reconnect(self) -> None:
         """Start over on a new connection, keeping the game followed so far."""
-        if self.state in ("over", "failed"):
+        if Step.RECONNECTED not in PEER_TRANSITIONS[self.state]:
             return
         self.codec = Codec()
         self._calls.clear()
         self._out = bytearray()  # whatever was not sent went with the old connection
         self._pending = None
         self._posted = None
-        self.state = "connecting"
+        self._go(Step.RECONNECTED)
 
     def connection_lost(self) -> None:
-        if self.state == "over" and self.rematch.waiting():
+        if self.state is PeerState.OVER and self.rematch.waiting():
             self._rematch_lines(self.rematch.stop("the host closed the connection"))
-        if self.state not in ("over", "failed", "disconnected"):
-            self.state = "disconnected"
+        if Step.LOST in PEER_TRANSITIONS[self.state]:
+            self._go(Step.LOST)
             self.events.append(PeerEvent("disconnected"))
 
     def decision_due(self) -> bool:
-        return (self.state == "playing" and self._pending is None and self.table is not None
+        return (self.state is PeerState.PLAYING and self._pending is None and self.table is not None
                 and self._synced() and self.table.decision_due())
 
     def takeover_due(self) -> bool:
@@ -193,12 +244,12 @@ class PeerSession:
 
     def set_away(self, away: bool) -> None:
         """Tell the host this seat's player is away (``True``) or here again."""
-        if self.state in ("lobby", "playing"):
+        if self.state in (PeerState.LOBBY, PeerState.PLAYING):
             self._out += self.codec.send(Notification("status", ({"away": away},)))
 
     def leave(self) -> None:
         """Tell the host this seat leaves on purpose (then close the connection)."""
-        if self.state in ("lobby", "playing"):
+        if self.state in (PeerState.LOBBY, PeerState.PLAYING):
             self._out += self.codec.send(Notification("leave", ({},)))
 
     def say(self, text: str) -> None:
@@ -207,14 +258,14 @@ class PeerSession:
         why = text_problem(text)
         if why is not None:
             raise LocalProtocolError(why)
-        if self.state in ("over", "failed"):
+        if self.state in (PeerState.OVER, PeerState.FAILED):
             raise LocalProtocolError("the game is over")
         self.chat.queue.append(text)
         self._maybe_say()
 
     def _maybe_say(self) -> None:
         t = self.table
-        if self.state not in ("lobby", "playing") or t is None or self.seat is None \
+        if self.state not in (PeerState.LOBBY, PeerState.PLAYING) or t is None or self.seat is None \
                 or not self._synced():
             return
         said = self.chat.next_say(self.seat, len(t.transcript), t)
@@ -224,15 +275,15 @@ class PeerSession:
     def lingers(self) -> bool:
         """Whether the connection stays after the end: this seat waits for a rematch (for
         ``REMATCH_WAIT + PEER_GRACE`` seconds at most, on its own clock)."""
-        if self.state == "over" and self.rematch.waiting() \
+        if self.state is PeerState.OVER and self.rematch.waiting() \
                 and self.clock() - self.rematch.since >= REMATCH_WAIT + PEER_GRACE:
             self._rematch_lines(self.rematch.stop(
                 f"the host did not answer within {REMATCH_WAIT + PEER_GRACE:g} seconds"))
-        return self.state == "over" and self.rematch.waiting()
+        return self.state is PeerState.OVER and self.rematch.waiting()
 
     def again(self) -> None:
         """Ask for a rematch (after the end; once)."""
-        if self.state != "over" or self.rematch.asked or self.rematch.off:
+        if self.state is not PeerState.OVER or self.rematch.asked or self.rematch.off:
             raise LocalProtocolError("a rematch is asked once, after the end")
         self.rematch.asked = self.rematch.wanted = True
         self._call("again", ({},))
@@ -259,7 +310,7 @@ class PeerSession:
     # -- handling -------------------------------------------------------------------------------
 
     def _handle(self, event: Any) -> None:
-        if self.state == "over":
+        if self.state is PeerState.OVER:
             self._after_end(event)
         elif isinstance(event, Notification):
             payload = event.params[0] if event.params and type(event.params[0]) is dict else {}
@@ -308,7 +359,7 @@ class PeerSession:
         elif self.table.host_key != host:
             raise RemoteProtocolError("a different host answered", E_BAD_SIGNATURE)
         self._nonce = os.urandom(NONCE_SIZE)
-        if self.table.phase == "lobby" and not self.WATCH:
+        if self.table.phase is Phase.LOBBY and not self.WATCH:
             self.journal.contribute(self._nonce)  # it may go into the game: journaled first
             self.chat.reset(self._nonce)
         self._call("hello", ({
@@ -330,9 +381,9 @@ class PeerSession:
         self.seat = result["seat"]
         self._sync_to = result.get("length", 0) if type(result.get("length")) is int else 0
         if result.get("resume"):
-            self.state = "playing"
+            self._go(Step.RESUMED)
         else:
-            self.state = "lobby"
+            self._go(Step.SEATED)
             if self.auto_ready:
                 self.ready()
         self._maybe_write()
@@ -384,16 +435,15 @@ class PeerSession:
             raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
         if self._pending is not None and entry.seq >= self._pending:
             self._pending = None
-        if self.state == "lobby":
-            self.state = "playing"
+        self._go(Step.STARTED)  # the first entry: the game is under way
         t = self.table
         self.chat.entry(t, entry)
         for line in t.log[self._logged :]:
             self.events.append(PeerEvent("log", line))
         self._logged = len(t.log)
-        if t.phase == "over":
+        if t.phase is Phase.OVER:
             self.journal.finish(t.game_id)
-            self.state = "over"
+            self._go(Step.ENDED)
             self.rematch.since = self.clock()
             self.events.append(PeerEvent("over", t.result()))
             if self.rematch.auto:
@@ -410,7 +460,7 @@ class PeerSession:
         self._fail(RemoteProtocolError(f"the host says: {message}", m.get("code") or 1))
 
     def _on_bye(self, m: dict[str, Any]) -> None:
-        if self.state != "over":
+        if self.state is not PeerState.OVER:
             self._fail(RemoteProtocolError(f"the host ended the session: {printable(m.get('reason'))}"))
 
     def _on_presence(self, m: dict[str, Any]) -> None:
@@ -439,7 +489,7 @@ class PeerSession:
         return self.table is not None and len(self.table.transcript) >= self._sync_to
 
     def _maybe_write(self) -> None:
-        if self.state != "playing" or self._pending is not None or not self._synced():
+        if self.state is not PeerState.PLAYING or self._pending is not None or not self._synced():
             return
         assert self.table is not None
         entry = self.table.auto_entry()
@@ -459,7 +509,7 @@ class PeerSession:
         it once the post's bytes are on their way: ``Table.check_ahead``); its relay is then
         only applied."""
         entry, self._posted = self._posted, None
-        if entry is not None and self.table is not None and self.state == "playing":
+        if entry is not None and self.table is not None and self.state is PeerState.PLAYING:
             self.table.check_ahead(entry)
 
     def _call(self, method: str, params: tuple[Any, ...]) -> None:
@@ -467,13 +517,17 @@ class PeerSession:
         self._calls[msgid] = method
         self._out += self.codec.send(Request(msgid, method, params))
 
+    def _go(self, step: Step) -> None:
+        """Take ``step``: the state ``PEER_TRANSITIONS`` says follows (the same one if none)."""
+        self.state = PEER_TRANSITIONS[self.state].get(step, self.state)
+
     def _fail(self, error: Exception) -> None:
-        if self.state == "over":  # the game ended as it did: only the rematch is off
+        if self.state is PeerState.OVER:  # the game ended as it did: only the rematch is off
             self._rematch_lines(self.rematch.stop(str(error)))
             return
         if isinstance(error, CheatDetected) and self.table is not None and self.table.game_id:
             self.journal.finish(self.table.game_id)  # never to be followed again
-        self.state = "failed"
+        self._go(Step.FAILED)
         self.error = error
         self.events.append(PeerEvent("failed", error))
 

@@ -27,32 +27,22 @@ is checked by a proof or when the rules show the card (``net.games.dealer``). A 
 reaches the end has verified the game (``result()["verdict"]``): "verified", or "verified as far
 as it went: ..." when a forfeit cut the game short.
 
-Phases and their entries (the rows of ``TRANSITIONS``; ``docs/protocol.md`` draws the same):
+The rule of the phases: ``TRANSITIONS``, just below, is the one place that says which entry a
+phase takes and which phase follows. A row ``(phase, kind): Next(then, when)`` lets an entry of
+``kind`` in ``phase`` (any other kind is refused, ``E_WRONG_PHASE``, naming its author); once the
+entry is applied the table moves to ``then`` if ``when`` holds, and stays otherwise. A row with
+kind ``None`` leaves its phase with no entry at all (a chance step ended the game; nobody is left
+to sign its end): it is looked at after every entry and after the chance steps. The checks of
+each kind (``_on_<kind>``, ``CHECKS``) change the game and never the phase; ``_follow`` alone
+moves it. ``docs/protocol.md`` (section 8) draws the same table, and a test holds the two equal.
 
-============  ===========  =================================  ================================
-phase         entry        written by                         next phase
-============  ===========  =================================  ================================
-lobby         start        the host                           seed-commit
-seed-commit   seed-commit  each seat in turn, from seat 0     seed-open after the last seat
-seed-open     seed-open    each seat in turn, from seat 0     play after the last seat
-play          deck         the seat the fair deck waits for   play
-                           (keys, shuffles, shares: ``net.games.dealer``)
-play          act          the seat due (a decision, or a     end when the game is over
-                           reveal step)
-seed-*        forfeit      the host (a turn timed out)        over (no deck yet: nothing to end)
-play          forfeit      the host (a turn timed out)        end
-end           end          each seat still in, from seat 0:   over after the last seat
-                           its signed agreement with the
-                           record (nothing of the deck)
-end           forfeit      the host (a seat did not write     over after the last seat; the
-                           its end in time)                   game stands, nobody is named
-============  ===========  =================================  ================================
-
-Every reader checks an entry's fields the same way before anything else of it (``FIELDS``): a
-field the kind does not have, a missing one or one of another type is refused, naming the field
-and the author. So the host's observer table, every peer's table and ``palazzo verify`` accept
-exactly the same entries; the one check only the author can make is that its own ``sealed``
-note opens (every reader checks that it is there, as bytes).
+Every reader checks an entry's fields the same way before anything else of it
+(``net.session.machines.entries``): a field the kind does not have, a missing one or one of
+another type is refused, naming the field and the author. So the host's observer table, every
+peer's table and ``palazzo verify`` accept exactly the same entries; the one check only the
+author can make is that its own ``sealed`` note opens (every reader checks that it is there, as
+bytes). A seat's own table also checks what its journal holds, and signs this seat's entries
+through it (``net.session.machines.own_seat``).
 
 Chance steps need no entry: the fair dealer resolves them for this peer from the deck entries
 as soon as their shares are in (a lot, from the joint seed, at once). A peer applies each
@@ -63,6 +53,8 @@ card behind the handle), everyone else the public form with the card ``UNKNOWN``
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from engine.core import CHANCE, REVEAL, TERMINAL, IllegalActionError, InvalidActionError
@@ -78,6 +70,7 @@ from net.session.machines.entries import (
     MAX_TIMEOUT,
     NAME_LIMIT,
     REASON_LIMIT,
+    Phase,
     SeatInfo,
     check_fields,
     field,
@@ -97,6 +90,40 @@ from net.wire.rpc import (
 from net.wire.transcript import NONCE_SIZE, Entry, Transcript, derive_game_id
 
 
+class When(Enum):
+    """When a row of ``TRANSITIONS`` moves on (the words ``docs/protocol.md`` uses)."""
+
+    ALWAYS = ""
+    LAST_SEAT = "after the last seat"  # every seat due in the phase has written its entry
+    GAME_OVER = "when the game is over"  # the rules say so (after a move or a chance step)
+
+
+@dataclass(frozen=True)
+class Next:
+    """The phase that follows, and when."""
+
+    then: Phase
+    when: When = When.ALWAYS
+
+
+#: (phase, entry kind) -> the phase that follows; kind ``None``: left with no entry (see the
+#: module docstring's rule of the phases). An entry of a kind its phase has no row for is refused.
+TRANSITIONS: dict[tuple[Phase, str | None], Next] = {
+    (Phase.LOBBY, "start"): Next(Phase.SEED_COMMIT),
+    (Phase.SEED_COMMIT, "seed-commit"): Next(Phase.SEED_OPEN, When.LAST_SEAT),
+    (Phase.SEED_OPEN, "seed-open"): Next(Phase.PLAY, When.LAST_SEAT),
+    (Phase.PLAY, "deck"): Next(Phase.PLAY),
+    (Phase.PLAY, "act"): Next(Phase.END, When.GAME_OVER),
+    (Phase.SEED_COMMIT, "forfeit"): Next(Phase.OVER),
+    (Phase.SEED_OPEN, "forfeit"): Next(Phase.OVER),
+    (Phase.PLAY, "forfeit"): Next(Phase.END),
+    (Phase.END, "end"): Next(Phase.OVER, When.LAST_SEAT),
+    (Phase.END, "forfeit"): Next(Phase.OVER, When.LAST_SEAT),
+    (Phase.PLAY, None): Next(Phase.END, When.GAME_OVER),  # a chance step ended the game
+    (Phase.END, None): Next(Phase.OVER, When.LAST_SEAT),  # nobody is left to sign the end
+}
+
+
 class Table(OwnSeat):
     """One peer's copy of a networked game (see the module docstring)."""
 
@@ -105,7 +132,7 @@ class Table(OwnSeat):
         self.host_key = host_key
         self.identity = identity
         self.journal = journal if identity is not None else None
-        self.phase = "lobby"
+        self.phase = Phase.LOBBY
         self.transcript = Transcript()
         self.me = HOST
         self.game_id = b""
@@ -154,13 +181,13 @@ class Table(OwnSeat):
     def writer(self) -> int | None:
         """The author due to write the next entry (``HOST`` for the host), or ``None``."""
         phase = self.phase
-        if phase == "lobby":
+        if phase is Phase.LOBBY:
             return HOST
-        if phase == "seed-commit":
+        if phase is Phase.SEED_COMMIT:
             return len(self.seed_commits)
-        if phase == "seed-open":
+        if phase is Phase.SEED_OPEN:
             return len(self.seed_values)
-        if phase == "play":
+        if phase is Phase.PLAY:
             assert self.dealer is not None
             due = self.dealer.due()
             if due is not None:
@@ -172,7 +199,7 @@ class Table(OwnSeat):
                 revealer: int = self.rules.revealer(self.view)
                 return revealer
             return None
-        if phase == "end":
+        if phase is Phase.END:
             left = self._end_order()
             return left[0] if left else None
         return None
@@ -184,7 +211,7 @@ class Table(OwnSeat):
         """Whether this peer's seat must choose an action now (not when it chose already: its
         journal holds the entry, which goes out again as it is)."""
         return (
-            self.phase == "play"
+            self.phase is Phase.PLAY
             and self.me != HOST
             and self.dealer is not None
             and self.dealer.due() is None
@@ -209,7 +236,9 @@ class Table(OwnSeat):
         for n, after, text in talk:
             self.said.append((entry.author, n, after, text, entry.seq))
             self.said_last[entry.author] = (n, after)
+        self._follow(entry.kind)
         self._advance()
+        self._follow(None)
 
     def check_ahead(self, entry: Entry) -> None:
         """Check this seat's own ``entry``, just posted for the next place, while the host
@@ -241,8 +270,8 @@ class Table(OwnSeat):
         if not entry.signed_by(key):
             raise RemoteProtocolError(f"entry {seq}: bad signature for its author", E_BAD_SIGNATURE)
         self._check_own(entry)
-        handler = TRANSITIONS.get((self.phase, kind))
-        if handler is None:
+        handler = CHECKS.get(kind)
+        if handler is None or (self.phase, kind) not in TRANSITIONS:
             raise CheatDetected(author, seq, f"a {kind!r} entry is not allowed in phase {self.phase}",
                                 E_WRONG_PHASE)
         due = HOST if kind == "forfeit" else self.writer()
@@ -319,7 +348,6 @@ class Table(OwnSeat):
             # an observer sees as a seat that holds nothing: the seat number after the last
             self.view = self.rules.view(self.rules.new_game(config),
                                         self.me if self.me != HOST else len(seats))
-            self.phase = "seed-commit"
             self.log.append(f"{self.rules.title}: " + ", ".join(s.name for s in seats))
 
         return apply
@@ -332,8 +360,6 @@ class Table(OwnSeat):
             self.seed_commits.append(c)
             if mine is not None:
                 self.my_seed = (mine["value"], mine["salt"])
-            if len(self.seed_commits) == self.players:
-                self.phase = "seed-open"
 
         return apply
 
@@ -349,7 +375,6 @@ class Table(OwnSeat):
                 self.seed = hashlib.sha256(b"palazzo/seed/v1" + b"".join(self.seed_values)).digest()
                 secret = group.random_scalar() if self.me != HOST else None
                 self.dealer = DEALERS[self.game](self.game_id, self.config, self.seed, self.me, secret)
-                self.phase = "play"
                 self.log.append("the seats agreed on a seed; the fair deck is being shuffled")
 
         return apply
@@ -419,8 +444,6 @@ class Table(OwnSeat):
             if auto:
                 self.timed_out.add(len(self.steps))
             self.steps.append((view, mine, after))
-            if self.rules.current_player(after) == TERMINAL:
-                self._to_end()
 
         return apply
 
@@ -436,20 +459,18 @@ class Table(OwnSeat):
             raise CheatDetected(HOST, e.seq, f"seat {seat} is not the one due to write",
                                 E_NOT_YOUR_TURN)
 
-        in_end = self.phase == "end"
+        in_end = self.phase is Phase.END
 
         def apply() -> None:
             self.forfeited.add(seat)
             self.forfeits.append((seat, reason))
             if self.dealer is None:  # in the seed phases: no deck, nothing to end
                 self.log.append(f"{self.seats[seat].name} forfeits: {reason}")
-                self.phase = "over"
                 return
             if in_end:  # the game is over and stands: the seat only did not sign its end
                 self.log.append(f"{self.seats[seat].name} did not sign the end of the game: {reason}")
             else:
                 self.log.append(f"{self.seats[seat].name} forfeits: {reason}")
-            self._to_end()
 
         return apply
 
@@ -459,13 +480,29 @@ class Table(OwnSeat):
 
         def apply() -> None:
             self.ended.append(e.author)
-            if not self._end_order():
-                self.phase = "over"
 
         return apply
 
-    def _to_end(self) -> None:
-        self.phase = "end" if self._end_order() else "over"
+    def _follow(self, kind: str | None) -> None:
+        """Move to the phase ``TRANSITIONS`` says follows an entry of ``kind`` (``None``: no
+        entry), then leave every phase that is left with no entry, as far as that goes."""
+        row = TRANSITIONS.get((self.phase, kind))
+        if row is not None and self._holds(row.when):
+            self.phase = row.then
+        while (row := TRANSITIONS.get((self.phase, None))) is not None and self._holds(row.when):
+            self.phase = row.then
+
+    def _holds(self, when: When) -> bool:
+        if when is When.LAST_SEAT:
+            if self.phase is Phase.SEED_COMMIT:
+                return len(self.seed_commits) == self.players
+            if self.phase is Phase.SEED_OPEN:
+                return len(self.seed_values) == self.players
+            return not self._end_order()
+        if when is When.GAME_OVER:
+            over: bool = self.rules.current_player(self.view) == TERMINAL
+            return over
+        return True
 
     def _text(self, view: Any, action: Any) -> str:
         try:
@@ -478,7 +515,7 @@ class Table(OwnSeat):
 
     def _advance(self) -> None:
         """Apply the chance steps the dealer resolves for this peer, as far as they go."""
-        while self.phase == "play" and self.rules.current_player(self.view) == CHANCE:
+        while self.phase is Phase.PLAY and self.rules.current_player(self.view) == CHANCE:
             assert self.dealer is not None
             action = self.dealer.chance(self.view)
             if action is None:
@@ -487,8 +524,6 @@ class Table(OwnSeat):
             self.dealer.settle(after)
             before, self.view = self.view, after
             self.steps.append((before, action, after))
-            if self.rules.current_player(after) == TERMINAL:
-                self._to_end()
 
     # -- the end ------------------------------------------------------------------------------
 
@@ -496,7 +531,7 @@ class Table(OwnSeat):
         """How the game ended, as plain data (``scores``, ``winners``, ``end``, ``text``), and
         ``verdict``: "verified" once over (every entry was checked as it arrived), "verified as
         far as it went: <how it ended>" when a forfeit cut the game short."""
-        over = self.phase == "over"
+        over = self.phase is Phase.OVER
         if self.forfeited and self.rules.current_player(self.view) != TERMINAL:
             text = "; ".join(f"{self.seats[s].name} forfeited ({why})" for s, why in self.forfeits)
             verdict = f"verified as far as it went: {text}" if over else "not over yet"
@@ -507,15 +542,14 @@ class Table(OwnSeat):
                 "verdict": "verified" if over else "not over yet"}
 
 
-TRANSITIONS: dict[tuple[str, str], Any] = {
-    ("lobby", "start"): Table._on_start,
-    ("seed-commit", "seed-commit"): Table._on_seed_commit,
-    ("seed-open", "seed-open"): Table._on_seed_open,
-    ("play", "act"): Table._on_act,
-    ("play", "deck"): Table._on_deck,
-    ("seed-commit", "forfeit"): Table._on_forfeit,
-    ("seed-open", "forfeit"): Table._on_forfeit,
-    ("play", "forfeit"): Table._on_forfeit,
-    ("end", "forfeit"): Table._on_forfeit,
-    ("end", "end"): Table._on_end,
+#: entry kind -> the method that checks an entry of that kind and returns the change to make
+#: (the phase that follows is ``TRANSITIONS``'s)
+CHECKS: dict[str, Any] = {
+    "start": Table._on_start,
+    "seed-commit": Table._on_seed_commit,
+    "seed-open": Table._on_seed_open,
+    "deck": Table._on_deck,
+    "act": Table._on_act,
+    "forfeit": Table._on_forfeit,
+    "end": Table._on_end,
 }

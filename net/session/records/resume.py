@@ -53,6 +53,7 @@ import msgpack
 
 from engine.registry import get_game
 from net.session.features.presence import DEFAULT_GRACE
+from net.session.machines.entries import Phase
 from net.session.machines.host_session import HostSession
 from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
@@ -230,7 +231,7 @@ def keep_record(session: HostSession, settings: dict[str, Any], base: Path | Non
                 **settings, "host": session.identity.public_key, "game": session.game,
                 "players": session.players}, base))
         held[0].append(entry)
-        if session.table.phase == "over":
+        if session.table.phase is Phase.OVER:
             held[0].finish()
 
     session.on_check = on_check

@@ -40,6 +40,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from net.session.machines.entries import Phase
 from net.session.machines.table import Table
 from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
 from net.wire.identity import PUBLIC_KEY_SIZE, InvalidKey, check_public_key
@@ -165,7 +166,7 @@ def verify_bytes(data: bytes) -> Verdict:
             return _rejected(f"rejected: entry {entry.seq}: unreadable ({type(e).__name__}: {e})",
                              step=entry.seq, entries=len(table.transcript), game=table.game)
     n = len(table.transcript)
-    if table.phase != "over":
+    if table.phase is not Phase.OVER:
         text = f"incomplete: the record stops at entry {n - 1} in phase {table.phase}"
         return Verdict(False, printable_line(text), "incomplete", None, n - 1, n, table.game)
     try:

@@ -32,7 +32,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from net.session.machines.peer_session import PeerEvent, PeerSession
+from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
 
 READ_SIZE = 65536
 TICK = 0.5
@@ -119,7 +119,7 @@ class PeerRunner:
                     self._emit()
             else:
                 told_gone = False
-                if session.state == "disconnected":
+                if session.state is PeerState.DISCONNECTED:
                     session.reconnect()
                 self._writer = writer
                 try:
@@ -131,9 +131,9 @@ class PeerRunner:
                     if self.left:  # the leave, and anything before it, reaches the host
                         await self._drain(reader, writer)
                     writer.close()
-                if session.state in ("over", "failed") or self.left:
+                if session.state in (PeerState.OVER, PeerState.FAILED) or self.left:
                     return
-                taken_in = session.state in ("lobby", "playing")
+                taken_in = session.state in (PeerState.LOBBY, PeerState.PLAYING)
                 session.connection_lost()
                 self._emit()
                 if taken_in:
@@ -185,7 +185,7 @@ class PeerRunner:
                     session.check_ahead()  # while the host checks what was just posted
                     await writer.drain()
                 self._emit()
-                if (session.state in ("over", "failed") and not session.lingers()) or self.left:
+                if (session.state in (PeerState.OVER, PeerState.FAILED) and not session.lingers()) or self.left:
                     return
         finally:
             read.cancel()
