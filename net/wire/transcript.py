@@ -44,9 +44,9 @@ from typing import Any
 
 import msgpack
 
-from net.wire.errors import HOST, RemoteProtocolError
+from net.wire.errors import E_BAD_PARAMS, E_OUT_OF_ORDER, HOST, RemoteProtocolError
 from net.wire.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
-from net.wire.rpc import E_BAD_PARAMS, E_OUT_OF_ORDER, MAX_ARRAY, MAX_MAP, check_value
+from net.wire.rpc import MAX_ARRAY, MAX_MAP, check_value
 
 ENTRY_TAG = b"palazzo/entry/v1\x00"
 GENESIS_TAG = b"palazzo/genesis/v1\x00"

@@ -107,13 +107,8 @@ async def test_a_cut_connection_is_rejoined_and_the_game_finishes():
 
 
 async def test_a_raw_client_over_tcp_gets_clear_errors_and_the_host_goes_on():
-    from net.wire.rpc import (
-        E_MALFORMED,
-        E_UNKNOWN_METHOD,
-        Notification,
-        Request,
-        Response,
-    )
+    from net.wire.errors import E_MALFORMED, E_UNKNOWN_METHOD
+    from net.wire.rpc import Notification, Request, Response
 
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))

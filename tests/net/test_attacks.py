@@ -24,9 +24,9 @@ from net.session.machines.table import Table
 from net.session.records.journal import Journal
 from net.session.records.verify import read_entries, verify_bytes
 from net.session.runners.link import MemoryLink, RawPeer
-from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
+from net.wire.errors import E_BAD_PARAMS, HOST, CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity, verify
-from net.wire.rpc import E_BAD_PARAMS, Codec, Notification, Request, Response
+from net.wire.rpc import Codec, Notification, Request, Response
 from net.wire.transcript import ENTRY_TAG, Entry, Transcript, derive_game_id, genesis, save
 
 PLAYERS = 3

@@ -427,8 +427,7 @@ def test_a_restarted_program_goes_on_counting_its_messages(make_game):
 def test_attack_a_watcher_cannot_talk(make_game):
     """A watcher (seat -1: ``hello`` with ``watch``) is refused before anything of its message
     is read."""
-    from net.wire.errors import RemoteProtocolError
-    from net.wire.rpc import E_NOT_YOUR_SEAT
+    from net.wire.errors import E_NOT_YOUR_SEAT, RemoteProtocolError
 
     g, a = _waiting(make_game)
     watcher = Identity.generate()

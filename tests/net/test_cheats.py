@@ -20,9 +20,9 @@ from net.deck import group
 from net.deck import shuffle_proof as sp
 from net.deck.fair_deck import pack_handles
 from net.session.records.verify import verify_bytes
-from net.wire.errors import HOST, CheatDetected, LocalProtocolError
+from net.wire.errors import E_CHEAT, E_ILLEGAL, HOST, CheatDetected, LocalProtocolError
 from net.wire.identity import Identity
-from net.wire.rpc import E_CHEAT, E_ILLEGAL, Codec, Notification
+from net.wire.rpc import Codec, Notification
 from net.wire.transcript import Entry
 
 SMALL_ORDER = [

@@ -11,9 +11,7 @@ from hypothesis import strategies as st
 from engine.registry import get_game
 from net.deck import group
 from net.session.machines.conversation import hello_signature
-from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
-from net.wire.identity import Identity
-from net.wire.rpc import (
+from net.wire.errors import (
     E_BAD_PARAMS,
     E_BAD_SIGNATURE,
     E_CHEAT,
@@ -24,12 +22,12 @@ from net.wire.rpc import (
     E_OUT_OF_ORDER,
     E_TOO_LARGE,
     E_UNKNOWN_METHOD,
-    FRAME_LIMIT,
-    Codec,
-    Notification,
-    Request,
-    Response,
+    HOST,
+    CheatDetected,
+    RemoteProtocolError,
 )
+from net.wire.identity import Identity
+from net.wire.rpc import FRAME_LIMIT, Codec, Notification, Request, Response
 from net.wire.transcript import Entry
 
 

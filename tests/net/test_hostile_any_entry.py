@@ -25,9 +25,9 @@ from net.session.machines.peer_session import PeerSession
 from net.session.machines.table import Table
 from net.session.records.verify import verify_bytes
 from net.session.runners.link import MemoryLink, RawPeer
-from net.wire.errors import CheatDetected, RemoteProtocolError
+from net.wire.errors import E_INTERNAL, CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
-from net.wire.rpc import E_INTERNAL, Codec, Notification, Request, Response
+from net.wire.rpc import Codec, Notification, Request, Response
 from net.wire.transcript import MAGIC, Entry
 
 GAMES = {"medici": (3, {}), "condottiere": (2, {"hidden_cards": True})}

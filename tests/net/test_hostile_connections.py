@@ -20,17 +20,9 @@ from net.session.machines.conversation import hello_signature
 from net.session.machines.peer_session import PeerSession
 from net.session.records.journal import Journal
 from net.session.runners.link import RawPeer
+from net.wire.errors import E_BUSY, E_LOCKED_OUT, E_TIMEOUT, E_WRONG_CODE
 from net.wire.identity import Identity
-from net.wire.rpc import (
-    E_BUSY,
-    E_LOCKED_OUT,
-    E_TIMEOUT,
-    E_WRONG_CODE,
-    Codec,
-    Notification,
-    Request,
-    Response,
-)
+from net.wire.rpc import Codec, Notification, Request, Response
 
 from .test_session import _steps_until
 

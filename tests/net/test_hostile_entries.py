@@ -15,8 +15,8 @@ from engine.registry import get_game
 from net.session.machines.peer_session import PeerSession
 from net.session.machines.table import Table
 from net.session.records.verify import verify_bytes, verify_file
-from net.wire.errors import CheatDetected
-from net.wire.rpc import E_BAD_PARAMS, E_ILLEGAL, Codec, Notification
+from net.wire.errors import E_BAD_PARAMS, E_ILLEGAL, CheatDetected
+from net.wire.rpc import Codec, Notification
 from net.wire.transcript import Entry
 
 RECORD = Path(__file__).parent / "data" / "stack-minus-two.palazzo"

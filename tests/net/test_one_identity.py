@@ -12,8 +12,9 @@ from net.session.machines.host_door import IN_USE
 from net.session.machines.peer_session import PeerSession
 from net.session.records.journal import Journal
 from net.session.runners.link import RawPeer
+from net.wire.errors import E_BAD_SIGNATURE, E_KEY_IN_USE
 from net.wire.identity import Identity, identity_path
-from net.wire.rpc import E_BAD_SIGNATURE, E_KEY_IN_USE, Codec, Notification, Request, Response
+from net.wire.rpc import Codec, Notification, Request, Response
 
 
 def _hang(g, conn):

@@ -17,9 +17,9 @@ from net.session.machines.peer_session import PeerSession
 from net.session.records.journal import Journal
 from net.session.records.verify import verify_bytes
 from net.session.runners.link import MemoryLink
-from net.wire.errors import CheatDetected
+from net.wire.errors import E_BAD_PARAMS, E_WRONG_PHASE, CheatDetected
 from net.wire.identity import Identity
-from net.wire.rpc import E_BAD_PARAMS, E_WRONG_PHASE, Notification
+from net.wire.rpc import Notification
 from tests.net.conftest import FakeClock, Game, TolerantPeer
 
 NAMES = ["Ada", "Bo", "Jo"]

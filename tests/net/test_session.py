@@ -7,8 +7,9 @@ from engine.core import UNKNOWN
 from net.session.features.code import CODE_WORDS, new_code
 from net.session.machines.peer_session import PeerSession
 from net.session.records.verify import read_entries
+from net.wire.errors import E_FULL, E_KEY_IN_USE, E_WRONG_CODE
 from net.wire.identity import Identity
-from net.wire.rpc import E_FULL, E_KEY_IN_USE, E_WRONG_CODE, Codec, Notification, Request, Response
+from net.wire.rpc import Codec, Notification, Request, Response
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -13,19 +13,18 @@ from net.session.machines.conversation import hello_signature
 from net.session.machines.watch_session import WatchSession
 from net.session.records.verify import verify_bytes
 from net.session.runners.link import RawPeer
-from net.wire.errors import HOST, CheatDetected, LocalProtocolError
-from net.wire.identity import Identity
-from net.wire.rpc import (
+from net.wire.errors import (
     E_BUSY,
     E_FULL,
     E_NOT_YOUR_SEAT,
     E_WRONG_CODE,
     E_WRONG_PHASE,
-    Codec,
-    Notification,
-    Request,
-    Response,
+    HOST,
+    CheatDetected,
+    LocalProtocolError,
 )
+from net.wire.identity import Identity
+from net.wire.rpc import Codec, Notification, Request, Response
 from net.wire.transcript import Entry
 
 from .test_nothing_revealed import _check_views

@@ -55,9 +55,8 @@ from net.session.records.journal import Journal
 from net.session.records.verify import verify_bytes
 from net.session.runners.host import HostRunner
 from net.wire import transcript as files
-from net.wire.errors import CheatDetected, RemoteProtocolError
+from net.wire.errors import E_KEY_IN_USE, CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
-from net.wire.rpc import E_KEY_IN_USE
 
 if TYPE_CHECKING:  # zeroconf is imported only by a host that advertises
     from net.session.commands.discovery import Advertiser

@@ -46,9 +46,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from net.wire.errors import CheatDetected, RemoteProtocolError
+from net.wire.errors import (
+    E_BAD_PARAMS,
+    E_BAD_SIGNATURE,
+    E_BUSY,
+    E_NOT_YOUR_SEAT,
+    E_OUT_OF_ORDER,
+    CheatDetected,
+    RemoteProtocolError,
+)
 from net.wire.identity import SIGNATURE_SIZE, Identity, verify
-from net.wire.rpc import E_BAD_PARAMS, E_BAD_SIGNATURE, E_BUSY, E_NOT_YOUR_SEAT, E_OUT_OF_ORDER
 from net.wire.transcript import NONCE_SIZE, pack, unpack
 
 if TYPE_CHECKING:

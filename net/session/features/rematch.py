@@ -42,8 +42,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from net.wire.errors import RemoteProtocolError
-from net.wire.rpc import E_NOT_YOUR_SEAT, E_WRONG_PHASE
+from net.wire.errors import E_NOT_YOUR_SEAT, E_WRONG_PHASE, RemoteProtocolError
 from net.wire.transcript import Entry
 
 if TYPE_CHECKING:

@@ -43,8 +43,7 @@ from collections.abc import Callable
 from typing import Any
 
 from net.session.features.limits import Bucket
-from net.wire.errors import RemoteProtocolError
-from net.wire.rpc import E_FULL, E_NOT_YOUR_SEAT
+from net.wire.errors import E_FULL, E_NOT_YOUR_SEAT, RemoteProtocolError
 
 MAX_WATCHERS = 8
 RATE = 2.0  # messages a second a watcher may send, after its burst

@@ -49,9 +49,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from net.session.machines.table import Table
-from net.wire.errors import CheatDetected, RemoteProtocolError
-from net.wire.identity import Identity
-from net.wire.rpc import (
+from net.wire.errors import (
     E_BAD_PARAMS,
     E_BAD_SIGNATURE,
     E_BUSY,
@@ -59,8 +57,11 @@ from net.wire.rpc import (
     E_LOCKED_OUT,
     E_TIMEOUT,
     E_WRONG_CODE,
-    Request,
+    CheatDetected,
+    RemoteProtocolError,
 )
+from net.wire.identity import Identity
+from net.wire.rpc import Request
 from net.wire.transcript import Entry
 
 VERSION = 1

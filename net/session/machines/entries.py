@@ -26,8 +26,7 @@ from typing import Any
 from net.games.condottiere import CondottiereDealer
 from net.games.dealer import FairDealer
 from net.games.medici import MediciDealer
-from net.wire.errors import CheatDetected
-from net.wire.rpc import E_BAD_PARAMS
+from net.wire.errors import E_BAD_PARAMS, CheatDetected
 from net.wire.transcript import Entry
 
 

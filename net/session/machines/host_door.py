@@ -42,17 +42,7 @@ from net.session.machines.conversation import (
 )
 from net.session.machines.entries import NAME_LIMIT, Phase
 from net.session.machines.table import Table
-from net.wire.errors import RemoteProtocolError
-from net.wire.identity import (
-    PUBLIC_KEY_SIZE,
-    SIGNATURE_SIZE,
-    Identity,
-    InvalidKey,
-    check_public_key,
-    fingerprint,
-    verify,
-)
-from net.wire.rpc import (
+from net.wire.errors import (
     E_BAD_PARAMS,
     E_BAD_SIGNATURE,
     E_BUSY,
@@ -62,12 +52,18 @@ from net.wire.rpc import (
     E_TIMEOUT,
     E_WRONG_CODE,
     E_WRONG_PHASE,
-    Codec,
-    Notification,
-    Request,
-    Response,
-    RpcError,
+    RemoteProtocolError,
 )
+from net.wire.identity import (
+    PUBLIC_KEY_SIZE,
+    SIGNATURE_SIZE,
+    Identity,
+    InvalidKey,
+    check_public_key,
+    fingerprint,
+    verify,
+)
+from net.wire.rpc import Codec, Notification, Request, Response, RpcError
 from net.wire.transcript import NONCE_SIZE
 
 log = logging.getLogger("palazzo.net")

@@ -41,22 +41,22 @@ from net.session.machines.conversation import (
 from net.session.machines.entries import MAX_TIMEOUT, Phase
 from net.session.machines.host_door import DEFERRED, Claim, Conn, HostDoor, Seat
 from net.session.machines.table import Table
-from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
-from net.wire.identity import (
-    Identity,
-    fingerprint,
-)
-from net.wire.rpc import (
+from net.wire.errors import (
     E_BAD_PARAMS,
     E_INTERNAL,
     E_NOT_YOUR_SEAT,
     E_UNKNOWN_METHOD,
     E_WRONG_PHASE,
-    Codec,
-    Notification,
-    Request,
-    RpcError,
+    HOST,
+    CheatDetected,
+    LocalProtocolError,
+    RemoteProtocolError,
 )
+from net.wire.identity import (
+    Identity,
+    fingerprint,
+)
+from net.wire.rpc import Codec, Notification, Request, RpcError
 from net.wire.transcript import NONCE_SIZE, Entry, derive_game_id, genesis
 
 log = logging.getLogger("palazzo.net")

@@ -27,9 +27,16 @@ from net.games.dealer import FairDealer
 from net.session.machines.commit import commit, new_salt
 from net.session.machines.entries import Phase, SeatInfo, field
 from net.session.records.journal import Journal
-from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
+from net.wire.errors import (
+    E_BAD_PARAMS,
+    E_BAD_SIGNATURE,
+    E_CHEAT,
+    HOST,
+    CheatDetected,
+    LocalProtocolError,
+    RemoteProtocolError,
+)
 from net.wire.identity import Identity
-from net.wire.rpc import E_BAD_PARAMS, E_BAD_SIGNATURE, E_CHEAT
 from net.wire.transcript import Entry, Transcript, chain, pack, unpack
 
 

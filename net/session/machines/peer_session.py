@@ -34,7 +34,16 @@ from net.session.machines.conversation import (
 from net.session.machines.entries import Phase
 from net.session.machines.table import Table
 from net.session.records.journal import Journal
-from net.wire.errors import HOST, CheatDetected, LocalProtocolError, RemoteProtocolError
+from net.wire.errors import (
+    E_BAD_PARAMS,
+    E_BAD_SIGNATURE,
+    E_UNKNOWN_METHOD,
+    E_WRONG_PHASE,
+    HOST,
+    CheatDetected,
+    LocalProtocolError,
+    RemoteProtocolError,
+)
 from net.wire.identity import (
     PUBLIC_KEY_SIZE,
     Identity,
@@ -43,16 +52,7 @@ from net.wire.identity import (
     fingerprint,
     verify,
 )
-from net.wire.rpc import (
-    E_BAD_PARAMS,
-    E_BAD_SIGNATURE,
-    E_UNKNOWN_METHOD,
-    E_WRONG_PHASE,
-    Codec,
-    Notification,
-    Request,
-    Response,
-)
+from net.wire.rpc import Codec, Notification, Request, Response
 from net.wire.transcript import NONCE_SIZE, Entry
 
 log = logging.getLogger("palazzo.net")

@@ -77,16 +77,18 @@ from net.session.machines.entries import (
 )
 from net.session.machines.own_seat import OwnSeat
 from net.session.records.journal import Journal
-from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
-from net.wire.identity import PUBLIC_KEY_SIZE, Identity, InvalidKey, check_public_key
-from net.wire.rpc import (
+from net.wire.errors import (
     E_BAD_PARAMS,
     E_BAD_SIGNATURE,
     E_CHEAT,
     E_ILLEGAL,
     E_NOT_YOUR_TURN,
     E_WRONG_PHASE,
+    HOST,
+    CheatDetected,
+    RemoteProtocolError,
 )
+from net.wire.identity import PUBLIC_KEY_SIZE, Identity, InvalidKey, check_public_key
 from net.wire.transcript import NONCE_SIZE, Entry, Transcript, derive_game_id
 
 

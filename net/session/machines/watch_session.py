@@ -21,9 +21,8 @@ from collections.abc import Callable
 from typing import Any
 
 from net.session.machines.peer_session import PeerSession
-from net.wire.errors import LocalProtocolError, RemoteProtocolError
+from net.wire.errors import E_BAD_PARAMS, LocalProtocolError, RemoteProtocolError
 from net.wire.identity import Identity
-from net.wire.rpc import E_BAD_PARAMS
 
 
 class WatchSession(PeerSession):
