@@ -9,8 +9,11 @@ let in (``net.session.features.watch``), what a stranger or a seat may cost
 for each connection, and its close). Sans-IO as the session: no socket, no clock it was not
 given.
 
-Host states per connection: new (challenged, a *stranger*) -> seated or watching (after hello)
--> closed; a stranger over its budget is muted (nothing more it sends is read) until it is closed. A frame
+The states of a connection are ``ConnState``, and ``CONN_TRANSITIONS`` (at the top of the code)
+is the one place that says which follows which: new, it is a *stranger* (challenged); its hello
+seats it, lets it watch, or (for a seat another connection holds) makes it a *claimant* until the
+holder answers a ping or not; then closed. A stranger or a claimant over its budget is also
+muted (nothing more it sends is read) until it is closed: ``muted`` is a mark, not a state. A frame
 the codec refuses gets an ``error`` notification and the connection is closed; a bad request
 gets an error response and the connection stays, except for a wrong code, a lock-out or a full
 game (``CLOSING``). Nothing a connection sends can change another connection's game except a
@@ -25,6 +28,7 @@ import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from net.session.features import limits, watch
@@ -69,6 +73,42 @@ from net.wire.transcript import NONCE_SIZE
 log = logging.getLogger("palazzo.net")
 
 
+class ConnState(str, Enum):
+    """Where a connection to the host stands (``CONN_TRANSITIONS``: which follows which)."""
+
+    STRANGER = "stranger"  # challenged; no seat, not watching
+    CLAIMANT = "claimant"  # its hello proved a seat's key another connection holds: it waits
+    SEATED = "seated"
+    WATCHING = "watching"
+    CLOSED = "closed"  # nothing more is read from it or sent to it
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Turn(Enum):
+    """What moves a connection from one state to another."""
+
+    SEAT = "its hello takes a seat (a new one, its key's again, or one it claimed)"
+    CLAIM = "its hello claims a seat another connection holds"
+    WATCH = "its hello with watch: true is let in"
+    CLOSE = "the host closes it (a refusal, a seat taken over, the end, a rematch)"
+
+
+#: The rule of the connections: this table is the one place that says which state follows
+#: which, and ``Conn.go`` alone changes ``Conn.state``. A turn its state has no row for leaves it
+#: as it is (the code never takes one: ``_hello`` refuses a second hello, ``_close`` a closed
+#: connection).
+CONN_TRANSITIONS: dict[ConnState, dict[Turn, ConnState]] = {
+    ConnState.STRANGER: {Turn.SEAT: ConnState.SEATED, Turn.CLAIM: ConnState.CLAIMANT,
+                         Turn.WATCH: ConnState.WATCHING, Turn.CLOSE: ConnState.CLOSED},
+    ConnState.CLAIMANT: {Turn.SEAT: ConnState.SEATED, Turn.CLOSE: ConnState.CLOSED},
+    ConnState.SEATED: {Turn.CLOSE: ConnState.CLOSED},
+    ConnState.WATCHING: {Turn.CLOSE: ConnState.CLOSED},
+    ConnState.CLOSED: {},
+}
+
+
 @dataclass
 class Seat:
     name: str
@@ -88,11 +128,23 @@ class Conn:
     asked: int = 0  # messages received before it took a seat
     muted: bool = False  # nothing more it sends is read (a stranger over its budget)
     seat: int | None = None
-    closed: bool = False
+    state: ConnState = ConnState.STRANGER
     resume_from: int = 0
     ping: int | None = None  # the msgid of the ping it was sent and has not answered
-    claim: bool = False  # its hello waits for the seat's holder to answer a ping
     watcher: str | None = None  # the name of a watcher (``net.session.features.watch``): never a seat
+
+    def go(self, turn: Turn) -> None:
+        """Take ``turn``: the state ``CONN_TRANSITIONS`` says follows."""
+        self.state = CONN_TRANSITIONS[self.state].get(turn, self.state)
+
+    @property
+    def closed(self) -> bool:
+        return self.state is ConnState.CLOSED
+
+    @property
+    def claim(self) -> bool:
+        """Its hello waits for the seat's holder to answer a ping."""
+        return self.state is ConnState.CLAIMANT
 
 
 @dataclass(frozen=True)
@@ -114,9 +166,9 @@ IN_USE = ("this player is already at the table from another program; to play as 
           "player on this account use --identity FILE (or a profile name)")
 
 
-
 class HostDoor:
-    """The connections of a ``HostSession`` and their costs (see the module docstring)."""
+    """The connections of a ``HostSession`` and their costs (see the module docstring). The
+    attributes below are the session's, set by its ``__init__``."""
 
     identity: Identity
     code: str | None
@@ -180,6 +232,7 @@ class HostDoor:
             raise RemoteProtocolError("the game is full", E_FULL)
         self.seats.append(Seat(name, key, conn, nonce))
         c.seat = len(self.seats) - 1
+        c.go(Turn.SEAT)
         log.info("seat %s: %s (%s)", c.seat, name, fingerprint(key))
         return {"seat": c.seat, "players": self.players, "length": 0, "resume": False,
                 "proof": host_proof(self.identity, nonce, key)}
@@ -193,6 +246,7 @@ class HostDoor:
                        f"just now: watch again in {watch.ADMIT_EVERY:g} seconds")
             return DEFERRED
         c.watcher, c.resume_from = name, have
+        c.go(Turn.WATCH)
         log.info("watcher %s (%s) is watching", name, fingerprint(key))
         return watch.welcome(self.players, len(self.table.transcript), self.table.phase is not Phase.LOBBY,
                              host_proof(self.identity, nonce, key))
@@ -205,6 +259,7 @@ class HostDoor:
         """Seat ``conn`` on seat ``i``, whose key its hello proved: the welcome."""
         seat, c = self.seats[i], self.conns[conn]
         seat.conn, c.seat, c.resume_from = conn, i, have
+        c.go(Turn.SEAT)
         started = self.table.phase is not Phase.LOBBY
         if not started:  # its contribution is the nonce of its latest hello
             seat.nonce = nonce
@@ -241,7 +296,7 @@ class HostDoor:
         o.ping = msg
         self._send(old, Request(msg, "ping", ()))
         self._claims[old] = Claim(conn, msgid, seat.key, nonce, have, now + limits.PING_WAIT)
-        self.conns[conn].claim = True
+        self.conns[conn].go(Turn.CLAIM)
         log.info("seat %s (%s): a second connection with its key; asking the first", i, seat.name)
         return DEFERRED
 
@@ -252,7 +307,6 @@ class HostDoor:
         c = self.conns.get(k.conn)
         if c is None or c.closed:
             return
-        c.claim = False
         i = next((n for n, s in enumerate(self.seats) if s.key == k.key), None)
         if alive or i is None:
             why = (IN_USE if i is not None else "the seat this key held is gone")
@@ -413,7 +467,7 @@ class HostDoor:
     def _close(self, conn: int, reason: str) -> None:
         c = self.conns.get(conn)
         if c is not None and not c.closed:
-            c.closed = True
+            c.go(Turn.CLOSE)
             self._out.append(Close(conn, reason))
 
     def _broadcast(self, method: str, payload: dict[str, Any], but: int | None = None,

@@ -39,7 +39,7 @@ from net.session.machines.conversation import (
     param_map,
 )
 from net.session.machines.entries import MAX_TIMEOUT, Phase
-from net.session.machines.host_door import DEFERRED, Claim, Conn, HostDoor, Seat
+from net.session.machines.host_door import DEFERRED, Claim, Conn, ConnState, HostDoor, Seat
 from net.session.machines.table import Table
 from net.wire.errors import (
     E_BAD_PARAMS,
@@ -124,7 +124,8 @@ class HostSession(HostDoor):
         """A new connection from ``address`` (``net.session.features.code.address_key``; ``""`` for an
         in-process seat). It always gets in: at a limit, the oldest stranger makes room."""
         if self.closed:
-            self.conns[conn] = Conn(Codec(), b"", address, self.clock(), closed=True)
+            self.conns[conn] = Conn(Codec(), b"", address, self.clock(),
+                                   state=ConnState.CLOSED)
             return [Close(conn, self.closed)]
         self._make_room(address)
         c = Conn(Codec(), os.urandom(NONCE_SIZE), address, self.clock())
