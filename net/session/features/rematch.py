@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from net.wire.errors import E_NOT_YOUR_SEAT, E_WRONG_PHASE, RemoteProtocolError
 from net.wire.transcript import Entry
@@ -61,6 +61,10 @@ PEER_GRACE = 30.0
 LINE = 66
 
 
+#: the host's rematch, as ``HostRematch.state`` holds it
+RematchState = Literal["idle", "waiting", "go", "off", "started"]
+
+
 class HostRematch:
     """The host's count of the answers: ``idle`` (no game over, or no rematch offered) ->
     ``waiting`` -> ``go`` (every seat agreed) or ``off`` (a seat declined) -> ``started``."""
@@ -69,7 +73,7 @@ class HostRematch:
         self.clock = clock
         self.offered = False
         self.automatic: set[bytes] = set()  # keys of the host-side bots (they agree at once)
-        self.state = "idle"
+        self.state: RematchState = "idle"
         self.agreed: set[int] = set()
         self.declined: set[int] = set()
         self.seats = 0
@@ -89,6 +93,10 @@ class HostRematch:
     @property
     def go(self) -> bool:
         return self.state == "go"
+
+    def start(self) -> None:
+        """The seats agreed and the host starts the next game (``go`` -> ``started``)."""
+        self.state = "started"
 
     def begin(self, keys: Sequence[bytes], present: Sequence[bool]) -> bool:
         """The game is over (``keys`` its seats', ``present`` whether each has a connection):

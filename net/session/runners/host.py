@@ -99,7 +99,7 @@ class HostRunner(MemoryLink):
         super().deliver(local)
         if self.host.rematch.go and self.rematch is not None:
             old = self.host
-            old.rematch.state = "started"
+            old.rematch.start()
             self.rematch(old)
         elif (self.host.finished and not self.host.rematch.waiting) or self.host.closed:
             self.done.set()
