@@ -181,6 +181,17 @@ class Option:
         return [("off", 0)] + [(self.value_words.format(n), n) for n in self.values]
 
 
+def options_on(variants: Sequence[Option], config: object) -> frozenset[str]:
+    """The names of the options of ``variants`` that ``config`` plays (a numeric one is on
+    when its value is not 0).
+
+    >>> from types import SimpleNamespace
+    >>> sorted(options_on((Option("a", "A"), Option("b", "B")), SimpleNamespace(a=True, b=False)))
+    ['a']
+    """
+    return frozenset(o.name for o in variants if getattr(config, o.name, o.default))
+
+
 class GameRules(Protocol[S, A, C]):
     """The whole contract of a game: everything the driver, the search, the network and the
     table use of it. ``S``, ``A`` and ``C`` are the game's state, action and configuration types.

@@ -90,14 +90,17 @@ from engine.condottiere.measures import (
     HAND_START_DRAW,
     KEEP_MAX,
     MAX_BATTLES,
+    announced_strengths,
     battle_regions,
     courtesans,
     favor_regions,
+    fought_strengths,
     game_limit,
     hand_limit,
-    line_strengths,
     max_take,
+    own_strength,
     start_hand,
+    strengths,
     thresholds,
     victory,
 )
@@ -122,8 +125,9 @@ __all__ = [
     "HAND_START_DRAW", "KEEP_MAX", "MAX_BATTLES", "apply_in_place", "apply_unchecked",
     "battle_regions",
     "chance_outcomes", "courtesans", "current_player", "face_down_position", "favor_regions",
-    "game_limit", "hand_limit", "is_over", "keep_choices", "legal_actions", "line_strengths",
+    "game_limit", "hand_limit", "is_over", "keep_choices", "legal_actions",
     "max_take", "new_game", "revealer", "start_hand", "thresholds", "victory",
+    "announced_strengths", "fought_strengths", "own_strength", "strengths",
 ]
 
 # -- creating a game ---------------------------------------------------------------------------
@@ -298,7 +302,7 @@ def apply_in_place(state: State, action: Action) -> None:
 def _apply_start(s: State, a: Action) -> None:
     n = s.players
     s.holder = s.placer = a.seat
-    s.owed = (start_hand(s.config),) * n
+    s.owed = (start_hand(s),) * n
     s.then = "place"
     start_deal(s)
 

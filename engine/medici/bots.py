@@ -18,20 +18,16 @@ from __future__ import annotations
 
 import random
 
+from engine import bots
 from engine.medici import rules
 from engine.medici.cards import COPIES, JESTER, RANK_VALUE, RANKS
 from engine.medici.game import scores
 from engine.medici.state import Action, State, mk, place_of
 
 
-class RandomBot:
-    name = "random"
-
-    def __init__(self, rng: random.Random | None = None) -> None:
-        self.rng = rng or random.Random()
-
-    def choose(self, view: State, seat: int) -> Action:
-        return self.rng.choice(rules.legal_actions(view))
+class RandomBot(bots.RandomBot[State, Action]):
+    def legal_actions(self, view: State) -> list[Action]:
+        return rules.legal_actions(view)
 
 
 def _card_score(c: int) -> int:

@@ -45,11 +45,42 @@ over the best other seat, so that among won (or lost) games the search prefers l
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Outcome
+from engine.core import TERMINAL, Option, Outcome, options_on
+
+
+def mirrored(
+    fast: Callable[[Any, random.Random], list[float]],
+    rules: Any,
+    variants: Sequence[Option],
+    names: frozenset[str],
+    policy: Callable[[Any, int, random.Random], Any],
+    sample_chance: Callable[[Any, random.Random], Any],
+    rewards: Callable[[Any], list[float]],
+) -> Callable[[Any, random.Random], list[float]]:
+    """A simulation that uses ``fast``, a copy of the rules written for the options ``names``,
+    only on a game that plays no other option of ``variants``; any other game is played step by
+    step with the rules themselves (``rules.current_player``, ``rules.apply_in_place``), the
+    same moves from the same generator state. So a variant added to the rules alone never
+    meets a copy of them that does not know it."""
+
+    def slow(s: Any, rng: random.Random) -> list[float]:
+        current_player, play = rules.current_player, rules.apply_in_place
+        while True:
+            p = current_player(s)
+            if p == TERMINAL:
+                return rewards(s)
+            play(s, sample_chance(s, rng) if p < 0 else policy(s, p, rng))
+
+    def run(s: Any, rng: random.Random) -> list[float]:
+        if options_on(variants, s.config) <= names:
+            return fast(s, rng)
+        return slow(s, rng)
+
+    return run
 
 
 def outcome_rewards(outcome: Outcome, scale: float, margin_weight: float = 0.1) -> list[float]:

@@ -36,11 +36,11 @@ from engine.core import UNKNOWN
 from engine.medici import rules, sense
 from engine.medici.cards import COPIES, MINISTER, RANK_VALUE, RANKS
 from engine.medici.game import outcome
-from engine.medici.state import NO_CARD, NONE, Action, State, mk
+from engine.medici.state import NO_CARD, NONE, VARIANTS, Action, State, mk
 from engine.medici.view import public_action
 from engine.search.determinize import deal, unseen
-from engine.search.game import SearchGame, outcome_rewards
-from engine.search.medici_sim import simulate
+from engine.search.game import SearchGame, mirrored, outcome_rewards
+from engine.search.medici_sim import MIRRORED, simulate
 
 
 def _visible_cards(v: State) -> list[int]:
@@ -377,7 +377,10 @@ GAME = SearchGame(
     copy=State.copy,
     play=rules.apply_in_place,
     prepare=prepare,
-    simulations={"fast": lambda s, rng: simulate(s, rng, fast_action, sample_chance, rewards)},
+    simulations={
+        "fast": mirrored(lambda s, rng: simulate(s, rng, fast_action, sample_chance, rewards), rules,
+                         VARIANTS, MIRRORED, fast_action, sample_chance, rewards),
+    },
 )
 
 __all__ = ["GAME", "determinize", "observe", "unseen_by_house", "hidden_slots", "NO_CARD"]

@@ -30,6 +30,11 @@ from engine.medici import rules
 from engine.medici.cards import COPIES, JESTER, JESTER_MAX, MINISTER, RANK_VALUE, RANKS
 from engine.medici.state import NO_CARD, NO_LIMIT, NONE, Action, State, _new, mk
 
+#: the options whose rules this module mirrors. A game that plays any other option is not
+#: simulated here: ``engine.search.medici`` plays it with the rules themselves
+#: (``engine.search.game.mirrored``), so a variant added to the rules alone cannot make this
+#: copy of them disagree
+MIRRORED = frozenset(("end_when_all_struck",))
 _CARDS = 4 * RANKS
 
 #: per limit (``NO_LIMIT`` and 0..15), per card, the values it may be played as

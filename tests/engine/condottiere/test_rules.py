@@ -47,7 +47,7 @@ def act(s: State, *actions) -> State:
 
 
 def strength(*lines: list[str]) -> list[int]:
-    return R.line_strengths(position(max(2, len(lines)), lines=list(lines) + [[]] * (2 - len(lines))).lines)
+    return R.strengths(position(max(2, len(lines)), lines=list(lines) + [[]] * (2 - len(lines))))
 
 
 # -- worked examples ---------------------------------------------------------------------------
@@ -96,7 +96,7 @@ def test_T7_bishop_discards_every_top_mercenary_and_takes_the_favor() -> None:
     s = act(s, mk("play", 1, BISHOP, region=FIRENZE))
     assert [c for c, _ in s.lines[0]] == [M[3], M[1], M[1]]
     assert [c for c, _ in s.lines[1]] == [M[1], M[1]]
-    assert R.line_strengths(s.lines) == [5, 2]
+    assert R.strengths(s) == [5, 2]
     assert s.favor == FIRENZE
     assert s.discards[M[6]] == 2 and s.discards[BISHOP] == 1
 
@@ -212,7 +212,7 @@ def test_D6_seasons_and_drummers_count_at_conclusion() -> None:
     s = position(2, lines=[["Drummer"], ["Winter"]],
                  hands=[["Mercenary 5"], ["Mercenary 10"]])
     s = act(s, mk("play", 0, M[5]), mk("play", 1, M[10]))
-    assert R.line_strengths(s.lines) == [2, 1]
+    assert R.strengths(s) == [2, 1]
 
 
 def test_D7_a_mercenary_taken_back_may_be_played_again() -> None:

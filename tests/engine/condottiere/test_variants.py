@@ -86,12 +86,12 @@ def test_a_scarecrow_takes_back_only_own_face_up_mercenaries() -> None:
 
 
 def test_victory_thresholds_by_player_count_and_bigger_kingdoms() -> None:
-    assert R.thresholds(CondottiereConfig(2)) == (6, 4)
-    assert R.thresholds(CondottiereConfig(3)) == (6, 4)
-    assert R.thresholds(CondottiereConfig(4)) == (5, 3)
-    assert R.thresholds(CondottiereConfig(6)) == (5, 3)
-    assert R.thresholds(CondottiereConfig(3, bigger_kingdoms=True)) == (6, 5)
-    assert R.thresholds(CondottiereConfig(5, bigger_kingdoms=True)) == (5, 4)
+    assert R.thresholds(R.new_game(CondottiereConfig(2))) == (6, 4)
+    assert R.thresholds(R.new_game(CondottiereConfig(3))) == (6, 4)
+    assert R.thresholds(R.new_game(CondottiereConfig(4))) == (5, 3)
+    assert R.thresholds(R.new_game(CondottiereConfig(6))) == (5, 3)
+    assert R.thresholds(R.new_game(CondottiereConfig(3, bigger_kingdoms=True))) == (6, 5)
+    assert R.thresholds(R.new_game(CondottiereConfig(5, bigger_kingdoms=True))) == (5, 4)
 
 
 def win_torino(config: CondottiereConfig, owner: dict[str, int]) -> State:
@@ -373,7 +373,7 @@ def test_every_game_and_match_ends_even_when_everyone_always_passes() -> None:
             s = R.apply_unchecked(s, a)
         o = RULES.outcome(s)
         if config.playing_for_points:
-            assert o.end in (R.END_GAME_LIMIT, R.END_MATCH_FINAL) and s.games == R.game_limit(config)
+            assert o.end in (R.END_GAME_LIMIT, R.END_MATCH_FINAL) and s.games == R.game_limit(s)
         else:
             assert o.end in (R.END_LIMIT, R.END_FINAL) and s.battles == R.MAX_BATTLES
 
@@ -381,5 +381,6 @@ def test_every_game_and_match_ends_even_when_everyone_always_passes() -> None:
 def test_hidden_cards_players_announce_only_their_face_up_strength() -> None:
     config = CondottiereConfig(2, hidden_cards=True)
     s = position(config=config, lines=[["Mercenary 6", "~Drummer", "~Heroine"], ["~Mercenary 10"]])
-    assert R.line_strengths(s.lines, only_up=True) == [6, 0]
-    assert R.line_strengths(s.lines) == [22, 10]
+    assert R.announced_strengths(s) == [6, 0]
+    assert R.strengths(s) == [22, 10]
+    assert R.own_strength(s, 0) == 22 and R.own_strength(s, 1) == 10
