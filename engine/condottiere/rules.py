@@ -197,7 +197,7 @@ def chance_outcomes(s: State) -> list[tuple[Action, float]]:
         pile = s.pile
         total = sum(pile)
         seat = s.turn
-        out = [(mk("draw", seat, UNKNOWN), pile[U] / total)] if pile[U] else []
+        out = [(mk("draw", seat, card=UNKNOWN), pile[U] / total)] if pile[U] else []
         for c in range(KINDS):
             k = pile[c]
             if k:
@@ -226,7 +226,7 @@ def legal_actions(s: State) -> list[Action]:
             seat, pos = first_face_down(s)
         card = s.lines[seat][pos][0]
         cards = sorted(FACE_DOWN_KINDS) if card == UNKNOWN else [card]
-        return [mk("reveal", seat, c, position=pos) for c in cards]
+        return [mk("reveal", seat, card=c, position=pos) for c in cards]
     if phase == "take":
         return [mk("take", seat, draws=k) for k in range(max_take(s, seat) + 1)]
     if phase == "discard":

@@ -134,8 +134,26 @@ _ALWAYS_WRITTEN = frozenset((
 ))
 
 
-class Action(NamedTuple):
-    """One step of the game. Unused fields keep their defaults: ``NO_CARD`` for ``card``, ``NONE``
+_new = tuple.__new__
+
+
+class _ActionFields(NamedTuple):
+    """The fields of an ``Action``, in the order of its tuple (see ``Action``)."""
+
+    kind: str
+    seat: int
+    card: int = NO_CARD
+    region: int = NONE
+    taken: int = NONE
+    position: int = NONE
+    draws: int = NONE
+    flip: int = NONE
+    cards: tuple[int, ...] = ()
+
+
+class Action(_ActionFields):
+    """One step of the game, built from keywords beyond its ``kind`` and ``seat`` (so a field
+    added or moved never changes what a call means). Unused fields keep their defaults: ``NO_CARD`` for ``card``, ``NONE``
     for the others, ``()`` for ``cards``. Each field has one meaning:
 
     ``card``      the card drawn, played or revealed
@@ -174,15 +192,17 @@ class Action(NamedTuple):
     it is written.
     """
 
-    kind: str
-    seat: int
-    card: int = NO_CARD
-    region: int = NONE
-    taken: int = NONE
-    position: int = NONE
-    draws: int = NONE
-    flip: int = NONE
-    cards: tuple[int, ...] = ()
+    __slots__ = ()
+
+    def __new__(
+        cls, kind: str, seat: int, *, card: int = NO_CARD, region: int = NONE,
+        taken: int = NONE, position: int = NONE, draws: int = NONE, flip: int = NONE,
+        cards: tuple[int, ...] = (),
+    ) -> Action:
+        return _new(cls, (kind, seat, card, region, taken, position, draws, flip, cards))
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str, int], dict[str, Any]]:
+        return (self.kind, self.seat), dict(zip(self._fields[2:], self[2:], strict=True))
 
     def to_data(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
@@ -243,11 +263,10 @@ _INT_FIELDS = (
     ("flip", NONE, NONE, 200),
 )
 _FIELDS = {"kind", "cards"} | {n for n, *_ in _INT_FIELDS}
-_new = tuple.__new__
 _object_new = object.__new__
 
 
-def mk(kind: str, seat: int, card: int = NO_CARD, region: int = NONE, taken: int = NONE,
+def mk(kind: str, seat: int, *, card: int = NO_CARD, region: int = NONE, taken: int = NONE,
        position: int = NONE, draws: int = NONE, flip: int = NONE,
        cards: tuple[int, ...] = ()) -> Action:
     """The fast constructor used by the rules' inner loops."""

@@ -103,7 +103,7 @@ class GreedyBot:
             w = 1 if alliance[0] == seat else COPIES[h % RANKS] - seen[h % RANKS]
             if w <= 0:
                 continue
-            revealed = rules.apply_unchecked(struck, mk("reveal", alliance[0], h, slot=a.slot))
+            revealed = rules.apply_unchecked(struck, mk("reveal", alliance[0], card=h, slot=a.slot))
             best = max(
                 self._value(revealed, r, seat) - (self.FIZZLE_COST if r.elim < 0 else 0.0)
                 for r in rules.legal_actions(revealed)

@@ -148,7 +148,7 @@ def sample_chance(s: State, rng: random.Random) -> Action:
         for c in range(KINDS):
             r -= pile[c]
             if r < 0:
-                return mk("draw", s.turn, c)
+                return mk("draw", s.turn, card=c)
         raise AssertionError("the pile counts do not add up")
     if phase == "start":
         return mk("start", rng.randrange(s.players))

@@ -242,7 +242,7 @@ def _reveal(s: State) -> Action:
         pos = rules.face_down_position(s.lines[seat], s.pending)
     else:
         seat, pos = first_face_down(s)
-    return mk("reveal", seat, s.lines[seat][pos][0], position=pos)
+    return mk("reveal", seat, card=s.lines[seat][pos][0], position=pos)
 
 
 def simulate(

@@ -105,10 +105,10 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
         v = vals[rng.randrange(len(vals))]
         r = rng.randrange(3)
         if r == 1 and middle:
-            return mk("build", seat, c, v, stack=middle[rng.randrange(len(middle))][0])
+            return mk("build", seat, card=c, value=v, stack=middle[rng.randrange(len(middle))][0])
         if r == 2 and (s.pools[seat] or s.bottoms[seat]):
-            return mk("plan", seat, c)
-        return mk("court", seat, c, v)
+            return mk("plan", seat, card=c)
+        return mk("court", seat, card=c, value=v)
     loss = _LOSS[seat]
     totals: dict[int, list[int]] = {}  # total -> its stacks, by sid
     lost: dict[int, int] = {}  # sid -> what eliminating the stack is worth to the seat
@@ -337,7 +337,7 @@ def simulate(
         elif phase == "reveal":
             slot = s.pending[0]  # type: ignore[index]
             al = s.alliances[s.turn][slot]
-            apply["reveal"](s, mk("reveal", al[0], al[1], slot=slot))  # type: ignore[index]
+            apply["reveal"](s, mk("reveal", al[0], card=al[1], slot=slot))  # type: ignore[index]
         elif phase == "resolve":
             seat = s.turn
             a = fast_resolve(s, seat, rng) or policy(s, seat, rng)
