@@ -40,14 +40,35 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from enum import IntEnum
+from typing import Any, Final, Generic, Protocol, TypeVar
 
-CHANCE = -1
-REVEAL = -2
-TERMINAL = -3
 
-#: A card this state's holder may not know.
-UNKNOWN = -1
+class Turn(IntEnum):
+    """Who acts at a step that no seat decides: ``current_player`` gives a seat (0 up) or one of
+    these. They are ints (``who < 0`` holds for each) and read as their numbers, so a record that
+    writes one writes the number it always did; they are never cards (``UNKNOWN``, ``NO_CARD``)
+    nor viewers, whatever their numbers."""
+
+    CHANCE = -1
+    REVEAL = -2
+    TERMINAL = -3
+
+    def __str__(self) -> str:
+        return int.__repr__(self)
+
+    def __format__(self, spec: str) -> str:
+        return int.__format__(self, spec)
+
+
+CHANCE: Final = Turn.CHANCE
+REVEAL: Final = Turn.REVEAL
+TERMINAL: Final = Turn.TERMINAL
+
+#: A card this state's holder may not know (in a hand, a line, an action). A card, never a seat.
+UNKNOWN: Final[int] = -1
+#: No card at all: an action's ``card`` when the action moves none. Both games use it.
+NO_CARD: Final[int] = -2
 
 
 class InvalidActionError(ValueError):

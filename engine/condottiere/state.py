@@ -34,10 +34,11 @@ copy before returning it. Fields, all ints, strs and tuples:
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from engine.condottiere.cards import BISHOP, KINDS, NREGIONS, SCARECROW, SLOTS
 from engine.core import (
+    NO_CARD,
     UNKNOWN,
     InvalidActionError,
     InvalidStateError,
@@ -46,8 +47,8 @@ from engine.core import (
     action_kind,
 )
 
-REFEREE = -1
-NO_CARD = -2
+#: a state's ``viewer`` when it is the full state, no seat's view (a viewer, never a card)
+REFEREE: Final[int] = -1
 #: an action's ``region``, ``taken``, ``position``, ``draws`` or ``flip`` when it has none
 NONE = -1
 #: a Bishop's ``region`` (and a state's ``favor``) when the Favor of the Pope is off the board

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.core import (
+    NO_CARD,
     UNKNOWN,
     InvalidActionError,
     InvalidStateError,
@@ -34,7 +35,6 @@ from engine.core import (
 )
 from engine.medici.cards import CARDS
 
-NO_CARD = -2
 NO_LIMIT = -1
 #: an action's ``before``, ``slot``, ``stack`` or ``elim`` when it has none (``elim``: the strike fizzles)
 NONE = -1
