@@ -57,6 +57,12 @@ def test_T1_a_line_of_mercenaries_adds_up() -> None:
     assert strength(["Mercenary 10", "Mercenary 10", "Mercenary 5", "Mercenary 4"])[0] == 29
 
 
+def test_a_heroine_counts_ten_and_a_courtesan_one() -> None:
+    assert strength(["Heroine"], ["Courtesan", "Courtesan"]) == [10, 2]
+    # neither is a mercenary: a Winter and a Drummer leave them as they are
+    assert strength(["Heroine", "Courtesan", "Drummer"], ["Winter"]) == [11, 0]
+
+
 def test_T2_winter_makes_every_mercenary_one() -> None:
     line = ["Mercenary 10", "Mercenary 10", "Mercenary 5", "Mercenary 4"]
     assert strength(line, ["Winter"])[0] == 4
@@ -178,6 +184,11 @@ def test_D2_highest_means_printed_strength() -> None:
 def test_D3_most_courtesans_takes_the_token_even_in_a_tie() -> None:
     s = position(3, lines=[["Courtesan", "Courtesan"], ["Mercenary 2"], []],
                  hands=[["Scarecrow"], [], []], passed=[0, 1, 1], holder=2, turn=0)
+    s = act(s, mk("pass", 0))
+    assert s.owner[TORINO] == -1 and s.holder == 0
+    # the token would go left of its placer, Blue, to Green: the Courtesans take it from it
+    s = position(3, lines=[["Courtesan", "Courtesan"], ["Mercenary 2"], []],
+                 hands=[["Scarecrow"], [], []], passed=[0, 1, 1], holder=1, turn=0)
     s = act(s, mk("pass", 0))
     assert s.owner[TORINO] == -1 and s.holder == 0
     # and when the Courtesans lose the battle, they still take the token
