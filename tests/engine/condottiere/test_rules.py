@@ -122,6 +122,7 @@ def test_T8_end_of_round_keep_two_then_deal_up_to_ten_plus_regions() -> None:
     s = act(s, mk("hold", 0))
     assert s.phase == "keep" and s.turn == 0
     assert all(len(a.cards) <= 2 for a in R.legal_actions(s))
+    assert max(len(k) for k in R.keep_choices((M[1], M[1], M[1], HEROINE))) == 2
     s = act(s, mk("keep", 0, cards=(HEROINE, BISHOP)))
     assert s.phase == "play"
     assert [len(h) for h in s.hands] == [11, 10, 10]
@@ -159,6 +160,11 @@ def test_T10_a_bishop_ignores_face_down_mercenaries() -> None:
     s = act(s, mk("play", 1, card=BISHOP, region=-1))
     assert s.lines[0] == ((M[10], 0),)
     assert [c for c, _ in s.lines[1]] == [M[5], M[1], M[1]]
+    # a face-down mercenary as strong as the top face-up ones is spared too
+    s = position(config=config, lines=[["Mercenary 6", "~Mercenary 6"], ["Mercenary 1"]],
+                 hands=[["Mercenary 2"], ["Bishop", "Mercenary 2"]], turn=1)
+    s = act(s, mk("play", 1, card=BISHOP, region=-1))
+    assert s.lines[0] == ((M[6], 0),) and s.discards[M[6]] == 1
 
 
 # -- decisions ---------------------------------------------------------------------------------
