@@ -99,6 +99,38 @@ def action_kind(data: object, fields: Collection[str], kinds: Collection[str]) -
     return kind
 
 
+def plain_map(data: object) -> dict[str, object] | None:
+    """``data`` as a map of names to values when it is one (plain data's maps have string
+    keys), else ``None``: what a ``from_data`` reads, with every value still to check."""
+    if not isinstance(data, dict):
+        return None
+    out: dict[str, object] = {}
+    for key, value in data.items():  # the one place the untyped map is read
+        if type(key) is not str:
+            return None
+        out[key] = value
+    return out
+
+
+def plain_list(data: object) -> list[object] | None:
+    """``data`` as a list when it is one (a list or a tuple), else ``None``."""
+    if not isinstance(data, (list, tuple)):
+        return None
+    out: list[object] = list(data)
+    return out
+
+
+def action_fields(
+    data: object, fields: Collection[str], kinds: Collection[str]
+) -> tuple[str, dict[str, object]]:
+    """``action_kind`` that also gives the action's fields, to check one by one."""
+    kind = action_kind(data, fields, kinds)
+    d = plain_map(data)
+    if d is None:
+        raise InvalidActionError(f"an action's fields are named by strings: {data!r}")
+    return kind, d
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended."""
