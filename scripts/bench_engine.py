@@ -12,6 +12,10 @@ each game of ``engine.registry.game_names()`` (4 players), on the minimal engine
 that interpreter. Each run's figures are steps per CPU second of the process that ran them;
 the ratios are taken within a run and their median is shown.
 
+The same games are also played as ``palazzo sim`` plays them (``LocalGame.play_out``: a random
+bot decides from its seat's view, the history is kept) and their steps a second are put beside
+the same references (``played from views``): the references have no views to make.
+
 **Games a second.** Random bots play whole 4-player games as ``palazzo sim`` does (a view per
 decision, the history kept); only ``play_out`` is timed: the report figures of each game are
 computed after its clock stops.
@@ -52,6 +56,8 @@ from engine.registry import GameEntry, game_names, get_game  # noqa: E402
 from engine.sim import bot_rng, game_seed, play_one  # noqa: E402
 
 PLAYERS = 4
+#: the name of a game's figure in the loop that ``palazzo sim`` plays
+PLAYED = "played from views"
 #: the gate: Court of the Medici's steps a second over each reference's, at least
 GATE = {"minimal": 0.2, "dominoes": 1.0}
 
@@ -105,6 +111,22 @@ def random_steps(rules: Any, new_game: Callable[[], Any], games: int, seed: int)
     return steps, time.process_time() - t
 
 
+def played_steps(entry: GameEntry, config: object, games: int, seed: int) -> tuple[int, float]:
+    """Steps taken and CPU seconds spent by ``games`` random games played as ``palazzo sim``
+    plays them (``LocalGame.play_out``: each bot decides from its seat's view, the history is
+    kept); only ``play_out`` is timed."""
+    steps, cpu = 0, 0.0
+    for i in range(games):
+        one_seed = game_seed(seed, i)
+        game = LocalGame(entry.rules, config, one_seed)
+        bots = [entry.make_bot("random", bot_rng(one_seed, k)) for k in range(PLAYERS)]
+        t = time.process_time()
+        game.play_out(bots, checked=False)
+        cpu += time.process_time() - t
+        steps += len(game.history)
+    return steps, cpu
+
+
 class Dominoes:
     """OpenSpiel's team dominoes in a process of the given interpreter, run on demand."""
 
@@ -134,10 +156,13 @@ def steps_per_second(args: argparse.Namespace) -> bool:
     whether Court of the Medici meets the gate."""
     engines: dict[str, tuple[Callable[[int], tuple[int, float]], int]] = {}
     for name in game_names():
-        rules = get_game(name).rules
+        entry = get_game(name)
+        rules = entry.rules
         config = rules.make_config(PLAYERS, {})
         engines[name] = (lambda seed, rules=rules, config=config: random_steps(
             rules, lambda: rules.new_game(config), args.games, seed), args.games)
+        engines[f"{name} {PLAYED}"] = (lambda seed, entry=entry, config=config: played_steps(
+            entry, config, args.games, seed), args.games)
     engines["minimal"] = (lambda seed: random_steps(
         minimal_engine, minimal_engine.new_game, 2 * args.games, seed), 2 * args.games)
     dominoes = Dominoes(args.openspiel) if args.openspiel else None
@@ -161,7 +186,7 @@ def steps_per_second(args: argparse.Namespace) -> bool:
               f"{', '.join(f'{x:.0f}' for x in rates[name])})")
     ok = True
     refs = [ref for ref in ("minimal", "dominoes") if ref in rates]
-    for name in game_names():
+    for name in [n for game in game_names() for n in (game, f"{game} {PLAYED}")]:
         for ref in refs:
             ratio = statistics.median(a / b for a, b in zip(rates[name], rates[ref], strict=True))
             line = f"steps a second: {name} / {ref} = {ratio:.3f}"

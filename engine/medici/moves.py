@@ -14,7 +14,7 @@ stack number (stack numbers stay far below ``MAX_STACK``), and per conspiracy me
 from __future__ import annotations
 
 from engine.core import UNKNOWN
-from engine.medici.cards import CARDS, JESTER, JESTER_MAX, RANK_VALUE, RANKS
+from engine.medici.cards import CARDS, HOUSES, JESTER, JESTER_MAX, RANK_VALUE, RANKS
 from engine.medici.state import NO_LIMIT, NONE, Action
 
 _new = tuple.__new__
@@ -98,4 +98,10 @@ def card_moves(seat: int, card: int, limit: int) -> tuple[tuple[CardMoves, ...],
 
 #: a plan of a card the state does not show, per seat
 UNKNOWN_PLANS: tuple[Action, ...] = tuple(
-    _new(Action, ("plan", seat, UNKNOWN, 0, NONE, NONE, NONE, NONE, 0)) for seat in range(4))
+    _new(Action, ("plan", seat, UNKNOWN, 0, NONE, NONE, NONE, NONE, 0)) for seat in range(len(HOUSES)))
+
+#: per seat, the draw of each card by that seat, at ``card + 1`` (``UNKNOWN`` first: the draw of
+#: a card the state does not show)
+DRAWS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(_new(Action, ("draw", seat, c, 0, NONE, NONE, NONE, NONE, 0)) for c in range(UNKNOWN, CARDS))
+    for seat in range(len(HOUSES)))

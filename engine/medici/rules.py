@@ -41,7 +41,7 @@ from engine.medici.cards import (
     RANKS,
     house_deck,
 )
-from engine.medici.moves import BY_LIMIT, UNKNOWN_PLANS, card_moves, values
+from engine.medici.moves import BY_LIMIT, DRAWS, UNKNOWN_PLANS, card_moves, values
 from engine.medici.state import (
     KINDS,
     NO_CARD,
@@ -137,7 +137,8 @@ def chance_outcomes(s: State) -> list[tuple[Action, float]]:
         if pool:
             n = len(pool)
             count = pool.count
-            return [(_new(Action, ("draw", seat, c, 0, NONE, NONE, NONE, NONE, 0)), count(c) / n) for c in sorted(set(pool))]
+            draws = DRAWS[seat]
+            return [(draws[c + 1], count(c) / n) for c in sorted(set(pool))]
         bottom = s.bottoms[seat]
         return [(mk("draw", seat, bottom[0]), 1.0)] if bottom else []
     if s.phase == "first":
@@ -280,7 +281,8 @@ def legal_actions(s: State) -> list[Action]:
     if phase == "top":
         seat = s.turn
         slots = [k for k, a in enumerate(s.alliances[seat]) if a is not None and a[2] == NO_CARD]
-        return [mk("top", seat, c, slot=k) for c in sorted(set(s.hands[seat])) for k in slots]
+        return [_new(Action, ("top", seat, c, 0, NONE, k, NONE, NONE, 0))
+                for c in sorted(set(s.hands[seat])) for k in slots]
     if phase == "flip":
         seat = s.turn
         for k, a in enumerate(s.alliances[seat]):
@@ -320,7 +322,8 @@ def _hide_actions(s: State) -> list[Action]:
         for h in range(n)
         if (h != seat or n == 3) and s.alliances[h][(seat - h - 1) % n] is None
     ]
-    return [mk("hide", seat, c, before=h) for c in sorted(set(s.hands[seat])) for h in holders]
+    return [_new(Action, ("hide", seat, c, 0, h, NONE, NONE, NONE, 0))
+            for c in sorted(set(s.hands[seat])) for h in holders]
 
 
 def _totals(s: State) -> dict[int, list[int]]:
@@ -339,23 +342,22 @@ def _play_actions(s: State) -> list[Action]:
     middle = s.middle
     sids = [st[0] for st in middle]
     top_sid = sids[-1] if sids else 0
-    totals: dict[int, list[int]] = {}  # total -> its stacks, by sid
     tbits = 0  # bit t: some stack totals t
-    for sid, total, _ in middle:
-        same = totals.get(total)
-        if same is None:
-            totals[total] = [sid]
-            tbits |= 1 << total
-        else:
-            same.append(sid)
+    for _, total, _ in middle:
+        tbits |= 1 << total
     # two stacks of one total: a card played as 0 (a Minister) may conspire
-    twins = len(totals) < len(middle)
+    twins = tbits.bit_count() < len(middle)
+    totals: dict[int, list[int]] = {}  # total -> its stacks, by sid (made when first needed)
     deck = bool(s.pools[seat] or s.bottoms[seat])
     # per alliance slot, the totals its face-up and hidden cards may make (as bits): a card
     # played as v may strike when v plus one of them is the total of a stack
-    row = s.alliances[seat]
-    seen = _seen(s) if any(a is not None and a[0] != seat for a in row) else None
-    sums = [(k, _strike_bits(s, seat, a, seen)) for k, a in enumerate(row) if a is not None]
+    sums: list[tuple[int, int]] = []
+    seen = None
+    for k, a in enumerate(s.alliances[seat]):
+        if a is not None:
+            if seen is None and (a[0] != seat or a[1] == UNKNOWN):
+                seen = _seen(s)
+            sums.append((k, _strike_bits(s, seat, a, seen)))
     out: list[Action] = []
     add = out.append
     by_limit = BY_LIMIT.get
@@ -378,15 +380,26 @@ def _play_actions(s: State) -> list[Action]:
             v = m.value
             add(m.court)
             if sids:
-                out += map(m.builds_upto(top_sid).__getitem__, sids)
-                if (tbits << v) & tbits if v else twins:
-                    for sid, total, _ in middle:
-                        for other in totals.get(total + v, ()):
-                            if other != sid:
-                                add(m.conspire(sid, other))
+                builds = m.builds
+                if top_sid >= len(builds):
+                    builds = m.builds_upto(top_sid)
+                out += map(builds.__getitem__, sids)
+                if v:
+                    starts = (tbits >> v) & tbits  # bit t: stacks total t and t + v
+                    if starts:
+                        totals = totals or _totals(s)
+                        out += [m.conspire(sid, other) for sid, other in _pairs(totals, starts, v)]
+                elif twins:
+                    totals = totals or _totals(s)
+                    out += [m.conspire(sid, other) for sid, other in _twin_pairs(totals)]
+            wanted = tbits >> v  # bit x: a stack totals x + v
+            for k, bits in sums:
+                if bits & wanted:
+                    add(m.strikes[k])
         else:
             out += [m.court for m in moves]
             if sids:
+                totals = totals or _totals(s)
                 tables = [m.builds_upto(top_sid) for m in moves]
                 out += [b[sid] for sid in sids for b in tables]
                 for sid, total, _ in middle:
@@ -397,13 +410,36 @@ def _play_actions(s: State) -> list[Action]:
                                 found.append((other, m.value, m))
                     found.sort(key=_first_two)
                     out += [m.conspire(sid, other) for other, _, m in found]
-        for k, bits in sums:
-            for m in moves:
-                if bits & (tbits >> m.value):
-                    add(m.strikes[k])
+            for k, bits in sums:
+                for m in moves:
+                    if bits & (tbits >> m.value):
+                        add(m.strikes[k])
         if deck:
             add(plan)
     return out
+
+
+def _pairs(totals: dict[int, list[int]], starts: int, v: int) -> list[tuple[int, int]]:
+    """The stacks ``(sid, other)`` where ``other`` totals ``v`` more than ``sid`` (``v`` > 0),
+    in stack order (the middle is in stack order, and ``totals`` lists each total's stacks in
+    it); ``starts`` has bit ``t`` set for each total ``t`` such that ``t + v`` is one too."""
+    pairs = []
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        t = low.bit_length() - 1
+        others = totals[t + v]
+        pairs += [(sid, other) for sid in totals[t] for other in others]
+    pairs.sort()
+    return pairs
+
+
+def _twin_pairs(totals: dict[int, list[int]]) -> list[tuple[int, int]]:
+    """The pairs of different stacks ``(sid, other)`` of one total, in stack order."""
+    pairs = [(sid, other) for same in totals.values() if len(same) > 1
+             for sid in same for other in same if other != sid]
+    pairs.sort()
+    return pairs
 
 
 def _first_two(x: tuple[int, int, object]) -> tuple[int, int]:
