@@ -6,9 +6,10 @@ most of its cost. Here a card at one value (``CardMoves``) keeps its court, its 
 alliance slot, its build on each stack and its conspiracies, made the first time they are
 asked for; ``card_moves`` gives a card's moves under a seat's limit, with its plan.
 
-The tables only grow, and a table is replaced, never changed in place, when it grows: a thread
-reading the old one still reads correct actions. They stay small: one entry per card, value and
-stack number (stack numbers stay far below ``MAX_STACK``), and per conspiracy met in play.
+The tables only grow, and a build table is replaced, never changed in place, when it grows: a
+thread reading the old one still reads correct actions. They stay small: one entry per card,
+value and stack number (stack numbers stay far below ``MAX_STACK``), and per card and value at
+most ``KEPT_CONSPIRACIES`` conspiracies (the others are made when asked for).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from engine.medici.state import NO_LIMIT, NONE, Action
 _new = tuple.__new__
 #: how many stack numbers a build table holds at first (a game reaches a few dozen)
 _FIRST_STACKS = 64
+#: how many conspiracies a card at one value keeps (pairs of stack numbers are many more)
+KEPT_CONSPIRACIES = 512
 
 
 class CardMoves:
@@ -50,12 +53,15 @@ class CardMoves:
         return builds
 
     def conspire(self, sid: int, elim: int) -> Action:
-        """The conspiracy on stack ``sid`` that eliminates stack ``elim``."""
+        """The conspiracy on stack ``sid`` that eliminates stack ``elim`` (the first
+        ``KEPT_CONSPIRACIES`` met are kept)."""
         key = sid * 1024 + elim
-        a = self._conspires.get(key)
+        kept = self._conspires
+        a = kept.get(key)
         if a is None:
-            a = self._conspires.setdefault(key, _new(
-                Action, ("conspire", self.seat, self.card, self.value, NONE, NONE, sid, elim, 0)))
+            a = _new(Action, ("conspire", self.seat, self.card, self.value, NONE, NONE, sid, elim, 0))
+            if len(kept) < KEPT_CONSPIRACIES:
+                a = kept.setdefault(key, a)
         return a
 
 
