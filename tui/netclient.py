@@ -288,12 +288,27 @@ class NetClient:
         assert table is not None
         r = table.result()
         if r["end"] == "forfeit":
-            n = len(table.seats)
-            scores = tuple(int(x) for x in (r.get("scores") or [0] * n))
-            rest = tuple(s for s in range(n) if s not in r["forfeited"])
-            return Outcome(scores, rest, "forfeit", getattr(table.view, "turns", 0),
-                           {"text": r["text"]})
+            return forfeit_outcome(self.rules, table.view, len(table.seats), r)
         return self.rules.outcome(table.view)
+
+
+def forfeit_outcome(rules: Any, view: Any, players: int, result: dict[str, Any]) -> Outcome:
+    """A game a forfeit cut short, as its end screen tells it: every seat's score as the game
+    stood when it stopped (the rules' count of what is on the table, which every seat sees
+    alike), the seats that forfeited placed after the others, and the win to the best score of
+    those that did not (``detail``: ``text`` why it ended, ``forfeited`` the seats)."""
+    forfeited = tuple(sorted(int(s) for s in result.get("forfeited", ())))
+    try:
+        scores = tuple(int(x) for x in rules.scores(view))
+    except Exception:  # no deal yet (a forfeit in the seed phases): nothing scored
+        scores = ()
+    if len(scores) != players:
+        scores = (0,) * players
+    rest = [s for s in range(players) if s not in forfeited]
+    best = max((scores[s] for s in rest), default=0)
+    winners = tuple(s for s in rest if scores[s] == best)
+    return Outcome(scores, winners, "forfeit", getattr(view, "turns", 0),
+                   {"text": str(result.get("text", "")), "forfeited": forfeited})
 
 
 def timed_out_line(line: str, seat: int, table: Any, names: Sequence[str]) -> str:
