@@ -1,13 +1,23 @@
 """Endings that say what happened: a game a forfeit cut short shows every seat's score as the game
 stood, the places (the seat that forfeited last), and why it ended."""
 
-from textual.widgets import Static
+import asyncio
+import random
+
+from textual.widgets import Input, Static
 
 from engine.registry import get_game
+from net.session.host import HostRunner
+from net.session.sessions import HostSession, PeerSession
+from net.wire.identity import Identity
+from tui.app import PalazzoApp
 from tui.netclient import NetClient
 from tui.screens.end import result_text
+from tui.screens.network import JoinScreen
+from tui.screens.start import StartScreen
+from tui.setup import GameSetup
 
-from .test_net_tui import EndApp, text
+from .test_net_tui import EndApp, asking, text, until
 
 
 class StopsOnceScored:
@@ -77,3 +87,46 @@ async def test_the_forfeiter_is_told_at_80x24_its_place_and_why_the_game_ended(m
         assert "Cy forfeited (no move within 30 seconds)" in shown
         scores = view.outcome.scores
         assert str(max(scores)) in app.screen.query_one("#result", Static).render().plain
+
+
+async def test_leaving_a_game_joined_through_the_join_form_tells_the_host_at_once(
+        tmp_path, monkeypatch):
+    """``q``, ``y`` at the table of a game joined with F4: the host hears ``leave`` and marks the
+    seat "left" at once (not "reconnecting" for the grace period), as Ctrl-C on ``palazzo join``
+    does; the app goes back to the start screen."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    port = (await started)[0][1]
+    for i in range(2):
+        runner.add(PeerSession(Identity.generate(), f"b{i}"),
+                   entry.make_bot("greedy", random.Random(i)))
+    runner.pump()
+    app = PalazzoApp(GameSetup())
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("f4")
+            form = app.screen
+            assert isinstance(form, JoinScreen)
+            form.query_one("#address", Input).value = f"127.0.0.1:{port}"
+            form.query_one("#name", Input).value = "Bea"
+            await pilot.pause()
+            await pilot.click("#go")
+            await until(pilot, lambda: "Press r when you are ready" in text(app), "the lobby")
+            await pilot.press("r")
+            await until(pilot, lambda: asking(app), "Bea's first question")
+            bea = next(i for i, s in enumerate(host.seats) if s.name == "Bea")
+            assert host.presence.state(bea) == "here"
+            await pilot.press("q")
+            await until(pilot, lambda: "Leave this networked game" in text(app), "the question")
+            await pilot.press("y")
+            await until(pilot, lambda: isinstance(app.screen, StartScreen), "the start screen")
+            await until(pilot, lambda: host.presence.state(bea) != "here", "the host told")
+            assert host.presence.state(bea) == "left"
+    finally:
+        runner.stop()
+        await asyncio.wait_for(serving, 30)
