@@ -59,6 +59,8 @@ class NetClient:
         self.session = session
         self.game: str = table.game
         self.seat: int = table.me
+        #: the seat the narrator and the marker are told (a watcher's: the one after the last)
+        self.hear: int = table.me
         self.rules: Any = table.rules
         self.names: tuple[str, ...] = short_names(names or (s.name for s in table.seats))
         self._send = send
@@ -254,20 +256,23 @@ class NetClient:
             before, action, after = steps[self._told]
             auto = self._told in table.timed_out
             self._told += 1
-            if self._narrate is not None:
-                lines = self._narrate(before, action, after, self.seat, self.names)
-            else:
-                lines = [self.rules.action_text(before, action, self.seat)]
+            lines = self._words(before, action, after)
             if auto and lines:  # the seat's own program played it: every log says so
                 lines[0] = timed_out_line(lines[0], getattr(action, "seat", -1), table,
                                           self.names)
             self._log.extend(lines)
             if self._marker is not None:
-                marks = self._marker(before, action, after, self.seat)
+                marks = self._marker(before, action, after, self.hear)
                 if marks is not None:
                     self._marks = marks
         notes, self._noted = self.session.notes.since(self._noted)
         self._log.extend(notes)
+
+    def _words(self, before: Any, action: Any, after: Any) -> list[str]:
+        """A step as this seat hears it (``hear``)."""
+        if self._narrate is not None:
+            return list(self._narrate(before, action, after, self.hear, self.names))
+        return [self.rules.action_text(before, action, self.hear)]
 
     @property
     def record_fails(self) -> bool:

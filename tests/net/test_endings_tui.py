@@ -8,14 +8,21 @@ from textual.widgets import Input, Static
 
 from engine.registry import get_game
 from net.session.host import HostRunner
+from net.session.hosting import Hosting, HostSettings
+from net.session.journal import Journal
+from net.session.peer import PeerRunner
+from net.session.rematch import Expected
 from net.session.sessions import HostSession, PeerSession
+from net.session.watcher import WatchSession
 from net.wire.identity import Identity
 from tui.app import PalazzoApp
+from tui.netapp import NetApp
 from tui.netclient import NetClient
 from tui.screens.end import result_text
 from tui.screens.network import JoinScreen
 from tui.screens.start import StartScreen
 from tui.setup import GameSetup
+from tui.watch import WatchKeys, watch_net
 
 from .test_net_tui import EndApp, asking, text, until
 
@@ -130,3 +137,72 @@ async def test_leaving_a_game_joined_through_the_join_form_tells_the_host_at_onc
     finally:
         runner.stop()
         await asyncio.wait_for(serving, 30)
+
+
+async def test_a_watcher_hears_the_talk_and_who_drops_and_follows_the_table_into_the_rematch(
+        tmp_path, monkeypatch):
+    """A watcher at the table hears what every seat hears of the table: the talk ("Bea says:
+    ...") and who is here ("Bea lost the connection", "Bea is back"); when every seat agrees to
+    play again, it follows the table into the rematch on a new connection (the new start checked
+    to be the agreed one)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    entry = get_game("medici")
+    said = []
+    hosting = Hosting(HostSettings(game="medici", players=3, options={}, port=0,
+                                   bind="127.0.0.1", seat=False, bots=2, open=True,
+                                   advertise=False), said.append)
+    line = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(hosting.serve(None, listening=line.set_result))
+    port = int((await line).rsplit(":", 1)[1])
+    app = NetApp(watch_net("127.0.0.1", port, None, "Wanda", Identity.generate()))
+    bea_key, journal = Identity.generate(), Journal()
+    bea = PeerSession(bea_key, "Bea", journal=journal)
+    bea.rematch.wanted = bea.rematch.auto = True
+    bea.say("hello, watchers")
+    runner = PeerRunner(bea, "127.0.0.1", port, retry_delay=1.0)  # no bot yet: the game waits
+    tasks = []
+
+    def log():
+        client = app.client
+        return client.snapshot().log if client is not None else ()
+
+    try:
+        async with app.run_test(size=(110, 34)) as pilot:
+            await until(pilot, lambda: "You are watching" in text(app), "the watcher's lobby")
+            tasks.append(asyncio.create_task(runner.run()))
+            await until(pilot, lambda: isinstance(app.screen, WatchKeys), "the watcher's table")
+            first = app.session
+            await until(pilot, lambda: any('Bea says: "hello, watchers"' in x for x in log()),
+                        "the talk in the watcher's log")
+            await until(pilot, lambda: bea.decision_due(), "Bea's turn")
+            runner._writer.transport.abort()  # Bea's connection drops; her program comes back
+            await until(pilot, lambda: any("Bea lost the connection" in x for x in log()),
+                        "the drop in the watcher's log")
+            await until(pilot, lambda: any("Bea is back" in x for x in log()), "Bea back")
+            assert any("Bea lost the connection" in x for x in first.notes.since(0)[0])
+            runner.bot = entry.make_bot("greedy", random.Random(3))  # Bea plays on, to the end
+            runner.flush()
+            await until(pilot, lambda: first.state == "over", "the end of the first game",
+                        timeout=120)
+            await asyncio.wait_for(tasks[0], 60)
+            assert bea.rematch.go
+            again = PeerSession(bea_key, "Bea", journal=journal)
+            again.expect = Expected.of(bea.table)
+            tasks.append(asyncio.create_task(PeerRunner(
+                again, "127.0.0.1", port, entry.make_bot("greedy", random.Random(4))).run()))
+            await until(pilot, lambda: app.session is not first
+                        and app.session.table is not None
+                        and app.session.table.phase not in ("lobby",), "the rematch watched",
+                        timeout=120)
+            watched = app.session
+            assert isinstance(watched, WatchSession) and watched.expect is not None
+            assert watched.table.game_id == again.table.game_id != first.table.game_id
+            await until(pilot, lambda: isinstance(app.screen, WatchKeys)
+                        and app.client.session is watched, "the rematch's table")
+            await pilot.press("q")
+    finally:
+        hosting.runner.stop()
+        for t in tasks:
+            t.cancel()
+        await asyncio.wait_for(serving, 60)
