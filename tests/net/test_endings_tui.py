@@ -7,13 +7,14 @@ import random
 from textual.widgets import Input, Static
 
 from engine.registry import get_game
-from net.session.host import HostRunner
-from net.session.hosting import Hosting, HostSettings
-from net.session.journal import Journal
-from net.session.peer import PeerRunner
-from net.session.rematch import Expected
-from net.session.sessions import HostSession, PeerSession
-from net.session.watcher import WatchSession
+from net.session.commands.hosting import Hosting, HostSettings
+from net.session.features.rematch import Expected
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.machines.watch_session import WatchSession
+from net.session.records.journal import Journal
+from net.session.runners.host import HostRunner
+from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
 from tui.app import PalazzoApp
 from tui.netapp import NetApp
