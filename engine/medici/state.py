@@ -92,9 +92,9 @@ class MediciConfig:
         ``docs/protocol.md``), an option declared after it only when it is on, and ``ages``
         when given. So a variant added later leaves every other game's bytes as they were, and
         a peer that does not know it refuses a game that plays it."""
-        d: dict[str, Any] = {"players": self.players}
+        d: dict[str, object] = {"players": self.players}
         for name in OPTIONS:
-            value = getattr(self, name)
+            value: object = getattr(self, name)
             if value or name == "end_when_all_struck":
                 d[name] = value
         if self.ages:
@@ -179,7 +179,7 @@ class Action(_ActionFields):
     ) -> Action:
         return _new(cls, (kind, seat, card, value, before, slot, stack, elim, extra))
 
-    def __getnewargs_ex__(self) -> tuple[tuple[str, int], dict[str, Any]]:
+    def __getnewargs_ex__(self) -> tuple[tuple[str, int], dict[str, int]]:
         return (self.kind, self.seat), dict(zip(self._fields[2:], self[2:], strict=True))
 
     def to_data(self) -> dict[str, Any]:
@@ -234,7 +234,10 @@ def target_field(kind: str) -> str | None:
 def place_of(a: Action) -> int:
     """The seat, alliance slot or stack ``a`` names, whichever its kind has (``NONE``: none)."""
     name = _TARGET_OF.get(a.kind)
-    return NONE if name is None else int(getattr(a, name))
+    if name is None:
+        return NONE
+    place: int = getattr(a, name)
+    return place
 
 
 _TARGET_OF = {"hide": "before", "top": "slot", "flip": "slot", "strike": "slot", "reveal": "slot",
@@ -316,7 +319,7 @@ class State(ValueState):
     # -- plain data -------------------------------------------------------------------------
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        d: dict[str, object] = {
             "config": self.config.to_data(),
             "phase": self.phase,
             "turn": self.turn,
@@ -333,6 +336,7 @@ class State(ValueState):
             "turns": self.turns,
             "end": self.end,
         }
+        return d
 
     @classmethod
     def from_data(cls, data: object) -> State:
