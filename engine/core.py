@@ -88,12 +88,16 @@ def action_kind(data: object, fields: Collection[str], kinds: Collection[str]) -
 
     Each game's ``Action.from_data`` starts here, then checks its own fields' values.
     """
-    if not isinstance(data, dict):
+    d = plain_map(data) if isinstance(data, dict) else None
+    if d is None:
+        if isinstance(data, dict):
+            unknown = [k for k in data if type(k) is not str]  # the keys that are no names
+            raise InvalidActionError(f"unknown action fields {unknown!r} in {data!r}")
         raise InvalidActionError(f"an action must be a map, not {data!r}")
-    unknown = set(data) - set(fields)
-    if unknown:
-        raise InvalidActionError(f"unknown action fields {sorted(unknown)} in {data!r}")
-    kind = data.get("kind")
+    unknown_names = set(d) - set(fields)
+    if unknown_names:
+        raise InvalidActionError(f"unknown action fields {sorted(unknown_names)} in {data!r}")
+    kind = d.get("kind")
     if not isinstance(kind, str) or kind not in kinds:
         raise InvalidActionError(f"unknown action kind {kind!r} in {data!r}")
     return kind

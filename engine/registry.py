@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from engine import condottiere, medici
 
 #: bot settings by name (``think``, ``rollout``, ...), as the command line and levels give them
-Settings = dict[str, Any]
+Settings = dict[str, object]
 #: builds a bot from its generator and its settings
 BotFactory = Callable[[random.Random, Settings], Bot[S, A]]
 
@@ -35,7 +35,7 @@ class GameEntry(Generic[S, A, C]):
 
     rules: GameRules[S, A, C]
     bots: dict[str, BotFactory[S, A]]
-    levels: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    levels: dict[str, tuple[str, Settings]] = field(default_factory=dict)
     default_bot: str = "greedy"
     #: the game's ``engine.<game>.report`` module (``engine.report`` reads it)
     report: GameReport | None = None
@@ -55,7 +55,7 @@ class GameEntry(Generic[S, A, C]):
                 f"unknown bot {name!r} for {self.rules.name} (choose from {', '.join(self.bot_names())})"
             )
 
-    def make_bot(self, name: str, rng: random.Random, **settings: Any) -> Bot[S, A]:
+    def make_bot(self, name: str, rng: random.Random, **settings: object) -> Bot[S, A]:
         self.check_bot(name)
         if name in self.levels:
             kind, preset = self.levels[name]

@@ -206,7 +206,7 @@ class Action(_ActionFields):
     ) -> Action:
         return _new(cls, (kind, seat, card, region, taken, position, draws, flip, cards))
 
-    def __getnewargs_ex__(self) -> tuple[tuple[str, int], dict[str, Any]]:
+    def __getnewargs_ex__(self) -> tuple[tuple[str, int], dict[str, object]]:
         return (self.kind, self.seat), dict(zip(self._fields[2:], self[2:], strict=True))
 
     def to_data(self) -> dict[str, Any]:

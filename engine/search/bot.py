@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, Generic
+from typing import Generic
 
 from engine.core import A, Bot, S
+from engine.registry import Settings
 from engine.search.game import SearchGame
 from engine.search.ismcts import Budget, Search, SearchResult
 
@@ -82,19 +83,30 @@ class SearchBot(Generic[S, A]):
         return max(others, key=lambda a: (result.visits.get(a, 0), result.means.get(a, -1.0)))
 
 
+def _number(settings: Settings, name: str) -> float | None:
+    """A setting that is a number (from a level, or the command line's text), or ``None``."""
+    value = settings.get(name)
+    if value is None:
+        return None
+    if isinstance(value, (int, float, str)):
+        return float(value)
+    raise ValueError(f"{name} must be a number, not {value!r}")
+
+
 def factory(
     game: SearchGame[S, A],
     make_fallback: Callable[[random.Random], Bot[S, A]] | None = None,
     setup_phases: tuple[str, ...] = (),
-    defaults: dict[str, Any] | None = None,
-) -> Callable[[random.Random, dict[str, Any]], SearchBot[S, A]]:
+    defaults: Settings | None = None,
+) -> Callable[[random.Random, Settings], SearchBot[S, A]]:
     """A registry bot factory ``(rng, settings) -> SearchBot`` for ``game``; ``defaults`` are
     the game's best settings, which the given ones override."""
 
-    def make(rng: random.Random, given: dict[str, Any]) -> SearchBot[S, A]:
+    def make(rng: random.Random, given: Settings) -> SearchBot[S, A]:
         settings = {**(defaults or {}), **given}
-        think = settings.get("think")
-        iterations = settings.get("iterations")
+        think = _number(settings, "think")
+        iterations = _number(settings, "iterations")
+        exploration, bias = _number(settings, "exploration"), _number(settings, "bias")
         setup = settings.get("setup", "greedy")
         if setup not in ("greedy", "search"):
             raise ValueError(f"setup must be greedy or search, not {setup!r}")
@@ -102,14 +114,14 @@ def factory(
         return SearchBot(
             game,
             rng,
-            think=1.0 if think is None else float(think),
+            think=1.0 if think is None else think,
             iterations=None if iterations is None else int(iterations),
-            rollout=settings.get("rollout", "random"),
-            exploration=float(settings.get("exploration", 0.7)),
-            bias=float(settings.get("bias", 0.0)),
+            rollout=str(settings.get("rollout", "random")),
+            exploration=0.7 if exploration is None else exploration,
+            bias=0.0 if bias is None else bias,
             fallback=fallback,
             setup_phases=setup_phases,
-            cap=None if think is None or iterations is None else float(think),
+            cap=None if think is None or iterations is None else think,
             horizon=settings.get("horizon", 1) not in (0, "0", "no", False),
             path=str(settings.get("path", "fast")),
         )

@@ -37,6 +37,10 @@ Optionally, for speed (the search works without them, at the cost of a state cop
   policy, ``sample_chance`` and ``play`` (the same moves from the same generator state), only
   faster: it may pick moves without listing every legal action and deal many cards at once.
 
+A simulation is a copy of the rules written for speed, so it is written for the options it
+knows: ``mirrored`` runs it only on a game that plays none other, and plays any other game
+step by step with the rules themselves.
+
 ``outcome_rewards`` turns an ``Outcome`` into rewards: a win (shared equally among tied
 winners) is worth ``1 - margin_weight``, and ``margin_weight`` more is spread by the score margin
 over the best other seat, so that among won (or lost) games the search prefers larger margins.
