@@ -6,6 +6,12 @@ step; ``net.session.machines.host_door`` its connections and what they may cost.
 and returns bytes (``Output``); it touches no socket, no clock it was not given, no file (its
 record is kept through the ``on_entry`` and ``on_check`` hooks, ``net.session.records.resume``).
 
+The rule of its states: the game's phase is its observer table's (``Phase``, moved only by the
+table's ``TRANSITIONS``, as each entry it writes or relays is accepted), each connection's state
+is the door's (``ConnState``, moved only through ``CONN_TRANSITIONS``); this module changes
+neither directly. What it adds is ``finished`` (the table reached ``over``: only the rematch is
+talked about) and ``closed`` (the host quit: nothing more is read).
+
 A hello with ``watch: true`` takes no seat: the connection watches (``net.session.features.watch``), gets
 every broadcast a seat gets (``_broadcast``) and may ask nothing a seat alone may ask.
 
