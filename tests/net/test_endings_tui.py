@@ -19,13 +19,14 @@ from net.wire.identity import Identity
 from tui.app import PalazzoApp
 from tui.netapp import NetApp
 from tui.netclient import NetClient
-from tui.screens.end import result_text
+from tui.screens.end import EndScreen, result_text
 from tui.screens.network import JoinScreen
 from tui.screens.start import StartScreen
 from tui.setup import GameSetup
 from tui.watch import WatchKeys, watch_net
 
 from .test_net_tui import EndApp, asking, text, until
+from .test_rematch_tui import RematchEndApp, _ended_game
 
 
 class StopsOnceScored:
@@ -207,3 +208,29 @@ async def test_a_watcher_hears_the_talk_and_who_drops_and_follows_the_table_into
         for t in tasks:
             t.cancel()
         await asyncio.wait_for(serving, 60)
+
+
+class SettledEndApp(RematchEndApp):
+    """Ada's end screen, told as ``NetGame.rematch_status`` tells it: whether there will be none."""
+
+    def rematch_status(self):
+        r = self.peers[0].rematch
+        return r.status(["Ada", "Bo", "Jo"]), not r.off and not r.asked, bool(r.off)
+
+
+async def test_play_again_is_no_longer_offered_once_there_is_no_rematch_at_80x24():
+    link, peers, conns = _ended_game()
+    app = SettledEndApp(link, peers)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "waiting for Ada and Jo" in text(app), "Bo's answer")
+        assert "Play again (a)" in text(app)
+        link.drop(conns[2])  # Jo leaves
+        app.show()
+        await until(pilot, lambda: "Jo left: no rematch" in text(app), "Jo's leaving")
+        await until(pilot, lambda: "Play again (a)" not in text(app), "the button gone")
+        assert "Press a" not in text(app)
+        assert not app.screen.query_one("#again").display
+        await pilot.press("a")  # nothing: there is no rematch to ask for
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen) and not peers[0].rematch.asked
+        assert "Leave (q)" in text(app)
