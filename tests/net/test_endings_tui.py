@@ -4,7 +4,7 @@ stood, the places (the seat that forfeited last), and why it ended."""
 import asyncio
 import random
 
-from textual.widgets import Input, Static
+from textual.widgets import Input, Select, Static
 
 from engine.registry import get_game
 from net.session.commands.hosting import Hosting, HostSettings
@@ -19,8 +19,10 @@ from net.wire.identity import Identity
 from tui.app import PalazzoApp
 from tui.netapp import NetApp
 from tui.netclient import NetClient
+from tui.netgame import host_net
 from tui.screens.end import EndScreen, result_text
-from tui.screens.network import JoinScreen
+from tui.screens.lobby import settings_line
+from tui.screens.network import HostScreen, JoinScreen
 from tui.screens.start import StartScreen
 from tui.setup import GameSetup
 from tui.watch import WatchKeys, watch_net
@@ -234,3 +236,49 @@ async def test_play_again_is_no_longer_offered_once_there_is_no_rematch_at_80x24
         await pilot.pause()
         assert isinstance(app.screen, EndScreen) and not peers[0].rematch.asked
         assert "Leave (q)" in text(app)
+
+
+async def test_the_lobby_shows_every_setting_of_the_table_at_80x24(tmp_path, monkeypatch):
+    """The lobby of the host and of a joiner says the turn limit and what follows it, the grace,
+    the hints and the options, before anyone is ready."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    app = NetApp(host_net(HostSettings(
+        game="condottiere", players=3, options={"hidden_cards": True}, port=0,
+        bind="127.0.0.1", bots=1, open=True, name="Ada", turn_timeout=15.0, on_timeout="bot",
+        grace=60.0, allow_hints=True, advertise=False)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "palazzo join 127.0.0.1:" in text(app), "the join line")
+        await until(pilot, lambda: "Table:" in text(app), "the settings")
+        shown = " ".join(text(app).split())
+        assert ("Table: turn limit 15 s, then its own program plays; grace 1 min for a player "
+                "who drops; hints allowed; options: hidden cards") in shown
+        port = int(app.game.join_line.split("127.0.0.1:")[1].split()[0])
+        bea = PeerSession(Identity.generate(), "Bea", auto_ready=False)
+        task = asyncio.create_task(PeerRunner(bea, "127.0.0.1", port).run())
+        await until(pilot, lambda: bool(bea.lobby), "Bea's lobby")
+        assert settings_line(bea.lobby) == settings_line(app.session.lobby) != ""
+        await pilot.press("q")
+    task.cancel()
+
+
+def test_a_lobby_without_settings_or_with_unreadable_ones_shows_none():
+    assert settings_line({"game": "medici", "players": 3}) == ""
+    assert settings_line({"game": "medici", "table": {"timeout": "soon", "grace": 60}}) == ""
+    plain = settings_line({"game": "medici", "table": {"timeout": 0, "grace": 0, "config": 7}})
+    assert plain == ("Table: no turn limit; no grace limit for a player who drops; no hints")
+
+
+async def test_the_host_form_offers_turn_limits_under_a_minute(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app = PalazzoApp(GameSetup())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f3")
+        form = app.screen
+        assert isinstance(form, HostScreen)
+        limits = form.query_one("#timeout", Select)
+        offered = [value for _, value in limits._options if isinstance(value, int)]
+        assert 15 in offered and 30 in offered
+        limits.value = 15
+        await pilot.pause()
+        assert form.settings().turn_timeout == 15.0

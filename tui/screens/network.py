@@ -53,8 +53,9 @@ CSS = "network.tcss"
 INTRO = "The host's line: palazzo join HOST:PORT --code CODE. Or find games: ctrl+f"
 
 #: the turn limits offered, in seconds (0: none), as ``--turn-timeout SECONDS``
-TIMEOUTS: list[tuple[str, int]] = [("none", 0), ("1 minute", 60), ("2 minutes", 120),
-                                   ("5 minutes", 300), ("10 minutes", 600)]
+TIMEOUTS: list[tuple[str, int]] = [("none", 0), ("15 seconds", 15), ("30 seconds", 30),
+                                   ("1 minute", 60), ("2 minutes", 120), ("5 minutes", 300),
+                                   ("10 minutes", 600)]
 #: how long the others wait for a player who dropped out, as ``--grace SECONDS``
 GRACES: list[tuple[str, int]] = [("1 minute", 60), ("3 minutes", 180), ("5 minutes", 300),
                                  ("10 minutes", 600), ("30 minutes", 1800)]
