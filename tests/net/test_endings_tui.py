@@ -282,3 +282,27 @@ async def test_the_host_form_offers_turn_limits_under_a_minute(tmp_path, monkeyp
         limits.value = 15
         await pilot.pause()
         assert form.settings().turn_timeout == 15.0
+
+
+async def test_the_join_form_remembers_the_name_across_runs(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on: the join fails, the name is kept
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = PalazzoApp(GameSetup())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f4")
+        form = app.screen
+        assert isinstance(form, JoinScreen)
+        form.query_one("#address", Input).value = f"127.0.0.1:{port}"
+        form.query_one("#name", Input).value = "Beatrice"
+        await pilot.pause()
+        await pilot.click("#go")
+        await until(pilot, lambda: "Cannot go on" in text(app), "the reason on the form")
+    again = PalazzoApp(GameSetup())  # another run of the program
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f4")
+        assert again.screen.query_one("#name", Input).value == "Beatrice"
