@@ -3,9 +3,11 @@ stood, the places (the seat that forfeited last), and why it ended."""
 
 import asyncio
 import random
+from pathlib import Path
 
 from textual.widgets import Input, Select, Static
 
+import tui.app
 from engine.registry import get_game
 from net.session.commands.hosting import Hosting, HostSettings
 from net.session.features.rematch import Expected
@@ -17,6 +19,7 @@ from net.session.runners.host import HostRunner
 from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
 from tui.app import PalazzoApp
+from tui.chat import TalkScreen, phrases
 from tui.netapp import NetApp
 from tui.netclient import NetClient
 from tui.netgame import host_net
@@ -306,3 +309,48 @@ async def test_the_join_form_remembers_the_name_across_runs(tmp_path, monkeypatc
     async with again.run_test(size=(80, 24)) as pilot:
         await pilot.press("f4")
         assert again.screen.query_one("#name", Input).value == "Beatrice"
+
+
+class NotedApp(PalazzoApp):
+    """The palazzo app (its styles) opened on one screen, to see where its notes stand."""
+
+    CSS_PATH = str(Path(tui.app.__file__).parent / PalazzoApp.CSS_PATH)
+
+    def __init__(self, screen):
+        super().__init__(GameSetup())
+        self.first = screen
+
+    def on_mount(self):
+        self.call_after_refresh(self.push_screen, self.first)  # over the start screen
+
+
+def _overlaps(a, b):
+    return a.x < b.right and b.x < a.right and a.y < b.bottom and b.y < a.bottom
+
+
+async def _noted(app, pilot):
+    for i in range(3):
+        app.notify(f"Note {i}: the game's signed record is saved in "
+                   "/home/someone/.local/share/palazzo/games/condottiere-2026.palazzo",
+                   timeout=30)
+    await pilot.pause(0.3)
+    toasts = list(app.screen.query("Toast")) or list(app.query("Toast"))
+    assert toasts, "no note shown"
+    return [t.region for t in toasts]
+
+
+async def test_notes_cover_neither_the_end_screens_buttons_nor_the_talk_input_at_80x24(
+        make_game, clock):
+    g = forfeited_mid_game(make_game, clock)
+    app = NotedApp(EndScreen(NetClient(g.peers[0], lambda action: None).snapshot()))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+        notes = await _noted(app, pilot)
+        buttons = app.screen.query_one("#end-buttons").region
+        assert buttons.area and all(not _overlaps(note, buttons) for note in notes)
+    talk = NotedApp(TalkScreen(lambda text: None, lambda: [], phrases("medici")))
+    async with talk.run_test(size=(80, 24), notifications=True) as pilot:
+        await until(pilot, lambda: isinstance(talk.screen, TalkScreen), "the talk pane")
+        notes = await _noted(talk, pilot)
+        field = talk.screen.query_one(Input).region
+        assert field.area and all(not _overlaps(note, field) for note in notes)
