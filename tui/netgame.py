@@ -189,6 +189,10 @@ class NetGame:
         finally:
             if self._done is not None:
                 self._done.set()
+        s = self.session
+        if isinstance(s, PeerSession) and s.state is PeerState.OVER and s.rematch.waiting():
+            # the connection ended with the rematch unsettled: nobody will answer it any more
+            s.rematch.stop("the host closed the connection")
         self.changed()
 
     def close(self) -> None:
@@ -279,16 +283,16 @@ class NetGame:
         if isinstance(app.screen, EndScreen) and status is not None:
             app.screen.show_rematch(*status)
 
-    def rematch_status(self) -> tuple[str, bool] | None:
-        """The rematch's answers in one line, and whether "Play again" may still be pressed
-        (``None``: nothing heard yet)."""
+    def rematch_status(self) -> tuple[str, bool, bool] | None:
+        """The rematch's answers in one line, whether "Play again" may still be pressed, and
+        whether there will be none (``None``: nothing heard yet)."""
         s = self.session
         if not isinstance(s, PeerSession) or s.table is None or s.state is not PeerState.OVER:
             return None
         r = s.rematch
         if not (r.asked or r.agreed or r.off):
             return None
-        return r.status([x.name for x in s.table.seats]), not r.off and not r.asked
+        return r.status([x.name for x in s.table.seats]), not r.off and not r.asked, bool(r.off)
 
     def _tell_watchers(self, app: App[Any]) -> None:
         """A note on the screen when a watcher comes or goes (the lobby lists them too)."""

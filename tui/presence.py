@@ -27,7 +27,8 @@ to the table's log through the client (``tui.netclient``), not here.
 A client that shows presence has ``presence`` (the last ``Presence`` or ``None``),
 ``player_names``, ``rejoin_line`` and ``set_away(flag)``, and may have ``game_over``: once the
 game has ended no seat is due, whatever the host's last presence said (it is sent before the
-end); ``tui.netclient.NetClient`` has them.
+end), and the line stops: it shows each player as the game ended ("Jo away 3:10" stays 3:10),
+nothing counts on; ``tui.netclient.NetClient`` has them.
 """
 
 from __future__ import annotations
@@ -110,6 +111,7 @@ class PresenceLine(Static):
         self.last_key = clock()
         self.away = False
         self._shown: tuple[tuple[str, str], int] = (("", ""), 0)  # what the line shows, how wide
+        self._ended: float | None = None  # when this line saw the game end: its clocks stop
 
     def follow(self, client: Any) -> None:
         """Show ``client``'s presence (nothing for a client without one)."""
@@ -140,8 +142,12 @@ class PresenceLine(Static):
             self.away = True
             src.set_away(True)
         p = src.presence
-        if p is not None and p.due >= 0 and getattr(src, "game_over", False):
-            p = replace(p, due=-1, deadline=None)  # the host's last word came before the end
+        if getattr(src, "game_over", False):
+            if self._ended is None:
+                self._ended = now
+            now = self._ended  # nothing counts on after the end
+            if p is not None and p.due >= 0:
+                p = replace(p, due=-1, deadline=None)  # the host's last word came before the end
         if p is None:
             lines = ("", "")
         else:

@@ -230,7 +230,9 @@ class ReplayClient:
         self.replay = replay
         self.game = replay.game
         self.rules = get_game(replay.game).rules
-        self.seat = replay.frames[0].seat
+        #: the seat replayed; -1 for the public view, which is nobody's seat (the frames draw it
+        #: in seat 0's place, its hand hidden)
+        self.seat = replay.frames[0].seat if replay.viewer is not None else -1
         self.names = replay.names
         self.index = 0
         self._moved = asyncio.Event()
@@ -294,6 +296,13 @@ class ReplayKeys(TableScreen):
         if self.client.replay.viewer is None:  # the public view: nobody's hand is shown
             for hand in self.query("#hand"):
                 hand.display = False
+
+    def setting_text(self) -> str:
+        """The header's second line; the public view claims no seat ("the public view")."""
+        text = super().setting_text()
+        if self.client.replay.viewer is None:
+            text = text.replace(", you are watching", ", the public view", 1)
+        return text
 
     def action_step(self, delta: int) -> None:
         self.client.go(self.client.index + delta)

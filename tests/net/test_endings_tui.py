@@ -3,9 +3,11 @@ stood, the places (the seat that forfeited last), and why it ended."""
 
 import asyncio
 import random
+from pathlib import Path
 
-from textual.widgets import Input, Static
+from textual.widgets import Input, Select, Static
 
+import tui.app
 from engine.registry import get_game
 from net.session.commands.hosting import Hosting, HostSettings
 from net.session.features.rematch import Expected
@@ -17,15 +19,19 @@ from net.session.runners.host import HostRunner
 from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
 from tui.app import PalazzoApp
+from tui.chat import TalkScreen, phrases
 from tui.netapp import NetApp
 from tui.netclient import NetClient
-from tui.screens.end import result_text
-from tui.screens.network import JoinScreen
+from tui.netgame import host_net
+from tui.screens.end import EndScreen, result_text
+from tui.screens.lobby import settings_line
+from tui.screens.network import HostScreen, JoinScreen
 from tui.screens.start import StartScreen
 from tui.setup import GameSetup
 from tui.watch import WatchKeys, watch_net
 
 from .test_net_tui import EndApp, asking, text, until
+from .test_rematch_tui import RematchEndApp, _ended_game
 
 
 class StopsOnceScored:
@@ -207,3 +213,144 @@ async def test_a_watcher_hears_the_talk_and_who_drops_and_follows_the_table_into
         for t in tasks:
             t.cancel()
         await asyncio.wait_for(serving, 60)
+
+
+class SettledEndApp(RematchEndApp):
+    """Ada's end screen, told as ``NetGame.rematch_status`` tells it: whether there will be none."""
+
+    def rematch_status(self):
+        r = self.peers[0].rematch
+        return r.status(["Ada", "Bo", "Jo"]), not r.off and not r.asked, bool(r.off)
+
+
+async def test_play_again_is_no_longer_offered_once_there_is_no_rematch_at_80x24():
+    link, peers, conns = _ended_game()
+    app = SettledEndApp(link, peers)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "waiting for Ada and Jo" in text(app), "Bo's answer")
+        assert "Play again (a)" in text(app)
+        link.drop(conns[2])  # Jo leaves
+        app.show()
+        await until(pilot, lambda: "Jo left: no rematch" in text(app), "Jo's leaving")
+        await until(pilot, lambda: "Play again (a)" not in text(app), "the button gone")
+        assert "Press a" not in text(app)
+        assert not app.screen.query_one("#again").display
+        await pilot.press("a")  # nothing: there is no rematch to ask for
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen) and not peers[0].rematch.asked
+        assert "Leave (q)" in text(app)
+
+
+async def test_the_lobby_shows_every_setting_of_the_table_at_80x24(tmp_path, monkeypatch):
+    """The lobby of the host and of a joiner says the turn limit and what follows it, the grace,
+    the hints and the options, before anyone is ready."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    app = NetApp(host_net(HostSettings(
+        game="condottiere", players=3, options={"hidden_cards": True}, port=0,
+        bind="127.0.0.1", bots=1, open=True, name="Ada", turn_timeout=15.0, on_timeout="bot",
+        grace=60.0, allow_hints=True, advertise=False)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "palazzo join 127.0.0.1:" in text(app), "the join line")
+        await until(pilot, lambda: "Table:" in text(app), "the settings")
+        shown = " ".join(text(app).split())
+        assert ("Table: turn limit 15 s, then its own program plays; grace 1 min for a player "
+                "who drops; hints allowed; options: hidden cards") in shown
+        port = int(app.game.join_line.split("127.0.0.1:")[1].split()[0])
+        bea = PeerSession(Identity.generate(), "Bea", auto_ready=False)
+        task = asyncio.create_task(PeerRunner(bea, "127.0.0.1", port).run())
+        await until(pilot, lambda: bool(bea.lobby), "Bea's lobby")
+        assert settings_line(bea.lobby) == settings_line(app.session.lobby) != ""
+        await pilot.press("q")
+    task.cancel()
+
+
+def test_a_lobby_without_settings_or_with_unreadable_ones_shows_none():
+    assert settings_line({"game": "medici", "players": 3}) == ""
+    assert settings_line({"game": "medici", "table": {"timeout": "soon", "grace": 60}}) == ""
+    plain = settings_line({"game": "medici", "table": {"timeout": 0, "grace": 0, "config": 7}})
+    assert plain == ("Table: no turn limit; no grace limit for a player who drops; no hints")
+
+
+async def test_the_host_form_offers_turn_limits_under_a_minute(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app = PalazzoApp(GameSetup())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f3")
+        form = app.screen
+        assert isinstance(form, HostScreen)
+        limits = form.query_one("#timeout", Select)
+        offered = [value for _, value in limits._options if isinstance(value, int)]
+        assert 15 in offered and 30 in offered
+        limits.value = 15
+        await pilot.pause()
+        assert form.settings().turn_timeout == 15.0
+
+
+async def test_the_join_form_remembers_the_name_across_runs(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on: the join fails, the name is kept
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = PalazzoApp(GameSetup())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f4")
+        form = app.screen
+        assert isinstance(form, JoinScreen)
+        form.query_one("#address", Input).value = f"127.0.0.1:{port}"
+        form.query_one("#name", Input).value = "Beatrice"
+        await pilot.pause()
+        await pilot.click("#go")
+        await until(pilot, lambda: "Cannot go on" in text(app), "the reason on the form")
+    again = PalazzoApp(GameSetup())  # another run of the program
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f4")
+        assert again.screen.query_one("#name", Input).value == "Beatrice"
+
+
+class NotedApp(PalazzoApp):
+    """The palazzo app (its styles) opened on one screen, to see where its notes stand."""
+
+    CSS_PATH = str(Path(tui.app.__file__).parent / PalazzoApp.CSS_PATH)
+
+    def __init__(self, screen):
+        super().__init__(GameSetup())
+        self.first = screen
+
+    def on_mount(self):
+        self.call_after_refresh(self.push_screen, self.first)  # over the start screen
+
+
+def _overlaps(a, b):
+    return a.x < b.right and b.x < a.right and a.y < b.bottom and b.y < a.bottom
+
+
+async def _noted(app, pilot):
+    for i in range(3):
+        app.notify(f"Note {i}: the game's signed record is saved in "
+                   "/home/someone/.local/share/palazzo/games/condottiere-2026.palazzo",
+                   timeout=30)
+    await pilot.pause(0.3)
+    toasts = list(app.screen.query("Toast")) or list(app.query("Toast"))
+    assert toasts, "no note shown"
+    return [t.region for t in toasts]
+
+
+async def test_notes_cover_neither_the_end_screens_buttons_nor_the_talk_input_at_80x24(
+        make_game, clock):
+    g = forfeited_mid_game(make_game, clock)
+    app = NotedApp(EndScreen(NetClient(g.peers[0], lambda action: None).snapshot()))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+        notes = await _noted(app, pilot)
+        buttons = app.screen.query_one("#end-buttons").region
+        assert buttons.area and all(not _overlaps(note, buttons) for note in notes)
+    talk = NotedApp(TalkScreen(lambda text: None, lambda: [], phrases("medici")))
+    async with talk.run_test(size=(80, 24), notifications=True) as pilot:
+        await until(pilot, lambda: isinstance(talk.screen, TalkScreen), "the talk pane")
+        notes = await _noted(talk, pilot)
+        field = talk.screen.query_one(Input).region
+        assert field.area and all(not _overlaps(note, field) for note in notes)

@@ -332,7 +332,7 @@ async def test_host_form_relay_only_with_every_seat_a_computer(profile):
         assert "relay only" in text(app)
         await until(pilot, lambda: "game over" in text(app), "the end of the relayed game", 60)
         assert isinstance(app.screen, LobbyScreen)  # no table: this machine has no seat
-        assert app.net.session.machines.table.config.end_when_all_struck
+        assert app.net.session.table.config.end_when_all_struck
         assert "bot-3 (easy)" in text(app) and "I am ready" not in text(app)
         await pilot.press("q")
         assert isinstance(app.screen, HostScreen)

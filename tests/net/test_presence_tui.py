@@ -183,3 +183,27 @@ async def test_the_join_line_is_never_cut_off_at_80x24_even_with_six_players():
         assert "Waiting for Costanza to come back (2:40 left)" in shown
         assert rows[0].startswith("Alessandro here | Benedetta here | Costanza reconnecting 0:10")
         assert rows[0].endswith("…") and len(rows) == 3
+
+
+async def test_once_the_game_is_over_the_presence_line_stops_counting():
+    from textual.app import App
+
+    now = [100.0]
+    line = PresenceLine(clock=lambda: now[0])
+
+    class _Shows(App):
+        def compose(self):
+            yield line
+
+    src = _Source()
+    src.player_names = ("Ann", "Jo")
+    src.rejoin_line = ""
+    src.presence = _p(["away", "reconnecting"], due=-1)
+    async with _Shows().run_test(size=(80, 24)):
+        line.source = src
+        src.game_over = True
+        line.tick()
+        at_end = str(line.render())
+        now[0] += 65  # a minute after the end: the clocks stand where the game ended
+        line.tick()
+        assert str(line.render()) == at_end

@@ -388,3 +388,19 @@ def test_an_address_locked_out_for_wrong_codes_stays_locked_out_in_the_rematch(m
         g.host.guard.wrong("10.0.0.66")
     assert g.host.guard.locked("10.0.0.66") > 0
     assert rematch.next_host(g.host).guard.locked("10.0.0.66") > 0
+
+
+def test_a_watcher_follows_a_go_every_seat_agreed_to_without_asking():
+    r = rematch.PeerRematch()
+    r.wanted = r.watching = True
+    names = ["Ada", "Bo", "Jo"]
+    assert r.update({"agreed": [0, 1], "declined": []}, names)[-1].startswith("Play again: 2 of 3")
+    r.update({"agreed": [0, 1, 2], "declined": [], "go": True}, names)
+    assert r.go and not r.off
+
+
+def test_attack_a_go_to_a_watcher_that_not_every_seat_agreed_to_is_not_followed():
+    r = rematch.PeerRematch()
+    r.wanted = r.watching = True
+    lines = r.update({"agreed": [0, 1], "declined": [], "go": True}, ["Ada", "Bo", "Jo"])
+    assert not r.go and lines == ["no rematch: the host started a rematch not every seat agreed to"]

@@ -175,6 +175,8 @@ async def test_a_networked_record_replays_its_public_view(ui, record):
         await ui.until(pilot, lambda: f"move 2 of {n}" in ui.text(app), what="move 2")
         assert app.screen.view == replay.frames[2]
         assert "the public view" in ui.text(app)
+        # nobody's seat is claimed: the header does not say "you are Red"
+        assert "you are" not in ui.text(app) and "Condottiere, the public view" in ui.text(app)
 
 
 def test_a_networked_record_cut_short_replays_as_far_as_it_checks(record, tmp_path):

@@ -35,9 +35,9 @@ class Rematch(Protocol):
     def again(self) -> None:
         """Ask the others to play again."""
 
-    def rematch_status(self) -> tuple[str, bool] | None:
-        """The answers so far in one line, and whether "Play again" may still be pressed
-        (``None``: nothing heard yet)."""
+    def rematch_status(self) -> tuple[str, bool] | tuple[str, bool, bool] | None:
+        """The answers so far in one line, whether "Play again" may still be pressed, and
+        (optionally) whether there will be no rematch at all (``None``: nothing heard yet)."""
 
 
 def result_text(view: TableView, how: str = "", length: str = "", unit: str = "") -> Text:
@@ -178,11 +178,19 @@ class EndScreen(ModalScreen[str | None]):
             return
         self.dismiss(choice)
 
-    def show_rematch(self, line: str, open_: bool = True) -> None:
-        """The rematch's answers so far (``open_``: "Play again" may still be pressed)."""
+    def show_rematch(self, line: str, open_: bool = True, off: bool = False) -> None:
+        """The rematch's answers so far (``open_``: "Play again" may still be pressed; ``off``:
+        there will be none, and "Play again" is no longer offered at all)."""
         self.rematch_line = line
         for shown in self.query("#rematch").results(Static):
             shown.update(line)
-        if not open_:
+        if not open_ or off:
             for button in self.query("#again").results(Button):
                 button.disabled = True
+        if off and "again" in self.choices:
+            del self.choices["again"]  # no key nor button offers what cannot be
+            for button in self.query("#again").results(Button):
+                if button.has_focus:
+                    self.focus_next()
+                button.display = False
+            self.refresh_bindings()

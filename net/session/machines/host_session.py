@@ -450,7 +450,17 @@ class HostSession(HostDoor):
                        "ready": s.ready, "online": s.conn is not None}
                       for i, s in enumerate(self.seats)],
             **({"watchers": watching} if watching else {}),
+            "table": self.table_settings(),
         }
+
+    def table_settings(self) -> dict[str, Any]:
+        """The settings the table is played with, as the lobby shows them before the start
+        (the start entry then binds them): the turn limit and grace in whole seconds (0:
+        none), what follows a turn let pass, whether hints are allowed, and the options."""
+        grace = self.presence.grace
+        return {"timeout": math.ceil(self.turn_timeout or 0), "on_timeout": self.on_timeout,
+                "grace": math.ceil(grace) if grace is not None else 0,
+                "hints": bool(self.allow_hints), "config": self.config.to_data()}
 
     def _broadcast_lobby(self) -> None:
         self._broadcast("lobby", self.lobby())
