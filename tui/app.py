@@ -69,8 +69,8 @@ class PalazzoApp(App[None]):
         self.host_form: dict[str, Any] | None = None
 
     def on_mount(self) -> None:
-        from tui.replay import replay_screen
         if self.replay is not None:
+            from tui.replay import replay_screen  # with the network code: only for a replay
             self.push_screen(replay_screen(self.replay), self._replay_closed)
         elif self.resume_now == "pick":
             self.push_screen(SavedPicker(saved_games(), "Continue which game?"), self._picked)
