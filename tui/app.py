@@ -33,6 +33,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
+from tui import palette, settings
 from tui.saves import SavedGame, SaveError, attach, resume, saved_games
 from tui.screens.help import HelpScreen
 from tui.screens.rules import RulesScreen
@@ -51,7 +52,8 @@ class PalazzoApp(App[None]):
     TITLE = "palazzo"
     CSS_PATH = "app.tcss"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
-    ENABLE_COMMAND_PALETTE = False
+    #: Ctrl+P: Textual's command palette (themes, keys, screenshots), from any screen
+    ENABLE_COMMAND_PALETTE = True
 
     def __init__(self, setup: GameSetup | None = None, play: bool = False,
                  resume: SavedGame | Literal["pick"] | None = None,
@@ -68,7 +70,22 @@ class PalazzoApp(App[None]):
         #: the host form's values when it was last left: it opens with them again
         self.host_form: dict[str, Any] | None = None
 
+    @property
+    def available_themes(self) -> dict[str, Any]:
+        """Only the themes the players' colours can be read on (``tui.palette``)."""
+        from tui.palette import offered_themes
+        return offered_themes(super().available_themes)
+
+    def watch_theme(self, theme: str) -> None:
+        """A theme chosen (in the command palette) is kept for the next time."""
+        if self._is_mounted and theme != settings.get("theme"):
+            settings.save(theme=theme)
+
     def on_mount(self) -> None:
+        palette.use(self.console.color_system)
+        theme = settings.get("theme")
+        if theme != self.theme and theme in self.available_themes:
+            self.theme = theme
         if self.replay is not None:
             from tui.replay import replay_screen  # with the network code: only for a replay
             self.push_screen(replay_screen(self.replay), self._replay_closed)

@@ -21,9 +21,10 @@ from rich.text import Text
 
 from engine.condottiere.cards import BORDERS, NEIGHBOURS, REGIONS
 from engine.condottiere.state import State
+from tui.palette import SEATS, SeatStyles
 
-#: seat colours (their names are Red, Blue, Green, Yellow, Purple, Black)
-SEAT_STYLE = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold black on white")
+#: seat colours (their names are Red, Blue, Green, Yellow, Purple, Black: ``tui.palette``)
+SEAT_STYLE = SeatStyles(SEATS)
 SEAT_INITIAL = ("R", "B", "G", "Y", "P", "K")
 
 #: where each region's label starts, (column, row): a schematic of Italy, north at the top
