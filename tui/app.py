@@ -296,7 +296,9 @@ class PalazzoApp(App[None]):
         screen = self.screen
         title = getattr(screen, "HELP_TITLE", "On this screen")
         keys = getattr(screen, "HELP_KEYS", ())
-        sections = [(title, list(getattr(type(screen), "BINDINGS", [])), keys)]
+        hides = getattr(screen, "help_hides", lambda binding: False)
+        bindings = [b for b in getattr(type(screen), "BINDINGS", []) if not hides(b)]
+        sections = [(title, bindings, keys)]
         sections.append(("Everywhere", [Binding("ctrl+q", "quit", "Quit palazzo at once")], ()))
         notes = getattr(screen, "HELP", "")
         self.push_screen(HelpScreen(sections, notes))
