@@ -392,6 +392,9 @@ class TableScreen(Screen[str]):
             return
         if old is None or old.legal != view.legal or old.ahead != view.ahead:
             self.path = ()
+        if view.my_turn and not view.over and (old is None or not old.my_turn):
+            if getattr(self.app, "bell_on_turn", False):  # a setting, off at first
+                self.app.bell()
         self.draw(view)
         self._write_log(view)
         self._ask()
@@ -634,7 +637,21 @@ class TableScreen(Screen[str]):
         if view is None or view.outcome is None:
             return
         self.app.push_screen(EndScreen(view, self.end_words(view), self.end_choices,
-                                       self.end_rematch), self._after_end)
+                                       self.end_rematch, self.record_words()), self._after_end)
+
+    def record_words(self) -> str:
+        """The player's record at this kind of game (a local game against bots), or ""."""
+        from tui import history
+        from tui.names import level_name
+
+        bots: dict[int, str] = getattr(self.client, "bot_kinds", {})
+        setup = self.setup
+        if not bots or setup is None or getattr(self.client, "can_talk", False):
+            return ""
+        entry = get_game(self.client.game)
+        level = history.opponents_level([level_name(entry, b) for q, b in sorted(bots.items())
+                                         if q != self.client.seat])
+        return history.record_line(history.games(), self.client.game, setup.players, level)
 
     def _after_end(self, result: str | None) -> None:
         if result is not None:  # None: look at the final table again
