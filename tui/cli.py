@@ -158,6 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_host(sub)
     _add_join(sub)
     _add_verify(sub)
+    _add_history(sub)
+    _add_guide(sub)
     return p
 
 
@@ -349,6 +351,49 @@ def _add_verify(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                        epilog=VERIFY_EXIT, formatter_class=argparse.RawDescriptionHelpFormatter)
     v.add_argument("transcripts", nargs="+", metavar="TRANSCRIPT", help="a saved .palazzo file")
     v.add_argument("--quiet", action="store_true", help="print nothing; only the exit status")
+
+
+HISTORY_HELP = """Every local game against computer opponents is counted when it ends, in
+$XDG_DATA_HOME/palazzo/history.json (default ~/.local/share/palazzo/): by game, number of
+players and the opponents' level (mixed when they differ). Networked games are not counted."""
+
+
+def _add_history(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    h = sub.add_parser("history", help="your record: games won by game, players and opponents' level",
+                       epilog=HISTORY_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    h.add_argument("game", nargs="?", default=None, help="medici or condottiere (default: both)")
+    h.add_argument("--json", action="store_true", help="print the games recorded, one JSON object a line")
+
+
+def _add_guide(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    g = sub.add_parser("guide", help="a first game, guided: each kind of move explained as it "
+                       "becomes possible, on a dealt hand that shows them all")
+    g.add_argument("game", nargs="?", default="medici", help="medici or condottiere (default medici)")
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from tui import history
+
+    recorded = history.games()
+    if args.game is not None:
+        get_game(args.game)  # an unknown game: a clear error
+        recorded = [g for g in recorded if g["game"] == args.game]
+    if args.json:
+        for g in recorded:
+            print(json.dumps(g, sort_keys=True))
+        return 0
+    print(history.table(recorded))
+    return 0
+
+
+def cmd_guide(args: argparse.Namespace) -> int:
+    from tui.guide import guide_setup
+
+    setup = guide_setup(args.game)
+    from tui.app import PalazzoApp
+
+    PalazzoApp(setup, play=True, guide=True).run()
+    return 0
 
 
 def _setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -743,6 +788,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_join(args)
         if args.command == "verify":
             return cmd_verify(args)
+        if args.command == "history":
+            return cmd_history(args)
+        if args.command == "guide":
+            return cmd_guide(args)
         raise UsageError(f"unknown command {args.command!r}")
     except (UsageError, ValueError) as e:
         print(f"palazzo: error: {e}", file=sys.stderr)

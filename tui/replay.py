@@ -274,6 +274,7 @@ class ReplayKeys(TableScreen):
         Binding("shift+tab", "pane(-1)", show=False, priority=True),
     ]
     PANE_KEYS = "tab"  # left and right step through the moves
+    TABBED = True  # on a small screen, one pane at a time: the log among them
     HELP_TITLE = "Replaying a game"
     HELP_KEYS = (  # type: ignore[assignment]
         ("right, n, space", "The next move"),

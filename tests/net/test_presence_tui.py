@@ -86,10 +86,9 @@ async def test_the_table_shows_presence_notes_and_the_waiting_line_at_80x24(prof
         screen = text(app)
         assert "Ada here | bot-1 (greedy) here | Jo left" in screen
         assert f"left): palazzo join 127.0.0.1:{port}" in screen
-        log = [i for i, (pid, _) in enumerate(app.screen.PANES) if pid == "log"]
-        app.screen.show_pane(log[0])
-        await pilot.pause()
+        await pilot.press("l")  # the whole log, a key away at 80x24
         await until(pilot, lambda: "Jo left" in text(app).split("Log", 1)[-1], "the note")
+        await pilot.press("escape")
         assert app.screen.view.log[-1] == "Jo left"
 
 

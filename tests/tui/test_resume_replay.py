@@ -66,7 +66,9 @@ async def test_continue_on_the_start_screen_resumes_the_same_game(ui):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert "Continue" in ui.text(app)
-        await pilot.press("f5")
+        await pilot.press("f5")  # the list of unfinished games, even of one (each may be deleted)
+        await ui.until(pilot, lambda: "Continue which game?" in ui.text(app), what="the list")
+        await pilot.press("enter")
         await ui.until(pilot, lambda: ui.asking(app), what="the resumed table")
         client = app.screen.client
         after = client.snapshot()

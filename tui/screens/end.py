@@ -120,10 +120,12 @@ class EndScreen(ModalScreen[str | None]):
     def __init__(
         self, view: TableView, words: tuple[str, str, str] = ("", "", ""),
         choices: dict[str, str] | None = None,
-        rematch: Rematch | None = None,
+        rematch: Rematch | None = None, record: str = "",
     ) -> None:
         super().__init__()
         self.view = view
+        #: the player's record at this game, player count and level (a local game's)
+        self.record = record
         self.words = words
         self.choices = dict(LOCAL_CHOICES if choices is None else choices)
         self.rematch = rematch
@@ -135,6 +137,8 @@ class EndScreen(ModalScreen[str | None]):
         with Vertical(id="end"):
             yield Static("Game over", id="end-title")
             yield Static(result_text(self.view, *self.words), id="result")
+            if self.record:
+                yield Static(self.record, id="record")
             audit = audit_line(self.view.audit)
             if audit is not None:
                 ok = self.view.audit.startswith("verified")
