@@ -1,4 +1,5 @@
-"""Computer players for Condottiere. They decide from a view.
+"""Computer players for Condottiere. They decide from a view: each masks what it is handed to
+its seat's view first, so a card the seat cannot see is never read, even in a full state.
 
 ``RandomBot`` picks uniformly among the legal actions.
 
@@ -38,6 +39,7 @@ from engine.condottiere.cards import (
     largest_group,
 )
 from engine.condottiere.state import NONE, Action, State
+from engine.condottiere.view import view as seat_view
 from engine.core import UNKNOWN
 
 #: how much the bot likes to hold each card (mercenaries by strength, specials by use)
@@ -54,7 +56,7 @@ class RandomBot:
         self.rng = rng or random.Random()
 
     def choose(self, view: State, seat: int) -> Action:
-        return self.rng.choice(rules.legal_actions(view))
+        return self.rng.choice(rules.legal_actions(seat_view(view, seat)))
 
 
 def estimated_strengths(view: State) -> list[float]:
@@ -107,6 +109,7 @@ class GreedyBot:
         self.rng = rng or random.Random()
 
     def choose(self, view: State, seat: int) -> Action:
+        view = seat_view(view, seat)  # a card the seat cannot see is never read
         legal = rules.legal_actions(view)
         if len(legal) == 1:
             return legal[0]

@@ -1,4 +1,6 @@
-"""Computer players for Court of the Medici that look one move ahead. They decide from a view.
+"""Computer players for Court of the Medici that look one move ahead. They decide from a view:
+each masks what it is handed to its seat's view first, so a card the seat cannot see is never
+read, even when the caller hands it a full state.
 
 ``RandomBot`` picks uniformly among the legal actions.
 
@@ -22,6 +24,7 @@ from engine.medici import rules
 from engine.medici.cards import COPIES, JESTER, RANK_VALUE, RANKS
 from engine.medici.game import scores
 from engine.medici.state import Action, State, mk, place_of
+from engine.medici.view import view as seat_view
 
 
 class RandomBot:
@@ -31,7 +34,7 @@ class RandomBot:
         self.rng = rng or random.Random()
 
     def choose(self, view: State, seat: int) -> Action:
-        return self.rng.choice(rules.legal_actions(view))
+        return self.rng.choice(rules.legal_actions(seat_view(view, seat)))
 
 
 def _card_score(c: int) -> int:
@@ -119,6 +122,7 @@ class GreedyBot:
     # -- choice --------------------------------------------------------------------------------
 
     def choose(self, view: State, seat: int) -> Action:
+        view = seat_view(view, seat)  # a card the seat cannot see is never read
         legal = rules.legal_actions(view)
         if len(legal) == 1:
             return legal[0]

@@ -21,7 +21,9 @@ A move the game calls senseless (``SearchGame.senseless``: ending a game it woul
 surrendering a battle another seat leads, ...) is not played while another move is left: the
 most visited sensible move is played instead.
 
-The bot is handed a view and never a state: everything it knows comes from that view.
+The bot is handed a view and never a state: everything it knows comes from that view. It masks
+what it is handed to the seat's view first (``SearchGame.mask``), so that even a caller that
+hands it a full state gets a move decided on what the seat may know.
 """
 
 from __future__ import annotations
@@ -63,10 +65,18 @@ class SearchBot:
         self.last: SearchResult | None = None
 
     def choose(self, view: Any, seat: int) -> Any:
+        if self.game.mask is not None:  # never more than the seat may know
+            view = self.game.mask(view, seat)
         if self.fallback is not None and getattr(view, "phase", None) in self.setup_phases:
             return self.fallback.choose(view, seat)
+        return self.decide(view, seat)[0]
+
+    def decide(self, view: Any, seat: int) -> tuple[Any, SearchResult]:
+        """The searched move on the seat's view of ``view``, and the search's figures."""
+        if self.game.mask is not None:
+            view = self.game.mask(view, seat)
         self.last = self.search.run(view, seat, self.budget)
-        return self._sensible(view, seat, self.last)
+        return self._sensible(view, seat, self.last), self.last
 
     def _sensible(self, view: Any, seat: int, result: SearchResult) -> Any:
         """The search's move, or when the game calls it senseless the most visited move that

@@ -46,8 +46,7 @@ def suggest(entry: Any, view: Any, seat: int, rng: random.Random | None = None, 
     bot = entry.make_bot("hard", rng or random.Random(), setup="search", **settings)
     if not isinstance(bot, SearchBot):
         return Hint(bot.choose(view, seat), None)
-    result = bot.search.run(view, seat, bot.budget)
-    best = bot._sensible(view, seat, result)
+    best, result = bot.decide(view, seat)
     ranked = sorted(
         (a for a in result.visits if a != best),
         key=lambda a: (result.visits[a], result.means.get(a, -1.0)),

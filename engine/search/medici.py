@@ -37,7 +37,7 @@ from engine.medici import rules, sense
 from engine.medici.cards import COPIES, MINISTER, RANK_VALUE, RANKS
 from engine.medici.game import outcome
 from engine.medici.state import NO_CARD, NONE, Action, State, mk
-from engine.medici.view import public_action
+from engine.medici.view import public_action, view
 from engine.search.determinize import deal, unseen
 from engine.search.game import SearchGame, outcome_rewards
 from engine.search.medici_sim import simulate
@@ -373,6 +373,7 @@ GAME = SearchGame(
     rollouts={"random": random_action, "light": light_action, "fast": fast_action},
     rewards=rewards,
     prior=prior,
+    mask=view,
     senseless=sense.senseless,
     copy=State.copy,
     play=rules.apply_in_place,
