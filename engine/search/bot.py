@@ -13,6 +13,11 @@ Settings (from the registry's levels and the command line):
 ``bias``        the weight of the game's prior (progressive bias; 0 turns it off)
 ``setup``       ``"greedy"`` hands the set-up decisions of a game (phases listed in
                 ``SETUP_PHASES``) to the game's greedy bot; ``"search"`` searches them too
+``setup_iterations``, ``setup_think``
+                with ``setup="search"``, the budget of each set-up decision (iterations
+                under a cap in CPU seconds; by default the budget of any decision)
+``beliefs``     how the hidden cards are drawn: ``"model"`` (the game's model of what each
+                seat's choices show, e.g. ``engine.search.medici_beliefs``) or ``"uniform"``
 ``path``        ``"fast"`` (in place, the game's rollout loops) or ``"legacy"`` (a state copy
                 a step, the policy called step by step): the same moves, only slower; kept
                 to measure the speed against (``scripts/bench_search.py``)
@@ -52,6 +57,7 @@ class SearchBot:
         cap: float | None = None,
         horizon: bool = True,
         path: str = "fast",
+        setup_budget: Budget | None = None,
     ) -> None:
         if rollout not in game.rollouts:
             raise ValueError(f"unknown rollout {rollout!r} (choose from {', '.join(game.rollouts)})")
@@ -62,6 +68,8 @@ class SearchBot:
                              horizon=horizon, path=path)
         self.fallback = fallback
         self.setup_phases = setup_phases
+        #: the budget of a set-up decision searched (None: the budget of any other decision)
+        self.setup_budget = setup_budget
         self.last: SearchResult | None = None
 
     def choose(self, view: Any, seat: int) -> Any:
@@ -75,7 +83,10 @@ class SearchBot:
         """The searched move on the seat's view of ``view``, and the search's figures."""
         if self.game.mask is not None:
             view = self.game.mask(view, seat)
-        self.last = self.search.run(view, seat, self.budget)
+        budget = self.budget
+        if self.setup_budget is not None and getattr(view, "phase", None) in self.setup_phases:
+            budget = self.setup_budget
+        self.last = self.search.run(view, seat, budget)
         return self._sensible(view, seat, self.last), self.last
 
     def _sensible(self, view: Any, seat: int, result: SearchResult) -> Any:
@@ -90,17 +101,36 @@ class SearchBot:
         return max(others, key=lambda a: (result.visits.get(a, 0), result.means.get(a, -1.0)))
 
 
+def _setup_budget(settings: dict[str, Any]) -> Budget | None:
+    """The budget of a searched set-up decision: ``setup_iterations`` under a cap of
+    ``setup_think`` seconds of CPU (None when neither is set: the budget of any decision)."""
+    its, cap = settings.get("setup_iterations"), settings.get("setup_think")
+    if its is None and cap is None:
+        return None
+    cap = None if cap is None else float(cap)
+    if its is None:
+        return Budget(seconds=cap or 1.0)
+    return Budget(seconds=cap or 1.0, iterations=int(its), cap=cap)
+
+
 def factory(
     game: SearchGame,
     make_fallback: Any = None,
     setup_phases: tuple[str, ...] = (),
     defaults: dict[str, Any] | None = None,
+    beliefs: dict[str, SearchGame] | None = None,
 ) -> Any:
     """A registry bot factory ``(rng, settings) -> SearchBot`` for ``game``; ``defaults`` are
-    the game's best settings, which the given ones override."""
+    the game's best settings, which the given ones override. ``beliefs`` names other ways the
+    game draws its hidden cards (``"uniform"``, ...): the setting ``beliefs`` picks one
+    (``"model"``, the default, is ``game``)."""
+    games = {"model": game, **(beliefs or {})}
 
     def make(rng: random.Random, given: dict[str, Any]) -> SearchBot:
         settings = {**(defaults or {}), **given}
+        belief = str(settings.get("beliefs", "model"))
+        if belief not in games:
+            raise ValueError(f"beliefs must be one of {', '.join(games)}, not {belief!r}")
         think = settings.get("think")
         iterations = settings.get("iterations")
         setup = settings.get("setup", "greedy")
@@ -108,7 +138,7 @@ def factory(
             raise ValueError(f"setup must be greedy or search, not {setup!r}")
         fallback = make_fallback(rng) if setup == "greedy" and make_fallback else None
         return SearchBot(
-            game,
+            games[belief],
             rng,
             think=1.0 if think is None else float(think),
             iterations=None if iterations is None else int(iterations),
@@ -120,6 +150,7 @@ def factory(
             cap=None if think is None or iterations is None else float(think),
             horizon=settings.get("horizon", 1) not in (0, "0", "no", False),
             path=str(settings.get("path", "fast")),
+            setup_budget=_setup_budget(settings) if setup == "search" and setup_phases else None,
         )
 
     return make

@@ -43,6 +43,10 @@ def chance_of(mean: float | None) -> float | None:
 def suggest(entry: Any, view: Any, seat: int, rng: random.Random | None = None, **settings: Any) -> Hint:
     """The hard level's suggestion for ``seat`` on its ``view`` (``settings`` override the
     level's, e.g. ``iterations`` for a reproducible hint)."""
+    if "iterations" in settings:  # a set-up decision too: reproducible
+        settings.setdefault("setup_iterations", settings["iterations"])
+    if "think" in settings:
+        settings.setdefault("setup_think", settings["think"])
     bot = entry.make_bot("hard", rng or random.Random(), setup="search", **settings)
     if not isinstance(bot, SearchBot):
         return Hint(bot.choose(view, seat), None)

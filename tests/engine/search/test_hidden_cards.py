@@ -25,7 +25,7 @@ from .positions import game_position
 
 #: a small fixed budget and a cap that does not bind: a search decides the same from the same
 #: generator state
-QUICK = {"iterations": 24, "think": 1000.0}
+QUICK = {"iterations": 24, "think": 1000.0, "setup_iterations": 24, "setup_think": 1000.0}
 
 DETERMINIZE = {"medici": medici_search.determinize, "condottiere": condottiere_search.determinize}
 OPTIONS: dict[str, list[dict[str, Any]]] = {
