@@ -14,6 +14,9 @@ a hidden card revealed by that strike is shown in its slot and counted once), an
 at random into that house's slots (``engine.search.determinize.deal``). Hands and pools are
 multisets, kept sorted; bottoms keep their order.
 
+That is the uniform belief (``GAME``, the setting ``beliefs=uniform``); the levels draw by
+``engine.search.medici_beliefs`` instead, a model of what each seat's choices show.
+
 Observations are the engine's own ``public_action``: what a seat learns of an action (every
 action in full except another seat's draw, unless it is the deck's shown last card, and the card
 another seat hides, puts on top of its alliance or plans under its deck).

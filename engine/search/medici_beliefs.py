@@ -26,8 +26,8 @@ Each hidden place is filled by a choice or by chance:
 ``HIDE`` and ``TOP`` are the greedy set-up rule (``engine.medici.bots.GreedyBot``) worked out
 over 20,000 random opening hands: the rate at which a card of each rank ends hidden (or on top)
 against the 3 in 11 of a card picked at random. ``HAND`` is the rate at which a card of each
-rank sits in another seat's hand rather than its deck, over every decision of 30 games of
-greedy bots (``scripts/coach_calibration.py`` plays such games). Each table is mixed with the
+rank sits in another seat's hand rather than its deck, counted at every move of 30 games of
+four greedy bots (option ``end_when_all_struck``). Each table is mixed with the
 uniform belief (``TRUST`` of the model, the rest uniform), so that a player who chooses
 otherwise (a person, a bot that searches its set-up) is still well inside what the search
 considers, and no card is ever ruled out: each rank keeps at least ``1 - TRUST`` of its weight.
