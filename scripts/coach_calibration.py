@@ -3,7 +3,7 @@
 
 Games are played with one seat (the *coached* seat, a different one each game) following the
 coach (``engine.search.coach.suggest``: it plays the suggested move) against bots of one level
-(``--opponents``, ``hard`` by default: what the coach assumes of a person). At every decision of
+(``--opponents``, ``easy`` by default; ``hard`` is what the coach assumes of a person). At every decision of
 the coached seat with more than one move, the chance the coach states for its suggestion is
 recorded, until ``--positions`` positions are gathered (the last game is played to its end).
 Each position then counts as won or lost by how its game ended.
@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--positions", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--opponents", default="hard", help="the level of the other three seats")
+    p.add_argument("--opponents", default="easy", help="the level of the other three seats")
     p.add_argument("--option", action="append", default=[], help="a rules option, NAME or NAME=N")
     p.add_argument("--think", type=float, default=None, help="CPU cap of every search decision")
     p.add_argument("--iterations", type=int, default=0, help="iterations of every search decision")
