@@ -32,5 +32,9 @@ class RandomBot(Generic[S, A]):
         """The game's ``legal_actions`` (each game's subclass says it)."""
         raise NotImplementedError
 
+    def seat_view(self, view: S, seat: int) -> S:
+        """What ``seat`` may know of ``view`` (each game's subclass masks the rest)."""
+        return view
+
     def choose(self, view: S, seat: int) -> A:
-        return self.rng.choice(self.legal_actions(view))
+        return self.rng.choice(self.legal_actions(self.seat_view(view, seat)))

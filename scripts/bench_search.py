@@ -18,7 +18,9 @@ game's end), a third pass, ``before``, runs the legacy path with the settings of
 (``BEFORE``), and the script also prints the fast path's rate as a ratio to it: what a decision
 of the default bot gets now, in iterations per CPU second, against what it got before.
 
-    scripts/bench_search.py medici --games 2 --iterations 200 --rounds 3
+    scripts/bench_search.py --games 2 --iterations 200 --rounds 3
+
+With no game named, both games are measured one after the other at the same settings.
 """
 
 from __future__ import annotations
@@ -89,7 +91,7 @@ def run(game: str, settings: dict[str, Any], path: str, views: list[tuple[Any, i
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("game")
+    p.add_argument("game", nargs="?", default="both", help="medici, condottiere or both (the default)")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--games", type=int, default=2)
     p.add_argument("--decisions", type=int, default=10)
@@ -99,6 +101,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--set", action="append", default=[], help="a search setting, KEY=VALUE")
     p.add_argument("--profile", action="store_true")
     args = p.parse_args(argv)
+    games = ["medici", "condottiere"] if args.game == "both" else [args.game]
+    ok = True
+    for game in games:
+        args.game = game
+        ok = bench(args) and ok
+    return 0 if ok else 1
+
+
+def bench(args: argparse.Namespace) -> bool:
+    """One game's figures (``args.game``); whether both paths chose the same moves."""
     settings = parse_set(args.set)
     probe = get_game(args.game).make_bot("ismcts", random.Random(0), **settings)
     skip = probe.setup_phases if probe.fallback is not None else ()
@@ -144,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             bot.search.run(view, seat, Budget(iterations=args.iterations))
         prof.disable()
         pstats.Stats(prof).sort_stats("tottime").print_stats(15)
-    return 0 if same else 1
+    return same
 
 
 if __name__ == "__main__":

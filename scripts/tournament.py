@@ -160,7 +160,24 @@ def print_table(args: argparse.Namespace, match: dict[str, Any]) -> None:
         print(f"| {spec:<40} | {n:>10} | {w:>4.0f} | {rate:>8.1%} | {lo:.1%}-{hi:.1%} |")
     for line in match["tally"].lines():
         print(f"  {line}")
+    if args.row:
+        print(ladder_row(args, match))
     sys.stdout.flush()
+
+
+def ladder_row(args: argparse.Namespace, match: dict[str, Any]) -> str:
+    """The README's ladder row of a match: the first bot against the others."""
+    lineup = match["lineup"]
+    focal = lineup[0]
+    rest = [b for b in lineup if b != focal]
+    against = f"{len(rest)} {rest[0]}" if len(set(rest)) == 1 else ", ".join(rest)
+    n = match["seat_games"].get(focal, 0)
+    w = match["wins"].get(focal, 0.0)
+    lo, hi = wilson(w, n)
+    name = get_game(args.game).rules.title.split(":")[0]
+    options = f" ({', '.join(args.option)})" if args.option else ""
+    return (f"| {name}{options} | {focal} vs {against} | {w:.0f}/{n} | "
+            f"{w / n if n else 0:.1%} ({lo:.1%}-{hi:.1%}) |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -176,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--log", default="", help="append one JSON line per game to this file")
     p.add_argument("--progress", type=int, default=0, help="print a line every N games")
+    p.add_argument("--row", action="store_true", help="after each match, its README ladder row")
     args = p.parse_args(argv)
 
     lineups = [[b.strip() for b in lu.split(",") if b.strip()] for lu in args.lineup]

@@ -1,4 +1,5 @@
-"""Computer players for Condottiere. They decide from a view.
+"""Computer players for Condottiere. They decide from a view: each masks what it is handed to
+its seat's view first, so a card the seat cannot see is never read, even in a full state.
 
 ``RandomBot`` picks uniformly among the legal actions.
 
@@ -39,6 +40,7 @@ from engine.condottiere.cards import (
     largest_group,
 )
 from engine.condottiere.state import NONE, Action, State
+from engine.condottiere.view import view as seat_view
 from engine.core import UNKNOWN
 
 #: how much the bot likes to hold each card (mercenaries by strength, specials by use)
@@ -51,6 +53,9 @@ COST_WEIGHT = 0.5
 class RandomBot(bots.RandomBot[State, Action]):
     def legal_actions(self, view: State) -> list[Action]:
         return rules.legal_actions(view)
+
+    def seat_view(self, view: State, seat: int) -> State:
+        return seat_view(view, seat)
 
 
 def estimated_strengths(view: State) -> list[float]:
@@ -103,6 +108,7 @@ class GreedyBot:
         self.rng = rng or random.Random()
 
     def choose(self, view: State, seat: int) -> Action:
+        view = seat_view(view, seat)  # a card the seat cannot see is never read
         legal = rules.legal_actions(view)
         if len(legal) == 1:
             return legal[0]

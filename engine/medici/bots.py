@@ -1,4 +1,6 @@
-"""Computer players for Court of the Medici that look one move ahead. They decide from a view.
+"""Computer players for Court of the Medici that look one move ahead. They decide from a view:
+each masks what it is handed to its seat's view first, so a card the seat cannot see is never
+read, even when the caller hands it a full state.
 
 ``RandomBot`` picks uniformly among the legal actions.
 
@@ -23,11 +25,15 @@ from engine.medici import rules
 from engine.medici.cards import COPIES, JESTER, RANK_VALUE, RANKS
 from engine.medici.game import scores
 from engine.medici.state import Action, State, mk, place_of
+from engine.medici.view import view as seat_view
 
 
 class RandomBot(bots.RandomBot[State, Action]):
     def legal_actions(self, view: State) -> list[Action]:
         return rules.legal_actions(view)
+
+    def seat_view(self, view: State, seat: int) -> State:
+        return seat_view(view, seat)
 
 
 def _card_score(c: int) -> int:
@@ -115,6 +121,7 @@ class GreedyBot:
     # -- choice --------------------------------------------------------------------------------
 
     def choose(self, view: State, seat: int) -> Action:
+        view = seat_view(view, seat)  # a card the seat cannot see is never read
         legal = rules.legal_actions(view)
         if len(legal) == 1:
             return legal[0]

@@ -16,7 +16,8 @@ from engine.medici.bots import GreedyBot, RandomBot
 from engine.medici.game import RULES
 from engine.registry import GameEntry
 from engine.search import bot as search_bot
-from engine.search.medici import GAME as SEARCH_GAME
+from engine.search.medici import GAME as UNIFORM_GAME
+from engine.search.medici_beliefs import GAME as SEARCH_GAME
 
 ENTRY = GameEntry(
     rules=RULES,
@@ -25,12 +26,14 @@ ENTRY = GameEntry(
         "random": lambda rng, settings: RandomBot(rng),
         "greedy": lambda rng, settings: GreedyBot(rng),
         "ismcts": search_bot.factory(
-            SEARCH_GAME, GreedyBot, ("hide", "top"), {"rollout": "fast", "bias": 2.0}
+            SEARCH_GAME, GreedyBot, ("hide", "top"), {"rollout": "fast", "bias": 2.0},
+            beliefs={"uniform": UNIFORM_GAME},
         ),
     },
     levels={
         "easy": ("greedy", {}),
         "normal": ("ismcts", {"iterations": 64, "think": 0.25}),
-        "hard": ("ismcts", {"iterations": 600, "think": 1.0}),
+        "hard": ("ismcts", {"iterations": 600, "think": 1.0, "setup": "search",
+                            "setup_iterations": 400, "setup_think": 0.45}),
     },
 )

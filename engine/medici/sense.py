@@ -5,7 +5,8 @@ full state or a seat's view (a hidden card the state does not show may be any ca
 ``rules.possible_hidden`` allows):
 
 ``ends-lost``
-    a strike that ends the game (it takes the seat's last shadow alliance) and more likely than
+    a strike that ends the game (it takes the seat's last shadow alliance; under the option
+    ``end_when_all_struck``, the last one on the table) and more likely than
     not leaves the seat not alone in the lead, the hidden card weighed by the copies of each
     card the seat cannot see, each resolved as well as it can be (in a full state the card is
     known: the strike wins or it does not). The game's designers observed that "everyone wants
@@ -36,9 +37,12 @@ def leads(s: State, seat: int) -> bool:
 
 
 def ends_game(s: State, a: Action, seat: int) -> bool:
-    """Whether strike ``a`` takes the last shadow alliance of ``seat`` and so ends the game."""
-    if a.kind != "strike" or s.config.end_when_all_struck:
+    """Whether strike ``a`` ends the game: it takes the last shadow alliance of ``seat`` (the
+    short game), or with ``end_when_all_struck`` the last one in front of any player."""
+    if a.kind != "strike":
         return False
+    if s.config.end_when_all_struck:
+        return sum(1 for row in s.alliances for al in row if al is not None) == 1
     return sum(1 for al in s.alliances[seat] if al is not None) == 1
 
 

@@ -13,6 +13,11 @@ Settings (from the registry's levels and the command line):
 ``bias``        the weight of the game's prior (progressive bias; 0 turns it off)
 ``setup``       ``"greedy"`` hands the set-up decisions of a game (phases listed in
                 ``SETUP_PHASES``) to the game's greedy bot; ``"search"`` searches them too
+``setup_iterations``, ``setup_think``
+                with ``setup="search"``, the budget of each set-up decision (iterations
+                under a cap in CPU seconds; by default the budget of any decision)
+``beliefs``     how the hidden cards are drawn: ``"model"`` (the game's model of what each
+                seat's choices show, e.g. ``engine.search.medici_beliefs``) or ``"uniform"``
 ``path``        ``"fast"`` (in place, the game's rollout loops) or ``"legacy"`` (a state copy
                 a step, the policy called step by step): the same moves, only slower; kept
                 to measure the speed against (``scripts/bench_search.py``)
@@ -21,7 +26,9 @@ A move the game calls senseless (``SearchGame.senseless``: ending a game it woul
 surrendering a battle another seat leads, ...) is not played while another move is left: the
 most visited sensible move is played instead.
 
-The bot is handed a view and never a state: everything it knows comes from that view.
+The bot is handed a view and never a state: everything it knows comes from that view. It masks
+what it is handed to the seat's view first (``SearchGame.mask``), so that even a caller that
+hands it a full state gets a move decided on what the seat may know.
 """
 
 from __future__ import annotations
@@ -53,6 +60,7 @@ class SearchBot(Generic[S, A]):
         cap: float | None = None,
         horizon: bool = True,
         path: str = "fast",
+        setup_budget: Budget | None = None,
     ) -> None:
         if rollout not in game.rollouts:
             raise ValueError(f"unknown rollout {rollout!r} (choose from {', '.join(game.rollouts)})")
@@ -63,13 +71,26 @@ class SearchBot(Generic[S, A]):
                              horizon=horizon, path=path)
         self.fallback = fallback
         self.setup_phases = setup_phases
+        #: the budget of a set-up decision searched (None: the budget of any other decision)
+        self.setup_budget = setup_budget
         self.last: SearchResult[A] | None = None
 
     def choose(self, view: S, seat: int) -> A:
+        if self.game.mask is not None:  # never more than the seat may know
+            view = self.game.mask(view, seat)
         if self.fallback is not None and getattr(view, "phase", None) in self.setup_phases:
             return self.fallback.choose(view, seat)
-        self.last = self.search.run(view, seat, self.budget)
-        return self._sensible(view, seat, self.last)
+        return self.decide(view, seat)[0]
+
+    def decide(self, view: S, seat: int) -> tuple[A, SearchResult[A]]:
+        """The searched move on the seat's view of ``view``, and the search's figures."""
+        if self.game.mask is not None:
+            view = self.game.mask(view, seat)
+        budget = self.budget
+        if self.setup_budget is not None and getattr(view, "phase", None) in self.setup_phases:
+            budget = self.setup_budget
+        self.last = self.search.run(view, seat, budget)
+        return self._sensible(view, seat, self.last), self.last
 
     def _sensible(self, view: S, seat: int, result: SearchResult[A]) -> A:
         """The search's move, or when the game calls it senseless the most visited move that
@@ -93,17 +114,35 @@ def _number(settings: Settings, name: str) -> float | None:
     raise ValueError(f"{name} must be a number, not {value!r}")
 
 
+def _setup_budget(settings: Settings) -> Budget | None:
+    """The budget of a searched set-up decision: ``setup_iterations`` under a cap of
+    ``setup_think`` seconds of CPU (None when neither is set: the budget of any decision)."""
+    its, cap = _number(settings, "setup_iterations"), _number(settings, "setup_think")
+    if its is None and cap is None:
+        return None
+    if its is None:
+        return Budget(seconds=cap or 1.0)
+    return Budget(seconds=cap or 1.0, iterations=int(its), cap=cap)
+
+
 def factory(
     game: SearchGame[S, A],
     make_fallback: Callable[[random.Random], Bot[S, A]] | None = None,
     setup_phases: tuple[str, ...] = (),
     defaults: Settings | None = None,
+    beliefs: dict[str, SearchGame[S, A]] | None = None,
 ) -> Callable[[random.Random, Settings], SearchBot[S, A]]:
     """A registry bot factory ``(rng, settings) -> SearchBot`` for ``game``; ``defaults`` are
-    the game's best settings, which the given ones override."""
+    the game's best settings, which the given ones override. ``beliefs`` names other ways the
+    game draws its hidden cards (``"uniform"``, ...): the setting ``beliefs`` picks one
+    (``"model"``, the default, is ``game``)."""
+    games = {"model": game, **(beliefs or {})}
 
     def make(rng: random.Random, given: Settings) -> SearchBot[S, A]:
         settings = {**(defaults or {}), **given}
+        belief = str(settings.get("beliefs", "model"))
+        if belief not in games:
+            raise ValueError(f"beliefs must be one of {', '.join(games)}, not {belief!r}")
         think = _number(settings, "think")
         iterations = _number(settings, "iterations")
         exploration, bias = _number(settings, "exploration"), _number(settings, "bias")
@@ -112,7 +151,7 @@ def factory(
             raise ValueError(f"setup must be greedy or search, not {setup!r}")
         fallback = make_fallback(rng) if setup == "greedy" and make_fallback else None
         return SearchBot(
-            game,
+            games[belief],
             rng,
             think=1.0 if think is None else think,
             iterations=None if iterations is None else int(iterations),
@@ -124,6 +163,7 @@ def factory(
             cap=None if think is None or iterations is None else think,
             horizon=settings.get("horizon", 1) not in (0, "0", "no", False),
             path=str(settings.get("path", "fast")),
+            setup_budget=_setup_budget(settings) if setup == "search" and setup_phases else None,
         )
 
     return make

@@ -1,27 +1,56 @@
 """A coach: the hard bot's suggested move for a seat, from that seat's view alone.
 
-``suggest(entry, view, seat)`` searches the view with the game's ``hard`` level (its iteration
-budget and CPU-time cap, ``engine.search.ismcts.Budget``; the set-up phases are searched too,
-rather than handed to the greedy rules, so that every suggestion comes with figures) and
-returns a ``Hint``: the most visited move and the runner-up, each with the search's estimate
-of the seat's chance to win after it. The search sees only the view it is given, as a bot
-always does, so a hint tells the seat nothing its view does not already hold.
+``suggest(entry, view, seat, opponents=...)`` searches the view with the game's ``hard`` level
+(its iteration budget and CPU-time cap, ``engine.search.ismcts.Budget``; the set-up phases are
+searched too, rather than handed to the greedy rules, so that every suggestion comes with
+figures) and returns a ``Hint``: the most visited move and the runner-up, each with a chance to
+win after it. The search sees only the view it is given (it masks what it is handed to the
+seat's view first), so a hint tells the seat nothing its view does not already hold.
 
-The estimate is read off the mean reward (``engine.search.game.outcome_rewards``): a win is
-worth ``1 - margin_weight`` and the margin adds up to ``margin_weight``, so the chance is about
-``(mean - margin_weight / 2) / (1 - margin_weight)``, clipped to [0, 1]. It is a rough figure
-from a few hundred simulated games, not a promise.
+The chance to win
+-----------------
+The search's own figure (``raw``) is read off its mean reward (``engine.search.game.
+outcome_rewards``: a win is worth ``1 - margin_weight`` and the margin adds up to
+``margin_weight``, so the figure is about ``(mean - margin_weight / 2) / (1 - margin_weight)``).
+It assumes that every other seat plays as well as the search itself, which overstates strong
+opponents' play and understates a weak table: against easy bots, a raw 35% came true 73% of
+the time. So the chance a hint shows models **the opponents actually at the table**: each other
+seat's level (``opponents``, by seat: a level name, or ``None`` for a person, who is assumed to
+play like ``hard``), and the raw figure is mapped through that level's calibration,
+
+    chance = 1 / (1 + exp(-(a + b * logit(raw))))
+
+with ``(a, b)`` per game and level in ``CALIBRATION``, fitted by ``scripts/coach_calibration.py
+--fit`` on games in which the seat followed the coach against three bots of that level (the
+script prints the reliability table that checks it). At a table of mixed levels the chance is
+the mean of the per-level chances. ``Hint.assumes`` says in words what the chance assumes.
 """
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.search.bot import SearchBot
 
 MARGIN_WEIGHT = 0.1
+#: the level a person at the table is assumed to play like
+PERSON = "hard"
+
+#: per game, per opponents' level: ``(a, b)`` of the calibration (see the module docstring);
+#: a level not listed takes the raw figure (``random`` the weakest listed)
+#: Fitted at ``--think 0.1`` on games under ``end_when_all_struck`` (Court of the Medici) against
+#: three easy bots (``scripts/coach_calibration.py --positions 1000 --seed 1 --opponents easy
+#: --think 0.1 --fit``); ``normal`` is not measured and takes easy's (a search bot with a small
+#: budget is far from the hard play the raw figure assumes); ``hard`` takes the raw figure.
+CALIBRATION: dict[str, dict[str, tuple[float, float]]] = {
+    "medici": {"easy": (1.467, 0.507), "normal": (1.467, 0.507)},
+}
+#: the levels from weakest to strongest, to find the nearest one calibrated
+ORDER = ("random", "easy", "greedy", "normal", "hard", "expert")
 
 
 @dataclass(frozen=True)
@@ -31,33 +60,100 @@ class Hint:
     runner_up: Any = None
     runner_up_chance: float | None = None
     iterations: int = 0
+    #: what the chance assumes of the other players, in words
+    assumes: str = ""
+    #: the search's own figure for ``best``, before calibration
+    raw: float | None = None
 
 
 def chance_of(mean: float | None) -> float | None:
+    """The search's own chance from its mean reward (the ``raw`` figure)."""
     if mean is None:
         return None
     c = (mean - MARGIN_WEIGHT / 2) / (1 - MARGIN_WEIGHT)
     return 0.0 if c < 0 else 1.0 if c > 1 else c
 
 
-def suggest(entry: Any, view: Any, seat: int, rng: random.Random | None = None, **settings: Any) -> Hint:
-    """The hard level's suggestion for ``seat`` on its ``view`` (``settings`` override the
-    level's, e.g. ``iterations`` for a reproducible hint)."""
+def _level(name: str | None) -> str:
+    if name is None:
+        return PERSON
+    return "easy" if name == "greedy" else name
+
+
+def _calibration(game: str, level: str) -> tuple[float, float] | None:
+    """The level's ``(a, b)``; a level weaker than those listed takes the weakest listed; a
+    level not listed otherwise takes none (the raw figure, which assumes hard play)."""
+    table = CALIBRATION.get(game, {})
+    if level in table:
+        return table[level]
+    if level == "random" and table:
+        return table[min(table, key=lambda lv: ORDER.index(lv) if lv in ORDER else len(ORDER))]
+    return None
+
+
+def calibrated(game: str, raw: float | None, levels: Sequence[str]) -> float | None:
+    """The chance to win that ``raw`` stands for against opponents of ``levels``."""
+    if raw is None:
+        return None
+    x = min(max(raw, 0.01), 0.99)
+    logit = math.log(x / (1 - x))
+    chances = []
+    for level in levels:
+        ab = _calibration(game, level)
+        chances.append(raw if ab is None else 1 / (1 + math.exp(-(ab[0] + ab[1] * logit))))
+    return sum(chances) / len(chances) if chances else raw
+
+
+def assumptions(levels: Sequence[str], people: int) -> str:
+    """``levels`` (the other seats', people counted as ``PERSON``) in words."""
+    named = sorted(set(levels), key=lambda lv: ORDER.index(lv) if lv in ORDER else len(ORDER))
+    text = "against " + ", ".join(f"{levels.count(lv)} {lv}" for lv in named)
+    if people:
+        text += f" (a person counts as {PERSON})"
+    return text
+
+
+def suggest(
+    entry: Any,
+    view: Any,
+    seat: int,
+    rng: random.Random | None = None,
+    opponents: Sequence[str | None] | None = None,
+    **settings: Any,
+) -> Hint:
+    """The hard level's suggestion for ``seat`` on its ``view``; ``opponents`` names each
+    seat's level (``None``: a person; the seat's own entry is ignored; by default every other
+    seat is a person). ``settings`` override the level's, e.g. ``iterations`` for a
+    reproducible hint."""
+    if "iterations" in settings:  # a set-up decision too: reproducible
+        settings.setdefault("setup_iterations", settings["iterations"])
+    if "think" in settings:
+        settings.setdefault("setup_think", settings["think"])
     bot = entry.make_bot("hard", rng or random.Random(), setup="search", **settings)
     if not isinstance(bot, SearchBot):
         return Hint(bot.choose(view, seat), None)
-    result = bot.search.run(view, seat, bot.budget)
-    best = bot._sensible(view, seat, result)
+    players = len(getattr(view, "hands", ())) or 1
+    others = [
+        (opponents[i] if opponents is not None and i < len(opponents) else None)
+        for i in range(players)
+        if i != seat
+    ]
+    levels = [_level(o) for o in others]
+    game = entry.rules.name
+    best, result = bot.decide(view, seat)
     ranked = sorted(
         (a for a in result.visits if a != best),
         key=lambda a: (result.visits[a], result.means.get(a, -1.0)),
         reverse=True,
     )
     runner = ranked[0] if ranked else None
+    raw = chance_of(result.means.get(best))
     return Hint(
         best,
-        chance_of(result.means.get(best)),
+        calibrated(game, raw, levels),
         runner,
-        chance_of(result.means.get(runner)) if runner is not None else None,
+        calibrated(game, chance_of(result.means.get(runner)), levels) if runner is not None else None,
         result.iterations,
+        assumptions(levels, sum(1 for o in others if o is None)),
+        raw,
     )

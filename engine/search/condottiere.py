@@ -42,7 +42,7 @@ from engine.condottiere import rules, sense
 from engine.condottiere.cards import COPIES, FACE_DOWN_KINDS, KINDS, SLOTS, STRENGTH, largest_group
 from engine.condottiere.game import outcome
 from engine.condottiere.state import REFEREE, VARIANTS, Action, State, mk
-from engine.condottiere.view import public_action
+from engine.condottiere.view import public_action, view
 from engine.core import UNKNOWN
 from engine.search.condottiere_sim import MIRRORED, simulate
 from engine.search.determinize import InconsistentViewError, deal, unseen
@@ -230,6 +230,7 @@ GAME = SearchGame(
     rollouts={"random": random_action, "light": light_action},
     rewards=rewards,
     senseless=sense.senseless,
+    mask=view,
     horizon=horizon,
     evaluate=evaluate,
     copy=State.copy,

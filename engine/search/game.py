@@ -14,6 +14,9 @@ The search bot (``engine.search.ismcts``) works on any game that offers the engi
 * ``rollouts``: default policies, by name, that play a simulated game to its end: each maps
   ``(state, seat, rng)`` to an action of ``seat``; ``"random"`` is always offered;
 * ``rewards(state)``: one number per seat for a finished game, larger is better;
+* ``mask(state, seat)``: the seat's view of a state (the game's ``view``; a view is left as it
+  is). The search and the bot mask what they are handed first, so that a card the seat cannot
+  see is never read, even when a caller hands them a full state;
 * ``horizon(state)`` and ``evaluate(state, horizon)``: optionally, a rollout that reaches the
   horizon (``evaluate`` gives rewards instead of ``None``) stops there and takes the
   evaluation as its result: for a long game, a judgement of the position a few steps ahead is
@@ -127,6 +130,7 @@ class SearchGame(Generic[S, A]):
     rollouts: Mapping[str, Callable[[S, int, random.Random], A]]
     rewards: Callable[[S], list[float]]
     prior: Callable[[S, A, int], float] | None = None
+    mask: Callable[[S, int], S] | None = None
     senseless: Callable[[S, A, int], str] | None = None
     horizon: Callable[[S], int] | None = None
     evaluate: Callable[[S, int], list[float] | None] | None = None

@@ -134,6 +134,8 @@ class Search(Generic[S, A]):
 
     def run(self, view: S, seat: int, budget: Budget) -> SearchResult[A]:
         g = self.game
+        if g.mask is not None:  # never more than the seat may know, whatever it is handed
+            view = g.mask(view, seat)
         legal = g.legal_actions(view)
         if len(legal) == 1:
             return SearchResult(legal[0], 0, {}, {})

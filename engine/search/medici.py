@@ -14,6 +14,9 @@ a hidden card revealed by that strike is shown in its slot and counted once), an
 at random into that house's slots (``engine.search.determinize.deal``). Hands and pools are
 multisets, kept sorted; bottoms keep their order.
 
+That is the uniform belief (``GAME``, the setting ``beliefs=uniform``); the levels draw by
+``engine.search.medici_beliefs`` instead, a model of what each seat's choices show.
+
 Observations are the engine's own ``public_action``: what a seat learns of an action (every
 action in full except another seat's draw, unless it is the deck's shown last card, and the card
 another seat hides, puts on top of its alliance or plans under its deck).
@@ -37,9 +40,10 @@ from engine.medici import rules, sense
 from engine.medici.cards import COPIES, MINISTER, RANK_VALUE, RANKS
 from engine.medici.game import outcome
 from engine.medici.state import NO_CARD, NONE, VARIANTS, Action, State, mk
-from engine.medici.view import public_action
+from engine.medici.view import public_action, view
 from engine.search.determinize import deal, unseen
 from engine.search.game import SearchGame, mirrored, outcome_rewards
+from engine.search.medici_model import GUESS_RANK, guess_rank
 from engine.search.medici_sim import MIRRORED, simulate
 
 
@@ -241,8 +245,10 @@ def _gain(s: State, a: Action, seat: int) -> int:
         if al is not None:
             g += RANK_VALUE[al[2] % RANKS]
             h = al[1]
-            if h >= 0:
-                g += RANK_VALUE[h % RANKS] * (1 if h // RANKS == seat else -1)
+            if al[0] != seat:  # the striker cannot see it: a guess, never the dealt card
+                g -= RANK_VALUE[GUESS_RANK]
+            elif h >= 0:
+                g += RANK_VALUE[h % RANKS]
         return g
     if kind == "resolve" and a.elim >= 0:
         st = s.stack(a.elim)
@@ -270,12 +276,18 @@ def light_action(s: State, seat: int, rng: random.Random, explore: float = 0.3) 
     return picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
 
 
-def fast_action(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> Action:
+def fast_action(
+    s: State, seat: int, rng: random.Random, explore: float = 0.3, guess: bool = True
+) -> Action:
     """``light`` without listing every legal action, for the play phase of a full state.
 
     The greedy part looks only at the moves that can gain: a card to court, a conspiracy, a
-    Minister on a stack of two or more, and a strike (judged by its total in the determinized
-    state, where the hidden card has been dealt). The random part sends a random playable card
+    Minister on a stack of two or more, and a strike (a hidden card the striker placed counts as
+    it is; one it cannot see is judged as a card of the placer's house of a rank drawn by the beliefs'
+    model, ``engine.search.medici_model.guess_rank``: the rollout never reads a card its striker cannot see, though the
+    determinization dealt it; the strike then resolves with the dealt card). With ``guess``
+    off (the rollout ``dealt``, kept to measure against), the striker judges by the dealt card,
+    as the search did before. The random part sends a random playable card
     to court, onto a random stack or under the deck.
     """
     if s.phase != "play":
@@ -311,7 +323,9 @@ def fast_action(s: State, seat: int, rng: random.Random, explore: float = 0.3) -
     seen = None
     for k, al in enumerate(s.alliances[seat]):
         if al is not None:
-            _, hidden, top, _ = al
+            placer, hidden, top, _ = al
+            if placer != seat and guess:  # a card the striker cannot see: a guess
+                hidden = placer * RANKS + guess_rank(rng)
             hv = RANK_VALUE[hidden % RANKS]
             g0 = RANK_VALUE[top % RANKS] + (hv if hidden // RANKS == seat else -hv)
             true = {tv + x for tv in values(top) for x in values(hidden)}
@@ -347,12 +361,33 @@ def fast_action(s: State, seat: int, rng: random.Random, explore: float = 0.3) -
     return mk(kind, seat, card=c, value=v, stack=target, elim=elim)
 
 
+def _as_striker_sees(s: State, seat: int, slot: int) -> State:
+    """``s`` with the hidden card of ``seat``'s alliance in ``slot`` masked unless ``seat``
+    placed it: what the striker may know of its strike."""
+    al = s.alliances[seat][slot]
+    if al is None or al[0] == seat or al[1] < 0:
+        return s
+    t = s.copy()
+    row = s.alliances[seat]
+    row = row[:slot] + ((al[0], UNKNOWN, al[2], al[3]),) + row[slot + 1 :]
+    t.alliances = s.alliances[:seat] + (row,) + s.alliances[seat + 1 :]
+    return t
+
+
+def dealt_action(s: State, seat: int, rng: random.Random) -> Action:
+    """``fast_action`` with a strike judged by the dealt hidden card (see ``fast_action``)."""
+    return fast_action(s, seat, rng, guess=False)
+
+
 def prior(s: State, a: Action, seat: int) -> float:
     """The immediate gain of ``a``, a tenth per point, within [-1, 1]; planning a little below
-    nothing; a strike that ends the game in a loss (``sense``) -1."""
+    nothing; a strike that ends the game in a loss (``sense``, judged on what the striker may
+    know of its hidden card) -1."""
     if a.kind == "plan":
         return -0.05
-    if a.kind == "strike" and sense.senseless(s, a, seat):
+    if a.kind == "strike" and sense.ends_game(s, a, seat) and sense.senseless(
+        _as_striker_sees(s, seat, a.slot), a, seat
+    ):
         return -1.0
     g = _gain(s, a, seat) / 10.0
     return -1.0 if g < -1.0 else 1.0 if g > 1.0 else g
@@ -370,9 +405,10 @@ GAME = SearchGame(
     determinize=determinize,
     observe=observe,
     sample_chance=sample_chance,
-    rollouts={"random": random_action, "light": light_action, "fast": fast_action},
+    rollouts={"random": random_action, "light": light_action, "fast": fast_action, "dealt": dealt_action},
     rewards=rewards,
     prior=prior,
+    mask=view,
     senseless=sense.senseless,
     copy=State.copy,
     play=rules.apply_in_place,
@@ -380,6 +416,9 @@ GAME = SearchGame(
     simulations={
         "fast": mirrored(lambda s, rng: simulate(s, rng, fast_action, sample_chance, rewards), rules,
                          VARIANTS, MIRRORED, fast_action, sample_chance, rewards),
+        "dealt": mirrored(
+            lambda s, rng: simulate(s, rng, dealt_action, sample_chance, rewards, guess=False),
+            rules, VARIANTS, MIRRORED, dealt_action, sample_chance, rewards),
     },
 )
 

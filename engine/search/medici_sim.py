@@ -29,6 +29,7 @@ from typing import Any
 from engine.medici import rules
 from engine.medici.cards import COPIES, JESTER, JESTER_MAX, MINISTER, RANK_VALUE, RANKS
 from engine.medici.state import NO_CARD, NO_LIMIT, NONE, Action, State, _new, mk
+from engine.search.medici_model import guess_rank
 
 #: the options whose rules this module mirrors. A game that plays any other option is not
 #: simulated here: ``engine.search.medici`` plays it with the rules themselves
@@ -81,7 +82,9 @@ def _hidden_bits(seen: list[int], base: int) -> int:
     return bits
 
 
-def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> Action:
+def fast_play(
+    s: State, seat: int, rng: random.Random, explore: float = 0.3, guess: bool = True
+) -> Action:
     """``engine.search.medici.fast_action`` in the play phase of a full state: the same move
     from the same generator state."""
     hand = s.hands[seat]
@@ -153,7 +156,9 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
         if al is not None:
             elim: list[int | None] = [None] * _SPAN
             reach = 0  # the most it can add: it may eliminate nothing
-            for true_v in _TRUE[al[2] % RANKS][al[1] % RANKS]:
+            # a hidden card the striker cannot see: planned on a guess (``guess_rank``)
+            hidden = al[1] if al[0] == seat or not guess else al[0] * RANKS + guess_rank(rng)
+            for true_v in _TRUE[al[2] % RANKS][hidden % RANKS]:
                 for total, g in most.items():
                     v = total - true_v
                     if 0 <= v < _SPAN:
@@ -162,7 +167,7 @@ def fast_play(s: State, seat: int, rng: random.Random, explore: float = 0.3) -> 
                             elim[v] = g
                             if g > reach:
                                 reach = g
-            strikes.append([k, _FACE[al[2]] - loss[al[1]], elim, al, -1, reach])
+            strikes.append([k, _FACE[al[2]] - loss[hidden], elim, al, -1, reach])
     seen: list[int] | None = None
     # ``fast_action`` keeps every move whose gain is the best, in their order; the best is at
     # least the highest face (that card to court), so the search starts there, and a move that
@@ -311,10 +316,12 @@ def simulate(
     policy: Callable[[State, int, random.Random], Action],
     sample_chance: Callable[[State, random.Random], Action],
     rewards: Callable[[State], list[float]],
+    guess: bool = True,
 ) -> list[float]:
     """Play private full state ``s`` to its end in place with the ``fast`` policy, which
-    ``policy`` is (it decides the steps ``fast_play`` and ``fast_resolve`` do not),
-    ``sample_chance`` the chance steps other than a draw; return ``rewards`` of the end."""
+    ``policy`` is (it decides the steps ``fast_play`` and ``fast_resolve`` do not; ``guess``
+    as the policy's), ``sample_chance`` the chance steps other than a draw; return
+    ``rewards`` of the end."""
     apply = rules._APPLY
     take = rules._take_from_hand
     randrange = rng.randrange
@@ -323,7 +330,7 @@ def simulate(
         phase = s.phase
         if phase == "play":
             seat = s.turn
-            a = fast_play(s, seat, rng)
+            a = fast_play(s, seat, rng, 0.3, guess)
             kind = a.kind
             if kind == "strike":  # and its reveal: the hidden card of a full state is known
                 take(s, seat, a.card)

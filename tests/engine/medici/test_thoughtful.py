@@ -77,3 +77,43 @@ def test_a_last_strike_that_wins_only_with_a_lucky_hidden_card_is_senseless():
     assert 0 < sense.win_share(view, strike, 0) < 0.5
     assert sense.senseless(view, strike, 0) == sense.ENDS_LOST
     assert sense.win_share(s, strike, 0) == 1.0  # the full state knows the card: a 6
+
+
+def _last_on_the_table(middle: list[str], others_left: bool = False):
+    """As ``_last_alliance``, under the reading that ends the game only when no player has a
+    shadow alliance left (``end_when_all_struck``): Orsini's is the last on the table unless
+    ``others_left``."""
+    others = [_default_alliances(4, h) if others_left else [None, None, None] for h in (1, 2, 3)]
+    return position(
+        4,
+        hands=["O10 O3", "C5", "R5", "G5"],
+        alliances=[["O2/C6", None, None], *others],
+        middle=middle,
+        end_when_all_struck=True,
+    )
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_when_all_must_be_struck_a_bot_behind_does_not_strike_the_last_alliance_on_the_table(level):
+    s = _last_on_the_table(["C10 C8", "R10 R9"])
+    strike = action("strike", 0, "O10", slot=1)
+    view = RULES.view(s, 0)
+    assert sense.ends_game(view, strike, 0)
+    assert sense.senseless(view, strike, 0) == sense.ENDS_LOST
+    assert _choose(level, s).kind != "strike"
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_when_all_must_be_struck_a_bot_ahead_strikes_the_last_alliance_on_the_table(level):
+    s = _last_on_the_table(["O10 O9", "C8 C7"])
+    strike = action("strike", 0, "O10", slot=1)
+    assert sense.senseless(RULES.view(s, 0), strike, 0) == ""
+    assert _choose(level, s).kind == "strike"
+
+
+def test_when_all_must_be_struck_a_seats_last_alliance_does_not_end_the_game_while_others_remain():
+    s = _last_on_the_table(["C10 C8", "R10 R9"], others_left=True)
+    strike = action("strike", 0, "O10", slot=1)
+    view = RULES.view(s, 0)
+    assert not sense.ends_game(view, strike, 0)
+    assert sense.senseless(view, strike, 0) == ""

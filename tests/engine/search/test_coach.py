@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.registry import get_game
-from engine.search.coach import Hint, chance_of, suggest
+from engine.search.coach import Hint, calibrated, chance_of, suggest
 from engine.search.medici import determinize
 
 from .positions import game_position, random_position
@@ -49,3 +49,43 @@ def test_the_chance_reads_the_mean_reward_of_a_win_and_a_loss():
     assert chance_of(0.95) == pytest.approx(1.0) and chance_of(0.05) == 0.0
     assert chance_of(0.0) == 0.0 and chance_of(None) is None
     assert Hint("x", 0.5).runner_up is None
+
+
+def _medici_decision():
+    entry = get_game("medici")
+    rules = entry.rules
+    truth = random_position(3, 100)
+    seat = rules.current_player(truth)
+    assert seat >= 0
+    return entry, rules.view(truth, seat), seat
+
+
+def test_the_coach_says_what_it_assumes_of_the_other_players():
+    entry, view, seat = _medici_decision()
+    table: list[str | None] = [None, "easy", "normal", None]
+    table[seat] = "hard"  # the seat's own entry is not an opponent
+    hint = suggest(entry, view, seat, random.Random(1), opponents=table, iterations=40)
+    others = [table[i] for i in range(4) if i != seat]
+    people = others.count(None)
+    assert hint.assumes.startswith("against ")
+    assert ("(a person counts as hard)" in hint.assumes) == (people > 0)
+    for level in ("easy", "normal"):
+        assert (f"1 {level}" in hint.assumes) == (level in others)
+    alone = suggest(entry, view, seat, random.Random(1), iterations=40)
+    assert alone.assumes == "against 3 hard (a person counts as hard)"
+
+
+def test_the_chance_models_the_opponents_at_the_table():
+    """The same search, the same figure of its own: the chance stated against three easy bots
+    is that figure mapped through easy's calibration, against hard ones (or people) the figure
+    itself; a middling figure means more against weak play, as the reliability table shows."""
+    entry, view, seat = _medici_decision()
+    easy = suggest(entry, view, seat, random.Random(1), opponents=["easy"] * 4, iterations=60)
+    hard = suggest(entry, view, seat, random.Random(1), opponents=["hard"] * 4, iterations=60)
+    assert easy.best == hard.best and easy.raw == hard.raw
+    assert easy.chance == calibrated("medici", easy.raw, ["easy"] * 3)
+    assert hard.chance == pytest.approx(hard.raw)
+    assert calibrated("medici", 0.35, ["easy"] * 3) > 0.6
+    assert calibrated("medici", 0.35, ["hard"] * 3) == pytest.approx(0.35)
+    mixed = calibrated("medici", 0.35, ["easy", "hard", "hard"])
+    assert 0.35 < mixed < calibrated("medici", 0.35, ["easy"] * 3)
