@@ -13,7 +13,8 @@ import pytest
 from engine.core import CHANCE, REVEAL, TERMINAL, UNKNOWN, IllegalActionError, sample_chance
 from engine.medici import RULES, game, rules
 from engine.medici.legality import is_legal
-from engine.medici.state import FIELD_RANGES, KINDS, NO_CARD, NONE, Action, MediciConfig
+from engine.medici.scenario import card_of, position
+from engine.medici.state import FIELD_RANGES, KINDS, NO_CARD, NONE, Action, MediciConfig, State
 
 FIELDS = Action._fields[1:]  # seat, card, value, before, slot, stack, elim, extra
 #: the range each field may take in a well-formed action (``state.FIELD_RANGES``)
@@ -145,3 +146,23 @@ def test_checked_door_accepts_the_listed_actions_and_refuses_all_others(seed):
             for a in heard + nearby(heard, rng, 4):
                 assert door_accepts(view, a) == old_door(view, a), (view.to_data(), a)
     assert taken > 3_000 and refused > 1_500
+
+
+def test_actions_on_stacks_numbered_far_apart_are_listed_and_accepted():
+    """Stack numbers past the ones a short game reaches (the kept build tables grow)."""
+    s = position(hands=["O4 OJ", "", "", ""], middle=["C3", "G7", "R5 R2"])
+    data = s.to_data()
+    for stack, sid in zip(data["middle"], (5, 90, 300), strict=True):
+        stack[0] = sid
+    data["next_sid"] = 301
+    s = State.from_data(data)
+    legal = rules.legal_actions(s)
+    four, jester = card_of("O4"), card_of("OJ")
+    builds = {(a.card, a.value, a.stack) for a in legal if a.kind == "build"}
+    assert builds == {(c, v, sid) for c, v in [(four, 4)] + [(jester, v) for v in range(1, 11)]
+                      for sid in (5, 90, 300)}
+    conspiracies = {(a.card, a.value, a.stack, a.elim) for a in legal if a.kind == "conspire"}
+    assert conspiracies == {(c, 4, 5, other) for c in (four, jester) for other in (90, 300)}
+    assert all(is_legal(s, a) for a in legal)
+    assert not is_legal(s, Action("build", 0, four, 4, stack=6))
+    assert not is_legal(s, Action("conspire", 0, four, 4, stack=5, elim=5))
