@@ -143,7 +143,7 @@ def chance_outcomes(s: State) -> list[tuple[Action, float]]:
             draws = DRAWS[seat]
             return [(draws[c + 1], count(c) / n) for c in sorted(set(pool))]
         bottom = s.bottoms[seat]
-        return [(mk("draw", seat, bottom[0]), 1.0)] if bottom else []
+        return [(mk("draw", seat, card=bottom[0]), 1.0)] if bottom else []
     if s.phase == "first":
         tied = first_candidates(s)
         return [(mk("first", seat), 1 / len(tied)) for seat in tied]
@@ -291,8 +291,8 @@ def legal_actions(s: State) -> list[Action]:
         for k, a in enumerate(s.alliances[seat]):
             if a is not None and not a[3]:
                 if a[2] == UNKNOWN:
-                    return [mk("flip", seat, c, slot=k) for c in _own_possible(s, seat)]
-                return [mk("flip", seat, a[2], slot=k)]
+                    return [mk("flip", seat, card=c, slot=k) for c in _own_possible(s, seat)]
+                return [mk("flip", seat, card=a[2], slot=k)]
         return []
     if phase == "reveal":
         assert s.pending is not None
@@ -305,8 +305,8 @@ def legal_actions(s: State) -> list[Action]:
                 # the striker placed the card itself (three players): it knew it, so it could
                 # strike only if the card makes a match; a card that does not was never there
                 cards = [c for c in cards if _strike_matches(s, a, c)]
-            return [mk("reveal", a[0], c, slot=slot) for c in cards]
-        return [mk("reveal", a[0], a[1], slot=slot)]
+            return [mk("reveal", a[0], card=c, slot=slot) for c in cards]
+        return [mk("reveal", a[0], card=a[1], slot=slot)]
     if phase == "resolve":
         return _resolve_actions(s)
     return []
@@ -466,9 +466,9 @@ def _resolve_actions(s: State) -> list[Action]:
             value, extra = (tv if tjest else 0), (hv if hjest else 0)
             matches = totals.get(pv + tv + hv, ())
             for sid in matches:
-                hits.append(mk("resolve", seat, NO_CARD, value, elim=sid, extra=extra))
+                hits.append(mk("resolve", seat, card=NO_CARD, value=value, elim=sid, extra=extra))
             if not matches:
-                misses.append(mk("resolve", seat, NO_CARD, value, extra=extra))
+                misses.append(mk("resolve", seat, card=NO_CARD, value=value, extra=extra))
     out = hits or misses
     out.sort(key=sort_key)
     return out
