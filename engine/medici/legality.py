@@ -95,7 +95,7 @@ def _hide_legal(s: State, a: Action) -> bool:
     return (a.seat == seat and a.card in s.hands[seat] and 0 <= holder < n
             and (holder != seat or n == 3)
             and s.alliances[holder][(seat - holder - 1) % n] is None
-            and a == mk("hide", seat, a.card, before=holder))
+            and a == mk("hide", seat, card=a.card, before=holder))
 
 
 def _top_legal(s: State, a: Action) -> bool:
@@ -104,4 +104,4 @@ def _top_legal(s: State, a: Action) -> bool:
         return False
     alliance = s.alliances[seat][k]
     return (alliance is not None and alliance[2] == NO_CARD
-            and a == mk("top", seat, a.card, slot=k))
+            and a == mk("top", seat, card=a.card, slot=k))

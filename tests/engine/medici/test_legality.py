@@ -54,7 +54,8 @@ def nearby(legal, rng, count):
                 if rng.random() < 0.5:
                     out.append(base._replace(kind=kind))
                 else:  # the card under another kind, its fields left at their defaults
-                    out.append(Action(kind, base.seat, base.card, 0 if kind == "plan" else base.value))
+                    out.append(Action(kind, base.seat, card=base.card,
+                                      value=0 if kind == "plan" else base.value))
                 continue
             name = rng.choice(FIELDS)
             lo, hi = RANGES[name]
@@ -62,17 +63,17 @@ def nearby(legal, rng, count):
             new = old + rng.choice((-2, -1, 1, 2)) if rng.random() < 0.7 else rng.randint(lo, hi)
             out.append(base._replace(**{name: min(hi, max(lo, new))}))
         else:
-            out.append(Action(rng.choice(KINDS), rng.randint(0, 3), rng.randint(NO_CARD, 51),
-                              rng.randint(0, 11), rng.choice((NONE, 0, 1, 2)),
-                              rng.choice((NONE, 0, 1, 2)), rng.choice((NONE, 0, 1, 2, 3)),
-                              rng.choice((NONE, 0, 1, 2)), rng.randint(0, 10)))
+            out.append(Action(rng.choice(KINDS), rng.randint(0, 3), card=rng.randint(NO_CARD, 51),
+                              value=rng.randint(0, 11), before=rng.choice((NONE, 0, 1, 2)),
+                              slot=rng.choice((NONE, 0, 1, 2)), stack=rng.choice((NONE, 0, 1, 2, 3)),
+                              elim=rng.choice((NONE, 0, 1, 2)), extra=rng.randint(0, 10)))
     return out
 
 
 def always(s):
     """Moves of the seat on turn that need no card it holds: planning a card the state does not
     show, and being stuck."""
-    return [Action("plan", s.turn, UNKNOWN), Action("stuck", s.turn)]
+    return [Action("plan", s.turn, card=UNKNOWN), Action("stuck", s.turn)]
 
 
 def door_accepts(s, a):
@@ -164,5 +165,5 @@ def test_actions_on_stacks_numbered_far_apart_are_listed_and_accepted():
     conspiracies = {(a.card, a.value, a.stack, a.elim) for a in legal if a.kind == "conspire"}
     assert conspiracies == {(c, 4, 5, other) for c in (four, jester) for other in (90, 300)}
     assert all(is_legal(s, a) for a in legal)
-    assert not is_legal(s, Action("build", 0, four, 4, stack=6))
-    assert not is_legal(s, Action("conspire", 0, four, 4, stack=5, elim=5))
+    assert not is_legal(s, Action("build", 0, card=four, value=4, stack=6))
+    assert not is_legal(s, Action("conspire", 0, card=four, value=4, stack=5, elim=5))
