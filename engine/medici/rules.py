@@ -22,6 +22,9 @@ The game, step by step (``docs/rules/medici.md`` gives every decision and its re
 
 Legal actions come in one canonical order, ``sort_key``: by card, then kind (court, build,
 conspire, strike, plan), then holder, slot, stack, eliminated stack, value, extra and seat.
+The play phase's actions are made once and kept (``engine.medici.moves``), and the middle's
+totals and a strike's possible totals are worked with as bits; the checked door asks whether
+one action is legal without listing the others (``engine.medici.legality``).
 """
 
 from __future__ import annotations
