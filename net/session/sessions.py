@@ -116,7 +116,7 @@ from net.wire.rpc import (
 )
 from net.wire.transcript import NONCE_SIZE, Entry, derive_game_id, genesis
 
-VERSION = 1
+VERSION = 2
 HELLO_TAG = b"palazzo/hello/v1\x00"
 HOST_TAG = b"palazzo/host/v1\x00"
 #: refusals after which the host closes the connection (the peer cannot go on without it)
