@@ -141,8 +141,10 @@ class Group:
         raise NotImplementedError
 
     def add_all(self, points: Sequence[bytes]) -> bytes:
-        total = self.IDENTITY
-        for p in points:
+        if not points:
+            return self.IDENTITY
+        total = points[0]
+        for p in points[1:]:
             total = self.add(total, p)
         return total
 

@@ -510,13 +510,13 @@ def test_a_shuffle_of_one_deck_replayed_on_another_is_refused():
 def test_a_shuffle_checked_once_in_a_process_is_taken_nowhere_else(monkeypatch):
     # a host and its bots share a process: each proof is checked once there, and what is
     # remembered is the whole statement, so the same bytes elsewhere are checked afresh
-    from net.deck import fair_deck
+    from net.deck import checks as deck_checks
 
     checks = []
     real = sp.verify
     monkeypatch.setattr(sp, "verify",
                         lambda *args, **kw: (checks.append(args[-1]), real(*args, **kw))[1])
-    monkeypatch.setattr(fair_deck, "SHUFFLES_CHECKED", fair_deck.ProofMemo())
+    monkeypatch.setattr(deck_checks, "SHUFFLES_CHECKED", deck_checks.ProofMemo())
     t = LocalTable(3, rng=random.Random(27))
     t.new_deck("d", TABLE, range(6))
     t.new_deck("e", TABLE, range(6))
@@ -533,7 +533,7 @@ def test_a_shuffle_checked_once_in_a_process_is_taken_nowhere_else(monkeypatch):
     assert len(checks) == 4
     t.peers[2].decks["d"].receive(0, msg, t.context)
     assert len(checks) == 4  # the very same statement: not checked again
-    fair_deck.SHUFFLES_CHECKED.size = 0  # off: every peer checks everything itself
+    deck_checks.SHUFFLES_CHECKED.size = 0  # off: every peer checks everything itself
     t.peers[0].decks["e"].receive(0, t.peers[0].decks["e"].make_shuffle(t.context), t.context)
     t.peers[1].decks["e"].receive(0, t.peers[0].decks["e"].log[-1]["msg"], t.context)
     t.peers[2].decks["e"].receive(0, t.peers[0].decks["e"].log[-1]["msg"], t.context)
