@@ -3,7 +3,7 @@
 Each game's package has an ``entry`` module with ``ENTRY``, a ``GameEntry``: its rules object
 (the whole contract, ``engine.core.GameRules``), its bots by kind and its difficulty levels.
 ``_MODULES`` names them; its keys are the games' names, which every other layer's per-game table
-(``tui.setup.ADAPTERS``, ``net.session.table.DEALERS``) uses as its keys too.
+(``tui.setup.ADAPTERS``, ``net.session.machines.entries.DEALERS``) uses as its keys too.
 
 A bot name is a bot kind of the game (``random``, ``greedy``, ...) or a difficulty level
 (``easy``, ``normal``, ``hard``) that maps to a kind and its settings.

@@ -41,7 +41,7 @@ from tui.screens.start import StartChoice, StartScreen, ToNetwork
 from tui.setup import GameSetup, adapter, table_for
 
 if TYPE_CHECKING:  # the network and replay code loads when first used, not at start-up
-    from net.session.hosting import HostSettings
+    from net.session.commands.hosting import HostSettings
     from tui.netgame import NetGame
     from tui.replay import Replay
     from tui.screens.network import Form, JoinRequest

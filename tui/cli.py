@@ -5,7 +5,7 @@ command at all, the start screen); ``resume`` (go on with a saved local game: ev
 is saved after each move, see ``tui.saves``); ``replay`` (step through a finished game, a saved
 local one or a networked game's transcript, see ``tui.replay``); ``sim`` (headless bot games); ``watch`` (a bot game told in
 the terminal, or with ``HOST:PORT`` a networked game followed as a watcher: ``tui.watch``,
-``net.session.watcher``); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``; ``join`` with no address
+``net.session.commands.watcher``); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``; ``join`` with no address
 lists the games advertised on the LAN and asks which, ``host --no-advertise`` keeps one off); ``verify``
 (check saved transcripts: exit status 0 all verified, 3 a cheat or an altered record, 4 a
 record cut off, 5 a file that is not a transcript: ``VERIFY_EXIT``). ``--version`` prints the
@@ -162,9 +162,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _on_timeout(text: str) -> str:
-    """An ``--on-timeout`` choice, as the wire names it (``net.session.timeout``; the old names
+    """An ``--on-timeout`` choice, as the wire names it (``net.session.features.timeout``; the old names
     ``forfeit`` and ``bot`` stay accepted)."""
-    from net.session.timeout import wire_name
+    from net.session.features.timeout import wire_name
 
     try:
         return wire_name(text)
@@ -572,13 +572,13 @@ def cmd_watch_net(args: argparse.Namespace) -> int:
     if local:
         raise UsageError(f"{local[0]} is for a bot game played here, not for watching "
                          f"{args.game}")
-    from net.session import hosting
+    from net.session.commands import hosting
 
     hosting.parse_address(args.game)  # a bad port: a ValueError, one line
     name = args.name or getpass.getuser()
     spec = _identity_spec(args.identity)
     if args.headless or not sys.stdout.isatty():
-        from net.session.watcher import watch_game
+        from net.session.commands.watcher import watch_game
 
         return watch_game(args.game, args.code, name, _say, spec)
     from tui import watch
@@ -591,8 +591,8 @@ def _say(line: str) -> None:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    from net.session import play
-    from net.session.hosting import HostSettings
+    from net.session.commands import play
+    from net.session.commands.hosting import HostSettings
 
     if args.bots < 0:
         raise UsageError("--bots takes a number from 0")
@@ -614,8 +614,8 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    from net.session import hosting, play
-    from net.session.chat import text_problem
+    from net.session.commands import hosting, play
+    from net.session.features.chat import text_problem
     from net.wire.identity import Identity
 
     for text in args.say:
@@ -660,10 +660,10 @@ def _ask(prompt: str) -> str:
 
 
 def _games_on_lan():  # type: ignore[no-untyped-def]
-    """The games advertised on the LAN (``net.session.discovery``), printed numbered; an
+    """The games advertised on the LAN (``net.session.commands.discovery``), printed numbered; an
     empty list (said on stderr) when there is none."""
-    from net.session.discovery import BROWSE_SECONDS, browse
-    from net.session.verify import printable_line
+    from net.session.commands.discovery import BROWSE_SECONDS, browse
+    from net.session.machines.conversation import printable_line
 
     print(f"looking for games on the LAN ({BROWSE_SECONDS:g} seconds) ...", file=sys.stderr,
           flush=True)
@@ -703,7 +703,7 @@ def _identity_spec(spec: str | None) -> str | None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """One line per file; the exit status is the worst finding (``VERIFY_EXIT``)."""
-    from net.session.verify import verify_file
+    from net.session.records.verify import verify_file
 
     missing = [p for p in args.transcripts if not os.path.exists(p)]
     for path in missing:

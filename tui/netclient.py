@@ -5,7 +5,7 @@ seat's view and posts the seat's entries. This client turns the session into ``T
 snapshots for a table screen and passes the seat's decisions on; it holds no game facts of its
 own.
 
-A move a seat's own program played after the turn limit (``auto``, ``net.session.timeout``) is
+A move a seat's own program played after the turn limit (``auto``, ``net.session.features.timeout``) is
 told as such: "Jo's time ran out: the program played Mercenary 4 for Jo."
 
 ``send(action)`` posts a decision: ``PeerRunner.act`` for a seat on a TCP connection, or the
@@ -27,9 +27,10 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from engine.core import CHANCE, TERMINAL, IllegalActionError, Outcome
-from net.session.sessions import PeerSession
-from net.session.timeout import timed_out_text
-from net.session.verify import Verdict, verify_bytes
+from net.session.features.timeout import timed_out_text
+from net.session.machines.entries import Phase
+from net.session.machines.peer_session import PeerSession, PeerState
+from net.session.records.verify import Verdict, verify_bytes
 from net.wire.errors import LocalProtocolError
 from tui.ahead import Ahead
 from tui.chat import talk_line
@@ -98,14 +99,14 @@ class NetClient:
 
     @property
     def presence(self) -> Any:
-        """The host's last word on who is here (``net.session.presence.Presence``), or None."""
+        """The host's last word on who is here (``net.session.features.presence.Presence``), or None."""
         return self.session.presence
 
     @property
     def game_over(self) -> bool:
         """Whether the game has ended (or cannot go on): no seat is due any more."""
         table = self.session.table
-        return self.session.state in ("over", "failed") or (table is not None and table.phase == "over")
+        return self.session.state in (PeerState.OVER, PeerState.FAILED) or (table is not None and table.phase is Phase.OVER)
 
     @property
     def player_names(self) -> tuple[str, ...]:
@@ -144,13 +145,13 @@ class NetClient:
         assert table is not None
         self._tell()
         view = table.view
-        over = table.phase in ("end", "over")
+        over = table.phase in (Phase.END, Phase.OVER)
         actor = TERMINAL if over else self.rules.current_player(view)
         if actor < 0 and not over and table.writer() is not None:
             actor = CHANCE  # a reveal or a draw some seat must write: the table waits
         due = self.session.decision_due()
         legal = tuple(self.rules.legal_actions(view)) if due else ()
-        outcome = self._outcome() if table.phase == "over" else None
+        outcome = self._outcome() if table.phase is Phase.OVER else None
         ahead = () if over or self.seat < 0 else self._ahead.offered(view, due)
         return TableView(
             game=self.game, seat=self.seat, names=self.names, state=view, actor=actor,
@@ -209,7 +210,7 @@ class NetClient:
                 self._again = await asyncio.to_thread(verify_bytes, table.transcript.to_bytes())
                 if self.record_fails:
                     yield self.snapshot()
-            if snap.over or self.session.state == "failed" or snap.stopped:
+            if snap.over or self.session.state is PeerState.FAILED or snap.stopped:
                 return
             self._changed.clear()
             await self._changed.wait()

@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-The host tells every seat who is here (``net.session.presence``: the host's word, not a
+The host tells every seat who is here (``net.session.features.presence``: the host's word, not a
 proof). The line under the table's header shows each player's presence, ``Ann here | Jo
 thinking 0:42 | Cy away 3:10 | Di reconnecting 0:12 | Ed left`` (the seat due is
 "thinking" while it is here, with how long it has been due), and, while the seat due is away,
@@ -42,7 +42,7 @@ from textual import events
 from textual.message import Message
 from textual.widgets import Static
 
-from net.session.presence import GONE, Presence
+from net.session.features.presence import GONE, Presence
 
 #: seconds without a key after which the player is away
 AWAY_AFTER = 180.0

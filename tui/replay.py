@@ -9,7 +9,7 @@ Two kinds of record are read:
   it is read by an observer ``Table`` exactly as ``verify`` does, entry by entry, every check
   made; the record holds no secret, so only the public view can be shown. A record that fails a
   check (or stops early) is shown up to its last good entry, and its verdict closes the log.
-  The table talk it carries (``net.session.chat``) shows in the log at each message's place:
+  The table talk it carries (``net.session.features.chat``) shows in the log at each message's place:
   after the moves of the entries that were in when it was said (its ``after``).
 
 A ``Replay`` is a list of ``TableView`` frames: the table before the first decision, then one
@@ -33,8 +33,8 @@ from textual.binding import Binding
 
 from engine.core import CHANCE, REVEAL, TERMINAL
 from engine.registry import get_game
-from net.session.table import Table
-from net.session.verify import read_entries, verify_bytes
+from net.session.machines.table import Table
+from net.session.records.verify import read_entries, verify_bytes
 from net.wire.transcript import MAGIC, data_dir
 from tui import saves
 from tui.chat import talk_line

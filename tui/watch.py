@@ -1,6 +1,6 @@
 """Watching a networked game at the table: ``palazzo watch HOST:PORT`` in a terminal.
 
-The watcher's session is a ``net.session.watcher.WatchSession``: an observer's table (seat -1),
+The watcher's session is a ``net.session.machines.watch_session.WatchSession``: an observer's table (seat -1),
 which knows only what the rules show everyone. The game runs in a ``NetApp`` as a join does
 (``WatchGame``: the lobby while the seats fill, then the table, then the end screen, the record
 checked again and saved); what differs is drawn here, as ``palazzo replay`` draws a networked
@@ -11,7 +11,7 @@ table screen with the watcher's keys and words.
 
 The lines a table shows a seated player when watchers come and go are
 ``tui.presence.watcher_news``'s (the lobby notification carries their names,
-``net.session.watch``).
+``net.session.features.watch``).
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from typing import Any
 from textual.binding import Binding
 
 from engine.core import TERMINAL
-from net.session.hosting import parse_address
-from net.session.peer import PeerRunner
-from net.session.sessions import PeerEvent
-from net.session.watcher import WatchSession
+from net.session.commands.hosting import parse_address
+from net.session.machines.peer_session import PeerEvent
+from net.session.machines.watch_session import WatchSession
+from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
 from tui.client import NotYourTurn, TableView
 from tui.netclient import NetClient

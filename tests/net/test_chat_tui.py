@@ -4,8 +4,8 @@ and the talk in the log among the moves."""
 
 import pytest
 
-from net.session.chat import SLOW_DOWN
-from net.session.hosting import HostSettings
+from net.session.commands.hosting import HostSettings
+from net.session.features.chat import SLOW_DOWN
 from tests.net.test_net_tui import asking, text, until
 from tui.chat import QUICK_PHRASES, TalkScreen
 from tui.netapp import host_app

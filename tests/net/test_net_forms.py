@@ -114,8 +114,8 @@ async def test_join_form_when_nothing_listens_stays_with_the_reason(profile):
 
 async def test_join_form_with_a_wrong_code(profile):
     from engine.registry import get_game
-    from net.session.host import HostRunner
-    from net.session.sessions import HostSession
+    from net.session.machines.host_session import HostSession
+    from net.session.runners.host import HostRunner
     from net.wire.identity import Identity
 
     host = HostSession(Identity.generate(), "medici", get_game("medici").rules.make_config(3, {}),
@@ -181,7 +181,7 @@ def cli_settings(argv):
     from tui import cli
 
     args = cli.build_parser().parse_args(["host", *argv])
-    with mock.patch("net.session.play.host_game", side_effect=lambda s, say: s) as host_game:
+    with mock.patch("net.session.commands.play.host_game", side_effect=lambda s, say: s) as host_game:
         cli.cmd_host(args)
     return host_game.call_args.args[0]
 
@@ -332,7 +332,7 @@ async def test_host_form_relay_only_with_every_seat_a_computer(profile):
         assert "relay only" in text(app)
         await until(pilot, lambda: "game over" in text(app), "the end of the relayed game", 60)
         assert isinstance(app.screen, LobbyScreen)  # no table: this machine has no seat
-        assert app.net.session.table.config.end_when_all_struck
+        assert app.net.session.machines.table.config.end_when_all_struck
         assert "bot-3 (easy)" in text(app) and "I am ready" not in text(app)
         await pilot.press("q")
         assert isinstance(app.screen, HostScreen)

@@ -4,10 +4,10 @@ player away after three minutes without a key, and here again at the next key.""
 
 import asyncio
 
-from net.session.hosting import HostSettings
-from net.session.peer import PeerRunner
-from net.session.presence import Presence, SeatPresence
-from net.session.sessions import PeerSession
+from net.session.commands.hosting import HostSettings
+from net.session.features.presence import Presence, SeatPresence
+from net.session.machines.peer_session import PeerSession
+from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
 from tests.net.test_net_tui import asking, profile, text, until  # noqa: F401 (a fixture)
 from tui.netapp import host_app
@@ -97,8 +97,8 @@ async def test_a_joiner_that_leaves_the_table_is_left_for_the_others(profile):  
     import random
 
     from engine.registry import get_game
-    from net.session.host import HostRunner
-    from net.session.sessions import HostSession
+    from net.session.machines.host_session import HostSession
+    from net.session.runners.host import HostRunner
     from tui.netapp import join_app
 
     entry = get_game("medici")

@@ -1,4 +1,4 @@
-"""A rematch after the end (``net.session.rematch``), sans-IO: every seat agrees and the same
+"""A rematch after the end (``net.session.features.rematch``), sans-IO: every seat agrees and the same
 seats play a fresh game with the same settings; a seat that leaves, or does not answer in time,
 declines and the others are told; and the attacks: a seat asking before the end, twice, or for
 another seat; a host that starts another table than the one agreed, replays the old start, or
@@ -10,15 +10,16 @@ from dataclasses import replace
 import pytest
 
 from engine.registry import get_game
-from net.session import rematch
-from net.session.journal import Journal
-from net.session.link import MemoryLink
-from net.session.rematch import REMATCH_WAIT, Expected
-from net.session.sessions import HostSession, PeerSession
-from net.session.verify import verify_bytes
-from net.wire.errors import CheatDetected
+from net.session.features import rematch
+from net.session.features.rematch import REMATCH_WAIT, Expected
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.records.journal import Journal
+from net.session.records.verify import verify_bytes
+from net.session.runners.link import MemoryLink
+from net.wire.errors import E_BAD_PARAMS, E_WRONG_PHASE, CheatDetected
 from net.wire.identity import Identity
-from net.wire.rpc import E_BAD_PARAMS, E_WRONG_PHASE, Notification
+from net.wire.rpc import Notification
 from tests.net.conftest import FakeClock, Game, TolerantPeer
 
 NAMES = ["Ada", "Bo", "Jo"]

@@ -161,7 +161,7 @@ async def test_the_map_fits_its_box_as_the_waiting_line_comes_and_goes(ui):
     """The waiting line for a dropped player takes rows from the map: the list is drawn instead
     at once (not the map cut off until the next move); when the player is back and the line
     goes, the whole map is drawn again at once."""
-    from net.session.presence import Presence, SeatPresence
+    from net.session.features.presence import Presence, SeatPresence
     from tui.presence import PresenceLine
 
     class Source:

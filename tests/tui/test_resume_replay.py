@@ -8,8 +8,9 @@ import random
 import pytest
 
 from engine.registry import get_game
-from net.session.link import MemoryLink
-from net.session.sessions import HostSession, PeerSession
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.runners.link import MemoryLink
 from net.wire.identity import Identity
 from tui import saves
 from tui.app import PalazzoApp

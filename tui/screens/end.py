@@ -7,7 +7,7 @@ cheat never reaches this screen: it is refused when it is made. A local game has
 Returns ``"again"`` (same table, fresh shuffle), ``"new"`` (the start screen), ``"quit"``, or
 ``None`` to look at the final table again; only the choices the app offers, each labelled for
 what it does in that app. A networked game's "Play again" (``rematch``) does not close the
-screen: it asks the other players (``net.session.rematch``), and the screen shows their answers
+screen: it asks the other players (``net.session.features.rematch``), and the screen shows their answers
 (``show_rematch``: "Play again: 2 of 3 agreed; waiting for Jo") until the app opens the new game.
 """
 

@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from net.session.machines.peer_session import PeerState
 from net.wire.errors import LocalProtocolError
 from tui.chat import SHOWN, TalkScreen, phrases, talk_line
 
@@ -35,7 +36,7 @@ def lobby_text(lobby: dict[str, Any], me: bytes | None = None, my_fp: str = "") 
     for k in range(len(seats), lobby.get("players", len(seats))):
         t.append(f" {k + 1}. (free)\n", style="dim")
     watchers = lobby.get("watchers")
-    if type(watchers) is list and watchers:  # they take no seat (``net.session.watch``)
+    if type(watchers) is list and watchers:  # they take no seat (``net.session.features.watch``)
         t.append(f" Watching: {', '.join(str(w)[:32] for w in watchers[:8])}\n")
     return t
 
@@ -91,17 +92,17 @@ class LobbyScreen(Screen[None]):
         if getattr(s, "relay", False):
             status = s.status()
         elif failure:
-            refused = s.state == "failed" and failure == str(s.error)
+            refused = s.state is PeerState.FAILED and failure == str(s.error)
             verb = "watch" if getattr(s, "WATCH", False) else "join"
             status = f"{f'Cannot {verb}: ' if refused else ''}{failure}. Press q to leave."
-        elif getattr(s, "WATCH", False) and s.state == "lobby":
+        elif getattr(s, "WATCH", False) and s.state is PeerState.LOBBY:
             status = (f"You are watching: you take no seat. The game starts when every seat is "
                       f"taken and ready ({seated} of {players} seats taken).")
-        elif s.state == "failed":
+        elif s.state is PeerState.FAILED:
             status = f"Cannot {'watch' if getattr(s, 'WATCH', False) else 'join'}: {s.error}"
-        elif s.state == "disconnected":
+        elif s.state is PeerState.DISCONNECTED:
             status = "The connection to the host was lost; trying again..."
-        elif s.state == "connecting":
+        elif s.state is PeerState.CONNECTING:
             status = "Connecting..."
         elif any(x.get("fp") == fp and x.get("ready") for x in lobby.get("seats", [])):
             status = f"You are ready. Waiting for the others ({seated} of {players} seats taken)."
@@ -143,7 +144,7 @@ class LobbyScreen(Screen[None]):
         self.dismiss(None)
 
     def action_ready(self) -> None:
-        if self.session.state == "lobby":
+        if self.session.state is PeerState.LOBBY:
             self.session.ready()
             if self.flush is not None:
                 self.flush()

@@ -39,15 +39,15 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from engine.registry import game_names, get_game
-from net.session.hosting import DEFAULT_PORT, HostSettings, parse_address
-from net.session.verify import printable_line
+from net.session.commands.hosting import DEFAULT_PORT, HostSettings, parse_address
+from net.session.machines.conversation import printable_line
 from net.wire.identity import identity_path
 from tui.options import option_widgets, read_options
 from tui.setup import default_bot, player_levels
 from tui.widgets import Tick
 
 if TYPE_CHECKING:  # zeroconf is imported only when the join form looks for games
-    from net.session.discovery import Found
+    from net.session.commands.discovery import Found
 
 CSS = "network.tcss"
 INTRO = "The host's line: palazzo join HOST:PORT --code CODE. Or find games: ctrl+f"

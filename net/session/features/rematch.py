@@ -2,7 +2,7 @@
 
 The conversation (``docs/protocol.md``, "Rematch"):
 
-1. At ``over`` a host that offers rematches (``HostRematch.offer``: ``net.session.hosting``
+1. At ``over`` a host that offers rematches (``HostRematch.offer``: ``net.session.commands.hosting``
    does) waits ``REMATCH_WAIT`` seconds for the seats' answers, keeping their connections.
    It broadcasts ``rematch {agreed: [seats], declined: [seats]}`` at the end and on every
    change. A seat without a connection at the end has declined.
@@ -40,16 +40,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from net.wire.errors import RemoteProtocolError
-from net.wire.rpc import E_NOT_YOUR_SEAT, E_WRONG_PHASE
+from net.wire.errors import E_NOT_YOUR_SEAT, E_WRONG_PHASE, RemoteProtocolError
 from net.wire.transcript import Entry
 
 if TYPE_CHECKING:
-    from net.session.table import Table
+    from net.session.machines.table import Table
 
-#: a ``net.session.sessions.HostSession`` (which imports this module, so it is not imported here)
+#: a ``net.session.machines.HostSession`` (which imports this module, so it is not imported here)
 HostSession = Any
 
 #: seconds the host keeps the connections after the end for the rematch answers
@@ -62,6 +61,10 @@ PEER_GRACE = 30.0
 LINE = 66
 
 
+#: the host's rematch, as ``HostRematch.state`` holds it
+RematchState = Literal["idle", "waiting", "go", "off", "started"]
+
+
 class HostRematch:
     """The host's count of the answers: ``idle`` (no game over, or no rematch offered) ->
     ``waiting`` -> ``go`` (every seat agreed) or ``off`` (a seat declined) -> ``started``."""
@@ -70,7 +73,7 @@ class HostRematch:
         self.clock = clock
         self.offered = False
         self.automatic: set[bytes] = set()  # keys of the host-side bots (they agree at once)
-        self.state = "idle"
+        self.state: RematchState = "idle"
         self.agreed: set[int] = set()
         self.declined: set[int] = set()
         self.seats = 0
@@ -90,6 +93,10 @@ class HostRematch:
     @property
     def go(self) -> bool:
         return self.state == "go"
+
+    def start(self) -> None:
+        """The seats agreed and the host starts the next game (``go`` -> ``started``)."""
+        self.state = "started"
 
     def begin(self, keys: Sequence[bytes], present: Sequence[bool]) -> bool:
         """The game is over (``keys`` its seats', ``present`` whether each has a connection):
@@ -139,10 +146,11 @@ class HostRematch:
         self.state = "off"
         return True
 
-    def unstarted(self, phase: str, missing: Sequence[str]) -> str:
-        """Why the host closes this rematch's lobby now (``""``: it does not): ``missing``
-        are the names of the seats not there and ready."""
-        if self.lobby_since is None or phase != "lobby" or not missing \
+    def unstarted(self, in_lobby: bool, missing: Sequence[str]) -> str:
+        """Why the host closes this rematch's lobby now (``""``: it does not): ``in_lobby``
+        whether the game has not started, ``missing`` the names of the seats not there and
+        ready."""
+        if self.lobby_since is None or not in_lobby or not missing \
                 or self.clock() - self.lobby_since < REMATCH_WAIT:
             return ""
         who = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " and " + missing[-1]

@@ -1,10 +1,10 @@
 """The asyncio host: a ``HostSession`` behind a TCP server, plus the seats it runs itself.
 
 A thin adapter: each socket is a connection id; bytes read go to the session, the session's
-output goes back to sockets (or to in-process peers through ``net.session.link``). A timer calls
+output goes back to sockets (or to in-process peers through ``net.session.runners.link``). A timer calls
 ``tick`` for the turn timeout. The run ends when the game is over (the transcript is saved by
 the caller) and no rematch is awaited, or when the caller cancels it. When the seats agree to a
-rematch (``net.session.rematch``), ``rematch(old)`` (set by the caller) puts the new game's
+rematch (``net.session.features.rematch``), ``rematch(old)`` (set by the caller) puts the new game's
 session in ``host`` and the run goes on with it, on the same port.
 
 Writes are bounded: the bytes waiting for one socket may not pass ``write_limit`` (by more than
@@ -14,7 +14,7 @@ burst of the session's output sends to one socket goes out in as few writes as i
 ``JOIN_LIMIT`` bytes each: a relayed entry and the answer to its post make one), in order, and
 before that socket's close.
 
-What a stranger may cost is the session's to decide (``net.session.limits``): the adapter tells
+What a stranger may cost is the session's to decide (``net.session.features.limits``): the adapter tells
 it each connection's address, and the timer's ``tick`` closes strangers that never say hello.
 Once the session closes a connection, nothing more is read from it. Connections come and go in
 the log only at debug level; refusals are logged by the session, a few lines per address.
@@ -33,9 +33,11 @@ import ctypes
 import logging
 from typing import Any
 
-from net.session.code import address_key
-from net.session.link import MemoryLink
-from net.session.sessions import Close, HostSession, Output, PeerSession, Send
+from net.session.features.code import address_key
+from net.session.machines.conversation import Close, Output, Send
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.runners.link import MemoryLink
 
 log = logging.getLogger("palazzo.net")
 READ_SIZE = 65536
@@ -97,7 +99,7 @@ class HostRunner(MemoryLink):
         super().deliver(local)
         if self.host.rematch.go and self.rematch is not None:
             old = self.host
-            old.rematch.state = "started"
+            old.rematch.start()
             self.rematch(old)
         elif (self.host.finished and not self.host.rematch.waiting) or self.host.closed:
             self.done.set()

@@ -1,19 +1,19 @@
 """Headless host and join, as the command line runs them: set up, play, save, report.
 
-``host_game`` and ``join_game`` return an exit status (``net.session.hosting``: 0 the game ended
+``host_game`` and ``join_game`` return an exit status (``net.session.commands.hosting``: 0 the game ended
 normally, or the host quit (SIGINT or SIGTERM: every peer is told "the host closed the game",
 the record is saved); ``join_game``: 1 the game could not be played, 3 a cheat was found, ``EXIT_GAVE_UP`` it
 gave up trying to join or rejoin: a host that went away without a goodbye is one line, "The host at HOST:PORT went away; the
 record so far is saved in PATH" once the game had started) and talk to the user only through ``say`` (one line at a time;
 a joiner's lines are made printable first, since names and reasons come from the host). The
-host offers a rematch at the end (``net.session.rematch``); ``join_game(..., rematch=N)``
+host offers a rematch at the end (``net.session.features.rematch``); ``join_game(..., rematch=N)``
 plays up to N games with the same players, and by default leaves after one, as it always did. The
 hosting and joining themselves (the session, the seats and bots, the join line, the transcript
 saved under ``$XDG_DATA_HOME/palazzo/games/`` and said at the end, also after a failure: it is
-the evidence of a detected cheat) are ``net.session.hosting``'s, which the table shares. Here a
+the evidence of a detected cheat) are ``net.session.commands.hosting``'s, which the table shares. Here a
 seat is played by a bot: the host's own seat by ``--bot``, a joiner's by ``join --bot``. The
 player's own seat keeps its journal under ``$XDG_DATA_HOME/palazzo/journal/``
-(``net.session.journal``), so that a program restarted mid-game rejoins it and sends again
+(``net.session.records.journal``), so that a program restarted mid-game rejoins it and sends again
 exactly what it had signed; the host's bots keep theirs too.
 """
 
@@ -24,7 +24,7 @@ import contextlib
 import logging
 import signal
 
-from net.session.hosting import (
+from net.session.commands.hosting import (
     EXIT_FAILED,
     EXIT_OK,
     Hosting,
@@ -39,10 +39,10 @@ from net.session.hosting import (
     save_transcript,
     seat_session,
 )
-from net.session.peer import PeerGone, PeerRunner
-from net.session.rematch import Expected
-from net.session.sessions import PeerEvent, PeerSession
-from net.session.verify import printable_line
+from net.session.features.rematch import Expected
+from net.session.machines.conversation import printable_line
+from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
+from net.session.runners.peer import PeerGone, PeerRunner
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
 
@@ -117,7 +117,7 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
               host_fingerprint: str | None = None, talk: list[str] | None = None,
               rematch: int = 1, pace: float = 0.0, retries: int = 5) -> int:
     """Join ``address`` and play up to ``rematch`` games with the same players
-    (``net.session.rematch``: after each but the last, the seat asks for a rematch at once);
+    (``net.session.features.rematch``: after each but the last, the seat asks for a rematch at once);
     with ``host_fingerprint`` (a game found on the LAN) only a host whose key has that
     fingerprint; ``talk``: lines said once seated. The exit status is the first game's that is
     not ``EXIT_OK``, else ``EXIT_OK``. ``pace``: the bot's least seconds a move
@@ -131,7 +131,7 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
         session = seat_session(identity, name, code, host_fingerprint=host_fingerprint)
         session.expect = expect
         session.rematch.wanted = session.rematch.auto = game < rematch
-        for text in (talk or []) if game == 1 else []:  # said once seated (``net.session.chat``)
+        for text in (talk or []) if game == 1 else []:  # said once seated (``net.session.features.chat``)
             try:
                 session.say(text)
             except LocalProtocolError as e:
@@ -196,7 +196,7 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
         else:
             say(f"error: {e}")
         return exit_status(session, gave_up=e.gave_up)
-    if session.state == "over":
+    if session.state is PeerState.OVER:
         assert session.table is not None
         save_transcript(session.table, say)
         return exit_status(session, record_ok=end_audit(session.table, say))

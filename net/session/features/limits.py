@@ -4,7 +4,7 @@ Rules (``HostSession`` applies them; ``docs/protocol.md`` section 3 states them 
 
 * **Connections.** The host holds at most ``MAX_CONNECTIONS`` connections, and at most
   ``STRANGERS_PER_ADDRESS`` *strangers* (connections that have not taken a seat) from one
-  address (``net.session.code.address_key``). A new connection is never turned away: when
+  address (``net.session.features.code.address_key``). A new connection is never turned away: when
   either limit is reached, the oldest stranger (of that address, or of all) is closed to make
   room. Seated connections are never closed for room, and there are at most as many of them as
   seats, so a seated player's key always finds room to rejoin, and so does a new player.
@@ -18,7 +18,7 @@ Rules (``HostSession`` applies them; ``docs/protocol.md`` section 3 states them 
   ``REQUEST_RATE`` a second after that (a token bucket); an honest peer sends one per entry it
   writes and waits for each to come back. One more and it is closed (its seat stays: it may
   rejoin). The seats the host runs in its own process (``""``) have no budget. Every refusal is cheap: the messages after it are not even parsed.
-* **Watchers** (``net.session.watch``) are connections too, at most ``watch.MAX_WATCHERS``:
+* **Watchers** (``net.session.features.watch``) are connections too, at most ``watch.MAX_WATCHERS``:
   not strangers (no hello timeout, never closed for room), with a request budget of their own,
   far smaller than a seat's, and their frames kept at ``STRANGER_FRAME_LIMIT``.
 * **A held seat.** A hello that proves the key of a seat another connection holds does not take

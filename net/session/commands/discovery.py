@@ -176,7 +176,7 @@ def parse(port: int | None, addresses: Iterable[str],
     """The game an advertisement offers, or ``None`` for one that is not well formed (the
     module's rules): nothing in it is trusted but its form."""
     from engine.registry import game_names
-    from net.session.table import NAME_LIMIT
+    from net.session.machines.entries import NAME_LIMIT
 
     if type(port) is not int or not 0 < port < 65536:
         return None

@@ -7,7 +7,7 @@ A host keeps, for every game it has started, a folder
 file           content
 =============  ==================================================================================
 ``settings``   a msgpack map: ``host`` (its public key), ``game``, ``players``, and whatever the
-               caller needs to run the game again (``net.session.hosting``: code, timeouts, port,
+               caller needs to run the game again (``net.session.commands.hosting``: code, timeouts, port,
                bind, its own seat, the bots' kind and their 32-byte key seeds); written once,
                atomically, mode 0600 (the bots' keys are in it)
 ``entries``    ``transcript.MAGIC`` then one msgpack array ``[body, sig]`` per accepted entry, in
@@ -52,8 +52,9 @@ from typing import Any
 import msgpack
 
 from engine.registry import get_game
-from net.session.presence import DEFAULT_GRACE
-from net.session.sessions import HostSession
+from net.session.features.presence import DEFAULT_GRACE
+from net.session.machines.entries import Phase
+from net.session.machines.host_session import HostSession
 from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
 from net.wire.transcript import MAGIC, Entry, data_dir, pack, record_unpacker, unpack
@@ -230,7 +231,7 @@ def keep_record(session: HostSession, settings: dict[str, Any], base: Path | Non
                 **settings, "host": session.identity.public_key, "game": session.game,
                 "players": session.players}, base))
         held[0].append(entry)
-        if session.table.phase == "over":
+        if session.table.phase is Phase.OVER:
             held[0].finish()
 
     session.on_check = on_check

@@ -1,29 +1,19 @@
 """The watcher's side: following a networked game without a seat (``palazzo watch HOST:PORT``).
 
-A ``WatchSession`` is a ``PeerSession`` in watch mode (``WATCH``): its hello says ``watch``
-(``net.session.watch`` gives the host's rules), its table is an observer's (``Table(host,
-None)``, seat -1: it sees as a seat that holds nothing, only what the rules show everyone), and
-it never writes: no ``ready``, no entry, no word at the table, no decision is ever due.
-Everything else is a seat's: the host must prove its key (the ``proof`` over this watcher's
-nonce), every entry is checked by the observer table as it arrives (a bad one names the host
-and stops the watch), a dropped connection is taken up again by ``PeerRunner`` with ``have``
-(the host sends only what is missing), and at the end the record is read again from scratch
-and saved: the very bytes every seat saves. The host answering a watch hello with a seat (a host that does not know watchers)
-is refused: a watcher never plays.
+A ``WatchSession`` (``net.session.machines.watch_session``) follows the game: it never writes, and at
+the end the record is read again from scratch and saved: the very bytes every seat saves.
 
 ``watch_game`` is the headless command: it prints the lobby as it changes and every line of the
 public log, then the result, the audit and where the record was saved. Its exit status is a
-joiner's (``net.session.hosting.exit_status``).
+joiner's (``net.session.commands.hosting.exit_status``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Callable
 from typing import Any
 
-from net.session.hosting import (
+from net.session.commands.hosting import (
     Say,
     end_audit,
     exit_status,
@@ -31,44 +21,11 @@ from net.session.hosting import (
     result_line,
     save_transcript,
 )
-from net.session.peer import PeerGone, run_peer
-from net.session.sessions import PeerEvent, PeerSession
-from net.session.verify import printable_line
-from net.wire.errors import LocalProtocolError, RemoteProtocolError
+from net.session.machines.conversation import printable_line
+from net.session.machines.peer_session import PeerEvent, PeerState
+from net.session.machines.watch_session import WatchSession
+from net.session.runners.peer import PeerGone, run_peer
 from net.wire.identity import Identity
-from net.wire.rpc import E_BAD_PARAMS
-
-
-class WatchSession(PeerSession):
-    """A watcher: follows the transcript on an observer table, writes nothing."""
-
-    WATCH = True
-
-    def __init__(self, identity: Identity, name: str, code: str | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__(identity, name, code, auto_ready=False, clock=clock)
-
-    def decision_due(self) -> bool:
-        return False
-
-    def act(self, action: Any, auto: bool = False) -> None:
-        raise LocalProtocolError("a watcher makes no move")
-
-    def ready(self) -> None:
-        raise LocalProtocolError("a watcher takes no seat")
-
-    def say(self, text: str) -> None:
-        raise LocalProtocolError("a watcher does not talk at the table")
-
-    def _on_welcome(self, result: Any) -> None:
-        if type(result) is dict and result.get("seat") != -1:
-            raise RemoteProtocolError(
-                f"the host answered this watcher with seat {result.get('seat')!r}: it does not "
-                "take watchers (a watcher never plays)", E_BAD_PARAMS)
-        super()._on_welcome(result)
-
-    def _maybe_write(self) -> None:
-        return  # a watcher writes nothing
 
 
 def lobby_line(lobby: dict[str, Any]) -> str:
@@ -115,7 +72,7 @@ def watch_game(address: str, code: str | None, name: str, say: Say,
         show(f"error: {e}")
         save_transcript(session.table, show)
         return exit_status(session, gave_up=e.gave_up)
-    if session.state == "over":
+    if session.state is PeerState.OVER:
         assert session.table is not None
         show(result_line(session.table))
         save_transcript(session.table, show)

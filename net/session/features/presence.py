@@ -34,12 +34,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from net.session.limits import Bucket
+from net.session.features.limits import Bucket
 
-STATES = ("here", "away", "reconnecting", "left")
-GONE = frozenset({"reconnecting", "left"})
+#: a seat's presence, as the host says it (the wire's words)
+Mark = Literal["here", "away", "reconnecting", "left"]
+STATES: tuple[Mark, ...] = ("here", "away", "reconnecting", "left")
+GONE: frozenset[Mark] = frozenset({"reconnecting", "left"})
 DEFAULT_GRACE = 180.0
 PRESENCE_EVERY = 0.25  # seconds between two presence broadcasts, at least
 STATUS_RATE = 0.5  # status changes a second per seat, after the burst
@@ -52,7 +54,7 @@ NOTES_KEPT = 200  # notes a peer keeps (a host could send any number)
 
 @dataclass
 class _Mark:
-    state: str
+    state: Mark
     since: float
     budget: Bucket
 
@@ -81,10 +83,10 @@ class HostPresence:
         self.marks = [_Mark("here" if h else "reconnecting", now,
                             Bucket(self.clock, STATUS_RATE, STATUS_BURST)) for h in here]
 
-    def state(self, seat: int) -> str:
+    def state(self, seat: int) -> Mark:
         return self.marks[seat].state
 
-    def _set(self, seat: int, state: str) -> None:
+    def _set(self, seat: int, state: Mark) -> None:
         if 0 <= seat < len(self.marks) and self.marks[seat].state != state:
             self.marks[seat].state, self.marks[seat].since = state, self.clock()
 
@@ -106,7 +108,7 @@ class HostPresence:
         if not 0 <= seat < len(self.marks):
             return True
         mark = self.marks[seat]
-        want = "away" if away else "here"
+        want: Mark = "away" if away else "here"
         if mark.state not in ("here", "away") or mark.state == want:
             return True
         if not mark.budget.take():
@@ -157,7 +159,7 @@ class HostPresence:
 
 @dataclass(frozen=True)
 class SeatPresence:
-    state: str
+    state: Mark
     since: float  # on the reading peer's clock
 
 

@@ -46,15 +46,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from net.wire.errors import CheatDetected, RemoteProtocolError
+from net.wire.errors import (
+    E_BAD_PARAMS,
+    E_BAD_SIGNATURE,
+    E_BUSY,
+    E_NOT_YOUR_SEAT,
+    E_OUT_OF_ORDER,
+    CheatDetected,
+    RemoteProtocolError,
+)
 from net.wire.identity import SIGNATURE_SIZE, Identity, verify
-from net.wire.rpc import E_BAD_PARAMS, E_BAD_SIGNATURE, E_BUSY, E_NOT_YOUR_SEAT, E_OUT_OF_ORDER
 from net.wire.transcript import NONCE_SIZE, pack, unpack
 
 if TYPE_CHECKING:
     from net.wire.transcript import Entry
 
-#: a ``net.session.table.Table`` (which imports this module, so it is not imported here)
+#: a ``net.session.machines.table.Table`` (which imports this module, so it is not imported here)
 Table = Any
 
 SAY_TAG = b"palazzo/say/v1\x00"

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from net.session.sessions import Close, HostSession, Output, PeerSession, Send
+from net.session.machines.conversation import Close, Output, Send
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
 from net.wire.rpc import Codec, Event
 
 

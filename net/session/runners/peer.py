@@ -4,7 +4,7 @@ A thin adapter: bytes read go to the session, the session's bytes go back. Decis
 a bot (``choose(view, seat)``) or from outside (a table screen calls ``PeerRunner.act``); with
 the host's ``--on-timeout program-plays`` (``bot`` on the wire), a ``fallback`` bot decides for a
 player who let the turn timeout pass, and its entry says so (``auto: true``,
-``net.session.timeout``). If the connection drops before the game is over, it reconnects with the same key
+``net.session.features.timeout``). If the connection drops before the game is over, it reconnects with the same key
 and the host resends the transcript from where this peer stopped. After the end it keeps the
 connection while the session waits for a rematch (``PeerSession.lingers``). With ``pace`` a bot
 moves no sooner than that many seconds after its decision became due (its thinking counts), so
@@ -17,11 +17,11 @@ in a row with ``PeerGone`` (``gave_up`` set): one line saying how many tries and
 said last. A connection on which the host took it in starts the count again. The very first
 connection failing to open at all is ``PeerGone`` at once (nobody listens there).
 A host that cannot be reached any more in mid-game (it may be restarting,
-``net.session.resume``) is tried in the same way; the ``host-gone`` event says so once.
+``net.session.records.resume``) is tried in the same way; the ``host-gone`` event says so once.
 
 A peer that quits on purpose calls ``leave()``: the host is told ``leave {}`` (written to the
 socket at once, so it goes out even if the program ends right after) and the run ends without
-trying again; the others see "Jo left" (``net.session.presence``). ``away(flag)`` tells the
+trying again; the others see "Jo left" (``net.session.features.presence``). ``away(flag)`` tells the
 host the player is away or here again.
 """
 
@@ -32,7 +32,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from net.session.sessions import PeerEvent, PeerSession
+from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
 
 READ_SIZE = 65536
 TICK = 0.5
@@ -119,7 +119,7 @@ class PeerRunner:
                     self._emit()
             else:
                 told_gone = False
-                if session.state == "disconnected":
+                if session.state is PeerState.DISCONNECTED:
                     session.reconnect()
                 self._writer = writer
                 try:
@@ -131,9 +131,9 @@ class PeerRunner:
                     if self.left:  # the leave, and anything before it, reaches the host
                         await self._drain(reader, writer)
                     writer.close()
-                if session.state in ("over", "failed") or self.left:
+                if session.state in (PeerState.OVER, PeerState.FAILED) or self.left:
                     return
-                taken_in = session.state in ("lobby", "playing")
+                taken_in = session.state in (PeerState.LOBBY, PeerState.PLAYING)
                 session.connection_lost()
                 self._emit()
                 if taken_in:
@@ -185,7 +185,7 @@ class PeerRunner:
                     session.check_ahead()  # while the host checks what was just posted
                     await writer.drain()
                 self._emit()
-                if (session.state in ("over", "failed") and not session.lingers()) or self.left:
+                if (session.state in (PeerState.OVER, PeerState.FAILED) and not session.lingers()) or self.left:
                     return
         finally:
             read.cancel()

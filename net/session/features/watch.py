@@ -19,15 +19,15 @@ them for peers, ``docs/security.md`` what a watcher sees and costs):
   refused as any second hello is (``E_WRONG_PHASE``). Its key may be a seated player's (a player
   watching from another program): watching touches no seat, and that seat is not claimed.
 * **Room.** At most ``MAX_WATCHERS`` watchers at once; one more is refused with ``E_FULL``
-  and closed. Watchers count as connections under ``net.session.limits`` (they are not
+  and closed. Watchers count as connections under ``net.session.features.limits`` (they are not
   strangers: no hello timeout, never closed for room). A watcher sends nearly nothing, so its
   request budget is small: ``BURST`` messages at once, ``RATE`` a second after that; one more and
   it is closed (it may come back).
 * **Coming again.** A watch hello that is let in costs the host the whole record sent from
   ``have`` on (megabytes, late in a long game) for a few hundred bytes: from one address
-  (``net.session.code.address_key``) at most ``ADMIT_BURST`` are let in at once and one every
+  (``net.session.features.code.address_key``) at most ``ADMIT_BURST`` are let in at once and one every
   ``ADMIT_EVERY`` seconds after that; one more is told ``E_BUSY`` and closed (the watcher's
-  program tries again later, ``net.session.peer``), so an address cannot pull the record over and
+  program tries again later, ``net.session.runners.peer``), so an address cannot pull the record over and
   over. An honest watcher that reconnects says what it ``have``s and is sent only the rest.
   The host remembers ``ADDRESSES`` addresses at most.
 * **Names.** A watcher's name follows the seats' rule (1 to ``NAME_LIMIT`` printable
@@ -42,9 +42,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from net.session.limits import Bucket
-from net.wire.errors import RemoteProtocolError
-from net.wire.rpc import E_FULL, E_NOT_YOUR_SEAT
+from net.session.features.limits import Bucket
+from net.wire.errors import E_FULL, E_NOT_YOUR_SEAT, RemoteProtocolError
 
 MAX_WATCHERS = 8
 RATE = 2.0  # messages a second a watcher may send, after its burst

@@ -1,21 +1,21 @@
 """Hosting and joining a networked game: what ``palazzo host``/``join`` headless
-(``net.session.play``) and the table (``tui.netgame``) share, written once.
+(``net.session.commands.play``) and the table (``tui.netgame``) share, written once.
 
 * ``HostSettings`` are what ``palazzo host`` takes as flags and the host form as fields.
 * ``Hosting(settings, say, on_change)`` makes the host session: an unfinished game of this host
-  resumed from its record (``net.session.resume``; ``say`` tells which), or a new one that keeps
+  resumed from its record (``net.session.records.resume``; ``say`` tells which), or a new one that keeps
   its record. ``serve(seat, ...)`` listens (a port it cannot listen on is a ``ValueError`` naming
   the port), gives the line to give to friends, seats this machine's own player (``None``: it
   only relays) and its computer seats, and runs until the game is over. With
-  ``settings.advertise`` it advertises the game on the LAN meanwhile (``net.session.discovery``:
+  ``settings.advertise`` it advertises the game on the LAN meanwhile (``net.session.commands.discovery``:
   the seats taken kept up to date, withdrawn at the end; a failure is one log line). Each
   computer seat has its own key, whose seed is in the record, so that a resumed game gets its
-  bots back. It offers a rematch at the end (``net.session.rematch``; its bots, and its own seat
+  bots back. It offers a rematch at the end (``net.session.features.rematch``; its bots, and its own seat
   played by a bot, agree at once): when every seat agrees, the old game's record is saved and
   the next game runs in a fresh session, its own record kept, with fresh sessions for this
   machine's seats (``on_rematch`` hears of the host's own).
 * ``seat_session`` is every seat this program plays (the host's own, its bots, a joiner): a
-  ``PeerSession`` that keeps its journal (``net.session.journal``).
+  ``PeerSession`` that keeps its journal (``net.session.records.journal``).
 * ``LateBot`` is a bot of a named kind built once the game is known: a joiner learns which game
   it plays only from the host's start entry.
 * ``check_bot`` refuses an unknown bot name before anything touches the network.
@@ -44,28 +44,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.registry import game_names, get_game
-from net.session import rematch, resume
-from net.session.code import new_code
-from net.session.host import HostRunner
-from net.session.journal import Journal
-from net.session.presence import DEFAULT_GRACE
-from net.session.sessions import HostSession, PeerSession
-from net.session.table import Table
-from net.session.verify import verify_bytes
+from net.session.features import rematch
+from net.session.features.code import new_code
+from net.session.features.presence import DEFAULT_GRACE
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession, PeerState
+from net.session.machines.table import Table
+from net.session.records import resume
+from net.session.records.journal import Journal
+from net.session.records.verify import verify_bytes
+from net.session.runners.host import HostRunner
 from net.wire import transcript as files
-from net.wire.errors import CheatDetected, RemoteProtocolError
+from net.wire.errors import E_KEY_IN_USE, CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
-from net.wire.rpc import E_KEY_IN_USE
 
 if TYPE_CHECKING:  # zeroconf is imported only by a host that advertises
-    from net.session.discovery import Advertiser
+    from net.session.commands.discovery import Advertiser
 
 log = logging.getLogger("palazzo.net")
 DEFAULT_PORT = 7342
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_CHEAT = 3
-#: a second live program with a seated key, refused (``net.session.limits``, a held seat)
+#: a second live program with a seated key, refused (``net.session.features.limits``, a held seat)
 EXIT_IN_USE = 4
 #: ``palazzo join``'s exit status when it gave up trying to join or rejoin (``palazzo join --help``)
 EXIT_GAVE_UP = 5
@@ -89,16 +90,16 @@ class HostSettings:
     allow_hints: bool = False
     name: str = "host"
     #: resume an unfinished hosted game: ``None`` the one that matches if exactly one (see
-    #: ``net.session.resume.choose``), a game id prefix that one; ``new`` never resumes
+    #: ``net.session.records.resume.choose``), a game id prefix that one; ``new`` never resumes
     resume: str | None = None
     new: bool = False
     #: the host's identity (``net.wire.identity.identity_path``): ``None`` the account's key
     identity: str | None = None
-    #: advertise the game on the LAN (``net.session.discovery``); ``palazzo host`` and the host
+    #: advertise the game on the LAN (``net.session.commands.discovery``); ``palazzo host`` and the host
     #: form do unless told not to
     advertise: bool = False
     #: seconds the others wait for the seat due once it dropped out, then it forfeits
-    #: (``net.session.presence``)
+    #: (``net.session.features.presence``)
     grace: float = DEFAULT_GRACE
 
 
@@ -152,7 +153,7 @@ class SeatState(Protocol):
 def exit_status(session: SeatState, gave_up: bool = False, record_ok: bool = True) -> int:
     """How the game of ``session`` ended, as an exit status (see the module's rules);
     ``record_ok`` is the audit at the end."""
-    if session.state == "over" and session.table is not None:
+    if session.state is PeerState.OVER and session.table is not None:
         return EXIT_OK if record_ok else EXIT_CHEAT
     if isinstance(session.error, CheatDetected):
         return EXIT_CHEAT
@@ -245,7 +246,7 @@ def make_host(s: HostSettings) -> tuple[HostSession, str | None]:
 
 def hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[bytes], HostSettings]:
     """The host session for ``s``: an unfinished game of this host resumed from its record
-    (``net.session.resume``), or a new one that keeps its record; with its code, the seeds of
+    (``net.session.records.resume``), or a new one that keeps its record; with its code, the seeds of
     the bots' keys and the settings in force (a resumed game's own, but for port and bind)."""
     identity = Identity.load_or_create(spec=s.identity)
     record = None
@@ -346,9 +347,9 @@ class Hosting:
 
     def _advertise(self, port: int) -> Advertiser | None:
         """Advertise this game on the LAN, the seats taken kept up to date after every burst
-        of traffic (``net.session.discovery``); a failure is one log line, the game goes on."""
+        of traffic (``net.session.commands.discovery``); a failure is one log line, the game goes on."""
         try:
-            from net.session import discovery
+            from net.session.commands import discovery
 
             s, session = self.settings, self.session
             offer = discovery.Offer(

@@ -1,6 +1,6 @@
 """Checking a saved game on its own: ``palazzo verify``.
 
-The table talk a record carries (``net.session.chat``) is checked with the entries that carry
+The table talk a record carries (``net.session.features.chat``) is checked with the entries that carry
 it, and a verified record says how many messages it holds.
 
 A saved transcript (``net.wire.transcript``) holds every signed entry of a game, and its start entry
@@ -40,7 +40,8 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from net.session.table import Table
+from net.session.machines.entries import Phase
+from net.session.machines.table import Table
 from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
 from net.wire.identity import PUBLIC_KEY_SIZE, InvalidKey, check_public_key
 from net.wire.transcript import MAGIC, Entry, record_unpacker
@@ -61,7 +62,7 @@ class Verdict:
     step: int | str | None = None  # the entry seq of the finding
     entries: int = 0  # the entries read and accepted
     game: str = ""  # the game's name ("medici", "condottiere"), once the start entry is read
-    messages: int = 0  # the table talk the record carries (``net.session.chat``)
+    messages: int = 0  # the table talk the record carries (``net.session.features.chat``)
 
     @property
     def exit_status(self) -> int:
@@ -165,7 +166,7 @@ def verify_bytes(data: bytes) -> Verdict:
             return _rejected(f"rejected: entry {entry.seq}: unreadable ({type(e).__name__}: {e})",
                              step=entry.seq, entries=len(table.transcript), game=table.game)
     n = len(table.transcript)
-    if table.phase != "over":
+    if table.phase is not Phase.OVER:
         text = f"incomplete: the record stops at entry {n - 1} in phase {table.phase}"
         return Verdict(False, printable_line(text), "incomplete", None, n - 1, n, table.game)
     try:

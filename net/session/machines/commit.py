@@ -1,6 +1,6 @@
 """Hash commitments: commit to a secret now, open it later, and nobody can change it between.
 
-They serve the joint seed (``net.session.table``: each seat's ``seed-commit`` and ``seed-open``, tag and
+They serve the joint seed (``net.session.machines.table``: each seat's ``seed-commit`` and ``seed-open``, tag and
 slot ``b"seed"``), which draws the lots; cards are dealt and hidden by the fair deck
 (``net.games.dealer``), not by commitments.
 
