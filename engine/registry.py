@@ -15,10 +15,13 @@ import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic
+from typing import TYPE_CHECKING, Any, Generic, Literal, overload
 
 from engine.core import A, Bot, C, GameRules, S
 from engine.report import GameReport
+
+if TYPE_CHECKING:
+    from engine import condottiere, medici
 
 #: bot settings by name (``think``, ``rollout``, ...), as the command line and levels give them
 Settings = dict[str, Any]
@@ -76,9 +79,26 @@ def game_names() -> list[str]:
 
 #: an entry of some game: its types are known only to the game's own code
 AnyEntry = GameEntry[Any, Any, Any]
+if TYPE_CHECKING:
+    #: the entries of the games palazzo ships, with their types
+    MediciEntry = GameEntry[medici.State, medici.Action, medici.MediciConfig]
+    CondottiereEntry = GameEntry[
+        condottiere.State, condottiere.Action, condottiere.CondottiereConfig
+    ]
+
+
+@overload
+def get_game(name: Literal["medici"]) -> MediciEntry: ...
+@overload
+def get_game(name: Literal["condottiere"]) -> CondottiereEntry: ...
+@overload
+def get_game(name: str) -> AnyEntry: ...
 
 
 def get_game(name: str) -> AnyEntry:
+    """The entry of the game called ``name``, typed by its game when the name is written out
+    (``get_game("condottiere").rules.new_game()`` is a Condottiere ``State``); ``ValueError``
+    naming the choices for an unknown name."""
     if name not in _MODULES:
         raise ValueError(f"unknown game {name!r} (choose from {', '.join(game_names())})")
     try:

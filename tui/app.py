@@ -238,12 +238,14 @@ class PalazzoApp(App[None]):
         self.leave_network()
 
     def leave_network(self) -> None:
-        """Stop the networked game and go back to the screen that started it. A host tells
-        every peer "the host closed the game" first (``NetGame.close``); its network then ends
-        by itself, once the goodbyes are out."""
+        """Stop the networked game and go back to the screen that started it. A joiner tells
+        its host it leaves first (``NetGame.leave_game``: the others see "left" at once, not
+        after the grace period); a host tells every peer "the host closed the game"
+        (``NetGame.close``), its network then ending by itself, once the goodbyes are out."""
         from tui.netgame import remove_note_handler
         net, self.net = self.net, None
         if net is not None:
+            net.leave_game()
             net.close()
         if net is None or not net.ends_by_itself:
             self.workers.cancel_group(self, "network")

@@ -60,6 +60,8 @@ class NetClient:
         self.session = session
         self.game: str = table.game
         self.seat: int = table.me
+        #: the seat the narrator and the marker are told (a watcher's: the one after the last)
+        self.hear: int = table.me
         self.rules: Any = table.rules
         self.names: tuple[str, ...] = short_names(names or (s.name for s in table.seats))
         self._send = send
@@ -255,20 +257,23 @@ class NetClient:
             before, action, after = steps[self._told]
             auto = self._told in table.timed_out
             self._told += 1
-            if self._narrate is not None:
-                lines = self._narrate(before, action, after, self.seat, self.names)
-            else:
-                lines = [self.rules.action_text(before, action, self.seat)]
+            lines = self._words(before, action, after)
             if auto and lines:  # the seat's own program played it: every log says so
                 lines[0] = timed_out_line(lines[0], getattr(action, "seat", -1), table,
                                           self.names)
             self._log.extend(lines)
             if self._marker is not None:
-                marks = self._marker(before, action, after, self.seat)
+                marks = self._marker(before, action, after, self.hear)
                 if marks is not None:
                     self._marks = marks
         notes, self._noted = self.session.notes.since(self._noted)
         self._log.extend(notes)
+
+    def _words(self, before: Any, action: Any, after: Any) -> list[str]:
+        """A step as this seat hears it (``hear``)."""
+        if self._narrate is not None:
+            return list(self._narrate(before, action, after, self.hear, self.names))
+        return [self.rules.action_text(before, action, self.hear)]
 
     @property
     def record_fails(self) -> bool:
@@ -289,12 +294,27 @@ class NetClient:
         assert table is not None
         r = table.result()
         if r["end"] == "forfeit":
-            n = len(table.seats)
-            scores = tuple(int(x) for x in (r.get("scores") or [0] * n))
-            rest = tuple(s for s in range(n) if s not in r["forfeited"])
-            return Outcome(scores, rest, "forfeit", getattr(table.view, "turns", 0),
-                           {"text": r["text"]})
+            return forfeit_outcome(self.rules, table.view, len(table.seats), r)
         return self.rules.outcome(table.view)
+
+
+def forfeit_outcome(rules: Any, view: Any, players: int, result: dict[str, Any]) -> Outcome:
+    """A game a forfeit cut short, as its end screen tells it: every seat's score as the game
+    stood when it stopped (the rules' count of what is on the table, which every seat sees
+    alike), the seats that forfeited placed after the others, and the win to the best score of
+    those that did not (``detail``: ``text`` why it ended, ``forfeited`` the seats)."""
+    forfeited = tuple(sorted(int(s) for s in result.get("forfeited", ())))
+    try:
+        scores = tuple(int(x) for x in rules.scores(view))
+    except Exception:  # no deal yet (a forfeit in the seed phases): nothing scored
+        scores = ()
+    if len(scores) != players:
+        scores = (0,) * players
+    rest = [s for s in range(players) if s not in forfeited]
+    best = max((scores[s] for s in rest), default=0)
+    winners = tuple(s for s in rest if scores[s] == best)
+    return Outcome(scores, winners, "forfeit", getattr(view, "turns", 0),
+                   {"text": str(result.get("text", "")), "forfeited": forfeited})
 
 
 def timed_out_line(line: str, seat: int, table: Any, names: Sequence[str]) -> str:

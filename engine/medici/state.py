@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.core import (
+    NO_CARD,
     UNKNOWN,
     InvalidActionError,
     InvalidStateError,
@@ -34,7 +35,6 @@ from engine.core import (
 )
 from engine.medici.cards import CARDS
 
-NO_CARD = -2
 NO_LIMIT = -1
 #: an action's ``before``, ``slot``, ``stack`` or ``elim`` when it has none (``elim``: the strike fizzles)
 NONE = -1
@@ -119,8 +119,26 @@ class MediciConfig:
             raise InvalidStateError(str(e)) from None
 
 
-class Action(NamedTuple):
-    """One step of the game. Unused fields keep their defaults (``NONE`` for ``before``,
+_new = tuple.__new__
+
+
+class _ActionFields(NamedTuple):
+    """The fields of an ``Action``, in the order of its tuple (see ``Action``)."""
+
+    kind: str
+    seat: int
+    card: int = NO_CARD
+    value: int = 0
+    before: int = NONE
+    slot: int = NONE
+    stack: int = NONE
+    elim: int = NONE
+    extra: int = 0
+
+
+class Action(_ActionFields):
+    """One step of the game, built from keywords beyond its ``kind`` and ``seat`` (so a field
+    added or moved never changes what a call means). Unused fields keep their defaults (``NONE`` for ``before``,
     ``slot``, ``stack``, ``elim``).
 
     ==========  ===========================================================================
@@ -149,15 +167,16 @@ class Action(NamedTuple):
     is a field of another kind set on an action when it is written.
     """
 
-    kind: str
-    seat: int
-    card: int = NO_CARD
-    value: int = 0
-    before: int = NONE
-    slot: int = NONE
-    stack: int = NONE
-    elim: int = NONE
-    extra: int = 0
+    __slots__ = ()
+
+    def __new__(
+        cls, kind: str, seat: int, *, card: int = NO_CARD, value: int = 0, before: int = NONE,
+        slot: int = NONE, stack: int = NONE, elim: int = NONE, extra: int = 0,
+    ) -> Action:
+        return _new(cls, (kind, seat, card, value, before, slot, stack, elim, extra))
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str, int], dict[str, Any]]:
+        return (self.kind, self.seat), dict(zip(self._fields[2:], self[2:], strict=True))
 
     def to_data(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
@@ -228,10 +247,9 @@ _FIELDS = {"kind", "seat"} | {n for n, _ in _DEFAULTS}
 #: most); a target holder, slot or stack; a stack to eliminate (``NONE``: none); a Jester's value
 FIELD_RANGES = {"seat": (0, 3), "card": (NO_CARD, CARDS - 1), "value": (0, 15),
                 "target": (NONE, MAX_STACK), "elim": (NONE, MAX_STACK), "extra": (0, 10)}
-_new = tuple.__new__
 
 
-def mk(kind: str, seat: int, card: int = NO_CARD, value: int = 0, before: int = NONE,
+def mk(kind: str, seat: int, *, card: int = NO_CARD, value: int = 0, before: int = NONE,
        slot: int = NONE, stack: int = NONE, elim: int = NONE, extra: int = 0) -> Action:
     """The fast constructor used by the rules' inner loops."""
     return _new(Action, (kind, seat, card, value, before, slot, stack, elim, extra))

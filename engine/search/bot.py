@@ -27,25 +27,27 @@ The bot is handed a view and never a state: everything it knows comes from that 
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Generic
 
+from engine.core import A, Bot, S
 from engine.search.game import SearchGame
 from engine.search.ismcts import Budget, Search, SearchResult
 
 
-class SearchBot:
+class SearchBot(Generic[S, A]):
     name = "ismcts"
 
     def __init__(
         self,
-        game: SearchGame,
+        game: SearchGame[S, A],
         rng: random.Random,
         think: float = 1.0,
         iterations: int | None = None,
         rollout: str = "random",
         exploration: float = 0.7,
         bias: float = 0.0,
-        fallback: Any = None,
+        fallback: Bot[S, A] | None = None,
         setup_phases: tuple[str, ...] = (),
         cap: float | None = None,
         horizon: bool = True,
@@ -60,15 +62,15 @@ class SearchBot:
                              horizon=horizon, path=path)
         self.fallback = fallback
         self.setup_phases = setup_phases
-        self.last: SearchResult | None = None
+        self.last: SearchResult[A] | None = None
 
-    def choose(self, view: Any, seat: int) -> Any:
+    def choose(self, view: S, seat: int) -> A:
         if self.fallback is not None and getattr(view, "phase", None) in self.setup_phases:
             return self.fallback.choose(view, seat)
         self.last = self.search.run(view, seat, self.budget)
         return self._sensible(view, seat, self.last)
 
-    def _sensible(self, view: Any, seat: int, result: SearchResult) -> Any:
+    def _sensible(self, view: S, seat: int, result: SearchResult[A]) -> A:
         """The search's move, or when the game calls it senseless the most visited move that
         is not (the search's move when every move is senseless)."""
         senseless = self.game.senseless
@@ -81,15 +83,15 @@ class SearchBot:
 
 
 def factory(
-    game: SearchGame,
-    make_fallback: Any = None,
+    game: SearchGame[S, A],
+    make_fallback: Callable[[random.Random], Bot[S, A]] | None = None,
     setup_phases: tuple[str, ...] = (),
     defaults: dict[str, Any] | None = None,
-) -> Any:
+) -> Callable[[random.Random, dict[str, Any]], SearchBot[S, A]]:
     """A registry bot factory ``(rng, settings) -> SearchBot`` for ``game``; ``defaults`` are
     the game's best settings, which the given ones override."""
 
-    def make(rng: random.Random, given: dict[str, Any]) -> SearchBot:
+    def make(rng: random.Random, given: dict[str, Any]) -> SearchBot[S, A]:
         settings = {**(defaults or {}), **given}
         think = settings.get("think")
         iterations = settings.get("iterations")

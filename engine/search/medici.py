@@ -36,11 +36,11 @@ from engine.core import UNKNOWN
 from engine.medici import rules, sense
 from engine.medici.cards import COPIES, MINISTER, RANK_VALUE, RANKS
 from engine.medici.game import outcome
-from engine.medici.state import NO_CARD, NONE, Action, State, mk
+from engine.medici.state import NO_CARD, NONE, VARIANTS, Action, State, mk
 from engine.medici.view import public_action
 from engine.search.determinize import deal, unseen
-from engine.search.game import SearchGame, outcome_rewards
-from engine.search.medici_sim import simulate
+from engine.search.game import SearchGame, mirrored, outcome_rewards
+from engine.search.medici_sim import MIRRORED, simulate
 
 
 def _visible_cards(v: State) -> list[int]:
@@ -206,8 +206,8 @@ def sample_chance(s: State, rng: random.Random) -> Action:
         seat = s.turn
         pool = s.pools[seat]
         if pool:
-            return mk("draw", seat, pool[rng.randrange(len(pool))])
-        return mk("draw", seat, s.bottoms[seat][0])
+            return mk("draw", seat, card=pool[rng.randrange(len(pool))])
+        return mk("draw", seat, card=s.bottoms[seat][0])
     if phase == "first":
         tied = rules.first_candidates(s)
         return mk("first", tied[rng.randrange(len(tied))])
@@ -293,10 +293,10 @@ def fast_action(s: State, seat: int, rng: random.Random, explore: float = 0.3) -
         v = vals[rng.randrange(len(vals))]
         r = rng.randrange(3)
         if r == 1 and middle:
-            return mk("build", seat, c, v, stack=middle[rng.randrange(len(middle))][0])
+            return mk("build", seat, card=c, value=v, stack=middle[rng.randrange(len(middle))][0])
         if r == 2 and (s.pools[seat] or s.bottoms[seat]):
-            return mk("plan", seat, c)
-        return mk("court", seat, c, v)
+            return mk("plan", seat, card=c)
+        return mk("court", seat, card=c, value=v)
     totals: dict[int, list[int]] = {}
     lost: dict[int, int] = {}
     for sid, total, st in middle:
@@ -343,8 +343,8 @@ def fast_action(s: State, seat: int, rng: random.Random, explore: float = 0.3) -
                 picks.append(pick)
     kind, c, v, target, elim = picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
     if kind == "strike":
-        return mk(kind, seat, c, v, slot=target)
-    return mk(kind, seat, c, v, stack=target, elim=elim)
+        return mk(kind, seat, card=c, value=v, slot=target)
+    return mk(kind, seat, card=c, value=v, stack=target, elim=elim)
 
 
 def prior(s: State, a: Action, seat: int) -> float:
@@ -377,7 +377,10 @@ GAME = SearchGame(
     copy=State.copy,
     play=rules.apply_in_place,
     prepare=prepare,
-    simulations={"fast": lambda s, rng: simulate(s, rng, fast_action, sample_chance, rewards)},
+    simulations={
+        "fast": mirrored(lambda s, rng: simulate(s, rng, fast_action, sample_chance, rewards), rules,
+                         VARIANTS, MIRRORED, fast_action, sample_chance, rewards),
+    },
 )
 
 __all__ = ["GAME", "determinize", "observe", "unseen_by_house", "hidden_slots", "NO_CARD"]

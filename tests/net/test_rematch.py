@@ -114,7 +114,33 @@ def test_seats_that_do_not_answer_in_time_decline(make_game, clock):
     clock.now += 1
     g.link.deliver(g.host.tick())
     assert g.host.rematch.state == "off" and g.host.rematch.declined == {1, 2}
-    assert _lines(g.peers[0])[-1] == "Bo and Jo left: no rematch"
+    assert _lines(g.peers[0])[-1] == "Bo and Jo did not answer in time: no rematch"
+
+
+def test_when_nobody_answers_the_rematch_the_peers_are_told_so_not_that_anyone_left(
+        make_game, clock):
+    g = first_game(make_game, asking=(), clock=clock)
+    clock.now += REMATCH_WAIT
+    g.link.deliver(g.host.tick())
+    assert g.host.rematch.state == "off"
+    for p in g.peers:
+        assert _lines(p)[-1] == "Nobody answered in time: no rematch"
+        assert "left" not in p.rematch.status(["Ada", "Bo", "Jo"])
+
+
+def test_a_seat_that_left_and_one_that_did_not_answer_are_told_apart(make_game, clock):
+    r = rematch.PeerRematch()
+    r.wanted = True
+    names = ["Ada", "Bo", "Jo"]
+    assert r.update({"agreed": [0], "declined": [1, 2], "unanswered": [2]}, names) == [
+        "Bo left and Jo did not answer in time: no rematch"]
+
+
+def test_attack_a_rematch_message_whose_unanswered_seats_did_not_decline_is_not_followed():
+    r = rematch.PeerRematch()
+    r.wanted = True
+    lines = r.update({"agreed": [0], "declined": [1], "unanswered": [2]}, ["Ada", "Bo", "Jo"])
+    assert lines == ["no rematch: the host sent a malformed rematch message"]
 
 
 def test_a_host_whose_seats_are_all_its_own_bots_offers_no_endless_rematch(make_game):

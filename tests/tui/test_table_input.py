@@ -81,10 +81,10 @@ async def test_a_strike_and_a_conspiracy_are_final_a_card_to_court_is_not(ui):
         await ui.until(pilot, lambda: ui.asking(app), what="the first question")
         table, view = app.screen, app.screen.view
         card = view.state.hands[0][0]
-        assert "cannot" not in table.final_words(view, Action("court", 0, card))
-        assert table.final_words(view, Action("court", 0, card)) == ""
-        assert "Strike with" in table.final_words(view, Action("strike", 0, card, slot=1))
-        assert "eliminates stack" in table.final_words(view, Action("conspire", 0, card, stack=0, elim=1))
+        assert "cannot" not in table.final_words(view, Action("court", 0, card=card))
+        assert table.final_words(view, Action("court", 0, card=card)) == ""
+        assert "Strike with" in table.final_words(view, Action("strike", 0, card=card, slot=1))
+        assert "eliminates stack" in table.final_words(view, Action("conspire", 0, card=card, stack=0, elim=1))
 
 
 async def test_a_key_pressed_before_the_question_was_shown_does_not_answer_it(ui):

@@ -42,17 +42,26 @@ class Rematch(Protocol):
 
 def result_text(view: TableView, how: str = "", length: str = "", unit: str = "") -> Text:
     """Who won, how and when the game ended, every seat's score (``unit``: what it counts, a
-    singular noun: "point")."""
+    singular noun: "point"), and this seat's place. A game a forfeit cut short (``end``
+    ``forfeit``, ``tui.netclient.forfeit_outcome``) says who forfeited and why, gives the scores
+    as the game stood, and places the seats that forfeited after the others."""
     o = view.outcome
     assert o is not None
+    forfeited = tuple(o.detail.get("forfeited", ())) if o.end == "forfeit" else ()
+    if o.end == "forfeit":  # the game's own words for its end do not apply: it did not end
+        how = o.detail.get("text", "") or "a player forfeited"
     how = how or o.detail.get("text", o.end)
     length = length or f"after {plural(o.turns, 'turn')}"
     t = Text()
-    winners = " and ".join(view.names[w] for w in o.winners)
-    verb = "wins" if len(o.winners) == 1 else "share the win"
-    t.append(f"{winners} {verb}!\n", style="bold")
-    t.append(f"The game ended {length}: {how}.\n\n")
-    order = sorted(range(len(o.scores)), key=lambda i: (-o.scores[i], i))
+    if o.winners:
+        winners = " and ".join(view.names[w] for w in o.winners)
+        verb = "wins" if len(o.winners) == 1 else "share the win"
+        t.append(f"{winners} {verb}!\n", style="bold")
+    t.append(f"The game ended {length}: {how}.\n")
+    if forfeited:
+        t.append("The scores as the game stood when it stopped:\n")
+    t.append("\n")
+    order = sorted(range(len(o.scores)), key=lambda i: (i in forfeited, -o.scores[i], i))
     width = max(len(n) for n in view.names)
     for i in order:
         mark = "*" if i in o.winners else " "
@@ -61,12 +70,18 @@ def result_text(view: TableView, how: str = "", length: str = "", unit: str = ""
                  style="bold" if mark == "*" else "")
         if i in o.winners:
             t.append("  winner")
+        elif i in forfeited:
+            t.append("  forfeited")
         t.append("\n")
     if not 0 <= view.seat < len(o.scores):  # a watcher's end: nobody here played
         return t
-    place = 1 + sum(1 for x in o.scores if x > o.scores[view.seat])
-    if view.seat in o.winners:
+    me = view.seat
+    place = 1 + sum(1 for i in range(len(o.scores))
+                    if (i in forfeited, -o.scores[i]) < (me in forfeited, -o.scores[me]))
+    if me in o.winners:
         t.append("\nYou win.", style="bold")
+    elif me in forfeited:
+        t.append(f"\nYou forfeited: you finish {ORDINAL[place - 1]} of {len(o.scores)}.")
     else:
         t.append(f"\nYou finish {ORDINAL[place - 1]} of {len(o.scores)}.")
     return t

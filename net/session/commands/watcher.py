@@ -3,9 +3,15 @@
 A ``WatchSession`` (``net.session.machines.watch_session``) follows the game: it never writes, and at
 the end the record is read again from scratch and saved: the very bytes every seat saves.
 
-``watch_game`` is the headless command: it prints the lobby as it changes and every line of the
-public log, then the result, the audit and where the record was saved. Its exit status is a
-joiner's (``net.session.commands.hosting.exit_status``).
+``watch_game`` is the headless command: it prints the lobby as it changes, every line of the
+public log (a line that starts with a seat names its player: "Blue (Jo): ..."), the table talk
+("Jo: Deal?") and the notes on who is here ("Jo lost the connection"), then the result, the
+audit and where the record was saved. Its exit status is a joiner's
+(``net.session.commands.hosting.exit_status``).
+
+A watcher that wants to (``rematch.wanted``; the watcher at the table does) keeps its connection
+after the end and follows a rematch every seat agreed to (``net.session.features.rematch``): it
+watches the new game on a new connection, its start checked as a seat's is (``Expected``).
 """
 
 from __future__ import annotations
@@ -41,6 +47,19 @@ def lobby_line(lobby: dict[str, Any]) -> str:
     return line
 
 
+def named(line: str, table: Any) -> str:
+    """A line of the public log with the player of the seat it starts with named:
+    "Blue: ..." is "Blue (Jo): ..."."""
+    if table is None or table.rules is None:
+        return line
+    pairs = sorted(zip(table.rules.seat_names, (s.name for s in table.seats), strict=False),
+                   key=lambda p: -len(p[0]))
+    for seat, player in pairs:
+        if line.startswith(seat) and line[len(seat):len(seat) + 1] in (":", " ", "'"):
+            return f"{seat} ({player}){line[len(seat):]}"
+    return line
+
+
 def watch_game(address: str, code: str | None, name: str, say: Say,
                identity_spec: str | None = None) -> int:
     """Follow the game at ``address`` to its end, printing the public log; the exit status."""
@@ -53,8 +72,13 @@ def watch_game(address: str, code: str | None, name: str, say: Say,
     last_lobby = [""]
 
     def on_event(e: PeerEvent) -> None:
-        if e.kind in ("log", "note"):  # the moves; the table's notes ("Jo left", ...)
+        if e.kind == "log":  # the moves, the player named
+            show(named(str(e.data), session.table))
+        elif e.kind == "note":  # the table's notes ("Jo left", ...)
             show(str(e.data))
+        elif e.kind == "said" and type(e.data) is dict:  # table talk, as a join prints it
+            show(f"{e.data.get('name')}: {e.data.get('text')}"
+                 + ("" if e.data.get("live", True) else " (from the record)"))
         elif e.kind == "lobby" and type(e.data) is dict:
             line = lobby_line(e.data)
             if line != last_lobby[0]:

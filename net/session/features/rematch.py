@@ -5,13 +5,16 @@ The conversation (``docs/protocol.md``, "Rematch"):
 1. At ``over`` a host that offers rematches (``HostRematch.offer``: ``net.session.commands.hosting``
    does) waits ``REMATCH_WAIT`` seconds for the seats' answers, keeping their connections.
    It broadcasts ``rematch {agreed: [seats], declined: [seats]}`` at the end and on every
-   change. A seat without a connection at the end has declined.
+   change, to every seat and every watcher. A seat without a connection at the end has
+   declined.
 2. A seat asks ``again {}`` (an empty map: the seat is always the connection's own). The host
    refuses it before the end or where it offers none (``E_WRONG_PHASE``), a second time from
    the same seat, and once the answer is settled.
 3. A seat whose connection closes (it left, or pressed "Leave") declines: there is no rematch,
-   and every peer is told "<name> left: no rematch". So is every seat that has not asked when
-   ``REMATCH_WAIT`` runs out.
+   and every peer is told "<name> left: no rematch". So does every seat that has not asked when
+   ``REMATCH_WAIT`` runs out; the message then lists those as ``unanswered`` too (a subset of
+   ``declined``), and every peer is told "Jo did not answer in time: no rematch" ("Nobody
+   answered in time" when no seat asked).
 4. When every seat has agreed, and at least one of them is not a host-side bot (a host whose
    seats are all its own bots would play on for ever), the host broadcasts
    ``rematch {agreed, declined: [], go: true}``, closes every connection and starts a fresh
@@ -29,7 +32,9 @@ The conversation (``docs/protocol.md``, "Rematch"):
    bound to a finished game: the contribution check refuses it.
 
 The peer's side is ``PeerRematch``: ``wanted`` keeps the connection after the end (the table;
-``palazzo join --rematch N``), ``auto`` asks at once (a bot). A rematch message that breaks these
+``palazzo join --rematch N``), ``auto`` asks at once (a bot). A watcher's (``watching``) keeps
+it too and follows a ``go`` every seat agreed to without asking (it has no seat to ask for): it
+watches the new game on a new connection. A rematch message that breaks these
 rules (seats out of range or twice, ``go`` not every seat agreed to, or that this seat never
 asked for) is not followed, and the peer says why; nothing said after the end changes the game
 that ended or its record. A seat stops waiting by itself ``REMATCH_WAIT + PEER_GRACE`` seconds
@@ -76,6 +81,7 @@ class HostRematch:
         self.state: RematchState = "idle"
         self.agreed: set[int] = set()
         self.declined: set[int] = set()
+        self.unanswered: set[int] = set()  # declined by not answering in time
         self.seats = 0
         self.since = 0.0
         self.lobby_since: float | None = None  # when this rematch's lobby opened (``reserve``)
@@ -142,7 +148,8 @@ class HostRematch:
         """After ``REMATCH_WAIT``: every seat that has not agreed declines (``True`` if so)."""
         if self.state != "waiting" or self.clock() - self.since < REMATCH_WAIT:
             return False
-        self.declined |= set(range(self.seats)) - self.agreed
+        self.unanswered = set(range(self.seats)) - self.agreed - self.declined
+        self.declined |= self.unanswered
         self.state = "off"
         return True
 
@@ -159,6 +166,8 @@ class HostRematch:
     def message(self) -> dict[str, Any]:
         """The ``rematch`` notification's map."""
         m: dict[str, Any] = {"agreed": sorted(self.agreed), "declined": sorted(self.declined)}
+        if self.unanswered:
+            m["unanswered"] = sorted(self.unanswered)
         if self.state == "go":
             m["go"] = True
         return m
@@ -224,6 +233,7 @@ class PeerRematch:
     def __init__(self) -> None:
         self.wanted = False  # keep the connection after the end, for the rematch
         self.auto = False  # ask at once at the end (a bot)
+        self.watching = False  # a watcher's: it follows a go without asking
         self.asked = False
         self.agreed: tuple[int, ...] = ()
         self.declined: tuple[int, ...] = ()
@@ -241,19 +251,21 @@ class PeerRematch:
             return []
         n = len(names)
         agreed, declined = _seat_list(m.get("agreed"), n), _seat_list(m.get("declined"), n)
+        unanswered = _seat_list(m.get("unanswered", []), n)
         go = m.get("go", False)
-        if agreed is None or declined is None or set(agreed) & set(declined) \
+        if agreed is None or declined is None or unanswered is None \
+                or set(agreed) & set(declined) or not set(unanswered) <= set(declined) \
                 or type(go) is not bool:
             return self.stop("the host sent a malformed rematch message")
-        if go and (not self.asked or len(agreed) != n):
+        if go and ((not self.asked and not self.watching) or len(agreed) != n):
             return self.stop("the host started a rematch "
                              + ("this seat did not ask for" if not self.asked
-                                else "not every seat agreed to"))
+                                and not self.watching else "not every seat agreed to"))
         gone = [i for i in declined if i not in self.declined]
         self.agreed, self.declined, self.go = tuple(sorted(agreed)), tuple(sorted(declined)), go
         if gone:
-            self.off = _within(f"{_names(names, gone)} left: no rematch",
-                               f"{len(gone)} players left: no rematch")
+            self.off = _gone_line(names, [i for i in gone if i not in unanswered],
+                                  [i for i in gone if i in unanswered], agreed)
         return [self.status(names)]
 
     def stop(self, why: str) -> list[str]:
@@ -272,6 +284,23 @@ class PeerRematch:
         rest = [i for i in range(len(names)) if i not in self.agreed]
         counted = f"Play again: {len(self.agreed)} of {len(names)} agreed; waiting for "
         return _within(counted + _names(names, rest), counted + f"{len(rest)} players")
+
+
+def _gone_line(names: Sequence[str], left: Sequence[int], silent: Sequence[int],
+               agreed: Sequence[int]) -> str:
+    """Why there is no rematch: who left, and who did not answer in time."""
+    if silent and not left and not agreed:
+        return "Nobody answered in time: no rematch"
+    parts, short = [], []
+    if left:
+        parts.append(f"{_names(names, left)} left")
+        short.append(f"{len(left)} players left" if len(left) > 1 else f"{_names(names, left)} left")
+    if silent:
+        verb = "did not answer in time"
+        parts.append(f"{_names(names, silent)} {verb}")
+        short.append(f"{len(silent)} players did not answer" if len(silent) > 1
+                     else f"{_names(names, silent)} {verb}")
+    return _within(" and ".join(parts) + ": no rematch", ", ".join(short) + ": no rematch")
 
 
 def _seat_list(v: Any, n: int) -> list[int] | None:

@@ -348,8 +348,9 @@ class HostSession(HostDoor):
         return None
 
     def _rematch_news(self) -> None:
-        """Tell every seat the rematch's answers; when all agreed, close every connection: the
-        rematch is a new game (``net.session.features.rematch``)."""
+        """Tell every seat and every watcher the rematch's answers; when all agreed, close
+        every connection: the rematch is a new game (``net.session.features.rematch``), which a
+        watcher may follow."""
         m = self.rematch.message()
         names = [s.name for s in self.seats]
         log.info("rematch: %s of %s agreed%s%s", len(m["agreed"]), len(names),
@@ -357,7 +358,7 @@ class HostSession(HostDoor):
                  "; it starts" if self.rematch.go else
                  f" (the host waits {REMATCH_WAIT:g} seconds)" if self.rematch.waiting else "")
         for conn, c in list(self.conns.items()):
-            if c.seat is not None and not c.closed:
+            if (c.seat is not None or c.watcher is not None) and not c.closed:
                 self._notify(conn, "rematch", m)
             if self.rematch.go:  # strangers too: this session will read nothing more
                 self._close(conn, "the rematch starts: join it again")

@@ -33,6 +33,7 @@ class WatchSession(PeerSession):
     def __init__(self, identity: Identity, name: str, code: str | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(identity, name, code, auto_ready=False, clock=clock)
+        self.rematch.watching = True  # a rematch every seat agreed to may be followed
 
     def decision_due(self) -> bool:
         return False
