@@ -43,6 +43,11 @@ each failure named (``ShuffleProofError.check``):
   ``t4,2 == -s4*G + sum s'_i*b'_i - c*sum u_j*b_j``;
 * ``t-hat i``: commitment chain, ``that_i == shat_i*G + s'_i*chat_{i-1} - c*chat_i``.
 
+The check takes ``t1``, ``t2``, ``t3`` and every ``t-hat`` as one random linear combination
+(``_batch_holds``: fresh weights from the operating system, so a false proof passes with
+probability about ``N/L``), which multiplies ``G`` and each chain point once for all of them;
+a proof that fails it is checked again equation by equation, so the failure named is the same.
+
 Before those, ``format``: the proof's length, every scalar canonical (below ``L``), and every point
 of the proof and of the output a point of the subgroup. A point is checked once, where it is first
 multiplied (``group.mul_checked``: libsodium's multiplication refuses a point outside the
@@ -83,11 +88,11 @@ offset                    bytes           field
 128N + 288                32N             ``s'_1..s'_N``
 ========================  ==============  ================================================
 
-Cost (libsodium calls; a variable-base multiplication costs about 4.5 fixed-base ones or 5
-additions): proving ``3N + 3`` fixed-base and ``5N + 1`` variable-base multiplications and about
+Cost (libsodium calls; on ristretto255 a variable-base multiplication costs about 3 fixed-base
+ones or 3.5 additions): proving ``3N + 3`` fixed-base and ``5N + 1`` variable-base multiplications and about
 ``6N`` additions (one variable-base multiplication fewer per card when every input's ``C1`` is
-``G``, as in a new deck); checking ``N + 4`` fixed-base, ``8N + 2`` variable-base and about
-``10N`` additions, no separate point check (``N`` variable-base fewer for a new deck).
+``G``, as in a new deck); checking 2 fixed-base, ``8N + 5`` variable-base and about ``8N``
+additions, no separate point check (``N`` variable-base fewer for a new deck).
 """
 
 from __future__ import annotations
