@@ -2,6 +2,9 @@
 
 Construction
 ------------
+Every function takes the group (``group=``, ``net.deck.group``): ristretto255 unless it reads
+a version 1 record.
+
 * **Cards.** Card ``i`` of a game's card table is the point ``M_i = hash_to_point(CARD_TAG,
   domain, i)``: nobody knows a discrete log between two cards. ``CardTable.index`` maps a point
   back to its card (or ``None``: not a card of this table).
@@ -43,11 +46,11 @@ class Ciphertext:
         return self.c1 + self.c2
 
     @classmethod
-    def decode(cls, data: object) -> Ciphertext:
-        """Parse 64 bytes; both halves must be points of the subgroup (``InvalidPoint``)."""
+    def decode(cls, data: object, *, group: g.Group = g.RISTRETTO255) -> Ciphertext:
+        """Parse 64 bytes; both halves must be points of the group (``InvalidPoint``)."""
         if not isinstance(data, bytes) or len(data) != 2 * g.POINT_BYTES:
             raise g.InvalidPoint("a masked card must be 64 bytes")
-        return cls(g.decode_point(data[:32]), g.decode_point(data[32:]))
+        return cls(group.decode_point(data[:32]), group.decode_point(data[32:]))
 
     def __repr__(self) -> str:
         return f"Ciphertext.decode(bytes.fromhex({self.to_bytes().hex()!r}))"
@@ -56,13 +59,14 @@ class Ciphertext:
 class CardTable:
     """The points of a game's cards: ``point(i)`` and its inverse ``index(point)``."""
 
-    def __init__(self, domain: str, size: int) -> None:
+    def __init__(self, domain: str, size: int, *, group: g.Group = g.RISTRETTO255) -> None:
         if size <= 0:
             raise ValueError("a card table needs at least one card")
         self.domain = domain
         self.size = size
+        self.group = group
         self._points = [
-            g.hash_to_point(CARD_TAG, domain.encode(), i.to_bytes(4, "big")) for i in range(size)
+            group.hash_to_point(CARD_TAG, domain.encode(), i.to_bytes(4, "big")) for i in range(size)
         ]
         self._index = {p: i for i, p in enumerate(self._points)}
 
@@ -78,36 +82,36 @@ class CardTable:
         return f"CardTable({self.domain!r}, {self.size})"
 
 
-def joint_key(publics: Sequence[bytes]) -> bytes:
-    return g.add_all(publics)
+def joint_key(publics: Sequence[bytes], *, group: g.Group = g.RISTRETTO255) -> bytes:
+    return group.add_all(publics)
 
 
-def mask(message: bytes, r: int, key: bytes) -> Ciphertext:
+def mask(message: bytes, r: int, key: bytes, *, group: g.Group = g.RISTRETTO255) -> Ciphertext:
     """``(r*G, M + r*H)`` for a non-zero ``r``."""
     if not 0 < r < g.L:
         raise ValueError("masking needs a non-zero scalar")
-    return Ciphertext(g.base_mul(r), g.add(message, g.mul(r, key)))
+    return Ciphertext(group.base_mul(r), group.add(message, group.mul(r, key)))
 
 
-def public_mask(message: bytes, key: bytes) -> Ciphertext:
+def public_mask(message: bytes, key: bytes, *, group: g.Group = g.RISTRETTO255) -> Ciphertext:
     """The masking of a public card with the known scalar 1: ``(G, M + H)``."""
-    return Ciphertext(g.BASE, g.add(message, key))
+    return Ciphertext(group.BASE, group.add(message, key))
 
 
-def remask(ct: Ciphertext, r: int, key: bytes) -> Ciphertext:
+def remask(ct: Ciphertext, r: int, key: bytes, *, group: g.Group = g.RISTRETTO255) -> Ciphertext:
     """``(C1 + r*G, C2 + r*H)``: the same card, fresh bytes."""
-    return Ciphertext(g.add(ct.c1, g.base_mul(r)), g.add(ct.c2, g.mul(r, key)))
+    return Ciphertext(group.add(ct.c1, group.base_mul(r)), group.add(ct.c2, group.mul(r, key)))
 
 
-def unmask(ct: Ciphertext, shares: Sequence[bytes]) -> bytes:
+def unmask(ct: Ciphertext, shares: Sequence[bytes], *, group: g.Group = g.RISTRETTO255) -> bytes:
     """``C2 - sum(shares)``: the card point once every seat's share is in."""
-    return g.sub(ct.c2, g.add_all(shares))
+    return group.sub(ct.c2, group.add_all(shares))
 
 
-def decrypt(ct: Ciphertext, secret: int) -> bytes:
+def decrypt(ct: Ciphertext, secret: int, *, group: g.Group = g.RISTRETTO255) -> bytes:
     """``C2 - x*C1`` with the joint secret (which no peer ever holds: tests that hold every seat's
     secret use it)."""
-    return g.sub(ct.c2, g.mul(secret, ct.c1))
+    return group.sub(ct.c2, group.mul(secret, ct.c1))
 
 
 @dataclass(frozen=True)
@@ -136,13 +140,16 @@ def _draw(stream: g.ScalarStream, size: int) -> ShuffleDraw:
     return ShuffleDraw(tuple(order), tuple(stream.scalar() for _ in range(size)))
 
 
-def apply_draw(cards: Sequence[Ciphertext], draw: ShuffleDraw, key: bytes) -> list[Ciphertext]:
+def apply_draw(cards: Sequence[Ciphertext], draw: ShuffleDraw, key: bytes, *,
+               group: g.Group = g.RISTRETTO255) -> list[Ciphertext]:
     """Permute and re-mask ``cards`` as ``draw`` says (top of the deck first)."""
     if len(draw.order) != len(cards):
         raise ValueError("the draw is for another number of cards")
-    return [remask(cards[i], r, key) for i, r in zip(draw.order, draw.scalars, strict=True)]
+    return [remask(cards[i], r, key, group=group)
+            for i, r in zip(draw.order, draw.scalars, strict=True)]
 
 
-def shuffle(cards: Sequence[Ciphertext], seed: bytes, key: bytes) -> list[Ciphertext]:
+def shuffle(cards: Sequence[Ciphertext], seed: bytes, key: bytes, *,
+            group: g.Group = g.RISTRETTO255) -> list[Ciphertext]:
     """Permute and re-mask ``cards`` as the seed decides (top of the deck first)."""
-    return apply_draw(cards, shuffle_draw(seed, len(cards)), key)
+    return apply_draw(cards, shuffle_draw(seed, len(cards)), key, group=group)

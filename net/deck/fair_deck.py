@@ -22,10 +22,13 @@ it) to every peer's ``receive``; a peer's own messages go through ``receive`` to
    the shuffler forgets, and a zero-knowledge proof that the output is exactly the pile permuted
    and re-masked (``net.deck.shuffle_proof``), bound to the game, the deck, the seat, the shuffle
    number ``n`` and the context (``shuffle_context``). Every peer checks the proof against its
-   own pile *before* it takes the new pile, so a shuffle that drops, duplicates, replaces, adds or
-   copies in a card is refused at once, its author named, and nothing changes; no seat ever
-   reveals anything of its shuffle. The deck deals only once every seat has shuffled: a seat may
-   order its own shuffle as it likes, but without seeing a card, and one honest seat's uniform
+   own pile, so a shuffle that drops, duplicates, replaces, adds or copies in a card is refused,
+   its author named; no seat ever reveals anything of its shuffle. Either before it takes the
+   new pile (nothing changes), or, with ``receive(..., defer=True)``, beside the game
+   (``net.deck.checks``): the pile is taken once its points are checked, so the next seat shuffles
+   at once, and the proof is checked in a worker thread; ``deal`` and every share message first
+   ``require_checked`` every proof of the chain, so no card is dealt and no share made before
+   they all hold. The deck deals only once every seat has shuffled: one honest seat's uniform
    permutation makes the whole deck's order uniform.
 3. **Deal.** When the rules deal the top card to seat ``s`` (or turn it face up: ``s = None``),
    every peer calls ``deal(s)`` in lockstep, which gives the card a handle (0, 1, 2, ...). Every
@@ -43,13 +46,10 @@ it) to every peer's ``receive``; a peer's own messages go through ``receive`` to
    opened cards back face up and starts a new round of shuffles by every seat (Condottiere).
 6. **The log.** ``log`` records every move and message in order; ``replay`` applies it again
    (a peer that rebuilds its deck).
-7. **Clones.** ``clone`` is an independent deck to check a message on (``FairDealer.fork``).
-   The records of the cards dealt are shared copy on write: after a clone neither deck changes
-   one in place, each copies a record the first time it changes it (``_mutable``), so a clone
-   costs a few list copies, not one per card dealt.
+7. **Clones.** ``clone`` is an independent deck to check a message on (``FairDealer.fork``);
+   the records of the cards dealt are shared copy on write (``_mutable``).
 
-Lists of cards, handles and shares travel as packed bytes (``pack``/``unpack`` below), so that a
-message stays within a codec's array limits whatever the size of the deck.
+Lists of cards, handles and shares travel as packed bytes (``pack``/``unpack``).
 
 Every point a peer sends is checked once: a shuffle's and a share's where the proof's check first
 multiplies it (``group.mul_checked``, which refuses what ``group.decode_point`` refuses), a key
@@ -64,8 +64,6 @@ this program, not a protocol step, and the peer stops.
 from __future__ import annotations
 
 import copy
-import hashlib
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -74,89 +72,23 @@ from net.deck import cipher as dc
 from net.deck import group as g
 from net.deck import proofs as dp
 from net.deck import shuffle_proof as sp
+from net.deck.checks import SHUFFLES_CHECKED as SHUFFLES_CHECKED
+from net.deck.checks import ShuffleCheck
+from net.deck.events import CARD_BYTES, HANDLE_BYTES
+from net.deck.events import CardKnown as CardKnown
+from net.deck.events import CardOpened as CardOpened
+from net.deck.events import DeckFault as DeckFault
+from net.deck.events import Event as Event
+from net.deck.events import Shuffled as Shuffled
+from net.deck.events import pack_handles as pack_handles
+from net.deck.events import unpack as unpack
+from net.deck.events import unpack_handles as unpack_handles
 from net.deck.keys import PublicKeys
 from net.wire.errors import CheatDetected
 
 SHARE_CONTEXT_TAG = b"palazzo/deck/share/v1"
 SHUFFLE_CONTEXT_TAG = b"palazzo/deck/shuffle/v2"
 ONE_OF_CONTEXT_TAG = b"palazzo/deck/one-of/v1"
-CARD_BYTES = 2 * g.POINT_BYTES
-HANDLE_BYTES = 4
-
-
-def unpack(data: bytes, size: int) -> list[bytes]:
-    """Cut packed bytes into items of ``size`` bytes."""
-    return [data[i:i + size] for i in range(0, len(data), size)]
-
-
-def pack_handles(handles: Sequence[int]) -> bytes:
-    return b"".join(h.to_bytes(HANDLE_BYTES, "big") for h in handles)
-
-
-def unpack_handles(data: bytes) -> list[int]:
-    return [int.from_bytes(b, "big") for b in unpack(data, HANDLE_BYTES)]
-
-
-class ProofMemo:
-    """Digests of the shuffles this process has already seen pass their proof, so that several
-    tables in one process (a host and its bots) check each proof once. The digest covers every
-    input of the check. ``size = 0`` turns it off (a benchmark of every peer's own work)."""
-
-    def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._seen: OrderedDict[bytes, None] = OrderedDict()
-
-    def __contains__(self, digest: object) -> bool:
-        return digest in self._seen
-
-    def add(self, digest: bytes) -> None:
-        self._seen[digest] = None
-        while len(self._seen) > self.size:
-            self._seen.popitem(last=False)
-
-
-SHUFFLES_CHECKED = ProofMemo()
-
-
-class DeckFault(RuntimeError):
-    """A dealt card that unmasks to no card of the table, or to a card already out: impossible
-    when every shuffle is proved, so a fault of this program (the peer stops)."""
-
-    def __init__(self, deck_id: str, handle: int, reason: str) -> None:
-        super().__init__(f"deck {deck_id!r}, card handle {handle}: {reason}")
-        self.deck_id = deck_id
-        self.handle = handle
-        self.reason = reason
-
-
-# -- events --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Shuffled:
-    seat: int
-    number: int
-    ready: bool  # every seat has shuffled this round: cards may be dealt
-
-
-@dataclass(frozen=True)
-class CardKnown:
-    """A card dealt to this peer: only this peer learns it."""
-
-    handle: int
-    card: int
-
-
-@dataclass(frozen=True)
-class CardOpened:
-    """A card shown to everyone; ``holder`` is the seat it had been dealt to (or ``None``)."""
-
-    handle: int
-    card: int
-    holder: int | None
-
-
-Event = Shuffled | CardKnown | CardOpened
 
 
 @dataclass
@@ -191,17 +123,20 @@ class FairDeck:
     ) -> None:
         if (seat is None) != (secret is None):
             raise ValueError("give both seat and secret, or neither (an observer)")
-        if seat is not None and (not 0 <= seat < keys.seats or g.base_mul(secret or 0) != keys.shares[seat]):
+        if seat is not None and (not 0 <= seat < keys.seats or keys.group.base_mul(secret or 0) != keys.shares[seat]):
             raise ValueError("the secret does not match that seat's key share")
         if len(set(cards)) != len(cards):
             raise ValueError("a deck holds each card once")
+        if table.group is not keys.group:
+            raise ValueError("the card table and the keys are of two groups")
         self.keys = keys
+        self.group = keys.group
         self.deck_id = deck_id
         self.table = table
         self.seat = seat
         self._secret = secret
         self.pile: list[dc.Ciphertext] = [
-            dc.public_mask(table.point(c), keys.joint) for c in cards
+            dc.public_mask(table.point(c), keys.joint, group=keys.group) for c in cards
         ]
         self.shuffles = 0
         self._to_shuffle: list[int] = list(range(keys.seats))
@@ -211,6 +146,7 @@ class FairDeck:
         self._owned: set[int] = set()
         self._seen: dict[int, int] = {}  # card -> handle, for cards known here and in play
         self._returned: dict[dc.Ciphertext, _Dealt] = {}  # cards under the pile, not re-masked
+        self._unchecked: list[ShuffleCheck] = []  # shuffles taken, their proofs not yet checked
         self.log: list[dict[str, Any]] = [
             {"op": "start", "deck": deck_id, "domain": table.domain, "size": table.size,
              "cards": list(cards)}
@@ -259,6 +195,7 @@ class FairDeck:
         self._owned = set()
         new._seen = dict(self._seen)
         new._returned = dict(self._returned)
+        new._unchecked = list(self._unchecked)
         new.log = list(self.log)
         return new
 
@@ -273,6 +210,20 @@ class FairDeck:
             if held is d:
                 self._returned[ct] = mine
         return mine
+
+    @property
+    def unchecked(self) -> list[ShuffleCheck]:
+        """The checks of the shuffles taken with ``defer``, not yet required, in chain order
+        (run them in a worker thread: ``ShuffleCheck.run``)."""
+        return list(self._unchecked)
+
+    def require_checked(self) -> None:
+        """Check every shuffle proof still pending, in chain order (each once: those a worker
+        thread ran are not run again); ``CheatDetected`` naming the first bad one's author.
+        Every deal and every share comes after this."""
+        for check in self._unchecked:
+            check.run()
+        self._unchecked = []
 
     def missing_shares(self, handle: int) -> list[int]:
         """Seats whose share for ``handle`` is still awaited (the holder's only for an open)."""
@@ -290,9 +241,10 @@ class FairDeck:
             raise ValueError(f"not seat {self.seat}'s turn to shuffle")
         n = len(self.pile)
         draw = dc.fresh_draw(n) if seed is None else dc.shuffle_draw(seed, n)
-        out = dc.apply_draw(self.pile, draw, self.keys.joint)
+        out = dc.apply_draw(self.pile, draw, self.keys.joint, group=self.group)
         proof = sp.prove(self.keys.joint, self.pile, out, draw.order, draw.scalars,
-                         self.shuffle_context(self.seat, self.shuffles, context), seed)
+                         self.shuffle_context(self.seat, self.shuffles, context), seed,
+                         group=self.group)
         return {"type": "deck/shuffle", "deck": self.deck_id, "number": self.shuffles,
                 "cards": b"".join(ct.to_bytes() for ct in out), "proof": proof}
 
@@ -317,6 +269,7 @@ class FairDeck:
     def _shares_message(self, handles: Sequence[int], context: bytes, entropy: bytes | None) -> dict[str, Any]:
         if self.seat is None or self._secret is None:
             raise ValueError("an observer has no shares")
+        self.require_checked()
         if not handles or len(set(handles)) != len(handles):
             raise ValueError("give one or more distinct handles")
         for h in handles:
@@ -324,7 +277,8 @@ class FairDeck:
                 raise ValueError(f"card {h} is back in the pile")
         bases = [self._dealt[h].ciphertext.c1 for h in handles]
         shares, proof = dp.prove_dleq(
-            self._secret, bases, self._share_context(handles, self.seat, context), entropy
+            self._secret, bases, self._share_context(handles, self.seat, context), entropy,
+            group=self.group,
         )
         return {"type": "deck/shares", "deck": self.deck_id, "handles": pack_handles(handles),
                 "shares": b"".join(shares), "proof": proof}
@@ -342,7 +296,8 @@ class FairDeck:
             raise ValueError(f"card {handle} is not one of the cards given")
         base, targets = self._one_of(handle, cards)
         return dp.prove_dleq_one_of(self._secret, base, targets, list(cards).index(d.card),
-                                    self._one_of_context(handle, self.seat, context), entropy)
+                                    self._one_of_context(handle, self.seat, context), entropy,
+                                    group=self.group)
 
     def verify_one_of(self, author: int, handle: int, cards: Sequence[int], proof: object,
                       context: bytes) -> bool:
@@ -356,12 +311,14 @@ class FairDeck:
             return d.card in cards  # its own card: this peer knows it
         base, targets = self._one_of(handle, cards)
         return dp.verify_dleq_one_of(self.keys.shares[author], base, targets, proof,
-                                     self._one_of_context(handle, author, context))
+                                     self._one_of_context(handle, author, context),
+                                     group=self.group)
 
     def _one_of(self, handle: int, cards: Sequence[int]) -> tuple[bytes, list[bytes]]:
         d = self._dealt[handle]
-        rest = dc.unmask(d.ciphertext, [v for k, v in d.shares.items() if k != d.holder])
-        return d.ciphertext.c1, [g.sub(rest, self.table.point(c)) for c in cards]
+        rest = dc.unmask(d.ciphertext, [v for k, v in d.shares.items() if k != d.holder],
+                         group=self.group)
+        return d.ciphertext.c1, [self.group.sub(rest, self.table.point(c)) for c in cards]
 
     def _one_of_context(self, handle: int, seat: int, context: bytes) -> bytes:
         return g.encode(ONE_OF_CONTEXT_TAG, self.keys.game_id, self.deck_id.encode(),
@@ -376,6 +333,7 @@ class FairDeck:
             raise ValueError("the deck is being shuffled")
         if not self.pile:
             raise ValueError("the pile is empty")
+        self.require_checked()
         if to is not None and not 0 <= to < self.keys.seats:
             raise ValueError(f"no seat {to}")
         earlier = self._returned.get(self.pile[0])
@@ -430,14 +388,17 @@ class FairDeck:
         for c, h in zip(cards, handles, strict=True):
             self._mutable(h).in_play = False
             del self._seen[c]
-            self.pile.append(dc.public_mask(self.table.point(c), self.keys.joint))
+            self.pile.append(dc.public_mask(self.table.point(c), self.keys.joint, group=self.group))
         self._to_shuffle = list(range(self.keys.seats))
 
     # -- receiving -------------------------------------------------------------------------
 
-    def receive(self, author: int, msg: Mapping[str, Any], context: bytes) -> list[Event]:
+    def receive(self, author: int, msg: Mapping[str, Any], context: bytes, *,
+                defer: bool = False) -> list[Event]:
         """Check and apply a deck message from ``author`` (this seat's own included). A refused
-        message (``CheatDetected``) changes nothing, not even ``log``."""
+        message (``CheatDetected``) changes nothing, not even ``log``. ``defer``: a shuffle is
+        taken once its form and its points are checked, and its proof is checked later
+        (``unchecked``, ``require_checked``)."""
         if not 0 <= author < self.keys.seats:
             raise ValueError(f"no seat {author}")
         if not isinstance(msg, Mapping) or msg.get("deck") != self.deck_id:
@@ -445,7 +406,7 @@ class FairDeck:
         kind = msg.get("type")
         entry = {"op": "msg", "author": author, "msg": dict(msg), "context": context}
         if kind == "deck/shuffle":
-            events: list[Event] = [self._receive_shuffle(author, msg, context)]
+            events: list[Event] = [self._receive_shuffle(author, msg, context, defer)]
         elif kind == "deck/shares":
             events = self._receive_shares(author, msg, context)
         else:
@@ -453,7 +414,8 @@ class FairDeck:
         self.log.append(entry)
         return events
 
-    def _receive_shuffle(self, author: int, msg: Mapping[str, Any], context: bytes) -> Shuffled:
+    def _receive_shuffle(self, author: int, msg: Mapping[str, Any], context: bytes,
+                         defer: bool) -> Shuffled:
         if self.next_shuffler != author:
             raise CheatDetected(author, "shuffle", "shuffled out of turn")
         if type(msg.get("number")) is not int or msg.get("number") != self.shuffles:
@@ -466,7 +428,7 @@ class FairDeck:
         raw = unpack(packed, CARD_BYTES)
         if len(set(raw)) != len(raw):
             raise CheatDetected(author, "shuffle", "the same masked card twice")
-        out = self._read_shuffle(author, raw, msg.get("proof"), context)
+        out = self._read_shuffle(author, raw, msg.get("proof"), context, defer)
         self.pile = out
         self._returned.clear()  # every card re-masked: earlier shares no longer apply
         self.shuffles += 1
@@ -501,11 +463,11 @@ class FairDeck:
         bases = [self._dealt[h].ciphertext.c1 for h in handles]
         if author != self.seat and not dp.verify_dleq(
             self.keys.shares[author], bases, shares, msg.get("proof"),
-            self._share_context(handles, author, context),
+            self._share_context(handles, author, context), group=self.group,
         ):
             for h, share in zip(handles, shares, strict=True):  # name a share that is no point
                 try:
-                    g.decode_point(share)
+                    self.group.decode_point(share)
                 except g.InvalidPoint as e:
                     raise CheatDetected(author, step, f"share for card {h}: {e}") from None
             raise CheatDetected(author, step, f"the shares for cards {handles} fail their proof")
@@ -521,15 +483,17 @@ class FairDeck:
     def _progress(self, h: int, d: _Dealt) -> Event | None:
         n = self.keys.seats
         if len(d.shares) == n and not d.public:
-            card = self._learn(h, d, dc.unmask(d.ciphertext, list(d.shares.values())))
+            card = self._learn(h, d, dc.unmask(d.ciphertext, list(d.shares.values()),
+                                               group=self.group))
             d.public = True
             return CardOpened(h, card, d.holder)
         if (
             d.holder is not None and d.holder == self.seat and d.card is None
             and len(d.shares) == n - 1 and self._secret is not None
         ):
-            own = g.mul(self._secret, d.ciphertext.c1)
-            card = self._learn(h, d, dc.unmask(d.ciphertext, [*d.shares.values(), own]))
+            own = self.group.mul(self._secret, d.ciphertext.c1)
+            card = self._learn(h, d, dc.unmask(d.ciphertext, [*d.shares.values(), own],
+                                               group=self.group))
             return CardKnown(h, card)
         return None
 
@@ -546,25 +510,25 @@ class FairDeck:
 
     # -- reading points and proofs --------------------------------------------------------------
 
-    def _read_shuffle(self, author: int, raw: list[bytes], proof: object,
-                      context: bytes) -> list[dc.Ciphertext]:
+    def _read_shuffle(self, author: int, raw: list[bytes], proof: object, context: bytes,
+                      defer: bool) -> list[dc.Ciphertext]:
         """The masked cards of a shuffle once its proof holds against the pile (this peer's own
-        shuffle trusted); the proof's check also checks every point."""
+        shuffle trusted); the proof's check also checks every point. ``defer``: every point is
+        checked now, the proof later (``require_checked``)."""
         out = [dc.Ciphertext(data[:32], data[32:]) for data in raw]
         if author == self.seat:
             return out
-        bound = self.shuffle_context(author, self.shuffles, context)
-        digest = hashlib.sha256(g.encode(
-            self.keys.joint, b"".join(ct.to_bytes() for ct in self.pile), b"".join(raw),
-            proof if isinstance(proof, bytes) else b"", bound)).digest()
-        if isinstance(proof, bytes) and digest in SHUFFLES_CHECKED:
+        check = ShuffleCheck(author, self.group, self.keys.joint, self.pile, out, proof,
+                             self.shuffle_context(author, self.shuffles, context))
+        if not defer:
+            check.run()
             return out
-        try:
-            sp.verify(self.keys.joint, self.pile, out, proof, bound)
-        except sp.ShuffleProofError as e:
-            raise CheatDetected(author, "shuffle", str(e)) from None
-        if SHUFFLES_CHECKED.size:
-            SHUFFLES_CHECKED.add(digest)
+        for j, data in enumerate(raw):
+            try:
+                dc.Ciphertext.decode(data, group=self.group)
+            except g.InvalidPoint as e:
+                raise CheatDetected(author, "shuffle", f"format: masked card {j}: {e}") from None
+        self._unchecked.append(check)
         return out
 
     # -- helpers ---------------------------------------------------------------------------

@@ -5,7 +5,7 @@ Seat ``j`` draws a secret scalar ``x_j`` and sends ``key_message``: ``{"type": "
 that it knows ``x_j``, bound to the game id and its seat, so that no seat can pick its share as a
 function of the others' (a "rogue key" giving it the joint secret) or copy another seat's.
 ``read_key_message`` checks one message and names its seat on failure; ``PublicKeys`` holds every
-checked share and the joint key ``H = sum(Y_j)``, whose secret ``x = sum(x_j)`` nobody ever knows:
+checked share, the group they are points of (``net.deck.group``), and the joint key ``H = sum(Y_j)``, whose secret ``x = sum(x_j)`` nobody ever knows:
 no seat publishes its ``x_j``, not even after the game. One key serves every deck of a game.
 """
 
@@ -27,20 +27,22 @@ def key_context(game_id: bytes, seat: int) -> bytes:
     return g.encode(KEY_CONTEXT_TAG, game_id, seat.to_bytes(2, "big"))
 
 
-def key_message(game_id: bytes, seat: int, secret: int, entropy: bytes | None = None) -> dict[str, Any]:
-    public, proof = dp.prove_key(secret, key_context(game_id, seat), entropy)
+def key_message(game_id: bytes, seat: int, secret: int, entropy: bytes | None = None, *,
+                group: g.Group = g.RISTRETTO255) -> dict[str, Any]:
+    public, proof = dp.prove_key(secret, key_context(game_id, seat), entropy, group=group)
     return {"type": "deck/key", "key": public, "proof": proof}
 
 
-def read_key_message(game_id: bytes, seat: int, msg: Mapping[str, Any]) -> bytes:
+def read_key_message(game_id: bytes, seat: int, msg: Mapping[str, Any], *,
+                     group: g.Group = g.RISTRETTO255) -> bytes:
     """The public key share in ``msg`` from ``seat``, or ``CheatDetected(seat, "key", ...)``."""
     if not isinstance(msg, Mapping) or msg.get("type") != "deck/key":
         raise CheatDetected(seat, "key", "not a key message")
     try:
-        public = g.decode_point(msg.get("key"))
+        public = group.decode_point(msg.get("key"))
     except g.InvalidPoint as e:
         raise CheatDetected(seat, "key", f"invalid key share: {e}") from None
-    if not dp.verify_key(public, msg.get("proof"), key_context(game_id, seat)):
+    if not dp.verify_key(public, msg.get("proof"), key_context(game_id, seat), group=group):
         raise CheatDetected(seat, "key", "the proof of knowledge of the key share does not verify")
     return public
 
@@ -51,6 +53,7 @@ class PublicKeys:
 
     game_id: bytes
     shares: tuple[bytes, ...]
+    group: g.Group = g.RISTRETTO255
     joint: bytes = field(init=False)
 
     def __post_init__(self) -> None:
@@ -58,8 +61,8 @@ class PublicKeys:
             raise ValueError("a fair deck needs at least two seats")
         if len(set(self.shares)) != len(self.shares):
             raise ValueError("two seats have the same key share")
-        joint = dc.joint_key(self.shares)
-        if not g.is_valid_point(joint):
+        joint = dc.joint_key(self.shares, group=self.group)
+        if not self.group.is_valid_point(joint):
             raise ValueError("the joint key is not a valid point")
         object.__setattr__(self, "joint", joint)
 
@@ -68,6 +71,8 @@ class PublicKeys:
         return len(self.shares)
 
     @classmethod
-    def from_messages(cls, game_id: bytes, messages: Sequence[Mapping[str, Any]]) -> PublicKeys:
+    def from_messages(cls, game_id: bytes, messages: Sequence[Mapping[str, Any]], *,
+                      group: g.Group = g.RISTRETTO255) -> PublicKeys:
         """Check every seat's key message (``messages[seat]``) and join the keys."""
-        return cls(game_id, tuple(read_key_message(game_id, s, m) for s, m in enumerate(messages)))
+        return cls(game_id, tuple(read_key_message(game_id, s, m, group=group)
+                                  for s, m in enumerate(messages)), group)

@@ -8,15 +8,21 @@ it, as a transcript would. ``tamper`` may replace a message in transit (tests of
 A ``random.Random`` makes secrets, shuffles and proof nonces reproducible; without one they come
 from the operating system. ``cpu[seat]`` adds up the processor time spent in each peer's deck calls (what
 that peer's own machine would spend), for the benchmark.
+
+``defer=True`` plays the shuffles as a session may: each peer takes a shuffle once its points are
+checked (``FairDeck.receive(..., defer=True)``) and its proof is checked in a worker thread while
+the next seat shuffles; every deck checks every proof of its chain before the first deal.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import random
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from net.deck import group as g
@@ -38,15 +44,18 @@ class Peer:
 class LocalTable:
     def __init__(
         self, seats: int, game_id: bytes = b"game", rng: random.Random | None = None,
-        tamper: Tamper | None = None,
+        tamper: Tamper | None = None, defer: bool = False, group: g.Group = g.RISTRETTO255,
     ) -> None:
         self.rng = rng
+        self.defer = defer
+        self._checker = ThreadPoolExecutor(1) if defer else None
         self.game_id = game_id
         self.tamper = tamper
         self.context = hashlib.sha256(b"transcript:" + game_id).digest()
         secrets = [self._scalar() for _ in range(seats)]
-        messages = [key_message(game_id, s, x, self._bytes()) for s, x in enumerate(secrets)]
-        self.keys = PublicKeys.from_messages(game_id, messages)
+        messages = [key_message(game_id, s, x, self._bytes(), group=group)
+                    for s, x in enumerate(secrets)]
+        self.keys = PublicKeys.from_messages(game_id, messages, group=group)
         self.peers = [Peer(s, x) for s, x in enumerate(secrets)]
         self.cpu = [0.0] * seats
 
@@ -74,8 +83,14 @@ class LocalTable:
             msg = self.tamper(author, msg)
         context = self.context
         for p in self.peers:
-            for e in self._timed(p.seat, p.decks[msg["deck"]].receive, author, msg, context):
+            deck = p.decks[msg["deck"]]
+            receive = functools.partial(deck.receive, defer=self.defer)
+            for e in self._timed(p.seat, receive, author, msg, context):
                 p.events.append((msg["deck"], e))
+            for check in deck.unchecked:
+                if self._checker is not None and not check.queued:  # checked beside the game
+                    check.queued = True
+                    self._checker.submit(check.run)
         self.context = hashlib.sha256(context + repr((author, msg)).encode()).digest()
 
     def shuffle(self, deck_id: str) -> None:

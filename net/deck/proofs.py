@@ -66,29 +66,31 @@ def _split(proof: object) -> tuple[int, int] | None:
         return None
 
 
-def prove_key(secret: int, context: bytes, entropy: bytes | None = None) -> tuple[bytes, bytes]:
+def prove_key(secret: int, context: bytes, entropy: bytes | None = None, *,
+              group: g.Group = g.RISTRETTO255) -> tuple[bytes, bytes]:
     """Return ``(Y, proof)``: the public key share ``secret*G`` and a proof of knowing it."""
     if not 0 < secret < g.L:
         raise ValueError("a secret key share must be a non-zero scalar")
-    public = g.base_mul(secret)
+    public = group.base_mul(secret)
     k = _nonce(secret, entropy, KEY_TAG, public, context)
-    c = g.hash_to_scalar(KEY_TAG, g.BASE, public, g.base_mul(k), context)
+    c = g.hash_to_scalar(KEY_TAG, group.BASE, public, group.base_mul(k), context)
     s = (k + c * secret) % g.L
     return public, g.scalar_bytes(c) + g.scalar_bytes(s)
 
 
-def verify_key(public: bytes, proof: object, context: bytes) -> bool:
+def verify_key(public: bytes, proof: object, context: bytes, *, group: g.Group = g.RISTRETTO255) -> bool:
     """Whether ``proof`` shows knowledge of the discrete log of ``public`` (a checked point)."""
     cs = _split(proof)
     if cs is None:
         return False
     c, s = cs
-    r = g.sub(g.base_mul(s), g.mul(c, public))
-    return c == g.hash_to_scalar(KEY_TAG, g.BASE, public, r, context)
+    r = group.sub(group.base_mul(s), group.mul(c, public))
+    return c == g.hash_to_scalar(KEY_TAG, group.BASE, public, r, context)
 
 
 def prove_dleq(
-    secret: int, bases: Sequence[bytes], context: bytes, entropy: bytes | None = None
+    secret: int, bases: Sequence[bytes], context: bytes, entropy: bytes | None = None, *,
+    group: g.Group = g.RISTRETTO255,
 ) -> tuple[list[bytes], bytes]:
     """Return ``(shares, proof)``: ``shares[i] = secret*bases[i]`` and one proof that every
     ``log_bases[i](shares[i])`` equals ``log_G(secret*G)``."""
@@ -96,18 +98,19 @@ def prove_dleq(
         raise ValueError("a secret key share must be a non-zero scalar")
     if not bases:
         raise ValueError("a proof of equal logs needs at least one base")
-    public = g.base_mul(secret)
-    shares = [g.mul(secret, c) for c in bases]
-    statement = _dleq_statement(public, bases, shares)
+    public = group.base_mul(secret)
+    shares = [group.mul(secret, c) for c in bases]
+    statement = _dleq_statement(group, public, bases, shares)
     k = _nonce(secret, entropy, DLEQ_TAG, statement, context)
-    commitments = [g.base_mul(k), *(g.mul(k, c) for c in bases)]
+    commitments = [group.base_mul(k), *(group.mul(k, c) for c in bases)]
     c = g.hash_to_scalar(DLEQ_TAG, statement, *commitments, context)
     s = (k + c * secret) % g.L
     return shares, g.scalar_bytes(c) + g.scalar_bytes(s)
 
 
 def verify_dleq(
-    public: bytes, bases: Sequence[bytes], shares: Sequence[bytes], proof: object, context: bytes
+    public: bytes, bases: Sequence[bytes], shares: Sequence[bytes], proof: object, context: bytes,
+    *, group: g.Group = g.RISTRETTO255,
 ) -> bool:
     """Whether ``proof`` shows ``log_G(public) == log_bases[i](shares[i])`` for every ``i``
     (``public`` and the bases already checked; every share is checked here, by the
@@ -116,30 +119,31 @@ def verify_dleq(
     if cs is None or not bases or len(bases) != len(shares):
         return False
     c, s = cs
-    commitments = [g.sub(g.base_mul(s), g.mul(c, public))]
+    commitments = [group.sub(group.base_mul(s), group.mul(c, public))]
     try:
-        commitments += [g.sub(g.mul(s, b), g.mul_checked(c, d)) for b, d in zip(bases, shares, strict=True)]
+        commitments += [group.sub(group.mul(s, b), group.mul_checked(c, d)) for b, d in zip(bases, shares, strict=True)]
     except g.InvalidPoint:
         return False
-    statement = _dleq_statement(public, bases, shares)
+    statement = _dleq_statement(group, public, bases, shares)
     return c == g.hash_to_scalar(DLEQ_TAG, statement, *commitments, context)
 
 
-def _dleq_statement(public: bytes, bases: Sequence[bytes], shares: Sequence[bytes]) -> bytes:
+def _dleq_statement(group: g.Group, public: bytes, bases: Sequence[bytes],
+                    shares: Sequence[bytes]) -> bytes:
     pairs = b"".join(b + d for b, d in zip(bases, shares, strict=True))
-    return g.encode(g.BASE, public, len(bases).to_bytes(4, "big"), pairs)
+    return g.encode(group.BASE, public, len(bases).to_bytes(4, "big"), pairs)
 
 
 OR_TAG = b"palazzo/deck/dleq-or-proof/v1"
 
 
-def _or_statement(public: bytes, base: bytes, targets: Sequence[bytes]) -> bytes:
-    return g.encode(g.BASE, public, base, len(targets).to_bytes(4, "big"), b"".join(targets))
+def _or_statement(group: g.Group, public: bytes, base: bytes, targets: Sequence[bytes]) -> bytes:
+    return g.encode(group.BASE, public, base, len(targets).to_bytes(4, "big"), b"".join(targets))
 
 
 def prove_dleq_one_of(
     secret: int, base: bytes, targets: Sequence[bytes], true_index: int, context: bytes,
-    entropy: bytes | None = None,
+    entropy: bytes | None = None, *, group: g.Group = g.RISTRETTO255,
 ) -> bytes:
     """A proof that ``log_G(secret*G) == log_base(targets[i])`` for some ``i``; the caller
     makes sure ``targets[true_index] == secret*base``. Which ``i`` stays hidden."""
@@ -147,20 +151,20 @@ def prove_dleq_one_of(
         raise ValueError("a secret key share must be a non-zero scalar")
     if not 0 <= true_index < len(targets):
         raise ValueError("the true target must be one of the targets")
-    public = g.base_mul(secret)
-    statement = _or_statement(public, base, targets)
+    public = group.base_mul(secret)
+    statement = _or_statement(group, public, base, targets)
     k = _nonce(secret, entropy, OR_TAG, statement, context)
     cs: list[int] = [0] * len(targets)
     ss: list[int] = [0] * len(targets)
     commitments: list[bytes] = []
     for i, target in enumerate(targets):
         if i == true_index:
-            commitments += [g.base_mul(k), g.mul(k, base)]
+            commitments += [group.base_mul(k), group.mul(k, base)]
             continue
         cs[i] = _nonce(secret, entropy, OR_TAG, b"c", i.to_bytes(4, "big"), statement, context)
         ss[i] = _nonce(secret, entropy, OR_TAG, b"s", i.to_bytes(4, "big"), statement, context)
-        commitments += [g.sub(g.base_mul(ss[i]), g.mul(cs[i], public)),
-                        g.sub(g.mul(ss[i], base), g.mul(cs[i], target))]
+        commitments += [group.sub(group.base_mul(ss[i]), group.mul(cs[i], public)),
+                        group.sub(group.mul(ss[i], base), group.mul(cs[i], target))]
     c = g.hash_to_scalar(OR_TAG, statement, *commitments, context)
     cs[true_index] = (c - sum(cs)) % g.L
     ss[true_index] = (k + cs[true_index] * secret) % g.L
@@ -168,7 +172,8 @@ def prove_dleq_one_of(
 
 
 def verify_dleq_one_of(
-    public: bytes, base: bytes, targets: Sequence[bytes], proof: object, context: bytes
+    public: bytes, base: bytes, targets: Sequence[bytes], proof: object, context: bytes, *,
+    group: g.Group = g.RISTRETTO255,
 ) -> bool:
     """Whether ``proof`` shows ``log_G(public) == log_base(targets[i])`` for some ``i`` (every
     point already checked). ``False`` for any malformed proof.
@@ -177,12 +182,12 @@ def verify_dleq_one_of(
     several tables in one process (a host and its bots) check each proof once."""
     if not targets or not isinstance(proof, bytes) or len(proof) != PROOF_BYTES * len(targets):
         return False
-    return _verify_one_of(public, base, tuple(targets), proof, context)
+    return _verify_one_of(group, public, base, tuple(targets), proof, context)
 
 
 @functools.lru_cache(maxsize=1024)
 def _verify_one_of(
-    public: bytes, base: bytes, targets: tuple[bytes, ...], proof: bytes, context: bytes
+    group: g.Group, public: bytes, base: bytes, targets: tuple[bytes, ...], proof: bytes, context: bytes
 ) -> bool:
     commitments: list[bytes] = []
     total = 0
@@ -192,6 +197,6 @@ def _verify_one_of(
             return False
         c, s = cs
         total += c
-        commitments += [g.sub(g.base_mul(s), g.mul(c, public)), g.sub(g.mul(s, base), g.mul(c, target))]
-    statement = _or_statement(public, base, targets)
+        commitments += [group.sub(group.base_mul(s), group.mul(c, public)), group.sub(group.mul(s, base), group.mul(c, target))]
+    statement = _or_statement(group, public, base, targets)
     return total % g.L == g.hash_to_scalar(OR_TAG, statement, *commitments, context)

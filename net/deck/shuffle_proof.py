@@ -43,6 +43,11 @@ each failure named (``ShuffleProofError.check``):
   ``t4,2 == -s4*G + sum s'_i*b'_i - c*sum u_j*b_j``;
 * ``t-hat i``: commitment chain, ``that_i == shat_i*G + s'_i*chat_{i-1} - c*chat_i``.
 
+The check takes ``t1``, ``t2``, ``t3`` and every ``t-hat`` as one random linear combination
+(``_batch_holds``: fresh weights from the operating system, so a false proof passes with
+probability about ``N/L``), which multiplies ``G`` and each chain point once for all of them;
+a proof that fails it is checked again equation by equation, so the failure named is the same.
+
 Before those, ``format``: the proof's length, every scalar canonical (below ``L``), and every point
 of the proof and of the output a point of the subgroup. A point is checked once, where it is first
 multiplied (``group.mul_checked``: libsodium's multiplication refuses a point outside the
@@ -83,11 +88,11 @@ offset                    bytes           field
 128N + 288                32N             ``s'_1..s'_N``
 ========================  ==============  ================================================
 
-Cost (libsodium calls; a variable-base multiplication costs about 4.5 fixed-base ones or 5
-additions): proving ``3N + 3`` fixed-base and ``5N + 1`` variable-base multiplications and about
+Cost (libsodium calls; on ristretto255 a variable-base multiplication costs about 3 fixed-base
+ones or 3.5 additions): proving ``3N + 3`` fixed-base and ``5N + 1`` variable-base multiplications and about
 ``6N`` additions (one variable-base multiplication fewer per card when every input's ``C1`` is
-``G``, as in a new deck); checking ``N + 4`` fixed-base, ``8N + 2`` variable-base and about
-``10N`` additions, no separate point check (``N`` variable-base fewer for a new deck).
+``G``, as in a new deck); checking 2 fixed-base, ``8N + 5`` variable-base and about ``8N``
+additions, no separate point check (``N`` variable-base fewer for a new deck).
 """
 
 from __future__ import annotations
@@ -113,6 +118,9 @@ T4 = "t4: re-encryption"
 T_HAT = "t-hat {}: commitment chain"
 
 _P = g.POINT_BYTES
+#: check ``t1``, ``t2``, ``t3`` and every ``t-hat`` as one random linear combination (below); a
+#: proof that fails it is checked again equation by equation, to name the check it breaks
+BATCHED = True
 
 
 def proof_bytes(n: int) -> int:
@@ -131,28 +139,33 @@ class ShuffleProofError(ValueError):
 
 # -- generators ------------------------------------------------------------------------------
 
-_H = g.hash_to_point(GENERATOR_TAG, b"h")
-_GENERATORS: list[bytes] = []
-_GENERATOR_SUMS: dict[int, bytes] = {}
+_GENERATORS: dict[str, list[bytes]] = {}  # by group: h, then h_1, h_2, ...
+_GENERATOR_SUMS: dict[tuple[str, int], bytes] = {}
 
 
-def chain_base() -> bytes:
+def chain_base(group: g.Group = g.RISTRETTO255) -> bytes:
     """``h``, where the commitment chain starts."""
-    return _H
+    return _generators(group, 0)[0]
 
 
-def generators(n: int) -> list[bytes]:
+def generators(n: int, group: g.Group = g.RISTRETTO255) -> list[bytes]:
     """``h_1..h_n`` (made once per process)."""
-    while len(_GENERATORS) < n:
-        i = len(_GENERATORS) + 1
-        _GENERATORS.append(g.hash_to_point(GENERATOR_TAG, b"h_i", i.to_bytes(4, "big")))
-    return _GENERATORS[:n]
+    return _generators(group, n)[1:n + 1]
 
 
-def _generator_sum(n: int) -> bytes:
-    if n not in _GENERATOR_SUMS:
-        _GENERATOR_SUMS[n] = _sum(generators(n))
-    return _GENERATOR_SUMS[n]
+def _generators(group: g.Group, n: int) -> list[bytes]:
+    made = _GENERATORS.setdefault(group.name, [])
+    if not made:
+        made.append(group.hash_to_point(GENERATOR_TAG, b"h"))
+    while len(made) < n + 1:
+        made.append(group.hash_to_point(GENERATOR_TAG, b"h_i", len(made).to_bytes(4, "big")))
+    return made
+
+
+def _generator_sum(group: g.Group, n: int) -> bytes:
+    if (group.name, n) not in _GENERATOR_SUMS:
+        _GENERATOR_SUMS[group.name, n] = _sum(group, generators(n, group))
+    return _GENERATOR_SUMS[group.name, n]
 
 
 # -- the proof as bytes ----------------------------------------------------------------------
@@ -224,26 +237,26 @@ def _challenge(d: bytes, chain: Sequence[bytes], t: Sequence[bytes], t_hat: Sequ
 # -- sums of multiples -----------------------------------------------------------------------
 
 
-def _sum(points: Iterable[bytes]) -> bytes:
+def _sum(group: g.Group, points: Iterable[bytes]) -> bytes:
     total: bytes | None = None
     for p in points:
-        total = p if total is None else g.add(total, p)
-    return g.IDENTITY if total is None else total
+        total = p if total is None else group.add(total, p)
+    return group.IDENTITY if total is None else total
 
 
-def _combination(terms: Iterable[tuple[int, bytes]]) -> bytes:
+def _combination(group: g.Group, terms: Iterable[tuple[int, bytes]]) -> bytes:
     """``sum k*P`` over trusted points: each distinct point multiplied once, ``G`` by the
     fixed-base multiplication (a new deck's first halves are all ``G``)."""
     merged: dict[bytes, int] = {}
     for k, p in terms:
         merged[p] = (merged.get(p, 0) + k) % g.L
-    return _sum(g.base_mul(k) if p == g.BASE else g.mul(k, p)
-                for p, k in merged.items() if k and p != g.IDENTITY)
+    return _sum(group, [group.base_mul(k) if p == group.BASE else group.mul(k, p)
+                        for p, k in merged.items() if k and p != group.IDENTITY])
 
 
-def _checked(k: int, p: bytes, name: str) -> bytes:
+def _checked(group: g.Group, k: int, p: bytes, name: str) -> bytes:
     try:
-        return g.mul_checked(k, p)
+        return group.mul_checked(k, p)
     except g.InvalidPoint as e:
         raise ShuffleProofError(f"format: {name}: {e}") from None
 
@@ -275,11 +288,11 @@ def _nonces(entropy: bytes | None, statement: bytes, order: Sequence[int],
     return _Nonces(r, r_hat, w, [rand.scalar() for _ in range(n)], [rand.scalar() for _ in range(n)])
 
 
-def _chain(u_prime: Sequence[int], r_hat: Sequence[int]) -> list[bytes]:
+def _chain(group: g.Group, u_prime: Sequence[int], r_hat: Sequence[int]) -> list[bytes]:
     """``chat_1..chat_N``: ``chat_i = rhat_i*G + u'_i*chat_{i-1}`` from ``chat_0 = h``."""
-    chain, previous = [], _H
+    chain, previous = [], chain_base(group)
     for u, r in zip(u_prime, r_hat, strict=True):
-        previous = g.add(g.base_mul(r), g.mul(u, previous))
+        previous = group.add(group.base_mul(r), group.mul(u, previous))
         chain.append(previous)
     return chain
 
@@ -299,7 +312,8 @@ def _witness_sums(nonces: _Nonces, u: Sequence[int], u_prime: Sequence[int],
 
 def prove(
     key: bytes, inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], order: Sequence[int],
-    scalars: Sequence[int], context: bytes, entropy: bytes | None = None,
+    scalars: Sequence[int], context: bytes, entropy: bytes | None = None, *,
+    group: g.Group = g.RISTRETTO255,
 ) -> bytes:
     """The proof that ``outputs[i] == remask(inputs[order[i]], scalars[i], key)`` for every
     ``i``. The prover does not check that claim (a false one gives a proof that fails)."""
@@ -309,14 +323,15 @@ def prove(
     L = g.L
     statement = _statement(key, inputs, outputs, context)
     nonces = _nonces(entropy, statement, order, scalars)
-    hs = generators(n)
+    hs = generators(n, group)
+    h = chain_base(group)
     position = [0] * n  # position[j]: the output the input j goes to
     for i, j in enumerate(order):
         position[j] = i
-    commitments = [g.add(g.base_mul(nonces.r[j]), hs[position[j]]) for j in range(n)]
+    commitments = [group.add(group.base_mul(nonces.r[j]), hs[position[j]]) for j in range(n)]
     d, u = _challenges(statement, commitments)
     u_prime = [u[j] for j in order]
-    chain = _chain(u_prime, nonces.r_hat)
+    chain = _chain(group, u_prime, nonces.r_hat)
 
     w1, w2, w3, w4 = nonces.w
     w_prime = nonces.w_prime
@@ -324,14 +339,14 @@ def prove(
     a_terms = [(w, inputs[j].c2) for w, j in zip(w_prime, order, strict=True)]
     b_terms = [(w, inputs[j].c1) for w, j in zip(w_prime, order, strict=True)]
     t = (
-        g.base_mul(w1),
-        g.base_mul(w2),
-        g.add(g.base_mul(w3), _combination(zip(w_prime, hs, strict=True))),
-        _combination([*a_terms, (remasked, key)]),
-        _combination([*b_terms, (remasked, g.BASE)]),
+        group.base_mul(w1),
+        group.base_mul(w2),
+        group.add(group.base_mul(w3), _combination(group, zip(w_prime, hs, strict=True))),
+        _combination(group, [*a_terms, (remasked, key)]),
+        _combination(group, [*b_terms, (remasked, group.BASE)]),
     )
-    t_hat = [g.add(g.base_mul(wh), g.mul(wp, ch))
-             for wh, wp, ch in zip(nonces.w_hat, w_prime, [_H, *chain[:-1]], strict=True)]
+    t_hat = [group.add(group.base_mul(wh), group.mul(wp, ch))
+             for wh, wp, ch in zip(nonces.w_hat, w_prime, [h, *chain[:-1]], strict=True)]
     c = _challenge(d, chain, t, t_hat)
 
     witness = _witness_sums(nonces, u, u_prime, scalars)
@@ -349,7 +364,7 @@ def prove(
 
 def verify(
     key: bytes, inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], proof: object,
-    context: bytes,
+    context: bytes, *, group: g.Group = g.RISTRETTO255,
 ) -> None:
     """Check that ``outputs`` is a shuffle of ``inputs`` (checked points) under ``key``, bound
     to ``context``; raise ``ShuffleProofError`` naming the first check that fails. The outputs'
@@ -361,47 +376,104 @@ def verify(
     statement = _statement(key, inputs, outputs, context)
     d, u = _challenges(statement, p.commitments)
     c = _challenge(d, p.chain, p.t, p.t_hat)
-    expected = _recompute(key, inputs, outputs, p, u, c)
+    if BATCHED and _batch_holds(group, key, inputs, outputs, p, u, c):
+        return
+    expected = _recompute(group, key, inputs, outputs, p, u, c)
     names = [T1, T2, T3, T4, T4, *(T_HAT.format(i) for i in range(1, n + 1))]
     labels = ["t1", "t2", "t3", "t4,1", "t4,2", *(f"t-hat {i}" for i in range(1, n + 1))]
     sent = [*p.t, *p.t_hat]
     wrong = [k for k, (want, got) in enumerate(zip(expected, sent, strict=True)) if want != got]
     for k in wrong:  # a commitment that is no point at all is a format fault
         try:
-            g.decode_point(sent[k])
+            group.decode_point(sent[k])
         except g.InvalidPoint as e:
             raise ShuffleProofError(f"format: {labels[k]}: {e}") from None
     if wrong:
         raise ShuffleProofError(names[wrong[0]])
 
 
-def _recompute(key: bytes, inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext],
-               p: ShuffleProof, u: Sequence[int], c: int) -> list[bytes]:
+def _recompute(group: g.Group, key: bytes, inputs: Sequence[Ciphertext],
+               outputs: Sequence[Ciphertext], p: ShuffleProof, u: Sequence[int],
+               c: int) -> list[bytes]:
     """``t1, t2, t3, t4,1, t4,2, that_1..that_N`` as the check computes them. Every point from
     outside is multiplied, and so checked, before any sum uses it."""
     L, n = g.L, len(inputs)
     s1, s2, s3, s4 = p.s
     minus_c = -c % L
     cu = [minus_c * uj % L for uj in u]
-    c_terms = [_checked(k, cj, f"permutation commitment {j}")
+    c_terms = [_checked(group, k, cj, f"permutation commitment {j}")
                for j, (k, cj) in enumerate(zip(cu, p.commitments, strict=True), 1)]
-    chain_c = [_checked(minus_c, ch, f"commitment chain {i}") for i, ch in enumerate(p.chain, 1)]
+    chain_c = [_checked(group, minus_c, ch, f"commitment chain {i}")
+               for i, ch in enumerate(p.chain, 1)]
     pairs = list(enumerate(zip(p.s_prime, outputs, strict=True)))
-    a_out = [_checked(k, ct.c2, f"masked card {j}") for j, (k, ct) in pairs]
-    b_out = [_checked(k, ct.c1, f"masked card {j}") for j, (k, ct) in pairs]
-    chain_s = [g.mul(k, ch) for k, ch in zip(p.s_prime, [_H, *p.chain[:-1]], strict=True)]
+    a_out = [_checked(group, k, ct.c2, f"masked card {j}") for j, (k, ct) in pairs]
+    b_out = [_checked(group, k, ct.c1, f"masked card {j}") for j, (k, ct) in pairs]
+    h = chain_base(group)
+    chain_s = [group.mul(k, ch) for k, ch in zip(p.s_prime, [h, *p.chain[:-1]], strict=True)]
 
     u_product = 1
     for uj in u:
         u_product = u_product * uj % L
-    c_bar = g.sub(_sum(p.commitments), _generator_sum(n))
+    c_bar = group.sub(_sum(group, p.commitments), _generator_sum(group, n))
     a_in = [*zip(cu, [ct.c2 for ct in inputs], strict=True), (-s4, key)]
-    b_in = [*zip(cu, [ct.c1 for ct in inputs], strict=True), (-s4, g.BASE)]
+    b_in = [*zip(cu, [ct.c1 for ct in inputs], strict=True), (-s4, group.BASE)]
+    hs = generators(n, group)
     return [
-        g.add(g.base_mul(s1), g.mul(minus_c, c_bar)),
-        _sum([g.base_mul(s2), chain_c[-1], g.mul(c * u_product, _H)]),
-        _sum([g.base_mul(s3), _combination(zip(p.s_prime, generators(n), strict=True)), *c_terms]),
-        _sum([*a_out, _combination(a_in)]),
-        _sum([*b_out, _combination(b_in)]),
-        *(_sum([g.base_mul(k), cs, cc]) for k, cs, cc in zip(p.s_hat, chain_s, chain_c, strict=True)),
+        group.add(group.base_mul(s1), group.mul(minus_c, c_bar)),
+        _sum(group, [group.base_mul(s2), chain_c[-1], group.mul(c * u_product, h)]),
+        _sum(group, [group.base_mul(s3), _combination(group, zip(p.s_prime, hs, strict=True)),
+                     *c_terms]),
+        _sum(group, [*a_out, _combination(group, a_in)]),
+        _sum(group, [*b_out, _combination(group, b_in)]),
+        *(_sum(group, [group.base_mul(k), cs, cc])
+          for k, cs, cc in zip(p.s_hat, chain_s, chain_c, strict=True)),
     ]
+
+
+def _batch_holds(group: g.Group, key: bytes, inputs: Sequence[Ciphertext],
+                 outputs: Sequence[Ciphertext], p: ShuffleProof, u: Sequence[int],
+                 c: int) -> bool:
+    """Whether every equation holds, ``t1``, ``t2``, ``t3`` and the ``t-hat`` ones checked as one
+    random linear combination (weights ``w1``, ``w2``, 1 and ``w_i``, fresh from the operating
+    system, unknown to the prover: a false proof passes with probability about ``N/L``). Their
+    terms share points, each multiplied once: ``G`` (one fixed-base multiplication for ``N +
+    3``), ``c_j``, ``h_i`` and ``chat_i``. Every point from outside is checked where it is first
+    multiplied, in ``_recompute``'s order; ``False`` sends the caller to the plain checks."""
+    L, n = g.L, len(inputs)
+    s1, s2, s3, s4 = p.s
+    minus_c = -c % L
+    w1, w2 = g.random_scalar(), g.random_scalar()
+    w = [g.random_scalar() for _ in range(n)]
+    u_product = 1
+    for uj in u:
+        u_product = u_product * uj % L
+    c_terms = [_checked(group, minus_c * (uj + w1) % L, cj, f"permutation commitment {j}")
+               for j, (uj, cj) in enumerate(zip(u, p.commitments, strict=True), 1)]
+    chain_k = [(w[i + 1] * p.s_prime[i + 1] - w[i] * c) % L for i in range(n - 1)]
+    chain_k.append(-(w2 + w[-1]) * c % L)
+    chain_terms = [_checked(group, k, ch, f"commitment chain {i}")
+                   for i, (k, ch) in enumerate(zip(chain_k, p.chain, strict=True), 1)]
+    pairs = list(enumerate(zip(p.s_prime, outputs, strict=True)))
+    a_out = [_checked(group, k, ct.c2, f"masked card {j}") for j, (k, ct) in pairs]
+    b_out = [_checked(group, k, ct.c1, f"masked card {j}") for j, (k, ct) in pairs]
+    cu = [minus_c * uj % L for uj in u]
+    a_in = [*zip(cu, [ct.c2 for ct in inputs], strict=True), (-s4, key)]
+    b_in = [*zip(cu, [ct.c1 for ct in inputs], strict=True), (-s4, group.BASE)]
+    if (_sum(group, [*a_out, _combination(group, a_in)]) != p.t[3]
+            or _sum(group, [*b_out, _combination(group, b_in)]) != p.t[4]):
+        return False
+    try:
+        sent = [_checked(group, -k % L, t, "t") for k, t in ((w1, p.t[0]), (w2, p.t[1]))]
+        sent.append(_checked(group, L - 1, p.t[2], "t"))
+        sent += [_checked(group, -k % L, t, "t") for k, t in zip(w, p.t_hat, strict=True)]
+    except ShuffleProofError:
+        return False  # named by the plain checks
+    hs = generators(n, group)
+    base = (w1 * s1 + w2 * s2 + s3 + sum(k * sh for k, sh in zip(w, p.s_hat, strict=True))) % L
+    h_terms = [((k + w1 * c) % L, hi) for k, hi in zip(p.s_prime, hs, strict=True)]
+    h_terms.append(((w2 * c * u_product + w[0] * p.s_prime[0]) % L,
+                    chain_base(group)))
+    total = _sum(group, [group.base_mul(base), *c_terms, *chain_terms,
+                         _combination(group, h_terms), *sent])
+    return total == group.IDENTITY
+

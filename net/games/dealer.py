@@ -65,9 +65,9 @@ MAX_HANDLES = 64
 
 
 @functools.cache
-def card_table(domain: str, size: int) -> CardTable:
+def card_table(domain: str, size: int, group: g.Group = g.RISTRETTO255) -> CardTable:
     """The card points of a deck (made once per process: hashing to the curve costs)."""
-    return CardTable(domain, size)
+    return CardTable(domain, size, group=group)
 
 
 class MoveError(ValueError):
@@ -90,8 +90,11 @@ class FairDealer:
 
     game = ""
 
-    def __init__(self, game_id: bytes, config: Any, seed: bytes, me: int, secret: int | None) -> None:
+    def __init__(self, game_id: bytes, config: Any, seed: bytes, me: int, secret: int | None,
+                 version: int = g.CURRENT_VERSION) -> None:
         self.game_id = game_id
+        #: the group of the protocol version the game is played in (``group.for_version``)
+        self.group = g.for_version(version)
         self.config = config
         self.players: int = config.players
         self.seed = seed
@@ -228,7 +231,7 @@ class FairDealer:
         in the entry: its secret, in its key entry)."""
         assert self.secret is not None
         if self.keys is None:
-            msg = key_message(self.game_id, self.me, self.secret)
+            msg = key_message(self.game_id, self.me, self.secret, group=self.group)
             return {"msgs": [msg]}, {"secret": g.scalar_bytes(self.secret)}
         msgs = [d.make_shuffle(context) for d in self.decks.values()
                 if d.shuffling and d.next_shuffler == self.me]
@@ -250,7 +253,7 @@ class FairDealer:
         if self.keys is None:
             if len(msgs) != 1:
                 raise CheatDetected(author, "key", "a key entry holds one key message")
-            read_key_message(self.game_id, author, msgs[0])
+            read_key_message(self.game_id, author, msgs[0], group=self.group)
             self.key_msgs.append(dict(msgs[0]))
             if len(self.key_msgs) == self.players:
                 self._make_decks()
@@ -269,9 +272,9 @@ class FairDealer:
                 raise CheatDetected(author, "deal", f"a deck entry cannot hold {kind!r}")
             deck.receive(author, msg, context)
     def _make_decks(self) -> None:
-        self.keys = PublicKeys.from_messages(self.game_id, self.key_msgs)
+        self.keys = PublicKeys.from_messages(self.game_id, self.key_msgs, group=self.group)
         for deck_id, kinds in self.deck_specs():
-            table = card_table(f"{self.game}/{deck_id}", len(kinds))
+            table = card_table(f"{self.game}/{deck_id}", len(kinds), self.group)
             seat = self.me if self.secret is not None else None
             self.decks[deck_id] = FairDeck(self.keys, deck_id, table, range(len(kinds)), seat, self.secret)
             self.kinds[deck_id] = kinds

@@ -4,7 +4,7 @@ Rules:
 
 * An entry is a msgpack map (its ``body`` bytes, exactly as the author encoded them) and the
   author's Ed25519 signature of ``ENTRY_TAG || body``. The body always holds
-  ``v`` (1), ``game`` (16-byte game id), ``seq`` (its position, from 0), ``prev`` (the hash of
+  ``v`` (the protocol version: this program writes 2 and reads 1 and 2), ``game`` (16-byte game id), ``seq`` (its position, from 0), ``prev`` (the hash of
   the transcript before it), ``author`` (a seat, or -1 for the host) and ``kind``; the other
   fields depend on the kind (``docs/protocol.md``).
 * A body is canonical msgpack: decoded (no map repeating a key) and encoded again with this
@@ -53,7 +53,9 @@ GENESIS_TAG = b"palazzo/genesis/v1\x00"
 GAME_ID_TAG = b"palazzo/game-id/v1\x00"
 NONCE_SIZE = 32
 MAGIC = b"palazzo transcript v1\n"
-VERSION = 1
+VERSION = 2
+#: the versions of the records this program reads (1: the fair deck on edwards25519)
+VERSIONS = (1, 2)
 GAME_ID_SIZE = 16
 HASH_SIZE = 32
 _HEADER = {"v": int, "game": bytes, "seq": int, "prev": bytes, "author": int, "kind": str}
@@ -129,8 +131,8 @@ def decode_body(body: bytes) -> dict[str, Any]:
     for name, t in _HEADER.items():
         if type(fields.get(name)) is not t:
             raise ValueError(f"entry field {name!r} must be {t.__name__}")
-    if fields["v"] != VERSION:
-        raise ValueError(f"entry version {fields['v']} (this program speaks {VERSION})")
+    if fields["v"] not in VERSIONS:
+        raise ValueError(f"entry version {fields['v']} (this program reads {VERSIONS})")
     if len(fields["game"]) != GAME_ID_SIZE or len(fields["prev"]) != HASH_SIZE:
         raise ValueError("entry game id or prev hash of the wrong size")
     if fields["seq"] < 0 or not HOST <= fields["author"] < 16:
@@ -209,6 +211,10 @@ class Transcript:
             raise RemoteProtocolError(
                 f"entry {entry.seq} is {what} (the transcript holds {n})", E_OUT_OF_ORDER
             )
+        if self.entries and entry.fields["v"] != self.entries[0].fields["v"]:
+            raise RemoteProtocolError(
+                f"entry {entry.seq} is of protocol version {entry.fields['v']}, its game of "
+                f"version {self.entries[0].fields['v']}", E_BAD_PARAMS)
         head = self.head if self.entries else genesis(entry.fields["game"])
         if entry.fields["prev"] != head:
             raise RemoteProtocolError(

@@ -32,14 +32,15 @@ from net.wire.transcript import ENTRY_TAG, Entry, Transcript, derive_game_id, ge
 PLAYERS = 3
 #: the neutral element and the points of order 2, 4 and 8 (the identity is also the key for
 #: which ``UNIVERSAL`` verifies every message under a lax verifier)
+ED_IDENTITY = bytes([1]) + bytes(31)
 SMALL_ORDER = [
-    group.IDENTITY,
+    ED_IDENTITY,
     bytes.fromhex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
     bytes(32),
     bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"),
 ]
 NON_CANONICAL = (2**255 - 19 + 1).to_bytes(32, "little")  # the identity's y, plus p
-UNIVERSAL = group.IDENTITY + bytes(32)  # R = identity, S = 0
+UNIVERSAL = ED_IDENTITY + bytes(32)  # R = identity, S = 0
 
 
 @pytest.fixture(autouse=True)
@@ -527,7 +528,7 @@ def record(*entries):
 
 @pytest.mark.parametrize("key", [*SMALL_ORDER, NON_CANONICAL])
 def test_attack_small_order_key(key):
-    assert verify(group.IDENTITY, ENTRY_TAG, b"any body at all", UNIVERSAL) is False
+    assert verify(ED_IDENTITY, ENTRY_TAG, b"any body at all", UNIVERSAL) is False
     expected = "small order" if key in SMALL_ORDER else "non-canonical"
     host_id = Identity.generate()
     config = get_game("medici").rules.make_config(PLAYERS, {})
@@ -544,7 +545,7 @@ def test_attack_small_order_key(key):
     # as the host's key in a challenge
     peer = PeerSession(Identity.generate(), "p")
     peer.receive_data(Codec().send(Notification("challenge", ({
-        "nonce": bytes(32), "host": key, "version": 1, "game": "medici", "players": 3,
+        "nonce": bytes(32), "host": key, "version": 2, "game": "medici", "players": 3,
         "code": False},))))
     assert peer.state == "failed" and "the host key is refused" in str(peer.error)
     assert expected in str(peer.error) and not peer.data_to_send()

@@ -25,8 +25,9 @@ from net.wire.identity import Identity
 from net.wire.rpc import Codec, Notification
 from net.wire.transcript import Entry
 
+ED_IDENTITY = bytes([1]) + bytes(31)
 SMALL_ORDER = [
-    group.IDENTITY,  # the neutral element
+    ED_IDENTITY,  # edwards25519's neutral element (no ristretto255 encoding, as none here)
     bytes.fromhex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),  # order 2
     bytes(32),  # order 4
     bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"),  # order 8

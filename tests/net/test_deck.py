@@ -28,22 +28,12 @@ from net.deck.memory_table import LocalTable
 from net.wire.errors import CheatDetected
 
 VECTORS = json.loads((Path(__file__).resolve().parent / "data" / "deck_vectors.json").read_text())
-TORSION = [bytes.fromhex(t) for t in VECTORS["torsion"]]
 TABLE = dc.CardTable("condottiere", 110)
-
-
-def _not_a_curve_point() -> bytes:
-    for y in range(2, 100):
-        data = y.to_bytes(32, "little")
-        try:
-            g.decode_point(data)
-        except g.InvalidPoint as e:
-            if "curve point" in str(e):
-                return data
-    raise AssertionError("no such y below 100")
-
-
-NOT_ON_CURVE = _not_a_curve_point()
+#: encodings ``decode_point`` refuses, one of each kind: the identity, a negative (odd) and an
+#: out-of-range (non-canonical) encoding, and an even number below p that encodes no element
+NOT_A_POINT = (2).to_bytes(32, "little")
+BAD_POINTS = [bytes(32), (1).to_bytes(32, "little"), (2**255 - 18).to_bytes(32, "little"),
+              NOT_A_POINT]
 
 
 def table(seats=3, cards=12, seed=1, tamper=None, deck="d"):
@@ -89,9 +79,9 @@ def test_a_key_proof_is_bound_to_game_and_seat():
         assert (e.value.seat, e.value.step) == (seat, "key")
 
 
-@pytest.mark.parametrize("index", range(8))
-def test_a_small_order_key_share_is_refused(index):
-    msg = dict(key_message(b"g", 0, 5), key=TORSION[index])
+@pytest.mark.parametrize("index", range(len(BAD_POINTS)))
+def test_a_key_share_that_is_no_point_is_refused(index):
+    msg = dict(key_message(b"g", 0, 5), key=BAD_POINTS[index])
     with pytest.raises(CheatDetected, match="invalid key share"):
         read_key_message(b"g", 0, msg)
 
@@ -319,23 +309,25 @@ def tamper_shuffle(seat, change):
     return tamper
 
 
-@pytest.mark.parametrize("index", range(8))
-def test_a_small_order_point_in_a_shuffle_is_caught_at_once(index):
+@pytest.mark.parametrize("index", range(len(BAD_POINTS)))
+def test_a_point_that_is_no_element_in_a_shuffle_is_caught_at_once(index):
     def change(cards):
-        cards[3] = TORSION[index] + cards[3][32:]
+        cards[3] = BAD_POINTS[index] + cards[3][32:]
         return cards
 
-    with pytest.raises(CheatDetected, match="masked card 3: .*(identity|small order)") as e:
+    with pytest.raises(CheatDetected, match="masked card 3: .*(identity|non-canonical|not the)") as e:
         table(tamper=tamper_shuffle(1, change))
     assert (e.value.seat, e.value.step) == (1, "shuffle")
 
 
-def test_a_point_with_a_torsion_component_in_a_shuffle_is_caught_at_once():
+def test_a_card_in_the_old_groups_encoding_is_caught_at_once():
+    from net.deck.edwards import EDWARDS25519 as ed
+
     def change(cards):
-        cards[0] = cards[0][:32] + g.add(cards[0][32:], TORSION[1])
+        cards[0] = cards[0][:32] + ed.hash_to_point(b"t", b"p")
         return cards
 
-    with pytest.raises(CheatDetected, match="outside the prime-order subgroup") as e:
+    with pytest.raises(CheatDetected, match="masked card 0: .*(non-canonical|not the)") as e:
         table(tamper=tamper_shuffle(2, change))
     assert e.value.seat == 2
 
@@ -345,7 +337,7 @@ def test_a_point_with_a_torsion_component_in_a_shuffle_is_caught_at_once():
     [
         (lambda cards: cards[:-1], "the pile has 12 cards of 64 bytes"),
         (lambda cards: [cards[0], *cards[:-1]], "the same masked card twice"),
-        (lambda cards: [NOT_ON_CURVE * 2, *cards[1:]], "not the encoding of a curve point"),
+        (lambda cards: [NOT_A_POINT * 2, *cards[1:]], "not the encoding of a ristretto255 point"),
         (lambda cards: [cards[0][:40], *cards[1:]], "64 bytes"),
         (lambda cards: [*cards, None], "64 bytes"),  # a list, not packed bytes
         (lambda cards: None, "64 bytes"),
@@ -518,12 +510,13 @@ def test_a_shuffle_of_one_deck_replayed_on_another_is_refused():
 def test_a_shuffle_checked_once_in_a_process_is_taken_nowhere_else(monkeypatch):
     # a host and its bots share a process: each proof is checked once there, and what is
     # remembered is the whole statement, so the same bytes elsewhere are checked afresh
-    from net.deck import fair_deck
+    from net.deck import checks as deck_checks
 
     checks = []
     real = sp.verify
-    monkeypatch.setattr(sp, "verify", lambda *args: (checks.append(args[-1]), real(*args))[1])
-    monkeypatch.setattr(fair_deck, "SHUFFLES_CHECKED", fair_deck.ProofMemo())
+    monkeypatch.setattr(sp, "verify",
+                        lambda *args, **kw: (checks.append(args[-1]), real(*args, **kw))[1])
+    monkeypatch.setattr(deck_checks, "SHUFFLES_CHECKED", deck_checks.ProofMemo())
     t = LocalTable(3, rng=random.Random(27))
     t.new_deck("d", TABLE, range(6))
     t.new_deck("e", TABLE, range(6))
@@ -540,7 +533,7 @@ def test_a_shuffle_checked_once_in_a_process_is_taken_nowhere_else(monkeypatch):
     assert len(checks) == 4
     t.peers[2].decks["d"].receive(0, msg, t.context)
     assert len(checks) == 4  # the very same statement: not checked again
-    fair_deck.SHUFFLES_CHECKED.size = 0  # off: every peer checks everything itself
+    deck_checks.SHUFFLES_CHECKED.size = 0  # off: every peer checks everything itself
     t.peers[0].decks["e"].receive(0, t.peers[0].decks["e"].make_shuffle(t.context), t.context)
     t.peers[1].decks["e"].receive(0, t.peers[0].decks["e"].log[-1]["msg"], t.context)
     t.peers[2].decks["e"].receive(0, t.peers[0].decks["e"].log[-1]["msg"], t.context)
@@ -595,15 +588,15 @@ def test_a_wrong_decryption_share_is_caught_at_once_with_its_author():
     assert (e.value.seat, e.value.step) == (2, "deal")
 
 
-@pytest.mark.parametrize("index", [0, 1, 4])
-def test_a_small_order_share_is_caught(index):
+@pytest.mark.parametrize("index", range(len(BAD_POINTS)))
+def test_a_share_that_is_no_point_is_caught(index):
     def change(msg):
         items = entries(msg)
-        items[0][1] = TORSION[index]
+        items[0][1] = BAD_POINTS[index]
         return with_entries(msg, items)
 
     t = table(seats=2, cards=4, tamper=tamper_shares(0, change))
-    with pytest.raises(CheatDetected, match="small order|identity") as e:
+    with pytest.raises(CheatDetected, match="identity|non-canonical|not the") as e:
         t.deal("d", 1)
     assert e.value.seat == 0
 
@@ -826,3 +819,79 @@ def test_a_proof_for_a_set_the_card_is_not_in_cannot_be_made_to_verify():
     forged = dp.prove_dleq_one_of(t.peers[0].secret, base, targets, 1,
                                   mine._one_of_context(h, 0, b"ctx"))
     assert not theirs.verify_one_of(0, h, outside, forged, b"ctx")
+
+
+# -- proofs checked beside the game ---------------------------------------------------------
+
+
+def _wrong_proof(seat):
+    """Seat ``seat`` sends its shuffle with a proof of another shuffle of the same pile: every
+    point valid, the proof false."""
+
+    def tamper(author, msg):
+        if author == seat and msg["type"] == "deck/shuffle":
+            # the last response scalar changed: the proof no longer holds
+            proof = bytearray(msg["proof"])
+            proof[-32] ^= 1
+            msg = dict(msg, proof=bytes(proof))
+        return msg
+
+    return tamper
+
+
+def test_checked_beside_the_game_every_card_is_dealt_once():
+    t = LocalTable(4, rng=random.Random(3), defer=True)
+    t.new_deck("d", TABLE, range(16))
+    t.shuffle("d")
+    assert all(p.decks["d"].unchecked for p in t.peers)  # taken at once, checked later
+    t.deal_round("d", 3)
+    assert not any(p.decks["d"].unchecked for p in t.peers)
+    every_card_once(t)
+    cards = [c for s in range(4) for c in known(t, s).values()]
+    assert len(cards) == len(set(cards)) == 12
+
+
+def test_attack_a_bad_proof_early_in_the_chain_is_caught_before_any_card_opens():
+    t = LocalTable(6, rng=random.Random(4), tamper=_wrong_proof(1), defer=True)
+    t.new_deck("d", TABLE, range(20))
+    t.shuffle("d")  # every seat shuffled on: the bad proof was not in the way
+    assert not t.peers[0].decks["d"].shuffling
+    for p in t.peers[:1] + t.peers[2:]:  # seat 1 trusts its own shuffle
+        deck = p.decks["d"]
+        with pytest.raises(CheatDetected, match="t-hat|t[1-4]") as e:
+            deck.deal(p.seat)
+        assert (e.value.seat, e.value.step) == (1, "shuffle")
+        assert deck.handles == 0  # no card dealt
+        with pytest.raises(CheatDetected):  # and asked again, the same answer
+            deck.require_checked()
+    assert not any(isinstance(e, CardKnown | CardOpened) for p in t.peers for _, e in p.events)
+
+
+def test_a_proof_checked_in_a_worker_is_not_checked_again_before_the_deal(monkeypatch):
+    from net.deck import fair_deck
+
+    fair_deck.SHUFFLES_CHECKED.size, size = 0, fair_deck.SHUFFLES_CHECKED.size
+    calls = []
+    real = sp.verify
+    monkeypatch.setattr(sp, "verify", lambda *a, **kw: (calls.append(a[-1]), real(*a, **kw))[1])
+    try:
+        t = LocalTable(3, game_id=b"checked once", rng=random.Random(5), defer=True)
+        t.new_deck("d", TABLE, range(9))
+        t.shuffle("d")
+        t.deal("d", 0)
+    finally:
+        fair_deck.SHUFFLES_CHECKED.size = size
+    # each peer checks the two shuffles not its own, once (other tables' workers may still run)
+    assert len([c for c in calls if b"checked once" in c]) == 3 * 2
+
+
+def test_a_deferred_shuffle_with_a_bad_point_is_refused_at_once():
+    def change(cards):
+        cards[2] = cards[2][:32] + BAD_POINTS[3]
+        return cards
+
+    t = LocalTable(3, rng=random.Random(6), tamper=tamper_shuffle(2, change), defer=True)
+    t.new_deck("d", TABLE, range(9))
+    with pytest.raises(CheatDetected, match="masked card 2: not the encoding") as e:
+        t.shuffle("d")
+    assert (e.value.seat, e.value.step) == (2, "shuffle")

@@ -5,8 +5,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import rbcl
 
 from net.deck import group as g
+from net.deck.edwards import EDWARDS25519 as ed
 
 HERE = Path(__file__).resolve().parent
 VECTORS = json.loads((HERE / "data" / "deck_vectors.json").read_text())
@@ -28,33 +30,77 @@ def chi_square(counts, expected):
     return sum((o - expected) ** 2 / expected for o in counts)
 
 
-# -- the group against the curve's definition --------------------------------------------
+# -- ristretto255 (protocol version 2) -------------------------------------------------------
 
 
-def test_base_point_is_rfc8032s():
-    assert g.BASE.hex() == "58" + "66" * 31
-    assert g.BASE == ref.encode(ref.BASE)
+def test_ristretto_base_point_is_rfc9496s():
+    # RFC 9496, A.1: the encodings of the first multiples of the generator
+    assert g.BASE.hex() == "e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76"
+    assert g.base_mul(2).hex() == "6a493210f7499cd17fecb510ae0cea23a110e8d5b901f8acadd3095c73a3b919"
+    assert g.base_mul(0) == g.IDENTITY == bytes(32)
 
 
-def test_multiplication_and_addition_agree_with_the_reference_curve():
-    for k in (1, 2, 7, 2**200 + 12345, g.L - 1):
-        assert g.base_mul(k) == ref.encode(ref.mul(k, ref.BASE))
-    p = ref.mul(987654321, ref.BASE)
-    q = ref.mul(123456789, ref.BASE)
-    assert g.mul(31337, ref.encode(p)) == ref.encode(ref.mul(31337, p))
-    assert g.add(ref.encode(p), ref.encode(q)) == ref.encode(ref.add(p, q))
-    assert g.sub(ref.encode(p), ref.encode(q)) == ref.encode(ref.add(p, ref.neg(q)))
-
-
-def test_identity_and_zero_are_handled():
+def test_ristretto_identity_and_zero_are_handled():
     p = g.base_mul(5)
     assert g.mul(0, p) == g.IDENTITY
-    assert g.base_mul(0) == g.IDENTITY
     assert g.mul(7, g.IDENTITY) == g.IDENTITY
     assert g.add(p, g.IDENTITY) == p
     assert g.sub(p, p) == g.IDENTITY
     assert g.mul(g.L - 1, p) == g.sub(g.IDENTITY, p)
-    assert g.add_all([p, p, p]) == g.mul(3, p)
+    assert g.add_all([p, p, p]) == g.mul(3, p) == g.base_mul(15)
+    assert g.mul(g.L + 3, p) == g.mul(3, p)
+
+
+def test_ristretto_decode_refuses_the_identity_and_what_encodes_no_element():
+    with pytest.raises(g.InvalidPoint, match="identity"):
+        g.decode_point(bytes(32))
+    for s in (1, 2**255 - 19, 2**255 - 18, 2**256 - 1):  # negative (odd), or not below p
+        with pytest.raises(g.InvalidPoint, match="non-canonical"):
+            g.decode_point(s.to_bytes(32, "little"))
+    with pytest.raises(g.InvalidPoint, match="not the encoding of a ristretto255 point"):
+        g.decode_point((2).to_bytes(32, "little"))
+    for bad in (bytes(32), (2).to_bytes(32, "little"), ed.BASE):
+        assert not g.is_valid_point(bad)
+        with pytest.raises(g.InvalidPoint):
+            g.mul_checked(5, bad)
+    p = g.base_mul(99)
+    assert g.decode_point(p) == p and g.mul_checked(3, p) == g.base_mul(297)
+
+
+def test_for_version_gives_each_versions_group():
+    assert g.for_version(2) is g.RISTRETTO255
+    assert g.for_version(1) is ed
+    with pytest.raises(ValueError, match="version 3"):
+        g.for_version(3)
+
+
+# -- version 1's group (edwards25519), kept to read old records: against the curve's definition
+
+
+def test_base_point_is_rfc8032s():
+    assert ed.BASE.hex() == "58" + "66" * 31
+    assert ed.BASE == ref.encode(ref.BASE)
+
+
+def test_multiplication_and_addition_agree_with_the_reference_curve():
+    for k in (1, 2, 7, 2**200 + 12345, g.L - 1):
+        assert ed.base_mul(k) == ref.encode(ref.mul(k, ref.BASE))
+    p = ref.mul(987654321, ref.BASE)
+    q = ref.mul(123456789, ref.BASE)
+    assert ed.mul(31337, ref.encode(p)) == ref.encode(ref.mul(31337, p))
+    assert ed.add(ref.encode(p), ref.encode(q)) == ref.encode(ref.add(p, q))
+    assert ed.sub(ref.encode(p), ref.encode(q)) == ref.encode(ref.add(p, ref.neg(q)))
+
+
+def test_identity_and_zero_are_handled():
+    p = ed.base_mul(5)
+    assert ed.mul(0, p) == ed.IDENTITY
+    assert ed.base_mul(0) == ed.IDENTITY
+    assert ed.mul(7, ed.IDENTITY) == ed.IDENTITY
+    assert ed.add(p, ed.IDENTITY) == p
+    assert ed.sub(p, p) == ed.IDENTITY
+    assert ed.mul(g.L - 1, p) == ed.sub(ed.IDENTITY, p)
+    assert ed.add_all([p, p, p]) == ed.mul(3, p)
 
 
 def test_the_torsion_vectors_are_the_eight_small_order_points():
@@ -65,28 +111,28 @@ def test_the_torsion_vectors_are_the_eight_small_order_points():
         assert ref.on_curve(t) and ref.mul(8, t) == ref.IDENT
 
 
-# -- decoding refuses what is not a point of the subgroup ---------------------------------
+# -- version 1: decoding refuses what is not a point of the subgroup
 
 
 def test_decode_accepts_subgroup_points():
     for k in (1, 2, 12345):
-        p = g.base_mul(k)
-        assert g.decode_point(p) == p
+        p = ed.base_mul(k)
+        assert ed.decode_point(p) == p
 
 
 @pytest.mark.parametrize("index", range(8))
 def test_decode_refuses_every_small_order_point(index):
     with pytest.raises(g.InvalidPoint, match="identity|small order|non-canonical"):
-        g.decode_point(TORSION[index])
-    assert not g.is_valid_point(TORSION[index])
+        ed.decode_point(TORSION[index])
+    assert not ed.is_valid_point(TORSION[index])
 
 
 @pytest.mark.parametrize("index", range(1, 8))
 def test_decode_refuses_a_point_with_a_torsion_component(index):
-    mixed = g.add(g.base_mul(424242), TORSION[index])
+    mixed = ed.add(ed.base_mul(424242), TORSION[index])
     assert ref.on_curve(ref.decode(mixed))
     with pytest.raises(g.InvalidPoint, match="outside the prime-order subgroup"):
-        g.decode_point(mixed)
+        ed.decode_point(mixed)
 
 
 def test_decode_refuses_what_is_not_a_curve_point():
@@ -94,18 +140,18 @@ def test_decode_refuses_what_is_not_a_curve_point():
     while ref.decode(y.to_bytes(32, "little")) is not None:
         y += 1
     with pytest.raises(g.InvalidPoint, match="not the encoding of a curve point"):
-        g.decode_point(y.to_bytes(32, "little"))
+        ed.decode_point(y.to_bytes(32, "little"))
 
 
 def test_decode_refuses_non_canonical_encodings():
     # y = p + 1 encodes the identity non-canonically; y = p + y(B) would be B if accepted
     for y in (ref.P, ref.P + 1, ref.P + 4, 2**255 - 1):
         with pytest.raises(g.InvalidPoint, match="non-canonical"):
-            g.decode_point(y.to_bytes(32, "little"))
+            ed.decode_point(y.to_bytes(32, "little"))
     # x = 0 with the sign bit set: "negative zero" spellings of the two points with x = 0
     for y in (1, ref.P - 1):
         with pytest.raises(g.InvalidPoint, match="small order|curve point"):
-            g.decode_point((y | 1 << 255).to_bytes(32, "little"))
+            ed.decode_point((y | 1 << 255).to_bytes(32, "little"))
 
 
 @pytest.mark.parametrize("bad", [b"", bytes(31), bytes(33), "58" * 32, None, 5, bytearray(32)])
@@ -146,6 +192,8 @@ def test_hash_to_point_gives_distinct_subgroup_points():
     vector = VECTORS["hash_to_point"]
     p = g.hash_to_point(TAG, vector["input"].encode())
     assert p.hex() == vector["point"]
+    digest = hashlib.sha512(g.encode(TAG, b"abc")).digest()
+    assert p == rbcl.crypto_core_ristretto255_from_hash(digest)
     assert g.decode_point(p) == p
     assert g.hash_to_point(TAG, b"abd") != p
     assert g.hash_to_point(b"another tag", b"abc") != p

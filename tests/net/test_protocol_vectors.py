@@ -2,7 +2,8 @@
 
 Every value in ``tests/net/data/protocol_vectors.json`` (written by ``gen_protocol_vectors.py``
 with the project's code) is computed again here the way ``docs/protocol.md`` describes it, with
-nothing but ``hashlib``, ``hmac``, ``msgpack`` and PyNaCl (``nacl.bindings``, ``nacl.signing``):
+nothing but ``hashlib``, ``hmac``, ``msgpack``, PyNaCl for the identities' Ed25519 and the sealed
+notes (``nacl.bindings``, ``nacl.signing``) and ``rbcl`` for the fair deck's ristretto255:
 no import from ``net/``, as a stranger writing a compatible peer from the document would. Each
 test names the section it follows. Where the project derives a proof's randomness from an
 ``entropy`` argument the whole proof is recomputed byte for byte; every proof is also checked by
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import msgpack
 import pytest
+import rbcl
 from nacl import bindings as na
 from nacl.signing import SigningKey, VerifyKey
 
@@ -33,8 +35,8 @@ SHUFFLES = json.loads((HERE / "data" / "shuffle_vectors.json").read_text())
 # -- section 3: notation ---------------------------------------------------------------------
 
 L = 2**252 + 27742317777372353535851937790883648493
-IDENTITY = bytes([1]) + bytes(31)
-G = na.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
+IDENTITY = bytes(32)  # ristretto255's neutral element (section 10.1)
+G = rbcl.crypto_scalarmult_ristretto255_base((1).to_bytes(32, "little"))
 
 
 def x(s: str) -> bytes:
@@ -70,19 +72,19 @@ def hs(tag: bytes, *parts: bytes) -> int:
 def add(*points: bytes) -> bytes:
     total = IDENTITY
     for p in points:
-        total = na.crypto_core_ed25519_add(total, p)
+        total = rbcl.crypto_core_ristretto255_add(total, p)
     return total
 
 
 def sub(p: bytes, q: bytes) -> bytes:
-    return na.crypto_core_ed25519_sub(p, q)
+    return rbcl.crypto_core_ristretto255_sub(p, q)
 
 
 def mul(k: int, p: bytes) -> bytes:
     k %= L
     if k == 0 or p == IDENTITY:
         return IDENTITY
-    return na.crypto_scalarmult_ed25519_noclamp(sc(k), p)
+    return rbcl.crypto_scalarmult_ristretto255(sc(k), p)
 
 
 def base(k: int) -> bytes:
@@ -91,8 +93,7 @@ def base(k: int) -> bytes:
 
 def hash_to_point(tag: bytes, *parts: bytes) -> bytes:
     digest = hashlib.sha512(enc(tag, *parts)).digest()
-    return add(na.crypto_core_ed25519_from_uniform(digest[:32]),
-               na.crypto_core_ed25519_from_uniform(digest[32:]))
+    return rbcl.crypto_core_ristretto255_from_hash(digest)
 
 
 def nonce(secret: int, entropy: bytes, *parts: bytes) -> int:
@@ -133,51 +134,6 @@ class Stream:
             j = self.below(i + 1)
             order[i], order[j] = order[j], order[i]
         return order
-
-
-# -- an independent edwards25519 in plain integers, for hash_to_point (section 10.3) -----------
-
-P = 2**255 - 19
-D = -121665 * pow(121666, P - 2, P) % P
-SQRT_M1 = pow(2, (P - 1) // 4, P)
-A = 486662
-
-
-def inv(v: int) -> int:
-    return pow(v, P - 2, P)
-
-
-def point_from_y(y: int, sign: int) -> tuple[int, int]:
-    """RFC 8032 decoding: the point with this ``y`` whose ``x`` has this low bit."""
-    x2 = (y * y - 1) * inv(D * y * y + 1) % P
-    xx = pow(x2, (P + 3) // 8, P)
-    if (xx * xx - x2) % P:
-        xx = xx * SQRT_M1 % P
-    assert (xx * xx - x2) % P == 0
-    return (P - xx if xx & 1 != sign else xx), y
-
-
-def edwards_add(p: tuple[int, int], q: tuple[int, int]) -> tuple[int, int]:
-    (x1, y1), (x2, y2) = p, q
-    t = D * x1 * x2 * y1 * y2 % P
-    return (x1 * y2 + y1 * x2) * inv(1 + t) % P, (y1 * y2 + x1 * x2) * inv(1 - t) % P
-
-
-def encode_point(p: tuple[int, int]) -> bytes:
-    return (p[1] | (p[0] & 1) << 255).to_bytes(32, "little")
-
-
-def elligator(b: bytes) -> tuple[int, int]:
-    """libsodium's ``crypto_core_ed25519_from_uniform`` as section 10.3 spells it out."""
-    sign = b[31] >> 7
-    r = int.from_bytes(b[:31] + bytes([b[31] & 0x7F]), "little") % P
-    x1 = -A * inv(1 + 2 * r * r) % P
-    e = (x1 * x1 * x1 + A * x1 * x1 + x1) % P
-    xm = (-x1 - A) % P if pow(e, (P - 1) // 2, P) == P - 1 else x1
-    point = point_from_y((xm - 1) * inv(xm + 1) % P, sign)
-    for _ in range(3):
-        point = edwards_add(point, point)
-    return point
 
 
 # -- Python's Mersenne Twister, for the lots (section 9.3) -----------------------------------
@@ -307,7 +263,7 @@ def test_entry_bodies_their_signatures_and_the_chain():
     assert len(listed) == len(bodies()) == 7
     for seq, ((signer, author, fields), want) in enumerate(zip(bodies(), listed, strict=True)):
         key = SigningKey(x(host_seed if signer == "host" else signer))
-        body = msgpack.packb({"v": 1, "game": game, "seq": seq, "prev": head, "author": author,
+        body = msgpack.packb({"v": 2, "game": game, "seq": seq, "prev": head, "author": author,
                               **fields}, use_bin_type=True)
         assert body.hex() == want["body"], f"entry {seq} ({fields['kind']})"
         sig = key.sign(b"palazzo/entry/v1\x00" + body).signature
@@ -360,15 +316,13 @@ def test_the_seed_and_the_first_lot():
 # -- section 10: the fair deck ------------------------------------------------------------------
 
 
-def test_card_points_by_libsodium_and_by_the_map_written_out():
+def test_card_points():
     cards = V["cards"]
     for c in cards["points"]:
         parts = (c["domain"].encode(), u32(c["index"]))
         digest = hashlib.sha512(enc(cards["tag"].encode(), *parts)).digest()
         assert digest.hex() == c["sha512"]
         assert hash_to_point(cards["tag"].encode(), *parts).hex() == c["point"]
-        by_hand = edwards_add(elligator(digest[:32]), elligator(digest[32:]))
-        assert encode_point(by_hand).hex() == c["point"]
 
 
 def secret(seat: int) -> int:
@@ -503,7 +457,7 @@ def shuffle_proof_holds(key: bytes, inputs: list[bytes], outputs: list[bytes], p
     if any(k >= L for k in scalars):
         return False
     points = [*commitments, *chain, *t, *t_hat, *(half for o in outputs for half in cut(o, 32))]
-    if not all(na.crypto_core_ed25519_is_valid_point(p) for p in points):
+    if not all(p != IDENTITY and rbcl.crypto_core_ristretto255_is_valid_point(p) for p in points):
         return False
     s1, s2, s3, s4 = scalars[:4]
     s_hat, s_prime = scalars[4:4 + n], scalars[4 + n:]

@@ -69,7 +69,7 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 log = logging.getLogger("palazzo.net")
 
 SERVICE = "_palazzo._tcp.local."
-VERSION = 1
+VERSION = 2
 #: the most bytes of one TXT value (a longer one drops the advertisement)
 VALUE_LIMIT = 64
 #: the most seats a game may say it wants (any game here has at most 6)

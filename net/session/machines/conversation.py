@@ -64,7 +64,7 @@ from net.wire.identity import Identity
 from net.wire.rpc import Request
 from net.wire.transcript import Entry
 
-VERSION = 1
+VERSION = 2
 HELLO_TAG = b"palazzo/hello/v1\x00"
 HOST_TAG = b"palazzo/host/v1\x00"
 #: refusals after which the host closes the connection (the peer cannot go on without it)

@@ -376,7 +376,8 @@ class Table(OwnSeat):
             if len(self.seed_values) == self.players:
                 self.seed = hashlib.sha256(b"palazzo/seed/v1" + b"".join(self.seed_values)).digest()
                 secret = group.random_scalar() if self.me != HOST else None
-                self.dealer = DEALERS[self.game](self.game_id, self.config, self.seed, self.me, secret)
+                self.dealer = DEALERS[self.game](self.game_id, self.config, self.seed, self.me, secret,
+                                                 self.transcript.entries[0].fields["v"])
                 self.log.append("the seats agreed on a seed; the fair deck is being shuffled")
 
         return apply
