@@ -393,6 +393,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
         out.flush()
     summary = sys.stderr if args.json else out
     summary.write(f"{args.games} games of {entry.rules.title}, {args.players} players\n")
+    reading = getattr(config, "reading", "")
+    if reading:  # the end rule the games were played under (Court of the Medici)
+        summary.write(f"end rule: {reading}\n")
     summary.write(
         "wins by seat: "
         + ", ".join(f"{names[i]} ({bots[i]}) {wins_seat[i]}" for i in range(args.players))

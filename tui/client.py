@@ -154,6 +154,7 @@ class LocalClient:
         self.names = short_names(names)  # one short form everywhere (tui.names)
         self.pace = pace
         self.seed = seed
+        self.config = config
         self._local = LocalGame(rules, config, seed)
         players = config.players
         missing = [s for s in range(players) if s != seat and s not in bots]

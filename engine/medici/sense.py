@@ -36,9 +36,12 @@ def leads(s: State, seat: int) -> bool:
 
 
 def ends_game(s: State, a: Action, seat: int) -> bool:
-    """Whether strike ``a`` takes the last shadow alliance of ``seat`` and so ends the game."""
-    if a.kind != "strike" or s.config.end_when_all_struck:
+    """Whether strike ``a`` ends the game: by default when it takes the last shadow alliance on
+    the table, in the short game when it takes the last one of ``seat``."""
+    if a.kind != "strike":
         return False
+    if s.config.end_when_all_struck:
+        return sum(1 for row in s.alliances for al in row if al is not None) == 1
     return sum(1 for al in s.alliances[seat] if al is not None) == 1
 
 
