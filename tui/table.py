@@ -15,6 +15,8 @@ When the seat must decide, the screen asks questions built from the legal action
 (``tui.choices``): the current question's answers fill the ``MovePanel``. A digit key, Enter on
 the highlighted answer, a second click on an answer, or a second click on the card, stack or
 region it names on the board all post the same ``Picked`` message (a first click only selects).
+A kind of move answers to its own letter, the same every turn; the answers that change from
+turn to turn (cards, stacks, regions, values) to numbers (``tui.choices``: ``Question.keys``).
 When the answers narrow the legal actions down to one, it is submitted, unless the game calls
 it final (``final_words``: a pass, a strike, anything that ends something): then one more
 question asks to confirm it, and Escape takes it back. Escape takes back the last answer.
@@ -77,6 +79,9 @@ TALL = 30
 
 #: the talk key, at a table whose client may talk (a networked seat: ``tui.chat``)
 TALK = Binding("t", "talk", "Talk", key_display="t")
+
+#: the letters of the question that confirms a move
+YES_KEY, NO_KEY = "y", "n"
 
 #: which question fields a click on the board can answer, by what was clicked
 BOARD_FIELDS = {"card": ("card",), "stack": ("target", "elim"), "region": ("target",)}
@@ -152,7 +157,8 @@ class TableScreen(Screen[str]):
 
     HELP_TITLE = "At the table"
     HELP_KEYS: tuple[tuple[str, str], ...] = (
-        ("0", "Choose the tenth answer"),
+        ("1-9, 0", "Choose a numbered answer: a card, a stack, a region, a value"),
+        ("a-z", "Choose a lettered answer: a kind of move, the same letter every turn"),
         ("up, down", "Move among the answers (or scroll the panel with the focus)"),
         ("enter", "Choose the highlighted answer"),
         ("left, right", "On a small screen: show the next pane (court or map, hand, houses, log)"),
@@ -162,8 +168,12 @@ class TableScreen(Screen[str]):
     HELP = (
         "Your move is asked one question at a time: a card, then what to do with it, then its "
         "target, then a value when one is needed. Only legal answers are offered. Press the "
-        "answer's number, or move with the arrows and press Enter, or click it twice (the "
-        "first click selects it). A card in your hand, a stack in the court or a region on the "
+        "key shown beside the answer, or move with the arrows and press Enter, or click it "
+        "twice (the first click selects it). A kind of move has its own letter, the same every "
+        "turn (in Court of the Medici: c court, a alliance, x conspire, s strike, p plan, f a "
+        "strike that fizzles; in Condottiere: p pass, k keep, d discard, n none, o off the "
+        "board; y yes and n no when asked to confirm); cards, stacks, regions and values are "
+        "numbered 1 to 9, then 0. A card in your hand, a stack in the court or a region on the "
         "map answers too, clicked twice, when it is one of the answers. A move that cannot be "
         "taken back (a pass, a strike) asks you to confirm it. Escape takes back the last "
         "answer. A key pressed before a question is shown does not answer it. Computer players "
@@ -512,14 +522,15 @@ class TableScreen(Screen[str]):
                 self._submit(actions[0])
                 return
             q = Question(f"{words} This cannot be taken back. Send it?", "confirm",
-                         (Choice("Yes, send it", actions[:1], "yes"), Choice("No, go back", (), "no")))
+                         (Choice("Yes, send it", actions[:1], "yes", YES_KEY),
+                          Choice("No, go back", (), "no", NO_KEY)))
         self._question = q
         if view.my_turn:
             self._say(q.prompt)
         else:  # chosen ahead of the turn: queued, sent when the turn comes
             self._say(f"{self.waiting_text(view)}\nAhead of your turn: {q.prompt}")
         panel.set_options(
-            Option(f"{i + 1 if i < 9 else 0 if i == 9 else ' '} {c.label}") for i, c in enumerate(q.choices)
+            Option(f"{k or ' '} {c.label}") for k, c in zip(q.keys(), q.choices, strict=True)
         )
         panel.highlighted = 0
         panel.armed = None
@@ -567,8 +578,11 @@ class TableScreen(Screen[str]):
             event.stop()
             self.action_talk()
             return
+        q = self._question
         if event.key.isdigit() and len(event.key) == 1:
-            index = (int(event.key) - 1) % 10
+            index = q.index_of(event.key) if q is not None else -1
+        elif len(event.key) == 1 and q is not None and q.index_of(event.key) >= 0:
+            index = q.index_of(event.key)  # a letter that means a kind of move (tui.choices)
         elif event.key == "enter" and self.app.focused is panel:
             index = panel.highlighted if panel.highlighted is not None else -1
         else:

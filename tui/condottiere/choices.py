@@ -43,6 +43,9 @@ CARD_WORDS = {
     SURRENDER: "Surrender: the battle ends now",
 }
 PASS = "pass"
+#: letters that mean the same answer every time (``tui.choices``): pass; keep or discard the
+#: hand; none (no card to turn up, keep, take back or draw); the Favor of the Pope off the board
+PASS_KEY, KEEP_KEY, DISCARD_KEY, NONE_KEY, OFF_KEY = "p", "k", "d", "n", "o"
 
 
 def card_label(c: object, free: bool = False) -> str:
@@ -76,7 +79,8 @@ def levels(view: TableView) -> list[Level]:
         room = hand_limit(s, seat) - len(s.hands[seat])
         return [Level("target", lambda a: a.draws,
                       lambda k, acts: "Draw nothing" if k == 0 else f"Draw {plural(k, 'card')}",
-                      f"Draw after the battle: how many cards? (room for {room})", always=True)]
+                      f"Draw after the battle: how many cards? (room for {room})", always=True,
+                      hotkey=lambda k, acts: NONE_KEY if k == 0 else "")]
     if phase == "discard":
         if any(a.kind == "discard" for a in view.legal):
             prompt = "Your hand has no mercenary: keep it, or discard it all?"
@@ -86,7 +90,8 @@ def levels(view: TableView) -> list[Level]:
         return [Level("kind", lambda a: a.kind,
                       lambda k, acts: "Keep your hand" if k == "hold"
                       else "Discard your whole hand (it has no mercenary)",
-                      prompt, always=True)]
+                      prompt, always=True,
+                      hotkey=lambda k, acts: KEEP_KEY if k == "hold" else DISCARD_KEY)]
     if phase == "keep":
         def first(a: Action) -> int:
             return a.cards[0] if a.cards else -1
@@ -96,10 +101,11 @@ def levels(view: TableView) -> list[Level]:
 
         return [
             Level("first", first, lambda c, acts: "Keep nothing" if c < 0 else f"Keep {NAMES[c]}",
-                  "The round is over: you may keep up to two cards. The first?", always=True),
+                  "The round is over: you may keep up to two cards. The first?", always=True,
+                  hotkey=_none_key),
             Level("second", second,
                   lambda c, acts: "No second card" if c < 0 else f"and {NAMES[c]}",
-                  "And a second card?"),
+                  "And a second card?", hotkey=_none_key),
         ]
 
     def target_label(t: int, acts: tuple[Action, ...]) -> str:
@@ -122,15 +128,25 @@ def levels(view: TableView) -> list[Level]:
         card = downs[k] if k < len(downs) else -1
         return f"Your face-down {NAMES[card] if 0 <= card < KINDS else 'card'} (number {k + 1})"
 
+    def target_key(t: int, acts: tuple[Action, ...]) -> str:
+        if t >= 0:
+            return ""
+        return OFF_KEY if acts[0].card == BISHOP else NONE_KEY
+
     free = seat == s.defender and bool(s.free)
     return [
         Level("card", lambda a: PASS if a.kind == "pass" else a.card,
-              lambda c, acts: card_label(c, free), _play_prompt(view), always=True),
+              lambda c, acts: card_label(c, free), _play_prompt(view), always=True,
+              hotkey=lambda c, acts: PASS_KEY if c == PASS else ""),
         Level("target", lambda a: a.region if a.card == BISHOP else a.taken, target_label,
-              target_prompt),
+              target_prompt, hotkey=target_key),
         Level("flip", lambda a: a.flip, flip_label,
-              "Hidden Cards: which of your face-down cards do you turn up?"),
+              "Hidden Cards: which of your face-down cards do you turn up?", hotkey=_none_key),
     ]
+
+
+def _none_key(k: int, acts: tuple[Action, ...]) -> str:
+    return NONE_KEY if k < 0 else ""
 
 
 def _play_prompt(view: TableView) -> str:

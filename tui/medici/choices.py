@@ -17,6 +17,12 @@ from tui.choices import Level, Question, next_question
 from tui.client import TableView
 from tui.medici.render import alliance_words, stack_inline
 
+#: the letter of each kind of move, the same every turn (``tui.choices``: numbers are for cards,
+#: stacks, alliances and values)
+KIND_KEYS = {"court": "c", "build": "a", "conspire": "x", "strike": "s", "plan": "p", "stuck": "g"}
+#: the letter of the strike that fizzles (the stacks it could eliminate are numbered)
+FIZZLE_KEY = "f"
+
 KIND_WORDS = {
     "court": "Court: send it to court as a new stack",
     "build": "Alliance: put it on a stack",
@@ -85,20 +91,22 @@ def levels(view: TableView) -> list[Level]:
         return f"as {v}"
 
     card = Level("card", lambda a: a.card, lambda c, acts: card_label(c), _card_prompt(view),
-                 always=phase in ("play", "hide", "top"))
+                 always=phase in ("play", "hide", "top"),
+                 hotkey=lambda c, acts: KIND_KEYS["stuck"] if c == NO_CARD else "")
     if phase in ("hide", "top"):
         return [card, Level("target", place_of, target_label, target_prompt)]
     if phase == "resolve":
         return [
             Level("elim", lambda a: a.elim, elim_label, _resolve_prompt(s, any(a.elim >= 0 for a in view.legal)),
-                  always=True),
+                  always=True, hotkey=lambda e, acts: FIZZLE_KEY if e < 0 else ""),
             Level("value", lambda a: a.value, value_label, "Declare the face-up Jester as"),
             Level("extra", lambda a: a.extra, value_label, "Declare the hidden Jester as"),
         ]
     return [
         card,
         Level("kind", lambda a: a.kind, lambda k, acts: KIND_WORDS[k],
-              lambda acts: f"Play {short_name(acts[0].card)} how?", always=True),
+              lambda acts: f"Play {short_name(acts[0].card)} how?", always=True,
+              hotkey=lambda k, acts: KIND_KEYS[k]),
         Level("target", place_of, target_label, target_prompt),
         Level("elim", lambda a: a.elim, elim_label,
               lambda acts: "Eliminate which stack (its total equals the new one)?"),
