@@ -163,6 +163,8 @@ class GreedyBot:
         leads: dict[tuple[int, int], float] = {}
         masks = [view.regions_of(q) for q in range(n)]
         for a in legal[1:]:
+            if a.kind == "pass":
+                continue  # a pass that turns a face-down card up tells the others for nothing
             score = self._play_score(view, seat, a, stakes, scarcity, lead, leads, masks)
             if score > best:
                 choice, best = a, score

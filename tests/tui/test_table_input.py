@@ -51,7 +51,7 @@ async def test_a_pass_asks_to_confirm_and_is_not_sent_before(ui):
     app = PalazzoApp(GameSetup(bots=("greedy",), game="condottiere", players=3, seed=8, pace=0), play=True)
     async with app.run_test(size=(120, 40)) as pilot:
         table, q = await _until_play(ui, pilot, app, _pass_offered)
-        steps = table.view.steps
+        steps, logged = table.view.steps, len(table.view.log)
         await pilot.press("p")  # Pass
         await pilot.pause()
         assert table._question.field == "confirm"
@@ -70,7 +70,7 @@ async def test_a_pass_asks_to_confirm_and_is_not_sent_before(ui):
         await pilot.pause()
         await pilot.press("y")  # "Yes, send it"
         await ui.until(pilot, lambda: table.view.steps > steps, what="the pass sent")
-        assert any("pass" in line.lower() for line in table.view.log[-4:])
+        assert any("pass" in line.lower() for line in table.view.log[logged:])
 
 
 async def test_a_strike_and_a_conspiracy_are_final_a_card_to_court_is_not(ui):
@@ -184,6 +184,10 @@ async def test_clicking_a_region_on_the_map_places_the_token(ui):
         await pilot.pause()
         assert table.view.state.battle < 0 and table.query_one("#moves").highlighted == 3
         await pilot.click(offset=(x, y))
+        await ui.until(pilot, lambda: table._question is not None and table._question.field == "confirm",
+                       what="the question before the token goes down")
+        assert "The next battle is for" in ui.text(app)
+        await pilot.press("y")
         await ui.until(pilot, lambda: table.view.state.battle == wanted.key, what="the token placed")
 
 

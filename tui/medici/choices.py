@@ -15,6 +15,7 @@ from engine.medici.state import NO_CARD, Action, State, place_of
 from engine.medici.text import stack_label
 from tui.choices import Level, Question, next_question
 from tui.client import TableView
+from tui.medici import preview
 from tui.medici.render import alliance_words, stack_inline
 
 #: the letter of each kind of move, the same every turn (``tui.choices``: numbers are for cards,
@@ -60,7 +61,10 @@ def levels(view: TableView) -> list[Level]:
         extra = ""
         vals = {a.value for a in acts}
         if len(vals) == 1 and acts[0].kind in ("build", "conspire"):
-            extra = f"  -> {st[1] + acts[0].value}"
+            # one value: the move as the rules make it (a conspiracy's target is asked next)
+            extra = "  " + preview.result(s, acts[0]._replace(elim=min(a.elim for a in acts)))
+            if acts[0].kind == "conspire" and len({a.elim for a in acts}) > 1:
+                extra = extra.split(",")[0]
         return f"{stack_label(sid)}  {stack_inline(st)} = {st[1]}{extra}"
 
     def target_label(t: int, acts: tuple[Action, ...]) -> str:
@@ -88,7 +92,8 @@ def levels(view: TableView) -> list[Level]:
         return "Eliminate " + stack_label_of(e, ())
 
     def value_label(v: int, acts: tuple[Action, ...]) -> str:
-        return f"as {v}"
+        words = preview.result(s, acts[0]) if len(acts) == 1 and s.phase == "play" else ""
+        return f"as {v}  {words}" if words else f"as {v}"
 
     card = Level("card", lambda a: a.card, lambda c, acts: card_label(c), _card_prompt(view),
                  always=phase in ("play", "hide", "top"),

@@ -284,6 +284,20 @@ def test_hidden_cards_which_cards_go_face_down() -> None:
     assert s.lines[0] == ((M[3], 0), (M[6], 1), (SPRING, 1))
 
 
+def test_hidden_cards_a_player_who_passes_may_choose_to_turn_a_face_down_card_up() -> None:
+    config = CondottiereConfig(2, hidden_cards=True)
+    s = position(config=config, lines=[["~Mercenary 3", "~Mercenary 6"], []],
+                 hands=[["Spring"], ["Spring"]])
+    passes = [a for a in R.legal_actions(s) if a.kind == "pass"]
+    assert [a.flip for a in passes] == [-1, 0, 1]  # keep them hidden, or turn one up
+    s = act(s, mk("pass", 0, flip=1))
+    assert s.passed[0] == 1 and s.lines[0] == ((M[3], 0), (M[6], 1))
+    assert R.current_player(s) == 1 and s.phase == "play"
+    # with no face-down card there is one pass
+    s = position(config=config, lines=[["Mercenary 3"], []], hands=[["Spring"], ["Spring"]])
+    assert [a.flip for a in R.legal_actions(s) if a.kind == "pass"] == [-1]
+
+
 # -- Draw After Battle -------------------------------------------------------------------------
 
 
