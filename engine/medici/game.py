@@ -36,7 +36,7 @@ from engine.medici.state import (
 from engine.medici.view import draw_shown, public_action, view
 
 END_TEXT = {
-    rules.END_ALLIANCES: "a player has no shadow alliances left",
+    rules.END_ALLIANCES: "a player has no shadow alliance left",
     rules.END_ALL_STRUCK: "no player has a shadow alliance left",
     rules.END_STUCK: "a player started a turn with no card it could play",
 }

@@ -113,13 +113,14 @@ class StartScreen(Screen[StartChoice]):
     )
     BINDINGS = [
         Binding("ctrl+s", "play", "Play"),
+        # second, so that a narrow footer never cuts it off
+        Binding("ctrl+q", "app.quit", "Quit"),
         Binding("f3", "host", "Host"),
         Binding("f4", "join", "Join"),
         Binding("f5", "continue", "Continue"),
         Binding("f6", "replay", "Replay"),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
         Binding("f2", "app.rules", "Rules"),
-        Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
     #: the opponents' and options' fields are mounted (after the first frame)
