@@ -263,3 +263,11 @@ async def test_the_table_help_names_the_pane_keys_once_and_clicks_as_select_then
         assert "On a small screen: show the next pane" in text
         assert not re.search(r"left/right +Pane", text)  # the same keys are not listed twice
         assert "to select it and again to choose it" in text
+
+
+def test_the_possessive_of_a_shortened_long_name_is_its_seats():
+    from tui.names import possessive, short_name
+
+    long = short_name("Red (Alexandra Konstantinopoulou)")
+    assert long.endswith("…)") and possessive(long) == "Red's"
+    assert possessive("Colonna") == "Colonna's" and possessive("Red (Ada)") == "Red's"

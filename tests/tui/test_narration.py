@@ -56,6 +56,13 @@ def test_a_strike_names_the_hidden_card_and_the_stack_it_eliminates_and_marks_th
     assert "stack A (Gonzaga Noble 10 = 10) is eliminated" in text
     assert "becomes stack B" in text
     assert marks == {("stack", 1)}
+    # the stack's cards in the order the court lists them, bottom first
+    from tui.medici.render import stack_inline
+
+    made = MEDICI.apply(s, hit[0]).stack(1)
+    court = [w.split(" ", 1)[1] for w in stack_inline(made).split(" + ")]
+    said = text.split("; ")[-1].split(" = ")[0].split(" + ")
+    assert [w.split(" ", 1)[1].replace("Noble ", "") for w in said] == court
 
 
 def test_a_ministers_wipe_names_every_card_it_eliminates():

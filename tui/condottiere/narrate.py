@@ -38,6 +38,7 @@ from engine.condottiere.measures import END_ADJACENT, END_TOTAL, line_strengths,
 from engine.condottiere.state import Action, State
 from engine.condottiere.text import SEAT_NAMES, action_text
 from engine.condottiere.view import public_action
+from tui.names import possessive
 
 
 def _named(text: str, seat: int, names: Sequence[str]) -> str:
@@ -96,7 +97,7 @@ def victory_words(s: State, names: Sequence[str]) -> str:
 
 
 def _whose(q: int, names: Sequence[str]) -> str:
-    return f"{names[q]}'s" if 0 <= q < len(names) else f"seat {q + 1}'s"
+    return possessive(names[q]) if 0 <= q < len(names) else f"seat {q + 1}'s"
 
 
 def _discarded(before: State, a: Action, names: Sequence[str]) -> list[str]:

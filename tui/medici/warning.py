@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from engine.medici.rules import can_play, deck_size
 from engine.medici.state import NO_LIMIT, State
+from tui.names import possessive
 
 PLAY_PHASES = ("play", "reveal", "resolve", "draw")
 
@@ -40,7 +41,7 @@ def warning(s: State, seat: int, names: Sequence[str]) -> str:
         if sum(left) == 1:
             h = next(h for h in range(s.players) if left[h])
             who = _name(names, h)
-            said.append(f"One shadow alliance is left, {who}'s: its strike ends the game.")
+            said.append(f"One shadow alliance is left, {possessive(who)}: its strike ends the game.")
     else:
         last = [_name(names, h) for h in range(s.players) if left[h] == 1]
         if len(last) == 1:
@@ -61,7 +62,7 @@ def warning(s: State, seat: int, names: Sequence[str]) -> str:
                 said.append("You hold no card you may play: the game ends when your turn comes.")
         elif s.limits[h] != NO_LIMIT:
             said.append(
-                f"{who}'s deck is empty: if it starts a turn with no card of {s.limits[h]} or "
+                f"{possessive(who)} deck is empty: if it starts a turn with no card of {s.limits[h]} or "
                 "less, the game ends."
             )
     return " ".join(said)
