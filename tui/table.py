@@ -150,6 +150,7 @@ class TableScreen(Screen[str]):
         self._since_log = 0
         self._since_marks: frozenset[Any] = frozenset()
         self._own_marks: frozenset[Any] | None = None
+        self._own_move = False
         if self.can_talk:
             self.HELP_KEYS = (*type(self).HELP_KEYS, ("t", "Talk at the table: type a message, "
                                                       "or a number for a quick phrase; Escape "
@@ -531,9 +532,10 @@ class TableScreen(Screen[str]):
         the last move's alone), so that the table marks them all."""
         if self._since_log > len(view.log):  # a move taken back
             self._since_log = len(view.log)
-        if old is None or view.marks == old.marks or not view.marks:
+        if self._own_move:  # the view right after the seat's own move: not news to it
+            self._own_move = False
             return
-        if self._own_marks is not None and view.marks == self._own_marks:
+        if old is None or view.steps == old.steps or not view.marks:
             return
         self._since_marks = self._since_marks | view.marks
 
@@ -555,6 +557,7 @@ class TableScreen(Screen[str]):
         self._since_log = len(view.log)
         self._since_marks = frozenset()
         self._own_marks = view.marks
+        self._own_move = True
         self._logged = -1  # the log's bold lines start again
 
     def action_since(self) -> None:

@@ -397,3 +397,22 @@ def test_hidden_cards_players_announce_only_their_face_up_strength() -> None:
     s = position(config=config, lines=[["Mercenary 6", "~Drummer", "~Heroine"], ["~Mercenary 10"]])
     assert R.line_strengths(s.lines, only_up=True) == [6, 0]
     assert R.line_strengths(s.lines) == [22, 10]
+
+
+def test_hidden_cards_a_bot_does_not_surrender_against_a_face_down_card_that_may_beat_it() -> None:
+    from engine.condottiere.bots import GreedyBot
+    from engine.condottiere.sense import SURRENDER_LOST, senseless
+
+    config = CondottiereConfig(2, hidden_cards=True)
+    # Red leads 11 to 6 and a face-down card: the card may be a 10, a Surrender is a gamble
+    s = position(config=config, lines=[["Mercenary 6", "Mercenary 5"], ["Mercenary 6", "~Mercenary 10"]],
+                 hands=[["Surrender", "Mercenary 1"], ["Spring"]], owner={"Milano": 0, "Genova": 0, "Parma": 0})
+    view = RULES.view(s, 0)
+    surrender = mk("play", 0, parse_card("Surrender"))
+    assert surrender not in [GreedyBot(random.Random(i)).choose(view, 0) for i in range(5)]
+    # Torino with Milano, Genova and Parma makes four adjacent regions: the battle decides the game
+    assert senseless(view, surrender, 0) == SURRENDER_LOST
+    # with nothing face down, a Surrender while ahead is sure
+    s = position(config=config, lines=[["Mercenary 5", "Mercenary 4"], ["Mercenary 6"]],
+                 hands=[["Surrender", "Mercenary 1"], ["Spring"]])
+    assert senseless(RULES.view(s, 0), surrender, 0) == ""
