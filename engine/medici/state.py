@@ -60,7 +60,7 @@ KINDS = (
 #: plays on until no house has a shadow alliance left (``docs/rules/medici.md``, "End of the game").
 VARIANTS = (
     Option("short_game",
-           "Short game: it ends as soon as one house has no shadow alliance left",
+           "Short game: ends when one house has no shadow alliance",
            short="short game"),
 )
 OPTIONS = tuple(o.name for o in VARIANTS)

@@ -114,7 +114,7 @@ class StartScreen(Screen[StartChoice]):
     BINDINGS = [
         Binding("ctrl+s", "play", "Play"),
         # second, so that a narrow footer never cuts it off
-        Binding("ctrl+q", "app.quit", "Quit"),
+        Binding("ctrl+q", "app.quit", "Quit", priority=True),
         Binding("f3", "host", "Host"),
         Binding("f4", "join", "Join"),
         Binding("f5", "continue", "Continue"),
