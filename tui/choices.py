@@ -10,6 +10,11 @@ A game describes its questions as ``Level``s: the field's name, how to read it f
 the prompt, and a label for each answer. ``next_question(levels, actions, asked)`` gives the
 next ``Question`` to ask about ``actions`` (``asked``: the fields answered so far), or ``None``
 when ``actions`` is down to the one action to submit.
+
+Keys. An answer that is a kind of move (court, strike, pass, keep, yes...) has its own letter,
+the same in every question of the game (``Level.hotkey``: ``Choice.hotkey``); the other answers
+(a card, a stack, a region, a value: lists that change from turn to turn) are numbered 1 to 9,
+then 0, in order, lettered ones left out. ``Question.keys()`` gives the key of every answer.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ class Choice:
     label: str
     actions: tuple[Any, ...]
     key: Any = None
+    #: the letter that always means this answer (``""``: it is numbered)
+    hotkey: str = ""
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,24 @@ class Question:
     prompt: str
     field: str
     choices: tuple[Choice, ...]
+
+    def keys(self) -> tuple[str, ...]:
+        """The key of each answer: its letter, or its number among the numbered answers
+        (1-9, then 0; ``""`` past the tenth, reached with the arrows)."""
+        out = []
+        n = 0
+        for c in self.choices:
+            if c.hotkey:
+                out.append(c.hotkey)
+                continue
+            n += 1
+            out.append(str(n % 10) if n <= 10 else "")
+        return tuple(out)
+
+    def index_of(self, key: str) -> int:
+        """The answer a key names, or -1."""
+        keys = self.keys()
+        return keys.index(key) if key and key in keys else -1
 
 
 @dataclass(frozen=True)
@@ -45,6 +70,8 @@ class Level:
     label: Callable[[Any, tuple[Any, ...]], str]
     prompt: str | Callable[[tuple[Any, ...]], str]
     always: bool = False
+    #: the letter of an answer, ``hotkey(key, actions)`` as ``label`` (``""``: numbered)
+    hotkey: Callable[[Any, tuple[Any, ...]], str] | None = None
 
 
 def group(actions: Sequence[Any], key: Callable[[Any], Any]) -> list[tuple[Any, tuple[Any, ...]]]:
@@ -66,6 +93,7 @@ def next_question(
         groups = group(actions, level.key)
         if len(groups) > 1 or (level.always and groups):
             prompt = level.prompt if isinstance(level.prompt, str) else level.prompt(actions)
-            choices = tuple(Choice(level.label(k, acts), acts, k) for k, acts in groups)
+            hot = level.hotkey or (lambda k, acts: "")
+            choices = tuple(Choice(level.label(k, acts), acts, k, hot(k, acts)) for k, acts in groups)
             return Question(prompt, level.field, choices)
     return None

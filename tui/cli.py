@@ -117,6 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--pace", type=float, default=0.8, help="seconds between computer moves")
     play.add_argument("--remarks", choices=("on", "off"), default="off",
                       help="the bots' canned remarks in the log (default off)")
+    play.add_argument("--confirm", choices=("on", "off"), default="on",
+                      help="ask before a move that cannot be taken back (default on)")
 
     _add_resume(sub)
     _add_replay(sub)
@@ -438,6 +440,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
         out.flush()
     summary = sys.stderr if args.json else out
     summary.write(f"{args.games} games of {entry.rules.title}, {args.players} players\n")
+    reading = getattr(config, "reading", "")
+    if reading:  # the end rule the games were played under (Court of the Medici)
+        summary.write(f"end rule: {reading}\n")
     summary.write(
         "wins by seat: "
         + ", ".join(f"{names[i]} ({bots[i]}) {wins_seat[i]}" for i in range(args.players))
@@ -467,7 +472,7 @@ def _play_setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     setup = GameSetup(
         game=args.game, players=players, seat=args.seat - 1, bots=tuple(names),
         options=tuple(options.items()), name=args.name, seed=args.seed, pace=args.pace,
-        remarks=args.remarks == "on",
+        remarks=args.remarks == "on", confirm=getattr(args, "confirm", "on") == "on",
     )
     make_client(setup).close()  # every argument is checked before the screen opens
     return setup

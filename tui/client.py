@@ -38,7 +38,9 @@ table (``TableView.marks``), for the screen to mark until the next move. After e
 (the seat's or a bot's, with the chance steps it led to) it calls ``on_move`` when one is set,
 and ``on_close`` when closed: ``tui.saves`` writes the game there. ``record()`` is what a save
 holds and ``restore()`` plays a saved game back to where it stopped, generators included, so
-it goes on as if never stopped.
+it goes on as if never stopped. ``undo()`` takes back the seat's last move until another seat
+has moved (``can_undo()`` says why not): the state, the generators, the log and the marks go
+back to where they stood, and a bot's move thought out meanwhile is dropped.
 """
 
 from __future__ import annotations
@@ -154,6 +156,7 @@ class LocalClient:
         self.names = short_names(names)  # one short form everywhere (tui.names)
         self.pace = pace
         self.seed = seed
+        self.config = config
         self._local = LocalGame(rules, config, seed)
         players = config.players
         missing = [s for s in range(players) if s != seat and s not in bots]
@@ -176,6 +179,11 @@ class LocalClient:
         #: the bots' canned remarks in the log (``tui.chat.Remarks``), if wanted
         self._remarks = Remarks(self.names, seat) if remarks else None
         self._last_actor: int | None = None
+        #: where the seat's own moves began: (history length, chance generator, bots'
+        #: generators, log length, marks), the last one first to go (``undo``)
+        self._undo: list[tuple[int, Any, dict[int, Any], int, frozenset[Any]]] = []
+        #: counts the undos: a bot's move thought out before one is dropped
+        self._generation = 0
         self._advance()
         if self._remarks is not None:
             self._log.extend(self._remarks.start())
@@ -213,7 +221,10 @@ class LocalClient:
             if self._ahead.add(action, self.rules.view(self._local.state, self.seat), False):
                 return  # queued: it goes out at the seat's turn (``tui.ahead``)
             raise NotYourTurn(f"it is not {self.names[self.seat]}'s turn")
+        checkpoint = (len(self._local.history), self._local.rng.getstate(),
+                      {s: b.rng.getstate() for s, b in self._bots.items()}, len(self._log), self._marks)
         self._step(action)
+        self._undo = [*self._undo[-20:], checkpoint]
         self._advance()
         self._moved()
         self._decided.set()
@@ -243,19 +254,54 @@ class LocalClient:
             await self._bot_move(actor)
 
     async def _bot_move(self, actor: int) -> None:
+        generation = self._generation
         view = self.rules.view(self._local.state, actor)
         if self.pace > 0 and not self._quiet(view):
             await asyncio.sleep(self.pace)
         else:
             await asyncio.sleep(0)
-        if self._closed:
+        if self._closed or generation != self._generation:
             return
         action = await asyncio.to_thread(self._bots[actor].choose, view, actor)
-        if self._closed:
-            return
+        if self._closed or generation != self._generation:
+            return  # closed, or the move it answered was taken back meanwhile
         self._step(action)
         self._advance()
         self._moved()
+
+    # -- undo --------------------------------------------------------------------------------
+
+    def can_undo(self) -> str:
+        """Why the seat's last move cannot be taken back ("" when it can): there must be one,
+        and no other seat may have moved since (chance and reveal steps may have)."""
+        if not self._undo:
+            return "you have made no move to take back"
+        start = self._undo[-1][0]
+        later = self._local.history[start + 1 :]
+        if any(step.actor >= 0 and step.actor != self.seat for step in later):
+            return "another player has moved since your last move"
+        return ""
+
+    def undo(self) -> None:
+        """Take back the seat's last move and the chance steps it led to, as if never made:
+        the state, the generators, the log and the marks as they were before it.
+        ``NotYourTurn`` (with ``can_undo``'s words) when it cannot be done."""
+        why = self.can_undo()
+        if why:
+            raise NotYourTurn(why)
+        start, rng, bots, logged, marks = self._undo.pop()
+        local = self._local
+        local.state = local.history[start].before
+        del local.history[start:]
+        local.rng.setstate(rng)
+        for seat, state in bots.items():
+            self._bots[seat].rng.setstate(state)
+        del self._log[logged:]
+        self._marks = marks
+        self._ahead = Ahead(self.rules, self.seat)
+        self._generation += 1
+        self._moved()
+        self._decided.set()
 
     def close(self) -> None:
         self._closed = True
@@ -278,6 +324,7 @@ class LocalClient:
         config = self._local.config
         self._local = LocalGame(self.rules, config, self.seed)
         self._log = []
+        self._undo = []
         for action in actions:
             self._step(action)
         self._local.rng.setstate(rng_state)

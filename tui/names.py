@@ -6,7 +6,8 @@ an ellipsis, so the name fits in ``NAME_LIMIT`` characters wherever it is writte
 the houses or battle lines, the log, the end screen). Clients shorten their names once with
 ``short_names``, so every screen shows the same short form.
 
-``level_name(entry, bot)`` words a bot the way the start screen offers it: by its level
+``possessive(name)`` is a name's possessive, a seat's when the name carries its player in
+brackets. ``level_name(entry, bot)`` words a bot the way the start screen offers it: by its level
 (``easy``, ``normal``, ``hard``), never by the kind of program that plays it.
 ``setting_words(...)`` is the header's second line: the game's options and the bots' levels.
 """
@@ -31,6 +32,15 @@ def short_name(name: str, limit: int = NAME_LIMIT) -> str:
         room = limit - len(seat) - 4  # " (" + "…" + ")"
         return f"{seat} ({player[:-1][:room].rstrip()}…)"
     return name[: limit - 1].rstrip() + "…"
+
+
+def possessive(name: str) -> str:
+    """``Red's``; a seat with its player in brackets, shortened or not, by its seat alone
+    (``Red (Alexandra…)`` -> ``Red's``), since ``Red (Alexandra…)'s`` reads oddly."""
+    seat, sep, player = name.partition(" (")
+    if sep and player.endswith(")"):
+        name = seat
+    return f"{name}'s"
 
 
 def short_names(names: Iterable[str], limit: int = NAME_LIMIT) -> tuple[str, ...]:

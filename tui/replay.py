@@ -58,6 +58,8 @@ class Replay:
     viewer: int | None  # the seat whose view is shown, or PUBLIC
     frames: tuple[TableView, ...]
     verdict: str = ""  # a networked record's verdict
+    #: a local game's computer seats and their bots (the header names their levels)
+    bots: tuple[tuple[int, str], ...] = ()
 
     @property
     def who(self) -> str:
@@ -133,7 +135,8 @@ def local_replay(path: str | Path, seat: int | None = -1) -> Replay:
     names = seat_labels(setup, tuple(rules.seat_names)) if viewer == setup.seat else tuple(
         rules.seat_names[: setup.players])
     frames = _frames(rules, setup.game, names, viewer, steps, setup.players)
-    return Replay(setup.game, rules.title, tuple(names), viewer, tuple(frames))
+    bots = tuple((q, b) for q, b in enumerate(setup.bots) if q != setup.seat and b)
+    return Replay(setup.game, rules.title, tuple(names), viewer, tuple(frames), bots=bots)
 
 
 def network_replay(path: str | Path) -> Replay:
@@ -234,6 +237,7 @@ class ReplayClient:
         #: in seat 0's place, its hand hidden)
         self.seat = replay.frames[0].seat if replay.viewer is not None else -1
         self.names = replay.names
+        self.bot_kinds = dict(replay.bots)
         self.index = 0
         self._moved = asyncio.Event()
         self._closed = False
@@ -323,13 +327,23 @@ class ReplayKeys(TableScreen):
         # the game's title is the header's second line: said once, the first fits 80 columns
         return f"Replay | move {self.client.index} of {n - 1} | {r.who}"
 
+    def move_words(self) -> str:
+        """What the move shown did: the log's lines since the frame before ("" at the start)."""
+        frames, i = self.client.replay.frames, self.client.index
+        if i <= 0:
+            return ""
+        said = frames[i].log[len(frames[i - 1].log):]
+        return f"Move {i}: {' '.join(said)}" if said else ""
+
     def waiting_text(self, view: TableView) -> str:
         r = self.client.replay
+        move = self.move_words()
+        head = f"{move}\n" if move else ""
         if self.client.index == len(r.frames) - 1:
-            return "The end of the game. ← goes back; Escape closes the replay."
+            return f"{head}The end of the game. ← goes back; Escape closes the replay."
         who = view.names[view.actor] if 0 <= view.actor < len(view.names) else ""
         nxt = f"{who} moves next. " if who and view.actor != TERMINAL else ""
-        return f"{nxt}→ the next move, ← back, Home/End the start/end, ? help."
+        return f"{head}{nxt}→ the next move, ← back, Home/End the start/end, ? help."
 
 
 def replay_screen(replay: Replay) -> Any:

@@ -17,7 +17,8 @@ The file is one JSON object (``FORMAT``, version 1)::
 
     {"format": "palazzo-local-game", "version": 1,
      "game": "medici", "players": 4, "seat": 0, "bots": ["", "easy", "normal", "hard"],
-     "options": [["hidden_cards", true]], "name": "Ada", "pace": 0.8, "seed": 1234,
+     "options": [["hidden_cards", true]], "config": <the rules' configuration>,
+     "name": "Ada", "pace": 0.8, "seed": 1234,
      "started": "2026-12-01T14:00:00Z", "saved": "2026-12-01T14:05:00Z",
      "steps": 118, "over": false, "ended": "",
      "history": [<action data>, ...],          every step in order, chance steps included
@@ -26,7 +27,10 @@ The file is one JSON object (``FORMAT``, version 1)::
 
 Resuming (``resume``) plays ``history`` again from the seed through the rules' checked door and
 sets every generator from the file, so the game, the bots' levels and the bots' own random
-streams go on exactly as in a game never stopped. A file that does not read back is refused by
+streams go on exactly as in a game never stopped. A game saved before a rules
+option's default changed plays on under the rule it was played under: a file without ``config``
+was written before the file named it, and ``PLAYED_BEFORE`` gives the options it then meant (a
+Court of the Medici game then was a short game). A file that does not read back is refused by
 ``SaveError`` (a ``ValueError``) naming the file and the check; nothing is ever run from it.
 """
 
@@ -48,6 +52,25 @@ from tui.setup import GameSetup, make_client
 
 FORMAT = "palazzo-local-game"
 VERSION = 1
+
+
+#: per game, the options a save without ``config`` (written before the file named it) was played
+#: with unless its options say otherwise, by the option names that say otherwise
+PLAYED_BEFORE: dict[str, tuple[tuple[str, Any], tuple[str, ...]]] = {
+    "medici": (("short_game", True), ("short_game", "end_when_all_struck")),
+}
+
+
+def played_options(game: str, options: tuple[tuple[str, Any], ...],
+                   named: bool) -> tuple[tuple[str, Any], ...]:
+    """The options a saved game was played with: as written, and for a file that does not
+    name its configuration (``named``), the options its game then meant by default."""
+    if named or game not in PLAYED_BEFORE:
+        return options
+    option, names = PLAYED_BEFORE[game]
+    if any(k in names for k, _ in options):
+        return options
+    return (*options, option)
 
 
 class SaveError(ValueError):
@@ -141,6 +164,7 @@ class Saver:
         return {
             "format": FORMAT, "version": VERSION, "game": s.game, "players": s.players,
             "seat": s.seat, "bots": bots, "options": [list(kv) for kv in s.options],
+            "config": client.config.to_data(),
             "name": s.name, "pace": s.pace, "seed": client.seed,
             "started": self.started, "saved": _now(), "steps": len(actions),
             "over": snap.over,
@@ -228,7 +252,9 @@ def load(path: str | os.PathLike[str]) -> SavedGame:
             game=_field(data, "game", str), players=_field(data, "players", int),
             seat=_field(data, "seat", int),
             bots=tuple(_strings(_field(data, "bots", list))),
-            options=tuple((str(k), v) for k, v in _field(data, "options", list)),
+            options=played_options(str(data.get("game")),
+                                   tuple((str(k), v) for k, v in _field(data, "options", list)),
+                                   "config" in data),
             name=_field(data, "name", str), seed=_field(data, "seed", int),
             pace=float(_field(data, "pace", (int, float))),
         )

@@ -48,6 +48,8 @@ class GameSetup:
     pace: float = 0.8
     #: the bots' canned remarks in the log (``tui.chat.Remarks``; not kept in a saved game)
     remarks: bool = False
+    #: ask before a move that cannot be taken back (``tui.table``; not kept in a saved game)
+    confirm: bool = True
 
     def seat_bots(self) -> dict[int, str]:
         bots = list(self.bots) or [default_bot(self.game)]

@@ -28,6 +28,7 @@ from typing import Any
 
 from engine.core import CHANCE
 from net.session.machines.entries import Phase
+from tui.names import possessive
 
 #: seconds before the limit from which the seat's own screen warns it
 WARN = 10
@@ -146,7 +147,7 @@ def waiting(view: Any) -> str:
         return "dealing: waiting for the deck"
     name = _player(view, due.seat)
     mine = due.seat == view.seat
-    whose = "your" if mine else f"{name}'s"
+    whose = "your" if mine else possessive(name)
     count = f", {due.n} of {due.of}" if due.of else ""
     if due.step == "key":
         return f"waiting for {whose} deck key (dealing{count})"

@@ -15,6 +15,8 @@ When the seat must decide, the screen asks questions built from the legal action
 (``tui.choices``): the current question's answers fill the ``MovePanel``. A digit key, Enter on
 the highlighted answer, a second click on an answer, or a second click on the card, stack or
 region it names on the board all post the same ``Picked`` message (a first click only selects).
+A kind of move answers to its own letter, the same every turn; the answers that change from
+turn to turn (cards, stacks, regions, values) to numbers (``tui.choices``: ``Question.keys``).
 When the answers narrow the legal actions down to one, it is submitted, unless the game calls
 it final (``final_words``: a pass, a strike, anything that ends something): then one more
 question asks to confirm it, and Escape takes it back. Escape takes back the last answer.
@@ -80,6 +82,9 @@ TALL = 30
 #: the talk key, at a table whose client may talk (a networked seat: ``tui.chat``)
 TALK = Binding("t", "talk", "Talk", key_display="t")
 
+#: the letters of the question that confirms a move: yes, no, yes and ask no more
+YES_KEY, NO_KEY, ALWAYS_KEY = "y", "n", "a"
+
 #: which question fields a click on the board can answer, by what was clicked
 BOARD_FIELDS = {"card": ("card",), "stack": ("target", "elim"), "region": ("target",)}
 
@@ -95,7 +100,9 @@ class TableScreen(Screen[str]):
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
         Binding("r,f2", "app.rules", "Rules", key_display="r"),
         Binding("l", "whole_log", "Log", key_display="l"),
+        Binding("w", "since", "Since your turn", key_display="w", show=False),
         Binding("h", "hint", "Hint", key_display="h"),
+        Binding("u", "undo", "Undo", key_display="u"),
         Binding("e", "results", "Results", key_display="e"),
         Binding("q", "leave", "Leave", key_display="q"),
     ]
@@ -140,6 +147,15 @@ class TableScreen(Screen[str]):
         self._rows: dict[str | None, int] = {}
         self._pane = 0
         self._narrow: bool | None = None
+        #: ask before a move that cannot be taken back (``GameSetup.confirm``; "a" at the
+        #: question turns it off for the rest of the game)
+        self.confirm: bool = bool(getattr(setup, "confirm", True))
+        #: since the seat's last move: where the log stood, what the moves since touched, and
+        #: the marks of the seat's own move (not news to it)
+        self._since_log = 0
+        self._since_marks: frozenset[Any] = frozenset()
+        self._own_marks: frozenset[Any] | None = None
+        self._own_move = False
         if self.can_talk:
             self.HELP_KEYS = (*type(self).HELP_KEYS, ("t", "Talk at the table: type a message, "
                                                       "or a number for a quick phrase; Escape "
@@ -157,19 +173,31 @@ class TableScreen(Screen[str]):
 
     HELP_TITLE = "At the table"
     HELP_KEYS: tuple[tuple[str, str], ...] = (
-        ("0", "Choose the tenth answer"),
+        ("1-9, 0", "Choose a numbered answer: a card, a stack, a region, a value"),
+        ("a-z", "Choose a lettered answer: a kind of move, the same letter every turn"),
         ("up, down", "Move among the answers (or scroll the panel with the focus)"),
         ("enter", "Choose the highlighted answer"),
+        ("w", "What happened since your last turn: every line of the log since then (the table "
+              "marks everything those moves touched, and the log shows them in bold)"),
+        ("u", "Undo: take back your last move, in a game against the computer, until the next "
+              "player has moved"),
         ("tab, shift+tab", "Move the focus between the answers and the panels"),
         ("pgup, pgdn", "Scroll the panel with the focus"),
     )
     HELP = (
         "Your move is asked one question at a time: a card, then what to do with it, then its "
         "target, then a value when one is needed. Only legal answers are offered. Press the "
-        "answer's number, or move with the arrows and press Enter, or click it twice (the "
-        "first click selects it). A card in your hand, a stack in the court or a region on the "
+        "key shown beside the answer, or move with the arrows and press Enter, or click it "
+        "twice (the first click selects it). A kind of move has its own letter, the same every "
+        "turn (in Court of the Medici: c court, a alliance, x conspire, s strike, p plan, f a "
+        "strike that fizzles; in Condottiere: p pass, k keep, d discard, n none, o off the "
+        "board; y yes and n no when asked to confirm); cards, stacks, regions and values are "
+        "numbered 1 to 9, then 0. A card in your hand, a stack in the court or a region on the "
         "map answers too, clicked twice, when it is one of the answers. A move that cannot be "
-        "taken back (a pass, a strike) asks you to confirm it. Escape takes back the last "
+        "taken back (a pass, a strike, a Minister, a Plan, your only move) asks you to confirm it: y "
+        "sends it, n goes back, a sends it and asks no more in this game (palazzo play --confirm "
+        "off asks nothing). In a game against the computer, u takes back your last move until "
+        "the next player has moved. Escape takes back the last "
         "answer. A key pressed before a question is shown does not answer it. Computer players "
         "move one at a time. What the last move touched is starred on the table until the "
         "next move, and the log names every card it took off the table. A line starting with ! "
@@ -197,6 +225,23 @@ class TableScreen(Screen[str]):
     def final_words(self, view: TableView, action: Any) -> str:
         """What a move that cannot be taken back does, to ask before sending it; "" for a move
         that is sent at once."""
+        return ""
+
+    def forced_quietly(self, view: TableView, action: Any) -> bool:
+        """Whether the seat's only move may go out without a word (keeping a hand that cannot
+        be discarded): it decides nothing."""
+        return False
+
+    def confirm_words(self, view: TableView, action: Any) -> str:
+        """What to ask before sending ``action`` ("" to send it at once): the game's words for
+        a move that cannot be taken back, or, for a move the seat had no choice about (every
+        question it answered had one answer), the move in words."""
+        words = self.final_words(view, action)
+        if words:
+            return words
+        if all(len(q.choices) == 1 for q, _ in self.path) and not self.forced_quietly(view, action):
+            text = self.client.rules.action_text(view.state, action, view.seat)
+            return f"Your only move: {text}."
         return ""
 
     def status_text(self, view: TableView) -> str:
@@ -344,7 +389,7 @@ class TableScreen(Screen[str]):
         self._drawn.clear()
         self._rows.clear()
         if self.view is not None:
-            self.draw(self.view)
+            self.draw(self.since_view(self.view))
             self._status()
         self._update_keys()
 
@@ -395,7 +440,8 @@ class TableScreen(Screen[str]):
         if view.my_turn and not view.over and (old is None or not old.my_turn):
             if getattr(self.app, "bell_on_turn", False):  # a setting, off at first
                 self.app.bell()
-        self.draw(view)
+        self._note_since(old, view)
+        self.draw(self.since_view(view))
         self._write_log(view)
         self._ask()
         self._status()
@@ -482,9 +528,51 @@ class TableScreen(Screen[str]):
     def _write_log(self, view: TableView) -> None:
         if len(view.log) != self._logged:
             tail = self.query_one("#log", LogTail)
-            tail.fresh = len(view.log) - self._logged
+            # bold: every line since the seat's last move (all of them before its first)
+            tail.fresh = len(view.log) - min(self._since_log, len(view.log))
             self._logged = len(view.log)
             tail.lines = view.log
+
+    # -- since your last turn ------------------------------------------------------------------
+
+    def _note_since(self, old: TableView | None, view: TableView) -> None:
+        """Gather what every move since the seat's own last move touched (``view.marks`` is
+        the last move's alone), so that the table marks them all."""
+        if self._since_log > len(view.log):  # a move taken back
+            self._since_log = len(view.log)
+        if self._own_move:  # the view right after the seat's own move: not news to it
+            self._own_move = False
+            return
+        if old is None or view.steps == old.steps or not view.marks:
+            return
+        self._since_marks = self._since_marks | view.marks
+
+    def since_view(self, view: TableView) -> TableView:
+        """``view`` with the marks of every move since the seat's last one."""
+        if not self._since_marks or self._since_marks == view.marks:
+            return view
+        from dataclasses import replace
+
+        return replace(view, marks=self._since_marks | view.marks)
+
+    def since_lines(self, view: TableView) -> tuple[str, ...]:
+        """The log's lines since the seat's last move."""
+        return view.log[min(self._since_log, len(view.log)):]
+
+    def _moved_now(self) -> None:
+        """The seat has just moved: what came before is no longer news."""
+        view = self.client.snapshot()
+        self._since_log = len(view.log)
+        self._since_marks = frozenset()
+        self._own_marks = view.marks
+        self._own_move = True
+        self._logged = -1  # the log's bold lines start again
+
+    def action_since(self) -> None:
+        if self.view is not None:
+            lines = self.since_lines(self.view)
+            self.app.push_screen(LogScreen(lines or ("Nothing has happened since your last move.",),
+                                           "Since your last turn"))
 
     # -- asking ----------------------------------------------------------------------------------
 
@@ -515,19 +603,26 @@ class TableScreen(Screen[str]):
         q = self.question(view, actions, asked)
         if q is None:
             # the answers name one action: send it, or ask to confirm it if it is final
-            words = self.final_words(view, actions[0])
-            if not words:
+            words = self.confirm_words(view, actions[0])
+            if not words or not self.confirm:
                 self._submit(actions[0])
                 return
             q = Question(f"{words} This cannot be taken back. Send it?", "confirm",
-                         (Choice("Yes, send it", actions[:1], "yes"), Choice("No, go back", (), "no")))
+                         (Choice("Yes, send it", actions[:1], "yes", YES_KEY),
+                          Choice("No, go back", (), "no", NO_KEY),
+                          Choice("Yes, and ask no more in this game", actions[:1], "always",
+                                 ALWAYS_KEY)))
         self._question = q
         if view.my_turn:
             self._say(q.prompt)
+            news = len(self.since_lines(view))
+            box = self.query_one("#move-box")
+            box.border_title = (f"Your move ({news} lines since your last turn, bold in the log: w)"
+                                if news and self._own_marks is not None else "Your move")
         else:  # chosen ahead of the turn: queued, sent when the turn comes
             self._say(f"{self.waiting_text(view)}\nAhead of your turn: {q.prompt}")
         panel.set_options(
-            Option(f"{i + 1 if i < 9 else 0 if i == 9 else ' '} {c.label}") for i, c in enumerate(q.choices)
+            Option(f"{k or ' '} {c.label}") for k, c in zip(q.keys(), q.choices, strict=True)
         )
         panel.highlighted = 0
         panel.armed = None
@@ -558,6 +653,7 @@ class TableScreen(Screen[str]):
             self.notify(str(e), title="Not allowed", severity="error")
             self.path = ()
             return
+        self._moved_now()
         self.path = ()
         self.view = self.client.snapshot()
 
@@ -575,8 +671,11 @@ class TableScreen(Screen[str]):
             event.stop()
             self.action_talk()
             return
+        q = self._question
         if event.key.isdigit() and len(event.key) == 1:
-            index = (int(event.key) - 1) % 10
+            index = q.index_of(event.key) if q is not None else -1
+        elif len(event.key) == 1 and q is not None and q.index_of(event.key) >= 0:
+            index = q.index_of(event.key)  # a letter that means a kind of move (tui.choices)
         elif event.key == "enter" and self.app.focused is panel:
             index = panel.highlighted if panel.highlighted is not None else -1
         else:
@@ -614,7 +713,11 @@ class TableScreen(Screen[str]):
             return
         choice = q.choices[message.index]
         if q.field == "confirm":
-            if choice.key == "yes":
+            if choice.key in ("yes", "always"):
+                if choice.key == "always":
+                    self.confirm = False
+                    self.notify("Moves go out without a question from now on in this game.",
+                                title="No more questions")
                 self._submit(choice.actions[0])
             else:
                 self.action_back()
@@ -627,6 +730,22 @@ class TableScreen(Screen[str]):
     def action_back(self) -> None:
         if self.path:
             self.path = self.path[:-1]
+
+    def action_undo(self) -> None:
+        """Take back the seat's last move, in a local game, until another seat has moved."""
+        undo = getattr(self.client, "undo", None)
+        if undo is None:
+            self.notify("Only a game against the computer can take a move back.", title="No undo")
+            return
+        why = self.client.can_undo()  # type: ignore[attr-defined]
+        if why:
+            self.notify(f"Nothing to take back: {why}.", title="No undo")
+            return
+        undo()
+        self._since_marks = frozenset()
+        self.path = ()
+        self.view = self.client.snapshot()
+        self.notify("Your last move is taken back.", title="Undone")
 
     def action_whole_log(self) -> None:
         if self.view is not None:

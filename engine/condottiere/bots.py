@@ -68,6 +68,20 @@ def estimated_strengths(view: State) -> list[float]:
     ]
 
 
+#: the most a face-down card the seat cannot see may add (a Mercenary 10 or a Heroine)
+FACE_DOWN_MOST = 10
+
+
+def worst_strengths(view: State) -> list[float]:
+    """Each line's strength as ``view`` knows it, a masked face-down card counted at the most
+    it may add: what a Surrender, which ends the battle at once, must beat."""
+    known = rules.line_strengths(view.lines)
+    return [
+        k + FACE_DOWN_MOST * sum(1 for c, up in line if c == UNKNOWN)
+        for k, line in zip(known, view.lines, strict=True)
+    ]
+
+
 def region_worth(view: State, seat: int, region: int) -> float:
     """What winning ``region`` is worth to ``seat``, in points of card strength: more when it
     grows the seat's largest group, most when it wins the game."""
@@ -165,6 +179,8 @@ class GreedyBot:
         leads: dict[tuple[int, int], float] = {}
         masks = [view.regions_of(q) for q in range(n)]
         for a in legal[1:]:
+            if a.kind == "pass":
+                continue  # a pass that turns a face-down card up tells the others for nothing
             score = self._play_score(view, seat, a, stakes, scarcity, lead, leads, masks)
             if score > best:
                 choice, best = a, score
@@ -182,8 +198,10 @@ class GreedyBot:
         c = a.card
         cost = HAND_WORTH[c] * scarcity * COST_WEIGHT
         if c == SURRENDER:
-            # ends the battle at once: a sure win when ahead
-            return stakes + 4.0 - cost if lead > 0 else -1.0
+            # ends the battle at once: a sure win when ahead whatever the face-down cards hide
+            worst = worst_strengths(view)
+            sure = worst[seat] - max(x for q, x in enumerate(worst) if q != seat)
+            return stakes + 4.0 - cost if lead > 0 and sure > 0 else -1.0
         # where the Favor goes and which face-down card turns up change no strength
         key = (c, a.taken)
         new_lead = leads.get(key)

@@ -11,7 +11,8 @@ The game, step by step (``docs/rules/condottiere.md`` gives every decision and i
   final (except for a defender who has played nothing yet); an empty hand passes at once.
   Winter/Spring, Bishop, Scarecrow and Surrender act when played. With Hidden Cards the
   mercenaries, Heroines, Courtesans and Drummers go face down, and a later play by the same
-  seat turns one up: a **reveal** step after the play. The battle ends when all have passed or
+  seat turns one up: a **reveal** step after the play. A seat that passes may turn one up too,
+  or keep them all hidden. The battle ends when all have passed or
   a Surrender is played; face-down cards are then turned up one by one (**showdown**).
 * **resolution**: (1) the one strongest seat conquers, the token moves (Courtesans first),
   victory is checked; [Draw After Battle: each seat in turn chooses to **take** 0-3 cards,
@@ -37,7 +38,8 @@ never come near either limit.
 What a position is worth (strength, legal regions, victory, hand limits) is in ``measures``;
 this module re-exports it.
 
-Legal actions come in one canonical order: pass first, then plays by card (Mercenary 1 ...
+Legal actions come in one canonical order: pass first (keeping every face-down card hidden,
+then turning up each in turn), then plays by card (Mercenary 1 ...
 Surrender), then by the Bishop's ``region`` or the Scarecrow's ``taken`` (``NONE`` first: the Favor off
 the board, no Scarecrow pick), then by the
 face-down position to turn up. Regions, draw counts and seats ascend; ``hold`` comes before
@@ -256,7 +258,8 @@ def _play_actions(s: State) -> list[Action]:
     hand = s.hands[seat]
     line = s.lines[seat]
     flips = list(range(sum(1 for _, up in line if not up))) or [NONE]
-    out = [_new(Action, ("pass", seat, NO_CARD, NONE, NONE, NONE, NONE, NONE, ()))]
+    out = [_new(Action, ("pass", seat, NO_CARD, NONE, NONE, NONE, NONE, f, ()))
+           for f in ([NONE] + flips if flips[0] >= 0 else flips)]
     add = out.append
     A = Action
     new = _new
@@ -379,6 +382,15 @@ def _apply_keep(s: State, a: Action) -> None:
 def _apply_pass(s: State, a: Action) -> None:
     seat = a.seat
     s.turns += 1
+    if a.flip >= 0:
+        # Hidden Cards: a seat that passes may turn one of its face-down cards up (then the
+        # reveal step gives the turn on); a defender's free pass keeps it in the battle
+        if not (seat == s.defender and s.free):
+            s.passed = set_at(s.passed, seat, 1)
+        s.phase = "reveal"
+        s.turn = seat
+        s.pending = a.flip
+        return
     if seat == s.defender and s.free:
         # a defender who has played nothing passes without leaving the battle
         if all(p for q, p in enumerate(s.passed) if q != seat):

@@ -10,7 +10,9 @@ state does not show counts as an average mercenary; in a full state they are the
     holding a card that would put the seat alone in the lead at once (a defender's free pass,
     which does not leave the battle, is not one);
 ``surrender-lost``
-    a Surrender that ends the battle with another seat alone in the lead;
+    a Surrender that ends the battle with another seat alone in the lead, or, in a battle that
+    decides the game, with a face-down card it cannot see that may beat the seat (counted at
+    its most, ``bots.worst_strengths``);
 ``bishop-self-harm``
     a Bishop that takes the seat's own strongest mercenary and leaves the seat worse placed in
     the battle (its strength less the best other's goes down).
@@ -22,7 +24,7 @@ The search bot (``engine.search.condottiere``) never plays one while it has a se
 from __future__ import annotations
 
 from engine.condottiere import rules
-from engine.condottiere.bots import estimated_strengths
+from engine.condottiere.bots import estimated_strengths, worst_strengths
 from engine.condottiere.cards import BISHOP, MERC_STRENGTH, SURRENDER, largest_group
 from engine.condottiere.measures import thresholds
 from engine.condottiere.state import NONE, Action, State
@@ -89,6 +91,10 @@ def senseless(s: State, a: Action, seat: int) -> str:
     elif a.card == SURRENDER:
         lead = _leader(now)
         if lead >= 0 and lead != seat:
+            return SURRENDER_LOST
+        # in a battle that decides the game, not against a face-down card that may beat it
+        worst = worst_strengths(s)
+        if deciding(s, seat) and _margin(worst, seat) <= 0:
             return SURRENDER_LOST
     elif a.card == BISHOP and _bishop_hurts(s, a, seat, now):
         return BISHOP_SELF_HARM

@@ -167,7 +167,7 @@ class Action(_ActionFields):
     ``taken``     Scarecrow: the mercenary taken back into the hand (``NONE``: none)
     ``position``  reveal: the position in the seat's line of the card turned up (0: the first)
     ``draws``     take: how many cards the seat will draw (Draw After Battle)
-    ``flip``      play: which of the seat's face-down cards to turn up after the play, counting
+    ``flip``      play or pass: which of the seat's face-down cards to turn up after it, counting
                   from the first (0); ``NONE`` if none. Play effects never move face-down cards,
                   so the count is stable
     ``cards``     discard and keep: the cards

@@ -63,6 +63,8 @@ def action_text(state: State, a: Action, viewer: int | None = None) -> str:
                 text += f", attacking {seat_name(o)}"
         return text
     if k == "pass":
+        if a.flip >= 0:
+            return f"{who}: passes, and turns up the {_ordinal(a.flip)} face-down card"
         return f"{who}: passes"
     if k == "play":
         return f"{who}: {_play_text(state, a)}"

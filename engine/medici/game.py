@@ -26,11 +26,20 @@ from engine.medici import rules, setup, text
 from engine.medici import state as medici_state
 from engine.medici.cards import COPIES, HOUSES, RANK_VALUE, RANKS, house_of
 from engine.medici.legality import is_legal
-from engine.medici.state import KINDS, NO_LIMIT, OPTIONS, VARIANTS, Action, MediciConfig, State
+from engine.medici.state import (
+    KINDS,
+    LEGACY_OPTIONS,
+    NO_LIMIT,
+    OPTIONS,
+    VARIANTS,
+    Action,
+    MediciConfig,
+    State,
+)
 from engine.medici.view import draw_shown, public_action, view
 
 END_TEXT = {
-    rules.END_ALLIANCES: "a player has no shadow alliances left",
+    rules.END_ALLIANCES: "a player has no shadow alliance left",
     rules.END_ALL_STRUCK: "no player has a shadow alliance left",
     rules.END_STUCK: "a player started a turn with no card it could play",
 }
@@ -167,21 +176,27 @@ class MediciRules(RulesBase[State, Action, MediciConfig]):
         return rules.new_game(config)
 
     def make_config(self, players: int, options: Mapping[str, object]) -> MediciConfig:
-        unknown = set(options) - set(OPTIONS) - {"ages"}
+        """``short_game`` plays the end rule's shorter reading; the option's old name
+        ``end_when_all_struck`` (the default reading since) is still read: on, it names the
+        default; given as off, the short game."""
+        unknown = set(options) - set(OPTIONS) - set(LEGACY_OPTIONS) - {"ages"}
         if unknown:
             raise ValueError(
                 f"unknown option {sorted(unknown)[0]!r} for medici (options: {', '.join(OPTIONS)})"
             )
-        flags: dict[str, bool] = {}
-        for name in OPTIONS:
-            flag = options.get(name, False)
-            if flag not in (True, False):
+        for name in (*OPTIONS, *LEGACY_OPTIONS):
+            if options.get(name, False) not in (True, False):
                 raise ValueError(f"{name} takes no value")
-            flags[name] = bool(flag)
+        short = bool(options.get("short_game", False))
+        if "end_when_all_struck" in options:
+            legacy_short = not options["end_when_all_struck"]
+            if "short_game" in options and legacy_short != short:
+                raise ValueError("short_game and end_when_all_struck name different readings")
+            short = legacy_short
         ages = options.get("ages", ())
         if not isinstance(ages, (list, tuple)):
             raise ValueError("ages takes one age per player")
-        return MediciConfig(players, ages=tuple(ages), **flags)
+        return MediciConfig(players, end_when_all_struck=not short, ages=tuple(ages))
 
     current_player = staticmethod(rules.current_player)
     legal_actions = staticmethod(rules.legal_actions)

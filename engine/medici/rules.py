@@ -16,8 +16,8 @@ The game, step by step (``docs/rules/medici.md`` gives every decision and its re
   on a view that did not know the card, its reveal may show only a card that makes one.
 * **draw** (chance): the seat draws the top card of its deck if it has one; the last card of a
   deck is shown to all and sets that seat's limit.
-* The game ends after a turn that leaves some seat (option ``end_when_all_struck``: every seat)
-  without shadow alliances, the draw of that turn skipped; or when a seat starts its turn with
+* The game ends after a turn that leaves no seat with a shadow alliance (option "short game",
+  ``end_when_all_struck`` off: some seat), the draw of that turn skipped; or when a seat starts its turn with
   no card it may play (its one legal action is then ``stuck``).
 
 Legal actions come in one canonical order, ``sort_key``: by card, then kind (court, build,

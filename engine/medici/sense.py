@@ -37,8 +37,8 @@ def leads(s: State, seat: int) -> bool:
 
 
 def ends_game(s: State, a: Action, seat: int) -> bool:
-    """Whether strike ``a`` ends the game: it takes the last shadow alliance of ``seat`` (the
-    short game), or with ``end_when_all_struck`` the last one in front of any player."""
+    """Whether strike ``a`` ends the game: by default when it takes the last shadow alliance on
+    the table, in the short game when it takes the last one of ``seat``."""
     if a.kind != "strike":
         return False
     if s.config.end_when_all_struck:

@@ -57,23 +57,35 @@ KINDS = (
     "resolve",
     "stuck",
 )
-#: the rules options (variants): the command line, the forms and the conformance games read them
+#: the rules options (variants): the command line, the forms and the conformance games read them.
+#: The one option today is the shorter reading of the end rule ("short game"); the default reading
+#: plays on until no house has a shadow alliance left (``docs/rules/medici.md``, "End of the game").
 VARIANTS = (
-    Option("end_when_all_struck", "Play on until no house has a shadow alliance left",
-           short="play until all are struck"),
+    Option("short_game",
+           "Short game: ends when one house has no shadow alliance",
+           short="short game"),
 )
 OPTIONS = tuple(o.name for o in VARIANTS)
+#: the option's name before the default reading changed (``--option end_when_all_struck``, saved
+#: games, a host's options): still read, and meaning what it always meant
+LEGACY_OPTIONS = ("end_when_all_struck",)
+#: what the game's end rule is called, by ``end_when_all_struck``, in one line each
+READINGS = {
+    True: "full game: it ends when no house has a shadow alliance left",
+    False: "short game: it ends when one house has no shadow alliance left",
+}
 
 
 @dataclass(frozen=True)
 class MediciConfig:
-    """A game's configuration. ``end_when_all_struck``: the game ends only when no player has a
-    shadow alliance left (the default ends it when some player has none left). ``ages``: the
-    players' ages by seat, if they entered them; then a tie for the first player goes to the
-    youngest tied player (a lot only among equally young ones), else a lot decides."""
+    """A game's configuration. ``end_when_all_struck`` (the default): the game ends only when no
+    player has a shadow alliance left; off, it is the option "short game" (``short_game``): the
+    game ends when some player has none left. ``ages``: the players' ages by seat, if they
+    entered them; then a tie for the first player goes to the youngest tied player (a lot only
+    among equally young ones), else a lot decides."""
 
     players: int = 4
-    end_when_all_struck: bool = False
+    end_when_all_struck: bool = True
     ages: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
@@ -87,38 +99,41 @@ class MediciConfig:
         ):
             raise ValueError(f"ages must give one age (0..200) per player, not {self.ages!r}")
 
+    @property
+    def short_game(self) -> bool:
+        """The option "short game": the end rule's shorter reading."""
+        return not self.end_when_all_struck
+
+    @property
+    def reading(self) -> str:
+        """The end rule this game is played under, in one line."""
+        return READINGS[self.end_when_all_struck]
+
     def to_data(self) -> dict[str, Any]:
-        """``players``, ``end_when_all_struck`` always (the wire form of every game so far,
-        ``docs/protocol.md``), an option declared after it only when it is on, and ``ages``
-        when given. So a variant added later leaves every other game's bytes as they were, and
-        a peer that does not know it refuses a game that plays it."""
-        d: dict[str, object] = {"players": self.players}
-        for name in OPTIONS:
-            value: object = getattr(self, name)
-            if value or name == "end_when_all_struck":
-                d[name] = value
+        """``players`` and ``end_when_all_struck`` always (the wire form of every game so far,
+        ``docs/protocol.md``: so every record names the reading it was played under), and
+        ``ages`` when given."""
+        d: dict[str, Any] = {"players": self.players, "end_when_all_struck": self.end_when_all_struck}
         if self.ages:
             d["ages"] = list(self.ages)
         return d
 
     @classmethod
     def from_data(cls, data: object) -> MediciConfig:
-        d = plain_map(data)
-        if d is None or set(d) - {"players", "ages", *OPTIONS}:
+        """The configuration in plain data. Every configuration ever written names
+        ``end_when_all_struck``; one that does not is read as the games before the default
+        changed were played (the short game)."""
+        if not isinstance(data, dict) or set(data) - {"players", "ages", "end_when_all_struck"}:
             raise InvalidStateError(f"not a Medici configuration: {data!r}")
-        players = d.get("players", 4)
-        raw_ages = d.get("ages", [])
-        ages = plain_list(raw_ages) if isinstance(raw_ages, list) else None
-        flags: dict[str, bool] = {}
-        for name in OPTIONS:
-            flag = d.get(name, False)
-            if type(flag) is not bool:
-                raise InvalidStateError(f"not a Medici configuration: {data!r}")
-            flags[name] = flag
-        if type(players) is not int or ages is None:
+        players = data.get("players", 4)
+        ages = data.get("ages", [])
+        flag = data.get("end_when_all_struck", False)
+        if type(flag) is not bool:
+            raise InvalidStateError(f"not a Medici configuration: {data!r}")
+        if type(players) is not int or not isinstance(ages, list):
             raise InvalidStateError(f"not a Medici configuration: {data!r}")
         try:
-            return cls(players, ages=tuple(ages), **flags)  # type: ignore[arg-type]
+            return cls(players, end_when_all_struck=flag, ages=tuple(ages))
         except ValueError as e:
             raise InvalidStateError(str(e)) from None
 

@@ -51,7 +51,7 @@ MEDICI_GAME = (MEDICI, medici_public, medici_world)
 CONDOTTIERE_GAME = (CONDOTTIERE, condottiere_public, condottiere_world)
 CONFIGS: list[tuple[str, Any, Any, Any, Any]] = (
     [(f"medici-{n}p", *MEDICI_GAME, MediciConfig(n)) for n in (3, 4)]
-    + [(f"medici-4p-{o}", *MEDICI_GAME, MediciConfig(4, **{o: True})) for o in MEDICI_OPTIONS]
+    + [(f"medici-4p-{o}", *MEDICI_GAME, MEDICI.make_config(4, {o: True})) for o in MEDICI_OPTIONS]
     + [(f"condottiere-{n}p", *CONDOTTIERE_GAME, CondottiereConfig(n)) for n in range(2, 7)]
     + [(f"condottiere-4p-{o}", *CONDOTTIERE_GAME, CondottiereConfig(4, **{o: True}))
        for o in CONDOTTIERE_OPTIONS]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 from engine.core import LocalGame, Outcome, Step
 from engine.medici import game as medici_game
@@ -18,7 +19,7 @@ from tui.cli import main
 
 
 def test_medici_figures_count_moves_strikes_fizzles_and_the_ender():
-    game = LocalGame(RULES, RULES.make_config(4, {}), 11)
+    game = LocalGame(RULES, RULES.make_config(4, {"short_game": True}), 11)
     bots = [MEDICI.make_bot("random", random.Random(k)) for k in range(4)]
     outcome = game.play_out(bots, checked=False)
     f = medici_report.figures(game.history, outcome)
@@ -51,7 +52,8 @@ def test_a_tally_tells_length_ends_and_shares_per_bot():
 
 
 def test_sim_json_lines_carry_moves_the_ender_and_figures(capsys):
-    assert main(["sim", "medici", "--games", "2", "--seed", "3", "--bots", "greedy", "--json"]) == 0
+    assert main(["sim", "medici", "--games", "2", "--seed", "3", "--bots", "greedy", "--json",
+                 "--option", "short_game"]) == 0
     out, err = capsys.readouterr()
     games = [json.loads(line) for line in out.splitlines()]
     assert len(games) == 2
@@ -60,6 +62,20 @@ def test_sim_json_lines_carry_moves_the_ender_and_figures(capsys):
         assert g["end"] == "alliances-gone" and 0 <= g["ender"] < 4
         assert {"strikes", "fizzled"} <= set(g["figures"][0])
     assert "median" in err and "fizzled strikes" in err
+    assert "end rule: short game" in err
+
+
+def test_sim_reports_the_median_moves_a_seat_under_the_end_rule_played(capsys):
+    assert main(["sim", "medici", "--games", "3", "--seed", "5", "--bots", "greedy"]) == 0
+    out, _ = capsys.readouterr()
+    assert "end rule: full game: it ends when no house has a shadow alliance left" in out
+    full = float(re.search(r"median ([0-9.]+) moves a seat", out).group(1))
+    assert main(["sim", "medici", "--games", "3", "--seed", "5", "--bots", "greedy",
+                 "--option", "short_game"]) == 0
+    out, _ = capsys.readouterr()
+    assert "end rule: short game" in out
+    short = float(re.search(r"median ([0-9.]+) moves a seat", out).group(1))
+    assert full > 2 * short
 
 
 # -- strikes by kind, on histories built from positions ----------------------------------------

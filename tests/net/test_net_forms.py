@@ -324,7 +324,7 @@ async def test_host_form_relay_only_with_every_seat_a_computer(profile):
         await pilot.click("#seat")
         await fill(pilot, "#bots", 3)
         await fill(pilot, "#bot", "easy")
-        await pilot.click("#opt-end_when_all_struck")
+        await pilot.click("#opt-short_game")
         await fill(pilot, "#port", str(port))
         await fill(pilot, "#bind", "127.0.0.1")
         await pilot.click("#go")
@@ -332,7 +332,7 @@ async def test_host_form_relay_only_with_every_seat_a_computer(profile):
         assert "relay only" in text(app)
         await until(pilot, lambda: "game over" in text(app), "the end of the relayed game", 60)
         assert isinstance(app.screen, LobbyScreen)  # no table: this machine has no seat
-        assert app.net.session.table.config.end_when_all_struck
+        assert app.net.session.table.config.short_game
         assert "bot-3 (easy)" in text(app) and "I am ready" not in text(app)
         await pilot.press("q")
         assert isinstance(app.screen, HostScreen)

@@ -262,3 +262,11 @@ async def test_the_table_help_names_the_pane_keys_once_and_clicks_as_select_then
         text = ui.text(app)
         assert "show the next pane" not in text and not re.search(r"left/right +Pane", text)
         assert "to select it and again to choose it" in text
+
+
+def test_the_possessive_of_a_shortened_long_name_is_its_seats():
+    from tui.names import possessive, short_name
+
+    long = short_name("Red (Alexandra Konstantinopoulou)")
+    assert long.endswith("…)") and possessive(long) == "Red's"
+    assert possessive("Colonna") == "Colonna's" and possessive("Red (Ada)") == "Red's"

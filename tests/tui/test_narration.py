@@ -56,6 +56,13 @@ def test_a_strike_names_the_hidden_card_and_the_stack_it_eliminates_and_marks_th
     assert "stack A (Gonzaga Noble 10 = 10) is eliminated" in text
     assert "becomes stack B" in text
     assert marks == {("stack", 1)}
+    # the stack's cards in the order the court lists them, bottom first
+    from tui.medici.render import stack_inline
+
+    made = MEDICI.apply(s, hit[0]).stack(1)
+    court = [w.split(" ", 1)[1] for w in stack_inline(made).split(" + ")]
+    said = text.split("; ")[-1].split(" = ")[0].split(" + ")
+    assert [w.split(" ", 1)[1].replace("Noble ", "") for w in said] == court
 
 
 def test_a_ministers_wipe_names_every_card_it_eliminates():
@@ -152,7 +159,7 @@ def test_a_bishop_names_what_it_discards_and_whose():
                          ["Mercenary 6", "Mercenary 1", "Mercenary 1"]],
                hands=[["Mercenary 2"], ["Bishop"]], holder=1)
     lines, marks = tell(CONDOTTIERE, condottiere, s, _play(s, BISHOP), 0, ("Red", "Blue"))
-    assert lines == ["Blue: Bishop, Favor of the Pope off the board.",
+    assert lines == ["Blue plays the Bishop, Favor of the Pope off the board.",
                      "The Bishop discards every face-up Mercenary 6: "
                      "1 from Red's line and 1 from Blue's line."]
     assert marks == {("line", 0), ("line", 1)}
@@ -188,7 +195,7 @@ def test_a_scarecrow_names_the_card_it_takes_back_and_marks_the_line():
     s = battle(2, lines=[["Mercenary 10", "Mercenary 2"], ["Mercenary 3"]],
                hands=[["Scarecrow"], ["Mercenary 2"]])
     lines, marks = tell(CONDOTTIERE, condottiere, s, _play(s, SCARECROW, target=ten), 1, ("Red", "Blue"))
-    assert lines == ["Red: Scarecrow, takes back Mercenary 10."]
+    assert lines == ["Red plays the Scarecrow, takes back Mercenary 10."]
     assert marks == {("line", 0)}
 
 
@@ -219,12 +226,12 @@ def test_an_opponents_face_down_card_is_never_named_in_the_log():
                holder=1)
     plays = [a for a in CONDOTTIERE.legal_actions(s) if a.kind == "play"]
     words = {tuple(tell(CONDOTTIERE, condottiere, s, a, 0, ("Red", "Blue"))[0]) for a in plays}
-    assert words == {("Blue: plays a card face down.",)}
+    assert words == {("Blue plays a card face down.",)}
     for a in plays:
         assert NAMES[a.card] not in " ".join(next(iter(words)))
     # the seat itself hears its own card
     own = tell(CONDOTTIERE, condottiere, s, plays[0], 1, ("Red", "Blue"))[0]
-    assert own == [f"Blue: plays {NAMES[plays[0].card]} face down."]
+    assert own == [f"Blue plays {NAMES[plays[0].card]} face down."]
 
 
 # -- the marks on the table ----------------------------------------------------------------------
@@ -259,3 +266,29 @@ async def test_the_lines_a_bishop_emptied_are_marked(ui, still):
         assert "* 3 " in text and "* 1 " in text
         log = app.screen.query_one("#log").lines
         assert log[-1].startswith("The Bishop discards every face-up Mercenary 6")
+
+
+def test_condottiere_log_lines_name_the_player_without_a_colon_and_a_kept_hand_says_nothing():
+    from engine.condottiere import RULES as C
+    from engine.condottiere.scenario import position as cpos
+    from engine.condottiere.state import mk as cmk
+    from tui.condottiere.narrate import narrate as cnarrate
+
+    s = cpos(2, hands=[["Mercenary 5"], ["Mercenary 1"]])
+    a = cmk("pass", 0)
+    lines = cnarrate(s, a, C.apply(s, a), 1, ("Red", "Blue"))
+    assert lines[0] == "Red passes."
+    held = cpos(2, hands=[["Mercenary 5"], ["Mercenary 1"]], phase="discard", queue=(0, 1))
+    hold = cmk("hold", 0)
+    assert cnarrate(held, hold, C.apply(held, hold), 1, ("Red", "Blue")) == []
+
+
+def test_the_battle_box_forgets_the_last_battles_passes():
+    from engine.condottiere.scenario import position as cpos
+    from tui.condottiere.render import players_text
+
+    during = cpos(2, hands=[["Mercenary 5"], ["Mercenary 1"]], passed=[0, 1])
+    assert "passed" in players_text(during, 0, ("Red", "Blue"), 0).plain
+    after = cpos(2, hands=[["Mercenary 5"], ["Mercenary 1"]], passed=[0, 1], phase="place",
+                 battle=None)
+    assert "passed" not in players_text(after, 0, ("Red", "Blue"), 0).plain

@@ -97,6 +97,9 @@ async def test_a_local_replay_steps_forward_and_back(ui):
             await pilot.press("right")
         await ui.until(pilot, lambda: f"move 5 of {n}" in ui.text(app), what="move 5")
         assert app.screen.view == replay.frames[5]
+        said = replay.frames[5].log[len(replay.frames[4].log)]
+        assert f"Move 5: {said}"[:60] in ui.text(app).replace("\n", " ")  # the move is named
+        assert "bots:" in ui.text(app)  # and the header names the bots' levels
         await pilot.press("left", "left")
         await ui.until(pilot, lambda: f"move 3 of {n}" in ui.text(app), what="back to move 3")
         assert app.screen.view == replay.frames[3]

@@ -144,3 +144,29 @@ async def test_a_move_writes_only_its_own_file_however_many_games_are_saved(tmp_
     assert steps > 0 and len(opened) >= 4  # every move was written
     assert listed == []  # no folder is read
     assert {os.path.basename(f) for f in opened} == {f".{saver.path.name}.{os.getpid()}.tmp"}
+
+
+async def test_a_medici_game_saved_before_the_end_rule_changed_resumes_as_a_short_game():
+    """A save written before its file named the configuration was a short game (the default of
+    its day); it plays on, and ends, under that reading. A new save names its reading."""
+    setup = GameSetup(game="medici", players=4, seat=0, bots=("greedy",), seed=3, pace=0)
+    client = make_client(setup)
+    saver = saves.attach(setup, client)
+    await _play(client, moves=2)
+    client.close()
+    data = json.loads(saver.path.read_text())
+    assert data["config"]["end_when_all_struck"] is True
+    del data["config"]  # as an old save was written
+    saver.path.write_text(json.dumps(data))
+    [old] = saves.saved_games()
+    assert dict(old.setup.options) == {"short_game": True}
+    again = saves.resume(old, pace=0)
+    assert again.snapshot().state.config.short_game
+    resumed = await _play(again)
+    again.close()
+    assert resumed.over and resumed.state.config.short_game
+    # a new one, or an old one that named the option, keeps what it says
+    data["options"] = [["end_when_all_struck", True]]
+    saver.path.write_text(json.dumps(data))
+    [named] = saves.saved_games(finished=None)
+    assert not saves.resume(named, pace=0).snapshot().state.config.short_game

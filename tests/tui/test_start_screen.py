@@ -134,3 +134,17 @@ async def test_the_focused_field_shows_without_colour(ui, monkeypatch):
             for other in fields:
                 if other is not field:
                     assert "reverse" not in _styles(app, other), other
+
+
+async def test_the_medici_game_length_is_offered_with_a_line_of_explanation_and_ctrl_q_shows(ui):
+    app = PalazzoApp(GameSetup(seed=1, pace=0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = ui.text(app)
+        assert "Short game: ends when one house has no shadow alliance" in text
+        assert "^q Quit" in text
+        await pilot.click("#opt-short_game")
+        await pilot.press("ctrl+s")
+        await ui.until(pilot, lambda: ui.asking(app), what="the table")
+        assert app.screen.view.state.config.short_game
+        assert "short game" in ui.text(app)  # the header names the reading played

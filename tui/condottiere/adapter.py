@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.condottiere.state import State
+from tui.condottiere.coach import why
 from tui.condottiere.narrate import marks, narrate
 from tui.condottiere.table import CondottiereTable
 
@@ -14,4 +15,4 @@ def quiet(view: State) -> bool:
     return view.phase in ("discard", "keep", "take")
 
 
-__all__ = ["TABLE", "marks", "narrate", "quiet"]
+__all__ = ["TABLE", "marks", "narrate", "quiet", "why"]

@@ -38,11 +38,19 @@ from engine.condottiere.measures import END_ADJACENT, END_TOTAL, fought_strength
 from engine.condottiere.state import Action, State
 from engine.condottiere.text import SEAT_NAMES, action_text
 from engine.condottiere.view import public_action
+from tui.names import possessive
 
 
 def _named(text: str, seat: int, names: Sequence[str]) -> str:
+    """The engine's words with the seat's name at the table, and no colon after it, as Court
+    of the Medici's log says it ("Red plays Mercenary 5", "Blue plays the Bishop, ...")."""
     if 0 <= seat < min(len(SEAT_NAMES), len(names)):
         base = SEAT_NAMES[seat]
+        if text.startswith(base + ": "):
+            rest = text[len(base) + 2 :]
+            if rest.startswith(("Bishop", "Scarecrow", "Surrender")):
+                rest = "plays the " + rest
+            text = f"{base} {rest}"
         if text.startswith(base) and names[seat] != base:
             text = names[seat] + text[len(base) :]
     return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
@@ -55,6 +63,8 @@ def narrate(before: State, a: Action, after: State, seat: int, names: Sequence[s
         if before.phase == "deal" and after.phase != "deal":
             held = f": you hold {len(after.hands[seat])}" if 0 <= seat < len(after.hands) else ""
             lines.append(f"The cards are dealt{held}.")
+    elif a.kind == "hold":
+        pass  # keeping the hand between battles changes nothing: the log tells only a discard
     else:
         lines.append(_named(action_text(before, a, seat), a.seat, names))
         if a.kind == "play":
@@ -87,7 +97,7 @@ def victory_words(s: State, names: Sequence[str]) -> str:
 
 
 def _whose(q: int, names: Sequence[str]) -> str:
-    return f"{names[q]}'s" if 0 <= q < len(names) else f"seat {q + 1}'s"
+    return possessive(names[q]) if 0 <= q < len(names) else f"seat {q + 1}'s"
 
 
 def _discarded(before: State, a: Action, names: Sequence[str]) -> list[str]:

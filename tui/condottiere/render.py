@@ -27,6 +27,9 @@ from tui.condottiere.regions import SEAT_STYLE
 
 SHORT = tuple(str(n) for n in MERC_STRENGTH) + NAMES[7:]
 
+#: the phases of a battle under way, while its passes still mean something
+BATTLE_PHASES = ("play", "reveal", "showdown")
+
 Marks = frozenset[tuple[object, ...]]
 NO_MARKS: Marks = frozenset()
 MARK_STYLE = "reverse"
@@ -73,7 +76,7 @@ def players_text(
             head.append(f" strength {st[q]:>2}", style="bold")
             if q == seat and mine is not None and mine != st[q]:
                 head.append(f" ({mine} with your face-down)")
-            if s.passed[q]:
+            if s.passed[q] and s.phase in BATTLE_PHASES:  # a battle's passes end with it
                 head.append(" passed", style="italic")
         else:
             head.append(" not fighting", style="italic")

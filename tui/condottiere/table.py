@@ -9,13 +9,13 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from engine.condottiere.cards import KINDS, NAMES, SURRENDER
+from engine.condottiere.cards import BISHOP, KINDS, NAMES, REGIONS, SCARECROW, SURRENDER
 from engine.condottiere.text import SEAT_NAMES
 from engine.words import plural
 from tui import status
 from tui.choices import Question
 from tui.client import TableView
-from tui.condottiere import choices, narrate, regions, render, warning
+from tui.condottiere import choices, narrate, preview, regions, render, warning
 from tui.panels import Panel, PaneScroll, clickable
 from tui.table import TableScreen
 
@@ -97,7 +97,22 @@ class CondottiereTable(TableScreen):
             return "Surrender: the battle ends now, before anyone else plays."
         if action.kind == "discard":
             return "Discard your whole hand."
+        if action.kind == "place":
+            return f"The next battle is for {REGIONS[action.region]}."
+        if action.kind == "play" and action.card == BISHOP:
+            where = "off the board" if action.region < 0 else f"to {REGIONS[action.region]}"
+            return (f"Bishop {preview.result(s, action, view.seat)}; the Favor of the Pope goes "
+                    f"{where}.")
+        if action.kind == "play" and action.card == SCARECROW and action.taken < 0:
+            if not any(up and 0 <= c < 7 for c, up in s.lines[view.seat]):
+                face_down = any(not up for _, up in s.lines[view.seat])
+                why = " (it cannot take back a face-down card)" if face_down else ""
+                return f"Your Scarecrow has no mercenary to take back{why}: it is spent for nothing."
         return ""
+
+    def forced_quietly(self, view: TableView, action: Any) -> bool:
+        # keeping a hand that has a mercenary, or drawing nothing with no room: no decision
+        return bool(action.kind == "hold" or (action.kind == "take" and action.draws == 0))
 
     def status_text(self, view: TableView) -> str:
         s = view.state

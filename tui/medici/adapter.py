@@ -4,6 +4,7 @@ set-up work that need not be paced."""
 from __future__ import annotations
 
 from engine.medici.state import State
+from tui.medici.coach import why
 from tui.medici.narrate import marks, narrate
 from tui.medici.table import MediciTable
 
@@ -15,4 +16,4 @@ def quiet(view: State) -> bool:
     return view.phase in ("hide", "top")
 
 
-__all__ = ["TABLE", "marks", "narrate", "quiet"]
+__all__ = ["TABLE", "marks", "narrate", "quiet", "why"]

@@ -15,7 +15,14 @@ from engine.medici.state import NO_CARD, Action, State, place_of
 from engine.medici.text import stack_label
 from tui.choices import Level, Question, next_question
 from tui.client import TableView
+from tui.medici import preview
 from tui.medici.render import alliance_words, stack_inline
+
+#: the letter of each kind of move, the same every turn (``tui.choices``: numbers are for cards,
+#: stacks, alliances and values)
+KIND_KEYS = {"court": "c", "build": "a", "conspire": "x", "strike": "s", "plan": "p", "stuck": "g"}
+#: the letter of the strike that fizzles (the stacks it could eliminate are numbered)
+FIZZLE_KEY = "f"
 
 KIND_WORDS = {
     "court": "Court: send it to court as a new stack",
@@ -54,7 +61,10 @@ def levels(view: TableView) -> list[Level]:
         extra = ""
         vals = {a.value for a in acts}
         if len(vals) == 1 and acts[0].kind in ("build", "conspire"):
-            extra = f"  -> {st[1] + acts[0].value}"
+            # one value: the move as the rules make it (a conspiracy's target is asked next)
+            extra = "  " + preview.result(s, acts[0]._replace(elim=min(a.elim for a in acts)))
+            if acts[0].kind == "conspire" and len({a.elim for a in acts}) > 1:
+                extra = extra.split(",")[0]
         return f"{stack_label(sid)}  {stack_inline(st)} = {st[1]}{extra}"
 
     def target_label(t: int, acts: tuple[Action, ...]) -> str:
@@ -82,23 +92,26 @@ def levels(view: TableView) -> list[Level]:
         return "Eliminate " + stack_label_of(e, ())
 
     def value_label(v: int, acts: tuple[Action, ...]) -> str:
-        return f"as {v}"
+        words = preview.result(s, acts[0]) if len(acts) == 1 and s.phase == "play" else ""
+        return f"as {v}  {words}" if words else f"as {v}"
 
     card = Level("card", lambda a: a.card, lambda c, acts: card_label(c), _card_prompt(view),
-                 always=phase in ("play", "hide", "top"))
+                 always=phase in ("play", "hide", "top"),
+                 hotkey=lambda c, acts: KIND_KEYS["stuck"] if c == NO_CARD else "")
     if phase in ("hide", "top"):
         return [card, Level("target", place_of, target_label, target_prompt)]
     if phase == "resolve":
         return [
             Level("elim", lambda a: a.elim, elim_label, _resolve_prompt(s, any(a.elim >= 0 for a in view.legal)),
-                  always=True),
+                  always=True, hotkey=lambda e, acts: FIZZLE_KEY if e < 0 else ""),
             Level("value", lambda a: a.value, value_label, "Declare the face-up Jester as"),
             Level("extra", lambda a: a.extra, value_label, "Declare the hidden Jester as"),
         ]
     return [
         card,
         Level("kind", lambda a: a.kind, lambda k, acts: KIND_WORDS[k],
-              lambda acts: f"Play {short_name(acts[0].card)} how?", always=True),
+              lambda acts: f"Play {short_name(acts[0].card)} how?", always=True,
+              hotkey=lambda k, acts: KIND_KEYS[k]),
         Level("target", place_of, target_label, target_prompt),
         Level("elim", lambda a: a.elim, elim_label,
               lambda acts: "Eliminate which stack (its total equals the new one)?"),

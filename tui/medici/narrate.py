@@ -215,7 +215,9 @@ def _resolve(before: State, a: Action, after: State, who: str) -> str:
         parts.append(f"no stack totals {total}, the strike fizzles")
     new = stack_label(before.next_sid)
     parts.append(
-        f"{card_text(top, tv)} + {card_text(hidden, hv)} + {card_text(pc, pv)} = {total} "
+        # bottom card first, as the court lists a stack: the hidden card, the face-up card,
+        # the card played
+        f"{card_text(hidden, hv)} + {card_text(top, tv)} + {card_text(pc, pv)} = {total} "
         f"becomes stack {new}"
     )
     return "; ".join(parts) + "."

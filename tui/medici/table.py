@@ -12,14 +12,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from engine.medici.cards import HOUSES, short_name
+from engine.medici.cards import HOUSES, LADY, MINISTER, RANKS, short_name
 from engine.medici.state import NO_LIMIT
 from engine.medici.text import stack_label
 from engine.words import plural
 from tui import status
 from tui.choices import Question
 from tui.client import TableView
-from tui.medici import choices, render, warning
+from tui.medici import choices, preview, render, warning
 from tui.panels import Panel, PaneScroll, clickable
 from tui.table import TableScreen
 
@@ -115,7 +115,18 @@ class MediciTable(TableScreen):
                     f"eliminates stack {stack_label(action.elim)}.")
         if action.kind == "stuck":
             return "You hold no card you may play: the game ends."
+        card = short_name(action.card) if action.card >= 0 else ""
+        if action.kind == "build" and action.card % RANKS in (MINISTER, LADY):
+            st = view.state.stack(action.stack)
+            what = f"{stack_label(action.stack)} ({render.stack_inline(st)})" if st else stack_label(action.stack)
+            return f"{card} on stack {what} {preview.result(view.state, action)}."
+        if action.kind == "plan":
+            return f"Plan: {card} goes under your deck, and you draw."
         return ""
+
+    def forced_quietly(self, view: TableView, action: Any) -> bool:
+        # a strike that can only fizzle: its prompt says so, and nothing is decided
+        return bool(action.kind == "resolve")
 
     def status_text(self, view: TableView) -> str:
         s = view.state

@@ -3,11 +3,11 @@ turn, from one seat's view (so it says only what that seat may know).
 
 The game ends (``docs/rules/medici.md``, "End of the game"):
 
-* by default, at the end of a turn after which some house has no shadow alliance left: a house
-  down to its last alliance ends the game with its next strike (houses in that state are named
-  in one sentence, so that two of them do not fill two lines);
-* with the option ``end_when_all_struck``, when no house has one left: the last alliance on the
-  table ends it with its holder's strike;
+* by default, when no house has a shadow alliance left: the last alliance on the table ends it
+  with its holder's strike;
+* in the short game (option ``short_game``), at the end of a turn after which some house has no
+  shadow alliance left: a house down to its last alliance ends the game with its next strike
+  (houses in that state are named in one sentence, so that two of them do not fill two lines);
 * when a house starts its turn with no card it may play: a house with no card left in hand or
   deck ends it when its turn comes; one whose deck is empty (its last card shown, a limit set)
   ends it if it starts a turn with no card at or below its limit. A seat knows its own hand, so
@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from engine.medici.rules import can_play, deck_size
 from engine.medici.state import NO_LIMIT, State
+from tui.names import possessive
 
 PLAY_PHASES = ("play", "reveal", "resolve", "draw")
 
@@ -40,7 +41,7 @@ def warning(s: State, seat: int, names: Sequence[str]) -> str:
         if sum(left) == 1:
             h = next(h for h in range(s.players) if left[h])
             who = _name(names, h)
-            said.append(f"One shadow alliance is left, {who}'s: its strike ends the game.")
+            said.append(f"One shadow alliance is left, {possessive(who)}: its strike ends the game.")
     else:
         last = [_name(names, h) for h in range(s.players) if left[h] == 1]
         if len(last) == 1:
@@ -61,7 +62,7 @@ def warning(s: State, seat: int, names: Sequence[str]) -> str:
                 said.append("You hold no card you may play: the game ends when your turn comes.")
         elif s.limits[h] != NO_LIMIT:
             said.append(
-                f"{who}'s deck is empty: if it starts a turn with no card of {s.limits[h]} or "
+                f"{possessive(who)} deck is empty: if it starts a turn with no card of {s.limits[h]} or "
                 "less, the game ends."
             )
     return " ".join(said)

@@ -4,7 +4,8 @@
 hints: always in a local game, in a networked one only when the host allowed them, which every
 peer sees in the game's start), then computes ``engine.search.coach.suggest`` on the seat's
 view in a worker thread, so the table stays responsive, and shows ``HintScreen``: the
-suggested move with its estimated chance to win and the runner-up. A hint that arrives after
+suggested move with its estimated chance to win, one line of why (what it takes, what it
+risks, whether it ends the game: the game's ``tui.<game>.coach.why``) and the runner-up. A hint that arrives after
 the seat's turn has moved on is dropped.
 """
 
@@ -20,6 +21,7 @@ from textual.widgets import Static
 
 from engine.registry import get_game
 from engine.search.coach import Hint, suggest
+from tui.setup import adapter
 
 
 def hints_allowed(client: Any) -> bool:
@@ -32,9 +34,14 @@ def _chance(c: float | None) -> str:
     return "" if c is None else f" (chance to win about {c:.0%})"
 
 
-def hint_lines(hint: Hint, say: Any) -> list[str]:
-    """The dialog's lines; ``say(action)`` gives a move in words."""
+def hint_lines(hint: Hint, say: Any, why: Any = None) -> list[str]:
+    """The dialog's lines; ``say(action)`` gives a move in words, ``why(action)`` the one line
+    of reason under the suggestion (the game's ``tui.<game>.coach.why``)."""
     lines = [f"Suggested: {say(hint.best)}{_chance(hint.chance)}"]
+    if why is not None:
+        reason = why(hint.best)
+        if reason:
+            lines.append(f"Why: {reason}")
     if hint.runner_up is not None:
         lines.append(f"Runner-up: {say(hint.runner_up)}{_chance(hint.runner_up_chance)}")
     if hint.iterations:
@@ -76,7 +83,9 @@ def ask_hint(screen: Any) -> None:
 
     def work() -> None:
         hint = suggest(entry, state, seat)
-        lines = hint_lines(hint, lambda a: rules.action_text(state, a, seat))
+        reason = getattr(adapter(client.game), "why", None)
+        lines = hint_lines(hint, lambda a: rules.action_text(state, a, seat),
+                           None if reason is None else lambda a: reason(state, a, seat))
 
         def show() -> None:
             now = screen.view

@@ -11,15 +11,16 @@ from textual.widgets import Footer, Static
 
 class LogScreen(ModalScreen[None]):
     CSS_PATH = "help.tcss"
-    BINDINGS = [Binding("escape,q,l", "close", "Close")]
+    BINDINGS = [Binding("escape,q,l,w", "close", "Close")]
 
-    def __init__(self, lines: tuple[str, ...]) -> None:
+    def __init__(self, lines: tuple[str, ...], title: str = "The whole log") -> None:
         super().__init__()
         self.lines = lines
+        self.title_words = title
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="whole-log") as box:
-            box.border_title = "The whole log (Escape closes; arrows and PgUp/PgDn scroll)"
+            box.border_title = f"{self.title_words} (Escape closes; arrows and PgUp/PgDn scroll)"
             yield Static("\n".join(self.lines) or "Nothing has happened yet.", markup=False)
         yield Footer()
 

@@ -122,7 +122,7 @@ class StartScreen(Screen[StartChoice]):
         ("f7", "A first game, guided: each kind of move explained as it comes"),
     )
     BINDINGS = [
-        Binding("ctrl+q", "app.quit", "Quit"),
+        Binding("ctrl+q", "app.quit", "Quit", priority=True),
         Binding("ctrl+s", "play", "Play", show=False),  # Enter on Play, which has the focus
         Binding("f3", "host", "Host"),
         Binding("f4", "join", "Join"),

@@ -284,6 +284,20 @@ def test_hidden_cards_which_cards_go_face_down() -> None:
     assert s.lines[0] == ((M[3], 0), (M[6], 1), (SPRING, 1))
 
 
+def test_hidden_cards_a_player_who_passes_may_choose_to_turn_a_face_down_card_up() -> None:
+    config = CondottiereConfig(2, hidden_cards=True)
+    s = position(config=config, lines=[["~Mercenary 3", "~Mercenary 6"], []],
+                 hands=[["Spring"], ["Spring"]])
+    passes = [a for a in R.legal_actions(s) if a.kind == "pass"]
+    assert [a.flip for a in passes] == [-1, 0, 1]  # keep them hidden, or turn one up
+    s = act(s, mk("pass", 0, flip=1))
+    assert s.passed[0] == 1 and s.lines[0] == ((M[3], 0), (M[6], 1))
+    assert R.current_player(s) == 1 and s.phase == "play"
+    # with no face-down card there is one pass
+    s = position(config=config, lines=[["Mercenary 3"], []], hands=[["Spring"], ["Spring"]])
+    assert [a.flip for a in R.legal_actions(s) if a.kind == "pass"] == [-1]
+
+
 # -- Draw After Battle -------------------------------------------------------------------------
 
 
@@ -384,3 +398,22 @@ def test_hidden_cards_players_announce_only_their_face_up_strength() -> None:
     assert R.announced_strengths(s) == [6, 0]
     assert R.strengths(s) == [22, 10]
     assert R.own_strength(s, 0) == 22 and R.own_strength(s, 1) == 10
+
+
+def test_hidden_cards_a_bot_does_not_surrender_against_a_face_down_card_that_may_beat_it() -> None:
+    from engine.condottiere.bots import GreedyBot
+    from engine.condottiere.sense import SURRENDER_LOST, senseless
+
+    config = CondottiereConfig(2, hidden_cards=True)
+    # Red leads 11 to 6 and a face-down card: the card may be a 10, a Surrender is a gamble
+    s = position(config=config, lines=[["Mercenary 6", "Mercenary 5"], ["Mercenary 6", "~Mercenary 10"]],
+                 hands=[["Surrender", "Mercenary 1"], ["Spring"]], owner={"Milano": 0, "Genova": 0, "Parma": 0})
+    view = RULES.view(s, 0)
+    surrender = mk("play", 0, card=parse_card("Surrender"))
+    assert surrender not in [GreedyBot(random.Random(i)).choose(view, 0) for i in range(5)]
+    # Torino with Milano, Genova and Parma makes four adjacent regions: the battle decides the game
+    assert senseless(view, surrender, 0) == SURRENDER_LOST
+    # with nothing face down, a Surrender while ahead is sure
+    s = position(config=config, lines=[["Mercenary 5", "Mercenary 4"], ["Mercenary 6"]],
+                 hands=[["Surrender", "Mercenary 1"], ["Spring"]])
+    assert senseless(RULES.view(s, 0), surrender, 0) == ""

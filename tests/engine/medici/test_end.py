@@ -139,6 +139,41 @@ def test_end_when_all_struck_option():
     assert RULES.is_over(s) and s.end == "all-struck"
 
 
+def test_by_default_the_game_ends_only_when_no_player_has_a_shadow_alliance_left():
+    config = RULES.make_config(4, {})
+    assert config.end_when_all_struck and not config.short_game
+    s, after_strike = last_strike(end_when_all_struck=True)
+    assert s.config == config
+    assert not RULES.is_over(after_strike)  # Orsini is out of alliances; the others are not
+    _, s = last_strike(True, [["O2/C6", None, None], [None] * 3, [None] * 3, [None] * 3])
+    assert RULES.is_over(s) and s.end == "all-struck"
+
+
+def test_short_game_option_ends_the_game_when_some_player_has_no_shadow_alliance_left():
+    config = RULES.make_config(4, {"short_game": True})
+    assert config.short_game and not config.end_when_all_struck
+    assert "short_game" in RULES.options and config.reading.startswith("short game")
+    _, s = last_strike(end_when_all_struck=False)
+    assert s.config.short_game and RULES.is_over(s) and s.end == "alliances-gone"
+
+
+def test_end_rule_reading_is_kept_by_a_game_saved_before_the_default_changed():
+    from engine.medici.state import MediciConfig, State
+    # every configuration written so far names the reading, and an old default game named it off
+    old = MediciConfig.from_data({"players": 4, "end_when_all_struck": False})
+    assert old.short_game
+    # one that names nothing was written before the option existed: the short game
+    assert MediciConfig.from_data({"players": 3}).short_game
+    # and a state travels with its reading
+    s, _ = last_strike(end_when_all_struck=False)
+    assert State.from_data(s.to_data()).config.short_game
+    # the option's old name still reads as it always did
+    assert RULES.make_config(4, {"end_when_all_struck": False}).short_game
+    assert not RULES.make_config(4, {"end_when_all_struck": True}).short_game
+    with pytest.raises(ValueError):
+        RULES.make_config(4, {"end_when_all_struck": True, "short_game": True})
+
+
 def test_end_when_all_struck_is_a_configuration_option():
     config = RULES.make_config(3, {"end_when_all_struck": True})
     assert config.end_when_all_struck and RULES.new_game(config).config == config

@@ -196,7 +196,7 @@ def test_slot_order_follows_the_placers_clockwise():
 
 def test_ages_are_part_of_the_configuration():
     config = RULES.make_config(3, {"ages": [30, 8, 51]})
-    assert config == MediciConfig(3, False, (30, 8, 51))
+    assert config == MediciConfig(3, True, (30, 8, 51))
     assert RULES.new_game(config).config.ages == (30, 8, 51)
     for bad in ([30, 8], [30, 8, -1], 30):
         with pytest.raises(ValueError):
