@@ -8,7 +8,8 @@ the terminal, or with ``HOST:PORT`` a networked game followed as a watcher: ``tu
 ``net.session.commands.watcher``); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``; ``join`` with no address
 lists the games advertised on the LAN and asks which, ``host --no-advertise`` keeps one off); ``verify``
 (check saved transcripts: exit status 0 all verified, 3 a cheat or an altered record, 4 a
-record cut off, 5 a file that is not a transcript: ``VERIFY_EXIT``). ``--version`` prints the
+record cut off, 5 a file that is not a transcript: ``VERIFY_EXIT``); ``history`` (the record
+of local games won, ``tui.history``); ``guide`` (a first game, guided: ``tui.guide``). ``--version`` prints the
 package's version. Every flag of every subcommand has a help text (a test walks the tree). ``join``: 0 the game was played to its end, 1 it could not be
 played, 3 a cheat was detected, 4 this player's key is at the table from another program, 5 it
 gave up trying to join (``JOIN_EXIT``).
