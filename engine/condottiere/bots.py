@@ -75,7 +75,7 @@ FACE_DOWN_MOST = 10
 def worst_strengths(view: State) -> list[float]:
     """Each line's strength as ``view`` knows it, a masked face-down card counted at the most
     it may add: what a Surrender, which ends the battle at once, must beat."""
-    known = rules.line_strengths(view.lines)
+    known = rules.strengths(view)
     return [
         k + FACE_DOWN_MOST * sum(1 for c, up in line if c == UNKNOWN)
         for k, line in zip(known, view.lines, strict=True)
