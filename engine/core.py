@@ -40,14 +40,35 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from enum import IntEnum
+from typing import Any, Final, Generic, Protocol, TypeVar
 
-CHANCE = -1
-REVEAL = -2
-TERMINAL = -3
 
-#: A card this state's holder may not know.
-UNKNOWN = -1
+class Turn(IntEnum):
+    """Who acts at a step that no seat decides: ``current_player`` gives a seat (0 up) or one of
+    these. They are ints (``who < 0`` holds for each) and read as their numbers, so a record that
+    writes one writes the number it always did; they are never cards (``UNKNOWN``, ``NO_CARD``)
+    nor viewers, whatever their numbers."""
+
+    CHANCE = -1
+    REVEAL = -2
+    TERMINAL = -3
+
+    def __str__(self) -> str:
+        return int.__repr__(self)
+
+    def __format__(self, spec: str) -> str:
+        return int.__format__(self, spec)
+
+
+CHANCE: Final = Turn.CHANCE
+REVEAL: Final = Turn.REVEAL
+TERMINAL: Final = Turn.TERMINAL
+
+#: A card this state's holder may not know (in a hand, a line, an action). A card, never a seat.
+UNKNOWN: Final[int] = -1
+#: No card at all: an action's ``card`` when the action moves none. Both games use it.
+NO_CARD: Final[int] = -2
 
 
 class InvalidActionError(ValueError):
@@ -67,15 +88,51 @@ def action_kind(data: object, fields: Collection[str], kinds: Collection[str]) -
 
     Each game's ``Action.from_data`` starts here, then checks its own fields' values.
     """
-    if not isinstance(data, dict):
+    d = plain_map(data) if isinstance(data, dict) else None
+    if d is None:
+        if isinstance(data, dict):
+            unknown = [k for k in data if type(k) is not str]  # the keys that are no names
+            raise InvalidActionError(f"unknown action fields {unknown!r} in {data!r}")
         raise InvalidActionError(f"an action must be a map, not {data!r}")
-    unknown = set(data) - set(fields)
-    if unknown:
-        raise InvalidActionError(f"unknown action fields {sorted(unknown)} in {data!r}")
-    kind = data.get("kind")
+    unknown_names = set(d) - set(fields)
+    if unknown_names:
+        raise InvalidActionError(f"unknown action fields {sorted(unknown_names)} in {data!r}")
+    kind = d.get("kind")
     if not isinstance(kind, str) or kind not in kinds:
         raise InvalidActionError(f"unknown action kind {kind!r} in {data!r}")
     return kind
+
+
+def plain_map(data: object) -> dict[str, object] | None:
+    """``data`` as a map of names to values when it is one (plain data's maps have string
+    keys), else ``None``: what a ``from_data`` reads, with every value still to check."""
+    if not isinstance(data, dict):
+        return None
+    out: dict[str, object] = {}
+    for key, value in data.items():  # the one place the untyped map is read
+        if type(key) is not str:
+            return None
+        out[key] = value
+    return out
+
+
+def plain_list(data: object) -> list[object] | None:
+    """``data`` as a list when it is one (a list or a tuple), else ``None``."""
+    if not isinstance(data, (list, tuple)):
+        return None
+    out: list[object] = list(data)
+    return out
+
+
+def action_fields(
+    data: object, fields: Collection[str], kinds: Collection[str]
+) -> tuple[str, dict[str, object]]:
+    """``action_kind`` that also gives the action's fields, to check one by one."""
+    kind = action_kind(data, fields, kinds)
+    d = plain_map(data)
+    if d is None:
+        raise InvalidActionError(f"an action's fields are named by strings: {data!r}")
+    return kind, d
 
 
 @dataclass(frozen=True)
@@ -179,6 +236,17 @@ class Option:
     def choices(self) -> list[tuple[str, int]]:
         """A numeric option's choices on a form: off, then each value in words."""
         return [("off", 0)] + [(self.value_words.format(n), n) for n in self.values]
+
+
+def options_on(variants: Sequence[Option], config: object) -> frozenset[str]:
+    """The names of the options of ``variants`` that ``config`` plays (a numeric one is on
+    when its value is not 0).
+
+    >>> from types import SimpleNamespace
+    >>> sorted(options_on((Option("a", "A"), Option("b", "B")), SimpleNamespace(a=True, b=False)))
+    ['a']
+    """
+    return frozenset(o.name for o in variants if getattr(config, o.name, o.default))
 
 
 class GameRules(Protocol[S, A, C]):

@@ -3,7 +3,7 @@
 Each game's package has an ``entry`` module with ``ENTRY``, a ``GameEntry``: its rules object
 (the whole contract, ``engine.core.GameRules``), its bots by kind and its difficulty levels.
 ``_MODULES`` names them; its keys are the games' names, which every other layer's per-game table
-(``tui.setup.ADAPTERS``, ``net.session.table.DEALERS``) uses as its keys too.
+(``tui.setup.ADAPTERS``, ``net.session.machines.entries.DEALERS``) uses as its keys too.
 
 A bot name is a bot kind of the game (``random``, ``greedy``, ...) or a difficulty level
 (``easy``, ``normal``, ``hard``) that maps to a kind and its settings.
@@ -15,13 +15,16 @@ import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic
+from typing import TYPE_CHECKING, Any, Generic, Literal, overload
 
 from engine.core import A, Bot, C, GameRules, S
 from engine.report import GameReport
 
+if TYPE_CHECKING:
+    from engine import condottiere, medici
+
 #: bot settings by name (``think``, ``rollout``, ...), as the command line and levels give them
-Settings = dict[str, Any]
+Settings = dict[str, object]
 #: builds a bot from its generator and its settings
 BotFactory = Callable[[random.Random, Settings], Bot[S, A]]
 
@@ -32,7 +35,7 @@ class GameEntry(Generic[S, A, C]):
 
     rules: GameRules[S, A, C]
     bots: dict[str, BotFactory[S, A]]
-    levels: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    levels: dict[str, tuple[str, Settings]] = field(default_factory=dict)
     default_bot: str = "greedy"
     #: the game's ``engine.<game>.report`` module (``engine.report`` reads it)
     report: GameReport | None = None
@@ -52,7 +55,7 @@ class GameEntry(Generic[S, A, C]):
                 f"unknown bot {name!r} for {self.rules.name} (choose from {', '.join(self.bot_names())})"
             )
 
-    def make_bot(self, name: str, rng: random.Random, **settings: Any) -> Bot[S, A]:
+    def make_bot(self, name: str, rng: random.Random, **settings: object) -> Bot[S, A]:
         self.check_bot(name)
         if name in self.levels:
             kind, preset = self.levels[name]
@@ -76,9 +79,26 @@ def game_names() -> list[str]:
 
 #: an entry of some game: its types are known only to the game's own code
 AnyEntry = GameEntry[Any, Any, Any]
+if TYPE_CHECKING:
+    #: the entries of the games palazzo ships, with their types
+    MediciEntry = GameEntry[medici.State, medici.Action, medici.MediciConfig]
+    CondottiereEntry = GameEntry[
+        condottiere.State, condottiere.Action, condottiere.CondottiereConfig
+    ]
+
+
+@overload
+def get_game(name: Literal["medici"]) -> MediciEntry: ...
+@overload
+def get_game(name: Literal["condottiere"]) -> CondottiereEntry: ...
+@overload
+def get_game(name: str) -> AnyEntry: ...
 
 
 def get_game(name: str) -> AnyEntry:
+    """The entry of the game called ``name``, typed by its game when the name is written out
+    (``get_game("condottiere").rules.new_game()`` is a Condottiere ``State``); ``ValueError``
+    naming the choices for an unknown name."""
     if name not in _MODULES:
         raise ValueError(f"unknown game {name!r} (choose from {', '.join(game_names())})")
     try:

@@ -60,7 +60,7 @@ def seat_bots(entry: GameEntry[S, A, C], names: list[str], players: int) -> list
 
 
 def play_one(
-    entry: GameEntry[S, A, C], config: C, seed: int, bots: list[str], **settings: Any
+    entry: GameEntry[S, A, C], config: C, seed: int, bots: list[str], **settings: object
 ) -> tuple[Outcome, dict[str, Any]]:
     """One game's outcome and its figures (``engine.<game>.report``)."""
     game = LocalGame(entry.rules, config, seed)
@@ -72,7 +72,7 @@ def play_one(
 
 
 def run(
-    entry: GameEntry[S, A, C], config: C, games: int, seed: int, bots: list[str], **settings: Any
+    entry: GameEntry[S, A, C], config: C, games: int, seed: int, bots: list[str], **settings: object
 ) -> Iterator[SimResult]:
     for i in range(games):
         s = game_seed(seed, i)

@@ -3,8 +3,8 @@
 against a bare msgpack-rpc echo measured in the same run; and the bytes a message adds to the
 record.
 
-Sans-IO, in one process: a 3-seat game under way on an in-memory link (``net.session.link``),
-seat 0 saying a message and the other two hearing it (``net.session.chat``), the host's rate
+Sans-IO, in one process: a 3-seat game under way on an in-memory link (``net.session.runners.link``),
+seat 0 saying a message and the other two hearing it (``net.session.features.chat``), the host's rate
 limit lifted (a fresh window for each message) so that only the work is measured. The echo is
 a request encoded, decoded and answered by ``net.wire.rpc.Codec``. The figures are medians of
 ``--rounds`` rounds of ``--messages`` each, and their ratio, with the load average.
@@ -25,9 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.registry import get_game  # noqa: E402
-from net.session.chat import Window  # noqa: E402
-from net.session.link import MemoryLink  # noqa: E402
-from net.session.sessions import HostSession, PeerSession  # noqa: E402
+from net.session.features.chat import Window  # noqa: E402
+from net.session.machines.host_session import HostSession  # noqa: E402
+from net.session.machines.peer_session import PeerSession  # noqa: E402
+from net.session.runners.link import MemoryLink  # noqa: E402
 from net.wire.identity import Identity  # noqa: E402
 from net.wire.rpc import Codec, Request, Response  # noqa: E402
 from net.wire.transcript import pack  # noqa: E402

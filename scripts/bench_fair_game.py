@@ -5,7 +5,7 @@ of the saved transcript.
 Each run plays one game of greedy bots with a relay-only host on the in-memory link (every
 peer's table in this one process, each checking every entry as it arrives, as separate machines
 would), then measures the check of the saved transcript from scratch
-(``net.session.verify.verify_bytes``: every signature, proof and move again, as an observer).
+(``net.session.records.verify.verify_bytes``: every signature, proof and move again, as an observer).
 Nothing is left for the end of the game: no seat reveals a secret, and there is no end audit.
 The last column is verify's CPU over one peer's CPU for the whole game.
 
@@ -25,9 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.registry import get_game  # noqa: E402
-from net.session.link import MemoryLink  # noqa: E402
-from net.session.sessions import HostSession, PeerSession  # noqa: E402
-from net.session.verify import verify_bytes  # noqa: E402
+from net.session.machines.host_session import HostSession  # noqa: E402
+from net.session.machines.peer_session import PeerSession  # noqa: E402
+from net.session.records.verify import verify_bytes  # noqa: E402
+from net.session.runners.link import MemoryLink  # noqa: E402
 from net.wire.identity import Identity  # noqa: E402
 
 SCENARIOS = [

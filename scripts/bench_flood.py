@@ -31,9 +31,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.registry import get_game  # noqa: E402
-from net.session.host import HostRunner  # noqa: E402
-from net.session.peer import run_peer  # noqa: E402
-from net.session.sessions import HostSession, PeerSession  # noqa: E402
+from net.session.machines.host_session import HostSession  # noqa: E402
+from net.session.machines.peer_session import PeerSession  # noqa: E402
+from net.session.runners.host import HostRunner  # noqa: E402
+from net.session.runners.peer import run_peer  # noqa: E402
 from net.wire.identity import Identity  # noqa: E402
 from net.wire.rpc import Codec, Request  # noqa: E402
 

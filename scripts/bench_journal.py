@@ -22,9 +22,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.registry import get_game  # noqa: E402
-from net.session.journal import Journal  # noqa: E402
-from net.session.link import MemoryLink  # noqa: E402
-from net.session.sessions import HostSession, PeerSession  # noqa: E402
+from net.session.machines.host_session import HostSession  # noqa: E402
+from net.session.machines.peer_session import PeerSession  # noqa: E402
+from net.session.records.journal import Journal  # noqa: E402
+from net.session.runners.link import MemoryLink  # noqa: E402
 from net.wire.identity import Identity  # noqa: E402
 from net.wire.transcript import Entry, genesis  # noqa: E402
 

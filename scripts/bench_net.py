@@ -11,7 +11,7 @@ each deal).
 Every peer is a real TCP client of a real host on 127.0.0.1, as in a real game, but by
 default each seat keeps its journal in memory and the host keeps no record, as the figure of
 issue 14 was measured; ``--disk`` has each seat keep its journal on disk and the host its record
-(``net.session.resume``), each entry fsync'd, in a temporary ``XDG_DATA_HOME`` removed at the
+(``net.session.records.resume``), each entry fsync'd, in a temporary ``XDG_DATA_HOME`` removed at the
 end (on a disk shared with other work, the fsyncs then weigh most). By default each peer runs
 in its own process; ``--one-process`` puts the host and all peers in one event loop (then a
 sample also carries the other peers' work, their bots' thinking included). Greedy bots play
@@ -58,11 +58,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.registry import get_game  # noqa: E402
-from net.session.host import HostRunner  # noqa: E402
-from net.session.journal import Journal  # noqa: E402
-from net.session.peer import run_peer  # noqa: E402
-from net.session.resume import keep_record  # noqa: E402
-from net.session.sessions import HostSession, PeerSession  # noqa: E402
+from net.session.machines.host_session import HostSession  # noqa: E402
+from net.session.machines.peer_session import PeerSession  # noqa: E402
+from net.session.records.journal import Journal  # noqa: E402
+from net.session.records.resume import keep_record  # noqa: E402
+from net.session.runners.host import HostRunner  # noqa: E402
+from net.session.runners.peer import run_peer  # noqa: E402
 from net.wire.identity import Identity  # noqa: E402
 from net.wire.rpc import Codec, Request, Response  # noqa: E402
 

@@ -27,19 +27,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from net.session import code as codes  # noqa: E402
-from net.session.limits import HELLO_TIMEOUT  # noqa: E402
-from net.session.sessions import hello_signature  # noqa: E402
+from net.session.features import code as codes  # noqa: E402
+from net.session.features.limits import HELLO_TIMEOUT  # noqa: E402
+from net.session.machines.conversation import hello_signature  # noqa: E402
+from net.wire.errors import E_LOCKED_OUT, E_WRONG_CODE  # noqa: E402
 from net.wire.identity import Identity  # noqa: E402
-from net.wire.rpc import E_LOCKED_OUT, E_WRONG_CODE, Codec, Notification, Request, Response  # noqa: E402
+from net.wire.rpc import Codec, Notification, Request, Response  # noqa: E402
 
 YEAR = 365.25 * 24 * 3600
 
 
 def serve() -> None:
     from engine.registry import get_game
-    from net.session.host import HostRunner
-    from net.session.sessions import HostSession
+    from net.session.machines.host_session import HostSession
+    from net.session.runners.host import HostRunner
 
     async def main() -> None:
         entry = get_game("medici")

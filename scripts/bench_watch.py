@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What a watcher costs the host (``net.session.watch``): the bytes and the host's processor
+"""What a watcher costs the host (``net.session.features.watch``): the bytes and the host's processor
 time to let one in at the end of a game, when the whole record goes to it at once, as a ratio
 to the host's processor time for one entry during the game (checking it on its observer table
 and sending it to every seat and the watcher). What following the game costs the watcher itself
@@ -27,9 +27,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.registry import get_game  # noqa: E402
-from net.session.link import MemoryLink  # noqa: E402
-from net.session.sessions import HostSession, PeerSession, Send, hello_signature  # noqa: E402
-from net.session.watcher import WatchSession  # noqa: E402
+from net.session.machines.conversation import Send, hello_signature  # noqa: E402
+from net.session.machines.host_session import HostSession  # noqa: E402
+from net.session.machines.peer_session import PeerSession  # noqa: E402
+from net.session.machines.watch_session import WatchSession  # noqa: E402
+from net.session.runners.link import MemoryLink  # noqa: E402
 from net.wire.identity import Identity  # noqa: E402
 from net.wire.rpc import Codec, Request  # noqa: E402
 

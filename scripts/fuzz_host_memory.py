@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import msgpack  # noqa: E402
 
-from net.session.sessions import hello_signature  # noqa: E402
+from net.session.machines.conversation import hello_signature  # noqa: E402
 from net.wire.identity import Identity  # noqa: E402
 from net.wire.rpc import FRAME_LIMIT, Codec, Notification, Request  # noqa: E402
 
@@ -49,9 +49,9 @@ def rss_kib(pid: int) -> int:
 def serve() -> None:
     """The host process: print the port and the code, serve until stdin closes."""
     from engine.registry import get_game
-    from net.session.code import new_code
-    from net.session.host import HostRunner
-    from net.session.sessions import HostSession
+    from net.session.features.code import new_code
+    from net.session.machines.host_session import HostSession
+    from net.session.runners.host import HostRunner
 
     async def main() -> None:
         entry = get_game("medici")

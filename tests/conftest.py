@@ -14,6 +14,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 LONG = os.environ.get("PALAZZO_LONG") == "1"
 
+# the Mercenary Surge tests run only in a copy of the tree that declares the variant
+# (tests/engine/test_variant_in_three_files.py); here they are text, not a test module
+collect_ignore = ["engine/mercenary_surge.py"]
+
 
 class Hang(BaseException):
     """Code under test ran past its budget (a ``BaseException``, so that no ``except Exception``

@@ -33,15 +33,16 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
+from tui import palette, settings
 from tui.saves import SavedGame, SaveError, attach, resume, saved_games
 from tui.screens.help import HelpScreen
 from tui.screens.rules import RulesScreen
 from tui.screens.saved import SavedPicker
-from tui.screens.start import StartChoice, StartScreen, ToNetwork
+from tui.screens.start import StartChoice, StartScreen, ToGuide, ToNetwork
 from tui.setup import GameSetup, adapter, table_for
 
 if TYPE_CHECKING:  # the network and replay code loads when first used, not at start-up
-    from net.session.hosting import HostSettings
+    from net.session.commands.hosting import HostSettings
     from tui.netgame import NetGame
     from tui.replay import Replay
     from tui.screens.network import Form, JoinRequest
@@ -50,13 +51,22 @@ if TYPE_CHECKING:  # the network and replay code loads when first used, not at s
 class PalazzoApp(App[None]):
     TITLE = "palazzo"
     CSS_PATH = "app.tcss"
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
-    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    #: Ctrl+P: Textual's command palette (themes, keys, screenshots), from any screen
+    ENABLE_COMMAND_PALETTE = True
+    #: ring the terminal's bell when it becomes the seat's turn (``settings``: off at first)
+    bell_on_turn: bool = False
 
     def __init__(self, setup: GameSetup | None = None, play: bool = False,
                  resume: SavedGame | Literal["pick"] | None = None,
-                 replay: Replay | None = None, net: NetGame | None = None) -> None:
+                 replay: Replay | None = None, net: NetGame | None = None,
+                 guide: bool = False) -> None:
         super().__init__()
+        #: a guided first game (``tui.guide``): each kind of move explained as it comes
+        self.guide: Any = None
+        if guide:
+            from tui.guide import Guide
+            self.guide = Guide(self.setup_game(setup))
         self.setup = setup or GameSetup()
         self.play_now = play
         self.resume_now = resume
@@ -68,12 +78,46 @@ class PalazzoApp(App[None]):
         #: the host form's values when it was last left: it opens with them again
         self.host_form: dict[str, Any] | None = None
 
+    @property
+    def available_themes(self) -> dict[str, Any]:
+        """Only the themes the players' colours can be read on (``tui.palette``)."""
+        from tui.palette import offered_themes
+        return offered_themes(super().available_themes)
+
+    def watch_theme(self, theme: str) -> None:
+        """A theme chosen (in the command palette) is kept for the next time."""
+        if self._is_mounted and theme != settings.get("theme"):
+            settings.save(theme=theme)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Any:
+        """The command palette (Ctrl+P): Textual's commands, and the bell on the seat's turn."""
+        from textual.app import SystemCommand
+
+        yield from super().get_system_commands(screen)
+        state = "on" if self.bell_on_turn else "off"
+        yield SystemCommand(f"Bell on your turn: turn {'off' if self.bell_on_turn else 'on'}",
+                            f"Ring the terminal's bell when it is your turn (now {state})",
+                            self.toggle_bell)
+
+    def toggle_bell(self) -> None:
+        self.bell_on_turn = not self.bell_on_turn
+        settings.save(bell=self.bell_on_turn)
+        self.notify(f"The bell on your turn is {'on' if self.bell_on_turn else 'off'}.",
+                    title="Settings", timeout=5)
+
     def on_mount(self) -> None:
-        from tui.replay import replay_screen
+        palette.use(self.console.color_system)
+        self.bell_on_turn = bool(settings.get("bell"))
+        self.set_interval(0.3, self._guide_tick)
+        theme = settings.get("theme")
+        if theme != self.theme and theme in self.available_themes:
+            self.theme = theme
         if self.replay is not None:
+            from tui.replay import replay_screen  # with the network code: only for a replay
             self.push_screen(replay_screen(self.replay), self._replay_closed)
         elif self.resume_now == "pick":
-            self.push_screen(SavedPicker(saved_games(), "Continue which game?"), self._picked)
+            self.push_screen(SavedPicker(saved_games(), "Continue which game?", deletable=True),
+                             self._picked)
         elif self.resume_now is not None:
             self.resume_game(self.resume_now)
         elif self.net is not None:
@@ -82,6 +126,29 @@ class PalazzoApp(App[None]):
             self.start_game(self.setup)
         else:
             self.show_start(self.setup)
+
+    @staticmethod
+    def setup_game(setup: GameSetup | None) -> str:
+        return (setup or GameSetup()).game
+
+    def _guide_tick(self) -> None:
+        """A guided game: explain the kinds of move the seat may make for the first time."""
+        from tui.table import TableScreen
+
+        screen = self.screen
+        if self.guide is None or not isinstance(screen, TableScreen) or screen.view is None:
+            return
+        if screen.client.game != self.guide.game:
+            return
+        for title, words in self.guide.news(screen.view.legal, screen.view.my_turn):
+            self.notify(words, title=f"Guide: {title}", timeout=40)
+
+    def start_guide(self, game: str) -> None:
+        """The start screen's Guide: a guided first game of ``game``."""
+        from tui.guide import Guide, guide_setup
+
+        self.guide = Guide(game)
+        self.start_game(guide_setup(game))
 
     def _replay_closed(self, _: object) -> None:
         self.exit()
@@ -103,6 +170,8 @@ class PalazzoApp(App[None]):
         elif isinstance(choice, ToNetwork):
             self.setup = choice.setup
             self.show_form(choice.form)
+        elif isinstance(choice, ToGuide):
+            self.start_guide(choice.game)
         elif choice is not None:
             self.start_game(choice)
 
@@ -118,6 +187,10 @@ class PalazzoApp(App[None]):
         if saver.error:
             self.notify(saver.error, title="Not saved", severity="warning")
         self.show_table(table, setup)
+        if self.guide is not None and self.guide.game == setup.game:
+            self.notify("A first game, guided: each kind of move is explained here when you may "
+                        "first make it. Your move is asked at the bottom; ? shows every key, r "
+                        "the rules.", title="Guide", timeout=30)
         rules = table.client.rules
         config = rules.make_config(setup.players, dict(setup.options))
         for note in rules.config_warnings(config):
@@ -168,6 +241,7 @@ class PalazzoApp(App[None]):
         elif choice == "again":
             self.start_game(setup.again())
         else:
+            self.guide = None  # a guided game is over: the next one is not
             self.show_start(setup)
 
     # -- a networked game from the host or join form ----------------------------------------------
@@ -238,12 +312,14 @@ class PalazzoApp(App[None]):
         self.leave_network()
 
     def leave_network(self) -> None:
-        """Stop the networked game and go back to the screen that started it. A host tells
-        every peer "the host closed the game" first (``NetGame.close``); its network then ends
-        by itself, once the goodbyes are out."""
+        """Stop the networked game and go back to the screen that started it. A joiner tells
+        its host it leaves first (``NetGame.leave_game``: the others see "left" at once, not
+        after the grace period); a host tells every peer "the host closed the game"
+        (``NetGame.close``), its network then ending by itself, once the goodbyes are out."""
         from tui.netgame import remove_note_handler
         net, self.net = self.net, None
         if net is not None:
+            net.leave_game()
             net.close()
         if net is None or not net.ends_by_itself:
             self.workers.cancel_group(self, "network")
@@ -279,8 +355,14 @@ class PalazzoApp(App[None]):
         screen = self.screen
         title = getattr(screen, "HELP_TITLE", "On this screen")
         keys = getattr(screen, "HELP_KEYS", ())
-        sections = [(title, list(getattr(type(screen), "BINDINGS", [])), keys)]
-        sections.append(("Everywhere", [Binding("ctrl+q", "quit", "Quit palazzo at once")], ()))
+        hides = getattr(screen, "help_hides", lambda binding: False)
+        bindings = [b for b in getattr(type(screen), "BINDINGS", []) if not hides(b)]
+        sections = [(title, bindings, keys)]
+        sections.append(("Everywhere", [
+            Binding("ctrl+q", "quit", "Quit palazzo at once"),
+            Binding("ctrl+p", "command_palette",
+                    "Commands: the theme, the bell on your turn, the keys"),
+        ], ()))
         notes = getattr(screen, "HELP", "")
         self.push_screen(HelpScreen(sections, notes))
 

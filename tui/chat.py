@@ -83,7 +83,7 @@ class TalkScreen(ModalScreen[None]):
         self._status = ""
 
     def compose(self) -> ComposeResult:
-        from net.session.chat import TEXT_LIMIT  # the network's code: only when talk opens
+        from net.session.features.chat import TEXT_LIMIT  # the network's code: only when talk opens
 
         with Vertical(id="talk") as box:
             box.border_title = "Table talk (Esc: back to the game)"

@@ -5,7 +5,7 @@ command at all, the start screen); ``resume`` (go on with a saved local game: ev
 is saved after each move, see ``tui.saves``); ``replay`` (step through a finished game, a saved
 local one or a networked game's transcript, see ``tui.replay``); ``sim`` (headless bot games); ``watch`` (a bot game told in
 the terminal, or with ``HOST:PORT`` a networked game followed as a watcher: ``tui.watch``,
-``net.session.watcher``); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``; ``join`` with no address
+``net.session.commands.watcher``); ``host`` and ``join`` (a networked game, see ``docs/protocol.md``; ``join`` with no address
 lists the games advertised on the LAN and asks which, ``host --no-advertise`` keeps one off); ``verify``
 (check saved transcripts: exit status 0 all verified, 3 a cheat or an altered record, 4 a
 record cut off, 5 a file that is not a transcript: ``VERIFY_EXIT``). ``--version`` prints the
@@ -158,13 +158,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_host(sub)
     _add_join(sub)
     _add_verify(sub)
+    _add_history(sub)
+    _add_guide(sub)
     return p
 
 
 def _on_timeout(text: str) -> str:
-    """An ``--on-timeout`` choice, as the wire names it (``net.session.timeout``; the old names
+    """An ``--on-timeout`` choice, as the wire names it (``net.session.features.timeout``; the old names
     ``forfeit`` and ``bot`` stay accepted)."""
-    from net.session.timeout import wire_name
+    from net.session.features.timeout import wire_name
 
     try:
         return wire_name(text)
@@ -349,6 +351,49 @@ def _add_verify(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                        epilog=VERIFY_EXIT, formatter_class=argparse.RawDescriptionHelpFormatter)
     v.add_argument("transcripts", nargs="+", metavar="TRANSCRIPT", help="a saved .palazzo file")
     v.add_argument("--quiet", action="store_true", help="print nothing; only the exit status")
+
+
+HISTORY_HELP = """Every local game against computer opponents is counted when it ends, in
+$XDG_DATA_HOME/palazzo/history.json (default ~/.local/share/palazzo/): by game, number of
+players and the opponents' level (mixed when they differ). Networked games are not counted."""
+
+
+def _add_history(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    h = sub.add_parser("history", help="your record: games won by game, players and opponents' level",
+                       epilog=HISTORY_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    h.add_argument("game", nargs="?", default=None, help="medici or condottiere (default: both)")
+    h.add_argument("--json", action="store_true", help="print the games recorded, one JSON object a line")
+
+
+def _add_guide(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    g = sub.add_parser("guide", help="a first game, guided: each kind of move explained as it "
+                       "becomes possible, on a dealt hand that shows them all")
+    g.add_argument("game", nargs="?", default="medici", help="medici or condottiere (default medici)")
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from tui import history
+
+    recorded = history.games()
+    if args.game is not None:
+        get_game(args.game)  # an unknown game: a clear error
+        recorded = [g for g in recorded if g["game"] == args.game]
+    if args.json:
+        for g in recorded:
+            print(json.dumps(g, sort_keys=True))
+        return 0
+    print(history.table(recorded))
+    return 0
+
+
+def cmd_guide(args: argparse.Namespace) -> int:
+    from tui.guide import guide_setup
+
+    setup = guide_setup(args.game)
+    from tui.app import PalazzoApp
+
+    PalazzoApp(setup, play=True, guide=True).run()
+    return 0
 
 
 def _setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -572,13 +617,13 @@ def cmd_watch_net(args: argparse.Namespace) -> int:
     if local:
         raise UsageError(f"{local[0]} is for a bot game played here, not for watching "
                          f"{args.game}")
-    from net.session import hosting
+    from net.session.commands import hosting
 
     hosting.parse_address(args.game)  # a bad port: a ValueError, one line
     name = args.name or getpass.getuser()
     spec = _identity_spec(args.identity)
     if args.headless or not sys.stdout.isatty():
-        from net.session.watcher import watch_game
+        from net.session.commands.watcher import watch_game
 
         return watch_game(args.game, args.code, name, _say, spec)
     from tui import watch
@@ -591,8 +636,8 @@ def _say(line: str) -> None:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    from net.session import play
-    from net.session.hosting import HostSettings
+    from net.session.commands import play
+    from net.session.commands.hosting import HostSettings
 
     if args.bots < 0:
         raise UsageError("--bots takes a number from 0")
@@ -614,8 +659,8 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    from net.session import hosting, play
-    from net.session.chat import text_problem
+    from net.session.commands import hosting, play
+    from net.session.features.chat import text_problem
     from net.wire.identity import Identity
 
     for text in args.say:
@@ -660,10 +705,10 @@ def _ask(prompt: str) -> str:
 
 
 def _games_on_lan():  # type: ignore[no-untyped-def]
-    """The games advertised on the LAN (``net.session.discovery``), printed numbered; an
+    """The games advertised on the LAN (``net.session.commands.discovery``), printed numbered; an
     empty list (said on stderr) when there is none."""
-    from net.session.discovery import BROWSE_SECONDS, browse
-    from net.session.verify import printable_line
+    from net.session.commands.discovery import BROWSE_SECONDS, browse
+    from net.session.machines.conversation import printable_line
 
     print(f"looking for games on the LAN ({BROWSE_SECONDS:g} seconds) ...", file=sys.stderr,
           flush=True)
@@ -703,7 +748,7 @@ def _identity_spec(spec: str | None) -> str | None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """One line per file; the exit status is the worst finding (``VERIFY_EXIT``)."""
-    from net.session.verify import verify_file
+    from net.session.records.verify import verify_file
 
     missing = [p for p in args.transcripts if not os.path.exists(p)]
     for path in missing:
@@ -743,6 +788,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_join(args)
         if args.command == "verify":
             return cmd_verify(args)
+        if args.command == "history":
+            return cmd_history(args)
+        if args.command == "guide":
+            return cmd_guide(args)
         raise UsageError(f"unknown command {args.command!r}")
     except (UsageError, ValueError) as e:
         print(f"palazzo: error: {e}", file=sys.stderr)

@@ -3,8 +3,8 @@
 ``NetApp`` is ``PalazzoApp`` opened on a ``tui.netgame.NetGame`` (the lobby, then the same table
 as local play, then the end); every way out of it closes the app, since the game was its whole
 run, but the end screen's "Play again", which goes on to the rematch the players agreed to
-(``net.session.rematch``). ``join_tui`` and ``host_tui`` are what the command line runs without ``--headless``; they
-return the exit status (``net.session.hosting.exit_status``: 0 the game ended; 1 it could not
+(``net.session.features.rematch``). ``join_tui`` and ``host_tui`` are what the command line runs without ``--headless``; they
+return the exit status (``net.session.commands.hosting.exit_status``: 0 the game ended; 1 it could not
 go on; 3 a cheat was detected; 5 the join gave up) and save the transcript like the headless
 commands.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from net.session.hosting import HostSettings
+from net.session.commands.hosting import HostSettings
 from net.wire.identity import Identity
 from tui.app import PalazzoApp
 from tui.netgame import NetGame, host_net, join_net, remove_note_handler

@@ -5,7 +5,7 @@ seat's view and posts the seat's entries. This client turns the session into ``T
 snapshots for a table screen and passes the seat's decisions on; it holds no game facts of its
 own.
 
-A move a seat's own program played after the turn limit (``auto``, ``net.session.timeout``) is
+A move a seat's own program played after the turn limit (``auto``, ``net.session.features.timeout``) is
 told as such: "Jo's time ran out: the program played Mercenary 4 for Jo."
 
 ``send(action)`` posts a decision: ``PeerRunner.act`` for a seat on a TCP connection, or the
@@ -27,9 +27,10 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from engine.core import CHANCE, TERMINAL, IllegalActionError, Outcome
-from net.session.sessions import PeerSession
-from net.session.timeout import timed_out_text
-from net.session.verify import Verdict, verify_bytes
+from net.session.features.timeout import timed_out_text
+from net.session.machines.entries import Phase
+from net.session.machines.peer_session import PeerSession, PeerState
+from net.session.records.verify import Verdict, verify_bytes
 from net.wire.errors import LocalProtocolError
 from tui.ahead import Ahead
 from tui.chat import talk_line
@@ -59,6 +60,8 @@ class NetClient:
         self.session = session
         self.game: str = table.game
         self.seat: int = table.me
+        #: the seat the narrator and the marker are told (a watcher's: the one after the last)
+        self.hear: int = table.me
         self.rules: Any = table.rules
         self.names: tuple[str, ...] = short_names(names or (s.name for s in table.seats))
         self._send = send
@@ -98,14 +101,14 @@ class NetClient:
 
     @property
     def presence(self) -> Any:
-        """The host's last word on who is here (``net.session.presence.Presence``), or None."""
+        """The host's last word on who is here (``net.session.features.presence.Presence``), or None."""
         return self.session.presence
 
     @property
     def game_over(self) -> bool:
         """Whether the game has ended (or cannot go on): no seat is due any more."""
         table = self.session.table
-        return self.session.state in ("over", "failed") or (table is not None and table.phase == "over")
+        return self.session.state in (PeerState.OVER, PeerState.FAILED) or (table is not None and table.phase is Phase.OVER)
 
     @property
     def player_names(self) -> tuple[str, ...]:
@@ -144,13 +147,13 @@ class NetClient:
         assert table is not None
         self._tell()
         view = table.view
-        over = table.phase in ("end", "over")
+        over = table.phase in (Phase.END, Phase.OVER)
         actor = TERMINAL if over else self.rules.current_player(view)
         if actor < 0 and not over and table.writer() is not None:
             actor = CHANCE  # a reveal or a draw some seat must write: the table waits
         due = self.session.decision_due()
         legal = tuple(self.rules.legal_actions(view)) if due else ()
-        outcome = self._outcome() if table.phase == "over" else None
+        outcome = self._outcome() if table.phase is Phase.OVER else None
         ahead = () if over or self.seat < 0 else self._ahead.offered(view, due)
         return TableView(
             game=self.game, seat=self.seat, names=self.names, state=view, actor=actor,
@@ -209,7 +212,7 @@ class NetClient:
                 self._again = await asyncio.to_thread(verify_bytes, table.transcript.to_bytes())
                 if self.record_fails:
                     yield self.snapshot()
-            if snap.over or self.session.state == "failed" or snap.stopped:
+            if snap.over or self.session.state is PeerState.FAILED or snap.stopped:
                 return
             self._changed.clear()
             await self._changed.wait()
@@ -254,20 +257,23 @@ class NetClient:
             before, action, after = steps[self._told]
             auto = self._told in table.timed_out
             self._told += 1
-            if self._narrate is not None:
-                lines = self._narrate(before, action, after, self.seat, self.names)
-            else:
-                lines = [self.rules.action_text(before, action, self.seat)]
+            lines = self._words(before, action, after)
             if auto and lines:  # the seat's own program played it: every log says so
                 lines[0] = timed_out_line(lines[0], getattr(action, "seat", -1), table,
                                           self.names)
             self._log.extend(lines)
             if self._marker is not None:
-                marks = self._marker(before, action, after, self.seat)
+                marks = self._marker(before, action, after, self.hear)
                 if marks is not None:
                     self._marks = marks
         notes, self._noted = self.session.notes.since(self._noted)
         self._log.extend(notes)
+
+    def _words(self, before: Any, action: Any, after: Any) -> list[str]:
+        """A step as this seat hears it (``hear``)."""
+        if self._narrate is not None:
+            return list(self._narrate(before, action, after, self.hear, self.names))
+        return [self.rules.action_text(before, action, self.hear)]
 
     @property
     def record_fails(self) -> bool:
@@ -288,12 +294,27 @@ class NetClient:
         assert table is not None
         r = table.result()
         if r["end"] == "forfeit":
-            n = len(table.seats)
-            scores = tuple(int(x) for x in (r.get("scores") or [0] * n))
-            rest = tuple(s for s in range(n) if s not in r["forfeited"])
-            return Outcome(scores, rest, "forfeit", getattr(table.view, "turns", 0),
-                           {"text": r["text"]})
+            return forfeit_outcome(self.rules, table.view, len(table.seats), r)
         return self.rules.outcome(table.view)
+
+
+def forfeit_outcome(rules: Any, view: Any, players: int, result: dict[str, Any]) -> Outcome:
+    """A game a forfeit cut short, as its end screen tells it: every seat's score as the game
+    stood when it stopped (the rules' count of what is on the table, which every seat sees
+    alike), the seats that forfeited placed after the others, and the win to the best score of
+    those that did not (``detail``: ``text`` why it ended, ``forfeited`` the seats)."""
+    forfeited = tuple(sorted(int(s) for s in result.get("forfeited", ())))
+    try:
+        scores = tuple(int(x) for x in rules.scores(view))
+    except Exception:  # no deal yet (a forfeit in the seed phases): nothing scored
+        scores = ()
+    if len(scores) != players:
+        scores = (0,) * players
+    rest = [s for s in range(players) if s not in forfeited]
+    best = max((scores[s] for s in rest), default=0)
+    winners = tuple(s for s in rest if scores[s] == best)
+    return Outcome(scores, winners, "forfeit", getattr(view, "turns", 0),
+                   {"text": str(result.get("text", "")), "forfeited": forfeited})
 
 
 def timed_out_line(line: str, seat: int, table: Any, names: Sequence[str]) -> str:

@@ -2,7 +2,7 @@
 
 ``host_net(settings)`` and ``join_net(host, port, code, name)`` build a ``NetGame``; the hosting
 and joining themselves (the session, the seats and bots, the join line, the saved transcript,
-the exit status) are ``net.session.hosting``'s, shared with the headless commands. The network
+the exit status) are ``net.session.commands.hosting``'s, shared with the headless commands. The network
 runs as a worker in the app's own event loop: a ``PeerRunner`` for a join, or the
 ``HostRunner``, whose own seat is an in-process peer on the host's link. Either calls
 ``changed()`` when the session moves.
@@ -21,7 +21,7 @@ the record so far is saved in ...", on the table's move box, its header and a no
 under it still says "Waiting for ...".
 
 At the end the end screen's "Play again" asks for a rematch (``again``;
-``net.session.rematch``) and shows the answers; when every seat agreed, ``next_game`` gives the
+``net.session.features.rematch``) and shows the answers; when every seat agreed, ``next_game`` gives the
 seat's session of the new game (a join connects afresh; a host's ``Hosting`` has already started
 it on its port), the old table closes and the lobby, then the new table, follow.
 """
@@ -37,7 +37,7 @@ from typing import Any
 from textual.app import App
 from textual.screen import Screen
 
-from net.session.hosting import (
+from net.session.commands.hosting import (
     EXIT_OK,
     Hosting,
     HostSettings,
@@ -48,10 +48,11 @@ from net.session.hosting import (
     save_transcript,
     seat_session,
 )
-from net.session.peer import PeerGone, PeerRunner
-from net.session.rematch import Expected
-from net.session.sessions import PeerEvent, PeerSession
-from net.session.verify import printable_line
+from net.session.features.rematch import Expected
+from net.session.machines.conversation import printable_line
+from net.session.machines.entries import Phase
+from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
+from net.session.runners.peer import PeerGone, PeerRunner
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
 from tui.netclient import NetClient
@@ -81,18 +82,19 @@ class RelayView:
         return dict(self.host.lobby())
 
     @property
-    def state(self) -> str:
+    def state(self) -> PeerState:
+        """The relayed game's state, in a seat's words (``PeerState``)."""
         if self.host.finished:
-            return "over"
-        return "lobby" if self.host.table.phase == "lobby" else "playing"
+            return PeerState.OVER
+        return PeerState.LOBBY if self.host.table.phase is Phase.LOBBY else PeerState.PLAYING
 
     def status(self) -> str:
         """One line on the relayed game."""
         table = self.host.table
-        if self.state == "lobby":
+        if self.state is PeerState.LOBBY:
             return ("This machine takes no seat: it relays the game. "
                     "The game starts when every seat is taken and ready.")
-        if self.state == "playing":
+        if self.state is PeerState.PLAYING:
             return f"The game is on; this machine relays it ({len(table.log)} lines so far)."
         return result_line(table) + ". Press q to leave."
 
@@ -187,6 +189,10 @@ class NetGame:
         finally:
             if self._done is not None:
                 self._done.set()
+        s = self.session
+        if isinstance(s, PeerSession) and s.state is PeerState.OVER and s.rematch.waiting():
+            # the connection ended with the rematch unsettled: nobody will answer it any more
+            s.rematch.stop("the host closed the connection")
         self.changed()
 
     def close(self) -> None:
@@ -224,7 +230,7 @@ class NetGame:
         app, s = self.app, self.session
         if app is None or self.left:
             return
-        if s.state == "failed" and not self.failure:
+        if s.state is PeerState.FAILED and not self.failure:
             self.failure = str(s.error)
         if self.failure and self.client is None and self.on_failed is not None:
             on_failed, self.on_failed = self.on_failed, None
@@ -243,15 +249,15 @@ class NetGame:
             if self.failure:
                 self.client.halt(self.failure)
             self.client.changed()
-        if s.state == "over" and not self.saved:
+        if s.state is PeerState.OVER and not self.saved:
             self._save()
-        if isinstance(s, PeerSession) and s.state == "over":
+        if isinstance(s, PeerSession) and s.state is PeerState.OVER:
             self._rematch(s)
 
     def again(self) -> None:
         """The end screen's "Play again": ask the others for a rematch."""
         s = self.session
-        if isinstance(s, PeerSession) and s.state == "over" and not s.rematch.asked \
+        if isinstance(s, PeerSession) and s.state is PeerState.OVER and not s.rematch.asked \
                 and not s.rematch.off:
             s.again()
             self.flush()
@@ -277,16 +283,16 @@ class NetGame:
         if isinstance(app.screen, EndScreen) and status is not None:
             app.screen.show_rematch(*status)
 
-    def rematch_status(self) -> tuple[str, bool] | None:
-        """The rematch's answers in one line, and whether "Play again" may still be pressed
-        (``None``: nothing heard yet)."""
+    def rematch_status(self) -> tuple[str, bool, bool] | None:
+        """The rematch's answers in one line, whether "Play again" may still be pressed, and
+        whether there will be none (``None``: nothing heard yet)."""
         s = self.session
-        if not isinstance(s, PeerSession) or s.table is None or s.state != "over":
+        if not isinstance(s, PeerSession) or s.table is None or s.state is not PeerState.OVER:
             return None
         r = s.rematch
         if not (r.asked or r.agreed or r.off):
             return None
-        return r.status([x.name for x in s.table.seats]), not r.off and not r.asked
+        return r.status([x.name for x in s.table.seats]), not r.off and not r.asked, bool(r.off)
 
     def _tell_watchers(self, app: App[Any]) -> None:
         """A note on the screen when a watcher comes or goes (the lobby lists them too)."""
@@ -325,11 +331,11 @@ class NetGame:
 
     def leave_game(self) -> None:
         """The player quits on purpose: tell the host first (a joiner's ``leave``)."""
-        if self.leave is not None and self.session.state in ("lobby", "playing"):
+        if self.leave is not None and self.session.state in (PeerState.LOBBY, PeerState.PLAYING):
             self.leave()
 
     def exit_status(self) -> int:
-        """``net.session.hosting.exit_status``: the record read again at the end is the
+        """``net.session.commands.hosting.exit_status``: the record read again at the end is the
         client's audit."""
         fails = self.client is not None and self.client.record_fails
         host = self.host_session

@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-The host tells every seat who is here (``net.session.presence``: the host's word, not a
+The host tells every seat who is here (``net.session.features.presence``: the host's word, not a
 proof). The line under the table's header shows each player's presence, ``Ann here | Jo
 thinking 0:42 | Cy away 3:10 | Di reconnecting 0:12 | Ed left`` (the seat due is
 "thinking" while it is here, with how long it has been due), and, while the seat due is away,
@@ -27,7 +27,8 @@ to the table's log through the client (``tui.netclient``), not here.
 A client that shows presence has ``presence`` (the last ``Presence`` or ``None``),
 ``player_names``, ``rejoin_line`` and ``set_away(flag)``, and may have ``game_over``: once the
 game has ended no seat is due, whatever the host's last presence said (it is sent before the
-end); ``tui.netclient.NetClient`` has them.
+end), and the line stops: it shows each player as the game ended ("Jo away 3:10" stays 3:10),
+nothing counts on; ``tui.netclient.NetClient`` has them.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from textual import events
 from textual.message import Message
 from textual.widgets import Static
 
-from net.session.presence import GONE, Presence
+from net.session.features.presence import GONE, Presence
 
 #: seconds without a key after which the player is away
 AWAY_AFTER = 180.0
@@ -110,6 +111,7 @@ class PresenceLine(Static):
         self.last_key = clock()
         self.away = False
         self._shown: tuple[tuple[str, str], int] = (("", ""), 0)  # what the line shows, how wide
+        self._ended: float | None = None  # when this line saw the game end: its clocks stop
 
     def follow(self, client: Any) -> None:
         """Show ``client``'s presence (nothing for a client without one)."""
@@ -140,8 +142,12 @@ class PresenceLine(Static):
             self.away = True
             src.set_away(True)
         p = src.presence
-        if p is not None and p.due >= 0 and getattr(src, "game_over", False):
-            p = replace(p, due=-1, deadline=None)  # the host's last word came before the end
+        if getattr(src, "game_over", False):
+            if self._ended is None:
+                self._ended = now
+            now = self._ended  # nothing counts on after the end
+            if p is not None and p.due >= 0:
+                p = replace(p, due=-1, deadline=None)  # the host's last word came before the end
         if p is None:
             lines = ("", "")
         else:

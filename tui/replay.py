@@ -9,7 +9,7 @@ Two kinds of record are read:
   it is read by an observer ``Table`` exactly as ``verify`` does, entry by entry, every check
   made; the record holds no secret, so only the public view can be shown. A record that fails a
   check (or stops early) is shown up to its last good entry, and its verdict closes the log.
-  The table talk it carries (``net.session.chat``) shows in the log at each message's place:
+  The table talk it carries (``net.session.features.chat``) shows in the log at each message's place:
   after the moves of the entries that were in when it was said (its ``after``).
 
 A ``Replay`` is a list of ``TableView`` frames: the table before the first decision, then one
@@ -33,8 +33,8 @@ from textual.binding import Binding
 
 from engine.core import CHANCE, REVEAL, TERMINAL
 from engine.registry import get_game
-from net.session.table import Table
-from net.session.verify import read_entries, verify_bytes
+from net.session.machines.table import Table
+from net.session.records.verify import read_entries, verify_bytes
 from net.wire.transcript import MAGIC, data_dir
 from tui import saves
 from tui.chat import talk_line
@@ -230,7 +230,9 @@ class ReplayClient:
         self.replay = replay
         self.game = replay.game
         self.rules = get_game(replay.game).rules
-        self.seat = replay.frames[0].seat
+        #: the seat replayed; -1 for the public view, which is nobody's seat (the frames draw it
+        #: in seat 0's place, its hand hidden)
+        self.seat = replay.frames[0].seat if replay.viewer is not None else -1
         self.names = replay.names
         self.index = 0
         self._moved = asyncio.Event()
@@ -272,6 +274,7 @@ class ReplayKeys(TableScreen):
         Binding("shift+tab", "pane(-1)", show=False, priority=True),
     ]
     PANE_KEYS = "tab"  # left and right step through the moves
+    TABBED = True  # on a small screen, one pane at a time: the log among them
     HELP_TITLE = "Replaying a game"
     HELP_KEYS = (  # type: ignore[assignment]
         ("right, n, space", "The next move"),
@@ -294,6 +297,13 @@ class ReplayKeys(TableScreen):
         if self.client.replay.viewer is None:  # the public view: nobody's hand is shown
             for hand in self.query("#hand"):
                 hand.display = False
+
+    def setting_text(self) -> str:
+        """The header's second line; the public view claims no seat ("the public view")."""
+        text = super().setting_text()
+        if self.client.replay.viewer is None:
+            text = text.replace(", you are watching", ", the public view", 1)
+        return text
 
     def action_step(self, delta: int) -> None:
         self.client.go(self.client.index + delta)

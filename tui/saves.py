@@ -106,7 +106,11 @@ class SavedGame:
         """One line for a list of saved games."""
         title = get_game(self.setup.game).rules.title
         bots = ", ".join(b for i, b in enumerate(self.setup.bots) if i != self.setup.seat)
-        state = f"over: {self.ended}" if self.over else f"{self.steps} steps in"
+        winners = self.data.get("winners")
+        won = ""
+        if isinstance(winners, list) and winners and all(isinstance(w, str) for w in winners):
+            won = " and ".join(winners) + (" won" if len(winners) == 1 else " shared the win")
+        state = f"{won or 'over'}: {self.ended}" if self.over else f"{self.steps} steps in, unfinished"
         when = self.saved.replace("T", " ")[:16]
         return f"{when}  {title.split(':')[0]}, {self.setup.players} players ({bots}); {state}"
 
@@ -121,6 +125,8 @@ class Saver:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
         self.path = path or saves_dir() / f"{setup.game}-{stamp}-{client.seed}.json"
         self.error = ""  # the last write's failure, if any (the game goes on regardless)
+        #: whether the game's end is in the record of games played (a resumed finished game is)
+        self.recorded = False
         self._writer: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
 
@@ -139,18 +145,38 @@ class Saver:
             "started": self.started, "saved": _now(), "steps": len(actions),
             "over": snap.over,
             "ended": (snap.outcome.detail.get("text", snap.outcome.end) if snap.outcome else ""),
+            "winners": [snap.names[w] for w in snap.outcome.winners] if snap.outcome else [],
             "history": [rules.action_to_data(a) for a in actions],
             "rng": _state_to_json(rng),
             "bot_rngs": {str(seat): _state_to_json(st) for seat, st in bot_rngs.items()},
         }
 
     def __call__(self, client: LocalClient) -> None:
-        """Record the game now and write it on the writer thread."""
-        data = json.dumps(self.data(client), separators=(",", ":")).encode()
+        """Record the game now and write it on the writer thread; a game that has just ended
+        goes into the record of games played (``tui.history``)."""
+        fields = self.data(client)
+        if fields["over"] and not self.recorded:
+            self.recorded = True
+            self._add_to_history(client)
+        data = json.dumps(fields, separators=(",", ":")).encode()
         with self._lock:
             if self._writer is None:
                 self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="palazzo-save")
             self._writer.submit(self._write, data)
+
+    def _add_to_history(self, client: LocalClient) -> None:
+        from tui import history
+        from tui.names import level_name
+
+        outcome = client.snapshot().outcome
+        seat = self.setup.seat
+        if outcome is None or not 0 <= seat < len(outcome.scores):
+            return
+        entry = get_game(self.setup.game)
+        levels = [level_name(entry, b) for q, b in sorted(client.bot_kinds.items()) if q != seat]
+        place = 1 + sum(1 for x in outcome.scores if x > outcome.scores[seat])
+        history.record(self.path.name, self.setup.game, self.setup.players,
+                       history.opponents_level(levels), seat in outcome.winners, place)
 
     def _write(self, data: bytes) -> None:
         try:

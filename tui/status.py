@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import CHANCE
+from net.session.machines.entries import Phase
 
 #: seconds before the limit from which the seat's own screen warns it
 WARN = 10
@@ -76,15 +77,15 @@ def due_of(table: Any, since: float = 0.0) -> Due | None:
     names = tuple(s.name for s in table.seats)
     kw: dict[str, Any] = {"since": since, "limit": table.timeout,
                           "on_timeout": table.on_timeout, "players": names}
-    if phase == "lobby":
+    if phase is Phase.LOBBY:
         return Due(-1, "start", **kw)
     writer = table.writer()
     if writer is None:
-        return None if phase == "over" else Due(-1, "deck", **kw)
-    if phase in ("seed-commit", "seed-open"):
-        return Due(writer, "seed" if phase == "seed-commit" else "open", writer + 1, len(names),
+        return None if phase is Phase.OVER else Due(-1, "deck", **kw)
+    if phase in (Phase.SEED_COMMIT, Phase.SEED_OPEN):
+        return Due(writer, "seed" if phase is Phase.SEED_COMMIT else "open", writer + 1, len(names),
                    **kw)
-    if phase == "end":
+    if phase is Phase.END:
         return Due(writer, "end", **kw)
     step = table.dealer.step() if table.dealer is not None else None
     if step is not None:

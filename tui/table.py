@@ -27,8 +27,10 @@ Layout. A header of two lines (who acts and what it is doing, and where the game
 the turn limit's countdown, redrawn alone once a second while it runs: ``tui.status``; the game,
 its options and the bots' levels), the ``warning`` line (or a plain note, ``note_text``), the board's panes in two columns, the move box across
 the bottom and the key bar. On a small screen (under ``WIDE`` columns or ``TALL`` rows, e.g.
-80x24) one pane at a time is shown above the move box, chosen with left/right or a click on the
-tab bar, so the whole table is reachable and the move box keeps its answers in view.
+80x24) every pane but the log is shown at once, each with a one-line title for its border, and
+the move box keeps a question and a few answers in view; ``l`` opens the whole log. A table
+with ``TABBED`` (a replay, whose log says what each move was) shows one pane at a time there
+instead, chosen on the tab bar.
 
 A game's table subclasses ``TableScreen``: it gives ``PANES`` (the pane ids and tab names),
 composes its columns in ``compose_left``/``compose_right``, draws a view in ``draw(view)``,
@@ -109,6 +111,9 @@ class TableScreen(Screen[str]):
     PANES: ClassVar[tuple[tuple[str, str], ...]] = ()
     #: the keys that change panes, as the tab bar names them
     PANE_KEYS: ClassVar[str] = "left/right"
+    #: on a small screen, the panes take turns (chosen on the tab bar) rather than all being
+    #: shown at once without the log
+    TABBED: ClassVar[bool] = False
 
     # watched, but never a repaint of the whole screen: the panels redraw what changed
     view: var[TableView | None] = var(None, init=False)
@@ -155,7 +160,6 @@ class TableScreen(Screen[str]):
         ("0", "Choose the tenth answer"),
         ("up, down", "Move among the answers (or scroll the panel with the focus)"),
         ("enter", "Choose the highlighted answer"),
-        ("left, right", "On a small screen: show the next pane (court or map, hand, houses, log)"),
         ("tab, shift+tab", "Move the focus between the answers and the panels"),
         ("pgup, pgdn", "Scroll the panel with the focus"),
     )
@@ -246,7 +250,8 @@ class TableScreen(Screen[str]):
         narrow = self.size.width < WIDE or self.size.height < TALL
         if narrow != self._narrow:
             self._narrow = narrow
-            self.set_class(narrow, "-narrow")
+            self.set_class(narrow and not self.TABBED, "-narrow")
+            self.set_class(narrow and self.TABBED, "-tabbed")
         self._show_panes()
 
     def _show_panes(self) -> None:
@@ -258,7 +263,7 @@ class TableScreen(Screen[str]):
             pane.set_class(pid == shown, "-shown")
         for column in self.query(".column"):
             column.set_class(bool(column.query(f"#{shown}")), "-shown")
-        if self._narrow:
+        if self._narrow and self.TABBED:
             self.query_one("#tabs", TabBar).show([name for _, name in self.PANES], self._pane,
                                                  self.PANE_KEYS)
 
@@ -387,6 +392,9 @@ class TableScreen(Screen[str]):
             return
         if old is None or old.legal != view.legal or old.ahead != view.ahead:
             self.path = ()
+        if view.my_turn and not view.over and (old is None or not old.my_turn):
+            if getattr(self.app, "bell_on_turn", False):  # a setting, off at first
+                self.app.bell()
         self.draw(view)
         self._write_log(view)
         self._ask()
@@ -629,7 +637,21 @@ class TableScreen(Screen[str]):
         if view is None or view.outcome is None:
             return
         self.app.push_screen(EndScreen(view, self.end_words(view), self.end_choices,
-                                       self.end_rematch), self._after_end)
+                                       self.end_rematch, self.record_words()), self._after_end)
+
+    def record_words(self) -> str:
+        """The player's record at this kind of game (a local game against bots), or ""."""
+        from tui import history
+        from tui.names import level_name
+
+        bots: dict[int, str] = getattr(self.client, "bot_kinds", {})
+        setup = self.setup
+        if not bots or setup is None or getattr(self.client, "can_talk", False):
+            return ""
+        entry = get_game(self.client.game)
+        level = history.opponents_level([level_name(entry, b) for q, b in sorted(bots.items())
+                                         if q != self.client.seat])
+        return history.record_line(history.games(), self.client.game, setup.players, level)
 
     def _after_end(self, result: str | None) -> None:
         if result is not None:  # None: look at the final table again
@@ -648,6 +670,10 @@ class TableScreen(Screen[str]):
             return
         self.app.push_screen(Confirm(self.leave_question), leave)
 
+    def help_hides(self, binding: Binding) -> bool:
+        """Whether the help leaves out ``binding``: the pane keys of a table without tabs."""
+        return binding.action.startswith("pane(") and not self.TABBED
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pick":
             return self._question is not None
@@ -656,8 +682,8 @@ class TableScreen(Screen[str]):
             return True if self.path else (None if self._question is not None else False)
         if action == "results":
             return self.view is not None and self.view.over
-        if action == "pane":
-            return bool(self._narrow)
+        if action == "pane":  # else every pane is shown at once (a small screen leaves out the log)
+            return bool(self._narrow and self.TABBED)
         if action == "hint":
             return hints_allowed(self.client) and self._question is not None
         return True

@@ -1,6 +1,6 @@
 """Watching a networked game at the table: ``palazzo watch HOST:PORT`` in a terminal.
 
-The watcher's session is a ``net.session.watcher.WatchSession``: an observer's table (seat -1),
+The watcher's session is a ``net.session.machines.watch_session.WatchSession``: an observer's table (seat -1),
 which knows only what the rules show everyone. The game runs in a ``NetApp`` as a join does
 (``WatchGame``: the lobby while the seats fill, then the table, then the end screen, the record
 checked again and saved); what differs is drawn here, as ``palazzo replay`` draws a networked
@@ -9,9 +9,13 @@ public words (the narrator told the seat after the last, as an observer), no que
 asked. ``WatchClient`` is the ``GameClient`` of that table; ``watch_screen`` wraps the game's
 table screen with the watcher's keys and words.
 
+A watcher hears the table talk and the notes on who is here in its log, as a seat does, and
+follows the table into a rematch every seat agreed to: its app goes back to the lobby of the new
+game, then its table.
+
 The lines a table shows a seated player when watchers come and go are
 ``tui.presence.watcher_news``'s (the lobby notification carries their names,
-``net.session.watch``).
+``net.session.features.watch``).
 """
 
 from __future__ import annotations
@@ -25,10 +29,11 @@ from typing import Any
 from textual.binding import Binding
 
 from engine.core import TERMINAL
-from net.session.hosting import parse_address
-from net.session.peer import PeerRunner
-from net.session.sessions import PeerEvent
-from net.session.watcher import WatchSession
+from net.session.commands.hosting import parse_address
+from net.session.features.rematch import Expected
+from net.session.machines.peer_session import PeerEvent
+from net.session.machines.watch_session import WatchSession
+from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
 from tui.client import NotYourTurn, TableView
 from tui.netclient import NetClient
@@ -40,7 +45,8 @@ from tui.table import TableScreen
 
 class WatchClient(NetClient):
     """A watcher's table as a ``GameClient``: the observer's view, drawn as seat 0's place (no
-    hand shown), the log as an observer hears it; nothing can be submitted."""
+    hand shown), the log as an observer hears it, with the table talk and the notes on who is
+    here ("Jo lost the connection") in their places, as a seat's; nothing can be submitted."""
 
     #: a watcher does not talk at the table (the host refuses it): no ``t``
     can_talk = False
@@ -58,18 +64,6 @@ class WatchClient(NetClient):
 
     def submit(self, action: Any) -> None:
         raise NotYourTurn("a watcher makes no move")
-
-    def _tell(self) -> None:
-        table = self.session.table
-        assert table is not None
-        while self._told < len(table.steps):
-            before, action, after = table.steps[self._told]
-            self._told += 1
-            self._log.extend(self._words(before, action, after))
-            if self._marker is not None:
-                marks = self._marker(before, action, after, self.hear)
-                if marks is not None:
-                    self._marks = marks
 
     def _words(self, before: Any, action: Any, after: Any) -> list[str]:
         """A step in the public words (as ``tui.replay`` words a public replay)."""
@@ -145,6 +139,9 @@ class WatchKeys(TableScreen):
                                        self.end_choices), self._after_end)
 
     def action_leave(self) -> None:
+        # the game goes on without this watcher: nothing more of it is drawn on the way out
+        self.workers.cancel_group(self, "client")
+        self.client.close()
         self.dismiss("quit")  # a watcher loses nothing by leaving: no question asked
 
 
@@ -180,7 +177,9 @@ class WatchGame(NetGame):
 def watch_net(host: str, port: int, code: str | None, name: str,
               identity: Identity | None = None) -> WatchGame:
     """The networked game at ``host:port``, followed as the watcher ``name``."""
-    session = WatchSession(identity or Identity.load_or_create(), name, code)
+    identity = identity or Identity.load_or_create()
+    session = WatchSession(identity, name, code)
+    session.rematch.wanted = True  # it follows the table into a rematch
     net: WatchGame | None = None
 
     def changed(event: PeerEvent) -> None:
@@ -190,6 +189,22 @@ def watch_net(host: str, port: int, code: str | None, name: str,
     runner = PeerRunner(session, host, port, on_event=changed)
     net = WatchGame(session, runner.run, lambda action: None, runner.flush,
                     f"Watching {host}:{port} as {name}")
+
+    def next_game() -> WatchSession:
+        """The rematch every seat agreed to: watched afresh on a new connection, its start
+        checked to be the agreed one (``net.session.features.rematch.Expected``)."""
+        assert net is not None and net.app is not None
+        old = net.session
+        assert isinstance(old, WatchSession) and old.table is not None
+        new = WatchSession(identity, name, code)
+        new.expect = Expected.of(old.table)
+        new.rematch.wanted = True
+        again = PeerRunner(new, host, port, on_event=changed)
+        net.network, net.flush = again.run, again.flush
+        net.app.run_worker(net._run_network(), group="network")
+        return new
+
+    net.next_game = next_game
     return net
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 
+from engine import bots
 from engine.condottiere import rules
 from engine.condottiere.cards import (
     BISHOP,
@@ -49,20 +50,18 @@ FACE_DOWN_GUESS = 4.0
 COST_WEIGHT = 0.5
 
 
-class RandomBot:
-    name = "random"
-
-    def __init__(self, rng: random.Random | None = None) -> None:
-        self.rng = rng or random.Random()
+class RandomBot(bots.RandomBot[State, Action]):
+    def legal_actions(self, view: State) -> list[Action]:
+        return rules.legal_actions(view)
 
     def choose(self, view: State, seat: int) -> Action:
-        return self.rng.choice(rules.legal_actions(seat_view(view, seat)))
+        return super().choose(seat_view(view, seat), seat)  # never more than the seat may know
 
 
 def estimated_strengths(view: State) -> list[float]:
     """Each line's strength as ``view`` knows it; a masked face-down card counts as an average
     mercenary."""
-    known = rules.line_strengths(view.lines)
+    known = rules.strengths(view)
     return [
         k + FACE_DOWN_GUESS * sum(1 for c, up in line if c == UNKNOWN)
         for k, line in zip(known, view.lines, strict=True)
@@ -74,7 +73,7 @@ def region_worth(view: State, seat: int, region: int) -> float:
     grows the seat's largest group, most when it wins the game."""
     if region < 0:
         return 100.0  # a final battle decides the game
-    total_need, adjacent_need = rules.thresholds(view.config)
+    total_need, adjacent_need = rules.thresholds(view)
     mask = view.regions_of(seat)
     mine = mask | (1 << region)
     group = largest_group(mine)
@@ -90,7 +89,7 @@ def threat(view: State, seat: int, region: int) -> float:
     """How much it is worth to ``seat`` to stop the others from winning ``region``."""
     if region < 0:
         return 0.0
-    total_need, adjacent_need = rules.thresholds(view.config)
+    total_need, adjacent_need = rules.thresholds(view)
     worst = 0.0
     for other in range(view.players):
         if other == seat:

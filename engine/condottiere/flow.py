@@ -21,8 +21,8 @@ from engine.condottiere.measures import (
     courtesans,
     game_limit,
     hand_limit,
-    line_strengths,
     max_take,
+    strengths,
     victory,
 )
 from engine.condottiere.state import REFEREE, State
@@ -260,7 +260,7 @@ def conclude(s: State) -> None:
 
 def _resolve(s: State) -> None:
     n = s.players
-    strength = line_strengths(s.lines)
+    strength = strengths(s)
     fighters = s.fighters or tuple(range(n))
     best = max(strength[q] for q in fighters)
     top = [q for q in fighters if strength[q] == best]
@@ -380,7 +380,7 @@ def _end_game(s: State, winners: tuple[int, ...], how: str) -> None:
     s.points = tuple(points)
     s.games += 1
     reached = max(points) >= cfg.target_score
-    if reached or s.games >= game_limit(cfg):
+    if reached or s.games >= game_limit(s):
         best = max(points)
         tied = tuple(q for q in range(s.players) if points[q] == best)
         if len(tied) == 1:

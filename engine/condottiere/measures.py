@@ -1,8 +1,12 @@
 """What a Condottiere position is worth and where one may go: strength, regions, limits.
 
-These read a ``State`` and never change it; ``rules`` builds the game on them.
+Every measure is a function of the state alone (it reads the configuration from ``s.config``),
+and every layer that shows or weighs a position calls it: the flow, the table, the log, the
+bots and the search. A variant's rule goes here, and every one of them follows it. These read a
+``State`` and never change it; ``rules`` builds the game on them.
 
-* **Strength at the end of a battle** (``line_strengths``): only mercenaries are touched by the
+* **Strength at the end of a battle** (``strengths``; ``announced_strengths`` counts the face-up
+  cards alone, ``own_strength`` a seat's line as only that seat knows it): only mercenaries are touched by the
   seasons and Drummers. With a Winter in play every mercenary counts 1; a Drummer doubles its
   own line's mercenaries; with a Spring the mercenaries whose printed strength is the highest
   in play get +3; a Heroine counts 10, a Courtesan 1. "Highest" compares printed strengths.
@@ -27,7 +31,7 @@ from engine.condottiere.cards import (
     WINTER,
     largest_group,
 )
-from engine.condottiere.state import CondottiereConfig, State
+from engine.condottiere.state import Line, State
 
 END_ADJACENT = "adjacent"
 END_TOTAL = "regions"
@@ -43,8 +47,9 @@ MAX_BATTLES = 200
 # -- numbers that depend on the configuration ---------------------------------------------
 
 
-def thresholds(config: CondottiereConfig) -> tuple[int, int]:
+def thresholds(s: State) -> tuple[int, int]:
     """(regions in total, connected regions) that win, by player count and Bigger Kingdoms."""
+    config = s.config
     small = config.players <= 3
     total = 6 if small else 5
     adjacent = 4 if small else 3
@@ -53,9 +58,10 @@ def thresholds(config: CondottiereConfig) -> tuple[int, int]:
     return total, adjacent
 
 
-def game_limit(config: CondottiereConfig) -> int:
+def game_limit(s: State) -> int:
     """Games after which a match ends even if nobody reached the target. Every game in which
     some region is held scores a point, so a match that scores reaches the target sooner."""
+    config = s.config
     return config.players * config.target_score
 
 
@@ -64,16 +70,51 @@ def hand_limit(s: State, seat: int) -> int:
     return HAND_BASE + s.owner.count(seat)
 
 
-def start_hand(config: CondottiereConfig) -> int:
-    return HAND_START_DRAW if config.draw_after_battle else HAND_START
+def start_hand(s: State) -> int:
+    """The cards each seat is dealt at the start of a game (fewer with Draw After Battle)."""
+    return HAND_START_DRAW if s.config.draw_after_battle else HAND_START
 
 
 # -- strength ----------------------------------------------------------------------------------
 
 
-def line_strengths(lines: tuple[tuple[tuple[int, int], ...], ...], only_up: bool = False) -> list[int]:
-    """Every line's strength at conclusion (``only_up``: counting face-up cards alone, the
-    strength a seat announces; a masked card counts nothing)."""
+def strengths(s: State) -> list[int]:
+    """Every line's strength at conclusion: every card counted, face down or not (a masked
+    card counts nothing)."""
+    return _count(s, s.lines, False)
+
+
+def announced_strengths(s: State) -> list[int]:
+    """Every line's strength counting its face-up cards alone: the strength a seat announces
+    in Hidden Cards, and what everyone sees."""
+    return _count(s, s.lines, True)
+
+
+def own_strength(s: State, seat: int) -> int | None:
+    """What ``seat``'s line would count with its own face-down cards turned up, the others'
+    face-down cards left out: the strength only that seat knows. ``None`` with no face-down
+    card in its line."""
+    if not 0 <= seat < len(s.lines) or all(up for _, up in s.lines[seat]):
+        return None
+    lines = tuple(line if q == seat else tuple((c, 1) for c, up in line if up)
+                  for q, line in enumerate(s.lines))
+    return _count(s, lines, False)[seat]
+
+
+def fought_strengths(before: State, after: State) -> list[int]:
+    """The strengths that decided the battle the action from ``before`` to ``after`` concluded,
+    as the resolution counted them: the lines fought (``after``'s, unless they were already
+    cleared) in ``before``'s battle."""
+    if any(after.lines):
+        s = before.copy()
+        s.lines = after.lines
+        return strengths(s)
+    return strengths(before)
+
+
+def _count(s: State, lines: tuple[Line, ...], only_up: bool) -> list[int]:
+    """The strengths of ``lines`` in position ``s`` (``only_up``: counting face-up cards
+    alone)."""
     winter = spring = False
     top = 0
     for line in lines:
@@ -143,7 +184,7 @@ def max_take(s: State, seat: int) -> int:
 
 def victory(s: State, seat: int) -> str:
     """How ``seat`` meets a victory condition now ("" if it does not)."""
-    total_need, adjacent_need = thresholds(s.config)
+    total_need, adjacent_need = thresholds(s)
     mask = s.regions_of(seat)
     if largest_group(mask) >= adjacent_need:
         return END_ADJACENT

@@ -90,14 +90,17 @@ from engine.condottiere.measures import (
     HAND_START_DRAW,
     KEEP_MAX,
     MAX_BATTLES,
+    announced_strengths,
     battle_regions,
     courtesans,
     favor_regions,
+    fought_strengths,
     game_limit,
     hand_limit,
-    line_strengths,
     max_take,
+    own_strength,
     start_hand,
+    strengths,
     thresholds,
     victory,
 )
@@ -122,8 +125,9 @@ __all__ = [
     "HAND_START_DRAW", "KEEP_MAX", "MAX_BATTLES", "apply_in_place", "apply_unchecked",
     "battle_regions",
     "chance_outcomes", "courtesans", "current_player", "face_down_position", "favor_regions",
-    "game_limit", "hand_limit", "is_over", "keep_choices", "legal_actions", "line_strengths",
+    "game_limit", "hand_limit", "is_over", "keep_choices", "legal_actions",
     "max_take", "new_game", "revealer", "start_hand", "thresholds", "victory",
+    "announced_strengths", "fought_strengths", "own_strength", "strengths",
 ]
 
 # -- creating a game ---------------------------------------------------------------------------
@@ -193,7 +197,7 @@ def chance_outcomes(s: State) -> list[tuple[Action, float]]:
         pile = s.pile
         total = sum(pile)
         seat = s.turn
-        out = [(mk("draw", seat, UNKNOWN), pile[U] / total)] if pile[U] else []
+        out = [(mk("draw", seat, card=UNKNOWN), pile[U] / total)] if pile[U] else []
         for c in range(KINDS):
             k = pile[c]
             if k:
@@ -222,7 +226,7 @@ def legal_actions(s: State) -> list[Action]:
             seat, pos = first_face_down(s)
         card = s.lines[seat][pos][0]
         cards = sorted(FACE_DOWN_KINDS) if card == UNKNOWN else [card]
-        return [mk("reveal", seat, c, position=pos) for c in cards]
+        return [mk("reveal", seat, card=c, position=pos) for c in cards]
     if phase == "take":
         return [mk("take", seat, draws=k) for k in range(max_take(s, seat) + 1)]
     if phase == "discard":
@@ -298,7 +302,7 @@ def apply_in_place(state: State, action: Action) -> None:
 def _apply_start(s: State, a: Action) -> None:
     n = s.players
     s.holder = s.placer = a.seat
-    s.owed = (start_hand(s.config),) * n
+    s.owed = (start_hand(s),) * n
     s.then = "place"
     start_deal(s)
 

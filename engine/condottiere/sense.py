@@ -45,7 +45,7 @@ def _leader(strengths: list[float]) -> int:
 def _wins_game(s: State, seat: int) -> bool:
     if seat < 0 or s.battle < 0:
         return False
-    total, adjacent = thresholds(s.config)
+    total, adjacent = thresholds(s)
     mask = s.regions_of(seat) | (1 << s.battle)
     return largest_group(mask) >= adjacent or mask.bit_count() >= total
 

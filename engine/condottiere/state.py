@@ -34,20 +34,23 @@ copy before returning it. Fields, all ints, strs and tuples:
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple, cast
 
 from engine.condottiere.cards import BISHOP, KINDS, NREGIONS, SCARECROW, SLOTS
 from engine.core import (
+    NO_CARD,
     UNKNOWN,
     InvalidActionError,
     InvalidStateError,
     Option,
     ValueState,
-    action_kind,
+    action_fields,
+    plain_list,
+    plain_map,
 )
 
-REFEREE = -1
-NO_CARD = -2
+#: a state's ``viewer`` when it is the full state, no seat's view (a viewer, never a card)
+REFEREE: Final[int] = -1
 #: an action's ``region``, ``taken``, ``position``, ``draws`` or ``flip`` when it has none
 NONE = -1
 #: a Bishop's ``region`` (and a state's ``favor``) when the Favor of the Pope is off the board
@@ -111,19 +114,21 @@ class CondottiereConfig:
         game so far, ``docs/protocol.md``), a field declared after them only when it is not at
         its default. So a variant added later leaves every other game's bytes as they were,
         and a peer that does not know it refuses a game that plays it."""
-        return {
-            f.name: getattr(self, f.name)
-            for f in fields(self)
-            if f.name in _ALWAYS_WRITTEN or getattr(self, f.name) != f.default
-        }
+        out: dict[str, object] = {}
+        for f in fields(self):
+            value: object = getattr(self, f.name)
+            if f.name in _ALWAYS_WRITTEN or value != f.default:
+                out[f.name] = value
+        return out
 
     @classmethod
     def from_data(cls, data: object) -> CondottiereConfig:
         known = {f.name for f in fields(cls)}
-        if not isinstance(data, dict) or set(data) - known:
+        d = plain_map(data)
+        if d is None or set(d) - known:
             raise InvalidStateError(f"not a Condottiere configuration: {data!r}")
         try:
-            return cls(**data)
+            return cls(**d)  # type: ignore[arg-type]  # __post_init__ checks every type
         except (TypeError, ValueError) as e:
             raise InvalidStateError(str(e)) from None
 
@@ -134,8 +139,26 @@ _ALWAYS_WRITTEN = frozenset((
 ))
 
 
-class Action(NamedTuple):
-    """One step of the game. Unused fields keep their defaults: ``NO_CARD`` for ``card``, ``NONE``
+_new = tuple.__new__
+
+
+class _ActionFields(NamedTuple):
+    """The fields of an ``Action``, in the order of its tuple (see ``Action``)."""
+
+    kind: str
+    seat: int
+    card: int = NO_CARD
+    region: int = NONE
+    taken: int = NONE
+    position: int = NONE
+    draws: int = NONE
+    flip: int = NONE
+    cards: tuple[int, ...] = ()
+
+
+class Action(_ActionFields):
+    """One step of the game, built from keywords beyond its ``kind`` and ``seat`` (so a field
+    added or moved never changes what a call means). Unused fields keep their defaults: ``NO_CARD`` for ``card``, ``NONE``
     for the others, ``()`` for ``cards``. Each field has one meaning:
 
     ``card``      the card drawn, played or revealed
@@ -174,26 +197,30 @@ class Action(NamedTuple):
     it is written.
     """
 
-    kind: str
-    seat: int
-    card: int = NO_CARD
-    region: int = NONE
-    taken: int = NONE
-    position: int = NONE
-    draws: int = NONE
-    flip: int = NONE
-    cards: tuple[int, ...] = ()
+    __slots__ = ()
+
+    def __new__(
+        cls, kind: str, seat: int, *, card: int = NO_CARD, region: int = NONE,
+        taken: int = NONE, position: int = NONE, draws: int = NONE, flip: int = NONE,
+        cards: tuple[int, ...] = (),
+    ) -> Action:
+        return _new(cls, (kind, seat, card, region, taken, position, draws, flip, cards))
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str, int], dict[str, object]]:
+        return (self.kind, self.seat), dict(zip(self._fields[2:], self[2:], strict=True))
 
     def to_data(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
+        d: dict[str, object] = {"kind": self.kind, "seat": self.seat}
         if self.card != NO_CARD:
             d["card"] = self.card
         name = target_field(self.kind, self.card)
-        for other in _TARGET_FIELDS:
-            if other != name and getattr(self, other) != NONE:
+        targets = {"region": self.region, "taken": self.taken, "position": self.position,
+                   "draws": self.draws}
+        for other, value in targets.items():
+            if other != name and value != NONE:
                 raise InvalidActionError(f"a {self.kind} has no {other}: {self!r}")
-        if name is not None and getattr(self, name) != NONE:
-            d["target"] = getattr(self, name)
+        if name is not None and targets[name] != NONE:
+            d["target"] = targets[name]
         if self.flip != NONE:
             d["flip"] = self.flip
         if self.cards:
@@ -202,11 +229,10 @@ class Action(NamedTuple):
 
     @classmethod
     def from_data(cls, data: object) -> Action:
-        kind = action_kind(data, _FIELDS, ACTION_KINDS)
-        assert isinstance(data, dict)  # action_kind refused anything else
-        values: dict[str, Any] = {}
+        kind, d = action_fields(data, _FIELDS, ACTION_KINDS)
+        values: dict[str, int] = {}
         for name, default, lo, hi in _INT_FIELDS:
-            v = data.get(name, default)
+            v = d.get(name, default)
             if type(v) is not int or not lo <= v <= hi:
                 raise InvalidActionError(f"action field {name} out of range in {data!r}")
             values[name] = v
@@ -216,12 +242,9 @@ class Action(NamedTuple):
             if field is None:
                 raise InvalidActionError(f"action field target is not used by this {kind} in {data!r}")
             values[field] = target
-        cards = data.get("cards", [])
-        if (
-            not isinstance(cards, (list, tuple))
-            or len(cards) > 120
-            or any(type(c) is not int or not UNKNOWN <= c < KINDS for c in cards)
-        ):
+        items = plain_list(d.get("cards", []))
+        cards = [c for c in items or () if type(c) is int and UNKNOWN <= c < KINDS]
+        if items is None or len(items) > 120 or len(cards) != len(items):
             raise InvalidActionError(f"action field cards must list cards in {data!r}")
         return cls(kind, cards=tuple(sorted(cards)), **values)
 
@@ -243,11 +266,10 @@ _INT_FIELDS = (
     ("flip", NONE, NONE, 200),
 )
 _FIELDS = {"kind", "cards"} | {n for n, *_ in _INT_FIELDS}
-_new = tuple.__new__
 _object_new = object.__new__
 
 
-def mk(kind: str, seat: int, card: int = NO_CARD, region: int = NONE, taken: int = NONE,
+def mk(kind: str, seat: int, *, card: int = NO_CARD, region: int = NONE, taken: int = NONE,
        position: int = NONE, draws: int = NONE, flip: int = NONE,
        cards: tuple[int, ...] = ()) -> Action:
     """The fast constructor used by the rules' inner loops."""
@@ -357,18 +379,17 @@ class State(ValueState):
     # -- plain data -------------------------------------------------------------------------
 
     def to_data(self) -> dict[str, Any]:
-        d: dict[str, Any] = {}
+        d: dict[str, object] = {}
         for name in _SLOTS:
-            v = getattr(self, name)
             if name == "config":
-                v = v.to_data()
+                d[name] = self.config.to_data()
             elif name == "hands":
-                v = [list(h) for h in v]
+                d[name] = [list(h) for h in self.hands]
             elif name == "lines":
-                v = [[list(e) for e in line] for line in v]
-            elif name in _TUPLES:
-                v = list(v)
-            d[name] = v
+                d[name] = [[list(e) for e in line] for line in self.lines]
+            else:
+                v: object = getattr(self, name)
+                d[name] = list(cast("tuple[int, ...]", v)) if name in _TUPLES else v
         return d
 
     @classmethod
@@ -382,13 +403,23 @@ class State(ValueState):
 
 
 def _ints(xs: object, lo: int = -1, hi: int = 10_000) -> tuple[int, ...]:
-    if not isinstance(xs, list) or any(type(x) is not int or not lo <= x <= hi for x in xs):
+    items = plain_list(xs) if isinstance(xs, list) else None
+    ints = [x for x in items or () if type(x) is int and lo <= x <= hi]
+    if items is None or len(ints) != len(items):
         raise InvalidStateError(f"expected a list of ints from {lo} to {hi}, not {xs!r}")
-    return tuple(xs)
+    return tuple(ints)
 
 
-def _from_data(d: object) -> State:
-    if not isinstance(d, dict) or set(d) != set(_SLOTS):
+def _seats(x: object, n: int) -> list[object]:
+    items = plain_list(x) if isinstance(x, list) else None
+    if items is None or len(items) != n:
+        raise InvalidStateError(f"per-seat fields must list {n} seats")
+    return items
+
+
+def _from_data(data: object) -> State:
+    d = plain_map(data)
+    if d is None or set(d) != set(_SLOTS):
         raise InvalidStateError("a Condottiere state needs exactly the fields " + ", ".join(_SLOTS))
     config = CondottiereConfig.from_data(d["config"])
     n = config.players
@@ -400,47 +431,49 @@ def _from_data(d: object) -> State:
     for name in ("end", "won_by"):
         if type(d[name]) is not str:
             raise InvalidStateError(f"{name} must be a string")
-    hands = d["hands"]
-    lines = d["lines"]
-    per_seat = [hands, lines, d["passed"], d["owed"], d["points"]]
-    if any(not isinstance(x, list) or len(x) != n for x in per_seat):
-        raise InvalidStateError(f"per-seat fields must list {n} seats")
-    values: dict[str, Any] = {name: d[name] for name in _SLOTS}
+    hands = _seats(d["hands"], n)
+    lines = _seats(d["lines"], n)
+    for name in ("passed", "owed", "points"):
+        _seats(d[name], n)
+    values: dict[str, object] = dict(d)
     values["config"] = config
     values["hands"] = tuple(tuple(sorted(_ints(h, UNKNOWN, KINDS - 1))) for h in hands)
     parsed_lines = []
     for line in lines:
-        if not isinstance(line, list):
+        entries_data = plain_list(line) if isinstance(line, list) else None
+        if entries_data is None:
             raise InvalidStateError(f"a battle line is a list, not {line!r}")
         entries = []
-        for e in line:
+        for e in entries_data:
             pair = _ints(e, UNKNOWN, KINDS - 1)
             if len(pair) != 2 or pair[1] not in (0, 1):
                 raise InvalidStateError(f"a line entry is [card, up], not {e!r}")
             entries.append(pair)
         parsed_lines.append(tuple(entries))
     values["lines"] = tuple(parsed_lines)
-    values["owner"] = _ints(d["owner"], -1, n - 1)
-    if len(values["owner"]) != NREGIONS:
+    owner = values["owner"] = _ints(d["owner"], -1, n - 1)
+    if len(owner) != NREGIONS:
         raise InvalidStateError(f"owner must list {NREGIONS} regions")
     for name in ("pile", "discards"):
-        values[name] = _ints(d[name], 0, 200)
-        if len(values[name]) != SLOTS:
+        counts = values[name] = _ints(d[name], 0, 200)
+        if len(counts) != SLOTS:
             raise InvalidStateError(f"{name} must count {SLOTS} kinds of card")
-    for name in ("passed", "owed", "queue", "fighters", "points", "winners"):
-        values[name] = _ints(d[name], 0)
+    seat_lists = {name: _ints(d[name], 0) for name in
+                  ("passed", "owed", "queue", "fighters", "points", "winners")}
+    values.update(seat_lists)
     ranges = {
         "viewer": (REFEREE, n - 1), "turn": (0, n - 1), "holder": (0, n - 1), "placer": (0, n - 1),
         "battle": (-1, NREGIONS - 1), "favor": (-1, NREGIONS - 1), "defender": (-1, n - 1),
         "free": (0, 1), "pending": (-1, 200), "final": (0, 2),
     }
     for name, (lo, hi) in ranges.items():
-        if not lo <= values[name] <= hi:
-            raise InvalidStateError(f"{name} must be from {lo} to {hi}, not {values[name]}")
+        v = values[name]
+        if type(v) is not int or not lo <= v <= hi:
+            raise InvalidStateError(f"{name} must be from {lo} to {hi}, not {v}")
     for name in ("queue", "fighters", "winners"):
-        if any(q >= n for q in values[name]):
+        if any(q >= n for q in seat_lists[name]):
             raise InvalidStateError(f"{name} names a seat beyond {n} players")
-    if any(p not in (0, 1) for p in values["passed"]):
+    if any(p not in (0, 1) for p in seat_lists["passed"]):
         raise InvalidStateError("passed holds 0 or 1 per seat")
     s = object.__new__(State)
     for name, v in values.items():

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 
+from engine import bots
 from engine.medici import rules
 from engine.medici.cards import COPIES, JESTER, RANK_VALUE, RANKS
 from engine.medici.game import scores
@@ -27,14 +28,12 @@ from engine.medici.state import Action, State, mk, place_of
 from engine.medici.view import view as seat_view
 
 
-class RandomBot:
-    name = "random"
-
-    def __init__(self, rng: random.Random | None = None) -> None:
-        self.rng = rng or random.Random()
+class RandomBot(bots.RandomBot[State, Action]):
+    def legal_actions(self, view: State) -> list[Action]:
+        return rules.legal_actions(view)
 
     def choose(self, view: State, seat: int) -> Action:
-        return self.rng.choice(rules.legal_actions(seat_view(view, seat)))
+        return super().choose(seat_view(view, seat), seat)  # never more than the seat may know
 
 
 def _card_score(c: int) -> int:
@@ -110,7 +109,7 @@ class GreedyBot:
             w = 1 if alliance[0] == seat else COPIES[h % RANKS] - seen[h % RANKS]
             if w <= 0:
                 continue
-            revealed = rules.apply_unchecked(struck, mk("reveal", alliance[0], h, slot=a.slot))
+            revealed = rules.apply_unchecked(struck, mk("reveal", alliance[0], card=h, slot=a.slot))
             best = max(
                 self._value(revealed, r, seat) - (self.FIZZLE_COST if r.elim < 0 else 0.0)
                 for r in rules.legal_actions(revealed)

@@ -3,7 +3,9 @@ object that the command line, the table and the network use.
 
 The checked door ``apply`` takes input from people and peers. It raises
 ``InvalidActionError`` for anything that is not an ``Action`` of a known kind with int fields,
-and ``IllegalActionError`` for a well-formed action the rules do not allow now. On a masked
+and ``IllegalActionError`` for a well-formed action the rules do not allow now: whether the
+rules allow it is ``legality.is_legal``, the same answer as looking the action up in
+``rules.legal_actions`` without listing them. On a masked
 state (a view), an action may name a card the state does not know (a card a seat plays from a
 hand the view cannot see) or ``UNKNOWN`` (a card placed face down or under a deck): it is
 legal when it would be with that card in the hand, and the card is one of the seat's house with
@@ -23,6 +25,7 @@ from engine.core import UNKNOWN, IllegalActionError, InvalidActionError, Outcome
 from engine.medici import rules, setup, text
 from engine.medici import state as medici_state
 from engine.medici.cards import COPIES, HOUSES, RANK_VALUE, RANKS, house_of
+from engine.medici.legality import is_legal
 from engine.medici.state import KINDS, NO_LIMIT, OPTIONS, VARIANTS, Action, MediciConfig, State
 from engine.medici.view import draw_shown, public_action, view
 
@@ -98,8 +101,7 @@ def apply(state: State, action: object) -> State:
         raise IllegalActionError(f"{a!r}: the game is over ({state.end})")
     if not 0 <= a.seat < state.players:
         raise IllegalActionError(f"{a!r}: there is no seat {a.seat} in a {state.players}-player game")
-    legal = rules.legal_actions(state)
-    if a in legal:
+    if is_legal(state, a):
         return rules.apply_unchecked(state, a)
     if a.kind == "draw" and _masked_draw_ok(state, a):
         return rules.apply_unchecked(state, a)
@@ -107,7 +109,7 @@ def apply(state: State, action: object) -> State:
         return rules.apply_unchecked(state, a)
     if a.kind not in ("draw", "first", "reveal", "flip", "resolve", "stuck"):
         widened = _with_card_in_hand(state, a.seat, a.card)
-        if widened is not None and a in rules.legal_actions(widened):
+        if widened is not None and is_legal(widened, a):
             return rules.apply_unchecked(state, a)
     try:
         said = text.action_text(state, a)

@@ -30,6 +30,7 @@ from typing import TypeVar
 
 from engine.core import CHANCE, REVEAL, TERMINAL, UNKNOWN, IllegalActionError
 from engine.medici.cards import (
+    CARDS,
     COPIES,
     HOUSES,
     JESTER,
@@ -40,6 +41,7 @@ from engine.medici.cards import (
     RANKS,
     house_deck,
 )
+from engine.medici.moves import BY_LIMIT, DRAWS, UNKNOWN_PLANS, card_moves, values
 from engine.medici.state import (
     KINDS,
     NO_CARD,
@@ -135,9 +137,10 @@ def chance_outcomes(s: State) -> list[tuple[Action, float]]:
         if pool:
             n = len(pool)
             count = pool.count
-            return [(_new(Action, ("draw", seat, c, 0, NONE, NONE, NONE, NONE, 0)), count(c) / n) for c in sorted(set(pool))]
+            draws = DRAWS[seat]
+            return [(draws[c + 1], count(c) / n) for c in sorted(set(pool))]
         bottom = s.bottoms[seat]
-        return [(mk("draw", seat, bottom[0]), 1.0)] if bottom else []
+        return [(mk("draw", seat, card=bottom[0]), 1.0)] if bottom else []
     if s.phase == "first":
         tied = first_candidates(s)
         return [(mk("first", seat), 1 / len(tied)) for seat in tied]
@@ -164,16 +167,8 @@ def deck_size(s: State, seat: int) -> int:
     return len(s.pools[seat]) + len(s.bottoms[seat])
 
 
-def _values(c: int, limit: int = NO_LIMIT) -> range:
-    """The values card ``c`` may be played as under ``limit``."""
-    r = c % RANKS
-    if r == JESTER:
-        top = JESTER_MAX if limit == NO_LIMIT else min(JESTER_MAX, limit)
-        return range(1, top + 1)
-    v = RANK_VALUE[r]
-    if limit != NO_LIMIT and v > limit:
-        return range(0)
-    return range(v, v + 1)
+#: the values card ``c`` may be played as under a limit (``moves.values``)
+_values = values
 
 
 def _seen(s: State) -> list[int]:
@@ -219,21 +214,39 @@ def possible_hidden(s: State, seat: int, a: Alliance) -> list[int]:
 _RANK_VALUES: tuple[frozenset[int], ...] = tuple(frozenset(_values(r)) for r in range(RANKS))
 
 
-def _strike_sums(s: State, seat: int, a: Alliance, seen: list[int] | None = None) -> set[int]:
-    """Totals the face-up and hidden cards of ``a`` may make together, as ``seat`` knows
-    (the values of the cards ``possible_hidden`` lists; ``seen`` is ``_seen(s)`` if known)."""
+#: the values each rank may take when revealed, as bits (bit ``v`` for the value ``v``)
+_RANK_BITS: tuple[int, ...] = tuple(sum(1 << v for v in _values(r)) for r in range(RANKS))
+_ALL_RANKS = tuple(range(RANKS))
+_BEYOND_JESTER = (JESTER,) + tuple(
+    r for r in range(RANKS) if _RANK_BITS[r] & ~_RANK_BITS[JESTER])
+
+
+def _strike_bits(s: State, seat: int, a: Alliance, seen: list[int] | None = None) -> int:
+    """``_strike_sums`` as bits: bit ``t`` is set when the two cards may make the total ``t``."""
     placer, hidden = a[0], a[1]
     if placer == seat and hidden != UNKNOWN:
-        hvals: frozenset[int] | set[int] = _RANK_VALUES[hidden % RANKS]
+        hbits = _RANK_BITS[hidden % RANKS]
     else:
         if seen is None:
             seen = _seen(s)
         base = placer * RANKS
-        hvals = set()
-        for r in range(RANKS):
+        hbits = 0
+        # while a Jester may be hidden, only ranks with a value a Jester cannot take add bits
+        ranks = _BEYOND_JESTER if seen[base + JESTER] < COPIES[JESTER] else _ALL_RANKS
+        for r in ranks:
             if seen[base + r] < COPIES[r]:
-                hvals |= _RANK_VALUES[r]
-    return {tv + hv for tv in _RANK_VALUES[a[2] % RANKS] for hv in hvals}
+                hbits |= _RANK_BITS[r]
+    bits = 0
+    for tv in _RANK_VALUES[a[2] % RANKS]:
+        bits |= hbits << tv
+    return bits
+
+
+def _strike_sums(s: State, seat: int, a: Alliance, seen: list[int] | None = None) -> set[int]:
+    """Totals the face-up and hidden cards of ``a`` may make together, as ``seat`` knows
+    (the values of the cards ``possible_hidden`` lists; ``seen`` is ``_seen(s)`` if known)."""
+    bits = _strike_bits(s, seat, a, seen)
+    return {t for t in range(bits.bit_length()) if bits >> t & 1}
 
 
 def _strike_matches(s: State, a: Alliance, hidden: int) -> bool:
@@ -268,14 +281,15 @@ def legal_actions(s: State) -> list[Action]:
     if phase == "top":
         seat = s.turn
         slots = [k for k, a in enumerate(s.alliances[seat]) if a is not None and a[2] == NO_CARD]
-        return [mk("top", seat, c, slot=k) for c in sorted(set(s.hands[seat])) for k in slots]
+        return [_new(Action, ("top", seat, c, 0, NONE, k, NONE, NONE, 0))
+                for c in sorted(set(s.hands[seat])) for k in slots]
     if phase == "flip":
         seat = s.turn
         for k, a in enumerate(s.alliances[seat]):
             if a is not None and not a[3]:
                 if a[2] == UNKNOWN:
-                    return [mk("flip", seat, c, slot=k) for c in _own_possible(s, seat)]
-                return [mk("flip", seat, a[2], slot=k)]
+                    return [mk("flip", seat, card=c, slot=k) for c in _own_possible(s, seat)]
+                return [mk("flip", seat, card=a[2], slot=k)]
         return []
     if phase == "reveal":
         assert s.pending is not None
@@ -288,8 +302,8 @@ def legal_actions(s: State) -> list[Action]:
                 # the striker placed the card itself (three players): it knew it, so it could
                 # strike only if the card makes a match; a card that does not was never there
                 cards = [c for c in cards if _strike_matches(s, a, c)]
-            return [mk("reveal", a[0], c, slot=slot) for c in cards]
-        return [mk("reveal", a[0], a[1], slot=slot)]
+            return [mk("reveal", a[0], card=c, slot=slot) for c in cards]
+        return [mk("reveal", a[0], card=a[1], slot=slot)]
     if phase == "resolve":
         return _resolve_actions(s)
     return []
@@ -308,7 +322,8 @@ def _hide_actions(s: State) -> list[Action]:
         for h in range(n)
         if (h != seat or n == 3) and s.alliances[h][(seat - h - 1) % n] is None
     ]
-    return [mk("hide", seat, c, before=h) for c in sorted(set(s.hands[seat])) for h in holders]
+    return [_new(Action, ("hide", seat, c, 0, h, NONE, NONE, NONE, 0))
+            for c in sorted(set(s.hands[seat])) for h in holders]
 
 
 def _totals(s: State) -> dict[int, list[int]]:
@@ -326,18 +341,27 @@ def _play_actions(s: State) -> list[Action]:
         return [mk("stuck", seat)]
     middle = s.middle
     sids = [st[0] for st in middle]
-    totals = _totals(s)
+    top_sid = sids[-1] if sids else 0
+    tbits = 0  # bit t: some stack totals t
+    for _, total, _ in middle:
+        tbits |= 1 << total
+    # two stacks of one total: a card played as 0 (a Minister) may conspire
+    twins = tbits.bit_count() < len(middle)
+    totals: dict[int, list[int]] = {}  # total -> its stacks, by sid (made when first needed)
     deck = bool(s.pools[seat] or s.bottoms[seat])
-    # per alliance slot, the totals its face-up and hidden cards may make: a card played as v
-    # may strike when v plus one of them is the total of a stack
-    row = s.alliances[seat]
-    seen = _seen(s) if any(a is not None and a[0] != seat for a in row) else None
-    sums = [(k, _strike_sums(s, seat, a, seen)) for k, a in enumerate(row) if a is not None]
-    wanted: dict[int, set[int]] = {}  # v -> the totals that v would complete
+    # per alliance slot, the totals its face-up and hidden cards may make (as bits): a card
+    # played as v may strike when v plus one of them is the total of a stack
+    sums: list[tuple[int, int]] = []
+    seen = None
+    for k, a in enumerate(s.alliances[seat]):
+        if a is not None:
+            if seen is None and (a[0] != seat or a[1] == UNKNOWN):
+                seen = _seen(s)
+            sums.append((k, _strike_bits(s, seat, a, seen)))
     out: list[Action] = []
     add = out.append
-    new = _new
-    A = Action
+    by_limit = BY_LIMIT.get
+    key = seat * CARDS * 17 + limit + 1  # the key of card_moves(seat, c, limit), less c * 17
     prev = None
     for c in hand:
         if c == prev:
@@ -345,41 +369,81 @@ def _play_actions(s: State) -> list[Action]:
         prev = c
         if c == UNKNOWN:
             if deck:
-                add(mk("plan", seat, c))
+                add(UNKNOWN_PLANS[seat])
             continue
-        vals = _values(c, limit)
-        if not vals:
+        got = by_limit(key + c * 17)
+        moves, plan = got if got is not None else card_moves(seat, c, limit)
+        if not moves:
             continue
-        if len(vals) == 1:
-            v = vals[0]
-            add(new(A, ("court", seat, c, v, NONE, NONE, NONE, NONE, 0)))
-            out += [new(A, ("build", seat, c, v, NONE, NONE, sid, NONE, 0)) for sid in sids]
-            for sid, total, _ in middle:
-                for other in totals.get(total + v, ()):
-                    if other != sid:
-                        add(new(A, ("conspire", seat, c, v, NONE, NONE, sid, other, 0)))
+        if len(moves) == 1:
+            m = moves[0]
+            v = m.value
+            add(m.court)
+            if sids:
+                builds = m.builds
+                if top_sid >= len(builds):
+                    builds = m.builds_upto(top_sid)
+                out += map(builds.__getitem__, sids)
+                if v:
+                    starts = (tbits >> v) & tbits  # bit t: stacks total t and t + v
+                    if starts:
+                        totals = totals or _totals(s)
+                        out += [m.conspire(sid, other) for sid, other in _pairs(totals, starts, v)]
+                elif twins:
+                    totals = totals or _totals(s)
+                    out += [m.conspire(sid, other) for sid, other in _twin_pairs(totals)]
+            wanted = tbits >> v  # bit x: a stack totals x + v
+            for k, bits in sums:
+                if bits & wanted:
+                    add(m.strikes[k])
         else:
-            out += [new(A, ("court", seat, c, v, NONE, NONE, NONE, NONE, 0)) for v in vals]
-            out += [new(A, ("build", seat, c, v, NONE, NONE, sid, NONE, 0)) for sid in sids for v in vals]
-            for sid, total, _ in middle:
-                found = []
-                for v in vals:
-                    for other in totals.get(total + v, ()):
-                        if other != sid:
-                            found.append((other, v))
-                found.sort()
-                for other, v in found:
-                    add(new(A, ("conspire", seat, c, v, NONE, NONE, sid, other, 0)))
-        for k, ks in sums:
-            for v in vals:
-                w = wanted.get(v)
-                if w is None:
-                    w = wanted[v] = {t - v for t in totals}
-                if not ks.isdisjoint(w):
-                    add(new(A, ("strike", seat, c, v, NONE, k, NONE, NONE, 0)))
+            out += [m.court for m in moves]
+            if sids:
+                totals = totals or _totals(s)
+                tables = [m.builds_upto(top_sid) for m in moves]
+                out += [b[sid] for sid in sids for b in tables]
+                for sid, total, _ in middle:
+                    found = []
+                    for m in moves:
+                        for other in totals.get(total + m.value, ()):
+                            if other != sid:
+                                found.append((other, m.value, m))
+                    found.sort(key=_first_two)
+                    out += [m.conspire(sid, other) for other, _, m in found]
+            for k, bits in sums:
+                for m in moves:
+                    if bits & (tbits >> m.value):
+                        add(m.strikes[k])
         if deck:
-            add(new(A, ("plan", seat, c, 0, NONE, NONE, NONE, NONE, 0)))
+            add(plan)
     return out
+
+
+def _pairs(totals: dict[int, list[int]], starts: int, v: int) -> list[tuple[int, int]]:
+    """The stacks ``(sid, other)`` where ``other`` totals ``v`` more than ``sid`` (``v`` > 0),
+    in stack order (the middle is in stack order, and ``totals`` lists each total's stacks in
+    it); ``starts`` has bit ``t`` set for each total ``t`` such that ``t + v`` is one too."""
+    pairs = []
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        t = low.bit_length() - 1
+        others = totals[t + v]
+        pairs += [(sid, other) for sid in totals[t] for other in others]
+    pairs.sort()
+    return pairs
+
+
+def _twin_pairs(totals: dict[int, list[int]]) -> list[tuple[int, int]]:
+    """The pairs of different stacks ``(sid, other)`` of one total, in stack order."""
+    pairs = [(sid, other) for same in totals.values() if len(same) > 1
+             for sid in same for other in same if other != sid]
+    pairs.sort()
+    return pairs
+
+
+def _first_two(x: tuple[int, int, object]) -> tuple[int, int]:
+    return x[0], x[1]
 
 
 def _resolve_actions(s: State) -> list[Action]:
@@ -399,9 +463,9 @@ def _resolve_actions(s: State) -> list[Action]:
             value, extra = (tv if tjest else 0), (hv if hjest else 0)
             matches = totals.get(pv + tv + hv, ())
             for sid in matches:
-                hits.append(mk("resolve", seat, NO_CARD, value, elim=sid, extra=extra))
+                hits.append(mk("resolve", seat, card=NO_CARD, value=value, elim=sid, extra=extra))
             if not matches:
-                misses.append(mk("resolve", seat, NO_CARD, value, extra=extra))
+                misses.append(mk("resolve", seat, card=NO_CARD, value=value, extra=extra))
     out = hits or misses
     out.sort(key=sort_key)
     return out

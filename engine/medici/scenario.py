@@ -181,7 +181,7 @@ def action(
         value = RANK_VALUE[c % RANKS] if c >= 0 and kind in ("court", "build", "conspire", "strike") else 0
     where = {"stack": NONE if stack is None else parse_stack_label(stack),
              "slot": NONE if slot is None else slot - 1}
-    return Action(kind, seat, c, value, elim=NONE if elim is None else parse_stack_label(elim), extra=extra,
+    return Action(kind, seat, card=c, value=value, elim=NONE if elim is None else parse_stack_label(elim), extra=extra,
                   **where)
 
 

@@ -47,7 +47,7 @@ def ends_game(s: State, a: Action, seat: int) -> bool:
 
 
 def _strike_wins(struck: State, a: Action, seat: int, placer: int, h: int) -> bool:
-    revealed = rules.apply_unchecked(struck, mk("reveal", placer, h, slot=a.slot))
+    revealed = rules.apply_unchecked(struck, mk("reveal", placer, card=h, slot=a.slot))
     return any(leads(rules.apply_unchecked(revealed, r), seat) for r in rules.legal_actions(revealed))
 
 

@@ -25,16 +25,18 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.core import (
+    NO_CARD,
     UNKNOWN,
     InvalidActionError,
     InvalidStateError,
     Option,
     ValueState,
-    action_kind,
+    action_fields,
+    plain_list,
+    plain_map,
 )
 from engine.medici.cards import CARDS
 
-NO_CARD = -2
 NO_LIMIT = -1
 #: an action's ``before``, ``slot``, ``stack`` or ``elim`` when it has none (``elim``: the strike fizzles)
 NONE = -1
@@ -90,9 +92,9 @@ class MediciConfig:
         ``docs/protocol.md``), an option declared after it only when it is on, and ``ages``
         when given. So a variant added later leaves every other game's bytes as they were, and
         a peer that does not know it refuses a game that plays it."""
-        d: dict[str, Any] = {"players": self.players}
+        d: dict[str, object] = {"players": self.players}
         for name in OPTIONS:
-            value = getattr(self, name)
+            value: object = getattr(self, name)
             if value or name == "end_when_all_struck":
                 d[name] = value
         if self.ages:
@@ -101,26 +103,46 @@ class MediciConfig:
 
     @classmethod
     def from_data(cls, data: object) -> MediciConfig:
-        if not isinstance(data, dict) or set(data) - {"players", "ages", *OPTIONS}:
+        d = plain_map(data)
+        if d is None or set(d) - {"players", "ages", *OPTIONS}:
             raise InvalidStateError(f"not a Medici configuration: {data!r}")
-        players = data.get("players", 4)
-        ages = data.get("ages", [])
+        players = d.get("players", 4)
+        raw_ages = d.get("ages", [])
+        ages = plain_list(raw_ages) if isinstance(raw_ages, list) else None
         flags: dict[str, bool] = {}
         for name in OPTIONS:
-            flag = data.get(name, False)
+            flag = d.get(name, False)
             if type(flag) is not bool:
                 raise InvalidStateError(f"not a Medici configuration: {data!r}")
             flags[name] = flag
-        if type(players) is not int or not isinstance(ages, list):
+        if type(players) is not int or ages is None:
             raise InvalidStateError(f"not a Medici configuration: {data!r}")
         try:
-            return cls(players, ages=tuple(ages), **flags)
+            return cls(players, ages=tuple(ages), **flags)  # type: ignore[arg-type]
         except ValueError as e:
             raise InvalidStateError(str(e)) from None
 
 
-class Action(NamedTuple):
-    """One step of the game. Unused fields keep their defaults (``NONE`` for ``before``,
+_new = tuple.__new__
+
+
+class _ActionFields(NamedTuple):
+    """The fields of an ``Action``, in the order of its tuple (see ``Action``)."""
+
+    kind: str
+    seat: int
+    card: int = NO_CARD
+    value: int = 0
+    before: int = NONE
+    slot: int = NONE
+    stack: int = NONE
+    elim: int = NONE
+    extra: int = 0
+
+
+class Action(_ActionFields):
+    """One step of the game, built from keywords beyond its ``kind`` and ``seat`` (so a field
+    added or moved never changes what a call means). Unused fields keep their defaults (``NONE`` for ``before``,
     ``slot``, ``stack``, ``elim``).
 
     ==========  ===========================================================================
@@ -149,28 +171,30 @@ class Action(NamedTuple):
     is a field of another kind set on an action when it is written.
     """
 
-    kind: str
-    seat: int
-    card: int = NO_CARD
-    value: int = 0
-    before: int = NONE
-    slot: int = NONE
-    stack: int = NONE
-    elim: int = NONE
-    extra: int = 0
+    __slots__ = ()
+
+    def __new__(
+        cls, kind: str, seat: int, *, card: int = NO_CARD, value: int = 0, before: int = NONE,
+        slot: int = NONE, stack: int = NONE, elim: int = NONE, extra: int = 0,
+    ) -> Action:
+        return _new(cls, (kind, seat, card, value, before, slot, stack, elim, extra))
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str, int], dict[str, int]]:
+        return (self.kind, self.seat), dict(zip(self._fields[2:], self[2:], strict=True))
 
     def to_data(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
+        d: dict[str, object] = {"kind": self.kind, "seat": self.seat}
         if self.card != NO_CARD:
             d["card"] = self.card
         if self.value != 0:
             d["value"] = self.value
         name = _TARGET_OF.get(self.kind)
-        for other in _TARGET_FIELDS:
-            if other != name and getattr(self, other) != NONE:
+        targets = {"before": self.before, "slot": self.slot, "stack": self.stack}
+        for other, value in targets.items():
+            if other != name and value != NONE:
                 raise InvalidActionError(f"a {self.kind} has no {other}: {self!r}")
-        if name is not None and getattr(self, name) != NONE:
-            d["target"] = getattr(self, name)
+        if name is not None and targets[name] != NONE:
+            d["target"] = targets[name]
         if self.elim != NONE:
             d["elim"] = self.elim
         if self.extra != 0:
@@ -182,11 +206,10 @@ class Action(NamedTuple):
         """The action in plain data; ``InvalidActionError`` naming the field when a field is
         unknown, missing, not an int, or outside the range any action may hold (``FIELD_RANGES``),
         or when ``target`` is given to a kind that has none (``target_field``)."""
-        kind = action_kind(data, _FIELDS, KINDS)
-        assert isinstance(data, dict)  # action_kind refused anything else
+        kind, d = action_fields(data, _FIELDS, KINDS)
         values: dict[str, int] = {}
         for name, default in (("seat", None), *_DEFAULTS):
-            v = data.get(name, default)
+            v = d.get(name, default)
             lo, hi = FIELD_RANGES[name]
             if type(v) is not int or not lo <= v <= hi:
                 raise InvalidActionError(
@@ -211,7 +234,10 @@ def target_field(kind: str) -> str | None:
 def place_of(a: Action) -> int:
     """The seat, alliance slot or stack ``a`` names, whichever its kind has (``NONE``: none)."""
     name = _TARGET_OF.get(a.kind)
-    return NONE if name is None else int(getattr(a, name))
+    if name is None:
+        return NONE
+    place: int = getattr(a, name)
+    return place
 
 
 _TARGET_OF = {"hide": "before", "top": "slot", "flip": "slot", "strike": "slot", "reveal": "slot",
@@ -228,10 +254,9 @@ _FIELDS = {"kind", "seat"} | {n for n, _ in _DEFAULTS}
 #: most); a target holder, slot or stack; a stack to eliminate (``NONE``: none); a Jester's value
 FIELD_RANGES = {"seat": (0, 3), "card": (NO_CARD, CARDS - 1), "value": (0, 15),
                 "target": (NONE, MAX_STACK), "elim": (NONE, MAX_STACK), "extra": (0, 10)}
-_new = tuple.__new__
 
 
-def mk(kind: str, seat: int, card: int = NO_CARD, value: int = 0, before: int = NONE,
+def mk(kind: str, seat: int, *, card: int = NO_CARD, value: int = 0, before: int = NONE,
        slot: int = NONE, stack: int = NONE, elim: int = NONE, extra: int = 0) -> Action:
     """The fast constructor used by the rules' inner loops."""
     return _new(Action, (kind, seat, card, value, before, slot, stack, elim, extra))
@@ -294,7 +319,7 @@ class State(ValueState):
     # -- plain data -------------------------------------------------------------------------
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        d: dict[str, object] = {
             "config": self.config.to_data(),
             "phase": self.phase,
             "turn": self.turn,
@@ -311,6 +336,7 @@ class State(ValueState):
             "turns": self.turns,
             "end": self.end,
         }
+        return d
 
     @classmethod
     def from_data(cls, data: object) -> State:
@@ -322,65 +348,80 @@ class State(ValueState):
             raise InvalidStateError(f"not a Medici state: {e}") from None
 
 
-_INT = {int}
-
-
 def _ints(xs: object) -> tuple[int, ...]:
-    if not isinstance(xs, list) or (xs and set(map(type, xs)) != _INT):
+    items = plain_list(xs) if isinstance(xs, list) else None
+    ints = [x for x in items or () if type(x) is int]
+    if items is None or len(ints) != len(items):
         raise InvalidStateError(f"expected a list of ints, not {xs!r}")
-    return tuple(xs)
+    return tuple(ints)
 
 
-def _from_data(d: object) -> State:
-    if not isinstance(d, dict) or set(d) != set(_SLOTS):
+def _list(xs: object, what: str) -> list[object]:
+    items = plain_list(xs) if isinstance(xs, list) else None
+    if items is None:
+        raise InvalidStateError(f"{what} must be a list, not {xs!r}")
+    return items
+
+
+def _int(x: object, what: str) -> int:
+    if type(x) is not int:
+        raise InvalidStateError(f"{what} must be an int")
+    return x
+
+
+def _from_data(data: object) -> State:
+    d = plain_map(data)
+    if d is None or set(d) != set(_SLOTS):
         raise InvalidStateError("a Medici state needs exactly the fields " + ", ".join(_SLOTS))
     s = object.__new__(State)
     config = MediciConfig.from_data(d["config"])
     n = config.players
-    if d["phase"] not in PHASES:
-        raise InvalidStateError(f"unknown phase {d['phase']!r}")
-    seats = [d["hands"], d["pools"], d["bottoms"], d["alliances"], d["limits"], d["shown"]]
-    if any(not isinstance(x, list) or len(x) != n for x in seats):
+    phase = d["phase"]
+    if not isinstance(phase, str) or phase not in PHASES:
+        raise InvalidStateError(f"unknown phase {phase!r}")
+    seats = {name: _list(d[name], name) for name in
+             ("hands", "pools", "bottoms", "alliances", "limits", "shown")}
+    if any(len(x) != n for x in seats.values()):
         raise InvalidStateError(f"per-seat fields must list {n} seats")
     alliances = []
-    for row in d["alliances"]:
-        if not isinstance(row, list) or len(row) != 3:
+    for row in seats["alliances"]:
+        slots = plain_list(row) if isinstance(row, list) else None
+        if slots is None or len(slots) != 3:
             raise InvalidStateError("each holder has three alliance slots")
-        alliances.append(tuple(None if a is None else _alliance(a) for a in row))
+        a0, a1, a2 = (None if a is None else _alliance(a) for a in slots)
+        alliances.append((a0, a1, a2))
     middle = []
-    for entry in d["middle"]:
-        sid, total, cards = entry
-        pairs = tuple(_pair(c) for c in cards)
+    for entry in _list(d["middle"], "middle"):
+        parts = _list(entry, "a stack")
+        if len(parts) != 3:
+            raise InvalidStateError(f"bad stack {entry!r}")
+        sid, total, cards = parts
+        pairs = tuple(_pair(c) for c in _list(cards, "a stack's cards"))
         if type(sid) is not int or total != sum(v for _, v in pairs) or not pairs:
             raise InvalidStateError(f"bad stack {entry!r}")
-        middle.append((sid, total, pairs))
-    values = {
-        "config": config,
-        "phase": d["phase"],
-        "turn": d["turn"],
-        "hands": tuple(_ints(h) for h in d["hands"]),
-        "pools": tuple(_ints(p) for p in d["pools"]),
-        "bottoms": tuple(_ints(b) for b in d["bottoms"]),
-        "alliances": tuple(alliances),
-        "middle": tuple(middle),
-        "next_sid": d["next_sid"],
-        "eliminated": _ints(d["eliminated"]),
-        "limits": _ints(d["limits"]),
-        "shown": _ints(d["shown"]),
-        "pending": None if d["pending"] is None else _ints(d["pending"]),
-        "turns": d["turns"],
-        "end": d["end"],
-    }
-    if values["pending"] is not None and len(values["pending"]) != 4:
+        middle.append((sid, sum(v for _, v in pairs), pairs))
+    pending = None if d["pending"] is None else _ints(d["pending"])
+    if pending is not None and len(pending) != 4:
         raise InvalidStateError("pending strike needs four fields")
-    for name in ("turn", "next_sid", "turns"):
-        if type(values[name]) is not int:
-            raise InvalidStateError(f"{name} must be an int")
-    if type(values["end"]) is not str:
+    end = d["end"]
+    if type(end) is not str:
         raise InvalidStateError("end must be a string")
-    _check_ranges(values, n)
-    for name, v in values.items():
-        object.__setattr__(s, name, v)
+    s.config = config
+    s.phase = phase
+    s.turn = _int(d["turn"], "turn")
+    s.hands = tuple(_ints(h) for h in seats["hands"])
+    s.pools = tuple(_ints(p) for p in seats["pools"])
+    s.bottoms = tuple(_ints(b) for b in seats["bottoms"])
+    s.alliances = tuple(alliances)
+    s.middle = tuple(middle)
+    s.next_sid = _int(d["next_sid"], "next_sid")
+    s.eliminated = _ints(d["eliminated"])
+    s.limits = _ints(seats["limits"])
+    s.shown = _ints(seats["shown"])
+    s.pending = None if pending is None else (pending[0], pending[1], pending[2], pending[3])
+    s.turns = _int(d["turns"], "turns")
+    s.end = end
+    _check_ranges(s, n)
     return s
 
 
@@ -392,30 +433,30 @@ def _within(name: str, xs: tuple[int, ...], lo: int, hi: int) -> None:
         raise InvalidStateError(f"{name} holds a value outside {lo}..{hi}: {list(xs)!r}")
 
 
-def _check_ranges(v: dict[str, Any], n: int) -> None:
+def _check_ranges(v: State, n: int) -> None:
     """Every number of a state in its range (cards may be UNKNOWN where a view masks them)."""
-    for name in ("hands", "pools", "bottoms"):
-        for xs in v[name]:
+    for name, rows in (("hands", v.hands), ("pools", v.pools), ("bottoms", v.bottoms)):
+        for xs in rows:
             _within(name, xs, UNKNOWN, _CARDS - 1)
-    _within("eliminated", v["eliminated"], 0, _CARDS - 1)
-    _within("limits", v["limits"], NO_LIMIT, 15)
-    _within("shown", v["shown"], NO_CARD, _CARDS - 1)
-    for row in v["alliances"]:
+    _within("eliminated", v.eliminated, 0, _CARDS - 1)
+    _within("limits", v.limits, NO_LIMIT, 15)
+    _within("shown", v.shown, NO_CARD, _CARDS - 1)
+    for row in v.alliances:
         for a in row:
             if a is not None and not (
                 0 <= a[0] < n and UNKNOWN <= a[1] < _CARDS and NO_CARD <= a[2] < _CARDS and a[3] in (0, 1)
             ):
                 raise InvalidStateError(f"bad shadow alliance {list(a)!r}")
-    sids = [st[0] for st in v["middle"]]
-    for _, _, cards in v["middle"]:
+    sids = [st[0] for st in v.middle]
+    for _, _, cards in v.middle:
         for c, value in cards:
             if not (0 <= c < _CARDS and 0 <= value <= 15):
                 raise InvalidStateError(f"bad card in the middle: {[c, value]!r}")
-    if sids != sorted(set(sids)) or (sids and (sids[0] < 0 or sids[-1] >= v["next_sid"])):
+    if sids != sorted(set(sids)) or (sids and (sids[0] < 0 or sids[-1] >= v.next_sid)):
         raise InvalidStateError(f"stack ids must rise and stay below next_sid: {sids!r}")
-    if not 0 <= v["turn"] < n or v["turns"] < 0 or v["next_sid"] < 0:
+    if not 0 <= v.turn < n or v.turns < 0 or v.next_sid < 0:
         raise InvalidStateError("turn, turns or next_sid out of range")
-    p = v["pending"]
+    p = v.pending
     if p is not None and not (
         0 <= p[0] < 3 and 0 <= p[1] < _CARDS and 0 <= p[2] <= 15 and NO_CARD <= p[3] < _CARDS
     ):

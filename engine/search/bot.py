@@ -34,25 +34,28 @@ hands it a full state gets a move decided on what the seat may know.
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Generic
 
+from engine.core import A, Bot, S
+from engine.registry import Settings
 from engine.search.game import SearchGame
 from engine.search.ismcts import Budget, Search, SearchResult
 
 
-class SearchBot:
+class SearchBot(Generic[S, A]):
     name = "ismcts"
 
     def __init__(
         self,
-        game: SearchGame,
+        game: SearchGame[S, A],
         rng: random.Random,
         think: float = 1.0,
         iterations: int | None = None,
         rollout: str = "random",
         exploration: float = 0.7,
         bias: float = 0.0,
-        fallback: Any = None,
+        fallback: Bot[S, A] | None = None,
         setup_phases: tuple[str, ...] = (),
         cap: float | None = None,
         horizon: bool = True,
@@ -70,16 +73,16 @@ class SearchBot:
         self.setup_phases = setup_phases
         #: the budget of a set-up decision searched (None: the budget of any other decision)
         self.setup_budget = setup_budget
-        self.last: SearchResult | None = None
+        self.last: SearchResult[A] | None = None
 
-    def choose(self, view: Any, seat: int) -> Any:
+    def choose(self, view: S, seat: int) -> A:
         if self.game.mask is not None:  # never more than the seat may know
             view = self.game.mask(view, seat)
         if self.fallback is not None and getattr(view, "phase", None) in self.setup_phases:
             return self.fallback.choose(view, seat)
         return self.decide(view, seat)[0]
 
-    def decide(self, view: Any, seat: int) -> tuple[Any, SearchResult]:
+    def decide(self, view: S, seat: int) -> tuple[A, SearchResult[A]]:
         """The searched move on the seat's view of ``view``, and the search's figures."""
         if self.game.mask is not None:
             view = self.game.mask(view, seat)
@@ -89,7 +92,7 @@ class SearchBot:
         self.last = self.search.run(view, seat, budget)
         return self._sensible(view, seat, self.last), self.last
 
-    def _sensible(self, view: Any, seat: int, result: SearchResult) -> Any:
+    def _sensible(self, view: S, seat: int, result: SearchResult[A]) -> A:
         """The search's move, or when the game calls it senseless the most visited move that
         is not (the search's move when every move is senseless)."""
         senseless = self.game.senseless
@@ -101,38 +104,48 @@ class SearchBot:
         return max(others, key=lambda a: (result.visits.get(a, 0), result.means.get(a, -1.0)))
 
 
-def _setup_budget(settings: dict[str, Any]) -> Budget | None:
+def _number(settings: Settings, name: str) -> float | None:
+    """A setting that is a number (from a level, or the command line's text), or ``None``."""
+    value = settings.get(name)
+    if value is None:
+        return None
+    if isinstance(value, (int, float, str)):
+        return float(value)
+    raise ValueError(f"{name} must be a number, not {value!r}")
+
+
+def _setup_budget(settings: Settings) -> Budget | None:
     """The budget of a searched set-up decision: ``setup_iterations`` under a cap of
     ``setup_think`` seconds of CPU (None when neither is set: the budget of any decision)."""
-    its, cap = settings.get("setup_iterations"), settings.get("setup_think")
+    its, cap = _number(settings, "setup_iterations"), _number(settings, "setup_think")
     if its is None and cap is None:
         return None
-    cap = None if cap is None else float(cap)
     if its is None:
         return Budget(seconds=cap or 1.0)
     return Budget(seconds=cap or 1.0, iterations=int(its), cap=cap)
 
 
 def factory(
-    game: SearchGame,
-    make_fallback: Any = None,
+    game: SearchGame[S, A],
+    make_fallback: Callable[[random.Random], Bot[S, A]] | None = None,
     setup_phases: tuple[str, ...] = (),
-    defaults: dict[str, Any] | None = None,
-    beliefs: dict[str, SearchGame] | None = None,
-) -> Any:
+    defaults: Settings | None = None,
+    beliefs: dict[str, SearchGame[S, A]] | None = None,
+) -> Callable[[random.Random, Settings], SearchBot[S, A]]:
     """A registry bot factory ``(rng, settings) -> SearchBot`` for ``game``; ``defaults`` are
     the game's best settings, which the given ones override. ``beliefs`` names other ways the
     game draws its hidden cards (``"uniform"``, ...): the setting ``beliefs`` picks one
     (``"model"``, the default, is ``game``)."""
     games = {"model": game, **(beliefs or {})}
 
-    def make(rng: random.Random, given: dict[str, Any]) -> SearchBot:
+    def make(rng: random.Random, given: Settings) -> SearchBot[S, A]:
         settings = {**(defaults or {}), **given}
         belief = str(settings.get("beliefs", "model"))
         if belief not in games:
             raise ValueError(f"beliefs must be one of {', '.join(games)}, not {belief!r}")
-        think = settings.get("think")
-        iterations = settings.get("iterations")
+        think = _number(settings, "think")
+        iterations = _number(settings, "iterations")
+        exploration, bias = _number(settings, "exploration"), _number(settings, "bias")
         setup = settings.get("setup", "greedy")
         if setup not in ("greedy", "search"):
             raise ValueError(f"setup must be greedy or search, not {setup!r}")
@@ -140,14 +153,14 @@ def factory(
         return SearchBot(
             games[belief],
             rng,
-            think=1.0 if think is None else float(think),
+            think=1.0 if think is None else think,
             iterations=None if iterations is None else int(iterations),
-            rollout=settings.get("rollout", "random"),
-            exploration=float(settings.get("exploration", 0.7)),
-            bias=float(settings.get("bias", 0.0)),
+            rollout=str(settings.get("rollout", "random")),
+            exploration=0.7 if exploration is None else exploration,
+            bias=0.0 if bias is None else bias,
             fallback=fallback,
             setup_phases=setup_phases,
-            cap=None if think is None or iterations is None else float(think),
+            cap=None if think is None or iterations is None else think,
             horizon=settings.get("horizon", 1) not in (0, "0", "no", False),
             path=str(settings.get("path", "fast")),
             setup_budget=_setup_budget(settings) if setup == "search" and setup_phases else None,

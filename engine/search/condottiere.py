@@ -41,12 +41,12 @@ from collections.abc import Callable, Hashable
 from engine.condottiere import rules, sense
 from engine.condottiere.cards import COPIES, FACE_DOWN_KINDS, KINDS, SLOTS, STRENGTH, largest_group
 from engine.condottiere.game import outcome
-from engine.condottiere.state import REFEREE, Action, State, mk
+from engine.condottiere.state import REFEREE, VARIANTS, Action, State, mk
 from engine.condottiere.view import public_action, view
 from engine.core import UNKNOWN
-from engine.search.condottiere_sim import simulate
+from engine.search.condottiere_sim import MIRRORED, simulate
 from engine.search.determinize import InconsistentViewError, deal, unseen
-from engine.search.game import SearchGame, outcome_rewards
+from engine.search.game import SearchGame, mirrored, outcome_rewards
 
 U = SLOTS - 1  # the count of masked cards in a count vector
 FULL = {c: COPIES[c] for c in range(KINDS)}
@@ -148,7 +148,7 @@ def sample_chance(s: State, rng: random.Random) -> Action:
         for c in range(KINDS):
             r -= pile[c]
             if r < 0:
-                return mk("draw", s.turn, c)
+                return mk("draw", s.turn, card=c)
         raise AssertionError("the pile counts do not add up")
     if phase == "start":
         return mk("start", rng.randrange(s.players))
@@ -167,7 +167,7 @@ def light_action(s: State, seat: int, rng: random.Random, explore: float = 0.1) 
         return legal[rng.randrange(len(legal))]
     phase = s.phase
     if phase == "play":
-        strengths = rules.line_strengths(s.lines)
+        strengths = rules.strengths(s)
         mine = strengths[seat]
         best = max(x for q, x in enumerate(strengths) if q != seat)
         if mine > best:
@@ -206,7 +206,7 @@ def evaluate(s: State, until: int) -> list[float] | None:
     what wins, plus a little for the strength in its hand."""
     if s.battles < until or s.phase == "play":
         return None
-    total_need, adjacent_need = rules.thresholds(s.config)
+    total_need, adjacent_need = rules.thresholds(s)
     scores = []
     for q in range(s.players):
         mask = s.regions_of(q)
@@ -237,7 +237,9 @@ GAME = SearchGame(
     play=rules.apply_in_place,
     prepare=prepare,
     simulations={
-        "random": lambda s, rng: simulate(s, rng, False, random_action, rewards),
-        "light": lambda s, rng: simulate(s, rng, True, light_action, rewards),
+        "random": mirrored(lambda s, rng: simulate(s, rng, False, random_action, rewards), rules,
+                           VARIANTS, MIRRORED, random_action, sample_chance, rewards),
+        "light": mirrored(lambda s, rng: simulate(s, rng, True, light_action, rewards), rules,
+                          VARIANTS, MIRRORED, light_action, sample_chance, rewards),
     },
 )

@@ -40,10 +40,17 @@ from engine.condottiere.cards import (
     WINTER,
 )
 from engine.condottiere.flow import after_deal, first_face_down, reshuffle
-from engine.condottiere.measures import battle_regions, favor_regions, line_strengths
+from engine.condottiere.measures import battle_regions, favor_regions, strengths
 from engine.condottiere.state import NO_CARD, NONE, Action, State, _new, mk
 from engine.core import UNKNOWN
 
+#: the options whose rules this module mirrors. A game that plays any other option is not
+#: simulated here: ``engine.search.condottiere`` plays it with the rules themselves
+#: (``engine.search.game.mirrored``), so a variant added to the rules alone cannot make this
+#: copy of them disagree
+MIRRORED = frozenset(
+    ("draw_after_battle", "playing_for_points", "bigger_kingdoms", "capturing_regions", "hidden_cards")
+)
 _PASS = "pass"
 _SEATS = 6  # the most players a Condottiere game seats (``CondottiereConfig``)
 #: the actions a rollout takes most, built once: a pass, holding one's hand, a plain play (a
@@ -141,12 +148,12 @@ def _light_play(s: State, seat: int, rng: random.Random, memo: list[Any], explor
         return _play_at(s, seat, rng.randrange(n), down)
     lines = s.lines
     if memo[0] is lines:
-        strengths = memo[1]
+        counted = memo[1]
     else:
-        strengths = memo[1] = _strengths(lines)
+        counted = memo[1] = _strengths(s)
         memo[0] = lines
-    mine = strengths[seat]
-    best = max(strengths[:seat] + strengths[seat + 1 :])
+    mine = counted[seat]
+    best = max(counted[:seat] + counted[seat + 1 :])
     if mine <= best:
         need = best - mine
         for c in hand:  # sorted: the first that takes the lead is the weakest
@@ -159,8 +166,10 @@ def _light_play(s: State, seat: int, rng: random.Random, memo: list[Any], explor
     return _PASSES[seat]
 
 
-def _strengths(lines: tuple[tuple[tuple[int, int], ...], ...]) -> list[int]:
-    """``line_strengths`` of a full state's lines, in one pass while no season is in play."""
+def _strengths(s: State) -> list[int]:
+    """``measures.strengths`` of a full state, in one pass while no season is in play (under
+    the options in ``MIRRORED`` only, where strength is a function of the lines)."""
+    lines = s.lines
     out = []
     for line in lines:
         mercs = bonus = 0
@@ -175,7 +184,7 @@ def _strengths(lines: tuple[tuple[tuple[int, int], ...], ...]) -> list[int]:
             elif c == DRUMMER:
                 drum = True
             elif c == WINTER or c == SPRING:
-                return line_strengths(lines)
+                return strengths(s)
         out.append((2 * mercs if drum else mercs) + bonus)
     return out
 
@@ -233,7 +242,7 @@ def _reveal(s: State) -> Action:
         pos = rules.face_down_position(s.lines[seat], s.pending)
     else:
         seat, pos = first_face_down(s)
-    return mk("reveal", seat, s.lines[seat][pos][0], position=pos)
+    return mk("reveal", seat, card=s.lines[seat][pos][0], position=pos)
 
 
 def simulate(

@@ -40,6 +40,10 @@ Optionally, for speed (the search works without them, at the cost of a state cop
   policy, ``sample_chance`` and ``play`` (the same moves from the same generator state), only
   faster: it may pick moves without listing every legal action and deal many cards at once.
 
+A simulation is a copy of the rules written for speed, so it is written for the options it
+knows: ``mirrored`` runs it only on a game that plays none other, and plays any other game
+step by step with the rules themselves.
+
 ``outcome_rewards`` turns an ``Outcome`` into rewards: a win (shared equally among tied
 winners) is worth ``1 - margin_weight``, and ``margin_weight`` more is spread by the score margin
 over the best other seat, so that among won (or lost) games the search prefers larger margins.
@@ -48,11 +52,53 @@ over the best other seat, so that among won (or lost) games the search prefers l
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Generic, Protocol, TypeVar
 
-from engine.core import Outcome
+from engine.core import TERMINAL, A, Option, Outcome, S, options_on
+
+S_contra = TypeVar("S_contra", contravariant=True)
+A_contra = TypeVar("A_contra", contravariant=True)
+
+
+class _InPlace(Protocol[S_contra, A_contra]):
+    """The rules a step-by-step rollout needs: whose turn, and a move applied in place."""
+
+    def current_player(self, state: S_contra, /) -> int: ...
+    def apply_in_place(self, state: S_contra, action: A_contra, /) -> None: ...
+
+
+def mirrored(
+    fast: Callable[[S, random.Random], list[float]],
+    rules: _InPlace[S, A],
+    variants: Sequence[Option],
+    names: frozenset[str],
+    policy: Callable[[S, int, random.Random], A],
+    sample_chance: Callable[[S, random.Random], A],
+    rewards: Callable[[S], list[float]],
+) -> Callable[[S, random.Random], list[float]]:
+    """A simulation that uses ``fast``, a copy of the rules written for the options ``names``,
+    only on a game that plays no other option of ``variants``; any other game is played step by
+    step with the rules themselves (``rules.current_player``, ``rules.apply_in_place``), the
+    same moves from the same generator state. So a variant added to the rules alone never
+    meets a copy of them that does not know it."""
+
+    def slow(s: S, rng: random.Random) -> list[float]:
+        current_player, play = rules.current_player, rules.apply_in_place
+        while True:
+            p = current_player(s)
+            if p == TERMINAL:
+                return rewards(s)
+            play(s, sample_chance(s, rng) if p < 0 else policy(s, p, rng))
+
+    def run(s: S, rng: random.Random) -> list[float]:
+        config: object = getattr(s, "config")  # noqa: B009 - every game's state has one
+        if options_on(variants, config) <= names:
+            return fast(s, rng)
+        return slow(s, rng)
+
+    return run
 
 
 def outcome_rewards(outcome: Outcome, scale: float, margin_weight: float = 0.1) -> list[float]:
@@ -70,24 +116,25 @@ def outcome_rewards(outcome: Outcome, scale: float, margin_weight: float = 0.1) 
 
 
 @dataclass(frozen=True)
-class SearchGame:
-    """A game as the search sees it (see the module docstring)."""
+class SearchGame(Generic[S, A]):
+    """A game as the search sees it (see the module docstring), over the game's state and
+    action types."""
 
     name: str
-    current_player: Callable[[Any], int]
-    legal_actions: Callable[[Any], list[Any]]
-    apply: Callable[[Any, Any], Any]
-    determinize: Callable[[Any, int, random.Random], Any]
-    observe: Callable[[Any, Any, int], Hashable]
-    sample_chance: Callable[[Any, random.Random], Any]
-    rollouts: Mapping[str, Callable[[Any, int, random.Random], Any]]
-    rewards: Callable[[Any], list[float]]
-    prior: Callable[[Any, Any, int], float] | None = None
-    mask: Callable[[Any, int], Any] | None = None
-    senseless: Callable[[Any, Any, int], str] | None = None
-    horizon: Callable[[Any], Any] | None = None
-    evaluate: Callable[[Any, Any], list[float] | None] | None = None
-    copy: Callable[[Any], Any] | None = None
-    prepare: Callable[[Any, int], Callable[[random.Random], Any]] | None = None
-    play: Callable[[Any, Any], None] | None = None
-    simulations: Mapping[str, Callable[[Any, random.Random], list[float]]] = field(default_factory=dict)
+    current_player: Callable[[S], int]
+    legal_actions: Callable[[S], list[A]]
+    apply: Callable[[S, A], S]
+    determinize: Callable[[S, int, random.Random], S]
+    observe: Callable[[S, A, int], Hashable]
+    sample_chance: Callable[[S, random.Random], A]
+    rollouts: Mapping[str, Callable[[S, int, random.Random], A]]
+    rewards: Callable[[S], list[float]]
+    prior: Callable[[S, A, int], float] | None = None
+    mask: Callable[[S, int], S] | None = None
+    senseless: Callable[[S, A, int], str] | None = None
+    horizon: Callable[[S], int] | None = None
+    evaluate: Callable[[S, int], list[float] | None] | None = None
+    copy: Callable[[S], S] | None = None
+    prepare: Callable[[S, int], Callable[[random.Random], S]] | None = None
+    play: Callable[[S, A], None] | None = None
+    simulations: Mapping[str, Callable[[S, random.Random], list[float]]] = field(default_factory=dict)

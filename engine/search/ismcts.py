@@ -60,9 +60,9 @@ import random
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic
 
-from engine.core import TERMINAL
+from engine.core import TERMINAL, A, S
 from engine.search.game import SearchGame
 
 #: how an iteration plays: ``fast`` (in place, the game's simulations) or ``legacy`` (a copy a
@@ -98,19 +98,19 @@ class Budget:
 
 
 @dataclass
-class SearchResult:
-    action: Any
+class SearchResult(Generic[A]):
+    action: A
     iterations: int
-    visits: dict[Any, int]
-    means: dict[Any, float]
+    visits: dict[A, int]
+    means: dict[A, float]
 
 
-class Search:
+class Search(Generic[S, A]):
     """One decision's search: a tree over the observer's information sets."""
 
     def __init__(
         self,
-        game: SearchGame,
+        game: SearchGame[S, A],
         rng: random.Random,
         exploration: float = 0.7,
         rollout: str = "random",
@@ -132,7 +132,7 @@ class Search:
         self.simulation = game.simulations.get(rollout) if self.fast else None
         self._iterate = self._iterate_fast if self.fast else self._iterate_legacy
 
-    def run(self, view: Any, seat: int, budget: Budget) -> SearchResult:
+    def run(self, view: S, seat: int, budget: Budget) -> SearchResult[A]:
         g = self.game
         if g.mask is not None:  # never more than the seat may know, whatever it is handed
             view = g.mask(view, seat)
@@ -179,7 +179,7 @@ class Search:
 
     # -- one iteration ----------------------------------------------------------------------
 
-    def _iterate_fast(self, root: Node, view: Any, seat: int) -> None:
+    def _iterate_fast(self, root: Node, view: S, seat: int) -> None:
         """One iteration on a private copy of the determinization, changed in place."""
         g, rng = self.game, self.rng
         assert g.play is not None
@@ -243,7 +243,7 @@ class Search:
             if mover >= 0:
                 n.reward += rewards[mover]
 
-    def _iterate_legacy(self, root: Node, view: Any, seat: int) -> None:
+    def _iterate_legacy(self, root: Node, view: S, seat: int) -> None:
         g, rng = self.game, self.rng
         state = g.determinize(view, seat, rng)
         node = root
@@ -297,11 +297,11 @@ class Search:
             if mover >= 0:
                 n.reward += rewards[mover]
 
-    def _groups(self, state: Any, legal: list[Any], p: int, seat: int) -> dict[Hashable, list[Any]]:
+    def _groups(self, state: S, legal: list[A], p: int, seat: int) -> dict[Hashable, list[A]]:
         if p == seat:
             return {a: [a] for a in legal}
         observe = self.game.observe
-        groups: dict[Hashable, list[Any]] = {}
+        groups: dict[Hashable, list[A]] = {}
         for a in legal:
             key = observe(state, a, seat)
             bucket = groups.get(key)
@@ -312,7 +312,7 @@ class Search:
         return groups
 
     def _pick_untried(
-        self, state: Any, untried: list[Hashable], groups: dict[Hashable, list[Any]], p: int
+        self, state: S, untried: list[Hashable], groups: dict[Hashable, list[A]], p: int
     ) -> tuple[Hashable, float]:
         """The untried group to expand: at random, or with a prior, the best by the prior
         (ties at random); for another seat's group the prior of its best action."""
@@ -332,7 +332,7 @@ class Search:
                 picks.append(key)
         return (picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]), best
 
-    def _select(self, children: dict[Hashable, Node], groups: dict[Hashable, list[Any]]) -> Hashable:
+    def _select(self, children: dict[Hashable, Node], groups: dict[Hashable, list[A]]) -> Hashable:
         c = self.c
         bias = self.bias
         log = math.log
@@ -351,7 +351,7 @@ class Search:
                 best, best_key = score, key
         return best_key
 
-    def _rollout_in_place(self, state: Any) -> list[float]:
+    def _rollout_in_place(self, state: S) -> list[float]:
         g, rng = self.game, self.rng
         current_player, play, policy = g.current_player, g.play, self.rollout_policy
         assert play is not None
@@ -364,7 +364,7 @@ class Search:
             else:
                 play(state, policy(state, p, rng))
 
-    def _rollout(self, state: Any) -> list[float]:
+    def _rollout(self, state: S) -> list[float]:
         g, rng = self.game, self.rng
         current_player, apply, policy = g.current_player, g.apply, self.rollout_policy
         if self.judged:
@@ -378,7 +378,7 @@ class Search:
             else:
                 state = apply(state, policy(state, p, rng))
 
-    def _rollout_to(self, state: Any, in_place: bool) -> list[float]:
+    def _rollout_to(self, state: S, in_place: bool) -> list[float]:
         """A rollout that stops at the game's horizon with its evaluation (``in_place``: on
         the iteration's private state, with ``play``; else a copy a step, with ``apply``)."""
         g, rng = self.game, self.rng

@@ -39,12 +39,12 @@ from engine.core import UNKNOWN
 from engine.medici import rules, sense
 from engine.medici.cards import COPIES, MINISTER, RANK_VALUE, RANKS
 from engine.medici.game import outcome
-from engine.medici.state import NO_CARD, NONE, Action, State, mk
+from engine.medici.state import NO_CARD, NONE, VARIANTS, Action, State, mk
 from engine.medici.view import public_action, view
 from engine.search.determinize import deal, unseen
-from engine.search.game import SearchGame, outcome_rewards
+from engine.search.game import SearchGame, mirrored, outcome_rewards
 from engine.search.medici_model import GUESS_RANK, guess_rank
-from engine.search.medici_sim import simulate
+from engine.search.medici_sim import MIRRORED, simulate
 
 
 def _visible_cards(v: State) -> list[int]:
@@ -210,8 +210,8 @@ def sample_chance(s: State, rng: random.Random) -> Action:
         seat = s.turn
         pool = s.pools[seat]
         if pool:
-            return mk("draw", seat, pool[rng.randrange(len(pool))])
-        return mk("draw", seat, s.bottoms[seat][0])
+            return mk("draw", seat, card=pool[rng.randrange(len(pool))])
+        return mk("draw", seat, card=s.bottoms[seat][0])
     if phase == "first":
         tied = rules.first_candidates(s)
         return mk("first", tied[rng.randrange(len(tied))])
@@ -305,10 +305,10 @@ def fast_action(
         v = vals[rng.randrange(len(vals))]
         r = rng.randrange(3)
         if r == 1 and middle:
-            return mk("build", seat, c, v, stack=middle[rng.randrange(len(middle))][0])
+            return mk("build", seat, card=c, value=v, stack=middle[rng.randrange(len(middle))][0])
         if r == 2 and (s.pools[seat] or s.bottoms[seat]):
-            return mk("plan", seat, c)
-        return mk("court", seat, c, v)
+            return mk("plan", seat, card=c)
+        return mk("court", seat, card=c, value=v)
     totals: dict[int, list[int]] = {}
     lost: dict[int, int] = {}
     for sid, total, st in middle:
@@ -357,8 +357,8 @@ def fast_action(
                 picks.append(pick)
     kind, c, v, target, elim = picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
     if kind == "strike":
-        return mk(kind, seat, c, v, slot=target)
-    return mk(kind, seat, c, v, stack=target, elim=elim)
+        return mk(kind, seat, card=c, value=v, slot=target)
+    return mk(kind, seat, card=c, value=v, stack=target, elim=elim)
 
 
 def _as_striker_sees(s: State, seat: int, slot: int) -> State:
@@ -414,8 +414,10 @@ GAME = SearchGame(
     play=rules.apply_in_place,
     prepare=prepare,
     simulations={
-        "fast": lambda s, rng: simulate(s, rng, fast_action, sample_chance, rewards),
-        "dealt": lambda s, rng: simulate(s, rng, dealt_action, sample_chance, rewards, guess=False),
+        "fast": mirrored(lambda s, rng: simulate(s, rng, fast_action, sample_chance, rewards), rules,
+                         VARIANTS, MIRRORED, fast_action, sample_chance, rewards),
+        "dealt": mirrored(lambda s, rng: simulate(s, rng, dealt_action, sample_chance, rewards, guess=False),
+                          rules, VARIANTS, MIRRORED, dealt_action, sample_chance, rewards),
     },
 )
 

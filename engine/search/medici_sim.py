@@ -31,6 +31,11 @@ from engine.medici.cards import COPIES, JESTER, JESTER_MAX, MINISTER, RANK_VALUE
 from engine.medici.state import NO_CARD, NO_LIMIT, NONE, Action, State, _new, mk
 from engine.search.medici_model import guess_rank
 
+#: the options whose rules this module mirrors. A game that plays any other option is not
+#: simulated here: ``engine.search.medici`` plays it with the rules themselves
+#: (``engine.search.game.mirrored``), so a variant added to the rules alone cannot make this
+#: copy of them disagree
+MIRRORED = frozenset(("end_when_all_struck",))
 _CARDS = 4 * RANKS
 
 #: per limit (``NO_LIMIT`` and 0..15), per card, the values it may be played as
@@ -103,10 +108,10 @@ def fast_play(
         v = vals[rng.randrange(len(vals))]
         r = rng.randrange(3)
         if r == 1 and middle:
-            return mk("build", seat, c, v, stack=middle[rng.randrange(len(middle))][0])
+            return mk("build", seat, card=c, value=v, stack=middle[rng.randrange(len(middle))][0])
         if r == 2 and (s.pools[seat] or s.bottoms[seat]):
-            return mk("plan", seat, c)
-        return mk("court", seat, c, v)
+            return mk("plan", seat, card=c)
+        return mk("court", seat, card=c, value=v)
     loss = _LOSS[seat]
     totals: dict[int, list[int]] = {}  # total -> its stacks, by sid
     lost: dict[int, int] = {}  # sid -> what eliminating the stack is worth to the seat
@@ -339,7 +344,7 @@ def simulate(
         elif phase == "reveal":
             slot = s.pending[0]  # type: ignore[index]
             al = s.alliances[s.turn][slot]
-            apply["reveal"](s, mk("reveal", al[0], al[1], slot=slot))  # type: ignore[index]
+            apply["reveal"](s, mk("reveal", al[0], card=al[1], slot=slot))  # type: ignore[index]
         elif phase == "resolve":
             seat = s.turn
             a = fast_resolve(s, seat, rng) or policy(s, seat, rng)

@@ -93,7 +93,7 @@ class CondottiereDealer(FairDealer):
     def draw_action(self, view: Any, p: Pending, card: int) -> Any:
         assert p.to is not None
         self.hands[p.to].append(p.handle)
-        return mk("draw", p.to, card)
+        return mk("draw", p.to, card=card)
 
     def _face_down(self, action: Any) -> bool:
         return action.kind == "play" and plays_face_down(self.config, action.card)

@@ -1,6 +1,6 @@
 """Dealing through the fair deck: who writes which deck message when, and what each peer learns.
 
-A ``FairDealer`` is one peer's part of the fair deck for one networked game (``net.session.table``
+A ``FairDealer`` is one peer's part of the fair deck for one networked game (``net.session.machines.table``
 drives it; ``net.deck.fair_deck`` is the deck itself). It follows the transcript in lockstep with every
 other peer, and decides, after each entry, whether a seat owes a ``deck`` entry and what the
 next chance step is. Rules:

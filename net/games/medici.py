@@ -97,14 +97,14 @@ class MediciDealer(FairDealer):
             # the card came back shown, so every peer knows it: not knowing it is a fault of
             # this program
             raise DeckFault(deck_id, handle, "a shown card is unknown to this seat")
-        return mk("draw", seat, card)
+        return mk("draw", seat, card=card)
 
     def draw_action(self, view: Any, p: Pending, card: int) -> Any:
         seat = view.turn
         if not view.pools[seat]:
             self.bottoms[seat].pop(0)
         self.hands[seat].append(p.handle)
-        return mk("draw", seat, card)
+        return mk("draw", seat, card=card)
 
     def public(self, view: Any, action: Any) -> Any:
         return public_action(view, action, HOST)

@@ -10,17 +10,40 @@
   position (an int) or, for the fair deck, the protocol step (``"key"``, ``"shuffle"``,
   ``"deal"``, ``"open"``); ``reason`` says what was wrong in plain words; ``code``
   is the wire error code that tells the sender.
+
+Every one is a ``ProtocolError``, whose ``code`` is its wire error code: the codes (``E_*``) are
+here, with the errors that carry them.
 """
 
 from __future__ import annotations
 
 HOST = -1
 
+# the wire error codes (docs/protocol.md lists them with their meaning)
+E_MALFORMED = 1
+E_TOO_LARGE = 2
+E_UNKNOWN_METHOD = 3
+E_BAD_PARAMS = 4
+E_WRONG_CODE = 5
+E_BAD_SIGNATURE = 6
+E_NOT_YOUR_TURN = 7
+E_OUT_OF_ORDER = 8
+E_ILLEGAL = 9
+E_FULL = 10
+E_KEY_IN_USE = 11
+E_WRONG_PHASE = 12
+E_CHEAT = 13
+E_NOT_YOUR_SEAT = 14
+E_INTERNAL = 15
+E_LOCKED_OUT = 16
+E_BUSY = 17
+E_TIMEOUT = 18
+
 
 class ProtocolError(Exception):
     """Base of the protocol errors. ``code`` is the wire error code (see ``docs/protocol.md``)."""
 
-    code = 1
+    code = E_MALFORMED
 
     def __init__(self, message: str, code: int | None = None) -> None:
         super().__init__(message)
@@ -36,17 +59,18 @@ class RemoteProtocolError(ProtocolError):
     """The other side broke the protocol."""
 
 
-class CheatDetected(Exception):
+class CheatDetected(ProtocolError):
     """A peer broke the protocol in a way no honest peer could: the author is named."""
 
-    def __init__(self, seat: int, step: int | str, reason: str, code: int = 13) -> None:
+    code = E_CHEAT
+
+    def __init__(self, seat: int, step: int | str, reason: str, code: int | None = None) -> None:
         who = "the host" if seat == HOST else f"seat {seat}"
         where = f"step {step}" if isinstance(step, int) else step
-        super().__init__(f"cheat detected: {who} at {where}: {reason}")
+        super().__init__(f"cheat detected: {who} at {where}: {reason}", code)
         self.seat = seat
         self.step = step
         self.reason = reason
-        self.code = code
 
     def __repr__(self) -> str:
         return f"CheatDetected({self.seat!r}, {self.step!r}, {self.reason!r})"

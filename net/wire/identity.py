@@ -25,7 +25,7 @@ Rules:
   digits (``3f2a-91bc-07de-5a11``): short enough to read aloud in a lobby.
 * ``seal``/``unseal``: authenticated encryption to oneself (ChaCha20-Poly1305 under a key
   derived from the private seed), so a player's secrets (its seed contribution, its fair-deck
-  key secret and shuffle seeds: ``net.session.table``'s sealed notes) can travel inside the public
+  key secret and shuffle seeds: ``net.session.machines.table``'s sealed notes) can travel inside the public
   transcript and a player who rejoins with the same key gets them back. Nobody else can read
   them.
 """

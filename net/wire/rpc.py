@@ -30,33 +30,13 @@ from typing import Any
 
 import msgpack
 
-from net.wire.errors import LocalProtocolError, RemoteProtocolError
+from net.wire.errors import E_MALFORMED, E_TOO_LARGE, LocalProtocolError, RemoteProtocolError
 
 FRAME_LIMIT = 256 * 1024
 READ_SIZE = 4096  # the unpacker's first buffer
 MAX_ARRAY = 64
 MAX_MAP = 32
 MAX_DEPTH = 8
-
-# wire error codes (docs/protocol.md lists them with their meaning)
-E_MALFORMED = 1
-E_TOO_LARGE = 2
-E_UNKNOWN_METHOD = 3
-E_BAD_PARAMS = 4
-E_WRONG_CODE = 5
-E_BAD_SIGNATURE = 6
-E_NOT_YOUR_TURN = 7
-E_OUT_OF_ORDER = 8
-E_ILLEGAL = 9
-E_FULL = 10
-E_KEY_IN_USE = 11
-E_WRONG_PHASE = 12
-E_CHEAT = 13
-E_NOT_YOUR_SEAT = 14
-E_INTERNAL = 15
-E_LOCKED_OUT = 16
-E_BUSY = 17
-E_TIMEOUT = 18
 
 REQUEST, RESPONSE, NOTIFICATION = 0, 1, 2
 _METHOD = re.compile(r"[a-z_.-]{1,32}\Z")

@@ -21,7 +21,7 @@ Rules:
   neither reorder nor drop nor alter an entry, nor carry one into another game, without the
   authors' signatures failing to chain.
 * ``Transcript.append`` checks the sequence and the chain; whose key must have signed is the
-  session's knowledge (``net.session.table``), which checks signatures before appending.
+  session's knowledge (``net.session.machines.table``), which checks signatures before appending.
 * The saved file is ``MAGIC`` then one msgpack array ``[body, signature]`` per entry: the exact
   signed bytes, so every peer's file of one game is byte-identical. ``save`` never replaces a
   file: a name already taken by other bytes gets a ``-2``, ``-3``, ... before its suffix.
@@ -44,9 +44,9 @@ from typing import Any
 
 import msgpack
 
-from net.wire.errors import HOST, RemoteProtocolError
+from net.wire.errors import E_BAD_PARAMS, E_OUT_OF_ORDER, HOST, RemoteProtocolError
 from net.wire.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
-from net.wire.rpc import E_BAD_PARAMS, E_OUT_OF_ORDER, MAX_ARRAY, MAX_MAP, check_value
+from net.wire.rpc import MAX_ARRAY, MAX_MAP, check_value
 
 ENTRY_TAG = b"palazzo/entry/v1\x00"
 GENESIS_TAG = b"palazzo/genesis/v1\x00"

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from net.session.chat import BURST, SLOW_DOWN
+from net.session.features.chat import BURST, SLOW_DOWN
 from tests.e2e.test_network_e2e import TIMEOUT, _env, _palazzo, _transcript
 from tests.e2e.test_one_identity_e2e import SHORT, _join, hosted
 

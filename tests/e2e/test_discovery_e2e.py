@@ -16,7 +16,7 @@ from pathlib import Path
 
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceListener, Zeroconf
 
-from net.session.discovery import SERVICE, Offer, advertise
+from net.session.commands.discovery import SERVICE, Offer, advertise
 from net.wire.identity import Identity
 from tests.e2e.test_network_e2e import TIMEOUT, _env, _join_line, _palazzo
 from tests.e2e.test_one_identity_e2e import _wait_for

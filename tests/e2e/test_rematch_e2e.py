@@ -1,11 +1,11 @@
 """End to end over 127.0.0.1: a headless host and three ``palazzo join --bot greedy --rematch 2``
 play two games with the same players on the same port; every seat saves both records, which
-verify and differ; everyone exits 0 after the second game (``net.session.rematch``)."""
+verify and differ; everyone exits 0 after the second game (``net.session.features.rematch``)."""
 
 import re
 from pathlib import Path
 
-from net.session.verify import verify_bytes
+from net.session.records.verify import verify_bytes
 from tests.e2e.test_network_e2e import TIMEOUT, _palazzo
 from tests.e2e.test_one_identity_e2e import SHORT, hosted
 

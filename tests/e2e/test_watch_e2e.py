@@ -20,10 +20,14 @@ NOT_THE_GAME = ("game over", "the game is over", "transcript:", "audit:", "watch
 
 
 def _moves(text: str) -> list[str]:
-    """The game's log lines in a headless log: from the line naming the seats to the end."""
+    """The game's log lines in a headless log: from the line naming the seats to the end (the
+    watcher names the player after a seat, "Blue (bot2): ...": the name is left out here; the
+    table talk, the watcher's "bot1: ..." and the host's "bot1 says: ...", is not the game's
+    own)."""
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("Condottiere: "))
-    return [line for line in lines[start:] if not line.startswith(NOT_THE_GAME)]
+    return [re.sub(r"^(Red|Blue|Green) \(bot\d\)", r"\1", line) for line in lines[start:]
+            if not line.startswith(NOT_THE_GAME) and not re.match(r"bot\d(:| says:) ", line)]
 
 
 def test_a_watcher_follows_a_networked_game_to_the_end_and_saves_the_seats_record(tmp_path):
@@ -38,8 +42,9 @@ def test_a_watcher_follows_a_networked_game_to_the_end_and_saves_the_seats_recor
         procs.append(watcher)
         _wait_for(logs[0], "watcher Wanda", "the host lists the watcher")
         for i in (1, 2, 3):
+            talk = ["--say", "good luck, all"] if i == 1 else []
             procs.append(_palazzo(["join", line, "--code", code, "--name", f"bot{i}", "--bot",
-                                   "greedy"], tmp_path / f"p{i}", logs[i]))
+                                   "greedy", *talk], tmp_path / f"p{i}", logs[i]))
         for p, i in zip(procs, (0, 4, 1, 2, 3), strict=True):
             assert p.wait(TIMEOUT) == 0, logs[i].read_text()[-2000:]
     finally:
@@ -49,6 +54,10 @@ def test_a_watcher_follows_a_networked_game_to_the_end_and_saves_the_seats_recor
     said = logs[4].read_text()
     assert "Traceback" not in said and "Traceback" not in logs[0].read_text()
     assert "lobby 1/3" in said and "lobby 3/3" in said and "watching: Wanda" in said
+    assert "bot1: good luck, all" in said  # the watcher hears the table talk
+    # a move names its seat's player ("Blue (bot2): ..."), never the seat alone
+    played = [line for line in said.splitlines() if re.match(r"(Red|Blue|Green)\b", line)]
+    assert played and all(re.match(r"(Red|Blue|Green) \(bot\d\)", line) for line in played)
     # the very record every seat saved, read again from scratch and verified
     saved = [_transcript(tmp_path / f"p{i}", logs[i]) for i in (1, 2, 3, 4)]
     assert len({hashlib.sha256(s).hexdigest() for s in saved}) == 1

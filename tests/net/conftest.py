@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 import pytest
 
 from engine.registry import get_game
-from net.session.journal import Journal
-from net.session.link import MemoryLink, RawPeer
-from net.session.sessions import HostSession, PeerSession, Send
+from net.session.machines.conversation import Send
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.records.journal import Journal
+from net.session.runners.link import MemoryLink, RawPeer
 from net.wire.identity import Identity
 from net.wire.rpc import Codec
 from net.wire.transcript import Entry

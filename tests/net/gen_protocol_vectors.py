@@ -34,9 +34,9 @@ from net.deck import group as g  # noqa: E402
 from net.deck import shuffle_proof as sp  # noqa: E402
 from net.deck.fair_deck import FairDeck  # noqa: E402
 from net.deck.keys import PublicKeys, key_context, key_message  # noqa: E402
-from net.session.commit import commit  # noqa: E402
-from net.session.sessions import HELLO_TAG, hello_signature, host_proof  # noqa: E402
-from net.session.table import Table  # noqa: E402
+from net.session.machines.commit import commit  # noqa: E402
+from net.session.machines.conversation import HELLO_TAG, hello_signature, host_proof  # noqa: E402
+from net.session.machines.table import Table  # noqa: E402
 from net.wire.errors import HOST  # noqa: E402
 from net.wire.identity import Identity, fingerprint  # noqa: E402
 from net.wire.transcript import Entry, derive_game_id, genesis  # noqa: E402

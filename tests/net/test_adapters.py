@@ -5,9 +5,10 @@ import asyncio
 import random
 
 from engine.registry import get_game
-from net.session.host import HostRunner
-from net.session.peer import run_peer
-from net.session.sessions import HostSession, PeerSession
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.runners.host import HostRunner
+from net.session.runners.peer import run_peer
 from net.wire.identity import Identity
 from net.wire.rpc import Codec
 
@@ -106,13 +107,8 @@ async def test_a_cut_connection_is_rejoined_and_the_game_finishes():
 
 
 async def test_a_raw_client_over_tcp_gets_clear_errors_and_the_host_goes_on():
-    from net.wire.rpc import (
-        E_MALFORMED,
-        E_UNKNOWN_METHOD,
-        Notification,
-        Request,
-        Response,
-    )
+    from net.wire.errors import E_MALFORMED, E_UNKNOWN_METHOD
+    from net.wire.rpc import Notification, Request, Response
 
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
@@ -144,7 +140,7 @@ async def test_a_player_deciding_from_outside_and_the_fallback_bot_after_the_tim
     timeout pass and the seat's own fallback bot decides on its machine. The host and the
     player share a fake clock, moved on by the timeout once, at that first decision: how slowly
     the machine runs cannot make a seat miss its turn."""
-    from net.session.peer import PeerRunner
+    from net.session.runners.peer import PeerRunner
 
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}),

@@ -15,15 +15,18 @@ import pytest
 
 from engine.registry import get_game
 from net.deck import group
-from net.session.hosting import save_transcript
-from net.session.journal import Journal
-from net.session.link import MemoryLink, RawPeer
-from net.session.sessions import HostSession, PeerSession, Seat, _param_map, host_proof
-from net.session.table import Table
-from net.session.verify import read_entries, verify_bytes
-from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
+from net.session.commands.hosting import save_transcript
+from net.session.machines.conversation import host_proof, param_map
+from net.session.machines.host_door import Seat
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.machines.table import Table
+from net.session.records.journal import Journal
+from net.session.records.verify import read_entries, verify_bytes
+from net.session.runners.link import MemoryLink, RawPeer
+from net.wire.errors import E_BAD_PARAMS, HOST, CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity, verify
-from net.wire.rpc import E_BAD_PARAMS, Codec, Notification, Request, Response
+from net.wire.rpc import Codec, Notification, Request, Response
 from net.wire.transcript import ENTRY_TAG, Entry, Transcript, derive_game_id, genesis, save
 
 PLAYERS = 3
@@ -262,7 +265,7 @@ class Impostor(Attacker):
         super()._notify(conn, method, payload)
 
     def _hello(self, conn, req):
-        m = _param_map(req)
+        m = param_map(req)
         c = self.conns[conn]
         c.seat = len(self.seats)
         self.seats.append(Seat(m["name"], m["key"], conn, m["nonce"]))
@@ -391,7 +394,7 @@ class ForkingHost(Attacker):
     def _post(self, conn, req):
         if conn != self.fork_conn:
             return super()._post(conn, req)
-        m = _param_map(req)
+        m = param_map(req)
         self.kept.append(Entry.parse(m.get("body"), m.get("sig")))
         self._close(conn, "gone")
         return None
@@ -446,7 +449,7 @@ class SwallowingHost(Attacker):
         self.swallowed = []
 
     def _post(self, conn, req):
-        m = _param_map(req)
+        m = param_map(req)
         entry = Entry.parse(m.get("body"), m.get("sig"))
         if not self.swallowed and entry.author == 1 and entry.kind == "deck":
             self.swallowed.append(entry)

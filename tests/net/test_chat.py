@@ -1,4 +1,4 @@
-"""Table talk (``net.session.chat``): signed messages, relayed live, carried in the record; the
+"""Table talk (``net.session.features.chat``): signed messages, relayed live, carried in the record; the
 host's checks, every reader's checks, and the attacks of a host, a seat, or both."""
 
 import random
@@ -6,11 +6,11 @@ import random
 import pytest
 
 from engine.registry import get_game
-from net.session import chat
-from net.session.chat import SLOW_DOWN, TEXT_LIMIT, check_record, make_say
-from net.session.journal import Journal
-from net.session.sessions import PeerSession
-from net.session.verify import verify_bytes
+from net.session.features import chat
+from net.session.features.chat import SLOW_DOWN, TEXT_LIMIT, check_record, make_say
+from net.session.machines.peer_session import PeerSession
+from net.session.records.journal import Journal
+from net.session.records.verify import verify_bytes
 from net.wire.errors import CheatDetected
 from net.wire.identity import Identity
 from net.wire.rpc import Codec, Notification, Request
@@ -427,8 +427,7 @@ def test_a_restarted_program_goes_on_counting_its_messages(make_game):
 def test_attack_a_watcher_cannot_talk(make_game):
     """A watcher (seat -1: ``hello`` with ``watch``) is refused before anything of its message
     is read."""
-    from net.wire.errors import RemoteProtocolError
-    from net.wire.rpc import E_NOT_YOUR_SEAT
+    from net.wire.errors import E_NOT_YOUR_SEAT, RemoteProtocolError
 
     g, a = _waiting(make_game)
     watcher = Identity.generate()

@@ -4,8 +4,8 @@ and the talk in the log among the moves."""
 
 import pytest
 
-from net.session.chat import SLOW_DOWN
-from net.session.hosting import HostSettings
+from net.session.commands.hosting import HostSettings
+from net.session.features.chat import SLOW_DOWN
 from tests.net.test_net_tui import asking, text, until
 from tui.chat import QUICK_PHRASES, TalkScreen
 from tui.netapp import host_app
@@ -61,10 +61,12 @@ async def test_the_talk_pane_in_the_lobby_and_at_the_table(profile):
         log = app.client.snapshot().log
         assert log.index('Ada says: "good luck"') < log.index('Ada says: "Deal?"')
         assert f'Not said ("Good game"): {SLOW_DOWN}' in log
-        await pilot.press("right", "right", "right")  # the log pane, at 80x24
-        await until(pilot, lambda: "[Log]" in text(app), "the log pane")
+        await pilot.press("l")  # the whole log, a key away at 80x24
+        await until(pilot, lambda: type(app.screen).__name__ == "LogScreen", "the log")
         screen = text(app)
         assert ('Ada says: "Leave this region to me"' in screen and "Not said" in screen), screen
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is table, "the table again")
         for _ in range(4):  # the game goes on: answer until a move is sent
             if len(app.client.snapshot().log) > len(log):
                 break

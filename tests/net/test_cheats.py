@@ -19,10 +19,10 @@ from net.deck import cipher as dc
 from net.deck import group
 from net.deck import shuffle_proof as sp
 from net.deck.fair_deck import pack_handles
-from net.session.verify import verify_bytes
-from net.wire.errors import HOST, CheatDetected, LocalProtocolError
+from net.session.records.verify import verify_bytes
+from net.wire.errors import E_CHEAT, E_ILLEGAL, HOST, CheatDetected, LocalProtocolError
 from net.wire.identity import Identity
-from net.wire.rpc import E_CHEAT, E_ILLEGAL, Codec, Notification
+from net.wire.rpc import Codec, Notification
 from net.wire.transcript import Entry
 
 SMALL_ORDER = [
@@ -759,7 +759,7 @@ def test_a_seat_that_signs_two_entries_for_one_place_is_named(cheat_game, clock)
 
 def test_a_host_that_forfeits_a_seat_not_due_is_named(played):
     """The host may forfeit only the seat the game waits for: not one that already signed."""
-    from net.session.table import Table
+    from net.session.machines.table import Table
 
     entries = played.host.table.transcript.entries
     first_end = next(i for i, e in enumerate(entries) if e.kind == "end")

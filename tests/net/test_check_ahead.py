@@ -5,7 +5,7 @@ for that place is checked as ever, and refused as ever."""
 
 import pytest
 
-from net.session import table as table_module
+from net.session.machines import table as table_module
 from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
 from net.wire.transcript import Entry
 

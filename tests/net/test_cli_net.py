@@ -84,8 +84,9 @@ def test_a_join_against_a_host_that_keeps_closing_gives_up_with_status_5(says, c
                                                                          monkeypatch):
     import functools
 
-    import net.session.play as play
-    from net.wire.rpc import E_BUSY, Codec, Notification
+    import net.session.commands.play as play
+    from net.wire.errors import E_BUSY
+    from net.wire.rpc import Codec, Notification
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     monkeypatch.setattr(play, "PeerRunner", functools.partial(play.PeerRunner, retry_delay=0.001))

@@ -5,7 +5,7 @@ import os
 import stat
 import struct
 
-from net.session.commit import commit, new_salt, opens
+from net.session.machines.commit import commit, new_salt, opens
 from net.wire.identity import Identity, fingerprint, verify
 
 GAME = bytes(16)

@@ -14,12 +14,20 @@ from hypothesis import strategies as st
 from zeroconf import IPVersion, ServiceInfo
 from zeroconf.asyncio import AsyncZeroconf
 
-from net.session import discovery
-from net.session.discovery import SERVICE, Advertiser, Offer, advertise, async_browse, browse, parse
-from net.session.host import HostRunner
-from net.session.hosting import Hosting, HostSettings, seat_session
-from net.session.peer import PeerRunner
-from net.session.sessions import PeerSession
+from net.session.commands import discovery
+from net.session.commands.discovery import (
+    SERVICE,
+    Advertiser,
+    Offer,
+    advertise,
+    async_browse,
+    browse,
+    parse,
+)
+from net.session.commands.hosting import Hosting, HostSettings, seat_session
+from net.session.machines.peer_session import PeerSession
+from net.session.runners.host import HostRunner
+from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
 from tests.net.conftest import new_game
 

@@ -11,9 +11,9 @@ import asyncio
 from textual.widgets import Input, OptionList
 
 from engine.registry import get_game
-from net.session.discovery import Advertiser, Offer
-from net.session.host import HostRunner
-from net.session.sessions import HostSession
+from net.session.commands.discovery import Advertiser, Offer
+from net.session.machines.host_session import HostSession
+from net.session.runners.host import HostRunner
 from net.wire.identity import Identity
 from tests.net.test_net_forms import free_port, profile, text, until  # noqa: F401 (a fixture)
 from tui.app import PalazzoApp

@@ -6,8 +6,9 @@ import asyncio
 import random
 
 from engine.registry import get_game
-from net.session.peer import PeerRunner
-from net.session.sessions import HostSession, PeerSession
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
 from tests.net.test_adapters import HANG, _cutting_proxy, serve_on_loopback
 

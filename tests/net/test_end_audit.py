@@ -3,7 +3,7 @@ record is read again from scratch, as ``palazzo verify`` reads a saved file."""
 
 import copy
 
-from net.session.hosting import end_audit
+from net.session.commands.hosting import end_audit
 from net.wire.transcript import Entry
 
 

@@ -1,9 +1,10 @@
 """A host that quits before the end (``HostSession.close_game``, ``HostRunner.stop``) tells
 every peer and lets nobody in afterwards; the peers stop with the reason."""
 
-from net.session.host import HostRunner
-from net.session.link import RawPeer
-from net.session.sessions import Close, PeerSession
+from net.session.machines.conversation import Close
+from net.session.machines.peer_session import PeerSession
+from net.session.runners.host import HostRunner
+from net.session.runners.link import RawPeer
 from net.wire.identity import Identity
 
 

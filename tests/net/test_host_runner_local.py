@@ -6,9 +6,10 @@ in-process connection used to reach the socket-only ``drop(conn, reason)`` and r
 """
 
 from engine.registry import get_game
-from net.session.host import HostRunner
-from net.session.link import RawPeer
-from net.session.sessions import HostSession, PeerSession
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.runners.host import HostRunner
+from net.session.runners.link import RawPeer
 from net.wire.identity import Identity
 
 

@@ -12,9 +12,10 @@ import random
 import socket
 
 from engine.registry import get_game
-from net.session import limits
-from net.session.peer import PeerRunner
-from net.session.sessions import HostSession, PeerSession
+from net.session.features import limits
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
 
 from .test_adapters import HANG, serve_on_loopback

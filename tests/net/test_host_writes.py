@@ -8,9 +8,11 @@ import random
 import socket
 
 from engine.registry import get_game
-from net.session.host import JOIN_LIMIT, HostRunner
-from net.session.peer import run_peer
-from net.session.sessions import Close, HostSession, PeerSession, Send
+from net.session.machines.conversation import Close, Send
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.runners.host import JOIN_LIMIT, HostRunner
+from net.session.runners.peer import run_peer
 from net.wire.identity import Identity
 
 LIMIT = 256 * 1024

@@ -10,10 +10,8 @@ from hypothesis import strategies as st
 
 from engine.registry import get_game
 from net.deck import group
-from net.session.sessions import hello_signature
-from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
-from net.wire.identity import Identity
-from net.wire.rpc import (
+from net.session.machines.conversation import hello_signature
+from net.wire.errors import (
     E_BAD_PARAMS,
     E_BAD_SIGNATURE,
     E_CHEAT,
@@ -24,12 +22,12 @@ from net.wire.rpc import (
     E_OUT_OF_ORDER,
     E_TOO_LARGE,
     E_UNKNOWN_METHOD,
-    FRAME_LIMIT,
-    Codec,
-    Notification,
-    Request,
-    Response,
+    HOST,
+    CheatDetected,
+    RemoteProtocolError,
 )
+from net.wire.identity import Identity
+from net.wire.rpc import FRAME_LIMIT, Codec, Notification, Request, Response
 from net.wire.transcript import Entry
 
 
@@ -276,7 +274,7 @@ def test_a_host_that_alters_or_drops_an_entry_is_named(make_game, how, tamper):
 
 def test_a_signed_illegal_move_relayed_by_a_colluding_host_names_its_author(played):
     """Even if the host lets it through, every peer checks each move and names its author."""
-    from net.session.table import Table
+    from net.session.machines.table import Table
 
     host_table = played.host.table
     entries = host_table.transcript.entries
@@ -351,7 +349,7 @@ def _act_fields():
 def test_generated_entries_are_refused_cleanly_by_every_table(data):
     """Random actions and fields, correctly signed by the seat due: the table refuses or applies,
     and never fails any other way."""
-    from net.session.table import Table
+    from net.session.machines.table import Table
 
     hook = getattr(test_generated_entries_are_refused_cleanly_by_every_table, "_game", None)
     if hook is None:
@@ -378,8 +376,9 @@ def test_generated_entries_are_refused_cleanly_by_every_table(data):
 
 
 def _finished_game_entries():
-    from net.session.link import MemoryLink
-    from net.session.sessions import HostSession, PeerSession
+    from net.session.machines.host_session import HostSession
+    from net.session.machines.peer_session import PeerSession
+    from net.session.runners.link import MemoryLink
 
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))

@@ -18,13 +18,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.registry import get_game
-from net.session.link import MemoryLink, RawPeer
-from net.session.sessions import HostSession, PeerSession, Seat
-from net.session.table import FIELDS, Table
-from net.session.verify import verify_bytes
-from net.wire.errors import CheatDetected, RemoteProtocolError
+from net.session.machines.entries import FIELDS
+from net.session.machines.host_door import Seat
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.machines.table import Table
+from net.session.records.verify import verify_bytes
+from net.session.runners.link import MemoryLink, RawPeer
+from net.wire.errors import E_INTERNAL, CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
-from net.wire.rpc import E_INTERNAL, Codec, Notification, Request, Response
+from net.wire.rpc import Codec, Notification, Request, Response
 from net.wire.transcript import MAGIC, Entry
 
 GAMES = {"medici": (3, {}), "condottiere": (2, {"hidden_cards": True})}

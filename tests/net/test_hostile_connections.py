@@ -1,5 +1,5 @@
 """Findings of a hostile run against the host, connection by connection, reproduced sans-IO on
-the in-memory link with a fake clock (``net.session.limits``, ``net.session.code``):
+the in-memory link with a fake clock (``net.session.features.limits``, ``net.session.features.code``):
 
 * 64 idle connections locked everyone out: no new player could join and no seated player rejoin;
 * one stranger's flood of tiny requests slowed the game, each refusal logged;
@@ -14,22 +14,15 @@ import random
 import pytest
 
 from engine.registry import get_game
-from net.session import limits
-from net.session.code import CODE_SPACE, CODE_WORDS, FREE_WRONG, LOCK_MAX, new_code
-from net.session.journal import Journal
-from net.session.link import RawPeer
-from net.session.sessions import PeerSession, hello_signature
+from net.session.features import limits
+from net.session.features.code import CODE_SPACE, CODE_WORDS, FREE_WRONG, LOCK_MAX, new_code
+from net.session.machines.conversation import hello_signature
+from net.session.machines.peer_session import PeerSession
+from net.session.records.journal import Journal
+from net.session.runners.link import RawPeer
+from net.wire.errors import E_BUSY, E_LOCKED_OUT, E_TIMEOUT, E_WRONG_CODE
 from net.wire.identity import Identity
-from net.wire.rpc import (
-    E_BUSY,
-    E_LOCKED_OUT,
-    E_TIMEOUT,
-    E_WRONG_CODE,
-    Codec,
-    Notification,
-    Request,
-    Response,
-)
+from net.wire.rpc import Codec, Notification, Request, Response
 
 from .test_session import _steps_until
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from engine.registry import get_game
-from net.session.sessions import PeerSession
-from net.session.table import Table
-from net.session.verify import verify_bytes, verify_file
-from net.wire.errors import CheatDetected
-from net.wire.rpc import E_BAD_PARAMS, E_ILLEGAL, Codec, Notification
+from net.session.machines.peer_session import PeerSession
+from net.session.machines.table import Table
+from net.session.records.verify import verify_bytes, verify_file
+from net.wire.errors import E_BAD_PARAMS, E_ILLEGAL, CheatDetected
+from net.wire.rpc import Codec, Notification
 from net.wire.transcript import Entry
 
 RECORD = Path(__file__).parent / "data" / "stack-minus-two.palazzo"
@@ -207,7 +207,7 @@ def test_an_act_entry_with_an_unknown_field_is_refused(tolerant_game):
 
 @pytest.mark.parametrize("have", [-1, 1, 2**40])
 def test_a_new_key_with_a_have_beyond_the_transcript_is_refused(make_game, have):
-    from net.session.sessions import hello_signature
+    from net.session.machines.conversation import hello_signature
     from net.wire.identity import Identity
     from net.wire.rpc import Request, Response
 

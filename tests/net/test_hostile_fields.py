@@ -10,9 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.registry import get_game
-from net.session.link import MemoryLink
-from net.session.sessions import HostSession, PeerSession
-from net.session.table import Table
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.machines.table import Table
+from net.session.runners.link import MemoryLink
 from net.wire.errors import CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
 from net.wire.transcript import Entry

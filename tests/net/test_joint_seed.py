@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from net.session.verify import verify_bytes
+from net.session.records.verify import verify_bytes
 from net.wire.identity import Identity
 
 

@@ -4,7 +4,7 @@ never lets happen (two entries for one place, a nonce in two games)."""
 import msgpack
 import pytest
 
-from net.session.journal import Journal, journal_dir
+from net.session.records.journal import Journal, journal_dir
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
 from net.wire.transcript import Entry, genesis

@@ -11,10 +11,11 @@ import random
 import pytest
 
 from engine.registry import get_game
-from net.session.host import HostRunner
-from net.session.hosting import HostSettings
-from net.session.peer import PeerRunner
-from net.session.sessions import HostSession, PeerSession
+from net.session.commands.hosting import HostSettings
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.runners.host import HostRunner
+from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
 from tui.app import PalazzoApp
 from tui.netapp import NetApp, host_app

@@ -114,8 +114,8 @@ async def test_join_form_when_nothing_listens_stays_with_the_reason(profile):
 
 async def test_join_form_with_a_wrong_code(profile):
     from engine.registry import get_game
-    from net.session.host import HostRunner
-    from net.session.sessions import HostSession
+    from net.session.machines.host_session import HostSession
+    from net.session.runners.host import HostRunner
     from net.wire.identity import Identity
 
     host = HostSession(Identity.generate(), "medici", get_game("medici").rules.make_config(3, {}),
@@ -181,7 +181,7 @@ def cli_settings(argv):
     from tui import cli
 
     args = cli.build_parser().parse_args(["host", *argv])
-    with mock.patch("net.session.play.host_game", side_effect=lambda s, say: s) as host_game:
+    with mock.patch("net.session.commands.play.host_game", side_effect=lambda s, say: s) as host_game:
         cli.cmd_host(args)
     return host_game.call_args.args[0]
 

@@ -10,8 +10,8 @@ import pytest
 from textual.app import App
 from textual.widgets import Static
 
-from net.session.hosting import HostSettings
-from net.session.resume import unfinished
+from net.session.commands.hosting import HostSettings
+from net.session.records.resume import unfinished
 from tui.netapp import host_app, join_app
 from tui.netclient import NetClient
 from tui.screens.end import EndScreen, audit_line
@@ -87,10 +87,10 @@ async def test_a_table_host_that_crashed_resumes_its_game_with_its_bots(profile)
     """The table's host keeps the same record as ``palazzo host``: started again after a crash,
     it resumes the unfinished game, says so, and its bots come back with their keys."""
     from engine.registry import get_game
-    from net.session.hosting import hosted
-    from net.session.journal import Journal
-    from net.session.link import MemoryLink
-    from net.session.sessions import PeerSession
+    from net.session.commands.hosting import hosted
+    from net.session.machines.peer_session import PeerSession
+    from net.session.records.journal import Journal
+    from net.session.runners.link import MemoryLink
     from net.wire.identity import Identity
 
     settings = HostSettings(game="medici", players=3, options={}, port=0, bind="127.0.0.1",
@@ -129,8 +129,9 @@ async def test_a_table_host_that_crashed_resumes_its_game_with_its_bots(profile)
 
 async def test_a_join_at_the_table_and_a_wrong_code(profile):
     from engine.registry import get_game
-    from net.session.host import HostRunner
-    from net.session.sessions import HostSession, PeerSession
+    from net.session.machines.host_session import HostSession
+    from net.session.machines.peer_session import PeerSession
+    from net.session.runners.host import HostRunner
     from net.wire.identity import Identity
 
     entry = get_game("medici")

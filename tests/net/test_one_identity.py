@@ -1,17 +1,20 @@
 """One identity per player: a second live connection with a seated key is refused, a dead one
-is replaced, and the seated game goes on (``net.session.limits``, a held seat)."""
+is replaced, and the seated game goes on (``net.session.features.limits``, a held seat)."""
 
 import random
 
 import pytest
 
 from engine.registry import get_game
-from net.session import limits
-from net.session.journal import Journal
-from net.session.link import RawPeer
-from net.session.sessions import IN_USE, PeerSession, hello_signature
+from net.session.features import limits
+from net.session.machines.conversation import hello_signature
+from net.session.machines.host_door import IN_USE
+from net.session.machines.peer_session import PeerSession
+from net.session.records.journal import Journal
+from net.session.runners.link import RawPeer
+from net.wire.errors import E_BAD_SIGNATURE, E_KEY_IN_USE
 from net.wire.identity import Identity, identity_path
-from net.wire.rpc import E_BAD_SIGNATURE, E_KEY_IN_USE, Codec, Notification, Request, Response
+from net.wire.rpc import Codec, Notification, Request, Response
 
 
 def _hang(g, conn):

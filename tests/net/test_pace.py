@@ -8,9 +8,10 @@ import random
 import pytest
 
 from engine.registry import get_game
-from net.session.peer import PeerRunner
-from net.session.sessions import HostSession, PeerSession
-from net.session.verify import verify_bytes
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.records.verify import verify_bytes
+from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
 from tests.net.test_adapters import HANG, serve_on_loopback
 from tui.cli import DEFAULT_PACE, main

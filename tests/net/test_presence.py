@@ -4,8 +4,14 @@ import logging
 import random
 
 from engine.registry import get_game
-from net.session.presence import PRESENCE_EVERY, STATUS_BURST, HostPresence, notes, read_presence
-from net.session.sessions import PeerSession
+from net.session.features.presence import (
+    PRESENCE_EVERY,
+    STATUS_BURST,
+    HostPresence,
+    notes,
+    read_presence,
+)
+from net.session.machines.peer_session import PeerSession
 from net.wire.identity import Identity
 from net.wire.rpc import Codec, Notification
 
@@ -296,7 +302,7 @@ def test_attack_a_malformed_presence_is_refused_and_the_game_goes_on(make_game, 
 
 
 def test_attack_a_host_that_floods_notes_costs_a_bounded_log():
-    from net.session.presence import NOTES_KEPT, NoteBook
+    from net.session.features.presence import NOTES_KEPT, NoteBook
 
     book = NoteBook()
     for n in range(5 * NOTES_KEPT):

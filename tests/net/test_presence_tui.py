@@ -4,10 +4,10 @@ player away after three minutes without a key, and here again at the next key.""
 
 import asyncio
 
-from net.session.hosting import HostSettings
-from net.session.peer import PeerRunner
-from net.session.presence import Presence, SeatPresence
-from net.session.sessions import PeerSession
+from net.session.commands.hosting import HostSettings
+from net.session.features.presence import Presence, SeatPresence
+from net.session.machines.peer_session import PeerSession
+from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
 from tests.net.test_net_tui import asking, profile, text, until  # noqa: F401 (a fixture)
 from tui.netapp import host_app
@@ -86,10 +86,9 @@ async def test_the_table_shows_presence_notes_and_the_waiting_line_at_80x24(prof
         screen = text(app)
         assert "Ada here | bot-1 (greedy) here | Jo left" in screen
         assert f"left): palazzo join 127.0.0.1:{port}" in screen
-        log = [i for i, (pid, _) in enumerate(app.screen.PANES) if pid == "log"]
-        app.screen.show_pane(log[0])
-        await pilot.pause()
+        await pilot.press("l")  # the whole log, a key away at 80x24
         await until(pilot, lambda: "Jo left" in text(app).split("Log", 1)[-1], "the note")
+        await pilot.press("escape")
         assert app.screen.view.log[-1] == "Jo left"
 
 
@@ -97,8 +96,8 @@ async def test_a_joiner_that_leaves_the_table_is_left_for_the_others(profile):  
     import random
 
     from engine.registry import get_game
-    from net.session.host import HostRunner
-    from net.session.sessions import HostSession
+    from net.session.machines.host_session import HostSession
+    from net.session.runners.host import HostRunner
     from tui.netapp import join_app
 
     entry = get_game("medici")
@@ -183,3 +182,27 @@ async def test_the_join_line_is_never_cut_off_at_80x24_even_with_six_players():
         assert "Waiting for Costanza to come back (2:40 left)" in shown
         assert rows[0].startswith("Alessandro here | Benedetta here | Costanza reconnecting 0:10")
         assert rows[0].endswith("…") and len(rows) == 3
+
+
+async def test_once_the_game_is_over_the_presence_line_stops_counting():
+    from textual.app import App
+
+    now = [100.0]
+    line = PresenceLine(clock=lambda: now[0])
+
+    class _Shows(App):
+        def compose(self):
+            yield line
+
+    src = _Source()
+    src.player_names = ("Ann", "Jo")
+    src.rejoin_line = ""
+    src.presence = _p(["away", "reconnecting"], due=-1)
+    async with _Shows().run_test(size=(80, 24)):
+        line.source = src
+        src.game_over = True
+        line.tick()
+        at_end = str(line.render())
+        now[0] += 65  # a minute after the end: the clocks stand where the game ended
+        line.tick()
+        assert str(line.render()) == at_end

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from net.session.resume import MAGIC, HostRecord, keep_record, resume_session
+from net.session.records.resume import MAGIC, HostRecord, keep_record, resume_session
 from net.wire.transcript import Entry, pack
 
 from .test_resume import _come_back, _recorded_game

@@ -2,7 +2,7 @@
 that writes next, then to the others: the seats the game waits for hear it first. Every seat
 gets the same bytes, encoded once."""
 
-from net.session.sessions import Send
+from net.session.machines.conversation import Send
 from net.wire.rpc import Codec, Notification
 
 

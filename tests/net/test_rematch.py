@@ -1,4 +1,4 @@
-"""A rematch after the end (``net.session.rematch``), sans-IO: every seat agrees and the same
+"""A rematch after the end (``net.session.features.rematch``), sans-IO: every seat agrees and the same
 seats play a fresh game with the same settings; a seat that leaves, or does not answer in time,
 declines and the others are told; and the attacks: a seat asking before the end, twice, or for
 another seat; a host that starts another table than the one agreed, replays the old start, or
@@ -10,15 +10,16 @@ from dataclasses import replace
 import pytest
 
 from engine.registry import get_game
-from net.session import rematch
-from net.session.journal import Journal
-from net.session.link import MemoryLink
-from net.session.rematch import REMATCH_WAIT, Expected
-from net.session.sessions import HostSession, PeerSession
-from net.session.verify import verify_bytes
-from net.wire.errors import CheatDetected
+from net.session.features import rematch
+from net.session.features.rematch import REMATCH_WAIT, Expected
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.records.journal import Journal
+from net.session.records.verify import verify_bytes
+from net.session.runners.link import MemoryLink
+from net.wire.errors import E_BAD_PARAMS, E_WRONG_PHASE, CheatDetected
 from net.wire.identity import Identity
-from net.wire.rpc import E_BAD_PARAMS, E_WRONG_PHASE, Notification
+from net.wire.rpc import Notification
 from tests.net.conftest import FakeClock, Game, TolerantPeer
 
 NAMES = ["Ada", "Bo", "Jo"]
@@ -113,7 +114,33 @@ def test_seats_that_do_not_answer_in_time_decline(make_game, clock):
     clock.now += 1
     g.link.deliver(g.host.tick())
     assert g.host.rematch.state == "off" and g.host.rematch.declined == {1, 2}
-    assert _lines(g.peers[0])[-1] == "Bo and Jo left: no rematch"
+    assert _lines(g.peers[0])[-1] == "Bo and Jo did not answer in time: no rematch"
+
+
+def test_when_nobody_answers_the_rematch_the_peers_are_told_so_not_that_anyone_left(
+        make_game, clock):
+    g = first_game(make_game, asking=(), clock=clock)
+    clock.now += REMATCH_WAIT
+    g.link.deliver(g.host.tick())
+    assert g.host.rematch.state == "off"
+    for p in g.peers:
+        assert _lines(p)[-1] == "Nobody answered in time: no rematch"
+        assert "left" not in p.rematch.status(["Ada", "Bo", "Jo"])
+
+
+def test_a_seat_that_left_and_one_that_did_not_answer_are_told_apart(make_game, clock):
+    r = rematch.PeerRematch()
+    r.wanted = True
+    names = ["Ada", "Bo", "Jo"]
+    assert r.update({"agreed": [0], "declined": [1, 2], "unanswered": [2]}, names) == [
+        "Bo left and Jo did not answer in time: no rematch"]
+
+
+def test_attack_a_rematch_message_whose_unanswered_seats_did_not_decline_is_not_followed():
+    r = rematch.PeerRematch()
+    r.wanted = True
+    lines = r.update({"agreed": [0], "declined": [1], "unanswered": [2]}, ["Ada", "Bo", "Jo"])
+    assert lines == ["no rematch: the host sent a malformed rematch message"]
 
 
 def test_a_host_whose_seats_are_all_its_own_bots_offers_no_endless_rematch(make_game):
@@ -361,3 +388,19 @@ def test_an_address_locked_out_for_wrong_codes_stays_locked_out_in_the_rematch(m
         g.host.guard.wrong("10.0.0.66")
     assert g.host.guard.locked("10.0.0.66") > 0
     assert rematch.next_host(g.host).guard.locked("10.0.0.66") > 0
+
+
+def test_a_watcher_follows_a_go_every_seat_agreed_to_without_asking():
+    r = rematch.PeerRematch()
+    r.wanted = r.watching = True
+    names = ["Ada", "Bo", "Jo"]
+    assert r.update({"agreed": [0, 1], "declined": []}, names)[-1].startswith("Play again: 2 of 3")
+    r.update({"agreed": [0, 1, 2], "declined": [], "go": True}, names)
+    assert r.go and not r.off
+
+
+def test_attack_a_go_to_a_watcher_that_not_every_seat_agreed_to_is_not_followed():
+    r = rematch.PeerRematch()
+    r.wanted = r.watching = True
+    lines = r.update({"agreed": [0, 1], "declined": [], "go": True}, ["Ada", "Bo", "Jo"])
+    assert not r.go and lines == ["no rematch: the host started a rematch not every seat agreed to"]

@@ -7,11 +7,12 @@ import random
 from textual.app import App
 
 from engine.registry import get_game
-from net.session.hosting import HostSettings
-from net.session.journal import Journal
-from net.session.link import MemoryLink
-from net.session.resume import unfinished
-from net.session.sessions import HostSession, PeerSession
+from net.session.commands.hosting import HostSettings
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.records.journal import Journal
+from net.session.records.resume import unfinished
+from net.session.runners.link import MemoryLink
 from net.wire.identity import Identity
 from tests.net.test_net_tui import asking, play_to_the_end, profile, text, until
 from tui.netapp import host_app
@@ -113,7 +114,7 @@ async def test_a_host_at_the_table_plays_the_rematch_its_bots_agreed_to(profile)
 async def test_a_join_at_the_table_plays_the_rematch_on_a_new_connection(profile):
     import asyncio
 
-    from net.session.hosting import Hosting
+    from net.session.commands.hosting import Hosting
     from tui.netapp import join_app
 
     said = []

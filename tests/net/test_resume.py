@@ -6,9 +6,9 @@ import random
 import pytest
 
 from engine.registry import get_game
-from net.session.link import MemoryLink
-from net.session.resume import HostRecord, choose, keep_record, resume_session, unfinished
-from net.session.sessions import HostSession
+from net.session.machines.host_session import HostSession
+from net.session.records.resume import HostRecord, choose, keep_record, resume_session, unfinished
+from net.session.runners.link import MemoryLink
 from net.wire.errors import HOST, CheatDetected
 from net.wire.identity import Identity
 from net.wire.transcript import Entry

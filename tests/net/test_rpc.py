@@ -5,17 +5,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from net.wire.errors import LocalProtocolError, RemoteProtocolError
-from net.wire.rpc import (
-    E_MALFORMED,
-    E_TOO_LARGE,
-    FRAME_LIMIT,
-    Codec,
-    Notification,
-    Request,
-    Response,
-    RpcError,
-)
+from net.wire.errors import E_MALFORMED, E_TOO_LARGE, LocalProtocolError, RemoteProtocolError
+from net.wire.rpc import FRAME_LIMIT, Codec, Notification, Request, Response, RpcError
 
 
 def roundtrip(event):

@@ -4,11 +4,12 @@ import msgpack
 import pytest
 
 from engine.core import UNKNOWN
-from net.session.code import CODE_WORDS, new_code
-from net.session.sessions import PeerSession
-from net.session.verify import read_entries
+from net.session.features.code import CODE_WORDS, new_code
+from net.session.machines.peer_session import PeerSession
+from net.session.records.verify import read_entries
+from net.wire.errors import E_FULL, E_KEY_IN_USE, E_WRONG_CODE
 from net.wire.identity import Identity
-from net.wire.rpc import E_FULL, E_KEY_IN_USE, E_WRONG_CODE, Codec, Notification, Request, Response
+from net.wire.rpc import Codec, Notification, Request, Response
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -229,7 +230,7 @@ def test_the_wire_conversation_starts_with_a_challenge_and_a_hello(make_game):
     fields = challenge.params[0]
     assert fields["game"] == "medici" and fields["players"] == 3 and fields["version"] == 1
     ident = Identity.generate()
-    from net.session.sessions import HOST_TAG, hello_signature
+    from net.session.machines.conversation import HOST_TAG, hello_signature
     from net.wire.identity import verify
 
     sig = hello_signature(ident, fields["nonce"], fields["host"])
@@ -293,7 +294,7 @@ def test_random_bots_that_plan_and_strike_finish_verified(make_game, players, se
     from net.deck import cipher
 
     salts = random.Random(seed)
-    monkeypatch.setattr("net.session.table.new_salt", lambda: salts.randbytes(32))
+    monkeypatch.setattr("net.session.machines.own_seat.new_salt", lambda: salts.randbytes(32))
     shuffles, seeded = random.Random(seed), cipher.shuffle_draw
     monkeypatch.setattr(cipher, "fresh_draw", lambda n: seeded(shuffles.randbytes(32), n))
     g = make_game(players, options={"end_when_all_struck": True})

@@ -8,7 +8,7 @@ import pytest
 from textual.app import App
 
 from engine.registry import get_game
-from net.session.sessions import PeerSession
+from net.session.machines.peer_session import PeerSession
 from net.wire.identity import Identity
 from tui import status
 from tui.netclient import NetClient

@@ -1,4 +1,4 @@
-"""The timed-out move (``net.session.timeout``): the ``auto`` flag a seat's own program puts on
+"""The timed-out move (``net.session.features.timeout``): the ``auto`` flag a seat's own program puts on
 the move it played after the turn limit, every reader's check of it, the words every log says,
 and the ``--on-timeout`` names."""
 
@@ -7,10 +7,10 @@ import random
 import pytest
 
 from engine.registry import get_game
-from net.session.sessions import PeerSession
-from net.session.table import Table
-from net.session.timeout import timed_out_text, wire_name
-from net.session.verify import verify_bytes
+from net.session.features.timeout import timed_out_text, wire_name
+from net.session.machines.peer_session import PeerSession
+from net.session.machines.table import Table
+from net.session.records.verify import verify_bytes
 from net.wire.errors import CheatDetected
 from net.wire.identity import Identity
 from net.wire.transcript import Entry, Transcript

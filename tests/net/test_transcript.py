@@ -3,10 +3,9 @@
 import msgpack
 import pytest
 
-from net.session.verify import read_entries
-from net.wire.errors import RemoteProtocolError
+from net.session.records.verify import read_entries
+from net.wire.errors import E_OUT_OF_ORDER, RemoteProtocolError
 from net.wire.identity import Identity
-from net.wire.rpc import E_OUT_OF_ORDER
 from net.wire.transcript import MAGIC, Entry, Transcript, chain, genesis, save
 
 GAME = b"g" * 16

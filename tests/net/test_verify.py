@@ -1,4 +1,4 @@
-"""Checking a saved transcript on its own: ``net.session.verify`` and ``palazzo verify``."""
+"""Checking a saved transcript on its own: ``net.session.records.verify`` and ``palazzo verify``."""
 
 import random
 import subprocess
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from net.session.verify import Verdict, read_entries, verify_bytes, verify_file
+from net.session.records.verify import Verdict, read_entries, verify_bytes, verify_file
 from net.wire.errors import HOST
 from net.wire.identity import Identity
 from net.wire.transcript import MAGIC, Entry, Transcript

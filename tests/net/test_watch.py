@@ -1,4 +1,4 @@
-"""Watchers (``net.session.watch``, ``net.session.watcher``), sans-IO on the in-memory link: a
+"""Watchers (``net.session.features.watch``, ``net.session.commands.watcher``), sans-IO on the in-memory link: a
 watcher follows a whole game on an observer table, from the lobby or from the middle, sees
 only what the rules show everyone, saves the seats' very record, and can change nothing: not
 post, not ready, not take a seat, not crowd the host, not flood it."""
@@ -7,24 +7,24 @@ import os
 
 import pytest
 
-from net.session import limits, watch
-from net.session.link import RawPeer
-from net.session.sessions import hello_signature
-from net.session.verify import verify_bytes
-from net.session.watcher import WatchSession, lobby_line
-from net.wire.errors import HOST, CheatDetected, LocalProtocolError
-from net.wire.identity import Identity
-from net.wire.rpc import (
+from net.session.commands.watcher import lobby_line
+from net.session.features import limits, watch
+from net.session.machines.conversation import hello_signature
+from net.session.machines.watch_session import WatchSession
+from net.session.records.verify import verify_bytes
+from net.session.runners.link import RawPeer
+from net.wire.errors import (
     E_BUSY,
     E_FULL,
     E_NOT_YOUR_SEAT,
     E_WRONG_CODE,
     E_WRONG_PHASE,
-    Codec,
-    Notification,
-    Request,
-    Response,
+    HOST,
+    CheatDetected,
+    LocalProtocolError,
 )
+from net.wire.identity import Identity
+from net.wire.rpc import Codec, Notification, Request, Response
 from net.wire.transcript import Entry
 
 from .test_nothing_revealed import _check_views

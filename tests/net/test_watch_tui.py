@@ -9,8 +9,9 @@ import random
 import pytest
 
 from engine.registry import get_game
-from net.session.host import HostRunner
-from net.session.sessions import HostSession, PeerSession
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.runners.host import HostRunner
 from net.wire.identity import Identity
 from tui import cli
 from tui.netapp import NetApp
@@ -124,9 +125,9 @@ def test_watch_help_names_both_ways():
 
 
 async def test_the_hosts_lobby_lists_a_watcher_and_its_screen_says_who_came(profile):  # noqa: F811
-    from net.session.hosting import HostSettings
-    from net.session.peer import PeerRunner
-    from net.session.watcher import WatchSession
+    from net.session.commands.hosting import HostSettings
+    from net.session.machines.watch_session import WatchSession
+    from net.session.runners.peer import PeerRunner
     from tui.netapp import host_app
 
     settings = HostSettings(game="medici", players=3, options={}, port=0, bind="127.0.0.1",
@@ -160,7 +161,7 @@ def test_the_watchers_log_is_the_public_replays_word_for_word(make_game, tmp_pat
     """What the watcher's table says of each move is what ``palazzo replay`` says of the record
     in public view: the public words (which never name a hidden card,
     ``tests/tui/test_hidden_card_callers.py``), not a seat's."""
-    from net.session.watcher import WatchSession
+    from net.session.machines.watch_session import WatchSession
     from tui.replay import network_replay
     from tui.watch import WatchClient
 

@@ -84,20 +84,27 @@ async def test_a_whole_game_of_condottiere_by_keyboard(ui):
         assert "for " not in status
 
 
-async def test_a_compact_map_at_80x24_and_the_region_list_when_even_that_does_not_fit(ui):
+async def test_at_80x24_the_regions_in_a_few_lines_beside_the_battle_and_the_hand(ui):
     app = PalazzoApp(GameSetup(bots=("greedy",), game="condottiere", players=4, seed=2, pace=0), play=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await ui.until(pilot, lambda: ui.asking(app), what="the first decision")
         text = ui.text(app)
-        assert "Regions and their neighbours" not in text
-        rows = [line for line in text.splitlines() if "Torino" in line and "Milano" in line]
-        assert rows and "Venezia" in rows[0], "the compact map's first row"
-        for region in ("Genova", "Firenze", "Roma", "Napoli", "Ancona"):
-            assert region in text
+        assert "Regions and their neighbours" not in text and "─Regions (R: Red's)" in text
+        assert "17 of 17 regions free" in text
+        assert "─Your hand" in text and "battle 1" in text.lower()
+        for name in app.screen.view.names:  # every seat's line in the battle
+            assert name in text
         assert "Your move" in text and app.screen._question.prompt in text  # the move box is still there
-        await pilot.resize_terminal(70, 24)
-        await ui.until(pilot, lambda: "Regions and their neighbours" in ui.text(app), what="the list")
-        assert "- Milano, Genova" in ui.text(app)
+
+
+def test_the_regions_summary_names_the_battle_the_pope_and_each_holders_regions():
+    s = RULES.new_game()
+    milano, parma, roma = (REGIONS.index(r) for r in ("Milano", "Parma", "Roma"))
+    s.owner = tuple(0 if r in (milano, parma) else 2 if r == roma else -1 for r in range(len(REGIONS)))
+    s.battle, s.favor = REGIONS.index("Firenze"), REGIONS.index("Napoli")
+    text = regions.regions_summary(s, frozenset({parma})).plain.splitlines()
+    assert text == ["Battle: Firenze  Pope: Napoli", "R: Milano Parma*", "G: Roma",
+                    "14 of 17 regions free"]
 
 
 async def test_a_bishop_asks_where_the_pope_goes(ui):
@@ -133,7 +140,7 @@ async def test_resizing_switches_between_the_map_and_the_list(ui):
         await ui.until(pilot, lambda: ui.asking(app), what="the first decision")
         assert "[x] battle here" in ui.text(app) and "Regions and their neighbours" not in ui.text(app)
         await pilot.resize_terminal(70, 24)
-        await ui.until(pilot, lambda: "Regions and their neighbours" in ui.text(app), what="the list")
+        await ui.until(pilot, lambda: "regions free" in ui.text(app), what="the regions' summary")
         assert "Your move" in ui.text(app) and "1-9 Choose" in ui.text(app)
         await pilot.resize_terminal(120, 40)
         await ui.until(pilot, lambda: "[x] battle here" in ui.text(app), what="the map")
@@ -161,7 +168,7 @@ async def test_the_map_fits_its_box_as_the_waiting_line_comes_and_goes(ui):
     """The waiting line for a dropped player takes rows from the map: the list is drawn instead
     at once (not the map cut off until the next move); when the player is back and the line
     goes, the whole map is drawn again at once."""
-    from net.session.presence import Presence, SeatPresence
+    from net.session.features.presence import Presence, SeatPresence
     from tui.presence import PresenceLine
 
     class Source:
@@ -176,17 +183,18 @@ async def test_the_map_fits_its_box_as_the_waiting_line_comes_and_goes(ui):
         return Presence(tuple(SeatPresence(s, 0.0) for s in ("here", jo, "here")), 1, 0.0, 170.0)
 
     app = PalazzoApp(GameSetup(bots=("greedy",), game="condottiere", players=3, seed=2, pace=0), play=True)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(120, 32)) as pilot:
         await ui.until(pilot, lambda: ui.asking(app), what="the first decision")
-        assert "[x] battle here" in ui.text(app)
+        assert "[x] battle here" in ui.text(app)  # the whole map
         line = app.screen.query_one(PresenceLine)
         line.source = src = Source()
         src.presence = presence("reconnecting")
         line.tick()
         await ui.until(pilot, lambda: "Waiting for Jo to come back" in ui.text(app), what="the wait")
         # not the map with its last rows cut off: what fits the smaller box
-        await ui.until(pilot, lambda: "Regions and their neighbours" in ui.text(app), what="the list")
+        box = app.screen.query_one("#map-box")
+        await ui.until(pilot, lambda: box.virtual_size.height <= box.scrollable_content_region.height
+                       or "Regions and their neighbours" in ui.text(app), what="what fits")
         src.presence = presence("here")
         line.tick()
         await ui.until(pilot, lambda: "[x] battle here" in ui.text(app), what="the whole map again")
-        assert "Regions and their neighbours" not in ui.text(app)

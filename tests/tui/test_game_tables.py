@@ -10,7 +10,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Label, Select
 
 from engine.registry import _MODULES, game_names, get_game
-from net.session.table import DEALERS
+from net.session.machines.entries import DEALERS
 from tui.options import option_widgets, read_options
 from tui.setup import ADAPTERS, adapter
 

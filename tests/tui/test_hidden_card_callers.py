@@ -151,5 +151,5 @@ def test_no_condottiere_caller_tells_another_seat_the_cards_it_keeps_or_draws():
                      owed=(0, 0, 1), then="place")
     draws = [a for a, _ in CONDOTTIERE.chance_outcomes(dealing)]
     assert draws and all(a.kind == "draw" for a in draws)
-    draws = [mk("draw", 2, c) for c in sorted({a.card for a in draws})[:4]]
+    draws = [mk("draw", 2, card=c) for c in sorted({a.card for a in draws})[:4]]
     check_unsaid("condottiere", dealing, draws, lambda a: NAMES[a.card])

@@ -8,8 +8,9 @@ import random
 import pytest
 
 from engine.registry import get_game
-from net.session.link import MemoryLink
-from net.session.sessions import HostSession, PeerSession
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.runners.link import MemoryLink
 from net.wire.identity import Identity
 from tui import saves
 from tui.app import PalazzoApp
@@ -65,7 +66,9 @@ async def test_continue_on_the_start_screen_resumes_the_same_game(ui):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert "Continue" in ui.text(app)
-        await pilot.press("f5")
+        await pilot.press("f5")  # the list of unfinished games, even of one (each may be deleted)
+        await ui.until(pilot, lambda: "Continue which game?" in ui.text(app), what="the list")
+        await pilot.press("enter")
         await ui.until(pilot, lambda: ui.asking(app), what="the resumed table")
         client = app.screen.client
         after = client.snapshot()
@@ -174,6 +177,8 @@ async def test_a_networked_record_replays_its_public_view(ui, record):
         await ui.until(pilot, lambda: f"move 2 of {n}" in ui.text(app), what="move 2")
         assert app.screen.view == replay.frames[2]
         assert "the public view" in ui.text(app)
+        # nobody's seat is claimed: the header does not say "you are Red"
+        assert "you are" not in ui.text(app) and "Condottiere, the public view" in ui.text(app)
 
 
 def test_a_networked_record_cut_short_replays_as_far_as_it_checks(record, tmp_path):

@@ -108,6 +108,7 @@ def test_network_forms(snap_compare, size, key, profile):
 def test_lobby(snap_compare, size, profile):
     from types import SimpleNamespace
 
+    from net.session.machines.peer_session import PeerState
     from tui.screens.lobby import LobbyScreen
 
     # a host's lobby as the session last heard it (fixed keys, so the picture is the same)
@@ -117,7 +118,7 @@ def test_lobby(snap_compare, size, profile):
         {"seat": 2, "name": "Grace", "fp": "9e8d 7c6b 5a49 3827", "ready": False, "online": False},
     ]}
     session = SimpleNamespace(identity=SimpleNamespace(fingerprint="3f2a 91bc 04de 7710"), lobby=lobby,
-                              state="lobby", relay=False)
+                              state=PeerState.LOBBY, relay=False)
 
     async def run_before(pilot):
         await pilot.pause()

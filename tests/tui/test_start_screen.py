@@ -93,13 +93,13 @@ async def test_at_80x24_the_footer_and_the_hint_fit_beside_five_buttons(ui):
         await pilot.pause()
         lines = ui.text(app).splitlines()
         footer = lines[-1]
-        for key in ("^s Play", "f3 Host", "f4 Join", "f5 Continue", "f6 Replay", "? Help",
-                    "f2 Rules"):
+        for key in ("^q Quit", "f3 Host", "f4 Join", "f5 Continue", "f6 Replay", "f7 Guide",
+                    "? Help", "f2 Rules"):
             assert key in footer, footer
         assert footer.endswith(" "), footer  # nothing runs off the edge
         text = ui.text(app)
-        assert "Enter plays;" in text and "Tab moves on." in text  # the whole hint
-        for button in ("Continue", "Play", "Host a game", "Join a game", "Replay"):
+        assert "press Enter to start" in text and "(Tab moves on)" in text  # the whole hint
+        for button in ("Continue", "Play", "Host a game", "Join a game", "Replay", "Guide"):
             assert f" {button} " in text
         # the footer's short words: the help still says them in full
         await pilot.press("f1")

@@ -81,10 +81,10 @@ async def test_a_strike_and_a_conspiracy_are_final_a_card_to_court_is_not(ui):
         await ui.until(pilot, lambda: ui.asking(app), what="the first question")
         table, view = app.screen, app.screen.view
         card = view.state.hands[0][0]
-        assert "cannot" not in table.final_words(view, Action("court", 0, card))
-        assert table.final_words(view, Action("court", 0, card)) == ""
-        assert "Strike with" in table.final_words(view, Action("strike", 0, card, slot=1))
-        assert "eliminates stack" in table.final_words(view, Action("conspire", 0, card, stack=0, elim=1))
+        assert "cannot" not in table.final_words(view, Action("court", 0, card=card))
+        assert table.final_words(view, Action("court", 0, card=card)) == ""
+        assert "Strike with" in table.final_words(view, Action("strike", 0, card=card, slot=1))
+        assert "eliminates stack" in table.final_words(view, Action("conspire", 0, card=card, stack=0, elim=1))
 
 
 async def test_a_key_pressed_before_the_question_was_shown_does_not_answer_it(ui):
@@ -199,27 +199,35 @@ async def test_a_click_on_the_board_that_is_no_answer_does_nothing(ui):
         assert table._question is q and table.path == ()
 
 
-async def test_at_80x24_every_pane_can_be_shown_with_the_move_box_in_view(ui):
-    for game, panes in (("medici", ("Court", "Your hand", "Houses", "Log")),
-                        ("condottiere", ("Map", "Battle", "Your hand", "Log"))):
+async def test_at_80x24_the_whole_table_shows_at_once_with_the_move_box_and_the_log_a_key_away(ui):
+    for game, panes in (("medici", ("Court", "Your hand", "Houses")),
+                        ("condottiere", ("Regions", "Battle", "Your hand"))):
         setup = GameSetup(bots=("greedy",), game=game, players=4, seed=2, pace=0)
         app = PalazzoApp(setup, play=True)
         async with app.run_test(size=(80, 24)) as pilot:
             table, q = await _until_play(ui, pilot, app)
-            seen = []
-            for _ in range(len(panes)):
-                text = ui.text(app)
-                seen.append(next(p for p in panes if f"╭─ {p}" in text or f"─ {p}" in text))
-                assert "Your move" in text and q.prompt.split("\n")[0][:40] in text
-                shown = sum(1 for c in q.choices[:5] if c.label[:30] in text)
-                assert shown == min(5, len(q.choices)), "the move box lost its answers"
-                await pilot.press("right")
-                await pilot.pause()
-            assert sorted(seen) == sorted(panes), seen
-            await pilot.click(offset=_where(ui, app, "tabs", "Log"))
+            text = ui.text(app)
+            for pane in panes:
+                assert f"─{pane}" in text, (pane, text)
+            assert "Your move" in text and q.prompt.split("\n")[0][:40] in text
+            shown = sum(1 for c in q.choices[:4] if c.label[:30] in text)
+            assert shown == min(4, len(q.choices)), "the move box lost its answers"
+            names = table.view.names
+            for name in names:  # every house or seat, whole
+                assert name in text, (name, text)
+            table.warn("Gonzaga can end the game on their next turn by striking with the last "
+                       "shadow alliance it holds; the Colonna can too, with a Duke or a Bishop.")
             await pilot.pause()
-            assert "Log (l: the whole log)" in ui.text(app)
-            assert table._question is q and table.path == (), "switching panes answered something"
+            text = ui.text(app)
+            assert "Gonzaga can end" in text and "Bishop." in text, text  # two lines
+            for name in names:  # a two-line warning hides no house or seat
+                assert name in text, (name, text)
+            await pilot.press("l")
+            await ui.until(pilot, lambda a=app: type(a.screen).__name__ == "LogScreen",
+                           what="the log")
+            await pilot.press("escape")
+            await ui.until(pilot, lambda a=app, t=table: a.screen is t, what="the table again")
+            assert table._question is q and table.path == (), "the log answered something"
 
 
 def test_long_names_are_shortened_one_way():

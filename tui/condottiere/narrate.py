@@ -34,7 +34,7 @@ from engine.condottiere.cards import (
     WINTER,
 )
 from engine.condottiere.game import END_TEXT
-from engine.condottiere.measures import END_ADJACENT, END_TOTAL, line_strengths, thresholds
+from engine.condottiere.measures import END_ADJACENT, END_TOTAL, fought_strengths, thresholds
 from engine.condottiere.state import Action, State
 from engine.condottiere.text import SEAT_NAMES, action_text
 from engine.condottiere.view import public_action
@@ -80,7 +80,7 @@ def victory_words(s: State, names: Sequence[str]) -> str:
     winners = [names[w] for w in s.winners if 0 <= w < len(names)]
     if len(winners) != 1 or s.end not in (END_ADJACENT, END_TOTAL):
         return ""
-    total, adjacent = thresholds(s.config)
+    total, adjacent = thresholds(s)
     if s.end == END_ADJACENT:
         return f"{winners[0]} holds {adjacent} adjacent regions"
     return f"{winners[0]} holds {total} regions"
@@ -144,8 +144,7 @@ def marks(before: State, a: Action, after: State, seat: int) -> frozenset[Mark] 
 
 
 def _battle_end(before: State, after: State, names: Sequence[str]) -> str:
-    fought = after.lines if any(after.lines) else before.lines
-    strength = line_strengths(fought)
+    strength = fought_strengths(before, after)
     fighters = before.fighters or tuple(range(before.players))
     where = "the final battle" if before.final else f"the battle for {REGIONS[before.battle]}"
     scores = ", ".join(f"{names[q]} {strength[q]}" for q in fighters)

@@ -21,9 +21,10 @@ from rich.text import Text
 
 from engine.condottiere.cards import BORDERS, NEIGHBOURS, REGIONS
 from engine.condottiere.state import State
+from tui.palette import SEATS, SeatStyles
 
-#: seat colours (their names are Red, Blue, Green, Yellow, Purple, Black)
-SEAT_STYLE = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold black on white")
+#: seat colours (their names are Red, Blue, Green, Yellow, Purple, Black: ``tui.palette``)
+SEAT_STYLE = SeatStyles(SEATS)
 SEAT_INITIAL = ("R", "B", "G", "Y", "P", "K")
 
 #: where each region's label starts, (column, row): a schematic of Italy, north at the top
@@ -185,3 +186,28 @@ def regions_text(s: State, marked: frozenset[int] = frozenset()) -> Text:
 def legend() -> Text:
     # the star of the last move is explained on the goal line ("*: the last move (at Parma)")
     return Text("[x] battle here  {x} Favor of the Pope  x:R held by Red", style="italic")
+
+
+def regions_summary(s: State, marked: frozenset[int] = frozenset()) -> Text:
+    """The regions in a few lines, for a small screen: the battle's and the Pope's, then each
+    holder's (in the holder's colour, the last move's starred), then how many are free."""
+    out = Text()
+    if s.battle >= 0:
+        out.append(f"Battle: {REGIONS[s.battle]}", style="bold reverse")
+    if s.favor >= 0:
+        out.append(("  " if s.battle >= 0 else "") + f"Pope: {REGIONS[s.favor]}", style="italic")
+    for q in range(len(s.hands)):
+        held = [r for r in range(len(REGIONS)) if s.owner[r] == q]
+        if not held:
+            continue
+        if out:
+            out.append("\n")
+        out.append(f"{SEAT_INITIAL[q]}:", style=SEAT_STYLE[q])
+        for r in held:
+            out.append(" ")
+            out.append(REGIONS[r] + ("*" if r in marked else ""), style=_label_style(s, r, marked))
+    free = sum(1 for o in s.owner if o < 0)
+    if out:
+        out.append("\n")
+    out.append(f"{free} of {len(REGIONS)} regions free", style="dim")
+    return out

@@ -18,7 +18,8 @@ from collections import Counter
 from rich.text import Text
 
 from engine.condottiere.cards import KINDS, MERC_STRENGTH, NAMES, REGIONS
-from engine.condottiere.measures import line_strengths, thresholds
+from engine.condottiere.measures import announced_strengths, thresholds
+from engine.condottiere.measures import own_strength as _own_strength
 from engine.condottiere.state import State
 from engine.core import UNKNOWN
 from engine.words import plural
@@ -41,17 +42,13 @@ def card_word(c: int, up: int = 1, mine: bool = False) -> str:
 def strengths(s: State, seat: int) -> list[int]:
     """What each line would count now as everyone sees it: its face-up cards only (the strength
     a player announces in Hidden Cards)."""
-    return line_strengths(s.lines, only_up=True)
+    return announced_strengths(s)
 
 
 def own_strength(s: State, seat: int) -> int | None:
     """What ``seat``'s line would count with its own face-down cards turned up, as only that
     seat knows it (the others' face-down cards stay out); ``None`` with no face-down card."""
-    if not 0 <= seat < len(s.lines) or all(up for _, up in s.lines[seat]):
-        return None
-    lines = tuple(line if i == seat else tuple((c, 1) for c, up in line if up)
-                  for i, line in enumerate(s.lines))
-    return line_strengths(lines)[seat]
+    return _own_strength(s, seat)
 
 
 def players_text(
@@ -154,7 +151,7 @@ def hand_text(s: State, seat: int) -> Text:
 def goal_text(s: State, marks: Marks = NO_MARKS) -> str:
     """What wins, the marks' legend, and the regions the last move touched (the token placed,
     the Favor of the Pope moved, a battle fought over), by name."""
-    total, adjacent = thresholds(s.config)
+    total, adjacent = thresholds(s)
     text = f"To win: {total} regions, or {adjacent} adjacent ones."
     if s.config.playing_for_points:
         text += f" Match to {s.config.target_score} points (game {s.games + 1})."

@@ -41,7 +41,10 @@ class CondottiereTable(TableScreen):
         yield from self.compose_log()
 
     def _map_kind(self) -> str:
-        """``map``, ``compact`` or ``list``: what the map's box has room for."""
+        """``map``, ``compact``, ``list`` or, on a small screen, ``summary``: what the map's
+        box has room for."""
+        if self._narrow and not self.TABBED:
+            return "summary"
         box = self.query_one("#map-box")
         # the box less its border and padding: a scrollbar left over from the list does not count
         width, height = box.outer_size.width - 4, box.outer_size.height - 2
@@ -58,9 +61,11 @@ class CondottiereTable(TableScreen):
         marked = regions.marked_regions(view.marks)
         if self._changed("map", (s.owner, s.battle, s.favor, kind, marked)):
             box = self.query_one("#map-box")
-            box.border_title = "Regions and their neighbours" if kind == "list" else "Map"
+            box.border_title = {"list": "Regions and their neighbours",
+                                "summary": "Regions (R: Red's)"}.get(kind, "Map")
             drawn = {"map": regions.map_text, "compact": regions.compact_map_text,
-                     "list": regions.regions_text}[kind](s, marked)
+                     "list": regions.regions_text,
+                     "summary": regions.regions_summary}[kind](s, marked)
             self.put("map", drawn)
         players = (self.size, s.lines, s.passed, s.holder, s.defender, s.owner, tuple(len(h) for h in s.hands),
                    s.points, view.actor, s.battle, s.fighters, view.marks)

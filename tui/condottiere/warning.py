@@ -40,7 +40,7 @@ def _or(words: list[str]) -> str:
 
 def winning_regions(s: State, q: int) -> list[int]:
     """The regions of which one more would meet a victory condition for ``q``."""
-    total, adjacent = thresholds(s.config)
+    total, adjacent = thresholds(s)
     mask = s.regions_of(q)
     open_ = [r for r in range(NREGIONS)
              if r != s.favor and s.owner[r] != q and (s.owner[r] < 0 or s.config.capturing_regions)]
@@ -53,7 +53,7 @@ def warning(s: State, seat: int, names: Sequence[str]) -> str:
     """One line (or "") naming every player one region from victory, and a last free region."""
     if s.phase == "over" or s.final:
         return ""
-    total, adjacent = thresholds(s.config)
+    total, adjacent = thresholds(s)
     said: list[str] = []
     for q in range(s.players):
         wins = winning_regions(s, q)
@@ -86,7 +86,7 @@ def _game_words(s: State, q: int, wins: list[int]) -> str:
     or the match itself (its points can reach the target)."""
     if not s.config.playing_for_points:
         return "the game"
-    _, adjacent = thresholds(s.config)
+    _, adjacent = thresholds(s)
     mask = s.regions_of(q)
     gain = mask.bit_count() + 1
     if any(largest_group(mask | 1 << r) >= adjacent for r in wins):

@@ -21,12 +21,15 @@ from engine.medici.rules import deck_size
 from engine.medici.state import NO_CARD, NO_LIMIT, State
 from engine.medici.text import stack_label
 from engine.words import noun
+from tui.palette import HOUSES as HOUSE_COLOURS
+from tui.palette import SeatStyles
 
 Marks = frozenset[tuple[object, ...]]
 NO_MARKS: Marks = frozenset()
 MARK_STYLE = "reverse"
 
-HOUSE_STYLE = ("bold red", "bold blue", "bold yellow", "bold green")
+#: the houses' colours (``tui.palette``: Orsini red, Colonna blue, Delle Rovere yellow, Gonzaga green)
+HOUSE_STYLE = SeatStyles(HOUSE_COLOURS)
 SHORT_HOUSE = ("Orsini", "Colonna", "Rovere", "Gonzaga")
 
 

@@ -7,7 +7,7 @@ cheat never reaches this screen: it is refused when it is made. A local game has
 Returns ``"again"`` (same table, fresh shuffle), ``"new"`` (the start screen), ``"quit"``, or
 ``None`` to look at the final table again; only the choices the app offers, each labelled for
 what it does in that app. A networked game's "Play again" (``rematch``) does not close the
-screen: it asks the other players (``net.session.rematch``), and the screen shows their answers
+screen: it asks the other players (``net.session.features.rematch``), and the screen shows their answers
 (``show_rematch``: "Play again: 2 of 3 agreed; waiting for Jo") until the app opens the new game.
 """
 
@@ -35,24 +35,33 @@ class Rematch(Protocol):
     def again(self) -> None:
         """Ask the others to play again."""
 
-    def rematch_status(self) -> tuple[str, bool] | None:
-        """The answers so far in one line, and whether "Play again" may still be pressed
-        (``None``: nothing heard yet)."""
+    def rematch_status(self) -> tuple[str, bool] | tuple[str, bool, bool] | None:
+        """The answers so far in one line, whether "Play again" may still be pressed, and
+        (optionally) whether there will be no rematch at all (``None``: nothing heard yet)."""
 
 
 def result_text(view: TableView, how: str = "", length: str = "", unit: str = "") -> Text:
     """Who won, how and when the game ended, every seat's score (``unit``: what it counts, a
-    singular noun: "point")."""
+    singular noun: "point"), and this seat's place. A game a forfeit cut short (``end``
+    ``forfeit``, ``tui.netclient.forfeit_outcome``) says who forfeited and why, gives the scores
+    as the game stood, and places the seats that forfeited after the others."""
     o = view.outcome
     assert o is not None
+    forfeited = tuple(o.detail.get("forfeited", ())) if o.end == "forfeit" else ()
+    if o.end == "forfeit":  # the game's own words for its end do not apply: it did not end
+        how = o.detail.get("text", "") or "a player forfeited"
     how = how or o.detail.get("text", o.end)
     length = length or f"after {plural(o.turns, 'turn')}"
     t = Text()
-    winners = " and ".join(view.names[w] for w in o.winners)
-    verb = "wins" if len(o.winners) == 1 else "share the win"
-    t.append(f"{winners} {verb}!\n", style="bold")
-    t.append(f"The game ended {length}: {how}.\n\n")
-    order = sorted(range(len(o.scores)), key=lambda i: (-o.scores[i], i))
+    if o.winners:
+        winners = " and ".join(view.names[w] for w in o.winners)
+        verb = "wins" if len(o.winners) == 1 else "share the win"
+        t.append(f"{winners} {verb}!\n", style="bold")
+    t.append(f"The game ended {length}: {how}.\n")
+    if forfeited:
+        t.append("The scores as the game stood when it stopped:\n")
+    t.append("\n")
+    order = sorted(range(len(o.scores)), key=lambda i: (i in forfeited, -o.scores[i], i))
     width = max(len(n) for n in view.names)
     for i in order:
         mark = "*" if i in o.winners else " "
@@ -61,12 +70,18 @@ def result_text(view: TableView, how: str = "", length: str = "", unit: str = ""
                  style="bold" if mark == "*" else "")
         if i in o.winners:
             t.append("  winner")
+        elif i in forfeited:
+            t.append("  forfeited")
         t.append("\n")
     if not 0 <= view.seat < len(o.scores):  # a watcher's end: nobody here played
         return t
-    place = 1 + sum(1 for x in o.scores if x > o.scores[view.seat])
-    if view.seat in o.winners:
+    me = view.seat
+    place = 1 + sum(1 for i in range(len(o.scores))
+                    if (i in forfeited, -o.scores[i]) < (me in forfeited, -o.scores[me]))
+    if me in o.winners:
         t.append("\nYou win.", style="bold")
+    elif me in forfeited:
+        t.append(f"\nYou forfeited: you finish {ORDINAL[place - 1]} of {len(o.scores)}.")
     else:
         t.append(f"\nYou finish {ORDINAL[place - 1]} of {len(o.scores)}.")
     return t
@@ -105,10 +120,12 @@ class EndScreen(ModalScreen[str | None]):
     def __init__(
         self, view: TableView, words: tuple[str, str, str] = ("", "", ""),
         choices: dict[str, str] | None = None,
-        rematch: Rematch | None = None,
+        rematch: Rematch | None = None, record: str = "",
     ) -> None:
         super().__init__()
         self.view = view
+        #: the player's record at this game, player count and level (a local game's)
+        self.record = record
         self.words = words
         self.choices = dict(LOCAL_CHOICES if choices is None else choices)
         self.rematch = rematch
@@ -120,6 +137,8 @@ class EndScreen(ModalScreen[str | None]):
         with Vertical(id="end"):
             yield Static("Game over", id="end-title")
             yield Static(result_text(self.view, *self.words), id="result")
+            if self.record:
+                yield Static(self.record, id="record")
             audit = audit_line(self.view.audit)
             if audit is not None:
                 ok = self.view.audit.startswith("verified")
@@ -163,11 +182,19 @@ class EndScreen(ModalScreen[str | None]):
             return
         self.dismiss(choice)
 
-    def show_rematch(self, line: str, open_: bool = True) -> None:
-        """The rematch's answers so far (``open_``: "Play again" may still be pressed)."""
+    def show_rematch(self, line: str, open_: bool = True, off: bool = False) -> None:
+        """The rematch's answers so far (``open_``: "Play again" may still be pressed; ``off``:
+        there will be none, and "Play again" is no longer offered at all)."""
         self.rematch_line = line
         for shown in self.query("#rematch").results(Static):
             shown.update(line)
-        if not open_:
+        if not open_ or off:
             for button in self.query("#again").results(Button):
                 button.disabled = True
+        if off and "again" in self.choices:
+            del self.choices["again"]  # no key nor button offers what cannot be
+            for button in self.query("#again").results(Button):
+                if button.has_focus:
+                    self.focus_next()
+                button.display = False
+            self.refresh_bindings()

@@ -1,6 +1,6 @@
 """Finding a game on the LAN from the join form (``ctrl+f``, the Find games button).
 
-``FindGames`` looks for the games advertised on the LAN (``net.session.discovery``, for
+``FindGames`` looks for the games advertised on the LAN (``net.session.commands.discovery``, for
 ``BROWSE_SECONDS``) and lists them, two lines each: the game, the seats taken of those wanted and
 whether it needs a code; the host's name, its key's fingerprint and its address. Enter (or a
 click) returns the ``Found`` chosen, Escape ``None``, ``r`` looks again. What the list shows comes
@@ -21,8 +21,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from net.session.discovery import Found, async_browse
-from net.session.verify import printable_line
+from net.session.commands.discovery import Found, async_browse
+from net.session.machines.conversation import printable_line
 
 
 class FindGames(ModalScreen["Found | None"]):

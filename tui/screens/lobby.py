@@ -1,5 +1,6 @@
 """The lobby of a networked game: who has taken a seat (with their key's fingerprint), who is
-ready, and for the host the line to give to friends. ``r`` says this player is ready (and
+ready, every setting of the table (``settings_line``: the turn limit and what follows it, the
+grace, hints, the options), and for the host the line to give to friends. ``r`` says this player is ready (and
 ``flush`` sends it); ``t`` opens the talk pane (``tui.chat``; the latest talk shows under the
 seats); ``q`` leaves, returning ``None`` (the app decides where to).
 
@@ -18,8 +19,51 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from net.session.machines.conversation import printable_line
+from net.session.machines.peer_session import PeerState
 from net.wire.errors import LocalProtocolError
 from tui.chat import SHOWN, TalkScreen, phrases, talk_line
+
+
+def _span(seconds: int) -> str:
+    """``15 s``, ``1 min``, ``2:30``."""
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds % 60 == 0:
+        return f"{seconds // 60} min"
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def settings_line(lobby: dict[str, Any]) -> str:
+    """Every setting of the table, as the host's lobby gives them (``table``): the turn limit
+    and what follows it, the grace for a player who drops, hints, and the game's options ("" if
+    the host gave none, or none that can be read)."""
+    table, game = lobby.get("table"), lobby.get("game")
+    if type(table) is not dict:
+        return ""
+    timeout, grace = table.get("timeout"), table.get("grace")
+    if type(timeout) is not int or type(grace) is not int or timeout < 0 or grace < 0:
+        return ""
+    parts = []
+    if timeout:
+        after = ("its own program plays" if table.get("on_timeout") == "bot"
+                 else "the seat forfeits")
+        parts.append(f"turn limit {_span(timeout)}, then {after}")
+    else:
+        parts.append("no turn limit")
+    parts.append(f"grace {_span(grace)} for a player who drops" if grace
+                 else "no grace limit for a player who drops")
+    parts.append("hints allowed" if table.get("hints") is True else "no hints")
+    try:
+        from engine.registry import get_game
+        from tui.names import options_words
+
+        rules = get_game(str(game)).rules
+        words = options_words(rules, rules.Config.from_data(table.get("config")))
+        parts.append("options: " + ", ".join(words) if words else "no options")
+    except Exception:  # an unknown game or a configuration that does not read: not shown
+        pass
+    return printable_line("Table: " + "; ".join(parts))[:300]
 
 
 def lobby_text(lobby: dict[str, Any], me: bytes | None = None, my_fp: str = "") -> Text:
@@ -35,8 +79,11 @@ def lobby_text(lobby: dict[str, Any], me: bytes | None = None, my_fp: str = "") 
     for k in range(len(seats), lobby.get("players", len(seats))):
         t.append(f" {k + 1}. (free)\n", style="dim")
     watchers = lobby.get("watchers")
-    if type(watchers) is list and watchers:  # they take no seat (``net.session.watch``)
+    if type(watchers) is list and watchers:  # they take no seat (``net.session.features.watch``)
         t.append(f" Watching: {', '.join(str(w)[:32] for w in watchers[:8])}\n")
+    settings = settings_line(lobby)
+    if settings:
+        t.append(f" {settings}\n", style="dim")
     return t
 
 
@@ -91,17 +138,17 @@ class LobbyScreen(Screen[None]):
         if getattr(s, "relay", False):
             status = s.status()
         elif failure:
-            refused = s.state == "failed" and failure == str(s.error)
+            refused = s.state is PeerState.FAILED and failure == str(s.error)
             verb = "watch" if getattr(s, "WATCH", False) else "join"
             status = f"{f'Cannot {verb}: ' if refused else ''}{failure}. Press q to leave."
-        elif getattr(s, "WATCH", False) and s.state == "lobby":
+        elif getattr(s, "WATCH", False) and s.state is PeerState.LOBBY:
             status = (f"You are watching: you take no seat. The game starts when every seat is "
                       f"taken and ready ({seated} of {players} seats taken).")
-        elif s.state == "failed":
+        elif s.state is PeerState.FAILED:
             status = f"Cannot {'watch' if getattr(s, 'WATCH', False) else 'join'}: {s.error}"
-        elif s.state == "disconnected":
+        elif s.state is PeerState.DISCONNECTED:
             status = "The connection to the host was lost; trying again..."
-        elif s.state == "connecting":
+        elif s.state is PeerState.CONNECTING:
             status = "Connecting..."
         elif any(x.get("fp") == fp and x.get("ready") for x in lobby.get("seats", [])):
             status = f"You are ready. Waiting for the others ({seated} of {players} seats taken)."
@@ -143,7 +190,7 @@ class LobbyScreen(Screen[None]):
         self.dismiss(None)
 
     def action_ready(self) -> None:
-        if self.session.state == "lobby":
+        if self.session.state is PeerState.LOBBY:
             self.session.ready()
             if self.flush is not None:
                 self.flush()

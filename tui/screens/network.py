@@ -15,7 +15,9 @@ network and opens the lobby; a game that cannot start (a port in use, no host li
 code) brings the user back to the form with the reason written on it (``show_error``), and the
 focus on the field at fault (``FAULT``). Escape goes back: the host form returns its values
 (``values()``), which the app gives it again the next time it opens, for as long as the program
-runs; the join form returns ``None``.
+runs; the join form returns ``None``. The join form remembers the name and identity it last
+joined with, across runs, in ``join-form.json`` of the configuration folder (``remembered``;
+a name typed on the start screen comes first, the login name last).
 
 Enter in a text field moves to the next field; it goes ahead only in the last field (the name)
 or on the button. The join form's address field takes the whole line the host gives,
@@ -24,7 +26,9 @@ or on the button. The join form's address field takes the whole line the host gi
 
 from __future__ import annotations
 
+import contextlib
 import getpass
+import json
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,22 +43,23 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from engine.registry import game_names, get_game
-from net.session.hosting import DEFAULT_PORT, HostSettings, parse_address
-from net.session.verify import printable_line
-from net.wire.identity import identity_path
+from net.session.commands.hosting import DEFAULT_PORT, HostSettings, parse_address
+from net.session.machines.conversation import printable_line
+from net.wire.identity import config_dir, identity_path
 from tui.options import option_widgets, read_options
 from tui.setup import default_bot, player_levels
 from tui.widgets import Tick
 
 if TYPE_CHECKING:  # zeroconf is imported only when the join form looks for games
-    from net.session.discovery import Found
+    from net.session.commands.discovery import Found
 
 CSS = "network.tcss"
 INTRO = "The host's line: palazzo join HOST:PORT --code CODE. Or find games: ctrl+f"
 
 #: the turn limits offered, in seconds (0: none), as ``--turn-timeout SECONDS``
-TIMEOUTS: list[tuple[str, int]] = [("none", 0), ("1 minute", 60), ("2 minutes", 120),
-                                   ("5 minutes", 300), ("10 minutes", 600)]
+TIMEOUTS: list[tuple[str, int]] = [("none", 0), ("15 seconds", 15), ("30 seconds", 30),
+                                   ("1 minute", 60), ("2 minutes", 120), ("5 minutes", 300),
+                                   ("10 minutes", 600)]
 #: how long the others wait for a player who dropped out, as ``--grace SECONDS``
 GRACES: list[tuple[str, int]] = [("1 minute", 60), ("3 minutes", 180), ("5 minutes", 300),
                                  ("10 minutes", 600), ("30 minutes", 1800)]
@@ -70,6 +75,30 @@ def _number(select: Select[Any]) -> int:
     if not isinstance(value, int):
         raise TypeError(f"a select of numbers holds {value!r}")
     return value
+
+
+JOIN_FORM = "join-form.json"  # the join form's name and identity, in the configuration folder
+
+
+def remembered() -> dict[str, str]:
+    """The name and identity the join form last joined with (``{}``: none, or unreadable)."""
+    try:
+        data = json.loads((config_dir() / JOIN_FORM).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if type(data) is not dict:
+        return {}
+    return {k: printable_line(v)[:200] for k, v in data.items()
+            if k in ("name", "identity") and type(v) is str}
+
+
+def remember(name: str, identity: str | None) -> None:
+    """Keep the name and identity of a join for the form's next opening (a folder that cannot
+    be written: not kept, nothing said)."""
+    path = config_dir() / JOIN_FORM
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"name": name, "identity": identity or ""}), encoding="utf-8")
 
 
 def _user() -> str:
@@ -431,7 +460,8 @@ class JoinScreen(Form):
     def __init__(self, name: str = "",
                  start: Callable[[Form, JoinRequest], None] | None = None) -> None:
         super().__init__()
-        self.name_given = name
+        self.kept = remembered()
+        self.name_given = name or self.kept.get("name", "")
         self.start = start
         self.found: Found | None = None  # the game chosen from those found on the LAN
 
@@ -449,11 +479,12 @@ class JoinScreen(Form):
                             max_length=32)
             with Horizontal(classes="row"):
                 yield Label("Identity", classes="label")
-                yield Input("", placeholder="empty: this account's key",
+                yield Input(self.kept.get("identity", ""), placeholder="empty: this account's key",
                             id="identity", compact=True, max_length=200)
             with Horizontal(classes="row"):
                 yield Label("Your name", classes="label")
-                yield Input(self.name_given or _user(), id="name", compact=True, max_length=20)
+                yield Input(self.name_given[:20] or _user(), id="name", compact=True,
+                            max_length=20)
         yield self._error_line()
         with Horizontal(id="actions"):
             yield Button("Join", id="go", variant="primary")
@@ -514,6 +545,7 @@ class JoinScreen(Form):
         except ValueError as e:
             self.show_error(str(e))
             return
+        remember(name, identity)
         if self.start is not None:
             self.start(self, JoinRequest(host, port, code, name, identity,
                                          self._fingerprint(address)))

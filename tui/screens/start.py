@@ -53,8 +53,16 @@ class ToNetwork:
     setup: GameSetup
 
 
-#: what the start screen returns: a game to play, a saved game to continue, or a network form
-StartChoice = GameSetup | SavedGame | ToNetwork
+@dataclass(frozen=True)
+class ToGuide:
+    """A guided first game of ``game`` (``tui.guide``)."""
+
+    game: str
+
+
+#: what the start screen returns: a game to play, a saved game to continue, a network form, or
+#: a guided first game
+StartChoice = GameSetup | SavedGame | ToNetwork | ToGuide
 
 
 def _players(rules: GameRules[Any, Any, Any]) -> range:
@@ -75,7 +83,8 @@ class KeysFooter(Footer):
     buttons that appear), each rebuild styling every key anew."""
 
     def __init__(self) -> None:
-        super().__init__()
+        # Ctrl+P opens the command palette, said on the help screen: the keys take the line
+        super().__init__(show_command_palette=False)
         self._bindings_ready = True  # the screen's bindings are known when it composes
         self._shown: tuple[object, ...] | None = None
         self._pending = False
@@ -110,16 +119,18 @@ class StartScreen(Screen[StartChoice]):
         ("space", "Tick an option, or choose the highlighted game"),
         ("f3", "Host a game on the network"),
         ("f4", "Join a game on the network"),
+        ("f7", "A first game, guided: each kind of move explained as it comes"),
     )
     BINDINGS = [
-        Binding("ctrl+s", "play", "Play"),
+        Binding("ctrl+q", "app.quit", "Quit"),
+        Binding("ctrl+s", "play", "Play", show=False),  # Enter on Play, which has the focus
         Binding("f3", "host", "Host"),
         Binding("f4", "join", "Join"),
         Binding("f5", "continue", "Continue"),
         Binding("f6", "replay", "Replay"),
+        Binding("f7", "guide", "Guide"),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
         Binding("f2", "app.rules", "Rules"),
-        Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
     #: the opponents' and options' fields are mounted (after the first frame)
@@ -142,9 +153,11 @@ class StartScreen(Screen[StartChoice]):
         yield Static("palazzo: card games of Renaissance Italy", id="title")
         yield Static(
             "Play against computer opponents: press Enter to start with the settings below, "
-            "or change them first. ? shows every key, F2 the rules.",
+            "or change them first (Tab moves on). New to the games? Guide (F7) plays a first "
+            "game with you. ? shows every key, F2 the rules.",
             id="intro",
         )
+        yield Static("", id="record")  # the record of games played, after the first frame
         with VerticalScroll(id="form", can_focus=False):
             with Horizontal(classes="row"):
                 yield Label("Game", classes="label")
@@ -181,8 +194,7 @@ class StartScreen(Screen[StartChoice]):
             yield Button("Play", id="play", variant="primary")
             yield Button("Host a game", id="host")
             yield Button("Join a game", id="join")
-            # short, so that it fits beside five buttons at 80 columns
-            yield Static("Enter plays; Tab moves on.", id="hint")
+            yield Button("Guide", id="guide")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -203,6 +215,11 @@ class StartScreen(Screen[StartChoice]):
 
         self.unfinished = saved_games(finished=False)
         self.finished = replay_records()
+        from tui import history
+        line = history.start_line(history.games())
+        record = self.query_one("#record", Static)
+        record.update(line)
+        record.display = bool(line)
         if self.unfinished:
             await self.query_one("#actions").mount(Button("Continue", id="continue"),
                                                    before="#play")
@@ -338,6 +355,11 @@ class StartScreen(Screen[StartChoice]):
     def action_join(self) -> None:
         self.dismiss(ToNetwork("join", self._current()))
 
+    @on(Button.Pressed, "#guide")
+    def action_guide(self) -> None:
+        """A guided first game of the game chosen."""
+        self.dismiss(ToGuide(self._game()))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "continue":
             return bool(self.unfinished)
@@ -347,15 +369,20 @@ class StartScreen(Screen[StartChoice]):
 
     @on(Button.Pressed, "#continue")
     def action_continue(self) -> None:
-        if len(self.unfinished) == 1:
-            self.dismiss(self.unfinished[0])
-            return
-
         def picked(saved: SavedGame | None) -> None:
             if saved is not None:
                 self.dismiss(saved)
 
-        self.app.push_screen(SavedPicker(self.unfinished, "Continue which game?"), picked)
+        self.app.push_screen(SavedPicker(self.unfinished, "Continue which game?", deletable=True,
+                                         on_delete=self._deleted), picked)
+
+    def _deleted(self, saved: Any) -> None:
+        """An unfinished game deleted in the list: Continue goes with the last of them."""
+        self.unfinished = [g for g in self.unfinished if g is not saved]
+        if not self.unfinished:
+            for button in self.query("#continue").results(Button):
+                button.remove()
+            self.refresh_bindings()
 
     @on(Button.Pressed, "#replay")
     def action_replay(self) -> None:

@@ -53,7 +53,7 @@ def random_action(rng: random.Random, n: int) -> Action:
     k = rng.randrange(4)
     cards = tuple(sorted(rng.randrange(-1, KINDS) for _ in range(k)))
     seat, card, target = rng.randrange(n), rng.randrange(-2, KINDS), rng.randrange(-1, 18)
-    return mk(kind, seat, card, flip=rng.randrange(-1, 3), cards=cards,
+    return mk(kind, seat, card=card, flip=rng.randrange(-1, 3), cards=cards,
               **{target_field(kind, card) or "region": target})
 
 

@@ -28,20 +28,20 @@ def test_states_and_actions_round_trip() -> None:
                  hands=[["Bishop"], ["Scarecrow", "Scarecrow"], []], owner={"Roma": 1})
     assert State.from_data(s.to_data()) == s
     assert eval(repr(s), {"State": State}) == s
-    a = mk("play", 0, BISHOP, region=region_index("Roma"))
+    a = mk("play", 0, card=BISHOP, region=region_index("Roma"))
     assert Action.from_data(a.to_data()) == a
     assert a.to_data() == {"kind": "play", "seat": 0, "card": BISHOP, "target": 10 + 5}
 
 
 @pytest.mark.parametrize(("action", "data"), [
     (mk("place", 1, region=4), {"kind": "place", "seat": 1, "target": 4}),
-    (mk("play", 0, BISHOP, region=7, flip=1), {"kind": "play", "seat": 0, "card": BISHOP,
+    (mk("play", 0, card=BISHOP, region=7, flip=1), {"kind": "play", "seat": 0, "card": BISHOP,
                                               "target": 7, "flip": 1}),
-    (mk("play", 0, BISHOP), {"kind": "play", "seat": 0, "card": BISHOP}),
-    (mk("play", 2, SCARECROW, taken=5), {"kind": "play", "seat": 2, "card": SCARECROW,
+    (mk("play", 0, card=BISHOP), {"kind": "play", "seat": 0, "card": BISHOP}),
+    (mk("play", 2, card=SCARECROW, taken=5), {"kind": "play", "seat": 2, "card": SCARECROW,
                                         "target": 5}),
-    (mk("reveal", 0, 3, position=2), {"kind": "reveal", "seat": 0, "card": 3, "target": 2}),
-    (mk("reveal", 0, 3, position=0), {"kind": "reveal", "seat": 0, "card": 3, "target": 0}),
+    (mk("reveal", 0, card=3, position=2), {"kind": "reveal", "seat": 0, "card": 3, "target": 2}),
+    (mk("reveal", 0, card=3, position=0), {"kind": "reveal", "seat": 0, "card": 3, "target": 0}),
     (mk("take", 1, draws=0), {"kind": "take", "seat": 1, "target": 0}),
     (mk("take", 1, draws=3), {"kind": "take", "seat": 1, "target": 3}),
 ])
@@ -60,7 +60,7 @@ def test_a_target_on_an_action_that_has_none_is_refused(bad: dict) -> None:
 
 
 @pytest.mark.parametrize("bad", [mk("pass", 0, region=3), mk("place", 0, region=1, draws=2),
-                                 mk("play", 0, BISHOP, taken=4)])
+                                 mk("play", 0, card=BISHOP, taken=4)])
 def test_an_action_with_a_field_its_kind_does_not_use_is_not_written(bad: Action) -> None:
     with pytest.raises(InvalidActionError):
         bad.to_data()
@@ -104,15 +104,15 @@ def test_action_texts_read_as_the_table_says_them() -> None:
     s = position(2, hands=[["Mercenary 6", "Bishop", "Scarecrow"], ["Surrender"]],
                  lines=[["Mercenary 10"], []])
     text = RULES.action_text
-    assert text(s, mk("play", 0, parse_card("Mercenary 6"))) == "Red: plays Mercenary 6"
-    assert text(s, mk("play", 0, BISHOP, region=region_index("Firenze"))) == \
+    assert text(s, mk("play", 0, card=parse_card("Mercenary 6"))) == "Red: plays Mercenary 6"
+    assert text(s, mk("play", 0, card=BISHOP, region=region_index("Firenze"))) == \
         "Red: Bishop, Favor of the Pope to Firenze"
-    assert text(s, mk("play", 0, BISHOP)) == "Red: Bishop, Favor of the Pope off the board"
-    assert text(s, mk("play", 0, SCARECROW, taken=parse_card("Mercenary 10"))) == \
+    assert text(s, mk("play", 0, card=BISHOP)) == "Red: Bishop, Favor of the Pope off the board"
+    assert text(s, mk("play", 0, card=SCARECROW, taken=parse_card("Mercenary 10"))) == \
         "Red: Scarecrow, takes back Mercenary 10"
     assert text(s, mk("pass", 1)) == "Blue: passes"
-    assert text(s, mk("draw", 1, BISHOP), 0) == "Blue draws a card"
-    assert text(s, mk("draw", 1, BISHOP), 1) == "Blue draws Bishop"
+    assert text(s, mk("draw", 1, card=BISHOP), 0) == "Blue draws a card"
+    assert text(s, mk("draw", 1, card=BISHOP), 1) == "Blue draws Bishop"
     assert text(s, mk("place", 0, region=region_index("Napoli"))) == \
         "Red: places the Condottiere token on Napoli"
 
@@ -137,7 +137,7 @@ def test_every_text_of_any_action_is_written_and_ends(budget, kind, seat, card, 
         if RULES.current_player(state) == -3:
             break
         state = RULES.apply(state, RULES.legal_actions(state)[0])
-    a = Action(kind, seat, card, region=target, taken=target, position=target, draws=target,
+    a = Action(kind, seat, card=card, region=target, taken=target, position=target, draws=target,
                flip=flip, cards=tuple(cards))
     with budget(2):
         assert isinstance(text.action_text(state, a, viewer), str)

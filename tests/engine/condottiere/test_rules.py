@@ -47,7 +47,7 @@ def act(s: State, *actions) -> State:
 
 
 def strength(*lines: list[str]) -> list[int]:
-    return R.line_strengths(position(max(2, len(lines)), lines=list(lines) + [[]] * (2 - len(lines))).lines)
+    return R.strengths(position(max(2, len(lines)), lines=list(lines) + [[]] * (2 - len(lines))))
 
 
 # -- worked examples ---------------------------------------------------------------------------
@@ -55,6 +55,12 @@ def strength(*lines: list[str]) -> list[int]:
 
 def test_T1_a_line_of_mercenaries_adds_up() -> None:
     assert strength(["Mercenary 10", "Mercenary 10", "Mercenary 5", "Mercenary 4"])[0] == 29
+
+
+def test_a_heroine_counts_ten_and_a_courtesan_one() -> None:
+    assert strength(["Heroine"], ["Courtesan", "Courtesan"]) == [10, 2]
+    # neither is a mercenary: a Winter and a Drummer leave them as they are
+    assert strength(["Heroine", "Courtesan", "Drummer"], ["Winter"]) == [11, 0]
 
 
 def test_T2_winter_makes_every_mercenary_one() -> None:
@@ -93,10 +99,10 @@ def test_T7_bishop_discards_every_top_mercenary_and_takes_the_favor() -> None:
         hands=[["Mercenary 2"], ["Bishop", "Mercenary 2"]],
         turn=1,
     )
-    s = act(s, mk("play", 1, BISHOP, region=FIRENZE))
+    s = act(s, mk("play", 1, card=BISHOP, region=FIRENZE))
     assert [c for c, _ in s.lines[0]] == [M[3], M[1], M[1]]
     assert [c for c, _ in s.lines[1]] == [M[1], M[1]]
-    assert R.line_strengths(s.lines) == [5, 2]
+    assert R.strengths(s) == [5, 2]
     assert s.favor == FIRENZE
     assert s.discards[M[6]] == 2 and s.discards[BISHOP] == 1
 
@@ -116,6 +122,7 @@ def test_T8_end_of_round_keep_two_then_deal_up_to_ten_plus_regions() -> None:
     s = act(s, mk("hold", 0))
     assert s.phase == "keep" and s.turn == 0
     assert all(len(a.cards) <= 2 for a in R.legal_actions(s))
+    assert max(len(k) for k in R.keep_choices((M[1], M[1], M[1], HEROINE))) == 2
     s = act(s, mk("keep", 0, cards=(HEROINE, BISHOP)))
     assert s.phase == "play"
     assert [len(h) for h in s.hands] == [11, 10, 10]
@@ -150,9 +157,14 @@ def test_T10_a_bishop_ignores_face_down_mercenaries() -> None:
         hands=[["Mercenary 2"], ["Bishop", "Mercenary 2"]],
         turn=1,
     )
-    s = act(s, mk("play", 1, BISHOP, region=-1))
+    s = act(s, mk("play", 1, card=BISHOP, region=-1))
     assert s.lines[0] == ((M[10], 0),)
     assert [c for c, _ in s.lines[1]] == [M[5], M[1], M[1]]
+    # a face-down mercenary as strong as the top face-up ones is spared too
+    s = position(config=config, lines=[["Mercenary 6", "~Mercenary 6"], ["Mercenary 1"]],
+                 hands=[["Mercenary 2"], ["Bishop", "Mercenary 2"]], turn=1)
+    s = act(s, mk("play", 1, card=BISHOP, region=-1))
+    assert s.lines[0] == ((M[6], 0),) and s.discards[M[6]] == 1
 
 
 # -- decisions ---------------------------------------------------------------------------------
@@ -163,14 +175,14 @@ def test_D1_the_favor_cannot_go_on_the_region_fought_over() -> None:
     targets = {a.region for a in R.legal_actions(s) if a.card == BISHOP}
     assert FIRENZE not in targets and TORINO in targets and -1 in targets
     with pytest.raises(IllegalActionError):
-        RULES.apply(s, mk("play", 0, BISHOP, region=FIRENZE))
+        RULES.apply(s, mk("play", 0, card=BISHOP, region=FIRENZE))
 
 
 def test_D2_highest_means_printed_strength() -> None:
     # a Drummer doubles the 5 to 10, but the printed top is the 6
     lines = [["Mercenary 5", "Drummer"], ["Mercenary 6"]]
     s = position(2, lines=lines, hands=[["Bishop"], ["Mercenary 1"]])
-    s = act(s, mk("play", 0, BISHOP))
+    s = act(s, mk("play", 0, card=BISHOP))
     assert [c for c, _ in s.lines[0]] == [M[5], DRUMMER] and s.lines[1] == ()
     assert strength(lines[0], lines[1] + ["Spring"]) == [10, 9]
 
@@ -178,6 +190,11 @@ def test_D2_highest_means_printed_strength() -> None:
 def test_D3_most_courtesans_takes_the_token_even_in_a_tie() -> None:
     s = position(3, lines=[["Courtesan", "Courtesan"], ["Mercenary 2"], []],
                  hands=[["Scarecrow"], [], []], passed=[0, 1, 1], holder=2, turn=0)
+    s = act(s, mk("pass", 0))
+    assert s.owner[TORINO] == -1 and s.holder == 0
+    # the token would go left of its placer, Blue, to Green: the Courtesans take it from it
+    s = position(3, lines=[["Courtesan", "Courtesan"], ["Mercenary 2"], []],
+                 hands=[["Scarecrow"], [], []], passed=[0, 1, 1], holder=1, turn=0)
     s = act(s, mk("pass", 0))
     assert s.owner[TORINO] == -1 and s.holder == 0
     # and when the Courtesans lose the battle, they still take the token
@@ -194,7 +211,7 @@ def test_D3_most_courtesans_takes_the_token_even_in_a_tie() -> None:
 
 def test_D4_a_bishop_with_no_mercenary_in_play_still_moves_the_favor() -> None:
     s = position(2, lines=[["Heroine"], ["Courtesan"]], hands=[["Bishop"], ["Mercenary 1"]])
-    s = act(s, mk("play", 0, BISHOP, region=MILANO))
+    s = act(s, mk("play", 0, card=BISHOP, region=MILANO))
     assert [c for c, _ in s.lines[0]] == [HEROINE] and [c for c, _ in s.lines[1]] == [COURTESAN]
     assert s.favor == MILANO
 
@@ -202,7 +219,7 @@ def test_D4_a_bishop_with_no_mercenary_in_play_still_moves_the_favor() -> None:
 def test_D5_the_favor_may_leave_the_board_and_frees_its_region() -> None:
     s = position(2, hands=[["Bishop"], ["Mercenary 1"]], favor="Firenze", battle="Torino")
     assert FIRENZE not in R.battle_regions(s, 0)
-    s = act(s, mk("play", 0, BISHOP, region=-1))
+    s = act(s, mk("play", 0, card=BISHOP, region=-1))
     assert s.favor == -1
     assert FIRENZE in R.battle_regions(s, 0)
 
@@ -211,34 +228,34 @@ def test_D6_seasons_and_drummers_count_at_conclusion() -> None:
     # the Drummer was played before the 5, the Winter before the 10: both still apply
     s = position(2, lines=[["Drummer"], ["Winter"]],
                  hands=[["Mercenary 5"], ["Mercenary 10"]])
-    s = act(s, mk("play", 0, M[5]), mk("play", 1, M[10]))
-    assert R.line_strengths(s.lines) == [2, 1]
+    s = act(s, mk("play", 0, card=M[5]), mk("play", 1, card=M[10]))
+    assert R.strengths(s) == [2, 1]
 
 
 def test_D7_a_mercenary_taken_back_may_be_played_again() -> None:
     s = position(2, lines=[["Mercenary 6"], ["Mercenary 10"]],
                  hands=[["Scarecrow", "Mercenary 1"], ["Mercenary 1", "Mercenary 1"]])
-    s = act(s, mk("play", 0, SCARECROW, taken=M[6]))
+    s = act(s, mk("play", 0, card=SCARECROW, taken=M[6]))
     assert s.lines[0] == () and M[6] in s.hands[0] and s.discards[SCARECROW] == 1
-    s = act(s, mk("play", 1, M[1]))
-    assert mk("play", 0, M[6]) in R.legal_actions(s)
-    s = act(s, mk("play", 0, M[6]))
+    s = act(s, mk("play", 1, card=M[1]))
+    assert mk("play", 0, card=M[6]) in R.legal_actions(s)
+    s = act(s, mk("play", 0, card=M[6]))
     assert s.lines[0] == ((M[6], 1),)
 
 
 def test_D8_surrender_ties_and_modifiers() -> None:
     # a tie at the moment of the Surrender is a normal tie
     s = position(2, lines=[["Mercenary 5"], ["Mercenary 5"]], hands=[["Surrender"], ["Heroine"]])
-    s = act(s, mk("play", 0, SURRENDER))
+    s = act(s, mk("play", 0, card=SURRENDER))
     assert s.owner[TORINO] == -1 and s.holder == 1 and s.battles == 2
     # as the first card of a battle: a tie at 0
     s = position(2, lines=[[], []], hands=[["Surrender"], ["Heroine"]])
-    s = act(s, mk("play", 0, SURRENDER))
+    s = act(s, mk("play", 0, card=SURRENDER))
     assert s.owner[TORINO] == -1
     # end-of-battle modifiers count: the Drummer doubles 5 to beat 6
     s = position(2, lines=[["Mercenary 5", "Drummer"], ["Mercenary 6"]],
                  hands=[["Surrender"], ["Heroine"]])
-    s = act(s, mk("play", 0, SURRENDER))
+    s = act(s, mk("play", 0, card=SURRENDER))
     assert s.owner[TORINO] == 0
 
 

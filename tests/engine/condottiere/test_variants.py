@@ -45,21 +45,21 @@ def act(s: State, *actions) -> State:
 def test_turns_go_clockwise_from_the_token_holder_and_empty_hands_pass_at_once() -> None:
     s = position(4, hands=[["Mercenary 1"] * 2, [], ["Mercenary 2"], ["Mercenary 3"] * 2], holder=3)
     assert s.turn == 3
-    s = act(s, mk("play", 3, M[3]))
+    s = act(s, mk("play", 3, card=M[3]))
     assert s.turn == 0
-    s = act(s, mk("play", 0, M[1]))
+    s = act(s, mk("play", 0, card=M[1]))
     assert s.turn == 2 and s.passed[1] == 1  # seat 1 had no card: passed at once
     s = act(s, mk("pass", 2))
     # a passed seat never comes back; the last seat in plays on alone
     s = act(s, mk("pass", 3))
     assert s.phase == "play" and s.turn == 0 and s.hands[0] == (M[1],)
-    s = act(s, mk("play", 0, M[1]))
+    s = act(s, mk("play", 0, card=M[1]))
     assert s.owner[TORINO] == 3  # seat 0 is out of cards: the battle ends, 3 beats 2
 
 
 def test_a_battle_ends_when_all_have_passed_and_the_strongest_conquers() -> None:
     s = position(3, hands=[["Mercenary 1"] * 2, ["Mercenary 2"] * 2, ["Mercenary 3"]], holder=0)
-    s = act(s, mk("play", 0, M[1]), mk("play", 1, M[2]), mk("pass", 2), mk("pass", 0))
+    s = act(s, mk("play", 0, card=M[1]), mk("play", 1, card=M[2]), mk("pass", 2), mk("pass", 0))
     assert s.phase == "play" and s.turn == 1
     s = act(s, mk("pass", 1))
     assert s.owner[TORINO] == 1 and s.holder == 1 and s.phase == "place"
@@ -68,10 +68,10 @@ def test_a_battle_ends_when_all_have_passed_and_the_strongest_conquers() -> None
 def test_winter_and_spring_discard_each_other() -> None:
     s = position(2, lines=[["Winter", "Mercenary 10"], ["Winter"]],
                  hands=[["Spring"], ["Winter"]])
-    s = act(s, mk("play", 0, SPRING))
+    s = act(s, mk("play", 0, card=SPRING))
     assert [c for c, _ in s.lines[0]] == [M[10], SPRING] and s.lines[1] == ()
     assert s.discards[WINTER] == 2
-    s = act(s, mk("play", 1, WINTER))
+    s = act(s, mk("play", 1, card=WINTER))
     assert [c for c, _ in s.lines[0]] == [M[10]] and [c for c, _ in s.lines[1]] == [WINTER]
 
 
@@ -82,16 +82,16 @@ def test_a_scarecrow_takes_back_only_own_face_up_mercenaries() -> None:
     picks = {a.taken for a in R.legal_actions(s) if a.card == SCARECROW}
     assert picks == {-1, M[6]}
     with pytest.raises(IllegalActionError):
-        RULES.apply(s, mk("play", 0, SCARECROW, taken=M[10], flip=0))
+        RULES.apply(s, mk("play", 0, card=SCARECROW, taken=M[10], flip=0))
 
 
 def test_victory_thresholds_by_player_count_and_bigger_kingdoms() -> None:
-    assert R.thresholds(CondottiereConfig(2)) == (6, 4)
-    assert R.thresholds(CondottiereConfig(3)) == (6, 4)
-    assert R.thresholds(CondottiereConfig(4)) == (5, 3)
-    assert R.thresholds(CondottiereConfig(6)) == (5, 3)
-    assert R.thresholds(CondottiereConfig(3, bigger_kingdoms=True)) == (6, 5)
-    assert R.thresholds(CondottiereConfig(5, bigger_kingdoms=True)) == (5, 4)
+    assert R.thresholds(R.new_game(CondottiereConfig(2))) == (6, 4)
+    assert R.thresholds(R.new_game(CondottiereConfig(3))) == (6, 4)
+    assert R.thresholds(R.new_game(CondottiereConfig(4))) == (5, 3)
+    assert R.thresholds(R.new_game(CondottiereConfig(6))) == (5, 3)
+    assert R.thresholds(R.new_game(CondottiereConfig(3, bigger_kingdoms=True))) == (6, 5)
+    assert R.thresholds(R.new_game(CondottiereConfig(5, bigger_kingdoms=True))) == (5, 4)
 
 
 def win_torino(config: CondottiereConfig, owner: dict[str, int]) -> State:
@@ -173,7 +173,7 @@ def test_a_tie_on_an_exhausted_board_is_settled_by_a_final_battle_among_the_tied
     assert not R.is_over(s) and s.final == 1 and s.fighters == (0, 1)
     assert s.holder == 1  # the winner of the last battle holds the token and starts
     assert s.turn == 1 and [len(h) for h in s.hands] == [14, 14, 0, 0, 0, 0]
-    s = act(s, mk("play", 1, R.legal_actions(s)[1].card))
+    s = act(s, mk("play", 1, card=R.legal_actions(s)[1].card))
     while not R.is_over(s):
         s = act(s, mk("pass", s.turn))
     assert s.end == R.END_FINAL and len(s.winners) >= 1 and set(s.winners) <= {0, 1}
@@ -218,12 +218,12 @@ def test_the_defender_passes_freely_until_it_plays() -> None:
     s = position(config=config, owner={"Torino": 1},
                  hands=[["Mercenary 5", "Mercenary 1"], ["Mercenary 6", "Mercenary 1"], ["Mercenary 2"]])
     assert s.defender == 1
-    s = act(s, mk("play", 0, M[5]), mk("pass", 1), mk("pass", 2))
+    s = act(s, mk("play", 0, card=M[5]), mk("pass", 1), mk("pass", 2))
     assert s.turn == 0
     s = act(s, mk("pass", 0))
     # everyone else is out: the defender may still play
     assert s.phase == "play" and s.turn == 1 and s.passed[1] == 0
-    s = act(s, mk("play", 1, M[6]))
+    s = act(s, mk("play", 1, card=M[6]))
     assert s.free == 0 and s.turn == 1  # from now on normal passing
     s = act(s, mk("pass", 1))
     assert s.owner[TORINO] == 1 and s.holder == 1
@@ -258,7 +258,7 @@ def test_hidden_cards_showdown_reveals_everything_before_strength() -> None:
     config = CondottiereConfig(2, hidden_cards=True)
     s = position(config=config, lines=[["~Mercenary 10", "Mercenary 1"], ["~Heroine", "~Drummer"]],
                  hands=[["Surrender"], ["Mercenary 1"]])
-    s = RULES.apply(s, mk("play", 0, parse_card("Surrender")))
+    s = RULES.apply(s, mk("play", 0, card=parse_card("Surrender")))
     assert R.current_player(s) == REVEAL and s.phase == "showdown" and R.revealer(s) == 0
     s = RULES.apply(s, R.legal_actions(s)[0])
     assert R.revealer(s) == 1
@@ -269,9 +269,9 @@ def test_hidden_cards_showdown_reveals_everything_before_strength() -> None:
 def test_hidden_cards_which_cards_go_face_down() -> None:
     config = CondottiereConfig(2, hidden_cards=True)
     s = position(config=config, hands=[["Winter", "Courtesan", "Mercenary 3"], ["Spring"]])
-    assert RULES.apply(s, mk("play", 0, WINTER)).lines[0] == ((WINTER, 1),)
-    assert RULES.apply(s, mk("play", 0, parse_card("Courtesan"))).lines[0][0][1] == 0
-    assert RULES.apply(s, mk("play", 0, M[3])).lines[0][0][1] == 0
+    assert RULES.apply(s, mk("play", 0, card=WINTER)).lines[0] == ((WINTER, 1),)
+    assert RULES.apply(s, mk("play", 0, card=parse_card("Courtesan"))).lines[0][0][1] == 0
+    assert RULES.apply(s, mk("play", 0, card=M[3])).lines[0][0][1] == 0
     # a passing seat keeps its face-down cards hidden until the end
     s = position(config=config, lines=[["~Mercenary 3"], []], hands=[["Spring"], ["Spring"]])
     s = act(s, mk("pass", 0))
@@ -280,7 +280,7 @@ def test_hidden_cards_which_cards_go_face_down() -> None:
     s = position(config=config, lines=[["~Mercenary 3", "~Mercenary 6"], []],
                  hands=[["Spring"], ["Spring"]])
     assert [a.flip for a in R.legal_actions(s) if a.kind == "play"] == [0, 1]
-    s = act(s, mk("play", 0, SPRING, flip=1))
+    s = act(s, mk("play", 0, card=SPRING, flip=1))
     assert s.lines[0] == ((M[3], 0), (M[6], 1), (SPRING, 1))
 
 
@@ -294,7 +294,7 @@ def test_draw_after_battle_starts_with_seven_and_has_no_rounds() -> None:
     # when nobody holds a card after a battle, everyone draws ten
     s = position(config=config, lines=[["Mercenary 10"], [], []],
                  hands=[["Scarecrow"], [], []], passed=[0, 1, 1])
-    s = act(s, mk("play", 0, SCARECROW, taken=-1))  # its last card: the battle ends
+    s = act(s, mk("play", 0, card=SCARECROW, taken=-1))  # its last card: the battle ends
     assert s.owner[TORINO] == 0
     assert [len(h) for h in s.hands] == [10, 10, 10]
     assert s.phase == "place"
@@ -373,7 +373,7 @@ def test_every_game_and_match_ends_even_when_everyone_always_passes() -> None:
             s = R.apply_unchecked(s, a)
         o = RULES.outcome(s)
         if config.playing_for_points:
-            assert o.end in (R.END_GAME_LIMIT, R.END_MATCH_FINAL) and s.games == R.game_limit(config)
+            assert o.end in (R.END_GAME_LIMIT, R.END_MATCH_FINAL) and s.games == R.game_limit(s)
         else:
             assert o.end in (R.END_LIMIT, R.END_FINAL) and s.battles == R.MAX_BATTLES
 
@@ -381,5 +381,6 @@ def test_every_game_and_match_ends_even_when_everyone_always_passes() -> None:
 def test_hidden_cards_players_announce_only_their_face_up_strength() -> None:
     config = CondottiereConfig(2, hidden_cards=True)
     s = position(config=config, lines=[["Mercenary 6", "~Drummer", "~Heroine"], ["~Mercenary 10"]])
-    assert R.line_strengths(s.lines, only_up=True) == [6, 0]
-    assert R.line_strengths(s.lines) == [22, 10]
+    assert R.announced_strengths(s) == [6, 0]
+    assert R.strengths(s) == [22, 10]
+    assert R.own_strength(s, 0) == 22 and R.own_strength(s, 1) == 10

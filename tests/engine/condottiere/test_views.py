@@ -115,7 +115,7 @@ def test_a_view_masks_hands_pile_and_face_down_cards_only() -> None:
 def test_a_face_down_play_is_unknown_to_the_others_until_revealed() -> None:
     config = CondottiereConfig(2, hidden_cards=True)
     s = position(config=config, hands=[["Mercenary 10", "Winter"], ["Mercenary 1", "Heroine"]])
-    a = mk("play", 0, M10)
+    a = mk("play", 0, card=M10)
     s1 = RULES.apply(s, a)
     assert s1.lines[0] == ((M10, 0),)
     masked = public_action(s, a, 1)
@@ -126,13 +126,13 @@ def test_a_face_down_play_is_unknown_to_the_others_until_revealed() -> None:
     follower = RULES.apply(view(s, 1), masked)
     assert follower.lines[0] == ((UNKNOWN, 0),) and view(s1, 1) == view(follower, 1)
     # the next play by seat 0 turns its face-down card up: a reveal step
-    s2 = RULES.apply(RULES.apply(s1, mk("play", 1, HEROINE)), mk("play", 0, 10, flip=0))
+    s2 = RULES.apply(RULES.apply(s1, mk("play", 1, card=HEROINE)), mk("play", 0, card=10, flip=0))
     assert R.current_player(s2) == REVEAL and R.revealer(s2) == 0
-    assert R.legal_actions(s2) == [mk("reveal", 0, M10, position=0)]
+    assert R.legal_actions(s2) == [mk("reveal", 0, card=M10, position=0)]
     # a follower cannot know the card: any face-down kind could be shown
     v2 = view(s2, 1)
     assert len(R.legal_actions(v2)) == len(FACE_DOWN_KINDS)
-    s3 = RULES.apply(s2, mk("reveal", 0, M10, position=0))
+    s3 = RULES.apply(s2, mk("reveal", 0, card=M10, position=0))
     assert s3.lines[0] == ((M10, 1), (10, 1)) and view(s3, 1).lines[0] == s3.lines[0]
 
 

@@ -183,7 +183,7 @@ def test_checked_door_on_a_view_accepts_only_cards_the_hand_may_hold():
     v = RULES.view(s, 1)
     assert RULES.apply(v, action("court", 0, "O7")).middle[-1][2] == ((card_of("O7"), 7),)
     for bad in (
-        Action("court", 0, -2, 5),  # not a card
+        Action("court", 0, card=-2, value=5),  # not a card
         action("court", 0, "C7"),  # another house's card
         action("court", 0, "O10"),  # both Orsini 10s are in the middle
     ):

@@ -89,7 +89,7 @@ MALFORMED = [
     {"kind": "court", "seat": 0, "card": 3, "value": 10**9},
     ["court", 0, 3],
     None,
-    Action("court", 0, 3, True),  # a bool is not an int here
+    Action("court", 0, card=3, value=True),  # a bool is not an int here
 ]
 
 

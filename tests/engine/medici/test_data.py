@@ -103,9 +103,9 @@ def test_a_target_on_a_kind_that_names_no_place_is_refused(kind):
 
 def test_a_field_of_another_kind_is_never_written():
     with pytest.raises(InvalidActionError, match="a strike has no stack"):
-        Action("strike", 0, 7, 8, stack=1).to_data()
+        Action("strike", 0, card=7, value=8, stack=1).to_data()
     with pytest.raises(InvalidActionError, match="a court has no before"):
-        Action("court", 0, 7, 8, before=1).to_data()
+        Action("court", 0, card=7, value=8, before=1).to_data()
 
 
 STATE = position(hands=["O5 OJ", "C2", "R3", "G4"], middle=["C10 GJ=4", "O9"])
@@ -158,7 +158,7 @@ def test_every_text_of_any_action_is_written_and_ends(budget, kind, seat, card, 
         if RULES.current_player(state) == -3:
             break
         state = RULES.apply(state, RULES.legal_actions(state)[0])
-    a = Action(kind, seat, card, value, before=target, slot=target, stack=target, elim=elim, extra=extra)
+    a = Action(kind, seat, card=card, value=value, before=target, slot=target, stack=target, elim=elim, extra=extra)
     with budget(2):
         assert isinstance(text.action_text(state, a, viewer), str)
         assert isinstance(text.summary(state), str)

@@ -32,6 +32,30 @@ def test_last_card_shown_and_limit():
         after(s, action("court", 0, "O10"))
 
 
+def test_a_jester_drawn_last_sets_a_limit_of_ten():
+    s = position(hands=["O9 O5", "C2", "R2", "G2"], decks=["OJ", "", "", ""])
+    s = after(s, action("court", 0, "O9"))
+    (draw, _), = RULES.chance_outcomes(s)
+    s = after(s, draw)
+    assert s.limits[0] == 10 and s.shown[0] == card_of("OJ")
+    s = after(s, action("court", 1, "C2"), action("court", 2, "R2"), action("court", 3, "G2"))
+    assert playable(s) == sorted([(card_of("O5"), 5)] + [(card_of("OJ"), v) for v in range(1, 11)])
+
+
+def test_a_planned_card_drawn_last_is_shown_and_sets_the_limit():
+    s = position(hands=["O9 O5", "C2", "R2", "G2"], decks=["", "", "", ""], bottoms=["O4", "", "", ""])
+    s = after(s, action("court", 0, "O9"))
+    (draw, p), = RULES.chance_outcomes(s)
+    assert draw.card == card_of("O4") and p == 1.0
+    for seat in (1, 2, 3):  # shown to all, though only its owner knew it was under the deck
+        assert action_text(s, draw, viewer=seat) == (
+            "Orsini draws the last card of the deck and shows it: Noble 4"
+        )
+    s = after(s, draw)
+    assert s.limits[0] == 4 and s.shown[0] == card_of("O4")
+    assert RULES.view(s, 1).hands[0] == (UNKNOWN, card_of("O4"))
+
+
 def test_limit_lasts_after_the_shown_card_is_played():
     s = position(hands=["O7 O5 O10", "C2", "", ""], decks=[""] * 4, limits=[7, None, None, None],
                  shown=["O7", None, None, None])

@@ -76,6 +76,14 @@ def test_strike_elimination_is_compulsory_when_a_stack_matches():
     assert sorted(a.elim for a in RULES.legal_actions(s)) == [0, 1]  # the striker picks one
     with pytest.raises(IllegalActionError):
         after(s, action("resolve", 0))  # no fizzle while a stack matches
+    # nor with a hidden Jester: no value may be declared that fizzles while one matches
+    alliances = [["O2/CJ", "O3/R6", "O4/G6"], ["C2/R7", "C3/G7", "C4/O7"],
+                 ["R2/G8", "R3/O8", "R4/CJ"], ["G2/O9", "G3/C9", "G4/R9"]]
+    s = after(board(["R10 R4"], alliances=alliances), action("strike", 0, "O5", slot=1),
+              action("reveal", 1, "CJ", slot=1))
+    assert [(a.extra, a.elim) for a in RULES.legal_actions(s)] == [(7, 0)]
+    with pytest.raises(IllegalActionError):
+        after(s, action("resolve", 0, extra=1))
 
 
 def test_strike_fizzles_and_stack_still_moves():

@@ -1,0 +1,390 @@
+"""Hosting and joining a networked game: what ``palazzo host``/``join`` headless
+(``net.session.commands.play``) and the table (``tui.netgame``) share, written once.
+
+* ``HostSettings`` are what ``palazzo host`` takes as flags and the host form as fields.
+* ``Hosting(settings, say, on_change)`` makes the host session: an unfinished game of this host
+  resumed from its record (``net.session.records.resume``; ``say`` tells which), or a new one that keeps
+  its record. ``serve(seat, ...)`` listens (a port it cannot listen on is a ``ValueError`` naming
+  the port), gives the line to give to friends, seats this machine's own player (``None``: it
+  only relays) and its computer seats, and runs until the game is over. With
+  ``settings.advertise`` it advertises the game on the LAN meanwhile (``net.session.commands.discovery``:
+  the seats taken kept up to date, withdrawn at the end; a failure is one log line). Each
+  computer seat has its own key, whose seed is in the record, so that a resumed game gets its
+  bots back. It offers a rematch at the end (``net.session.features.rematch``; its bots, and its own seat
+  played by a bot, agree at once): when every seat agrees, the old game's record is saved and
+  the next game runs in a fresh session, its own record kept, with fresh sessions for this
+  machine's seats (``on_rematch`` hears of the host's own).
+* ``seat_session`` is every seat this program plays (the host's own, its bots, a joiner): a
+  ``PeerSession`` that keeps its journal (``net.session.records.journal``).
+* ``LateBot`` is a bot of a named kind built once the game is known: a joiner learns which game
+  it plays only from the host's start entry.
+* ``check_bot`` refuses an unknown bot name before anything touches the network.
+* ``exit_status`` is how a seat's game ended, as both commands return it: ``EXIT_OK`` (0) the
+  game was played to its end and its record checks out, ``EXIT_FAILED`` (1) it could not be
+  played, ``EXIT_CHEAT`` (3) a cheat was detected (or the record does not check out at the end),
+  ``EXIT_IN_USE`` (4) this player's key holds a seat whose program is still there (a second
+  program of one player is refused: ``--identity`` gives it a player of its own),
+  ``EXIT_GAVE_UP`` (5) it gave up trying to join or rejoin.
+* ``save_transcript`` saves a game's signed record under ``$XDG_DATA_HOME/palazzo/games/`` (a
+  saved game never replaces another) and says where; ``end_audit`` reads the whole record again
+  as an observer would; ``result_line`` is the game's end in one line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import os
+import random
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from engine.registry import game_names, get_game
+from net.session.features import rematch
+from net.session.features.code import new_code
+from net.session.features.presence import DEFAULT_GRACE
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession, PeerState
+from net.session.machines.table import Table
+from net.session.records import resume
+from net.session.records.journal import Journal
+from net.session.records.verify import verify_bytes
+from net.session.runners.host import HostRunner
+from net.wire import transcript as files
+from net.wire.errors import E_KEY_IN_USE, CheatDetected, RemoteProtocolError
+from net.wire.identity import Identity
+
+if TYPE_CHECKING:  # zeroconf is imported only by a host that advertises
+    from net.session.commands.discovery import Advertiser
+
+log = logging.getLogger("palazzo.net")
+DEFAULT_PORT = 7342
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_CHEAT = 3
+#: a second live program with a seated key, refused (``net.session.features.limits``, a held seat)
+EXIT_IN_USE = 4
+#: ``palazzo join``'s exit status when it gave up trying to join or rejoin (``palazzo join --help``)
+EXIT_GAVE_UP = 5
+Say = Callable[[str], None]
+
+
+@dataclass
+class HostSettings:
+    game: str
+    players: int
+    options: dict[str, Any]
+    port: int = DEFAULT_PORT
+    bind: str | None = None
+    seat: bool = True
+    bots: int = 0
+    bot: str = "greedy"
+    open: bool = False
+    turn_timeout: float | None = None
+    on_timeout: str = "forfeit"
+    #: let every seat ask the coach for a hint (carried in the start entry: all peers see it)
+    allow_hints: bool = False
+    name: str = "host"
+    #: resume an unfinished hosted game: ``None`` the one that matches if exactly one (see
+    #: ``net.session.records.resume.choose``), a game id prefix that one; ``new`` never resumes
+    resume: str | None = None
+    new: bool = False
+    #: the host's identity (``net.wire.identity.identity_path``): ``None`` the account's key
+    identity: str | None = None
+    #: advertise the game on the LAN (``net.session.commands.discovery``); ``palazzo host`` and the host
+    #: form do unless told not to
+    advertise: bool = False
+    #: seconds the others wait for the seat due once it dropped out, then it forfeits
+    #: (``net.session.features.presence``)
+    grace: float = DEFAULT_GRACE
+
+
+def check_bot(name: str, game: str | None = None) -> None:
+    """``ValueError`` unless ``name`` is a bot of ``game`` (with no game: of any game)."""
+    if game is not None:
+        get_game(game).check_bot(name)
+    elif not any(name in get_game(g).bot_names() for g in game_names()):
+        raise ValueError(f"unknown bot {name!r} (sim --bots lists the names)")
+
+
+def seat_session(identity: Identity, name: str, code: str | None,
+                 auto_ready: bool = True, host_fingerprint: str | None = None) -> PeerSession:
+    """A seat this program plays, keeping its journal; with ``host_fingerprint`` (a host
+    found on the LAN) it refuses a host whose key has another fingerprint."""
+    return PeerSession(identity, name, code, auto_ready=auto_ready,
+                       journal=Journal.for_identity(identity.public_key),
+                       host_fingerprint=host_fingerprint)
+
+
+class LateBot:
+    """The bot ``name`` (the game's default bot with none) for ``session``'s seat, made the
+    first time it must decide, when the game is known."""
+
+    def __init__(self, session: PeerSession, name: str | None = None) -> None:
+        self.session = session
+        self.name = name
+        self.bot: Any = None
+
+    def choose(self, view: Any, seat: int) -> Any:
+        if self.bot is None:
+            assert self.session.table is not None
+            entry = get_game(self.session.table.game)
+            self.bot = entry.make_bot(self.name or entry.default_bot, random.Random())
+        return self.bot.choose(view, seat)
+
+
+class SeatState(Protocol):
+    """What ``exit_status`` reads of a seat's session (or of a relay's view of the host's)."""
+
+    @property
+    def state(self) -> str: ...
+
+    @property
+    def error(self) -> Exception | None: ...
+
+    @property
+    def table(self) -> Table | None: ...
+
+
+def exit_status(session: SeatState, gave_up: bool = False, record_ok: bool = True) -> int:
+    """How the game of ``session`` ended, as an exit status (see the module's rules);
+    ``record_ok`` is the audit at the end."""
+    if session.state is PeerState.OVER and session.table is not None:
+        return EXIT_OK if record_ok else EXIT_CHEAT
+    if isinstance(session.error, CheatDetected):
+        return EXIT_CHEAT
+    if isinstance(session.error, RemoteProtocolError) and session.error.code == E_KEY_IN_USE:
+        return EXIT_IN_USE
+    return EXIT_GAVE_UP if gave_up else EXIT_FAILED
+
+
+def lan_address() -> str:
+    """This machine's address on its LAN (no packet is sent), or 127.0.0.1."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            return str(s.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        return text, DEFAULT_PORT
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"not a HOST:PORT address: {text!r}")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def join_line(s: HostSettings, port: int, code: str | None) -> str:
+    """The line to give to friends."""
+    address = s.bind if s.bind not in (None, "", "0.0.0.0", "::") else lan_address()
+    return f"palazzo join {address}:{port}" + (f" --code {code}" if code else "")
+
+
+def save_transcript(table: Table | None, say: Say | None) -> Path | None:
+    """Save a game's transcript (if it started) and say where (``say`` ``None``: only give
+    the path)."""
+    if table is None or not table.transcript.entries or not table.game_id:
+        return None
+    path: Path = files.save(table.transcript,
+                            files.file_name(table.game, table.started, table.game_id))
+    if say is not None:
+        say(f"transcript: {path}")
+    return path
+
+
+def host_gone_line(address: str, path: Path | None) -> str:
+    """What a joiner whose host went away without a goodbye says, in one line."""
+    saved = f"; the record so far is saved in {path}" if path is not None else ""
+    return f"The host at {address} went away{saved}"
+
+
+def end_audit(table: Table, say: Say) -> bool:
+    """The audit at the end: every entry was checked as it arrived; the whole record is now read
+    again from scratch as an observer would (``verify``), so that nothing a peer's own table took
+    on trust goes unchecked. Says the verdict; ``False`` if the record does not check out."""
+    again = verify_bytes(table.transcript.to_bytes())
+    if again.ok:
+        say(f"audit: {table.result()['verdict']} (every signature, proof and move checked as it "
+            "arrived, and the whole record again from scratch)")
+        return True
+    say(f"audit: the record does not check out: {again.text}")
+    return False
+
+
+def result_line(table: Table) -> str:
+    r = table.result()
+    if r.get("end") == "forfeit":
+        return f"game over: {r['text']}"
+    names = [s.name for s in table.seats]
+    scores = ", ".join(f"{names[i]} {x}" for i, x in enumerate(r["scores"]))
+    winners = " and ".join(names[w] for w in r["winners"])
+    return f"game over ({r['text']}): {scores}; winner: {winners}"
+
+
+def make_host(s: HostSettings) -> tuple[HostSession, str | None]:
+    """A new host session for these settings, and its game code (``None`` with ``open``);
+    ``ValueError`` for settings that cannot make a game."""
+    entry = get_game(s.game)
+    config = entry.rules.make_config(s.players, s.options)
+    local = (1 if s.seat else 0) + s.bots
+    if local > s.players:
+        raise ValueError(f"{local} local seats for a game of {s.players}")
+    check_bot(s.bot, s.game)  # an unknown bot name fails here, before the network
+    identity = Identity.load_or_create(spec=s.identity)
+    code = None if s.open else new_code()
+    session = HostSession(identity, s.game, config, code=code, turn_timeout=s.turn_timeout,
+                          on_timeout=s.on_timeout, allow_hints=s.allow_hints, grace=s.grace)
+    return session, code
+
+
+def hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[bytes], HostSettings]:
+    """The host session for ``s``: an unfinished game of this host resumed from its record
+    (``net.session.records.resume``), or a new one that keeps its record; with its code, the seeds of
+    the bots' keys and the settings in force (a resumed game's own, but for port and bind)."""
+    identity = Identity.load_or_create(spec=s.identity)
+    record = None
+    if not s.new:
+        record = resume.choose(resume.unfinished(identity.public_key), s.game, s.players,
+                               s.resume)
+    if record is None and s.resume:
+        raise ValueError(f"no unfinished game of this host to resume with {s.resume!r}")
+    if record is not None:
+        session = resume.resume_session(identity, record)
+        r = record.settings
+        say(f"resuming game {record.game_id.hex()} at entry {len(session.table.transcript)}")
+        resume.keep_record(session, r, record=record)
+        kept = {f.name: r[f.name] for f in dataclasses.fields(HostSettings)
+                if f.name in r and f.name not in ("port", "bind", "resume", "new", "identity",
+                                                   "advertise")}
+        return session, r.get("code"), list(r.get("bot_seeds", [])), dataclasses.replace(s, **kept)
+    session, code = make_host(s)
+    seeds = [os.urandom(32) for _ in range(s.bots)]
+    settings = {**dataclasses.asdict(s), "code": code, "bot_seeds": seeds}
+    resume.keep_record(session, settings)
+    return session, code, seeds, s
+
+
+class Hosting:
+    """One hosted game: the host session (``hosted``), its ``HostRunner`` (``on_change`` is
+    called after every burst of traffic), and the seats this machine plays."""
+
+    def __init__(self, settings: HostSettings, say: Say,
+                 on_change: Callable[[], None] | None = None) -> None:
+        self.session, self.code, self.bot_seeds, self.settings = hosted(settings, say)
+        self.say = say
+        self.entry = get_game(self.settings.game)
+        self.runner = HostRunner(self.session, on_change)
+        self.runner.rematch = self._rematch
+        self.games = 1
+        #: called with the host's own seat of each rematch (``None``: it takes none)
+        self.on_rematch: Callable[[PeerSession | None], None] | None = None
+        self._own: tuple[PeerSession | None, Any, Any] = (None, None, None)
+
+    @property
+    def title(self) -> str:
+        return f"{self.entry.rules.title} for {self.settings.players}"
+
+    def own_seat(self, auto_ready: bool = True) -> PeerSession | None:
+        """The host's own seat (``None`` for a host that only relays)."""
+        if not self.settings.seat:
+            return None
+        return seat_session(self.session.identity, self.settings.name, self.code, auto_ready)
+
+    def make_bot(self, name: str | None = None) -> Any:
+        """A bot of this game: ``name``, or the game's default."""
+        return self.entry.make_bot(name or self.entry.default_bot, random.Random())
+
+    async def serve(self, seat: PeerSession | None, bot: Any = None, fallback: Any = None,
+                    listening: Callable[[str], None] | None = None) -> None:
+        """Listen, tell ``listening`` the line to give to friends, seat ``seat`` (played by
+        ``bot``, or by hand with ``fallback`` for a turn let pass) and the computer seats, and
+        run until the game is over."""
+        s = self.settings
+        started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        task = asyncio.create_task(self.runner.run(s.bind, s.port, started))
+        await asyncio.wait({task, started}, return_when=asyncio.FIRST_COMPLETED)
+        if task.done():
+            try:
+                task.result()
+            except OSError as e:
+                raise ValueError(f"cannot listen on port {s.port}: {e.strerror or e}") from None
+        port = started.result()[0][1]
+        if listening is not None:
+            listening(join_line(s, port, self.code))
+        advert = self._advertise(port) if s.advertise else None
+        self._own = (seat, bot, fallback)
+        self._seat_here(seat)
+        self.runner.pump()
+        try:
+            await task
+        finally:
+            if advert is not None:
+                await advert.close()
+
+    def _seat_here(self, seat: PeerSession | None) -> None:
+        """Seat this machine's own player and its computer seats, and offer a rematch."""
+        s, (_, bot, fallback) = self.settings, self._own
+        automatic = []
+        if seat is not None:
+            seat.rematch.wanted, seat.rematch.auto = True, bot is not None
+            if bot is not None:
+                automatic.append(seat.identity.public_key)
+            self.runner.add(seat, bot, fallback=fallback)
+        for i, seed in enumerate(self.bot_seeds):
+            key = Identity(seed)  # kept in the host's record: a resumed game has its bots back
+            peer = seat_session(key, f"bot-{i + 1} ({s.bot})", self.code)
+            peer.rematch.auto = True
+            automatic.append(key.public_key)
+            self.runner.add(peer, self.make_bot(s.bot))
+        self.session.rematch.offer(automatic)
+
+    def _advertise(self, port: int) -> Advertiser | None:
+        """Advertise this game on the LAN, the seats taken kept up to date after every burst
+        of traffic (``net.session.commands.discovery``); a failure is one log line, the game goes on."""
+        try:
+            from net.session.commands import discovery
+
+            s, session = self.settings, self.session
+            offer = discovery.Offer(
+                s.game, s.players, len(session.seats), s.name, session.identity.fingerprint,
+                self.code is not None, port, discovery.own_addresses(s.bind))
+            advert = discovery.Advertiser(offer)
+            advert.start()
+        except Exception as e:
+            log.warning("the game is not advertised on the LAN: %s", e)
+            return None
+        told = self.runner.on_change
+
+        def changed() -> None:
+            advert.seated(len(self.session.seats))  # the session of a rematch too
+            if told is not None:
+                told()
+
+        self.runner.on_change = changed
+        return advert
+
+    def _rematch(self, old: HostSession) -> None:
+        """Every seat agreed: save the old game's record, start the next on the same port."""
+        self.say(result_line(old.table))
+        save_transcript(old.table, self.say)
+        self.games += 1
+        self.say(f"every seat agreed to a rematch: game {self.games} starts")
+        self.session = rematch.next_host(old)
+        resume.keep_record(self.session, {**dataclasses.asdict(self.settings), "code": self.code,
+                                          "bot_seeds": self.bot_seeds})
+        self.runner.host = self.session
+        own, _, _ = self._own
+        if own is not None:
+            own = seat_session(own.identity, own.name, self.code)
+            own.expect = rematch.Expected.of(old.table)
+            self._own = (own, *self._own[1:])
+        self._seat_here(own)
+        if self.on_rematch is not None:
+            self.on_rematch(own)

@@ -1,0 +1,111 @@
+"""The vocabulary of a networked game's transcript: its phases, the fields of each entry kind,
+and their check.
+
+``Phase`` names the phases a game goes through, in order; ``net.session.machines.table`` says
+which entry each phase takes and which phase follows (its ``TRANSITIONS``). A phase is compared
+as a ``Phase`` member everywhere (its value is the name ``docs/protocol.md`` uses, and what a
+message prints).
+
+============  ===========  =================================  ================================
+
+Every reader checks an entry's fields the same way before anything else of it (``FIELDS``): a
+field the kind does not have, a missing one or one of another type is refused, naming the field
+and the author. So the host's observer table, every peer's table and ``palazzo verify`` accept
+
+The limits here are the protocol's (``docs/protocol.md`` gives each field): a seat's name, the
+start time, a forfeit's reason, the turn timeout, a sealed note's overhead. ``DEALERS`` names
+the fair dealer of each game (``net.games``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from net.games.condottiere import CondottiereDealer
+from net.games.dealer import FairDealer
+from net.games.medici import MediciDealer
+from net.wire.errors import E_BAD_PARAMS, CheatDetected
+from net.wire.transcript import Entry
+
+
+class Phase(str, Enum):
+    """The phases of a networked game, in the order they come (``docs/protocol.md``, section 8)."""
+
+    LOBBY = "lobby"
+    SEED_COMMIT = "seed-commit"
+    SEED_OPEN = "seed-open"
+    PLAY = "play"
+    END = "end"
+    OVER = "over"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+NAME_LIMIT = 32
+MAX_TIME = 253_402_300_799  # the start time, in seconds since 1970: at most the end of 9999
+REASON_LIMIT = 200  # characters of a forfeit's reason
+MAX_TIMEOUT = 7 * 24 * 3600  # a turn timeout in seconds, at most a week
+SEAL_OVERHEAD = 12 + 16  # nonce and tag of a sealed note (``Identity.seal``)
+HEADER = ("v", "game", "seq", "prev", "author", "kind")
+#: each kind's fields beyond the ``HEADER``: name -> (type, required). An ``act`` entry may also
+#: carry its dealer's ``ACT_FIELDS`` (the cards it names or shows).
+FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
+    "start": {"rules": (str, True), "config": (dict, True), "host": (bytes, True),
+              "seats": (list, True), "time": (int, True), "timeout": (int, True),
+              "on_timeout": (str, True), "hints": (bool, False)},
+    "seed-commit": {"commit": (bytes, True), "sealed": (bytes, True), "said": (list, False)},
+    "seed-open": {"value": (bytes, True), "salt": (bytes, True), "said": (list, False)},
+    "deck": {"msgs": (list, True), "sealed": (bytes, True), "said": (list, False)},
+    "act": {"action": (dict, True), "auto": (bool, False), "said": (list, False)},
+    "forfeit": {"seat": (int, True), "reason": (str, True)},
+    "end": {"said": (list, False)},
+}
+DEALERS: dict[str, type[FairDealer]] = {"medici": MediciDealer, "condottiere": CondottiereDealer}
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    name: str
+    key: bytes
+    nonce: bytes = b""
+
+
+
+def check_fields(entry: Entry, dealer: FairDealer | None) -> None:
+    """``CheatDetected`` naming the first field of ``entry`` its kind does not have, that
+    is missing, or that is of another type (``FIELDS``)."""
+    kind = entry.kind
+    spec = dict(FIELDS[kind])
+    if kind == "act" and dealer is not None:
+        spec.update({name: (t, False) for name, t in dealer.ACT_FIELDS.items()})
+    for name in entry.fields:
+        if name not in spec and name not in HEADER:
+            raise CheatDetected(entry.author, entry.seq,
+                                f"unknown field {name!r} in a {kind!r} entry", E_BAD_PARAMS)
+    for name, (t, required) in spec.items():
+        if name not in entry.fields:
+            if required:
+                raise CheatDetected(entry.author, entry.seq,
+                                    f"field {name!r} is missing from a {kind!r} entry",
+                                    E_BAD_PARAMS)
+        elif type(entry.fields[name]) is not t:
+            raise CheatDetected(entry.author, entry.seq,
+                                f"field {name!r} of a {kind!r} entry must be {t.__name__}",
+                                E_BAD_PARAMS)
+    if "sealed" in spec and len(entry.fields["sealed"]) < SEAL_OVERHEAD:
+        raise CheatDetected(entry.author, entry.seq, "field 'sealed' is too short to be a "
+                            "sealed note", E_BAD_PARAMS)
+
+
+def field(entry: Entry, name: str, t: type[Any], size: int | None = None) -> Any:
+    """The field ``name`` of ``entry``, of type ``t`` (and ``size`` long); else
+    ``CheatDetected`` naming the author."""
+    v: Any = entry.fields.get(name)
+    if type(v) is not t or (size is not None and len(v) != size):
+        extra = f" of {size} bytes" if size is not None else ""
+        raise CheatDetected(entry.author, entry.seq, f"field {name!r} must be {t.__name__}{extra}",
+                            E_BAD_PARAMS)
+    return v

@@ -1,0 +1,233 @@
+"""The asyncio peer: a ``PeerSession`` on a TCP connection, with reconnection.
+
+A thin adapter: bytes read go to the session, the session's bytes go back. Decisions come from
+a bot (``choose(view, seat)``) or from outside (a table screen calls ``PeerRunner.act``); with
+the host's ``--on-timeout program-plays`` (``bot`` on the wire), a ``fallback`` bot decides for a
+player who let the turn timeout pass, and its entry says so (``auto: true``,
+``net.session.features.timeout``). If the connection drops before the game is over, it reconnects with the same key
+and the host resends the transcript from where this peer stopped. After the end it keeps the
+connection while the session waits for a rematch (``PeerSession.lingers``). With ``pace`` a bot
+moves no sooner than that many seconds after its decision became due (its thinking counts), so
+that the people at the table see its moves one by one (``palazzo join --bot --pace``).
+
+Retries are bounded. After a connection that ends without the host taking this peer in (no
+answer to its hello: the host closed it, was full, or is gone), it waits ``retry_delay``
+seconds, doubled after each such try up to ``MAX_DELAY``, and gives up after ``retries`` of them
+in a row with ``PeerGone`` (``gave_up`` set): one line saying how many tries and what the host
+said last. A connection on which the host took it in starts the count again. The very first
+connection failing to open at all is ``PeerGone`` at once (nobody listens there).
+A host that cannot be reached any more in mid-game (it may be restarting,
+``net.session.records.resume``) is tried in the same way; the ``host-gone`` event says so once.
+
+A peer that quits on purpose calls ``leave()``: the host is told ``leave {}`` (written to the
+socket at once, so it goes out even if the program ends right after) and the run ends without
+trying again; the others see "Jo left" (``net.session.features.presence``). ``away(flag)`` tells the
+host the player is away or here again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
+
+READ_SIZE = 65536
+TICK = 0.5
+MAX_DELAY = 30.0  # seconds between two tries, at most
+LEAVE_WAIT = 5.0  # seconds for the leave to go out before the program ends
+
+
+class PeerGone(Exception):
+    """The host could not be reached (again); ``gave_up`` once the retries ran out."""
+
+    def __init__(self, message: str, gave_up: bool = False) -> None:
+        super().__init__(message)
+        self.gave_up = gave_up
+
+
+class PeerRunner:
+    """Keeps a ``PeerSession`` connected and fed until its game is over or has failed."""
+
+    def __init__(
+        self,
+        session: PeerSession,
+        host: str,
+        port: int,
+        bot: Any = None,
+        on_event: Callable[[PeerEvent], None] | None = None,
+        fallback: Any = None,
+        retries: int = 5,
+        retry_delay: float = 1.0,
+        pace: float = 0.0,
+    ) -> None:
+        self.session, self.host, self.port = session, host, port
+        self.bot, self.fallback, self.on_event = bot, fallback, on_event
+        self.retries, self.retry_delay = retries, retry_delay
+        #: ``bot`` moves no sooner than ``pace`` seconds after its decision became due
+        self.pace = pace
+        self._paced: asyncio.TimerHandle | None = None
+        self._wake = asyncio.Event()
+        self._writer: asyncio.StreamWriter | None = None
+        #: ``leave()`` was called: the run ends and does not reconnect
+        self.left = False
+
+    def act(self, action: Any) -> None:
+        """This seat's decision, from outside (``LocalProtocolError`` if not legal or not due)."""
+        self.session.act(action)
+        self._wake.set()
+
+    def flush(self) -> None:
+        """Send what the session has to say now (after ``session.ready()``, say)."""
+        self._wake.set()
+
+    def away(self, away: bool) -> None:
+        """The player is away (no key for a while) or here again: tell the host."""
+        self.session.set_away(away)
+        self._wake.set()
+
+    def leave(self) -> None:
+        """Quit on purpose: tell the host ``leave`` now and end the run (no reconnect)."""
+        if self.left:
+            return
+        self.left = True
+        self.session.leave()
+        out = self.session.data_to_send()
+        writer = self._writer
+        if out and writer is not None and not writer.transport.is_closing():
+            with contextlib.suppress(ConnectionError, OSError, RuntimeError):
+                writer.write(out)  # a socket transport sends at once what it can
+        self._wake.set()
+
+    async def run(self) -> None:
+        session = self.session
+        failed = 0  # tries in a row on which the host did not take this peer in
+        why = ""
+        told_gone = False
+        while not self.left:
+            try:
+                reader, writer = await asyncio.open_connection(self.host, self.port)
+            except OSError as e:
+                why = f"could not reach {self.host}:{self.port}: {e.strerror or e}"
+                if session.table is None:
+                    raise PeerGone(why) from None
+                if not told_gone:  # the host is not there any more: it may be restarting
+                    told_gone = True
+                    session.events.append(PeerEvent("host-gone"))
+                    self._emit()
+            else:
+                told_gone = False
+                if session.state is PeerState.DISCONNECTED:
+                    session.reconnect()
+                self._writer = writer
+                try:
+                    await self._converse(reader, writer)
+                except (ConnectionError, OSError):
+                    pass
+                finally:
+                    self._writer = None
+                    if self.left:  # the leave, and anything before it, reaches the host
+                        await self._drain(reader, writer)
+                    writer.close()
+                if session.state in (PeerState.OVER, PeerState.FAILED) or self.left:
+                    return
+                taken_in = session.state in (PeerState.LOBBY, PeerState.PLAYING)
+                session.connection_lost()
+                self._emit()
+                if taken_in:
+                    failed = 0
+                why = session.refusal or f"{self.host}:{self.port} closed the connection"
+            failed += 1
+            if failed > self.retries:
+                raise PeerGone(f"gave up after {failed} tries to join {self.host}:{self.port}: "
+                               f"{why}", gave_up=True)
+            await asyncio.sleep(min(self.retry_delay * 2 ** (failed - 1), MAX_DELAY))
+
+    @staticmethod
+    async def _drain(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """After a leave: let what waits for the socket go out and read on until the host
+        closes the connection (it does on ``leave``; a host that waits to write to this peer
+        reads nothing more from it), at most ``LEAVE_WAIT`` seconds; then close."""
+
+        async def until_closed() -> None:
+            await writer.drain()
+            while await reader.read(READ_SIZE):
+                pass
+
+        with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError, RuntimeError):
+            await asyncio.wait_for(until_closed(), LEAVE_WAIT)
+        writer.close()
+        with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError, RuntimeError):
+            await asyncio.wait_for(writer.wait_closed(), LEAVE_WAIT)
+
+    async def _converse(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        session = self.session
+        read = asyncio.ensure_future(reader.read(READ_SIZE))
+        try:
+            while True:
+                wake = asyncio.ensure_future(self._wake.wait())
+                done, _ = await asyncio.wait({read, wake}, timeout=TICK,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                wake.cancel()
+                self._wake.clear()
+                if read in done:
+                    data = read.result()
+                    if not data:
+                        return
+                    session.receive_data(data)
+                    read = asyncio.ensure_future(reader.read(READ_SIZE))
+                self._decide()
+                out = session.data_to_send()
+                if out:
+                    writer.write(out)
+                    session.check_ahead()  # while the host checks what was just posted
+                    await writer.drain()
+                self._emit()
+                if (session.state in (PeerState.OVER, PeerState.FAILED) and not session.lingers()) or self.left:
+                    return
+        finally:
+            read.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ConnectionError, OSError):
+                await read
+
+    def _decide(self) -> None:
+        session = self.session
+        while session.decision_due():
+            bot, auto = self.bot, False
+            if bot is None and self.fallback is not None and session.takeover_due():
+                bot, auto = self.fallback, True  # marked: the player did not choose it
+            if bot is None:
+                return
+            if not auto and self.pace > 0:
+                wait = session.turn_since + self.pace - session.clock()
+                if wait > 0:  # the people at the table see its moves one by one
+                    if self._paced is None:
+                        self._paced = asyncio.get_running_loop().call_later(wait, self._paced_out)
+                    return
+            assert session.table is not None
+            session.act(bot.choose(session.view, session.table.me), auto)
+
+    def _paced_out(self) -> None:
+        self._paced = None
+        self._wake.set()
+
+    def _emit(self) -> None:
+        events, self.session.events = self.session.events, []
+        if self.on_event is not None:
+            for e in events:
+                self.on_event(e)
+
+
+async def run_peer(
+    session: PeerSession,
+    host: str,
+    port: int,
+    bot: Any = None,
+    on_event: Callable[[PeerEvent], None] | None = None,
+    retries: int = 5,
+    retry_delay: float = 1.0,
+) -> None:
+    """Play until the game is over or has failed (see ``session.state`` and ``session.error``)."""
+    await PeerRunner(session, host, port, bot, on_event, None, retries, retry_delay).run()
