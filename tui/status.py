@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import CHANCE
-from net.session.machines.entries import Phase
 from tui.names import possessive
 
 #: seconds before the limit from which the seat's own screen warns it
@@ -74,6 +73,8 @@ class Due:
 
 def due_of(table: Any, since: float = 0.0) -> Due | None:
     """What a networked ``Table`` waits for (rule 2); ``None`` once the game is over."""
+    from net.session.machines.entries import Phase  # a networked game's: not loaded by local play
+
     phase = table.phase
     names = tuple(s.name for s in table.seats)
     kw: dict[str, Any] = {"since": since, "limit": table.timeout,
