@@ -322,7 +322,7 @@ def _blind_strike(t, other):
         return None
     for c in sorted(set(t.view.hands[me])):
         for v in medici_values(c, t.view.limits[me]):
-            strike = medici_mk("strike", me, c, value=v, slot=slot)
+            strike = medici_mk("strike", me, card=c, value=v, slot=slot)
             try:
                 rules.apply(t.view, strike)
                 continue  # a match: an honest strike
@@ -354,7 +354,7 @@ def test_a_strike_on_the_strikers_own_hidden_card_must_make_a_match_checked_at_i
     d = t.dealer
     deck_id = d.deck_of(t.me)
     handle = d.hidden[(t.me, t.me)]
-    reveal = medici_mk("reveal", t.me, d.kind(deck_id, handle), slot=strike.slot)
+    reveal = medici_mk("reveal", t.me, card=d.kind(deck_id, handle), slot=strike.slot)
     shown = Entry.sign(cheat.identity, {
         "game": host.game_id, "seq": len(host.transcript), "prev": host.transcript.head,
         "author": t.me, "kind": "act", "action": reveal.to_data(),

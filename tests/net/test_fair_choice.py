@@ -30,17 +30,17 @@ def test_condottiere_a_face_down_play_and_a_keep_name_the_unseen_copy():
     # handle 3 is a mercenary a Scarecrow took back (shown), handle 7 the same kind, unseen
     d = _dealer(CondottiereDealer, "condottiere", PILE, {3: 2, 7: 2, 8: 12}, {3}, [3, 7, 8],
                 {"hidden_cards": True})
-    assert d.choose(None, cmk("play", 0, 2)) == ([7], [])
+    assert d.choose(None, cmk("play", 0, card=2)) == ([7], [])
     assert d.choose(None, cmk("keep", 0, cards=(2,)))[0] == [7]
 
 
 def test_condottiere_a_face_up_play_names_the_shown_copy():
     d = _dealer(CondottiereDealer, "condottiere", PILE, {3: 2, 7: 2}, {7}, [3, 7])
-    assert d.choose(None, cmk("play", 0, 2)) == ([7], [])
+    assert d.choose(None, cmk("play", 0, card=2)) == ([7], [])
 
 
 def test_medici_a_face_down_move_names_the_unseen_copy_and_a_face_up_one_the_shown():
     d = _dealer(MediciDealer, "medici", "house0", {1: 4, 2: 4}, {1}, [1, 2])
-    assert d.choose(None, mmk("hide", 0, 4, before=1)) == ([2], [])
-    assert d.choose(None, mmk("plan", 0, 4)) == ([2], [])
-    assert d.choose(None, mmk("court", 0, 4)) == ([1], [])
+    assert d.choose(None, mmk("hide", 0, card=4, before=1)) == ([2], [])
+    assert d.choose(None, mmk("plan", 0, card=4)) == ([2], [])
+    assert d.choose(None, mmk("court", 0, card=4)) == ([1], [])

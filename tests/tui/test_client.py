@@ -180,11 +180,12 @@ def test_narrating_any_action_ends_and_says_something(budget, game, moves, seat,
             break
         state = rules.apply(state, rules.legal_actions(state)[0])
     if game == "medici":
-        a = MediciAction(KINDS[moves % len(KINDS)], seat, card, other, target, more, other)
+        a = MediciAction(KINDS[moves % len(KINDS)], seat, card=card, value=other, before=target,
+                         slot=more, stack=other)
         tell, mark = narrate, marks_medici
     else:
-        a = CondottiereAction(ACTION_KINDS[moves % len(ACTION_KINDS)], seat, card, target, other,
-                              (card, more))
+        a = CondottiereAction(ACTION_KINDS[moves % len(ACTION_KINDS)], seat, card=card,
+                              region=target, taken=other, position=(card, more))
         tell, mark = narrate_condottiere, marks_condottiere
     with budget(2):
         lines = tell(state, a, state, viewer, ["Ada", "Bo", "Cy"])
