@@ -48,8 +48,10 @@ from engine.core import UNKNOWN
 #: simulated here: ``engine.search.condottiere`` plays it with the rules themselves
 #: (``engine.search.game.mirrored``), so a variant added to the rules alone cannot make this
 #: copy of them disagree
+#: (not Hidden Cards: a seat that passes may turn a face-down card up, which this copy does not
+#: play)
 MIRRORED = frozenset(
-    ("draw_after_battle", "playing_for_points", "bigger_kingdoms", "capturing_regions", "hidden_cards")
+    ("draw_after_battle", "playing_for_points", "bigger_kingdoms", "capturing_regions")
 )
 _PASS = "pass"
 _SEATS = 6  # the most players a Condottiere game seats (``CondottiereConfig``)

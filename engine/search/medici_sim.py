@@ -35,7 +35,7 @@ from engine.search.medici_model import guess_rank
 #: simulated here: ``engine.search.medici`` plays it with the rules themselves
 #: (``engine.search.game.mirrored``), so a variant added to the rules alone cannot make this
 #: copy of them disagree
-MIRRORED = frozenset(("end_when_all_struck",))
+MIRRORED = frozenset(("short_game",))
 _CARDS = 4 * RANKS
 
 #: per limit (``NO_LIMIT`` and 0..15), per card, the values it may be played as
