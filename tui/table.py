@@ -41,6 +41,11 @@ gives its ``question(view, actions, asked)`` and the words of its final moves.
 The table returns, with ``dismiss``, what its end screen's choice or leaving asked for
 (``"again"``, ``"new"``, ``"quit"``); the app decides what follows, and names the ways out
 beforehand (``end_choices``, ``leave_question``: attributes it sets).
+
+Late news. A view, a timer's tick, a redraw put off to after a refresh or a hint may arrive
+after the screen was popped, or while it closes and its widgets are being removed. Every such
+way in checks ``gone`` first and then does nothing: a closed table draws nothing and asks
+nothing, and no lookup of a removed widget fails on the player's terminal.
 """
 
 from __future__ import annotations
@@ -160,6 +165,11 @@ class TableScreen(Screen[str]):
             self.HELP_KEYS = (*type(self).HELP_KEYS, ("t", "Talk at the table: type a message, "
                                                       "or a number for a quick phrase; Escape "
                                                       "returns to the game"))
+
+    @property
+    def gone(self) -> bool:
+        """The screen was popped or is closing (its widgets removed or being removed)."""
+        return not self.is_attached or self._closing or self._closed or self._pruning
 
     @property
     def can_talk(self) -> bool:
@@ -383,9 +393,12 @@ class TableScreen(Screen[str]):
         self.call_after_refresh(self._redraw)
 
     def on_presence_line_reshaped(self) -> None:
-        self.call_after_refresh(self._redraw)  # the panes under the line have another size
+        if not self.gone:
+            self.call_after_refresh(self._redraw)  # the panes under the line have another size
 
     def _redraw(self) -> None:
+        if self.gone:
+            return
         self._drawn.clear()
         self._rows.clear()
         if self.view is not None:
@@ -409,6 +422,8 @@ class TableScreen(Screen[str]):
 
     async def _follow(self) -> None:
         async for snapshot in self.client.updates():
+            if self.gone:
+                return
             self.view = snapshot
 
     def setting_text(self) -> str:
@@ -433,7 +448,7 @@ class TableScreen(Screen[str]):
         return seat_names[seat] if 0 <= seat < len(seat_names) else "watching"
 
     def watch_view(self, old: TableView | None, view: TableView | None) -> None:
-        if view is None:
+        if view is None or self.gone:
             return
         if old is None or old.legal != view.legal or old.ahead != view.ahead:
             self.path = ()
@@ -455,7 +470,7 @@ class TableScreen(Screen[str]):
         """The header's first line: the game's status and the turn limit's countdown
         (``tui.status``), redrawn only when its text changes."""
         view = self.view
-        if view is None:
+        if view is None or self.gone:
             return
         clock = getattr(self.client, "clock", None)
         count = status.countdown(view, clock()) if clock is not None else ""
@@ -467,7 +482,7 @@ class TableScreen(Screen[str]):
     def _tick(self) -> None:
         """Once a second: the countdown, while a turn limit runs (the header line alone)."""
         view = self.view
-        if view is not None and view.due is not None and view.due.limit and not view.over:
+        if not self.gone and view is not None and view.due is not None and view.due.limit and not view.over:
             self._status()
 
     def _warn(self, view: TableView) -> None:
@@ -486,12 +501,14 @@ class TableScreen(Screen[str]):
         warning.set_class(bool(text), "-shown")
 
     def watch_path(self) -> None:
+        if self.gone:
+            return
         self._ask()
         self._update_keys()
 
     def refresh_bindings(self) -> None:
         super().refresh_bindings()
-        if self.is_mounted:
+        if self.is_mounted and not self.gone:
             self._update_keys()
 
     def _update_keys(self) -> None:
@@ -753,7 +770,7 @@ class TableScreen(Screen[str]):
 
     def action_results(self) -> None:
         view = self.view
-        if view is None or view.outcome is None:
+        if view is None or view.outcome is None or self.gone:
             return
         self.app.push_screen(EndScreen(view, self.end_words(view), self.end_choices,
                                        self.end_rematch, self.record_words()), self._after_end)

@@ -31,6 +31,39 @@ def asking(app) -> bool:
     return getattr(screen, "_question", None) is not None and screen.view is not None and screen.view.my_turn
 
 
+#: the login name the pictures were drawn under (the network forms offer it as the player's name)
+PICTURE_USER = "root"
+
+
+@pytest.fixture
+def pinned(monkeypatch):
+    """Everything a picture could take from the machine, fixed: the login name (every variable
+    ``getpass.getuser`` reads) and the time zone. The terminal size and the seed are given by
+    each picture."""
+    for var in ("LOGNAME", "USER", "LNAME", "USERNAME"):
+        monkeypatch.setenv(var, PICTURE_USER)
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+async def settled(pilot, rounds: int = 200) -> None:
+    """Let the app finish what it was doing before a picture is taken: no animation scheduled
+    and the same characters on the screen over two pauses in a row (a form filled in by its
+    own handlers, a table redrawn after its layout). Fails if it never settles."""
+    before = None
+    for _ in range(rounds):
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+        now = screen_text(pilot.app)
+        if now == before:
+            return
+        before = now
+    raise AssertionError(f"the screen never settled:\n{screen_text(pilot.app)}")
+
+
 @pytest.fixture
 def ui():
     return SimpleNamespace(text=screen_text, until=until, asking=asking)

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import pytest
 
+from tests.tui.conftest import settled
 from tui.app import PalazzoApp
 from tui.screens.end import EndScreen
 from tui.setup import GameSetup
 
 SIZES = [(80, 24), (120, 40)]
+
+#: the login name, the time zone: a picture is the same on every machine and under every user
+pytestmark = pytest.mark.usefixtures("pinned")
 
 
 async def _settle(pilot, condition) -> None:
@@ -42,7 +46,7 @@ async def _play_turns(pilot, turns: int) -> None:
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_start_screen(snap_compare, size):
-    assert snap_compare(PalazzoApp(GameSetup(seed=1, pace=0)), terminal_size=size)
+    assert snap_compare(PalazzoApp(GameSetup(seed=1, pace=0)), terminal_size=size, run_before=settled)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -50,7 +54,7 @@ def test_medici_table_mid_game(snap_compare, size):
     async def run_before(pilot):
         await _play_turns(pilot, 9)
         await pilot.press("1")  # a card picked: the table asks what to do with it
-        await pilot.pause()
+        await settled(pilot)
 
     app = PalazzoApp(GameSetup(bots=("greedy",), seed=21, pace=0), play=True)
     assert snap_compare(app, terminal_size=size, run_before=run_before)
@@ -60,6 +64,7 @@ def test_medici_table_mid_game(snap_compare, size):
 def test_medici_end_screen(snap_compare, size):
     async def run_before(pilot):
         await _play_turns(pilot, 10_000)
+        await settled(pilot)
 
     app = PalazzoApp(GameSetup(bots=("greedy",), seed=21, pace=0), play=True)
     assert snap_compare(app, terminal_size=size, run_before=run_before)
@@ -74,6 +79,7 @@ def test_condottiere_table_mid_game(snap_compare, size):
             await _settle(pilot, lambda: _asking(app))
             s = app.screen.view.state
             if s.phase == "play" and s.battles >= 2:
+                await settled(pilot)
                 return
             q = app.screen._question
             await pilot.press(q.keys()[1 if q.choices[0].label.startswith("Pass") else 0])
@@ -99,7 +105,7 @@ def test_network_forms(snap_compare, size, key, profile):
     async def run_before(pilot):
         await pilot.pause()
         await pilot.press(key)
-        await pilot.pause()
+        await settled(pilot)
 
     assert snap_compare(PalazzoApp(GameSetup(seed=1, pace=0)), terminal_size=size, run_before=run_before)
 
@@ -124,7 +130,7 @@ def test_lobby(snap_compare, size, profile):
         await pilot.pause()
         await pilot.app.push_screen(LobbyScreen(session, "Court of the Medici: 4 players, hosted by Ada",
                                                 "palazzo join 192.0.2.7:7342 --code tulip-harbor-42"))
-        await pilot.pause()
+        await settled(pilot)
 
     assert snap_compare(PalazzoApp(GameSetup(seed=1, pace=0)), terminal_size=size, run_before=run_before)
 
@@ -137,7 +143,7 @@ def test_help_and_rules_at_the_table(snap_compare, size, key):
         await _settle(pilot, lambda: _asking(app))
         await pilot.press(key)
         await _settle(pilot, lambda: app.screen.__class__.__name__ in ("HelpScreen", "RulesScreen"))
-        await pilot.pause(0.3)
+        await settled(pilot)
 
     app = PalazzoApp(GameSetup(bots=("greedy",), seed=21, pace=0), play=True)
     assert snap_compare(app, terminal_size=size, run_before=run_before)
@@ -158,6 +164,7 @@ async def _play_condottiere(pilot, until) -> None:
 def test_condottiere_end_screen(snap_compare, size):
     async def run_before(pilot):
         await _play_condottiere(pilot, lambda: isinstance(pilot.app.screen, EndScreen))
+        await settled(pilot)
 
     setup = GameSetup(bots=("greedy",), game="condottiere", players=3, seed=8, pace=0)
     assert snap_compare(PalazzoApp(setup, play=True), terminal_size=size, run_before=run_before)
@@ -176,7 +183,7 @@ def test_hidden_cards_table(snap_compare, size):
         await _play_condottiere(pilot, face_down_in_play)
         if pilot.app.screen.has_class("-narrow"):
             await pilot.press("right")  # the battle lines, where the face-down cards lie
-            await pilot.pause()
+        await settled(pilot)
 
     setup = GameSetup(bots=("greedy",), game="condottiere", players=3, seed=4, pace=0,
                       options=(("hidden_cards", True),))

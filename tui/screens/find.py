@@ -61,7 +61,10 @@ class FindGames(ModalScreen["Found | None"]):
         try:
             found = await async_browse(interfaces=self.interfaces)
         except OSError as e:
-            status.update(Text(f"Cannot look for games on the LAN: {e}"))
+            if self.is_attached and not self._pruning:
+                status.update(Text(f"Cannot look for games on the LAN: {e}"))
+            return
+        if not self.is_attached or self._pruning:  # the list was closed while it looked
             return
         self.found = found
         games = self.query_one("#games", OptionList)

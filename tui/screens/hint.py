@@ -89,7 +89,7 @@ def ask_hint(screen: Any) -> None:
 
         def show() -> None:
             now = screen.view
-            if now is not None and now.steps == steps and now.my_turn:
+            if now is not None and now.steps == steps and now.my_turn and not screen.gone:
                 screen.app.push_screen(HintScreen(lines))
 
         screen.app.call_from_thread(show)

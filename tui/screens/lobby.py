@@ -122,6 +122,8 @@ class LobbyScreen(Screen[None]):
     def show_invite(self, line: str) -> None:
         """The host's line for its friends (the port is known once the host listens)."""
         self.join_line = line
+        if not self.is_attached or self._pruning:  # news for a lobby already closed
+            return
         invite = self.query_one("#invite", Static)
         invite.display = bool(line)
         invite.update(f"Give this line to your friends:\n  {line}")
@@ -129,6 +131,8 @@ class LobbyScreen(Screen[None]):
     def refresh_lobby(self, failure: str = "") -> None:
         """Redraw the seats and the status line; ``failure``: why the game cannot go on (said
         instead of any "Waiting for ...")."""
+        if not self.is_attached or self._pruning:  # news for a lobby already closed
+            return
         s = self.session
         fp = s.identity.fingerprint
         lobby = s.lobby or {}
