@@ -62,7 +62,7 @@ def noble(house: int, value: int) -> int:
 
 
 def endgame() -> State:
-    """Three players. Seat 0 has one shadow alliance left, its own Noble 2 under its Noble 10.
+    """Three players, the short game. Seat 0 has one shadow alliance left, its own Noble 2 under its Noble 10.
     Striking it with the Noble 8 makes 20: it eliminates Colonna's stack of 20 and ends the game
     with Orsini far ahead. Anything else leaves Colonna leading, with the game going on."""
     n = 3
@@ -91,7 +91,7 @@ def endgame() -> State:
         pools.append(tuple(rest[:6]))  # six cards left in each deck, the rest eliminated
         out += rest[6:]
     s = object.__new__(State)
-    s.config = MediciConfig(n)
+    s.config = MediciConfig(n, end_when_all_struck=False)  # the short game
     s.phase, s.turn = "play", 0
     s.hands = tuple(tuple(sorted(h)) for h in hands)
     s.pools = tuple(pools)
