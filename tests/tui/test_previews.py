@@ -92,7 +92,7 @@ def test_the_table_labels_stacks_with_the_rules_preview():
 
 
 def _play(s, card, **kw):
-    return mk("play", 0, parse_card(card), **kw)
+    return mk("play", 0, card=parse_card(card), **kw)
 
 
 def _check(s, a, mine, other):
