@@ -70,7 +70,8 @@ async def test_the_talk_pane_in_the_lobby_and_at_the_table(profile):
         for _ in range(4):  # the game goes on: answer until a move is sent
             if len(app.client.snapshot().log) > len(log):
                 break
-            await pilot.press("1")
+            q = getattr(app.screen, "_question", None)
+            await pilot.press(q.keys()[0] if q is not None else "1")
             await pilot.pause(0.2)
         await until(pilot, lambda: len(app.client.snapshot().log) > len(log), "a move")
 

@@ -85,7 +85,7 @@ async def test_a_finished_game_is_recorded_and_the_end_and_start_screens_say_so(
                            what="a decision or the end")
             if isinstance(app.screen, EndScreen):
                 break
-            await pilot.press("1")
+            await pilot.press(app.screen._question.keys()[0])
         end = app.screen
         assert isinstance(end, EndScreen)
         games = history.games()
@@ -108,7 +108,7 @@ async def test_an_unfinished_game_can_be_deleted_after_a_yes(home, ui):
     app = PalazzoApp(GameSetup(bots=("greedy",), seed=5, pace=0), play=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await ui.until(pilot, lambda: ui.asking(app), what="the first question")
-        await pilot.press("1")
+        await pilot.press(app.screen._question.keys()[0])
         await pilot.pause()
     assert len(saved_games(finished=False)) == 1
     app = PalazzoApp(GameSetup(seed=1, pace=0))
