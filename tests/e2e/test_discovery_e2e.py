@@ -66,12 +66,16 @@ def _raw_properties(key):
     try:
         raw = _Raw()
         browser = ServiceBrowser(zc, SERVICE, raw)
-        time.sleep(1.0)
+        for _ in range(30):  # until the browser has heard an answer, 3 s at most
+            time.sleep(0.1)
+            if raw.names:
+                break
+        time.sleep(0.3)  # the other hosts' answers
         browser.cancel()
         props = []
         for name in sorted(raw.names):
             info = ServiceInfo(SERVICE, name)
-            if info.request(zc, 1000) and info.properties.get(b"fp") == key.encode():
+            if info.request(zc, 3000) and info.properties.get(b"fp") == key.encode():
                 props.append(info.properties)
         return props
     finally:
