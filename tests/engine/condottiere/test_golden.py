@@ -5,24 +5,12 @@ The files are written by ``scripts/golden_condottiere.py`` and reviewed as text;
 leaks to a seat shows as a diff. Regenerate them only after a deliberate change of the engine.
 """
 
-import importlib.util
 import re
-from pathlib import Path
 
 from engine.condottiere.text import SEAT_NAMES
+from tests.engine.golden_script import load_golden
 
-SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "golden_condottiere.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("golden_condottiere", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-GOLDEN = load_script()
+GOLDEN = load_golden("condottiere")
 FILES = GOLDEN.golden_files()
 
 

@@ -4,24 +4,12 @@ The files are written by ``scripts/golden_medici.py`` and reviewed as text; a ca
 to a seat shows as a diff. Regenerate them only after a deliberate change of the engine.
 """
 
-import importlib.util
 import re
-from pathlib import Path
 
 from engine.medici.cards import HOUSES
+from tests.engine.golden_script import load_golden
 
-SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "golden_medici.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("golden_medici", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-GOLDEN = load_script()
+GOLDEN = load_golden("medici")
 FILES = GOLDEN.golden_files()
 
 
