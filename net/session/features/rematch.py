@@ -213,8 +213,9 @@ class Expected:
         if f.get("kind") != "start":
             return "the first entry of the rematch is not a start"
         seats = f.get("seats")
-        named = (tuple((s.get("name"), s.get("key")) for s in seats)
-                 if type(seats) is list and all(type(s) is dict for s in seats) else None)
+        maps = [s for s in seats if type(s) is dict] if type(seats) is list else []
+        named = (tuple((s.get("name"), s.get("key")) for s in maps)
+                 if type(seats) is list and len(maps) == len(seats) else None)
         for what, got, want in (
             ("host key", f.get("host"), self.host), ("game", f.get("rules"), self.rules),
             ("options", f.get("config"), self.config), ("seats", named, self.seats),

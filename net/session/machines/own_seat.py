@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import REVEAL, IllegalActionError, InvalidActionError
-from net.games.dealer import FairDealer
+from net.games.dealer import SomeDealer
 from net.session.machines.commit import commit, new_salt
 from net.session.machines.entries import Phase, SeatInfo, field
 from net.session.records.journal import Journal
@@ -51,7 +51,7 @@ class OwnSeat:
     game_id: bytes
     rules: Any
     view: Any
-    dealer: FairDealer | None
+    dealer: SomeDealer | None
     my_seed: tuple[bytes, bytes] | None
     said_last: dict[int, tuple[int, int]]
     said_out: list[dict[str, Any]]
@@ -104,7 +104,7 @@ class OwnSeat:
         if not mine:
             raise CheatDetected(HOST, e.seq, "contribution check: the start does not seat this peer",
                                 E_CHEAT)
-        why = self.journal.live(mine[0], e.fields["game"], chain(e.fields["prev"], e))
+        why = self.journal.live(mine[0], e.game_id, chain(e.prev, e))
         if why is not None:
             raise CheatDetected(HOST, e.seq, "contribution check: the start lacks this seat's fresh "
                                 f"contribution: {why} (a replayed or forged start)", E_CHEAT)

@@ -60,7 +60,7 @@ from typing import Any
 from engine.core import CHANCE, REVEAL, TERMINAL, IllegalActionError, InvalidActionError
 from engine.registry import get_game
 from net.deck import group
-from net.games.dealer import FairDealer, MoveError
+from net.games.dealer import MoveError, SomeDealer
 from net.session.features.chat import check_record
 from net.session.features.timeout import check_auto, timed_out_text
 from net.session.machines.commit import COMMIT_SIZE, SALT_SIZE, opens
@@ -74,6 +74,7 @@ from net.session.machines.entries import (
     SeatInfo,
     check_fields,
     field,
+    field_list,
 )
 from net.session.machines.own_seat import OwnSeat
 from net.session.records.journal import Journal
@@ -144,7 +145,7 @@ class Table(OwnSeat):
         self.config: Any = None
         self.seats: list[SeatInfo] = []
         self.view: Any = None
-        self.dealer: FairDealer | None = None
+        self.dealer: SomeDealer | None = None
         self.seed = b""
         self.seed_commits: list[bytes] = []
         self.seed_values: list[bytes] = []
@@ -304,7 +305,7 @@ class Table(OwnSeat):
         except (ValueError, TypeError) as err:
             raise CheatDetected(HOST, e.seq, f"bad game in start: {err}", E_BAD_PARAMS) from None
         seats = []
-        for i, s in enumerate(field(e, "seats", list)):
+        for i, s in enumerate(field_list(e, "seats")):
             if type(s) is not dict or set(s) != {"name", "key", "nonce"}:
                 raise CheatDetected(HOST, e.seq, "a seat is {name, key, nonce}", E_BAD_PARAMS)
             name, key, nonce = s["name"], s["key"], s["nonce"]
@@ -331,7 +332,7 @@ class Table(OwnSeat):
         started = field(e, "time", int)
         if not 0 <= started <= MAX_TIME:
             raise CheatDetected(HOST, e.seq, "the start time is not a time", E_BAD_PARAMS)
-        timeout, on_timeout = e.fields["timeout"], e.fields["on_timeout"]
+        timeout, on_timeout = field(e, "timeout", int), field(e, "on_timeout", str)
         if not 0 <= timeout <= MAX_TIMEOUT or on_timeout not in ("forfeit", "bot"):
             raise CheatDetected(HOST, e.seq, "bad turn timeout in start", E_BAD_PARAMS)
 
@@ -343,7 +344,7 @@ class Table(OwnSeat):
             self.game, self.rules, self.config = game.rules.name, game.rules, config
             self.seats, self.started = seats, started
             self.timeout, self.on_timeout = timeout, on_timeout
-            self.hints = e.fields.get("hints", False)
+            self.hints = e.fields.get("hints") is True
             keys = [s.key for s in seats]
             if self.identity is not None and self.identity.public_key in keys:
                 self.me = keys.index(self.identity.public_key)
@@ -377,7 +378,7 @@ class Table(OwnSeat):
                 self.seed = hashlib.sha256(b"palazzo/seed/v1" + b"".join(self.seed_values)).digest()
                 secret = group.random_scalar() if self.me != HOST else None
                 self.dealer = DEALERS[self.game](self.game_id, self.config, self.seed, self.me, secret,
-                                                 self.transcript.entries[0].fields["v"])
+                                                 self.transcript.entries[0].version)
                 self.log.append("the seats agreed on a seed; the fair deck is being shuffled")
 
         return apply
