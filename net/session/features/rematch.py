@@ -51,10 +51,9 @@ from net.wire.errors import E_NOT_YOUR_SEAT, E_WRONG_PHASE, RemoteProtocolError
 from net.wire.transcript import Entry
 
 if TYPE_CHECKING:
+    # the machines import this module: their types only, for the annotations
+    from net.session.machines.host_session import HostSession
     from net.session.machines.table import Table
-
-#: a ``net.session.machines.HostSession`` (which imports this module, so it is not imported here)
-HostSession = Any
 
 #: seconds the host keeps the connections after the end for the rematch answers
 REMATCH_WAIT = 120.0
@@ -193,7 +192,7 @@ class Expected:
 
     host: bytes
     rules: str
-    config: Any
+    config: object
     seats: tuple[tuple[str, bytes], ...]
     timeout: int
     on_timeout: str
