@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar
 
+from engine.core import A, C, S
 from net.games.condottiere import CondottiereDealer
-from net.games.dealer import FairDealer, SomeDealer
+from net.games.dealer import FairDealer
 from net.games.medici import MediciDealer
 from net.wire.errors import E_BAD_PARAMS, CheatDetected
 from net.wire.rpc import Value
@@ -78,7 +79,7 @@ class SeatInfo:
 
 
 
-def check_fields(entry: Entry, dealer: SomeDealer | None) -> None:
+def check_fields(entry: Entry, dealer: FairDealer[S, A, C] | None) -> None:
     """``CheatDetected`` naming the first field of ``entry`` its kind does not have, that
     is missing, or that is of another type (``FIELDS``)."""
     kind = entry.kind

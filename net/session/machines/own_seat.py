@@ -20,15 +20,11 @@ journal) never writes and never opens a note.
 
 from __future__ import annotations
 
-from engine.core import (
-    REVEAL,
-    GameAction,
-    GameState,
-    IllegalActionError,
-    InvalidActionError,
-    SomeRules,
-)
-from net.games.dealer import SomeDealer
+from typing import Generic
+
+from engine.core import REVEAL, GameRules, IllegalActionError, InvalidActionError
+from net.games.dealer import FairDealer
+from net.games.types import A, C, S
 from net.session.machines.commit import commit, new_salt
 from net.session.machines.entries import Phase, SeatInfo, field
 from net.session.records.journal import Journal
@@ -46,8 +42,9 @@ from net.wire.rpc import Fields, Value, is_value
 from net.wire.transcript import Entry, Transcript, chain, pack, unpack
 
 
-class OwnSeat:
-    """A seat's own side of a ``Table`` (see the module docstring)."""
+class OwnSeat(Generic[S, A, C]):
+    """A seat's own side of a ``Table`` (see the module docstring), over the game's state,
+    action and configuration types as the table's."""
 
     identity: Identity | None
     journal: Journal | None
@@ -55,9 +52,9 @@ class OwnSeat:
     transcript: Transcript
     me: int
     game_id: bytes
-    rules: SomeRules | None
-    view: GameState | None
-    dealer: SomeDealer | None
+    rules: GameRules[S, A, C] | None
+    view: S | None
+    dealer: FairDealer[S, A, C] | None
     my_seed: tuple[bytes, bytes] | None
     said_last: dict[int, tuple[int, int]]
     said_out: list[Fields]
@@ -65,7 +62,7 @@ class OwnSeat:
     def writer(self) -> int | None:
         raise NotImplementedError  # the table's
 
-    def game_now(self) -> tuple[SomeRules, GameState]:
+    def game_now(self) -> tuple[GameRules[S, A, C], S]:
         raise NotImplementedError  # the table's
 
     def decision_due(self) -> bool:
@@ -159,7 +156,7 @@ class OwnSeat:
             self.journal.write(self.game_id, entry)
         return entry
 
-    def decide(self, action: GameAction, auto: bool = False) -> Entry:
+    def decide(self, action: A, auto: bool = False) -> Entry:
         """The entry for this seat's decision; ``LocalProtocolError`` if it is not legal now.
         ``auto``: the seat's program chose it after the turn limit (``net.session.features.timeout``)."""
         if not self.decision_due():
@@ -171,7 +168,7 @@ class OwnSeat:
             raise LocalProtocolError(str(err)) from None
         return self._act_entry(action, auto)
 
-    def _act_entry(self, action: GameAction, auto: bool = False) -> Entry:
+    def _act_entry(self, action: A, auto: bool = False) -> Entry:
         assert self.dealer is not None
         rules, view = self.game_now()
         fields = self._header("act")

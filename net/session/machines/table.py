@@ -56,22 +56,13 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
-from engine.core import (
-    CHANCE,
-    REVEAL,
-    TERMINAL,
-    GameAction,
-    GameConfig,
-    GameState,
-    IllegalActionError,
-    InvalidActionError,
-    SomeRules,
-)
-from engine.registry import get_game
+from engine.core import CHANCE, REVEAL, TERMINAL, GameRules, IllegalActionError, InvalidActionError
+from engine.registry import GameEntry, get_game
 from net.deck import group
-from net.games.dealer import MoveError, SomeDealer
+from net.games.dealer import FairDealer, MoveError
+from net.games.types import A, C, S
 from net.session.features.chat import check_record
 from net.session.features.timeout import check_auto, timed_out_text
 from net.session.machines.commit import COMMIT_SIZE, SALT_SIZE, opens
@@ -142,8 +133,10 @@ TRANSITIONS: dict[tuple[Phase, str | None], Next] = {
 }
 
 
-class Table(OwnSeat):
-    """One peer's copy of a networked game (see the module docstring)."""
+class Table(OwnSeat[S, A, C]):
+    """One peer's copy of a networked game (see the module docstring). ``S``, ``A`` and ``C``
+    are the game's state, action and configuration types (``net.games.types``): a bare
+    ``Table`` sees its game through the contract, as the start entry names it."""
 
     def __init__(self, host_key: bytes, identity: Identity | None = None,
                  journal: Journal | None = None) -> None:
@@ -157,11 +150,11 @@ class Table(OwnSeat):
         self.game = ""
         self.started = 0
         #: the game's rules and configuration, and this peer's view of it, from the start entry on
-        self.rules: SomeRules | None = None
-        self.config: GameConfig | None = None
+        self.rules: GameRules[S, A, C] | None = None
+        self.config: C | None = None
         self.seats: list[SeatInfo] = []
-        self.view: GameState | None = None
-        self.dealer: SomeDealer | None = None
+        self.view: S | None = None
+        self.dealer: FairDealer[S, A, C] | None = None
         self.seed = b""
         self.seed_commits: list[bytes] = []
         self.seed_values: list[bytes] = []
@@ -186,14 +179,14 @@ class Table(OwnSeat):
         self.said_out: list[Fields] = []
         #: every step applied to this peer's view, chance steps included, as
         #: (view before, action as this peer knows it, view after): a table screen tells them
-        self.steps: list[tuple[GameState, GameAction, GameState]] = []
+        self.steps: list[tuple[S, A, S]] = []
         #: the indices in ``steps`` of the moves a seat's program played after the turn limit
         #: (``auto``, ``net.session.features.timeout``)
         self.timed_out: set[int] = set()
 
     # -- whose move ---------------------------------------------------------------------------
 
-    def game_now(self) -> tuple[SomeRules, GameState]:
+    def game_now(self) -> tuple[GameRules[S, A, C], S]:
         """The rules and this peer's view, once the start entry is in (``AssertionError`` before:
         no game to look at)."""
         assert self.rules is not None and self.view is not None, "no game has started"
@@ -322,7 +315,9 @@ class Table(OwnSeat):
 
     def _on_start(self, e: Entry) -> Change:
         try:
-            game = get_game(field(e, "rules", str))
+            # the start names the game: a table made for a known game (``Table[X, ...]``) is
+            # its holder's word that the start names that one
+            game = cast("GameEntry[S, A, C]", get_game(field(e, "rules", str)))
             config = game.rules.Config.from_data(e.fields.get("config"))
         except (ValueError, TypeError) as err:
             raise CheatDetected(HOST, e.seq, f"bad game in start: {err}", E_BAD_PARAMS) from None
@@ -537,7 +532,7 @@ class Table(OwnSeat):
             return rules.current_player(view) == TERMINAL
         return True
 
-    def _text(self, view: GameState, action: GameAction) -> str:
+    def _text(self, view: S, action: A) -> str:
         try:
             # the host and an observer (-1, no seat) hear the public form, as every seat but
             # the author does
@@ -580,7 +575,7 @@ class Table(OwnSeat):
 
 #: entry kind -> the method that checks an entry of that kind and returns the change to make
 #: (the phase that follows is ``TRANSITIONS``'s)
-CHECKS: dict[str, Callable[[Table, Entry], Change]] = {
+CHECKS: dict[str, Callable[[Table[Any, Any, Any], Entry], Change]] = {
     "start": Table._on_start,
     "seed-commit": Table._on_seed_commit,
     "seed-open": Table._on_seed_open,
