@@ -16,6 +16,7 @@ the next seat shuffles; every deck checks every proof of its chain before the fi
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import random
@@ -88,7 +89,8 @@ class LocalTable:
         assert type(deck_id) is str, "a deck message names its deck"
         for p in self.peers:
             deck = p.decks[deck_id]
-            for e in self._timed(p.seat, deck.receive, author, msg, context, defer=self.defer):
+            receive = functools.partial(deck.receive, defer=self.defer)
+            for e in self._timed(p.seat, receive, author, msg, context):
                 p.events.append((deck_id, e))
             for check in deck.unchecked:
                 if self._checker is not None and not check.queued:  # checked beside the game
