@@ -31,14 +31,14 @@ from typing import Any
 
 from textual.binding import Binding
 
-from engine.core import CHANCE, REVEAL, TERMINAL
+from engine.core import CHANCE, REVEAL, TERMINAL, GameAction, GameConfig, GameState
 from engine.registry import get_game
 from net.session.machines.table import Table
 from net.session.records.verify import read_entries, verify_bytes
 from net.wire.transcript import MAGIC, data_dir
 from tui import saves
 from tui.chat import talk_line
-from tui.client import NotYourTurn, TableView
+from tui.client import GameClient, NotYourTurn, TableView
 from tui.netclient import timed_out_line
 from tui.setup import adapter, seat_labels
 from tui.table import TableScreen
@@ -226,7 +226,7 @@ def replay_records() -> list[Any]:
     return [item for _, item in found]
 
 
-class ReplayClient:
+class ReplayClient(GameClient[GameState, GameAction, GameConfig]):
     """Serves a replay's frames as a ``GameClient``; ``go(i)`` moves to frame ``i``."""
 
     def __init__(self, replay: Replay) -> None:

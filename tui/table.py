@@ -173,13 +173,12 @@ class TableScreen(Screen[str]):
 
     @property
     def can_talk(self) -> bool:
-        return bool(getattr(self.client, "can_talk", False))
+        return self.client.can_talk
 
     def action_talk(self) -> None:
         if self.can_talk:
-            client: Any = self.client
-            self.app.push_screen(TalkScreen(client.talk, lambda: client.session.chat.lines,
-                                            phrases(client.game)))
+            client = self.client
+            self.app.push_screen(TalkScreen(client.talk, client.talk_said, phrases(client.game)))
 
     HELP_TITLE = "At the table"
     HELP_KEYS: tuple[tuple[str, str], ...] = (
@@ -414,7 +413,7 @@ class TableScreen(Screen[str]):
         self.query_one("#setting", Static).update(self.setting_text(), layout=False)
         self.query_one(PresenceLine).follow(self.client)
         self.run_worker(self._follow(), exclusive=True, group="client")
-        if getattr(self.client, "clock", None) is not None:  # a networked game's turn limit
+        if self.client.clock is not None:  # a networked game's turn limit
             self.set_interval(1, self._tick)
 
     def on_unmount(self) -> None:
@@ -432,7 +431,7 @@ class TableScreen(Screen[str]):
         config = getattr(view.state, "config", None) if view is not None else None
         options = options_words(self.client.rules, config) if config is not None else []
         # a local game's bots (a networked game names its players' programs in their names)
-        bots: dict[int, str] = getattr(self.client, "bot_kinds", {})
+        bots = self.client.bot_kinds
         levels = [level_name(get_game(self.client.game), b) for _, b in sorted(bots.items())] if bots else []
         return setting_words(self.title_words(), self._me(), options, levels)
 
@@ -444,7 +443,7 @@ class TableScreen(Screen[str]):
 
     def _me(self) -> str:
         seat = self.client.seat
-        seat_names = getattr(self.client.rules, "seat_names", ())
+        seat_names = self.client.rules.seat_names
         return seat_names[seat] if 0 <= seat < len(seat_names) else "watching"
 
     def watch_view(self, old: TableView | None, view: TableView | None) -> None:
@@ -472,7 +471,7 @@ class TableScreen(Screen[str]):
         view = self.view
         if view is None or self.gone:
             return
-        clock = getattr(self.client, "clock", None)
+        clock = self.client.clock
         count = status.countdown(view, clock()) if clock is not None else ""
         width = max(self.size.width - 2, 20)
         text = status.header(self.status_text(view), count, width)
@@ -750,15 +749,14 @@ class TableScreen(Screen[str]):
 
     def action_undo(self) -> None:
         """Take back the seat's last move, in a local game, until another seat has moved."""
-        undo = getattr(self.client, "undo", None)
-        if undo is None:
+        if not self.client.undoable:
             self.notify("Only a game against the computer can take a move back.", title="No undo")
             return
-        why = self.client.can_undo()  # type: ignore[attr-defined]
+        why = self.client.can_undo()
         if why:
             self.notify(f"Nothing to take back: {why}.", title="No undo")
             return
-        undo()
+        self.client.undo()
         self._since_marks = frozenset()
         self.path = ()
         self.view = self.client.snapshot()
@@ -780,9 +778,9 @@ class TableScreen(Screen[str]):
         from tui import history
         from tui.names import level_name
 
-        bots: dict[int, str] = getattr(self.client, "bot_kinds", {})
+        bots = self.client.bot_kinds
         setup = self.setup
-        if not bots or setup is None or getattr(self.client, "can_talk", False):
+        if not bots or setup is None or self.client.can_talk:
             return ""
         entry = get_game(self.client.game)
         level = history.opponents_level([level_name(entry, b) for q, b in sorted(bots.items())

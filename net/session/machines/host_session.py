@@ -286,9 +286,9 @@ class HostSession(HostDoor):
             log.info("seat %s (%s) leaves", seat, self.seats[seat].name)
             self.presence.leave(seat)
             self._close(conn, "it left")
-        elif type(m.get("away")) is not bool:
+        elif type(away := m.get("away")) is not bool:
             self._warn(conn, "status: ignored ('away' must be true or false)")
-        elif not self.presence.status(seat, m["away"]):
+        elif not self.presence.status(seat, away):
             self._warn(conn, "status: ignored (more changes than the status budget allows)")
 
     def _ready(self, conn: int, req: Request) -> Any:

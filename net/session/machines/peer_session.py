@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from engine.core import GameAction, GameState
 from net.session.features.chat import ChatPeer, text_problem
 from net.session.features.presence import NoteBook, Presence, notes, read_presence
 from net.session.features.rematch import PEER_GRACE, REMATCH_WAIT, Expected, PeerRematch
@@ -228,10 +229,10 @@ class PeerSession:
         return self._turn_since
 
     @property
-    def view(self) -> Any:
+    def view(self) -> GameState | None:
         return None if self.table is None else self.table.view
 
-    def act(self, action: Any, auto: bool = False) -> None:
+    def act(self, action: GameAction, auto: bool = False) -> None:
         """Post this seat's decision; ``LocalProtocolError`` if it is not legal or not due.
         ``auto``: this seat's program played it after the turn limit (``takeover_due``)."""
         if not self.decision_due():

@@ -89,7 +89,10 @@ class HostRecord:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.settings: dict[str, Any] = unpack((folder / "settings").read_bytes())
+        settings = unpack((folder / "settings").read_bytes())
+        if not isinstance(settings, dict):
+            raise ValueError(f"{folder / 'settings'} holds no settings")
+        self.settings: dict[str, Any] = settings
         self._file: Any = None
         #: an entry written ahead of its check: its bytes, the file's size before it, and its
         #: fsync under way
@@ -227,7 +230,7 @@ def keep_record(session: HostSession, settings: dict[str, Any], base: Path | Non
         if not held:
             if entry.kind != "start":
                 return
-            held.append(HostRecord.create(entry.fields["game"], {
+            held.append(HostRecord.create(entry.game_id, {
                 **settings, "host": session.identity.public_key, "game": session.game,
                 "players": session.players}, base))
         held[0].append(entry)
@@ -280,7 +283,8 @@ def resume_session(identity: Identity, record: HostRecord, **kw: Any) -> HostSes
     if not entries or entries[0].kind != "start":
         raise ValueError("the record holds no start")
     try:
-        rules = get_game(entries[0].fields["rules"]).rules
+        name = entries[0].fields["rules"]
+        rules = get_game(name if isinstance(name, str) else repr(name)).rules
         config = rules.Config.from_data(entries[0].fields["config"])
     except (KeyError, TypeError, ValueError) as e:
         raise ValueError(f"the record's start names no game: {e}") from None
