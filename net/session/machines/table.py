@@ -378,6 +378,8 @@ class Table(OwnSeat):
                 secret = group.random_scalar() if self.me != HOST else None
                 self.dealer = DEALERS[self.game](self.game_id, self.config, self.seed, self.me, secret,
                                                  self.transcript.entries[0].fields["v"])
+                # a seat checks shuffle proofs beside the game; the host and verify, at once
+                self.dealer.defer = self.identity is not None
                 self.log.append("the seats agreed on a seed; the fair deck is being shuffled")
 
         return apply
@@ -389,7 +391,7 @@ class Table(OwnSeat):
         if private is not None:  # this seat's own secret (a restarted peer has lost it)
             fork.restore_secret(private)
         try:
-            fork.read_deck_entry(e.author, e.fields.get("msgs"), self.transcript.head)
+            fork.read_deck_entry(e.author, e.fields.get("msgs"), self.transcript.head, e.seq)
         except CheatDetected as err:
             raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
         except (ValueError, TypeError) as err:
@@ -397,6 +399,7 @@ class Table(OwnSeat):
 
         def apply() -> None:
             self.dealer = fork
+            fork.check_beside()
 
         return apply
 
