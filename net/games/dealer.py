@@ -282,6 +282,11 @@ class FairDealer:
                 if check.where is None:
                     check.where = where
 
+    def require_checked(self) -> None:
+        """Check every proof still pending, of every deck (``FairDeck.require_checked``)."""
+        for deck in self.decks.values():
+            deck.require_checked()
+
     def check_beside(self) -> None:
         """Hand every proof taken unchecked to the worker thread (``net.deck.checks``)."""
         for deck in self.decks.values():

@@ -241,6 +241,10 @@ class Table(OwnSeat):
         self._follow(entry.kind)
         self._advance()
         self._follow(None)
+        if self.dealer is not None and self.phase in (Phase.END, Phase.OVER):
+            # a shuffle no card was dealt from since: its proof too holds before this seat
+            # signs the end or says the game was verified
+            self.dealer.require_checked()
 
     def check_ahead(self, entry: Entry) -> None:
         """Check this seat's own ``entry``, just posted for the next place, while the host
