@@ -40,7 +40,6 @@ from typing import Any
 from engine.core import LocalGame
 from engine.registry import game_names, get_game, parse_options
 from engine.sim import bot_rng, run, seat_bots
-from tui.setup import GameSetup, make_client
 
 
 class UsageError(Exception):
@@ -470,6 +469,8 @@ def _play_setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     options = parse_options(args.option)
     if args.pace < 0:
         raise UsageError("--pace must be 0 or more seconds")
+    from tui.setup import GameSetup, make_client  # not for the commands that play no game here
+
     setup = GameSetup(
         game=args.game, players=players, seat=args.seat - 1, bots=tuple(names),
         options=tuple(options.items()), name=args.name, seed=args.seed, pace=args.pace,
