@@ -81,8 +81,18 @@ class PalazzoApp(App[None]):
     @property
     def available_themes(self) -> dict[str, Any]:
         """Only the themes the players' colours can be read on (``tui.palette``)."""
-        from tui.palette import offered_themes
-        return offered_themes(super().available_themes)
+        return palette.offered_themes(super().available_themes)
+
+    def get_theme(self, theme_name: str) -> Any:
+        """The first of the comma-separated ``theme_name`` that is offered; only the themes
+        named are judged (judging every theme, as ``available_themes`` does, takes a good part
+        of the first frame's time)."""
+        themes = super().available_themes
+        for name in (n.strip() for n in theme_name.split(",")):
+            theme = themes.get(name)
+            if theme is not None and palette.offered(theme):
+                return theme
+        return None
 
     def watch_theme(self, theme: str) -> None:
         """A theme chosen (in the command palette) is kept for the next time."""
@@ -108,7 +118,8 @@ class PalazzoApp(App[None]):
     def on_mount(self) -> None:
         palette.use(self.console.color_system)
         self.bell_on_turn = bool(settings.get("bell"))
-        self.set_interval(0.3, self._guide_tick)
+        if self.guide is not None:
+            self.set_interval(0.3, self._guide_tick)
         theme = settings.get("theme")
         if theme != self.theme and theme in self.available_themes:
             self.theme = theme
@@ -148,6 +159,7 @@ class PalazzoApp(App[None]):
         from tui.guide import Guide, guide_setup
 
         self.guide = Guide(game)
+        self.set_interval(0.3, self._guide_tick)
         self.start_game(guide_setup(game))
 
     def _replay_closed(self, _: object) -> None:
