@@ -119,7 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--remarks", choices=("on", "off"), default="off",
                       help="the bots' canned remarks in the log (default off)")
     play.add_argument("--confirm", choices=("on", "off"), default="on",
-                      help="ask before a move that cannot be taken back (default on)")
+                      help="ask before a move that decides something: a pass, a strike, a "
+                      "Minister, a Plan, your only move (default on)")
 
     _add_resume(sub)
     _add_replay(sub)
