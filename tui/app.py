@@ -143,16 +143,19 @@ class PalazzoApp(App[None]):
         return (setup or GameSetup()).game
 
     def _guide_tick(self) -> None:
-        """A guided game: explain the kinds of move the seat may make for the first time."""
+        """A guided game: when the seat is asked something, the welcome the first time, then
+        the kinds of move it may make for the first time, in a note it closes to answer."""
+        from tui.guide import GuideNote
         from tui.table import TableScreen
 
         screen = self.screen
         if self.guide is None or not isinstance(screen, TableScreen) or screen.view is None:
             return
-        if screen.client.game != self.guide.game:
+        if screen.client.game != self.guide.game or screen._question is None:
             return
-        for title, words in self.guide.news(screen.view.legal, screen.view.my_turn):
-            self.notify(words, title=f"Guide: {title}", timeout=40)
+        notes = self.guide.notes(screen.view.legal, screen.view.my_turn)
+        if notes:
+            self.push_screen(GuideNote(notes))
 
     def start_guide(self, game: str) -> None:
         """The start screen's Guide: a guided first game of ``game``."""
@@ -199,10 +202,6 @@ class PalazzoApp(App[None]):
         if saver.error:
             self.notify(saver.error, title="Not saved", severity="warning")
         self.show_table(table, setup)
-        if self.guide is not None and self.guide.game == setup.game:
-            self.notify("A first game, guided: each kind of move is explained here when you may "
-                        "first make it. Your move is asked at the bottom; ? shows every key, r "
-                        "the rules.", title="Guide", timeout=30)
         rules = table.client.rules
         config = rules.make_config(setup.players, dict(setup.options))
         for note in rules.config_warnings(config):

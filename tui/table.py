@@ -108,6 +108,7 @@ class TableScreen(Screen[str]):
         Binding("w", "since", "Since your turn", key_display="w", show=False),
         Binding("h", "hint", "Hint", key_display="h"),
         Binding("u", "undo", "Undo", key_display="u"),
+        Binding("i", "guide_notes", "Guide", key_display="i", show=False),
         Binding("e", "results", "Results", key_display="e"),
         Binding("q", "leave", "Leave", key_display="q"),
     ]
@@ -191,6 +192,7 @@ class TableScreen(Screen[str]):
               "marks everything those moves touched, and the log shows them in bold)"),
         ("u", "Undo: take back your last move, in a game against the computer, until the next "
               "player has moved"),
+        ("i", "In a guided game (palazzo guide): the guide's notes so far, again"),
         ("tab, shift+tab", "Move the focus between the answers and the panels"),
         ("pgup, pgdn", "Scroll the panel with the focus"),
     )
@@ -771,6 +773,16 @@ class TableScreen(Screen[str]):
         self.path = ()
         self.view = self.client.snapshot()
         self.notify("Your last move is taken back.", title="Undone")
+
+    def action_guide_notes(self) -> None:
+        """The guide's notes so far, again (a guided game only)."""
+        guide = getattr(self.app, "guide", None)
+        if guide is None or not guide.told_notes:
+            self.notify("The guide's notes are for a guided game: palazzo guide, or Guide (F7) "
+                        "on the start screen.", title="No guide")
+            return
+        from tui.guide import GuideNote
+        self.app.push_screen(GuideNote(guide.told_notes, "Guide: the notes so far"))
 
     def action_whole_log(self) -> None:
         if self.view is not None:
