@@ -52,6 +52,7 @@ from net.session.features.rematch import Expected
 from net.session.machines.conversation import printable_line
 from net.session.machines.entries import Phase
 from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
+from net.session.records.disk import check_writable
 from net.session.runners.peer import PeerGone, PeerRunner
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
@@ -381,6 +382,7 @@ def join_net(host: str, port: int, code: str | None, name: str,
     if its key has ``host_fingerprint``); ``talk``: lines to say once seated (``palazzo join
     --say``; ``ValueError`` for one that cannot be said); ``retries`` and ``retry_delay``:
     ``PeerRunner``'s, for a host that cannot be reached."""
+    check_writable()  # the journal and the record go there: refused before the lobby
     identity = identity or Identity.load_or_create()
     session = seat_session(identity, name, code, auto_ready=False,
                            host_fingerprint=host_fingerprint)

@@ -42,6 +42,7 @@ from net.session.commands.hosting import (
 from net.session.features.rematch import Expected
 from net.session.machines.conversation import printable_line
 from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
+from net.session.records.disk import check_writable
 from net.session.runners.peer import PeerGone, PeerRunner
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
@@ -124,6 +125,7 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
     (``PeerRunner``); ``retries``: the tries in a row to reach a host that went away."""
     say = _printable_lines(say)
     host, port = parse_address(address)
+    check_writable()  # the journal and the record go there: refused before the lobby
     identity = Identity.load_or_create(spec=identity_spec)
     say(f"joining {host}:{port} as {name} (key {identity.fingerprint})")
     expect: Expected | None = None

@@ -205,15 +205,18 @@ class HostDoor:
         nonce = typed(m, "nonce", bytes, size=NONCE_SIZE)
         have = typed(m, "have", int, optional=True) or 0
         watching = typed(m, "watch", bool, optional=True) or False
-        if not 0 <= have <= len(self.table.transcript):
-            raise RemoteProtocolError(f"'have' is {have}: the transcript holds "
-                                      f"{len(self.table.transcript)} entries", E_BAD_PARAMS)
         try:
             check_public_key(key)
         except InvalidKey as e:
             raise RemoteProtocolError(f"the key is refused ({e})", E_BAD_PARAMS) from None
         if not verify(key, HELLO_TAG, c.nonce + self.identity.public_key, sig):
             raise RemoteProtocolError("the hello signature does not match the key", E_BAD_SIGNATURE)
+        # a seat of the game under way may hold more than a host whose record was damaged:
+        # it is seated, and gives the rest back (``supply``)
+        seated = self.table.phase is not Phase.LOBBY and any(s.key == key for s in self.seats)
+        if have < 0 or (have > len(self.table.transcript) and (watching or not seated)):
+            raise RemoteProtocolError(f"'have' is {have}: the transcript holds "
+                                      f"{len(self.table.transcript)} entries", E_BAD_PARAMS)
         if c.seat is not None:
             raise RemoteProtocolError("this connection already said hello", E_WRONG_PHASE)
         if c.claim or c.watcher is not None:
@@ -340,8 +343,9 @@ class HostDoor:
         """The game code of a hello (``net.session.features.code``): ``E_LOCKED_OUT`` while its address
         is locked out, whatever the code (unless the hello proves a seated key: a player who
         comes back is never locked out), ``E_WRONG_CODE`` for a missing or wrong one, which
-        counts against the address."""
-        if self.code is None:
+        counts against the address. A hello that proves a seated key needs no code: it is no
+        stranger (a host whose settings were lost has a new code; its players keep theirs)."""
+        if self.code is None or self._proves_seated_key(c, m):
             return
         wait = self.guard.locked(c.address)
         if wait > 0 and not self._proves_seated_key(c, m):

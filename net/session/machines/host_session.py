@@ -4,7 +4,7 @@ checked relay of every entry.
 ``net.session.machines.conversation`` gives the conversation it holds with its peers, step by
 step; ``net.session.machines.host_door`` its connections and what they may cost. It takes bytes
 and returns bytes (``Output``); it touches no socket, no clock it was not given, no file (its
-record is kept through the ``on_entry`` and ``on_check`` hooks, ``net.session.records.resume``).
+record is kept through the ``on_entry`` and ``on_tick`` hooks, ``net.session.records.resume``).
 
 The rule of its states: the game's phase is its observer table's (``Phase``, moved only by the
 table's ``TRANSITIONS``, as each entry it writes or relays is accepted), each connection's state
@@ -19,6 +19,20 @@ From the start the host also tells every seated connection who is here: ``presen
 peer says ``status {away}`` and ``leave {}`` (notifications, for its own seat only); the seat due
 that is gone for the grace period forfeits. ``net.session.features.presence`` holds those rules; here are
 only the hooks (``_peer_note``, ``_send_presence``, ``_deadline``, ``PeerSession._on_presence``).
+
+A host that cannot write its record says so to every seat and watcher: ``disk {text}``
+(``cannot save: <reason>``, or ``""`` once it saves again; ``net.session.records.disk``); the
+game goes on, and nobody is blamed.
+
+A restarted host (``restore``) *gathers* for ``GATHER_WAIT`` seconds, or until every seat has
+said hello again: it writes no forfeit and holds every post unanswered meanwhile. A seat whose
+``have`` is longer than the host's transcript (the host's record was damaged) is seated and
+gives the rest back with ``supply {entries}``: each entry is checked by the observer table as
+any other, in order, and relayed. A forged, reordered or foreign entry is refused and stops
+the supply; a seat that gives less only gives less. Since posts wait while the host gathers,
+the longest valid record the seats hold is in before anyone writes again; an entry that then
+differs from one held for its place, signed by the same author, is that author's equivocation
+(``check_equivocation``), named with both signatures.
 """
 
 from __future__ import annotations
@@ -38,6 +52,7 @@ from net.session.features.presence import DEFAULT_GRACE, HostPresence
 from net.session.features.rematch import REMATCH_WAIT, HostRematch
 from net.session.machines.conversation import (
     CLOSING,
+    SUPPLY_CHUNK,
     VERSION,
     Close,
     Output,
@@ -66,6 +81,9 @@ from net.wire.rpc import Codec, Notification, Request, RpcError
 from net.wire.transcript import NONCE_SIZE, Entry, derive_game_id, genesis
 
 log = logging.getLogger("palazzo.net")
+
+#: seconds a restarted host waits for its seats to say hello again before anyone writes
+GATHER_WAIT = 15.0
 
 
 class HostSession(HostDoor):
@@ -123,6 +141,14 @@ class HostSession(HostDoor):
         #: (if not ``None``) is called if the table refuses the entry (the host's record
         #: writes it meanwhile, ``net.session.records.resume``; ``on_entry`` still comes before relay)
         self.on_check: Callable[[Entry], Callable[[], None] | None] | None = None
+        #: called at every ``tick`` (the host's record writes what a failed write left)
+        self.on_tick: Callable[[], None] | None = None
+        #: ``cannot save: <reason>`` while the host's record cannot be written, else ``""``
+        self.trouble = ""
+        #: a restarted host gathers until then (``restore``); the seats that said hello since
+        self._gather_until = -math.inf
+        self._back: set[int] = set()
+        self._held: list[tuple[int, Request]] = []  # posts that wait for the gathering to end
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -151,6 +177,9 @@ class HostSession(HostDoor):
             for event in c.codec.iter_events(data):
                 if c.closed or c.muted or not self._within_budget(conn, c):
                     break
+                if self._gathering() and isinstance(event, Request) and event.method == "post":
+                    self._held.append((conn, event))  # answered once the seats are back
+                    continue
                 self._handle(conn, event)
         except RemoteProtocolError as e:
             self._warn(conn, str(e))
@@ -191,6 +220,9 @@ class HostSession(HostDoor):
         """Close the strangers past their hello time and check the turn timeout (call it now
         and then: the asyncio host does twice a second)."""
         self._expire_strangers()
+        if self.on_tick is not None:
+            self.on_tick()
+        self._release()
         if self.rematch.expire():
             self._rematch_news()
         why = self.rematch.unstarted(self.table.phase is Phase.LOBBY, [
@@ -205,7 +237,7 @@ class HostSession(HostDoor):
             return self.take_output()
         self._track_due()
         deadline = self._deadline()
-        if deadline is not None and now >= deadline[0]:
+        if deadline is not None and now >= deadline[0] and not self._gathering():
             self._write({"kind": "forfeit", "seat": self._due[0], "reason": deadline[1]})
         self._send_presence()
         return self.take_output()
@@ -231,6 +263,61 @@ class HostSession(HostDoor):
         m = self.presence.take(who, None if deadline is None else deadline[0])
         if m is not None:
             self._broadcast("presence", m)
+
+    def disk_trouble(self, text: str) -> None:
+        """The host's record cannot be written (``text``: ``cannot save: <reason>``), or can
+        again (``""``): every seat and watcher is told; the game goes on."""
+        self.trouble = text
+        self._broadcast("disk", {"text": text})
+
+    # -- a restarted host gathers the game from its seats ----------------------------------------
+
+    def _gathering(self) -> bool:
+        return self.clock() < self._gather_until and len(self._back) < len(self.seats)
+
+    def _release(self) -> None:
+        """The gathering is over: answer the posts held meanwhile, in the order they came."""
+        if not self._held or self._gathering():
+            return
+        held, self._held = self._held, []
+        for conn, req in held:
+            c = self.conns.get(conn)
+            if c is not None and not c.closed:
+                self._handle(conn, req)
+        self._send_presence()
+
+    def _supply(self, conn: int, req: Request) -> Any:
+        """A seat gives back entries the host lacks (its record was damaged): each is checked
+        by the observer table, in order, and relayed; the first that is not the next valid
+        entry stops the supply (see the module docstring)."""
+        self._seat_of(conn, "supply entries")
+        if self.table.phase is Phase.LOBBY:
+            raise RemoteProtocolError("the game has not started", E_WRONG_PHASE)
+        items = param_map(req).get("entries")
+        if type(items) is not list or len(items) > SUPPLY_CHUNK:
+            raise RemoteProtocolError(f"'entries' is a list of at most {SUPPLY_CHUNK} entries",
+                                      E_BAD_PARAMS)
+        before = len(self.table.transcript)
+        for item in items:
+            if type(item) is not dict:
+                raise RemoteProtocolError("an entry is a map", E_BAD_PARAMS)
+            entry = Entry.parse(item.get("body"), item.get("sig"))
+            held = len(self.table.transcript)
+            if entry.seq < held:
+                check_equivocation(self.table, entry)  # the same author's two: named
+                if self.table.transcript.entries[entry.seq].body != entry.body:
+                    raise RemoteProtocolError(
+                        f"entry {entry.seq} is not the one the host holds", E_BAD_PARAMS)
+                continue
+            if entry.seq > held:
+                raise RemoteProtocolError(f"entry {entry.seq} comes after a gap (the host holds "
+                                          f"{held})", E_BAD_PARAMS)
+            self.table.accept(entry)
+            self._relay(entry)
+        if len(self.table.transcript) > before:
+            log.info("seat %s gave back entries %s to %s", self.conns[conn].seat, before,
+                     len(self.table.transcript) - 1)
+        return {"length": len(self.table.transcript)}
 
     def close_game(self, reason: str = "the host closed the game") -> list[Output]:
         """The host quits: every connection is told ``bye {reason}`` and closed; nothing more
@@ -306,6 +393,9 @@ class HostSession(HostDoor):
         if self.table.phase is Phase.LOBBY:
             raise RemoteProtocolError("the game has not started", E_WRONG_PHASE)
         check_equivocation(self.table, entry)
+        held = self.table.transcript.entries
+        if entry.seq < len(held) and held[entry.seq].body == entry.body:
+            return {"seq": entry.seq}  # already in (another seat gave it back): nothing new
         undo = self.on_check(entry) if self.on_check is not None else None
         try:
             self.table.accept(entry)
@@ -333,11 +423,16 @@ class HostSession(HostDoor):
     def _after(self, conn: int, method: str) -> None:
         if method == "hello":
             c = self.conns[conn]
+            if c.seat is not None:
+                self._back.add(c.seat)
+            if self.trouble:
+                self._notify(conn, "disk", {"text": self.trouble})
             if c.watcher is None:  # seated: entries may be large (a watcher sends none)
                 c.codec.receive_limit = c.codec.frame_limit
             for entry in self.table.transcript.entries[c.resume_from :]:
                 self._notify(conn, "entry", entry.to_wire())
             self._broadcast_lobby()
+            self._release()
             for said in self.chat.backlog({s.key: s.nonce for s in self.seats}):
                 self._notify(conn, "said", said.to_wire())  # after the lobby: it names them
         elif method == "ready" and self._lobby_changed:
@@ -439,6 +534,7 @@ class HostSession(HostDoor):
         self.presence.begin([False] * len(self.seats))
         self._track_due()
         self.finished = self.table.phase is Phase.OVER
+        self._gather_until = self.clock() + GATHER_WAIT
 
     # -- what everyone hears ----------------------------------------------------------
 
@@ -468,4 +564,4 @@ class HostSession(HostDoor):
 
 #: request -> the HostSession method that answers it
 _METHODS: dict[str, str] = {"hello": "_hello", "ready": "_ready", "post": "_post",
-                            "say": "_say", "again": "_again"}
+                            "say": "_say", "again": "_again", "supply": "_supply"}
