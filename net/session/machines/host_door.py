@@ -32,7 +32,7 @@ from enum import Enum
 from typing import Any
 
 from net.session.features import limits, watch
-from net.session.features.code import CodeGuard, same_code
+from net.session.features.code import QUEUE_WAIT, CodeGuard, same_code
 from net.session.features.limits import Bucket, QuietLog
 from net.session.features.presence import HostPresence
 from net.session.machines.conversation import (
@@ -52,7 +52,6 @@ from net.wire.errors import (
     E_BUSY,
     E_FULL,
     E_KEY_IN_USE,
-    E_LOCKED_OUT,
     E_TIMEOUT,
     E_WRONG_CODE,
     E_WRONG_PHASE,
@@ -132,6 +131,9 @@ class Conn:
     resume_from: int = 0
     ping: int | None = None  # the msgid of the ping it was sent and has not answered
     watcher: str | None = None  # the name of a watcher (``net.session.features.watch``): never a seat
+    #: its hello waits for its turn to have its code checked, since then (``None``: it does not)
+    queued: float | None = None
+    checked: bool = False  # its turn came: its hello's code is compared now
 
     def go(self, turn: Turn) -> None:
         """Take ``turn``: the state ``CONN_TRANSITIONS`` says follows."""
@@ -185,6 +187,11 @@ class HostDoor:
     admissions: watch.Admissions
     _claims: dict[int, Claim]  # holder's connection -> the hello claiming its seat
     _claimed: dict[bytes, float]  # key -> when a claim on its seat last began
+    _turns: list[tuple[int, int, Request]]  # hellos waiting to have their code checked
+
+    def _handle(self, conn: int, event: Any) -> None:
+        """Handle one message (the session's)."""
+        raise NotImplementedError
 
     def _after(self, conn: int, method: str) -> None:
         """What follows an answered request (the session's)."""
@@ -195,7 +202,8 @@ class HostDoor:
     def _hello(self, conn: int, req: Request) -> Any:
         m = param_map(req)
         c = self.conns[conn]
-        self._check_code(c, m)
+        if not self._check_code(conn, c, m, req):
+            return DEFERRED  # it waits for its turn (``_serve_turns``)
         name = typed(m, "name", str).strip()
         if not 1 <= len(name) <= NAME_LIMIT or not name.isprintable():
             raise RemoteProtocolError(f"a name is 1 to {NAME_LIMIT} printable characters",
@@ -339,28 +347,54 @@ class HostDoor:
             return
         self._warn(conn, f"ignoring a response (msgid {event.msgid})")
 
-    def _check_code(self, c: Conn, m: dict[str, Any]) -> None:
-        """The game code of a hello (``net.session.features.code``): ``E_LOCKED_OUT`` while its address
-        is locked out, whatever the code (unless the hello proves a seated key: a player who
-        comes back is never locked out), ``E_WRONG_CODE`` for a missing or wrong one, which
+    def _check_code(self, conn: int, c: Conn, m: dict[str, Any], req: Request) -> bool:
+        """The game code of a hello (``net.session.features.code``): ``True`` when it is right;
+        ``False`` when the hello must wait for its turn (its address's delay, the host's budget
+        of checks, or hellos ahead of it); ``E_WRONG_CODE`` for a missing or wrong one, which
         counts against the address. A hello that proves a seated key needs no code: it is no
         stranger (a host whose settings were lost has a new code; its players keep theirs)."""
         if self.code is None or self._proves_seated_key(c, m):
-            return
-        wait = self.guard.locked(c.address)
-        if wait > 0 and not self._proves_seated_key(c, m):
-            raise RemoteProtocolError(
-                f"too many wrong game codes from your address: try again in {math.ceil(wait)} "
-                "seconds", E_LOCKED_OUT)
+            return True
+        if not c.checked:
+            if self._turns or not self.guard.turn(c.address):
+                c.queued = self.clock()
+                self._turns.append((len(self._turns) and self._turns[-1][0] + 1, conn, req))
+                return False
+            c.checked = True
         given = m.get("code")
         if type(given) is not str or not same_code(given, self.code):
-            lock = self.guard.wrong(c.address)
+            delay = self.guard.wrong(c.address)
             what = "a wrong" if given else "no"
-            then = f"; your address is locked out for {math.ceil(lock)} seconds" if lock else ""
+            then = (f"; the next code from your address is checked in {delay:g} seconds"
+                    if delay else "")
             raise RemoteProtocolError(
                 f"{what} game code: ask the host for the line to join "
                 f"(palazzo join HOST:PORT --code CODE){then}", E_WRONG_CODE)
         self.guard.right(c.address)
+        return True
+
+    def _serve_turns(self) -> None:
+        """Give the hellos waiting their turn: the least suspect address first
+        (``CodeGuard.rank``), then the oldest, while the budget of checks lasts; one that
+        waited ``code.QUEUE_WAIT`` seconds is told to try again."""
+        now = self.clock()
+        while self._turns:
+            live = [t for t in self._turns if t[1] in self.conns and not self.conns[t[1]].closed]
+            for t in live:
+                if now - (self.conns[t[1]].queued or now) >= QUEUE_WAIT:
+                    self._shut(t[1], E_BUSY, "the host is checking many game codes just now: "
+                               "try again")
+            self._turns = [t for t in live if not self.conns[t[1]].closed]
+            ready = [t for t in self._turns if self.guard.delay(self.conns[t[1]].address) == 0]
+            if not ready:
+                return
+            best = min(ready, key=lambda t: (self.guard.rank(self.conns[t[1]].address), t[0]))
+            if not self.guard.budget.take():
+                return
+            self._turns.remove(best)
+            c = self.conns[best[1]]
+            c.checked, c.queued = True, None
+            self._handle(best[1], best[2])
 
     def _proves_seated_key(self, c: Conn, m: dict[str, Any]) -> bool:
         key, sig = m.get("key"), m.get("sig")
@@ -424,7 +458,7 @@ class HostDoor:
         now = self.clock()
         for conn, c in list(self.conns.items()):
             if c.seat is None and c.watcher is None and not c.closed and not c.claim \
-                    and now - c.since >= limits.HELLO_TIMEOUT:
+                    and c.queued is None and now - c.since >= limits.HELLO_TIMEOUT:
                 self._shut(conn, E_TIMEOUT, f"no seat taken within {limits.HELLO_TIMEOUT:g} "
                            "seconds of connecting")
 

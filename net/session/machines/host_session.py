@@ -148,7 +148,9 @@ class HostSession(HostDoor):
         #: a restarted host gathers until then (``restore``); the seats that said hello since
         self._gather_until = -math.inf
         self._back: set[int] = set()
+        self._owed: dict[int, int] = {}  # seat -> the length it said it holds, not given yet
         self._held: list[tuple[int, Request]] = []  # posts that wait for the gathering to end
+        self._turns: list[tuple[int, int, Request]] = []  # hellos waiting for a code check
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -185,6 +187,7 @@ class HostSession(HostDoor):
             self._warn(conn, str(e))
             self._notify(conn, "error", {"code": e.code, "message": str(e)})
             self._close(conn, str(e))
+        self._serve_turns()
         self._send_presence()
         return self.take_output()
 
@@ -220,6 +223,7 @@ class HostSession(HostDoor):
         """Close the strangers past their hello time and check the turn timeout (call it now
         and then: the asyncio host does twice a second)."""
         self._expire_strangers()
+        self._serve_turns()
         if self.on_tick is not None:
             self.on_tick()
         self._release()
@@ -298,6 +302,21 @@ class HostSession(HostDoor):
             raise RemoteProtocolError(f"'entries' is a list of at most {SUPPLY_CHUNK} entries",
                                       E_BAD_PARAMS)
         before = len(self.table.transcript)
+        try:
+            self._take_supply(items)
+        finally:
+            seat = self.conns[conn].seat
+            if seat is not None and seat in self._owed:  # it gave what it gives: back
+                if len(self.table.transcript) >= self._owed[seat] or \
+                        len(self.table.transcript) == before:
+                    del self._owed[seat]
+                    self._back.add(seat)
+        if len(self.table.transcript) > before:
+            log.info("seat %s gave back entries %s to %s", self.conns[conn].seat, before,
+                     len(self.table.transcript) - 1)
+        return {"length": len(self.table.transcript)}
+
+    def _take_supply(self, items: list[Any]) -> None:
         for item in items:
             if type(item) is not dict:
                 raise RemoteProtocolError("an entry is a map", E_BAD_PARAMS)
@@ -314,10 +333,6 @@ class HostSession(HostDoor):
                                           f"{held})", E_BAD_PARAMS)
             self.table.accept(entry)
             self._relay(entry)
-        if len(self.table.transcript) > before:
-            log.info("seat %s gave back entries %s to %s", self.conns[conn].seat, before,
-                     len(self.table.transcript) - 1)
-        return {"length": len(self.table.transcript)}
 
     def close_game(self, reason: str = "the host closed the game") -> list[Output]:
         """The host quits: every connection is told ``bye {reason}`` and closed; nothing more
@@ -423,7 +438,9 @@ class HostSession(HostDoor):
     def _after(self, conn: int, method: str) -> None:
         if method == "hello":
             c = self.conns[conn]
-            if c.seat is not None:
+            if c.seat is not None and c.resume_from > len(self.table.transcript):
+                self._owed[c.seat] = c.resume_from  # back once it gave back what it holds
+            elif c.seat is not None:
                 self._back.add(c.seat)
             if self.trouble:
                 self._notify(conn, "disk", {"text": self.trouble})
@@ -432,7 +449,6 @@ class HostSession(HostDoor):
             for entry in self.table.transcript.entries[c.resume_from :]:
                 self._notify(conn, "entry", entry.to_wire())
             self._broadcast_lobby()
-            self._release()
             for said in self.chat.backlog({s.key: s.nonce for s in self.seats}):
                 self._notify(conn, "said", said.to_wire())  # after the lobby: it names them
         elif method == "ready" and self._lobby_changed:
@@ -440,6 +456,7 @@ class HostSession(HostDoor):
             self._maybe_start()
         elif method == "again":
             self._rematch_news()
+        self._release()
 
     def _again(self, conn: int, req: Request) -> Any:
         seat = self._seat_of(conn)

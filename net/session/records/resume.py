@@ -412,12 +412,12 @@ def resume_session(identity: Identity, record: HostRecord, **kw: Any) -> HostSes
     timeout = s.get("turn_timeout", start.get("timeout") or None)
 
     def restored(entries: list[Entry]) -> HostSession:
-        session = HostSession(identity, str(start["rules"]), config,
-                              code=s["code"] if "code" in s else new_code(),
-                              turn_timeout=timeout,
-                              on_timeout=s.get("on_timeout", start.get("on_timeout", "forfeit")),
-                              allow_hints=bool(s.get("allow_hints", start.get("hints", False))),
-                              grace=s.get("grace", DEFAULT_GRACE), **kw)
+        given: dict[str, Any] = {
+            "code": s["code"] if "code" in s else new_code(), "turn_timeout": timeout,
+            "on_timeout": s.get("on_timeout", start.get("on_timeout", "forfeit")),
+            "allow_hints": bool(s.get("allow_hints", start.get("hints", False))),
+            "grace": s.get("grace", DEFAULT_GRACE), **kw}
+        session = HostSession(identity, str(start["rules"]), config, **given)
         session.restore(entries)
         return session
 
