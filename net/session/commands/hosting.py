@@ -258,6 +258,29 @@ def pending(s: HostSettings) -> resume.HostRecord | None:
     return resume.choose(resume.unfinished(identity.public_key), s.game, s.players, s.resume)
 
 
+def pending_text(record: resume.HostRecord) -> str:
+    """What the host form says of an unfinished game before it asks what to do."""
+    r = record.settings
+    try:
+        title = get_game(str(record.game)).rules.title
+    except (KeyError, ValueError):
+        title = str(record.game)
+    what = (f"an open lobby of {title} for {record.players}" if record.lobby else
+            f"an unfinished game of {title} for {record.players} "
+            f"(game {record.game_id.hex()[:8]}, {len(record.entries())} entries)")
+    limit = r.get("turn_timeout")
+    details = [f"turn limit {limit:g} s" if limit else "no turn limit"]
+    if r.get("code"):
+        details.append(f"code {r['code']}")
+    text = f"This host has {what}: {', '.join(details)}."
+    if record.damage:
+        text += f" Its record is damaged: {'; '.join(record.damage)}."
+    if record.served():
+        return text + " Another program serves it now: host a new game, or go back."
+    return text + (" Resume it (its own settings, the same code), or host a new game with "
+                   "the settings on the form?")
+
+
 def hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[bytes], HostSettings]:
     """The host session for ``s`` (``_hosted``), with its code, the seeds of the bots' keys and
     the settings in force."""
@@ -306,6 +329,7 @@ def _new_record(s: HostSettings, session: HostSession, code: str | None,
         raise ValueError(f"cannot write the host's record in {resume.hosting_dir()}: "
                          f"{reason(e)}") from None
     record.lock()
+    record.fresh = True
     resume.keep_record(session, settings, record=record)
     return record
 
@@ -394,6 +418,9 @@ class Hosting:
             try:
                 task.result()
             except OSError as e:
+                if self.record.fresh and self.session.table.phase is Phase.LOBBY:
+                    self.record.finish()  # a lobby that never opened: nothing to resume
+                self.record.unlock()
                 raise ValueError(f"cannot listen on port {s.port}: {e.strerror or e}") from None
         port = started.result()[0][1]
         if listening is not None:
@@ -409,6 +436,7 @@ class Hosting:
                 await advert.close()
             if self.session.closed and self.session.table.phase is Phase.LOBBY:
                 self.record.finish()  # a lobby closed on purpose: nothing to resume
+            self.record.unlock()
 
     def _seat_here(self, seat: PeerSession | None) -> None:
         """Seat this machine's own player and its computer seats, and offer a rematch."""
@@ -459,6 +487,7 @@ class Hosting:
         self.games += 1
         self.say(f"every seat agreed to a rematch: game {self.games} starts")
         self.session = rematch.next_host(old)
+        self.record.unlock()
         self.record = _new_record(self.settings, self.session, self.code, self.bot_seeds)
         self.runner.host = self.session
         own, _, _ = self._own

@@ -114,6 +114,7 @@ class HostRecord:
         self._finish = False  # the end reached, its mark not yet on the disk
         self._ends: list[int] = []  # where each entry read by ``entries`` ends in the file
         self._read: list[Entry] | None = None
+        self.fresh = False  # made by this program (a new lobby), not resumed
 
     @classmethod
     def create(cls, name: bytes, settings: dict[str, Any], base: Path | None = None) -> HostRecord:
@@ -238,6 +239,12 @@ class HostRecord:
                 "host with this identity (one game, one program): stop that one first, or host "
                 "another game with --new") from None
         _LOCKS[self.folder] = fd
+
+    def unlock(self) -> None:
+        """This process serves the record no more."""
+        fd = _LOCKS.pop(self.folder, None)
+        if fd is not None:
+            os.close(fd)
 
     def served(self) -> bool:
         """Whether a program holds this record's lock now."""
