@@ -192,6 +192,11 @@ class PeerSession:
         return self.state is PeerState.FAILED
 
     def data_to_send(self) -> bytes:
+        trouble = self.journal.trouble
+        if trouble.changed:  # this seat's own disk: said on its screen, the game goes on
+            trouble.changed = False
+            self.own_trouble = trouble.text
+            self.events.append(PeerEvent("note", trouble.text or "saving again"))
         out, self._out = bytes(self._out), bytearray()
         return out
 
