@@ -157,3 +157,58 @@ def test_a_restarted_host_holds_posts_until_its_seats_are_back(make_game, tmp_pa
     link.deliver(host.tick())
     link.pump()
     assert len(host.table.transcript) > held
+
+
+def _lost_start(g, record):
+    """The host's entries file is garbled from its first byte: only its settings and the id of
+    its game are left; the host comes back as ``palazzo host`` would."""
+    from net.session.commands.hosting import HostSettings, _resumed
+
+    (record.folder / "entries").write_bytes(b"\xc1garbled")
+    said = []
+    again = HostRecord(record.folder)
+    host, *_ = _resumed(HostSettings("medici", 4, {}), again, g.host.identity, said.append)
+    return host, said
+
+
+def test_a_host_that_lost_its_start_takes_the_game_back_from_a_player(make_game, tmp_path):
+    g, record = _recorded_game(make_game, tmp_path, steps=35)
+    entries = record.entries()
+    host, said = _lost_start(g, record)
+    assert host.table.transcript.entries == [] and host.lost_game == entries[0].fields["game"]
+    assert "Nothing of it was kept" in said[0] and "gives it back" in said[0]
+    _come_back(g, host).pump()
+    assert host.finished
+    assert [p.state for p in g.peers] == ["over"] * 4, [p.error for p in g.peers]
+    assert len(g.transcripts()) == 1
+    assert [e.body for e in g.peers[0].table.transcript.entries[: len(entries)]] == \
+        [e.body for e in entries]
+    assert [e.body for e in HostRecord(record.folder).entries()] == \
+        [e.body for e in g.peers[0].table.transcript.entries]
+
+
+def test_attack_a_stranger_cannot_give_a_host_that_lost_its_start_another_game(make_game,
+                                                                               tmp_path):
+    g, record = _recorded_game(make_game, tmp_path, steps=35)
+    other, _ = _recorded_game(make_game, tmp_path / "other", steps=5)  # another host's game
+    host, _ = _lost_start(g, record)
+    link = MemoryLink(host)
+    raw = RawPeer()
+    conn = link.add(raw, address="10.9.9.9")
+    challenge = raw.events()[0].params[0]
+    me = other.peers[0].identity
+    codec = Codec()
+    hello = {"name": "x", "key": me.public_key, "code": None, "have": 5, "nonce": os.urandom(32),
+             "sig": hello_signature(me, challenge["nonce"], challenge["host"])}
+    start = other.peers[0].table.transcript.entries[0]
+    mine = g.peers[0].table.transcript.entries[0]
+    link.send(conn, codec.send(Request(1, "hello", (hello,))) + codec.send(Request(
+        2, "supply", ({"entries": [start.to_wire()]},))) + codec.send(Request(
+            3, "supply", ({"entries": [mine.to_wire()]},))))
+    link.pump()
+    answers = {r.msgid: r for r in raw.events() if isinstance(r, Response)}
+    assert answers[2].error is not None and "waits for the start of the game it lost" in \
+        answers[2].error.message
+    # the host's own start, but this key is no seat of it
+    assert answers[3].error is not None and "does not name this key" in answers[3].error.message
+    assert host.table.transcript.entries == [] and host.lost_game is not None

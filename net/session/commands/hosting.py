@@ -356,9 +356,18 @@ def _resumed(s: HostSettings, record: resume.HostRecord, identity: Identity,
                               turn_timeout=settings.turn_timeout,
                               on_timeout=settings.on_timeout, allow_hints=settings.allow_hints,
                               grace=settings.grace)
+        lost = record.lost_game
+        if lost is not None:  # the game started, and its record lost its start
+            session.lost_game = lost
+            record.cut(0)
+            say(f"the host's record of game {lost.hex()[:8]} is damaged: "
+                f"{'; '.join(record.damage) or 'its entries are lost'}. Nothing of it was kept: "
+                f"the first player of that game to rejoin gives it back, each entry checked; "
+                f"{FRESH}")
+        else:
+            say(f"back in the lobby this host opened before it stopped (the same code: the same "
+                f"join line lets the players in); {FRESH}")
         resume.keep_record(session, r, record=record)
-        say(f"back in the lobby this host opened before it stopped (the same code: the same "
-            f"join line lets the players in); {FRESH}")
         return session, r["code"], seeds, settings
     session = resume.resume_session(identity, record)
     n = len(session.table.transcript)

@@ -134,6 +134,9 @@ class Conn:
     #: its hello waits for its turn to have its code checked, since then (``None``: it does not)
     queued: float | None = None
     checked: bool = False  # its turn came: its hello's code is compared now
+    #: a hello with a longer ``have`` to a host that lost its start: its key, nonce and have
+    #: (``net.session.machines.host_gather``)
+    supplier: tuple[bytes, bytes, int] | None = None
 
     def go(self, turn: Turn) -> None:
         """Take ``turn``: the state ``CONN_TRANSITIONS`` says follows."""
@@ -188,6 +191,7 @@ class HostDoor:
     _claims: dict[int, Claim]  # holder's connection -> the hello claiming its seat
     _claimed: dict[bytes, float]  # key -> when a claim on its seat last began
     _turns: list[tuple[int, int, Request]]  # hellos waiting to have their code checked
+    lost_game: bytes | None  # the game whose start this host lost (``host_gather``)
 
     def _handle(self, conn: int, event: Any) -> None:
         """Handle one message (the session's)."""
@@ -222,7 +226,10 @@ class HostDoor:
         # a seat of the game under way may hold more than a host whose record was damaged:
         # it is seated, and gives the rest back (``supply``)
         seated = self.table.phase is not Phase.LOBBY and any(s.key == key for s in self.seats)
-        if have < 0 or (have > len(self.table.transcript) and (watching or not seated)):
+        lost = (self.lost_game is not None and self.table.phase is Phase.LOBBY and have > 0
+                and not watching and not self.table.transcript.entries)
+        if have < 0 or (have > len(self.table.transcript) and (watching or not seated)
+                        and not lost):
             raise RemoteProtocolError(f"'have' is {have}: the transcript holds "
                                       f"{len(self.table.transcript)} entries", E_BAD_PARAMS)
         if c.seat is not None:
@@ -231,6 +238,12 @@ class HostDoor:
             raise RemoteProtocolError("this connection already said hello", E_WRONG_PHASE)
         if watching:
             return self._watch(conn, name, key, nonce, have)
+        if lost:  # a player of the game whose start this host lost: it gives the game back
+            c.supplier = (key, nonce, have)
+            log.info("%s (%s) holds %s entries of the game this host lost: asking for them", name,
+                     fingerprint(key), have)
+            return {"seat": -1, "players": self.players, "length": 0, "resume": True,
+                    "proof": host_proof(self.identity, nonce, key)}
         for i, seat in enumerate(self.seats):
             if seat.key == key:
                 old = seat.conn

@@ -24,15 +24,7 @@ A host that cannot write its record says so to every seat and watcher: ``disk {t
 (``cannot save: <reason>``, or ``""`` once it saves again; ``net.session.records.disk``); the
 game goes on, and nobody is blamed.
 
-A restarted host (``restore``) *gathers* for ``GATHER_WAIT`` seconds, or until every seat has
-said hello again: it writes no forfeit and holds every post unanswered meanwhile. A seat whose
-``have`` is longer than the host's transcript (the host's record was damaged) is seated and
-gives the rest back with ``supply {entries}``: each entry is checked by the observer table as
-any other, in order, and relayed. A forged, reordered or foreign entry is refused and stops
-the supply; a seat that gives less only gives less. Since posts wait while the host gathers,
-the longest valid record the seats hold is in before anyone writes again; an entry that then
-differs from one held for its place, signed by the same author, is that author's equivocation
-(``check_equivocation``), named with both signatures.
+A restarted host *gathers* its game from its seats: ``net.session.machines.host_gather``.
 """
 
 from __future__ import annotations
@@ -52,7 +44,6 @@ from net.session.features.presence import DEFAULT_GRACE, HostPresence
 from net.session.features.rematch import REMATCH_WAIT, HostRematch
 from net.session.machines.conversation import (
     CLOSING,
-    SUPPLY_CHUNK,
     VERSION,
     Close,
     Output,
@@ -61,6 +52,7 @@ from net.session.machines.conversation import (
 )
 from net.session.machines.entries import MAX_TIMEOUT, Phase
 from net.session.machines.host_door import DEFERRED, Claim, Conn, ConnState, HostDoor, Seat
+from net.session.machines.host_gather import GATHER_WAIT, HostGather
 from net.session.machines.table import Table
 from net.wire.errors import (
     E_BAD_PARAMS,
@@ -82,11 +74,8 @@ from net.wire.transcript import NONCE_SIZE, Entry, derive_game_id, genesis
 
 log = logging.getLogger("palazzo.net")
 
-#: seconds a restarted host waits for its seats to say hello again before anyone writes
-GATHER_WAIT = 15.0
 
-
-class HostSession(HostDoor):
+class HostSession(HostGather, HostDoor):
     """The host: lobby, seats, the start, and the checked relay of every entry."""
 
     def __init__(
@@ -273,66 +262,6 @@ class HostSession(HostDoor):
         again (``""``): every seat and watcher is told; the game goes on."""
         self.trouble = text
         self._broadcast("disk", {"text": text})
-
-    # -- a restarted host gathers the game from its seats ----------------------------------------
-
-    def _gathering(self) -> bool:
-        return self.clock() < self._gather_until and len(self._back) < len(self.seats)
-
-    def _release(self) -> None:
-        """The gathering is over: answer the posts held meanwhile, in the order they came."""
-        if not self._held or self._gathering():
-            return
-        held, self._held = self._held, []
-        for conn, req in held:
-            c = self.conns.get(conn)
-            if c is not None and not c.closed:
-                self._handle(conn, req)
-        self._send_presence()
-
-    def _supply(self, conn: int, req: Request) -> Any:
-        """A seat gives back entries the host lacks (its record was damaged): each is checked
-        by the observer table, in order, and relayed; the first that is not the next valid
-        entry stops the supply (see the module docstring)."""
-        self._seat_of(conn, "supply entries")
-        if self.table.phase is Phase.LOBBY:
-            raise RemoteProtocolError("the game has not started", E_WRONG_PHASE)
-        items = param_map(req).get("entries")
-        if type(items) is not list or len(items) > SUPPLY_CHUNK:
-            raise RemoteProtocolError(f"'entries' is a list of at most {SUPPLY_CHUNK} entries",
-                                      E_BAD_PARAMS)
-        before = len(self.table.transcript)
-        try:
-            self._take_supply(items)
-        finally:
-            seat = self.conns[conn].seat
-            if seat is not None and seat in self._owed:  # it gave what it gives: back
-                if len(self.table.transcript) >= self._owed[seat] or \
-                        len(self.table.transcript) == before:
-                    del self._owed[seat]
-                    self._back.add(seat)
-        if len(self.table.transcript) > before:
-            log.info("seat %s gave back entries %s to %s", self.conns[conn].seat, before,
-                     len(self.table.transcript) - 1)
-        return {"length": len(self.table.transcript)}
-
-    def _take_supply(self, items: list[Any]) -> None:
-        for item in items:
-            if type(item) is not dict:
-                raise RemoteProtocolError("an entry is a map", E_BAD_PARAMS)
-            entry = Entry.parse(item.get("body"), item.get("sig"))
-            held = len(self.table.transcript)
-            if entry.seq < held:
-                check_equivocation(self.table, entry)  # the same author's two: named
-                if self.table.transcript.entries[entry.seq].body != entry.body:
-                    raise RemoteProtocolError(
-                        f"entry {entry.seq} is not the one the host holds", E_BAD_PARAMS)
-                continue
-            if entry.seq > held:
-                raise RemoteProtocolError(f"entry {entry.seq} comes after a gap (the host holds "
-                                          f"{held})", E_BAD_PARAMS)
-            self.table.accept(entry)
-            self._relay(entry)
 
     def close_game(self, reason: str = "the host closed the game") -> list[Output]:
         """The host quits: every connection is told ``bye {reason}`` and closed; nothing more

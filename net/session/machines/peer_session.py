@@ -393,6 +393,8 @@ class PeerSession:
                                       "to this peer's challenge is not signed by the key it "
                                       "announced)", E_BAD_SIGNATURE)
         self.seat = result["seat"]
+        if result.get("resume") and self.table.game_id and self.table.me >= 0:
+            self.seat = self.table.me  # its own start says which (a host may have lost it)
         self._sync_to = result.get("length", 0) if type(result.get("length")) is int else 0
         held = self.table.transcript.entries
         if result.get("resume") and 0 <= self._sync_to < len(held):  # the host lost some

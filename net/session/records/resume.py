@@ -13,6 +13,8 @@ file           content
                written once, atomically, mode 0600 (the bots' keys are in it)
 ``entries``    ``transcript.MAGIC`` then one msgpack array ``[body, sig]`` per accepted entry, in
                order: appended and fsync'd before the entry goes to any peer
+``game``       the 16-byte id of the game, written when its start is (a record that loses its
+               start still knows which game to take back from a player)
 ``finished``   empty: the game reached its end, or its lobby was closed; it is never resumed
 ``aside``      empty: the host chose to host a new game instead (``--new``); resumed only when
                named (``--resume GAME-ID-PREFIX``)
@@ -170,6 +172,24 @@ class HostRecord:
         return self.settings.get("players") or (len(start.fields["seats"]) if start else None)
 
     @property
+    def lost_game(self) -> bytes | None:
+        """The game whose start this record lost (its ``game`` file says one started), if so."""
+        if not self.lobby:
+            return None
+        try:
+            game = (self.folder / "game").read_bytes()
+        except OSError:
+            return None
+        return game if len(game) == 16 else None
+
+    def mark_game(self, game: bytes) -> None:
+        """Note which game started in this record (a failure is only logged)."""
+        try:
+            (self.folder / "game").write_bytes(game)
+        except OSError as e:
+            log.warning("the host's record does not name its game: %s", e)
+
+    @property
     def lobby(self) -> bool:
         """No game started in it yet: its lobby only."""
         return self._start() is None
@@ -313,7 +333,13 @@ class HostRecord:
     def cut(self, count: int) -> None:
         """Cut the file after its first ``count`` entries (as ``entries`` read them)."""
         self.close()
-        end = len(MAGIC) + (self._ends[count - 1] if count else 0)
+        if count == 0:  # nothing stands: a fresh file, whatever was there
+            with open(self.folder / "entries", "wb") as f:
+                f.write(MAGIC)
+                f.flush()
+                os.fsync(f.fileno())
+            return
+        end = len(MAGIC) + self._ends[count - 1]
         with open(self.folder / "entries", "r+b") as f:
             if os.fstat(f.fileno()).st_size > end:
                 f.truncate(end)
@@ -345,6 +371,8 @@ def keep_record(session: HostSession, settings: dict[str, Any], base: Path | Non
                 **settings, "host": session.identity.public_key, "game": session.game,
                 "players": session.players}, base))
         held[0].append(entry)
+        if entry.kind == "start":
+            held[0].mark_game(entry.fields["game"])
         if session.table.phase is Phase.OVER:
             held[0].finish()
         _tell(held[0])
