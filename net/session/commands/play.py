@@ -147,6 +147,10 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
     return EXIT_OK
 
 
+#: the tries a headless join makes after a first connection nobody answered
+FIRST_TRIES = 3
+
+
 def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, say: Say,
               verbose: bool, pace: float = 0.0, retries: int = 5) -> int:
     last_lobby = [""]
@@ -181,7 +185,9 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
             say(e.data)
 
     bot = LateBot(session, game_bot) if game_bot else None
-    runner = PeerRunner(session, host, port, bot, on_event, pace=pace, retries=retries)
+    # a host restarting as the join starts is waited for a few seconds (1 + 2 + 4)
+    runner = PeerRunner(session, host, port, bot, on_event, pace=pace, retries=retries,
+                        first_tries=FIRST_TRIES)
 
     async def play() -> None:
         loop = asyncio.get_running_loop()
