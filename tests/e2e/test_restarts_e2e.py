@@ -113,7 +113,8 @@ def test_a_host_killed_in_its_lobby_comes_back_with_its_code_and_the_game_is_pla
     _verify(p1home, saved[0], tmp_path)
 
 
-def test_a_damaged_host_record_is_reported_and_the_players_give_back_the_rest(tmp_path):
+@pytest.mark.parametrize("damage", ["both halved", "entries garbled"])
+def test_a_damaged_host_record_is_reported_and_the_players_give_back_the_rest(tmp_path, damage):
     port = _free_port()
     home, logs = tmp_path / "host", [tmp_path / "host.log", tmp_path / "again.log"]
     host = _palazzo(_host_args(port), home, logs[0])
@@ -133,16 +134,23 @@ def test_a_damaged_host_record_is_reported_and_the_players_give_back_the_rest(tm
         host.wait(10)
         (folder,) = list(records.iterdir())
         settings, entries = folder / "settings", folder / "entries"
-        settings.write_bytes(settings.read_bytes()[: settings.stat().st_size // 2])
-        entries.write_bytes(entries.read_bytes()[: entries.stat().st_size // 2])
+        if damage == "both halved":
+            settings.write_bytes(settings.read_bytes()[: settings.stat().st_size // 2])
+            entries.write_bytes(entries.read_bytes()[: entries.stat().st_size // 2])
+        else:  # nothing of the game is left but its id: a player's copy is the game
+            entries.write_bytes(b"\xc1" * 100)
         again = _palazzo(_host_args(port), home, logs[1])  # the same command line, no flag
         procs.append(again)
         _finish([again, *(p for p, _, _ in joins)], [logs[1], *(log for _, _, log in joins)])
     finally:
         _kill(procs)
     text = logs[1].read_text()
-    assert "resuming game" in text and "is damaged: its settings cannot be read" in text, text
-    assert "Kept entries 0 to" in text and "give back" in text, text
+    if damage == "both halved":
+        assert "resuming game" in text and "is damaged: its settings cannot be read" in text, text
+        assert "Kept entries 0 to" in text and "give back" in text, text
+    else:
+        assert "is damaged: entry 0 cannot be read" in text, text
+        assert "Nothing of it was kept" in text and "gives it back" in text, text
     assert "game over" in text
     gave = [log.read_text() for _, _, log in joins]
     assert any("giving it the rest" in t for t in gave), gave

@@ -368,6 +368,8 @@ class HostDoor:
         stranger (a host whose settings were lost has a new code; its players keep theirs)."""
         if self.code is None or self._proves_seated_key(c, m):
             return True
+        if c.queued is not None and not c.checked:  # its first hello waits already
+            raise RemoteProtocolError("this connection already said hello", E_WRONG_PHASE)
         if not c.checked:
             if self._turns or not self.guard.turn(c.address):
                 c.queued = self.clock()
