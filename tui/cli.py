@@ -248,7 +248,7 @@ JOIN_EXIT = """exit status:
      --grace): the audit then says "verified as far as it went"
   1  the game could not be played: nobody listens at HOST:PORT (tried 4 times over about
      7 seconds, in case the host is starting again), the host refused the join
-     (a wrong game code, a full game, an address locked out after wrong codes) or broke the
+     (a wrong game code, a full game) or broke the
      protocol; with no HOST:PORT, no game was found on the LAN or none was chosen; or this
      player left it (Ctrl-C: the host and the others are told)
   3  a cheat was detected (the saved transcript names it)

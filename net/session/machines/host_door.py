@@ -1,7 +1,7 @@
 """The host's door: who comes in, what each connection may cost, and what goes out.
 
 ``HostDoor`` is the part of ``HostSession`` (``net.session.machines.host_session``) that knows
-connections rather than the game: the ``hello`` and its checks (the game code and its lock-out
+connections rather than the game: the ``hello`` and its checks (the game code, its budget of checks and its delays
 per address, ``net.session.features.code``; the key and its signature), the seats and the
 connections that hold them (a key already seated takes its seat back: ``_claim``), the watchers
 let in (``net.session.features.watch``), what a stranger or a seat may cost
@@ -15,10 +15,10 @@ seats it, lets it watch, or (for a seat another connection holds) makes it a *cl
 holder answers a ping or not; then closed. A stranger or a claimant over its budget is also
 muted (nothing more it sends is read) until it is closed: ``muted`` is a mark, not a state. A frame
 the codec refuses gets an ``error`` notification and the connection is closed; a bad request
-gets an error response and the connection stays, except for a wrong code, a lock-out or a full
+gets an error response and the connection stays, except for a wrong code or a full
 game (``CLOSING``). Nothing a connection sends can change another connection's game except a
 valid entry from the seat due to write. What a connection may cost (connections, hello time,
-messages, log lines) is ``net.session.features.limits``; the game code and its lock-out per address,
+messages, log lines) is ``net.session.features.limits``; the game code, its budget of checks and its delays per address,
 ``net.session.features.code``.
 """
 
