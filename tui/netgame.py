@@ -158,6 +158,7 @@ class NetGame:
         #: this program left the game on purpose (``close``): what the network does next is moot
         self.left = False
         self._told = ""  # the failure last shown in a note (each is shown once)
+        self.trouble = ""  # "cannot save: <reason>" while this game's records cannot be written
         self._done: asyncio.Event | None = None
         #: the seat's session of the agreed rematch (set by ``join_net`` and ``host_net``)
         self.next_game: Callable[[], PeerSession] | None = None
@@ -241,6 +242,7 @@ class NetGame:
             self._told = self.failure
             app.notify(self.failure, title="The game cannot go on", severity="error", timeout=30)
         self._tell_watchers(app)
+        self._tell_trouble(app)
         if (self.client is None and not self.relay and s.table is not None
                 and s.table.phase not in ("lobby",)):
             self._open_table()
@@ -294,6 +296,22 @@ class NetGame:
         if not (r.asked or r.agreed or r.off):
             return None
         return r.status([x.name for x in s.table.seats]), not r.off and not r.asked, bool(r.off)
+
+    def _tell_trouble(self, app: App[Any]) -> None:
+        """A disk that cannot be written (this program's, or the host's): a warning on the
+        screen while it lasts, and a note when it is over; the game goes on."""
+        s, host = self.session, self.host_session
+        said = str(getattr(s, "host_trouble", ""))
+        trouble = (getattr(host, "trouble", "") or getattr(s, "own_trouble", "")
+                   or (f"the host {said}" if said else ""))
+        if trouble == self.trouble:
+            return
+        self.trouble = trouble
+        if trouble:
+            app.notify(f"{trouble}; the game goes on, and what is not saved is kept until it "
+                       "can be", title="Cannot save", severity="warning", timeout=60)
+        else:
+            app.notify("Saving again: everything is written", timeout=8)
 
     def _tell_watchers(self, app: App[Any]) -> None:
         """A note on the screen when a watcher comes or goes (the lobby lists them too)."""
