@@ -272,8 +272,9 @@ JOIN_EXIT = """exit status:
   0  the game was played to its end (and its audit verified it), also when it ended because
      a player forfeited (a turn limit, or a player who did not come back within the host's
      --grace): the audit then says "verified as far as it went"
-  1  the game could not be played: nobody listens at HOST:PORT, the host refused the join
-     (a wrong game code, a full game, an address locked out after wrong codes) or broke the
+  1  the game could not be played: nobody listens at HOST:PORT (tried 4 times over about
+     7 seconds, in case the host is starting again), the host refused the join
+     (a wrong game code, a full game) or broke the
      protocol; with no HOST:PORT, no game was found on the LAN or none was chosen; or this
      player left it (Ctrl-C: the host and the others are told)
   3  a cheat was detected (the saved transcript names it)

@@ -53,6 +53,7 @@ from net.session.features.rematch import Expected
 from net.session.machines.conversation import printable_line
 from net.session.machines.entries import Phase
 from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
+from net.session.records.disk import check_writable
 from net.session.runners.peer import PeerGone, PeerRunner
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
@@ -175,6 +176,7 @@ class NetGame:
         #: this program left the game on purpose (``close``): what the network does next is moot
         self.left = False
         self._told = ""  # the failure last shown in a note (each is shown once)
+        self.trouble = ""  # "cannot save: <reason>" while this game's records cannot be written
         self._done: asyncio.Event | None = None
         self.next_game = next_game
 
@@ -273,6 +275,7 @@ class NetGame:
             self._told = self.failure
             app.notify(self.failure, title="The game cannot go on", severity="error", timeout=30)
         self._tell_watchers(app)
+        self._tell_trouble(app)
         if (self.client is None and not self.relay and s.table is not None
                 and s.table.phase not in ("lobby",)):
             self._open_table()
@@ -326,6 +329,22 @@ class NetGame:
         if not (r.asked or r.agreed or r.off):
             return None
         return r.status([x.name for x in s.table.seats]), not r.off and not r.asked, bool(r.off)
+
+    def _tell_trouble(self, app: App[Any]) -> None:
+        """A disk that cannot be written (this program's, or the host's): a warning on the
+        screen while it lasts, and a note when it is over; the game goes on."""
+        s, host = self.session, self.host_session
+        said = str(getattr(s, "host_trouble", ""))
+        trouble = (getattr(host, "trouble", "") or getattr(s, "own_trouble", "")
+                   or (f"the host {said}" if said else ""))
+        if trouble == self.trouble:
+            return
+        self.trouble = trouble
+        if trouble:
+            app.notify(f"{trouble}; the game goes on, and what is not saved is kept until it "
+                       "can be", title="Cannot save", severity="warning", timeout=60)
+        else:
+            app.notify("Saving again: everything is written", timeout=8)
 
     def _tell_watchers(self, app: App[Any]) -> None:
         """A note on the screen when a watcher comes or goes (the lobby lists them too)."""
@@ -414,6 +433,7 @@ def join_net(host: str, port: int, code: str | None, name: str,
     if its key has ``host_fingerprint``); ``talk``: lines to say once seated (``palazzo join
     --say``; ``ValueError`` for one that cannot be said); ``retries`` and ``retry_delay``:
     ``PeerRunner``'s, for a host that cannot be reached."""
+    check_writable()  # the journal and the record go there: refused before the lobby
     identity = identity or Identity.load_or_create()
     session = seat_session(identity, name, code, auto_ready=False,
                            host_fingerprint=host_fingerprint)

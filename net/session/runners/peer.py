@@ -15,7 +15,9 @@ answer to its hello: the host closed it, was full, or is gone), it waits ``retry
 seconds, doubled after each such try up to ``MAX_DELAY``, and gives up after ``retries`` of them
 in a row with ``PeerGone`` (``gave_up`` set): one line saying how many tries and what the host
 said last. A connection on which the host took it in starts the count again. The very first
-connection failing to open at all is ``PeerGone`` at once (nobody listens there).
+connection failing to open at all is ``PeerGone`` at once (nobody listens there), unless
+``first_tries`` allows that many more tries first (a headless join started while its host
+restarts), each said once as a ``note``.
 A host that cannot be reached any more in mid-game (it may be restarting,
 ``net.session.records.resume``) is tried in the same way; the ``host-gone`` event says so once.
 
@@ -62,8 +64,10 @@ class PeerRunner:
         retries: int = 5,
         retry_delay: float = 1.0,
         pace: float = 0.0,
+        first_tries: int = 0,
     ) -> None:
         self.session, self.host, self.port = session, host, port
+        self.first_tries = first_tries
         self.bot, self.fallback, self.on_event = bot, fallback, on_event
         self.retries, self.retry_delay = retries, retry_delay
         #: ``bot`` moves no sooner than ``pace`` seconds after its decision became due
@@ -111,8 +115,11 @@ class PeerRunner:
                 reader, writer = await asyncio.open_connection(self.host, self.port)
             except OSError as e:
                 why = f"could not reach {self.host}:{self.port}: {e.strerror or e}"
-                if session.table is None:
+                if session.table is None and failed >= self.first_tries:
                     raise PeerGone(why) from None
+                if session.table is None:
+                    session.events.append(PeerEvent("note", f"{why}; trying again ..."))
+                    self._emit()
                 if not told_gone:  # the host is not there any more: it may be restarting
                     told_gone = True
                     session.events.append(PeerEvent("host-gone"))
