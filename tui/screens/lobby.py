@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from net.session.features.liveness import gone_line
 from net.session.machines.conversation import printable_line
 from net.session.machines.peer_session import PeerState
 from net.wire.errors import LocalProtocolError
@@ -150,6 +151,8 @@ class LobbyScreen(Screen[None]):
                       f"taken and ready ({seated} of {players} seats taken).")
         elif s.state is PeerState.FAILED:
             status = f"Cannot {'watch' if getattr(s, 'WATCH', False) else 'join'}: {s.error}"
+        elif getattr(s, "host_gone", None) is not None:
+            status = gone_line(s.host_gone - s.clock()).capitalize() + "."
         elif s.state is PeerState.DISCONNECTED:
             status = "The connection to the host was lost; trying again..."
         elif s.state is PeerState.CONNECTING:

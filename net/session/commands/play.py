@@ -39,6 +39,7 @@ from net.session.commands.hosting import (
     save_transcript,
     seat_session,
 )
+from net.session.features.liveness import GIVE_UP, gone_line
 from net.session.features.rematch import Expected
 from net.session.machines.conversation import printable_line
 from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
@@ -115,13 +116,15 @@ def _printable_lines(say: Say) -> Say:
 def join_game(address: str, code: str | None, name: str, game_bot: str | None, say: Say,
               verbose: bool = False, identity_spec: str | None = None,
               host_fingerprint: str | None = None, talk: list[str] | None = None,
-              rematch: int = 1, pace: float = 0.0, retries: int = 5) -> int:
+              rematch: int = 1, pace: float = 0.0, retries: int = 5,
+              give_up: float = GIVE_UP) -> int:
     """Join ``address`` and play up to ``rematch`` games with the same players
     (``net.session.features.rematch``: after each but the last, the seat asks for a rematch at once);
     with ``host_fingerprint`` (a game found on the LAN) only a host whose key has that
     fingerprint; ``talk``: lines said once seated. The exit status is the first game's that is
     not ``EXIT_OK``, else ``EXIT_OK``. ``pace``: the bot's least seconds a move
-    (``PeerRunner``); ``retries``: the tries in a row to reach a host that went away."""
+    (``PeerRunner``); ``retries``: the tries in a row to be taken in by a host that closes the
+    connection; ``give_up``: the seconds to keep trying to reach a host that went away."""
     say = _printable_lines(say)
     host, port = parse_address(address)
     identity = Identity.load_or_create(spec=identity_spec)
@@ -136,7 +139,7 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
                 session.say(text)
             except LocalProtocolError as e:
                 say(f"not said: {e}")
-        status = _join_one(session, host, port, game_bot, say, verbose, pace, retries)
+        status = _join_one(session, host, port, game_bot, say, verbose, pace, retries, give_up)
         if status != EXIT_OK or not session.rematch.go:
             return status
         assert session.table is not None
@@ -146,7 +149,8 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
 
 
 def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, say: Say,
-              verbose: bool, pace: float = 0.0, retries: int = 5) -> int:
+              verbose: bool, pace: float = 0.0, retries: int = 5,
+              give_up: float = GIVE_UP) -> int:
     last_lobby = [""]
     told = [0]
 
@@ -172,14 +176,17 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
         elif e.kind == "disconnected":
             say("connection lost; rejoining")
         elif e.kind == "host-gone":
-            say("the host is gone; trying again ...")
+            say(gone_line(e.data - session.clock()))
+        elif e.kind == "host-back":
+            say(e.data)
         elif e.kind == "over" and session.table is not None:  # before any line on a rematch
             say(result_line(session.table))
         elif e.kind == "rematch":
             say(e.data)
 
     bot = LateBot(session, game_bot) if game_bot else None
-    runner = PeerRunner(session, host, port, bot, on_event, pace=pace, retries=retries)
+    runner = PeerRunner(session, host, port, bot, on_event, pace=pace, retries=retries,
+                        give_up=give_up)
 
     async def play() -> None:
         loop = asyncio.get_running_loop()
