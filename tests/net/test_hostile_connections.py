@@ -136,7 +136,7 @@ def test_a_strangers_flood_is_cut_after_a_few_requests_and_logged_a_few_times(ma
     g.link.deliver(g.host.tick())
     g.link.deliver(g.host.tick())
     lines = [r.getMessage() for r in caplog.records if r.name == "palazzo.net"]
-    assert len(lines) == 2 and "without a seat refused in the last 60 seconds" in lines[-1]
+    assert len(lines) == 2 and "of connections without a seat in the last 60 seconds" in lines[-1]
     assert "from 1 address " in lines[-1]
     # the game goes on beside it
     for i in range(3):

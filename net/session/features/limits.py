@@ -126,8 +126,9 @@ class StrangerNews:
         if not self.held or self.clock() - self.told_at < SUMMARY_EVERY:
             return ""
         n, many = self.held, len(self.addresses)
-        line = (f"{n} more connection{'s' if n != 1 else ''} without a seat refused in the last "
-                f"{SUMMARY_EVERY:g} seconds, from {many}{'+' if many >= LOG_ADDRESSES else ''} "
-                f"address{'es' if many != 1 else ''} (the last: {self.last})")
+        line = (f"{n} more refusal{'s' if n != 1 else ''} of connections without a seat in "
+                f"the last {SUMMARY_EVERY:g} seconds, from {many}"
+                f"{'+' if many >= LOG_ADDRESSES else ''} address{'es' if many != 1 else ''} "
+                f"(the last: {self.last})")
         self.told_at, self.held, self.last, self.addresses = self.clock(), 0, "", set()
         return line

@@ -166,8 +166,9 @@ class HostPresence:
             "due": seat,
             "wait": None if deadline is None else max(0, math.ceil(deadline - now)),
             "watchers": [w[:WATCHER_NAME] for w in self.watchers[:MAX_WATCHERS]],
+            # rounded up: a screen shows at most a second less than is left, never more
             "turn": None if seat < 0 or due_since is None else
-            min(MAX_SECONDS, max(0, int(now - due_since))),
+            min(MAX_SECONDS, max(0, math.ceil(now - due_since))),
             "at": min(MAX_SECONDS, max(0, at)),
         }
 
