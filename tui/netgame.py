@@ -48,6 +48,7 @@ from net.session.commands.hosting import (
     save_transcript,
     seat_session,
 )
+from net.session.features.liveness import GIVE_UP
 from net.session.features.rematch import Expected
 from net.session.machines.conversation import printable_line
 from net.session.machines.entries import Phase
@@ -376,11 +377,12 @@ class _NoteHandler(logging.Handler):
 
 def join_net(host: str, port: int, code: str | None, name: str,
              identity: Identity | None = None, host_fingerprint: str | None = None,
-             talk: Sequence[str] = (), retries: int = 5, retry_delay: float = 1.0) -> NetGame:
+             talk: Sequence[str] = (), retries: int = 5, retry_delay: float = 1.0,
+             give_up: float = GIVE_UP) -> NetGame:
     """The networked game that joins ``host:port`` as ``name`` (a host found on the LAN: only
     if its key has ``host_fingerprint``); ``talk``: lines to say once seated (``palazzo join
-    --say``; ``ValueError`` for one that cannot be said); ``retries`` and ``retry_delay``:
-    ``PeerRunner``'s, for a host that cannot be reached."""
+    --say``; ``ValueError`` for one that cannot be said); ``retries``, ``retry_delay`` and
+    ``give_up``: ``PeerRunner``'s, for a host that cannot be reached."""
     identity = identity or Identity.load_or_create()
     session = seat_session(identity, name, code, auto_ready=False,
                            host_fingerprint=host_fingerprint)
@@ -397,7 +399,7 @@ def join_net(host: str, port: int, code: str | None, name: str,
 
     session.rematch.wanted = True  # the end screen offers a rematch
     runner = PeerRunner(session, host, port, on_event=changed, fallback=LateBot(session),
-                        retries=retries, retry_delay=retry_delay)
+                        retries=retries, retry_delay=retry_delay, give_up=give_up)
     net = NetGame(session, runner.run, runner.act, runner.flush, f"Joining {host}:{port} as {name}")
     net.rejoin_line = f"palazzo join {host}:{port}" + (f" --code {code}" if code else "")
     net.address = f"{host}:{port}"
@@ -418,7 +420,7 @@ def join_net(host: str, port: int, code: str | None, name: str,
         new.expect = Expected.of(old.table)
         new.rematch.wanted = True
         runner = PeerRunner(new, host, port, on_event=changed, fallback=LateBot(new),
-                            retries=retries, retry_delay=retry_delay)
+                            retries=retries, retry_delay=retry_delay, give_up=give_up)
         net.network, net.send, net.flush = runner.run, runner.act, runner.flush
         wire(runner)
         net.app.run_worker(net._run_network(), group="network")

@@ -153,7 +153,7 @@ async def test_a_joiner_whose_host_vanished_says_so_in_one_line_with_its_record(
                                                                           random.Random(i)))
     runner.pump()
     app = NetApp(join_net("127.0.0.1", port, None, "Bea", Identity.generate(), retries=2,
-                          retry_delay=0.01))
+                          retry_delay=0.01, give_up=0.5))
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: "Press r when you are ready" in text(app), "the lobby")
@@ -186,7 +186,7 @@ async def test_a_joiner_in_the_lobby_whose_host_vanished_says_so_and_waits_no_mo
     serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
     port, vanish = await _vanishing_proxy((await started)[0][1])
     app = NetApp(join_net("127.0.0.1", port, None, "Bea", Identity.generate(), retries=2,
-                          retry_delay=0.01))
+                          retry_delay=0.01, give_up=0.5))
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: "Press r when you are ready" in text(app), "the lobby")
