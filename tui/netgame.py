@@ -96,7 +96,14 @@ class RelayView:
             return ("This machine takes no seat: it relays the game. "
                     "The game starts when every seat is taken and ready.")
         if self.state is PeerState.PLAYING:
-            return f"The game is on; this machine relays it ({len(table.log)} lines so far)."
+            seats, presence = self.host.seats, self.host.presence
+            quiet = [s.name for i, s in enumerate(seats)
+                     if presence.started and presence.state(i) == "silent"]
+            gone = [s.name for i, s in enumerate(seats)
+                    if presence.started and presence.state(i) in ("reconnecting", "left")]
+            also = "".join(f" {n} is not responding." for n in quiet) + \
+                "".join(f" {n} is not connected." for n in gone)
+            return f"The game is on; this machine relays it ({len(table.log)} lines so far).{also}"
         return result_line(table) + ". Press q to leave."
 
     def ready(self) -> None:

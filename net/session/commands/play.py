@@ -190,7 +190,8 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
 
     async def play() -> None:
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):  # quitting tells the host first
+        quits = (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM))
+        for sig in quits:  # quitting (or a closed terminal) tells the host first
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, runner.leave)
         await runner.run()
