@@ -247,8 +247,13 @@ class PeerRunner:
             if not auto and self.pace > 0:
                 wait = session.turn_since + self.pace - session.clock()
                 if wait > 0:  # the people at the table see its moves one by one
+                    loop = asyncio.get_running_loop()
+                    at = loop.time() + wait
+                    if self._paced is not None and self._paced.when() > at + 0.05:
+                        self._paced.cancel()  # the host's clock says the turn began sooner
+                        self._paced = None
                     if self._paced is None:
-                        self._paced = asyncio.get_running_loop().call_later(wait, self._paced_out)
+                        self._paced = loop.call_later(wait, self._paced_out)
                     return
             assert session.table is not None
             session.act(bot.choose(session.view, session.table.me), auto)
