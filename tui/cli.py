@@ -282,7 +282,8 @@ def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     j.add_argument("--code", default=None, help="the game code the host gave")
     j.add_argument("--name", default=None, help="your name at the table (default: your login)")
     j.add_argument("--bot", default=None, help="play headless as this bot (any name sim --bots takes)")
-    j.add_argument("--verbose", action="store_true", help="print every move")
+    j.add_argument("--verbose", action="store_true",
+                   help="print every move (without it: this seat's own moves)")
     j.add_argument("--say", action="append", default=[], metavar="TEXT",
                    help="say TEXT at the table as soon as seated (repeatable)")
     j.add_argument("--pace", type=_pace, default=DEFAULT_PACE, metavar="SECONDS",

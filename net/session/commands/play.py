@@ -148,6 +148,15 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
     return EXIT_OK
 
 
+def _own(session: PeerSession, line: str) -> bool:
+    """Whether a line of the table's log tells a move of this seat's ("Green: plays ...")."""
+    table = session.table
+    if table is None or table.rules is None or not 0 <= table.me < len(table.seats):
+        return False
+    label = table.rules.seat_names[table.me]
+    return line.startswith((f"{label}:", f"{label}'s "))
+
+
 def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, say: Say,
               verbose: bool, pace: float = 0.0, retries: int = 5,
               give_up: float = GIVE_UP) -> int:
@@ -157,8 +166,8 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
     def on_event(e: PeerEvent) -> None:
         if e.kind == "log":
             told[0] += 1
-            if verbose or told[0] <= 2:  # the game and its seats; the seed
-                say(e.data)
+            if verbose or told[0] <= 2 or _own(session, str(e.data)):  # the game and its
+                say(e.data)  # seats; the seed; this seat's own moves
         elif e.kind == "lobby":
             seats = ", ".join(f"{x['name']} [{x['fp']}]" + ("" if x["online"] else " (away)")
                               for x in e.data.get("seats", []))
