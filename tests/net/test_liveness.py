@@ -118,8 +118,24 @@ def test_a_seat_that_does_not_answer_is_not_responding_everywhere_and_its_grace_
     assert _notes(g.peers[2]) == []  # nothing about itself
 
 
-def test_a_seat_that_never_answers_forfeits_after_the_grace_and_the_record_verifies(make_game,
-                                                                                   clock):
+def test_a_stopped_program_is_sent_one_ping_at_a_time_and_answers_one(make_game, clock):
+    """A watcher or a seat that was stopped (or fell behind) for a minute finds one ping waiting,
+    not sixty: its answers never pass a watcher's request budget of 20 at once."""
+    g, _ = _table(make_game, clock)
+    frozen = _freeze(g, 2)
+    _seconds(g, clock, 60)
+    assert len(_pings(bytes(frozen.waiting))) == 1
+    frozen.thaw()
+    g.link.pump()
+    assert g.conns[2] in g.link.peers and g.host.presence.state(2) == "here"
+    _seconds(g, clock, 3)
+    assert g.host.presence.state(2) == "here"  # and the heartbeat goes on
+
+
+def test_attack_a_seat_holding_its_connection_but_never_answering_forfeits_after_the_grace(
+        make_game, clock):
+    """Before the heartbeat, a seat that kept its connection open and said nothing held a game
+    without a turn limit for ever; now it is not responding, and forfeits after the grace."""
     g, _ = _table(make_game, clock, grace=10)
     _freeze(g, 2)
     _seconds(g, clock, liveness.SEAT_QUIET + 11)

@@ -119,6 +119,12 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         self.show_invite(self.join_line)
         self.refresh_lobby()
+        self.set_interval(1.0, self._count_down)
+
+    def _count_down(self) -> None:
+        """While the host is gone, its line counts down the time this program keeps trying."""
+        if getattr(self.session, "host_gone", None) is not None:
+            self.refresh_lobby()
 
     def show_invite(self, line: str) -> None:
         """The host's line for its friends (the port is known once the host listens)."""

@@ -4,8 +4,10 @@ silence (the host's word for a seat; a peer's own reading of its host).
 Rules (``docs/protocol.md``, "Liveness"):
 
 * **The heartbeat.** The host sends the request ``ping`` (no params) to every seated connection
-  and every watcher every ``BEAT_EVERY`` seconds, until the game is over; a peer answers at once
-  with the result nil (as it answers the ping of a claim, section 5.4). The answers are the
+  and every watcher every ``BEAT_EVERY`` seconds, until the game is over, never while its
+  previous ping waits for an answer (a peer that was stopped or fell behind answers one ping,
+  not a heap of them that would pass a watcher's request budget); a peer answers at once with
+  the result nil (as it answers the ping of a claim, section 5.4). The answers are the
   seats' heartbeat to the host; the pings are the host's to them. Any byte counts as a sign of
   life, both ways; an answer to a ping is never an error, whatever its msgid.
 * **A seat that does not answer.** A seated connection from which the host has read nothing for

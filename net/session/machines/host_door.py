@@ -133,6 +133,7 @@ class Conn:
     ping: int | None = None  # the msgid of the ping it was sent and has not answered
     heard: float = 0.0  # when the host last read a byte from it (``net.session.features.liveness``)
     beat: float = 0.0  # when the host last sent it a heartbeat ``ping``
+    beating: bool = False  # a heartbeat ``ping`` waits for its answer (never two at once)
     watcher: str | None = None  # the name of a watcher (``net.session.features.watch``): never a seat
 
     def go(self, turn: Turn) -> None:
@@ -342,6 +343,7 @@ class HostDoor:
                 self._settle(conn, alive=True)
             return
         if c.seat is not None or c.watcher is not None:  # a heartbeat's answer: a sign of life
+            c.beating = False
             return
         self._warn(conn, f"ignoring a response (msgid {event.msgid})")
 

@@ -19,6 +19,10 @@ From the start the host also tells every seated connection who is here: ``presen
 peer says ``status {away}`` and ``leave {}`` (notifications, for its own seat only); the seat due
 that is gone for the grace period forfeits. ``net.session.features.presence`` holds those rules; here are
 only the hooks (``_peer_note``, ``_send_presence``, ``_deadline``, ``PeerSession._on_presence``).
+Its heartbeat (``_heartbeat``, ``net.session.features.liveness``) pings every connection over the
+network each second and calls a seat it has not heard from "not responding" (``silent``). After
+the end it waits a little (``end_pending``) for a seat that was away when the game ended, so that
+its rejoin is sent the end; the final ``bye`` goes to seated connections and watchers only.
 """
 
 from __future__ import annotations
@@ -235,8 +239,8 @@ class HostSession(HostDoor):
                 continue
             if lagged:  # this loop did not run: nobody could be heard
                 c.heard = now
-            if now - c.beat >= liveness.BEAT_EVERY:
-                c.beat = now
+            if now - c.beat >= liveness.BEAT_EVERY and not c.beating:  # one at a time: a
+                c.beat, c.beating = now, True  # peer that was stopped answers one, not a heap
                 self._send(conn, Request(c.codec.next_msgid(), "ping", ()))
             if c.seat is not None and self.presence.started and \
                     now - c.heard >= liveness.SEAT_QUIET:

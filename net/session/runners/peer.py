@@ -135,6 +135,12 @@ class PeerRunner:
             PeerState.OVER, PeerState.FAILED)
 
     async def run(self) -> None:
+        try:
+            await self._run()
+        finally:  # given up, or over: nobody tries again any more
+            self.gone_until = self.session.host_gone = None
+
+    async def _run(self) -> None:
         session = self.session
         failed = 0  # tries in a row on which the host did not take this peer in
         why = ""
