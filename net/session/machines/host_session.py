@@ -160,7 +160,9 @@ class HostSession(HostDoor):
         if c is None or c.closed or c.muted:
             return []
         c.heard = self.clock()  # a sign of life (``net.session.features.liveness``)
-        if c.seat is not None and self.presence.started and data:
+        if c.seat is not None and self.presence.started and data \
+                and self.presence.state(c.seat) == "silent":
+            log.info("seat %s (%s) is responding again", c.seat, self.seats[c.seat].name)
             self.presence.heard(c.seat)
         try:  # frames are parsed one by one: those after a close are never looked at
             for event in c.codec.iter_events(data):
