@@ -376,9 +376,11 @@ class PalazzoApp(App[None]):
         self.show_start(self.setup)
 
     async def action_quit(self) -> None:
-        """Ctrl+Q: quit at once; a host of a networked game tells every peer first."""
+        """Ctrl+Q: quit at once; a host of a networked game tells every peer first, a joiner
+        tells its host it leaves."""
         net = self.net
         if net is not None:
+            net.leave_game()
             net.close()
             if net.ends_by_itself:
                 await net.wait_closed()

@@ -49,6 +49,7 @@ from net.session.commands.hosting import (
     save_transcript,
     seat_session,
 )
+from net.session.features.liveness import GIVE_UP
 from net.session.features.rematch import Expected
 from net.session.machines.conversation import printable_line
 from net.session.machines.entries import Phase
@@ -100,7 +101,14 @@ class RelayView:
             return ("This machine takes no seat: it relays the game. "
                     "The game starts when every seat is taken and ready.")
         if self.state is PeerState.PLAYING:
-            return f"The game is on; this machine relays it ({len(table.log)} lines so far)."
+            seats, presence = self.host.seats, self.host.presence
+            quiet = [s.name for i, s in enumerate(seats)
+                     if presence.started and presence.state(i) == "silent"]
+            gone = [s.name for i, s in enumerate(seats)
+                    if presence.started and presence.state(i) in ("reconnecting", "left")]
+            also = "".join(f" {n} is not responding." for n in quiet) + \
+                "".join(f" {n} is not connected." for n in gone)
+            return f"The game is on; this machine relays it ({len(table.log)} lines so far).{also}"
         return result_line(table) + ". Press q to leave."
 
     def ready(self) -> None:
@@ -428,11 +436,12 @@ class _NoteHandler(logging.Handler):
 
 def join_net(host: str, port: int, code: str | None, name: str,
              identity: Identity | None = None, host_fingerprint: str | None = None,
-             talk: Sequence[str] = (), retries: int = 5, retry_delay: float = 1.0) -> NetGame:
+             talk: Sequence[str] = (), retries: int = 5, retry_delay: float = 1.0,
+             give_up: float = GIVE_UP) -> NetGame:
     """The networked game that joins ``host:port`` as ``name`` (a host found on the LAN: only
     if its key has ``host_fingerprint``); ``talk``: lines to say once seated (``palazzo join
-    --say``; ``ValueError`` for one that cannot be said); ``retries`` and ``retry_delay``:
-    ``PeerRunner``'s, for a host that cannot be reached."""
+    --say``; ``ValueError`` for one that cannot be said); ``retries``, ``retry_delay`` and
+    ``give_up``: ``PeerRunner``'s, for a host that cannot be reached."""
     check_writable()  # the journal and the record go there: refused before the lobby
     identity = identity or Identity.load_or_create()
     session = seat_session(identity, name, code, auto_ready=False,
@@ -449,9 +458,10 @@ def join_net(host: str, port: int, code: str | None, name: str,
             net.changed()
 
     session.rematch.wanted = True  # the end screen offers a rematch
+
     def link(session: PeerSession) -> Link:
         runner = PeerRunner(session, host, port, on_event=changed, fallback=LateBot(session),
-                            retries=retries, retry_delay=retry_delay)
+                            retries=retries, retry_delay=retry_delay, give_up=give_up)
         return Link(runner.run, runner.act, runner.flush, runner.away, runner.leave)
 
     def next_game(net: NetGame) -> PeerSession:
