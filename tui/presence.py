@@ -36,7 +36,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events
@@ -45,6 +45,9 @@ from textual.widgets import Static
 
 from net.session.features.liveness import gone_line
 from net.session.features.presence import GONE, Presence
+
+if TYPE_CHECKING:
+    from tui.client import GameClient
 
 #: seconds without a key after which the player is away
 AWAY_AFTER = 180.0
@@ -118,9 +121,9 @@ class PresenceLine(Static):
         self._shown: tuple[tuple[str, str], int] = (("", ""), 0)  # what the line shows, how wide
         self._ended: float | None = None  # when this line saw the game end: its clocks stop
 
-    def follow(self, client: Any) -> None:
+    def follow(self, client: GameClient[Any, Any, Any]) -> None:
         """Show ``client``'s presence (nothing for a client without one)."""
-        if not hasattr(client, "presence"):
+        if not client.shows_presence:
             return
         self.source = client
         self.last_key = self.clock()

@@ -43,6 +43,7 @@ from net.session.features.liveness import GIVE_UP, gone_line
 from net.session.features.rematch import Expected
 from net.session.machines.conversation import printable_line
 from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
+from net.session.records.disk import check_writable
 from net.session.runners.peer import PeerGone, PeerRunner
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
@@ -127,6 +128,7 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
     connection; ``give_up``: the seconds to keep trying to reach a host that went away."""
     say = _printable_lines(say)
     host, port = parse_address(address)
+    check_writable()  # the journal and the record go there: refused before the lobby
     identity = Identity.load_or_create(spec=identity_spec)
     say(f"joining {host}:{port} as {name} (key {identity.fingerprint})")
     expect: Expected | None = None
@@ -146,6 +148,10 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
         expect = Expected.of(session.table)
         say(f"rematch: game {game + 1} with the same players")
     return EXIT_OK
+
+
+#: the tries a headless join makes after a first connection nobody answered
+FIRST_TRIES = 3
 
 
 def _own(session: PeerSession, line: str) -> bool:
@@ -194,8 +200,9 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
             say(e.data)
 
     bot = LateBot(session, game_bot) if game_bot else None
+    # a host restarting as the join starts is waited for a few seconds (1 + 2 + 4)
     runner = PeerRunner(session, host, port, bot, on_event, pace=pace, retries=retries,
-                        give_up=give_up)
+                        first_tries=FIRST_TRIES, give_up=give_up)
 
     async def play() -> None:
         loop = asyncio.get_running_loop()

@@ -4,7 +4,7 @@ checked relay of every entry.
 ``net.session.machines.conversation`` gives the conversation it holds with its peers, step by
 step; ``net.session.machines.host_door`` its connections and what they may cost. It takes bytes
 and returns bytes (``Output``); it touches no socket, no clock it was not given, no file (its
-record is kept through the ``on_entry`` and ``on_check`` hooks, ``net.session.records.resume``).
+record is kept through the ``on_entry`` and ``on_tick`` hooks, ``net.session.records.resume``).
 
 The rule of its states: the game's phase is its observer table's (``Phase``, moved only by the
 table's ``TRANSITIONS``, as each entry it writes or relays is accepted), each connection's state
@@ -19,6 +19,13 @@ From the start the host also tells every seated connection who is here: ``presen
 peer says ``status {away}`` and ``leave {}`` (notifications, for its own seat only); the seat due
 that is gone for the grace period forfeits. ``net.session.features.presence`` holds those rules; here are
 only the hooks (``_peer_note``, ``_send_presence``, ``_deadline``, ``PeerSession._on_presence``).
+
+A host that cannot write its record says so to every seat and watcher: ``disk {text}``
+(``cannot save: <reason>``, or ``""`` once it saves again; ``net.session.records.disk``); the
+game goes on, and nobody is blamed.
+
+A restarted host *gathers* its game from its seats: ``net.session.machines.host_gather``.
+
 Its heartbeat (``_heartbeat``, ``net.session.features.liveness``) pings every connection over the
 network each second and calls a seat it has not heard from "not responding" (``silent``). After
 the end it waits a little (``end_pending``) for a seat that was away when the game ended, so that
@@ -50,6 +57,7 @@ from net.session.machines.conversation import (
 )
 from net.session.machines.entries import MAX_TIMEOUT, Phase
 from net.session.machines.host_door import DEFERRED, Claim, Conn, ConnState, HostDoor, Seat
+from net.session.machines.host_gather import GATHER_WAIT, HostGather
 from net.session.machines.table import Table
 from net.wire.errors import (
     E_BAD_PARAMS,
@@ -74,7 +82,7 @@ log = logging.getLogger("palazzo.net")
 END_WAIT = 20.0
 
 
-class HostSession(HostDoor):
+class HostSession(HostGather, HostDoor):
     """The host: lobby, seats, the start, and the checked relay of every entry."""
 
     def __init__(
@@ -134,6 +142,16 @@ class HostSession(HostDoor):
         #: (if not ``None``) is called if the table refuses the entry (the host's record
         #: writes it meanwhile, ``net.session.records.resume``; ``on_entry`` still comes before relay)
         self.on_check: Callable[[Entry], Callable[[], None] | None] | None = None
+        #: called at every ``tick`` (the host's record writes what a failed write left)
+        self.on_tick: Callable[[], None] | None = None
+        #: ``cannot save: <reason>`` while the host's record cannot be written, else ``""``
+        self.trouble = ""
+        #: a restarted host gathers until then (``restore``); the seats that said hello since
+        self._gather_until = -math.inf
+        self._back: set[int] = set()
+        self._owed: dict[int, int] = {}  # seat -> the length it said it holds, not given yet
+        self._held: list[tuple[int, Request]] = []  # posts that wait for the gathering to end
+        self._turns: list[tuple[int, int, Request]] = []  # hellos waiting for a code check
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -168,11 +186,15 @@ class HostSession(HostDoor):
             for event in c.codec.iter_events(data):
                 if c.closed or c.muted or not self._within_budget(conn, c):
                     break
+                if self._gathering() and isinstance(event, Request) and event.method == "post":
+                    self._held.append((conn, event))  # answered once the seats are back
+                    continue
                 self._handle(conn, event)
         except RemoteProtocolError as e:
             self._warn(conn, str(e))
             self._notify(conn, "error", {"code": e.code, "message": str(e)})
             self._close(conn, str(e))
+        self._serve_turns()
         self._send_presence()
         return self.take_output()
 
@@ -208,6 +230,10 @@ class HostSession(HostDoor):
         """Close the strangers past their hello time and check the turn timeout (call it now
         and then: the asyncio host does twice a second)."""
         self._expire_strangers()
+        self._serve_turns()
+        if self.on_tick is not None:
+            self.on_tick()
+        self._release()
         news = self.stranger_news.summary()
         if news:
             log.warning("%s", news)
@@ -226,7 +252,7 @@ class HostSession(HostDoor):
         self._heartbeat(now)
         self._track_due()
         deadline = self._deadline()
-        if deadline is not None and now >= deadline[0]:
+        if deadline is not None and now >= deadline[0] and not self._gathering():
             self._write({"kind": "forfeit", "seat": self._due[0], "reason": deadline[1]})
         self._send_presence()
         return self.take_output()
@@ -272,6 +298,12 @@ class HostSession(HostDoor):
                                self._due_since, self._due[1])
         if m is not None:
             self._broadcast("presence", m)
+
+    def disk_trouble(self, text: str) -> None:
+        """The host's record cannot be written (``text``: ``cannot save: <reason>``), or can
+        again (``""``): every seat and watcher is told; the game goes on."""
+        self.trouble = text
+        self._broadcast("disk", {"text": text})
 
     def end_pending(self) -> bool:
         """Whether the host still waits, after the end, for a seat that was not connected when
@@ -339,9 +371,9 @@ class HostSession(HostDoor):
             log.info("seat %s (%s) leaves", seat, self.seats[seat].name)
             self.presence.leave(seat)
             self._close(conn, "it left")
-        elif type(m.get("away")) is not bool:
+        elif type(away := m.get("away")) is not bool:
             self._warn(conn, "status: ignored ('away' must be true or false)")
-        elif not self.presence.status(seat, m["away"]):
+        elif not self.presence.status(seat, away):
             self._warn(conn, "status: ignored (more changes than the status budget allows)")
 
     def _ready(self, conn: int, req: Request) -> Any:
@@ -359,6 +391,9 @@ class HostSession(HostDoor):
         if self.table.phase is Phase.LOBBY:
             raise RemoteProtocolError("the game has not started", E_WRONG_PHASE)
         check_equivocation(self.table, entry)
+        held = self.table.transcript.entries
+        if entry.seq < len(held) and held[entry.seq].body == entry.body:
+            return {"seq": entry.seq}  # already in (another seat gave it back): nothing new
         undo = self.on_check(entry) if self.on_check is not None else None
         try:
             self.table.accept(entry)
@@ -386,6 +421,12 @@ class HostSession(HostDoor):
     def _after(self, conn: int, method: str) -> None:
         if method == "hello":
             c = self.conns[conn]
+            if c.seat is not None and c.resume_from > len(self.table.transcript):
+                self._owed[c.seat] = c.resume_from  # back once it gave back what it holds
+            elif c.seat is not None:
+                self._back.add(c.seat)
+            if self.trouble:
+                self._notify(conn, "disk", {"text": self.trouble})
             if c.watcher is None:  # seated: entries may be large (a watcher sends none)
                 c.codec.receive_limit = c.codec.frame_limit
             for entry in self.table.transcript.entries[c.resume_from :]:
@@ -398,6 +439,7 @@ class HostSession(HostDoor):
             self._maybe_start()
         elif method == "again":
             self._rematch_news()
+        self._release()
 
     def _again(self, conn: int, req: Request) -> Any:
         seat = self._seat_of(conn)
@@ -495,6 +537,7 @@ class HostSession(HostDoor):
         self.presence.begin([False] * len(self.seats))
         self._track_due()
         self.finished = self.table.phase is Phase.OVER
+        self._gather_until = self.clock() + GATHER_WAIT
 
     # -- what everyone hears ----------------------------------------------------------
 
@@ -524,4 +567,4 @@ class HostSession(HostDoor):
 
 #: request -> the HostSession method that answers it
 _METHODS: dict[str, str] = {"hello": "_hello", "ready": "_ready", "post": "_post",
-                            "say": "_say", "again": "_again"}
+                            "say": "_say", "again": "_again", "supply": "_supply"}

@@ -15,7 +15,9 @@ answer to its hello: the host closed it, was full, or is gone), it waits ``retry
 seconds, doubled after each such try up to ``MAX_DELAY``, and gives up after ``retries`` of them
 in a row with ``PeerGone`` (``gave_up`` set): one line saying how many tries and what the host
 said last. A connection on which the host took it in starts the count again. The very first
-connection failing to open at all is ``PeerGone`` at once (nobody listens there).
+connection failing to open at all is ``PeerGone`` at once (nobody listens there), unless
+``first_tries`` allows that many more tries first (a headless join started while its host
+restarts), each said once as a ``note``.
 A host that is gone once this peer was taken in (it may be restarting,
 ``net.session.records.resume``) is tried again every ``retry_delay`` seconds, doubled up to
 ``liveness.GONE_RETRY``, until ``give_up`` seconds after it was last heard
@@ -70,9 +72,11 @@ class PeerRunner:
         retries: int = 5,
         retry_delay: float = 1.0,
         pace: float = 0.0,
+        first_tries: int = 0,
         give_up: float = liveness.GIVE_UP,
     ) -> None:
         self.session, self.host, self.port = session, host, port
+        self.first_tries = first_tries
         self.bot, self.fallback, self.on_event = bot, fallback, on_event
         self.retries, self.retry_delay = retries, retry_delay
         #: seconds after it last heard its host that a peer taken in stops trying
@@ -152,8 +156,11 @@ class PeerRunner:
                 reader, writer = await asyncio.open_connection(self.host, self.port)
             except OSError as e:
                 why = f"could not reach {self.host}:{self.port}: {e.strerror or e}"
-                if session.table is None:
+                if session.table is None and failed >= self.first_tries:
                     raise PeerGone(why) from None
+                if session.table is None:
+                    session.events.append(PeerEvent("note", f"{why}; trying again ..."))
+                    self._emit()
                 if self._seated():  # the host is not there any more: it may be restarting
                     self._host_gone()
             else:
