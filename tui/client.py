@@ -333,9 +333,12 @@ class LocalClient(GameClient[S, A, C]):
 
     def can_undo(self) -> str:
         """Why the seat's last move cannot be taken back ("" when it can): there must be one,
-        and no other seat may have moved since (chance and reveal steps may have)."""
+        the game must not be over, and no other seat may have moved since (chance and reveal
+        steps may have)."""
         if not self._undo:
             return "you have made no move to take back"
+        if self.rules.current_player(self._local.state) == TERMINAL:
+            return "the game is over"
         start = self._undo[-1][0]
         later = self._local.history[start + 1 :]
         if any(step.actor >= 0 and step.actor != self.seat for step in later):

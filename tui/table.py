@@ -108,6 +108,7 @@ class TableScreen(Screen[str]):
         Binding("w", "since", "Since your turn", key_display="w", show=False),
         Binding("h", "hint", "Hint", key_display="h"),
         Binding("u", "undo", "Undo", key_display="u"),
+        Binding("i", "guide_notes", "Guide", key_display="i", show=False),
         Binding("e", "results", "Results", key_display="e"),
         Binding("q", "leave", "Leave", key_display="q"),
     ]
@@ -190,6 +191,7 @@ class TableScreen(Screen[str]):
               "marks everything those moves touched, and the log shows them in bold)"),
         ("u", "Undo: take back your last move, in a game against the computer, until the next "
               "player has moved"),
+        ("i", "In a guided game (palazzo guide): the guide's notes so far, again"),
         ("tab, shift+tab", "Move the focus between the answers and the panels"),
         ("pgup, pgdn", "Scroll the panel with the focus"),
     )
@@ -202,8 +204,8 @@ class TableScreen(Screen[str]):
         "strike that fizzles; in Condottiere: p pass, k keep, d discard, n none, o off the "
         "board; y yes and n no when asked to confirm); cards, stacks, regions and values are "
         "numbered 1 to 9, then 0. A card in your hand, a stack in the court or a region on the "
-        "map answers too, clicked twice, when it is one of the answers. A move that cannot be "
-        "taken back (a pass, a strike, a Minister, a Plan, your only move) asks you to confirm it: y "
+        "map answers too, clicked twice, when it is one of the answers. A move that decides "
+        "something (a pass, a strike, a Minister, a Plan, your only move) asks you to confirm it: y "
         "sends it, n goes back, a sends it and asks no more in this game (palazzo play --confirm "
         "off asks nothing). In a game against the computer, u takes back your last move until "
         "the next player has moved. Escape takes back the last "
@@ -623,7 +625,7 @@ class TableScreen(Screen[str]):
             if not words or not self.confirm:
                 self._submit(actions[0])
                 return
-            q = Question(f"{words} This cannot be taken back. Send it?", "confirm",
+            q = Question(f"{words} {self.taken_back_words()} Send it?", "confirm",
                          (Choice("Yes, send it", actions[:1], "yes", YES_KEY),
                           Choice("No, go back", (), "no", NO_KEY),
                           Choice("Yes, and ask no more in this game", actions[:1], "always",
@@ -645,6 +647,14 @@ class TableScreen(Screen[str]):
         panel.asked_at = Message().time  # on the events' clock: input older than this is not for these answers
         if self.app.focused is None or not isinstance(self.app.focused, MovePanel):
             panel.focus()
+
+    def taken_back_words(self) -> str:
+        """Whether a move sent can be taken back, as it is: in a game against the computer,
+        ``u`` takes it back until another player moves or the game ends; in a networked game,
+        never."""
+        if getattr(self.client, "undo", None) is None:
+            return "This cannot be taken back."
+        return "Until the next player moves or the game ends, u takes it back."
 
     def _say(self, text: str) -> None:
         """Set the prompt; lay the screen out again only if its height changes."""
@@ -761,6 +771,16 @@ class TableScreen(Screen[str]):
         self.path = ()
         self.view = self.client.snapshot()
         self.notify("Your last move is taken back.", title="Undone")
+
+    def action_guide_notes(self) -> None:
+        """The guide's notes so far, again (a guided game only)."""
+        guide = getattr(self.app, "guide", None)
+        if guide is None or not guide.told_notes:
+            self.notify("The guide's notes are for a guided game: palazzo guide, or Guide (F7) "
+                        "on the start screen.", title="No guide")
+            return
+        from tui.guide import GuideNote
+        self.app.push_screen(GuideNote(guide.told_notes, "Guide: the notes so far"))
 
     def action_whole_log(self) -> None:
         if self.view is not None:

@@ -9,9 +9,12 @@ next chance step is. Rules:
    ``deck/key`` message (``net.deck.keys``). After the last, every deck of the game is made
    (``decks()``: Court of the Medici has one per house, Condottiere one shared pile), and every
    seat in seat order writes one ``deck`` entry holding its ``deck/shuffle`` of every deck that
-   awaits its shuffle, each with its proof bound to the transcript hash before the entry. Every
-   peer checks each proof before it takes the shuffled pile: a wrong shuffle is refused at once
-   and its author named.
+   awaits its shuffle, each with its proof bound to the transcript hash before the entry. A
+   reader checks each proof before it takes the shuffled pile (a wrong shuffle is refused at
+   once and its author named), or, with ``defer`` (a seat's table), takes the pile once its
+   points are checked and checks the proof in a worker thread (``check_beside``), so that it
+   shuffles on at once: no card is dealt and no share made before every proof of the chain
+   holds (``FairDeck.require_checked``), and a bad one names its author at its entry.
 2. **Deals.** At a chance step that draws a card, the dealer plans the whole run of draws that
    follows without a decision between them (``plan(view)``: the deal at the start of a game,
    one card in a Medici turn, a Condottiere deal up to the end of the pile) and calls
@@ -56,6 +59,7 @@ from typing import Generic
 
 from engine.core import UNKNOWN, A, C, GameAction, GameConfig, GameState, S
 from net.deck import group as g
+from net.deck.checks import check_beside
 from net.deck.cipher import CardTable
 from net.deck.fair_deck import CardOpened, DeckFault, FairDeck, pack_handles, unpack_handles
 from net.deck.keys import PublicKeys, key_message, read_key_message
@@ -109,6 +113,8 @@ class FairDealer(Generic[S, A, C]):
         self.kinds: dict[str, tuple[int, ...]] = {}
         self.pending: list[Pending] = []
         self.lots = 0
+        #: take shuffles once their points are checked and check their proofs beside the game
+        self.defer = False
 
     # -- what each game says ------------------------------------------------------------------
 
@@ -257,8 +263,9 @@ class FairDealer(Generic[S, A, C]):
                 msgs.append(self.decks[deck_id].make_shares(handles[i:i + MAX_HANDLES], context))
         return {"msgs": msgs}, {}
 
-    def read_deck_entry(self, author: int, msgs: Value, context: bytes) -> None:
-        """Check and take a ``deck`` entry's messages (on a fork); ``CheatDetected`` if bad."""
+    def read_deck_entry(self, author: int, msgs: Value, context: bytes, where: int | None = None) -> None:
+        """Check and take a ``deck`` entry's messages (on a fork); ``CheatDetected`` if bad.
+        ``where``: the entry's place, named if a proof checked later fails (``defer``)."""
         if type(msgs) is not list or not msgs or len(msgs) > 64:
             raise CheatDetected(author, "deal", "a deck entry holds a list of deck messages")
         if self.keys is None:
@@ -284,7 +291,21 @@ class FairDealer(Generic[S, A, C]):
                     raise CheatDetected(author, "deal", "shares for cards that are not being dealt")
             elif kind != "deck/shuffle":  # a shuffle's turn, number and proof: FairDeck checks them
                 raise CheatDetected(author, "deal", f"a deck entry cannot hold {kind!r}")
-            deck.receive(author, msg, context)
+            deck.receive(author, msg, context, defer=self.defer)
+            for check in deck.unchecked:
+                if check.where is None:
+                    check.where = where
+
+    def require_checked(self) -> None:
+        """Check every proof still pending, of every deck (``FairDeck.require_checked``)."""
+        for deck in self.decks.values():
+            deck.require_checked()
+
+    def check_beside(self) -> None:
+        """Hand every proof taken unchecked to the worker thread (``net.deck.checks``)."""
+        for deck in self.decks.values():
+            check_beside(deck.unchecked)
+
     def _make_decks(self) -> None:
         self.keys = PublicKeys.from_messages(self.game_id, self.key_msgs, group=self.group)
         for deck_id, kinds in self.deck_specs():

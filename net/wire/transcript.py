@@ -46,6 +46,7 @@ from typing import TypeVar
 import msgpack
 
 from net.wire.errors import E_BAD_PARAMS, E_OUT_OF_ORDER, HOST, RemoteProtocolError
+from net.wire.folders import data_dir as data_dir  # where the records are kept
 from net.wire.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
 from net.wire.rpc import MAX_ARRAY, MAX_MAP, Fields, as_value
 
@@ -253,11 +254,6 @@ class Transcript:
 
     def to_bytes(self) -> bytes:
         return MAGIC + b"".join(pack([e.body, e.sig]) for e in self.entries)
-
-
-def data_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "palazzo" / "games"
 
 
 def file_name(game: str, started: int, game_id: bytes) -> str:

@@ -257,6 +257,10 @@ class Table(OwnSeat[S, A, C]):
         self._follow(entry.kind)
         self._advance()
         self._follow(None)
+        if self.dealer is not None and self.phase in (Phase.END, Phase.OVER):
+            # a shuffle no card was dealt from since: its proof too holds before this seat
+            # signs the end or says the game was verified
+            self.dealer.require_checked()
 
     def check_ahead(self, entry: Entry) -> None:
         """Check this seat's own ``entry``, just posted for the next place, while the host
@@ -403,6 +407,8 @@ class Table(OwnSeat[S, A, C]):
                 secret = group.random_scalar() if self.me != HOST else None
                 self.dealer = DEALERS[self.game](self.game_id, self.config, self.seed, self.me, secret,
                                                  self.transcript.entries[0].version)
+                # a seat checks shuffle proofs beside the game; the host and verify, at once
+                self.dealer.defer = self.identity is not None
                 self.log.append("the seats agreed on a seed; the fair deck is being shuffled")
 
         return apply
@@ -414,7 +420,7 @@ class Table(OwnSeat[S, A, C]):
         if private is not None:  # this seat's own secret (a restarted peer has lost it)
             fork.restore_secret(private)
         try:
-            fork.read_deck_entry(e.author, e.fields.get("msgs"), self.transcript.head)
+            fork.read_deck_entry(e.author, e.fields.get("msgs"), self.transcript.head, e.seq)
         except CheatDetected as err:
             raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
         except (ValueError, TypeError) as err:
@@ -422,6 +428,7 @@ class Table(OwnSeat[S, A, C]):
 
         def apply() -> None:
             self.dealer = fork
+            fork.check_beside()
 
         return apply
 
