@@ -26,6 +26,7 @@ through a finished one (``tui.replay``). ``PalazzoApp(resume=saved)`` opens a sa
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -274,10 +275,33 @@ class PalazzoApp(App[None]):
         self.show_start(self.setup)
 
     def _host(self, form: Form, settings: HostSettings) -> None:
-        from tui import netgame
+        """Host ``settings``; an unfinished game of this host that they would resume is asked
+        about first (resume it, or host a new one), never entered silently."""
+        from net.session.commands import hosting
+        from tui.screens.modals import ResumeOrNew
         from tui.screens.network import HostScreen
         if isinstance(form, HostScreen):
             self.host_form = form.values()
+        if settings.resume is None and not settings.new:
+            try:
+                record = hosting.pending(settings)
+            except ValueError as e:
+                form.show_error(str(e))
+                return
+            if record is not None:
+                def chosen(choice: str | None) -> None:
+                    if choice == "resume":
+                        self._host_now(form, replace(settings, resume=record.folder.name))
+                    elif choice == "new":
+                        self._host_now(form, replace(settings, new=True))
+
+                self.push_screen(ResumeOrNew(hosting.pending_text(record), record.served()),
+                                 chosen)
+                return
+        self._host_now(form, settings)
+
+    def _host_now(self, form: Form, settings: HostSettings) -> None:
+        from tui import netgame
         try:
             net = netgame.host_net(settings)
         except ValueError as e:
@@ -352,9 +376,11 @@ class PalazzoApp(App[None]):
         self.show_start(self.setup)
 
     async def action_quit(self) -> None:
-        """Ctrl+Q: quit at once; a host of a networked game tells every peer first."""
+        """Ctrl+Q: quit at once; a host of a networked game tells every peer first, a joiner
+        tells its host it leaves."""
         net = self.net
         if net is not None:
+            net.leave_game()
             net.close()
             if net.ends_by_itself:
                 await net.wait_closed()

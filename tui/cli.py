@@ -218,6 +218,16 @@ DEFAULT_PACE = 0.3
 MAX_PACE = 60.0
 
 
+def _give_up(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not 0 < x <= 3600:
+        raise argparse.ArgumentTypeError(f"expected more than 0 and at most 3600 seconds, not {text}")
+    return x
+
+
 def _pace(text: str) -> float:
     try:
         x = float(text)
@@ -272,8 +282,9 @@ JOIN_EXIT = """exit status:
   0  the game was played to its end (and its audit verified it), also when it ended because
      a player forfeited (a turn limit, or a player who did not come back within the host's
      --grace): the audit then says "verified as far as it went"
-  1  the game could not be played: nobody listens at HOST:PORT, the host refused the join
-     (a wrong game code, a full game, an address locked out after wrong codes) or broke the
+  1  the game could not be played: nobody listens at HOST:PORT (tried 4 times over about
+     7 seconds, in case the host is starting again), the host refused the join
+     (a wrong game code, a full game) or broke the
      protocol; with no HOST:PORT, no game was found on the LAN or none was chosen; or this
      player left it (Ctrl-C: the host and the others are told)
   3  a cheat was detected (the saved transcript names it)
@@ -298,7 +309,8 @@ def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     j.add_argument("--code", default=None, help="the game code the host gave")
     j.add_argument("--name", default=None, help="your name at the table (default: your login)")
     j.add_argument("--bot", default=None, help="play headless as this bot (any name sim --bots takes)")
-    j.add_argument("--verbose", action="store_true", help="print every move")
+    j.add_argument("--verbose", action="store_true",
+                   help="print every move (without it: this seat's own moves)")
     j.add_argument("--say", action="append", default=[], metavar="TEXT",
                    help="say TEXT at the table as soon as seated (repeatable)")
     j.add_argument("--pace", type=_pace, default=DEFAULT_PACE, metavar="SECONDS",
@@ -306,8 +318,12 @@ def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
                         f"(its thinking counts), so that the people at the table see its moves "
                         f"one by one (default {DEFAULT_PACE:g}; 0: at once)")
     j.add_argument("--retries", type=_positive, default=5, metavar="N",
-                   help="with --bot: how many times in a row to try again to reach a host that "
-                        "went away, waiting 1, 2, 4, ... seconds between tries (default 5)")
+                   help="with --bot: how many times in a row to try again when the host closes "
+                        "the connection before taking you in, waiting 1, 2, 4, ... seconds "
+                        "between tries (default 5)")
+    j.add_argument("--give-up", type=_give_up, default=60.0, metavar="SECONDS",
+                   help="with --bot: how long to keep trying to reach a host that went away "
+                        "once it took you in (default 60)")
     j.add_argument("--rematch", type=_positive, default=1, metavar="N",
                    help="with --bot: play up to N games with the same players, asking for a "
                         "rematch after each but the last (default 1: leave after the game)")
@@ -728,7 +744,7 @@ def cmd_join(args: argparse.Namespace) -> int:
                                Identity.load_or_create(spec=spec), fp, talk=args.say)
     return play.join_game(address, code, name, args.bot, _say, args.verbose, spec, fp,
                           talk=args.say, rematch=args.rematch, pace=args.pace,
-                          retries=args.retries)
+                          retries=args.retries, give_up=args.give_up)
 
 
 def _ask(prompt: str) -> str:

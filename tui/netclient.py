@@ -117,6 +117,11 @@ class NetClient(GameClient[GameState, GameAction, GameConfig]):
         return self.session.presence
 
     @property
+    def host_gone(self) -> float | None:
+        """When this program gives up on a host that does not answer (``clock``), or None."""
+        return self.session.host_gone
+
+    @property
     def game_over(self) -> bool:
         """Whether the game has ended (or cannot go on): no seat is due any more."""
         table = self.session.table
@@ -192,7 +197,10 @@ class NetClient(GameClient[GameState, GameAction, GameConfig]):
         if key != self._due_key:
             self._due_key, self._due_since = key, self.session.clock()
         since = self._due_since
-        if self.session.decision_due():
+        p = self.session.presence
+        if p is not None and p.hosts_clock and p.at == key[1] and p.due == key[0]:
+            since = p.due_since  # one clock: the host's, across reconnects and restarts
+        elif self.session.decision_due():
             since = self.session.turn_since
         return due_of(table, since)
 
@@ -218,7 +226,7 @@ class NetClient(GameClient[GameState, GameAction, GameConfig]):
             self._send_queued()
             snap = self.snapshot()
             key = (snap.steps, snap.legal, len(snap.log), snap.over, self.session.state, snap.due,
-                   snap.stopped, snap.queued)
+                   snap.stopped, snap.queued, self.session.presence, self.session.host_gone)
             if key != last:
                 last = key
                 yield snap

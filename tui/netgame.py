@@ -49,10 +49,12 @@ from net.session.commands.hosting import (
     save_transcript,
     seat_session,
 )
+from net.session.features.liveness import GIVE_UP
 from net.session.features.rematch import Expected
 from net.session.machines.conversation import printable_line
 from net.session.machines.entries import Phase
 from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
+from net.session.records.disk import check_writable
 from net.session.runners.peer import PeerGone, PeerRunner
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
@@ -99,7 +101,14 @@ class RelayView:
             return ("This machine takes no seat: it relays the game. "
                     "The game starts when every seat is taken and ready.")
         if self.state is PeerState.PLAYING:
-            return f"The game is on; this machine relays it ({len(table.log)} lines so far)."
+            seats, presence = self.host.seats, self.host.presence
+            quiet = [s.name for i, s in enumerate(seats)
+                     if presence.started and presence.state(i) == "silent"]
+            gone = [s.name for i, s in enumerate(seats)
+                    if presence.started and presence.state(i) in ("reconnecting", "left")]
+            also = "".join(f" {n} is not responding." for n in quiet) + \
+                "".join(f" {n} is not connected." for n in gone)
+            return f"The game is on; this machine relays it ({len(table.log)} lines so far).{also}"
         return result_line(table) + ". Press q to leave."
 
     def ready(self) -> None:
@@ -175,6 +184,7 @@ class NetGame:
         #: this program left the game on purpose (``close``): what the network does next is moot
         self.left = False
         self._told = ""  # the failure last shown in a note (each is shown once)
+        self.trouble = ""  # "cannot save: <reason>" while this game's records cannot be written
         self._done: asyncio.Event | None = None
         self.next_game = next_game
 
@@ -273,6 +283,7 @@ class NetGame:
             self._told = self.failure
             app.notify(self.failure, title="The game cannot go on", severity="error", timeout=30)
         self._tell_watchers(app)
+        self._tell_trouble(app)
         if (self.client is None and not self.relay and s.table is not None
                 and s.table.phase not in ("lobby",)):
             self._open_table()
@@ -326,6 +337,22 @@ class NetGame:
         if not (r.asked or r.agreed or r.off):
             return None
         return r.status([x.name for x in s.table.seats]), not r.off and not r.asked, bool(r.off)
+
+    def _tell_trouble(self, app: App[Any]) -> None:
+        """A disk that cannot be written (this program's, or the host's): a warning on the
+        screen while it lasts, and a note when it is over; the game goes on."""
+        s, host = self.session, self.host_session
+        said = str(getattr(s, "host_trouble", ""))
+        trouble = (getattr(host, "trouble", "") or getattr(s, "own_trouble", "")
+                   or (f"the host {said}" if said else ""))
+        if trouble == self.trouble:
+            return
+        self.trouble = trouble
+        if trouble:
+            app.notify(f"{trouble}; the game goes on, and what is not saved is kept until it "
+                       "can be", title="Cannot save", severity="warning", timeout=60)
+        else:
+            app.notify("Saving again: everything is written", timeout=8)
 
     def _tell_watchers(self, app: App[Any]) -> None:
         """A note on the screen when a watcher comes or goes (the lobby lists them too)."""
@@ -409,11 +436,13 @@ class _NoteHandler(logging.Handler):
 
 def join_net(host: str, port: int, code: str | None, name: str,
              identity: Identity | None = None, host_fingerprint: str | None = None,
-             talk: Sequence[str] = (), retries: int = 5, retry_delay: float = 1.0) -> NetGame:
+             talk: Sequence[str] = (), retries: int = 5, retry_delay: float = 1.0,
+             give_up: float = GIVE_UP) -> NetGame:
     """The networked game that joins ``host:port`` as ``name`` (a host found on the LAN: only
     if its key has ``host_fingerprint``); ``talk``: lines to say once seated (``palazzo join
-    --say``; ``ValueError`` for one that cannot be said); ``retries`` and ``retry_delay``:
-    ``PeerRunner``'s, for a host that cannot be reached."""
+    --say``; ``ValueError`` for one that cannot be said); ``retries``, ``retry_delay`` and
+    ``give_up``: ``PeerRunner``'s, for a host that cannot be reached."""
+    check_writable()  # the journal and the record go there: refused before the lobby
     identity = identity or Identity.load_or_create()
     session = seat_session(identity, name, code, auto_ready=False,
                            host_fingerprint=host_fingerprint)
@@ -429,9 +458,10 @@ def join_net(host: str, port: int, code: str | None, name: str,
             net.changed()
 
     session.rematch.wanted = True  # the end screen offers a rematch
+
     def link(session: PeerSession) -> Link:
         runner = PeerRunner(session, host, port, on_event=changed, fallback=LateBot(session),
-                            retries=retries, retry_delay=retry_delay)
+                            retries=retries, retry_delay=retry_delay, give_up=give_up)
         return Link(runner.run, runner.act, runner.flush, runner.away, runner.leave)
 
     def next_game(net: NetGame) -> PeerSession:

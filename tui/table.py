@@ -457,6 +457,7 @@ class TableScreen(Screen[str]):
             if getattr(self.app, "bell_on_turn", False):  # a setting, off at first
                 self.app.bell()
         self._note_since(old, view)
+        self.query_one(PresenceLine).tick()  # the host's word shown as it comes, not a second late
         self.draw(self.since_view(view))
         self._write_log(view)
         self._ask()

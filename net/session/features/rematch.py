@@ -20,7 +20,7 @@ The conversation (``docs/protocol.md``, "Rematch"):
    ``rematch {agreed, declined: [], go: true}``, closes every connection and starts a fresh
    ``HostSession`` (``next_host``) on the same port: the same game, options, code, turn limit
    and hints, its seats reserved for the same keys in the same order (no other key is seated);
-   the game code's lock-outs go on.
+   the game code's wrong codes and budget of checks go on.
    The old game's record stays as it is: saved and finished. A rematch that has not started
    ``REMATCH_WAIT`` seconds after that (a seat did not come back) is closed by the host
    (``bye``, "the rematch did not start: Jo did not come back within 120 seconds").
@@ -181,7 +181,7 @@ def next_host(old: HostSession) -> HostSession:
                     grace=old.presence.grace)
     new.reserve([(s.name, s.key) for s in old.table.seats])
     new.rematch.offer(old.rematch.automatic)
-    new.guard, new.quiet = old.guard, old.quiet  # a lock-out goes on into the rematch
+    new.guard, new.quiet = old.guard, old.quiet  # wrong codes and the budget go on into the rematch
     return new
 
 

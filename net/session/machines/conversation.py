@@ -72,6 +72,8 @@ HOST_TAG = b"palazzo/host/v1\x00"
 CLOSING = frozenset({E_WRONG_CODE, E_LOCKED_OUT, E_FULL})
 #: what a host says as it closes a connection that may try again later
 RETRY = frozenset({E_BUSY, E_TIMEOUT})
+#: entries one ``supply`` request may carry (a seat giving back what a restarted host lost)
+SUPPLY_CHUNK = 64
 
 
 def hello_signature(identity: Identity, nonce: bytes, host_key: bytes) -> bytes:
