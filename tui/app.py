@@ -149,8 +149,10 @@ class PalazzoApp(App[None]):
         from tui.guide import GuideNote
         from tui.table import TableScreen
 
+        if self.guide is None or not self.screen_stack:  # a tick while the app closes
+            return
         screen = self.screen
-        if self.guide is None or not isinstance(screen, TableScreen) or screen.view is None:
+        if not isinstance(screen, TableScreen) or screen.view is None:
             return
         if screen.client.game != self.guide.game or screen._question is None:
             return

@@ -37,13 +37,22 @@ def asking(app) -> bool:
 PICTURE_USER = "root"
 
 
+#: what a user's environment could change in a picture's colours, theme or motion (Textual reads
+#: them): never set while a picture is taken
+PICTURE_UNSET = ("NO_COLOR", "COLORTERM", "TEXTUAL", "TEXTUAL_THEME", "TEXTUAL_ANIMATIONS",
+                 "TEXTUAL_COLOR_SYSTEM", "COLUMNS", "ROWS", "LINES")
+
+
 @pytest.fixture
 def pinned(monkeypatch):
     """Everything a picture could take from the machine, fixed: the login name (every variable
-    ``getpass.getuser`` reads) and the time zone. The terminal size and the seed are given by
-    each picture."""
+    ``getpass.getuser`` reads), the time zone, and no colour, theme or motion setting of the
+    user's (``PICTURE_UNSET``). The terminal size and the seed are given by each picture, the
+    config and data folders are each test's own (empty) ones."""
     for var in ("LOGNAME", "USER", "LNAME", "USERNAME"):
         monkeypatch.setenv(var, PICTURE_USER)
+    for var in PICTURE_UNSET:
+        monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("TZ", "UTC")
     time.tzset()
     yield
@@ -54,9 +63,13 @@ def pinned(monkeypatch):
 async def settled(pilot, rounds: int = 200) -> None:
     """Let the app finish what it was doing before a picture is taken: no animation scheduled
     and the same characters on the screen over two pauses in a row (a form filled in by its
-    own handlers, a table redrawn after its layout). Fails if it never settles."""
+    own handlers, a table redrawn after its layout). A text field's cursor stops blinking and
+    stays shown: a blink is the clock's, not the screen's. Fails if it never settles."""
     before = None
     for _ in range(rounds):
+        for widget in pilot.app.screen.query("*"):
+            if getattr(widget, "cursor_blink", False):
+                widget.cursor_blink = False
         await pilot.wait_for_scheduled_animations()
         await pilot.pause()
         now = screen_text(pilot.app)

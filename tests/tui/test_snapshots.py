@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tui.conftest import settled
+from tests.tui.conftest import settled, until
 from tui.app import PalazzoApp
 from tui.screens.end import EndScreen
 from tui.setup import GameSetup
@@ -19,12 +19,10 @@ pytestmark = pytest.mark.usefixtures("pinned")
 
 
 async def _settle(pilot, condition) -> None:
-    for _ in range(2000):
-        if condition():
-            await pilot.pause()
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the app did not settle")
+    """Let the app run until ``condition()`` holds (a hang guard on processor time, which a
+    loaded machine does not eat into), then once more."""
+    await until(pilot, condition, what="the table's question or the end")
+    await pilot.pause()
 
 
 def _asking(app) -> bool:
