@@ -51,10 +51,9 @@ from net.wire.errors import E_NOT_YOUR_SEAT, E_WRONG_PHASE, RemoteProtocolError
 from net.wire.transcript import Entry
 
 if TYPE_CHECKING:
+    # the machines import this module: their types only, for the annotations
+    from net.session.machines.host_session import HostSession
     from net.session.machines.table import Table
-
-#: a ``net.session.machines.HostSession`` (which imports this module, so it is not imported here)
-HostSession = Any
 
 #: seconds the host keeps the connections after the end for the rematch answers
 REMATCH_WAIT = 120.0
@@ -193,7 +192,7 @@ class Expected:
 
     host: bytes
     rules: str
-    config: Any
+    config: object
     seats: tuple[tuple[str, bytes], ...]
     timeout: int
     on_timeout: str
@@ -213,8 +212,9 @@ class Expected:
         if f.get("kind") != "start":
             return "the first entry of the rematch is not a start"
         seats = f.get("seats")
-        named = (tuple((s.get("name"), s.get("key")) for s in seats)
-                 if type(seats) is list and all(type(s) is dict for s in seats) else None)
+        maps = [s for s in seats if type(s) is dict] if type(seats) is list else []
+        named = (tuple((s.get("name"), s.get("key")) for s in maps)
+                 if type(seats) is list and len(maps) == len(seats) else None)
         for what, got, want in (
             ("host key", f.get("host"), self.host), ("game", f.get("rules"), self.rules),
             ("options", f.get("config"), self.config), ("seats", named, self.seats),

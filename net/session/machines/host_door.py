@@ -33,7 +33,7 @@ from typing import Any
 
 from net.session.features import limits, watch
 from net.session.features.code import QUEUE_WAIT, CodeGuard, same_code
-from net.session.features.limits import Bucket, QuietLog
+from net.session.features.limits import Bucket, QuietLog, StrangerNews
 from net.session.features.presence import HostPresence
 from net.session.machines.conversation import (
     HELLO_TAG,
@@ -130,6 +130,9 @@ class Conn:
     state: ConnState = ConnState.STRANGER
     resume_from: int = 0
     ping: int | None = None  # the msgid of the ping it was sent and has not answered
+    heard: float = 0.0  # when the host last read a byte from it (``net.session.features.liveness``)
+    beat: float = 0.0  # when the host last sent it a heartbeat ``ping``
+    beating: bool = False  # a heartbeat ``ping`` waits for its answer (never two at once)
     watcher: str | None = None  # the name of a watcher (``net.session.features.watch``): never a seat
     #: its hello waits for its turn to have its code checked, since then (``None``: it does not)
     queued: float | None = None
@@ -182,11 +185,14 @@ class HostDoor:
     conns: dict[int, Conn]  # in the order they connected
     guard: CodeGuard
     quiet: QuietLog
+    stranger_news: StrangerNews
     _out: list[Output]
     game: str
     players: int
     table: Table
     presence: HostPresence
+    finished: bool
+    ended_for: set[int]
     admissions: watch.Admissions
     _claims: dict[int, Claim]  # holder's connection -> the hello claiming its seat
     _claimed: dict[bytes, float]  # key -> when a claim on its seat last began
@@ -288,6 +294,8 @@ class HostDoor:
         if not started:  # its contribution is the nonce of its latest hello
             seat.nonce = nonce
         self.presence.seated(i)
+        if self.finished:  # the entries it is sent next hold the end
+            self.ended_for.add(i)
         log.info("seat %s (%s) is back", i, seat.name)
         return {"seat": i, "players": self.players, "length": len(self.table.transcript),
                 "resume": started, "proof": host_proof(self.identity, nonce, seat.key)}
@@ -357,6 +365,9 @@ class HostDoor:
             c.ping = None
             if conn in self._claims:
                 self._settle(conn, alive=True)
+            return
+        if c.seat is not None or c.watcher is not None:  # a heartbeat's answer: a sign of life
+            c.beating = False
             return
         self._warn(conn, f"ignoring a response (msgid {event.msgid})")
 
@@ -490,6 +501,10 @@ class HostDoor:
         if not address:
             log.warning("connection %s: %s", conn, msg)
             return
+        if c is not None and c.seat is None and c.watcher is None:  # a stranger: one line a minute
+            if not self.stranger_news.refused(address, msg):
+                log.debug("connection %s from %s: %s", conn, address, msg)
+                return
         ok, skipped = self.quiet.allow(address)
         if ok:
             more = f" ({skipped} more from {address} not logged)" if skipped else ""

@@ -25,6 +25,11 @@ A host that cannot write its record says so to every seat and watcher: ``disk {t
 game goes on, and nobody is blamed.
 
 A restarted host *gathers* its game from its seats: ``net.session.machines.host_gather``.
+
+Its heartbeat (``_heartbeat``, ``net.session.features.liveness``) pings every connection over the
+network each second and calls a seat it has not heard from "not responding" (``silent``). After
+the end it waits a little (``end_pending``) for a seat that was away when the game ended, so that
+its rejoin is sent the end; the final ``bye`` goes to seated connections and watchers only.
 """
 
 from __future__ import annotations
@@ -36,10 +41,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from net.session.features import limits, watch
+from net.session.features import limits, liveness, watch
 from net.session.features.chat import ChatHost
 from net.session.features.code import CodeGuard
-from net.session.features.limits import QuietLog
+from net.session.features.limits import QuietLog, StrangerNews
 from net.session.features.presence import DEFAULT_GRACE, HostPresence
 from net.session.features.rematch import REMATCH_WAIT, HostRematch
 from net.session.machines.conversation import (
@@ -73,6 +78,8 @@ from net.wire.rpc import Codec, Notification, Request, RpcError
 from net.wire.transcript import NONCE_SIZE, Entry, derive_game_id, genesis
 
 log = logging.getLogger("palazzo.net")
+#: seconds a host waits after the end for a seat that was away from it to be sent the end
+END_WAIT = 20.0
 
 
 class HostSession(HostGather, HostDoor):
@@ -106,12 +113,14 @@ class HostSession(HostGather, HostDoor):
         self.clock = clock
         #: who is here, and the grace period for a seat that went (``net.session.features.presence``)
         self.presence = HostPresence(clock, grace)
+        self.hearing = liveness.Hearing(clock)  # the loop-lag rule of the heartbeat
         self.table = Table(identity.public_key, None)
         self.chat = ChatHost(self.table, clock)  # table talk (``net.session.features.chat``)
         self.seats: list[Seat] = []
         self.conns: dict[int, Conn] = {}  # in the order they connected
         self.guard = CodeGuard(clock)
         self.quiet = QuietLog(clock)
+        self.stranger_news = StrangerNews(clock)  # refused strangers: one line a minute
         self.admissions = watch.Admissions(clock)  # watch hellos per address
         self._lobby_changed = False
         self._claims: dict[int, Claim] = {}  # holder's connection -> the hello claiming its seat
@@ -120,6 +129,9 @@ class HostSession(HostGather, HostDoor):
         self._due: tuple[int | None, int] = (None, -1)
         self._due_since = clock()
         self.finished = False
+        self.finished_at = 0.0
+        #: the seats whose connection was sent the end (``end_pending``)
+        self.ended_for: set[int] = set()
         self.closed = ""  # why the host closed the game before its end (``close_game``)
         self.rematch = HostRematch(clock)  # the answers after the end (``net.session.features.rematch``)
         self.reserved = False  # the seats are kept for given keys (``reserve``)
@@ -152,7 +164,8 @@ class HostSession(HostGather, HostDoor):
                                    state=ConnState.CLOSED)
             return [Close(conn, self.closed)]
         self._make_room(address)
-        c = Conn(Codec(), os.urandom(NONCE_SIZE), address, self.clock())
+        now = self.clock()
+        c = Conn(Codec(), os.urandom(NONCE_SIZE), address, now, heard=now, beat=now)
         c.codec.receive_limit = limits.STRANGER_FRAME_LIMIT  # a hello is small
         self.conns[conn] = c
         self._notify(conn, "challenge", {
@@ -165,6 +178,11 @@ class HostSession(HostGather, HostDoor):
         c = self.conns.get(conn)
         if c is None or c.closed or c.muted:
             return []
+        c.heard = self.clock()  # a sign of life (``net.session.features.liveness``)
+        if c.seat is not None and self.presence.started and data \
+                and self.presence.state(c.seat) == "silent":
+            log.info("seat %s (%s) is responding again", c.seat, self.seats[c.seat].name)
+            self.presence.heard(c.seat)
         try:  # frames are parsed one by one: those after a close are never looked at
             for event in c.codec.iter_events(data):
                 if c.closed or c.muted or not self._within_budget(conn, c):
@@ -217,6 +235,9 @@ class HostSession(HostGather, HostDoor):
         if self.on_tick is not None:
             self.on_tick()
         self._release()
+        news = self.stranger_news.summary()
+        if news:
+            log.warning("%s", news)
         if self.rematch.expire():
             self._rematch_news()
         why = self.rematch.unstarted(self.table.phase is Phase.LOBBY, [
@@ -229,12 +250,32 @@ class HostSession(HostGather, HostDoor):
                 self._settle(old, alive=False)
         if self.finished:
             return self.take_output()
+        self._heartbeat(now)
         self._track_due()
         deadline = self._deadline()
         if deadline is not None and now >= deadline[0] and not self._gathering():
             self._write({"kind": "forfeit", "seat": self._due[0], "reason": deadline[1]})
         self._send_presence()
         return self.take_output()
+
+    def _heartbeat(self, now: float) -> None:
+        """Ping every seated connection and watcher every ``liveness.BEAT_EVERY`` seconds; a
+        seat silent for ``liveness.SEAT_QUIET`` is "not responding" (``net.session.features.liveness``;
+        the host's own seats, in process, are never pinged)."""
+        lagged = self.hearing.tick()
+        for conn, c in list(self.conns.items()):
+            if c.closed or not c.address or (c.seat is None and c.watcher is None):
+                continue
+            if lagged:  # this loop did not run: nobody could be heard
+                c.heard = now
+            if now - c.beat >= liveness.BEAT_EVERY and not c.beating:  # one at a time: a
+                c.beat, c.beating = now, True  # peer that was stopped answers one, not a heap
+                self._send(conn, Request(c.codec.next_msgid(), "ping", ()))
+            if c.seat is not None and self.presence.started and \
+                    now - c.heard >= liveness.SEAT_QUIET:
+                if self.presence.state(c.seat) in ("here", "away"):
+                    log.info("seat %s (%s) is not responding", c.seat, self.seats[c.seat].name)
+                self.presence.silent(c.seat)
 
     def _deadline(self) -> tuple[float, str] | None:
         """When the host forfeits the seat due now, and why (``HostPresence.deadline``)."""
@@ -254,7 +295,8 @@ class HostSession(HostGather, HostDoor):
         self.presence.watchers = self.watchers()
         deadline = self._deadline()
         who = self._due[0] if self.table.phase is not Phase.OVER else None
-        m = self.presence.take(who, None if deadline is None else deadline[0])
+        m = self.presence.take(who, None if deadline is None else deadline[0],
+                               self._due_since, self._due[1])
         if m is not None:
             self._broadcast("presence", m)
 
@@ -263,6 +305,18 @@ class HostSession(HostGather, HostDoor):
         again (``""``): every seat and watcher is told; the game goes on."""
         self.trouble = text
         self._broadcast("disk", {"text": text})
+
+    def end_pending(self) -> bool:
+        """Whether the host still waits, after the end, for a seat that was not connected when
+        the game ended (reconnecting, silent, or its hello still waiting on a claim) to come
+        back and be sent the end, ``END_WAIT`` seconds at most; a seat that left is not
+        waited for."""
+        if not self.finished or self.clock() - self.finished_at >= END_WAIT:
+            return False
+        if self._claims:
+            return True
+        return any(i not in self.ended_for and self.presence.started
+                   and self.presence.state(i) != "left" for i in range(len(self.seats)))
 
     def close_game(self, reason: str = "the host closed the game") -> list[Output]:
         """The host quits: every connection is told ``bye {reason}`` and closed; nothing more
@@ -318,9 +372,9 @@ class HostSession(HostGather, HostDoor):
             log.info("seat %s (%s) leaves", seat, self.seats[seat].name)
             self.presence.leave(seat)
             self._close(conn, "it left")
-        elif type(m.get("away")) is not bool:
+        elif type(away := m.get("away")) is not bool:
             self._warn(conn, "status: ignored ('away' must be true or false)")
-        elif not self.presence.status(seat, m["away"]):
+        elif not self.presence.status(seat, away):
             self._warn(conn, "status: ignored (more changes than the status budget allows)")
 
     def _ready(self, conn: int, req: Request) -> Any:
@@ -456,10 +510,13 @@ class HostSession(HostGather, HostDoor):
         self._track_due()
         if self.table.phase is Phase.OVER and not self.finished:
             self.finished = True
+            self.finished_at = self.clock()
             log.info("the game is over: %s", self.table.result().get("text"))
-            for conn, c in list(self.conns.items()):
-                if not c.closed:
+            for conn, c in list(self.conns.items()):  # a hello not yet answered gets the end
+                if not c.closed and (c.seat is not None or c.watcher is not None):
                     self._notify(conn, "bye", {"reason": "the game is over"})
+                    if c.seat is not None:
+                        self.ended_for.add(c.seat)
             if self.rematch.begin([s.key for s in self.seats],
                                   [s.conn is not None for s in self.seats]):
                 self._rematch_news()

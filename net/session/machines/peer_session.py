@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from engine.core import GameAction, GameState
 from net.session.features.chat import ChatPeer, text_problem
 from net.session.features.presence import NoteBook, Presence, notes, read_presence
 from net.session.features.rematch import PEER_GRACE, REMATCH_WAIT, Expected, PeerRematch
@@ -152,11 +153,17 @@ class PeerSession:
         self._pending: int | None = None
         self._posted: Entry | None = None  # the entry just posted, to check ahead
         self._sync_to = 0
+        self._bye = ""  # a bye the host sent before it answered this connection's hello
+        #: when the latest entry reached this seat live (not in a rejoin's backlog), or None
+        self._live_at: float | None = None
         self._logged = 0
         self.refusal = ""  # what the host said last when it closed a connection for room
         #: the last presence the host sent (``net.session.features.presence``; the host's word only)
         self.presence: Presence | None = None
         self.notes = NoteBook()  # the notes from the presences, for a table's log
+        #: when this seat's program gives up on a host that does not answer (on ``clock``),
+        #: ``None`` while the host answers (set by the runner: ``net.session.features.liveness``)
+        self.host_gone: float | None = None
         self._bad_presence = False  # a malformed presence was refused already
         #: ``cannot save: <reason>`` while the host or this seat cannot write its record
         self.host_trouble = ""
@@ -205,6 +212,7 @@ class PeerSession:
         if Step.RECONNECTED not in PEER_TRANSITIONS[self.state]:
             return
         self.codec = Codec()
+        self._bye = ""
         self._calls.clear()
         self._out = bytearray()  # whatever was not sent went with the old connection
         self._pending = None
@@ -212,6 +220,9 @@ class PeerSession:
         self._go(Step.RECONNECTED)
 
     def connection_lost(self) -> None:
+        if self.state is PeerState.CONNECTING and self._bye:  # the host quit meanwhile
+            self._fail(RemoteProtocolError(f"the host ended the session: {self._bye}"))
+            return
         if self.state is PeerState.OVER and self.rematch.waiting():
             self._rematch_lines(self.rematch.stop("the host closed the connection"))
         if Step.LOST in PEER_TRANSITIONS[self.state]:
@@ -237,10 +248,10 @@ class PeerSession:
         return self._turn_since
 
     @property
-    def view(self) -> Any:
+    def view(self) -> GameState | None:
         return None if self.table is None else self.table.view
 
-    def act(self, action: Any, auto: bool = False) -> None:
+    def act(self, action: GameAction, auto: bool = False) -> None:
         """Post this seat's decision; ``LocalProtocolError`` if it is not legal or not due.
         ``auto``: this seat's program played it after the turn limit (``takeover_due``)."""
         if not self.decision_due():
@@ -457,6 +468,7 @@ class PeerSession:
             raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
         if self._pending is not None and entry.seq >= self._pending:
             self._pending = None
+        self._live_at = self.clock() if entry.seq >= self._sync_to else None
         self._go(Step.STARTED)  # the first entry: the game is under way
         t = self.table
         self.chat.entry(t, entry)
@@ -490,6 +502,9 @@ class PeerSession:
                                          else "the host saves its record again"))
 
     def _on_bye(self, m: dict[str, Any]) -> None:
+        if self.state is PeerState.CONNECTING:  # its hello not answered yet: an answer that
+            self._bye = printable(m.get("reason"))  # follows wins (a reconnect at the end)
+            return
         if self.state is not PeerState.OVER:
             self._fail(RemoteProtocolError(f"the host ended the session: {printable(m.get('reason'))}"))
 
@@ -498,7 +513,8 @@ class PeerSession:
         if t is None or not t.seats:
             return  # before the start entry: nothing to say it of
         try:
-            p = read_presence(m, len(t.seats), self.clock(), self.presence)
+            p = read_presence(m, len(t.seats), self.clock(), self.presence,
+                              len(t.transcript), self._live_at)
         except ValueError as e:  # the host's word, and a bad one: refused, the game goes on
             # said once; a host that sends more of them costs no more than a debug line each
             log.log(logging.DEBUG if self._bad_presence else logging.WARNING,
@@ -506,6 +522,8 @@ class PeerSession:
             self._bad_presence = True
             return
         old, self.presence = self.presence, p
+        if p.hosts_clock and p.due == t.me and self.decision_due():
+            self._turn_since = p.due_since  # one clock: the host's (``features.presence``)
         for line in notes(old, p, [s.name for s in t.seats], t.me):
             self.notes.add(line)
             self.events.append(PeerEvent("note", line))

@@ -181,9 +181,10 @@ class Journal:
             if path.name == "finished":
                 self._finished.add(game)
             elif path.name.isdigit():
-                body, sig = unpack(path.read_bytes())
+                item = unpack(path.read_bytes())
+                body, sig = item if isinstance(item, list) and len(item) == 2 else (None, None)
                 entry = Entry.parse(body, sig)
-                if entry.seq == int(path.name) and entry.fields["game"] == game:
+                if entry.seq == int(path.name) and entry.game_id == game:
                     self._entries[game][entry.seq] = entry
 
     def _store(self, name: Path, data: bytes) -> None:

@@ -150,7 +150,7 @@ class HostRecord:
     @property
     def game_id(self) -> bytes:
         start = self._start()
-        return start.fields["game"] if start is not None else bytes.fromhex(self.folder.name)
+        return start.game_id if start is not None else bytes.fromhex(self.folder.name)
 
     @property
     def owner(self) -> bytes | None:
@@ -159,17 +159,20 @@ class HostRecord:
         if type(key) is bytes:
             return key
         start = self._start()
-        return start.fields.get("host") if start is not None else None
+        host = start.fields.get("host") if start is not None else None
+        return host if type(host) is bytes else None
 
     @property
     def game(self) -> str | None:
         start = self._start()
-        return self.settings.get("game") or (start.fields.get("rules") if start else None)
+        rules = start.fields.get("rules") if start else None
+        return self.settings.get("game") or (rules if type(rules) is str else None)
 
     @property
     def players(self) -> int | None:
         start = self._start()
-        return self.settings.get("players") or (len(start.fields["seats"]) if start else None)
+        seats = start.fields.get("seats") if start else None
+        return self.settings.get("players") or (len(seats) if type(seats) is list else None)
 
     @property
     def lost_game(self) -> bytes | None:
@@ -367,12 +370,12 @@ def keep_record(session: HostSession, settings: dict[str, Any], base: Path | Non
         if not held:
             if entry.kind != "start":
                 return
-            held.append(HostRecord.create(entry.fields["game"], {
+            held.append(HostRecord.create(entry.game_id, {
                 **settings, "host": session.identity.public_key, "game": session.game,
                 "players": session.players}, base))
         held[0].append(entry)
         if entry.kind == "start":
-            held[0].mark_game(entry.fields["game"])
+            held[0].mark_game(entry.game_id)
         if session.table.phase is Phase.OVER:
             held[0].finish()
         _tell(held[0])
@@ -440,7 +443,8 @@ def resume_session(identity: Identity, record: HostRecord, **kw: Any) -> HostSes
     start = entries[0].fields
     s = record.settings
     try:
-        rules = get_game(start["rules"]).rules
+        name = start["rules"]
+        rules = get_game(name if type(name) is str else repr(name)).rules
         config = rules.Config.from_data(start["config"])
     except (KeyError, TypeError, ValueError) as e:
         raise ValueError(f"the record's start names no game: {e}") from None
