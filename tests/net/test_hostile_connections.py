@@ -309,3 +309,22 @@ def test_the_code_takes_a_century_to_guess_at_the_hosts_most_checks():
     assert len(CODE_WORDS) == 256 and CODE_SPACE == 256**3 * 10**4
     years = codes.HALF_CODES_SECONDS / (365.25 * 24 * 3600)
     assert years >= 100 and math.log2(CODE_SPACE) > 37
+
+
+def test_attack_a_connection_waiting_for_its_turn_queues_no_second_hello(make_game, clock):
+    code = new_code()
+    g = make_game(3, code=code, clock=clock)
+    for i in range(CHECK_BURST):  # the budget is spent
+        _pending_hello(g, f"10.5.5.{i}", f"OWL-OWL-OWL-{i:04d}")
+    raw = RawPeer()
+    conn = g.link.add(raw, address="10.6.6.6")
+    challenge = raw.events()[0].params[0]
+    me, codec = Identity.generate(), Codec()
+    hellos = b"".join(codec.send(Request(n, "hello", ({
+        "name": "guess", "key": me.public_key, "code": f"OWL-OWL-OWL-{n + 100:04d}",
+        "nonce": os.urandom(32), "sig": hello_signature(me, challenge["nonce"],
+                                                        challenge["host"])},))) for n in (1, 2, 3))
+    g.link.send(conn, hellos)
+    answers = _answers(raw)
+    assert [a.msgid for a in answers] == [2, 3] and all(a.error for a in answers)
+    assert len(g.host._turns) == 1  # one turn for the connection, one code checked at most

@@ -408,6 +408,10 @@ async def test_host_form_asks_whether_to_resume_an_unfinished_game_or_host_a_new
         await pilot.press("q")  # leave the lobby: it is closed, nothing left to resume
         assert isinstance(app.screen, HostScreen)
         await until(pilot, lambda: can_bind(port), "the port to be free")
+        from net.session.commands.hosting import HostSettings, pending
+
+        await until(pilot, lambda: pending(HostSettings("medici", 3, {})) is None,
+                    "the lobby left to be closed for good")
         await pilot.press("ctrl+s")  # so the form hosts at once, asking nothing
         await until(pilot, lambda: f"palazzo join 127.0.0.1:{port} --code " in text(app),
                     "a new lobby")

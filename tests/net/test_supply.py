@@ -5,6 +5,8 @@ shorter or a rewritten record gains nothing; a rewritten move of its own is name
 import os
 import random
 
+import pytest
+
 from engine.registry import get_game
 from net.session.machines.conversation import hello_signature
 from net.session.machines.host_session import HostSession
@@ -99,7 +101,8 @@ def test_attack_a_shorter_record_gains_nothing(make_game, tmp_path):
         [e.body for e in entries]
 
 
-def test_attack_a_seat_rewriting_its_own_move_is_named(make_game, tmp_path):
+@pytest.mark.parametrize("how", ["posted", "given back"])
+def test_attack_a_seat_rewriting_its_own_move_is_named(make_game, tmp_path, how, caplog):
     g, record = _recorded_game(make_game, tmp_path, steps=35)
     entries = _cut(record, 10)
     host, _ = _resumed(g, record)
@@ -117,12 +120,17 @@ def test_attack_a_seat_rewriting_its_own_move_is_named(make_game, tmp_path):
              "nonce": os.urandom(32),
              "sig": hello_signature(me, challenge["nonce"], challenge["host"])}
     other = Entry.sign(me, {**entries[k].fields, "kind": "pass"})
+    given = [e.to_wire() for e in entries[10:k]]
+    if how == "posted":
+        rewrite = codec.send(Request(3, "post", (other.to_wire(),)))
+    else:  # given back as if it were the record, after the entries before it
+        given.append(other.to_wire())
+        rewrite = b""
     link.send(conn, codec.send(Request(1, "hello", (hello,))) + codec.send(Request(
-        2, "supply", ({"entries": [e.to_wire() for e in entries[10:k]]},))) + codec.send(
-        Request(3, "post", (other.to_wire(),))))
+        2, "supply", ({"entries": given},))) + rewrite)
     link.pump()
-    assert len(host.table.transcript) == k
-    assert [r.msgid for r in raw.events() if isinstance(r, Response)] == [1, 2]  # post held
+    assert len(host.table.transcript) == k  # its rewritten move waits for the others
+    assert [r.msgid for r in raw.events() if isinstance(r, Response)] == [1, 2]
     for i in range(4):
         if i != a:
             peer = g.peers[i]
@@ -131,8 +139,13 @@ def test_attack_a_seat_rewriting_its_own_move_is_named(make_game, tmp_path):
             link.add(peer)
     link.pump()
     assert host.table.transcript.entries[k].body == entries[k].body  # the original stands
-    (answer,) = [r for r in raw.events() if isinstance(r, Response) and r.msgid == 3]
-    assert answer.error.code == E_CHEAT and "signed two different entries" in answer.error.message
+    if how == "posted":
+        (answer,) = [r for r in raw.events() if isinstance(r, Response) and r.msgid == 3]
+        assert answer.error.code == E_CHEAT
+        assert "signed two different entries" in answer.error.message
+    else:
+        assert f"cheat detected: seat {a} at step {k}: signed two different entries" in \
+            caplog.text
 
 
 def test_a_restarted_host_holds_posts_until_its_seats_are_back(make_game, tmp_path):

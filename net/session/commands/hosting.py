@@ -265,7 +265,10 @@ def pending_text(record: resume.HostRecord) -> str:
         title = get_game(str(record.game)).rules.title
     except (KeyError, ValueError):
         title = str(record.game)
-    what = (f"an open lobby of {title} for {record.players}" if record.lobby else
+    lost = record.lost_game
+    what = (f"an unfinished game of {title} for {record.players} whose record lost its start "
+            f"(game {lost.hex()[:8]}: its players give it back)" if lost is not None else
+            f"an open lobby of {title} for {record.players}" if record.lobby else
             f"an unfinished game of {title} for {record.players} "
             f"(game {record.game_id.hex()[:8]}, {len(record.entries())} entries)")
     limit = r.get("turn_timeout")

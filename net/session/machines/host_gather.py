@@ -10,7 +10,9 @@ said hello again: it writes no forfeit and holds every post unanswered meanwhile
 ``have`` is longer than the host's transcript (the host's record was damaged) is seated and
 gives the rest back with ``supply {entries}``: each entry is checked by the observer table as
 any other, in order, and relayed. A forged, reordered or foreign entry is refused and stops
-the supply; a seat that gives less only gives less. Since posts wait while the host gathers,
+the supply; a seat that gives less only gives less. A seat's own entries at the end of what it
+gives back wait as its posts do (a rewritten move of its own, given back rather than posted,
+gains nothing either). Since posts wait while the host gathers,
 the longest valid record the seats hold is in before anyone writes again; an entry that then
 differs from one held for its place, signed by the same author, is that author's equivocation
 (``check_equivocation``), named with both signatures.
@@ -30,7 +32,7 @@ from net.session.machines.conversation import SUPPLY_CHUNK, check_equivocation, 
 from net.session.machines.entries import Phase
 from net.session.machines.host_door import Conn, Seat
 from net.session.machines.table import Table
-from net.wire.errors import E_BAD_PARAMS, E_WRONG_PHASE, RemoteProtocolError
+from net.wire.errors import E_BAD_PARAMS, E_WRONG_PHASE, CheatDetected, RemoteProtocolError
 from net.wire.rpc import Request
 from net.wire.transcript import Entry
 
@@ -52,6 +54,8 @@ class HostGather:
     _back: set[int]
     _owed: dict[int, int]
     _held: list[tuple[int, Request]]
+    #: a seat's own entries at the end of what it gave back: taken once the gathering is over
+    _tails: dict[int, list[Entry]]
     #: the game a host whose record lost its start was serving (``None``: not such a host)
     lost_game: bytes | None = None
 
@@ -78,9 +82,17 @@ class HostGather:
         return self.clock() < self._gather_until and len(self._back) < len(self.seats)
 
     def _release(self) -> None:
-        """The gathering is over: answer the posts held meanwhile, in the order they came."""
-        if not self._held or self._gathering():
+        """The gathering is over: take each seat's own entries at the end of what it gave
+        back, then answer the posts held meanwhile, in the order they came."""
+        if (not self._held and not self._tails) or self._gathering():
             return
+        tails, self._tails = self._tails, {}
+        for conn, entries in tails.items():
+            try:
+                self._take_supply(entries)
+            except (RemoteProtocolError, CheatDetected) as e:
+                log.warning("connection %s: its own last entries given back are refused: %s",
+                            conn, e)
         held, self._held = self._held, []
         for conn, req in held:
             c = self.conns.get(conn)
@@ -101,13 +113,23 @@ class HostGather:
         self._seat_of(conn, "supply entries")
         if self.table.phase is Phase.LOBBY:
             raise RemoteProtocolError("the game has not started", E_WRONG_PHASE)
+        seat = self.conns[conn].seat
+        entries = self._tails.pop(conn, [])
+        for item in items:
+            if type(item) is not dict:
+                raise RemoteProtocolError("an entry is a map", E_BAD_PARAMS)
+            entries.append(Entry.parse(item.get("body"), item.get("sig")))
+        cut = len(entries)  # its own entries at the end wait as its posts do
+        while cut and entries[cut - 1].author == seat:
+            cut -= 1
+        if cut < len(entries):
+            self._tails[conn] = entries[cut:]
         before = len(self.table.transcript)
         try:
-            self._take_supply(items)
+            self._take_supply(entries[:cut])
         finally:
-            seat = self.conns[conn].seat
             if seat is not None and seat in self._owed:  # it gave what it gives: back
-                if len(self.table.transcript) >= self._owed[seat] or \
+                if len(self.table.transcript) + len(entries) - cut >= self._owed[seat] or \
                         len(self.table.transcript) == before:
                     del self._owed[seat]
                     self._back.add(seat)
@@ -152,11 +174,8 @@ class HostGather:
             self._back.add(i)
         return items
 
-    def _take_supply(self, items: list[Any]) -> None:
-        for item in items:
-            if type(item) is not dict:
-                raise RemoteProtocolError("an entry is a map", E_BAD_PARAMS)
-            entry = Entry.parse(item.get("body"), item.get("sig"))
+    def _take_supply(self, entries: list[Entry]) -> None:
+        for entry in entries:
             held = len(self.table.transcript)
             if entry.seq < held:
                 check_equivocation(self.table, entry)  # the same author's two: named

@@ -151,6 +151,7 @@ class HostSession(HostGather, HostDoor):
         self._back: set[int] = set()
         self._owed: dict[int, int] = {}  # seat -> the length it said it holds, not given yet
         self._held: list[tuple[int, Request]] = []  # posts that wait for the gathering to end
+        self._tails: dict[int, list[Entry]] = {}  # a seat's own entries at the end of a supply
         self._turns: list[tuple[int, int, Request]] = []  # hellos waiting for a code check
 
     # -- the sans-IO surface ------------------------------------------------------------------
