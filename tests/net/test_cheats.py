@@ -668,7 +668,8 @@ def test_a_seat_that_does_not_sign_the_end_is_forfeited_the_game_stands_and_no_o
     assert len(g.transcripts()) == 1
     v = verify_bytes(g.peers[1].table.transcript.to_bytes())
     assert v.ok and v.kind == "verified" and v.seat is None and v.exit_status == 0
-    assert v.text.endswith("; not signed at the end by mallory")
+    assert v.text.endswith("; one side's record: seats mallory did not sign (mallory forfeited: "
+                           "no move within 30 seconds)")
 
 
 # -- 4. a card duplicated or dropped in a shuffle -------------------------------------------------

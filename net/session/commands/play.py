@@ -36,6 +36,7 @@ from net.session.commands.hosting import (
     host_gone_line,
     parse_address,
     result_line,
+    save_refused,
     save_transcript,
     seat_session,
 )
@@ -177,6 +178,10 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
             say(result_line(session.table))
         elif e.kind == "rematch":
             say(e.data)
+        elif e.kind == "cheat":  # named with evidence this program checked; the game goes on
+            say(f"{e.data} (evidence checked by this program)")
+        elif e.kind == "evidence":
+            say(f"evidence: {e.data}")
 
     bot = LateBot(session, game_bot) if game_bot else None
     runner = PeerRunner(session, host, port, bot, on_event, pace=pace, retries=retries)
@@ -196,6 +201,7 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
         else:
             say(f"error: {e}")
         return exit_status(session, gave_up=e.gave_up)
+    save_refused(session.table, session.refused, say)
     if session.state is PeerState.OVER:
         assert session.table is not None
         save_transcript(session.table, say)

@@ -44,6 +44,7 @@ from net.session.machines.conversation import (
     check_equivocation,
     param_map,
 )
+from net.session.machines.echo import HostAgreement
 from net.session.machines.entries import MAX_TIMEOUT, Phase
 from net.session.machines.host_door import DEFERRED, Claim, Conn, ConnState, HostDoor, Seat
 from net.session.machines.table import Table
@@ -68,7 +69,7 @@ from net.wire.transcript import NONCE_SIZE, Entry, derive_game_id, genesis
 log = logging.getLogger("palazzo.net")
 
 
-class HostSession(HostDoor):
+class HostSession(HostDoor, HostAgreement):
     """The host: lobby, seats, the start, and the checked relay of every entry."""
 
     def __init__(
@@ -149,7 +150,11 @@ class HostSession(HostDoor):
             return []
         try:  # frames are parsed one by one: those after a close are never looked at
             for event in c.codec.iter_events(data):
-                if c.closed or c.muted or not self._within_budget(conn, c):
+                if c.closed or c.muted:
+                    break
+                # an acknowledgement is bounded by the entries instead (one per new head)
+                if not (isinstance(event, Notification) and event.method == "ack"
+                        and c.seat is not None) and not self._within_budget(conn, c):
                     break
                 self._handle(conn, event)
         except RemoteProtocolError as e:
@@ -267,6 +272,8 @@ class HostSession(HostDoor):
             self._after(conn, event.method)
         elif isinstance(event, Notification) and event.method in ("status", "leave"):
             self._peer_note(conn, event)
+        elif isinstance(event, Notification) and event.method in ("ack", "evidence"):
+            self._agreement_note(conn, event)
         elif isinstance(event, Notification):
             msg = f"unknown notification {event.method!r} (peers send requests only)"
             self._warn(conn, msg)
@@ -309,6 +316,11 @@ class HostSession(HostDoor):
         undo = self.on_check(entry) if self.on_check is not None else None
         try:
             self.table.accept(entry)
+        except CheatDetected as e:
+            if undo is not None:
+                undo()
+            self._name_refused(conn, entry, e)
+            raise
         except BaseException:
             if undo is not None:
                 undo()
@@ -336,7 +348,7 @@ class HostSession(HostDoor):
             if c.watcher is None:  # seated: entries may be large (a watcher sends none)
                 c.codec.receive_limit = c.codec.frame_limit
             for entry in self.table.transcript.entries[c.resume_from :]:
-                self._notify(conn, "entry", entry.to_wire())
+                self._notify(conn, "entry", self._wire(entry))
             self._broadcast_lobby()
             for said in self.chat.backlog({s.key: s.nonce for s in self.seats}):
                 self._notify(conn, "said", said.to_wire())  # after the lobby: it names them
@@ -410,7 +422,7 @@ class HostSession(HostDoor):
             self.on_entry(entry)
         self.chat.entry(entry)
         # first to its author (its post answered), then to the seat that writes next
-        self._broadcast("entry", entry.to_wire(), first=(entry.author, self.table.writer()))
+        self._broadcast("entry", self._wire(entry), first=(entry.author, self.table.writer()))
         self._track_due()
         if self.table.phase is Phase.OVER and not self.finished:
             self.finished = True

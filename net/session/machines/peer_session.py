@@ -22,6 +22,7 @@ from typing import Any
 from net.session.features.chat import ChatPeer, text_problem
 from net.session.features.presence import NoteBook, Presence, notes, read_presence
 from net.session.features.rematch import PEER_GRACE, REMATCH_WAIT, Expected, PeerRematch
+from net.session.machines.agreement import Agreement
 from net.session.machines.conversation import (
     HOST_TAG,
     RETRY,
@@ -31,16 +32,19 @@ from net.session.machines.conversation import (
     printable,
     typed,
 )
+from net.session.machines.echo import PeerAgreement
 from net.session.machines.entries import Phase
 from net.session.machines.table import Table
 from net.session.records.journal import Journal
 from net.wire.errors import (
     E_BAD_PARAMS,
     E_BAD_SIGNATURE,
+    E_OUT_OF_ORDER,
     E_UNKNOWN_METHOD,
     E_WRONG_PHASE,
     HOST,
     CheatDetected,
+    Fault,
     LocalProtocolError,
     RemoteProtocolError,
 )
@@ -112,7 +116,7 @@ class PeerEvent:
     data: Any = field(default=None)
 
 
-class PeerSession:
+class PeerSession(PeerAgreement):
     """A seat's side: answers the challenge, follows the transcript, writes its entries.
 
     ``receive_data`` takes bytes from the host; ``data_to_send`` gives bytes for it. When
@@ -150,6 +154,10 @@ class PeerSession:
         self._calls: dict[int, str] = {}
         self._pending: int | None = None
         self._posted: Entry | None = None  # the entry just posted, to check ahead
+        #: who acknowledged which heads (``net.session.machines.agreement``), and this seat's
+        #: entry that waits for them before it is posted
+        self.agreement = Agreement()
+        self._gated: Entry | None = None
         self._sync_to = 0
         self._logged = 0
         self.refusal = ""  # what the host said last when it closed a connection for room
@@ -174,6 +182,8 @@ class PeerSession:
                 self._handle(event)
                 if self.failed:
                     return
+        except Fault as e:  # names nobody: it says what happened
+            self._fail(e)
         except RemoteProtocolError as e:
             self._fail(RemoteProtocolError(f"the host sent a malformed frame: {e}", e.code))
         except CheatDetected as e:
@@ -200,6 +210,7 @@ class PeerSession:
         self._out = bytearray()  # whatever was not sent went with the old connection
         self._pending = None
         self._posted = None
+        self._gated = None  # it goes out again from the journal (``held``)
         self._go(Step.RECONNECTED)
 
     def connection_lost(self) -> None:
@@ -422,17 +433,28 @@ class PeerSession:
                 check_equivocation(self.table, entry)
             except RemoteProtocolError as e:
                 raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
+            except CheatDetected:  # its author signed two entries: the pair is the evidence
+                self._two_entries(entry, m.get("ack"))
+                raise
             if self.table.transcript.entries[entry.seq].body != entry.body:
+                self._two_entries(entry, m.get("ack"))
                 raise CheatDetected(HOST, entry.seq, "the host relayed two different entries for "
                                     "one place in the transcript")
             return
         why = self.expect.refuses(entry) if self.expect is not None and entry.seq == 0 else None
         if why is not None:
             raise CheatDetected(HOST, 0, f"rematch check: {why}")
+        if entry.seq > len(self.table.transcript):  # a gap: the host's record and this one differ
+            raise Fault(
+                f"fault: the host sent entry {entry.seq} while this seat holds "
+                f"{len(self.table.transcript)} (the host may have lost part of its record, say "
+                "to a disk failure): nobody is named; this seat's record is saved, and it may "
+                "join again once the host has its record back", E_OUT_OF_ORDER)
         try:
             self.table.accept(entry)
         except RemoteProtocolError as e:
             raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
+        self._agree_entry(entry, m.get("ack"))
         if self._pending is not None and entry.seq >= self._pending:
             self._pending = None
         self._go(Step.STARTED)  # the first entry: the game is under way
@@ -501,8 +523,20 @@ class PeerSession:
 
     def _post(self, entry: Entry) -> None:
         self._pending = entry.seq
+        if self._gate(entry):  # it discloses: it waits until every other seat has acknowledged
+            self._gated = entry
+            return
+        self._send_post(entry)
+
+    def _send_post(self, entry: Entry) -> None:
         self._posted = entry
         self._call("post", (entry.to_wire(),))
+
+    def _send_note(self, method: str, payload: dict[str, Any]) -> None:
+        self._out += self.codec.send(Notification(method, (payload,)))
+
+    def _event(self, kind: str, data: Any) -> None:
+        self.events.append(PeerEvent(kind, data))
 
     def check_ahead(self) -> None:
         """Check the entry just posted on this seat's own table while the host checks it (call
@@ -522,6 +556,8 @@ class PeerSession:
         self.state = PEER_TRANSITIONS[self.state].get(step, self.state)
 
     def _fail(self, error: Exception) -> None:
+        if self.failed:  # the first reason stands (a cheat named with its evidence, say)
+            return
         if self.state is PeerState.OVER:  # the game ended as it did: only the rematch is off
             self._rematch_lines(self.rematch.stop(str(error)))
             return
@@ -540,4 +576,6 @@ _PEER_NOTES: dict[str, str] = {
     "presence": "_on_presence",
     "said": "_on_said",
     "rematch": "_on_early_rematch",
+    "ack": "_on_ack",
+    "evidence": "_on_evidence",
 }

@@ -530,19 +530,34 @@ class Table(OwnSeat):
 
     # -- the end ------------------------------------------------------------------------------
 
+    def agreed(self) -> tuple[bool, str]:
+        """Whether the record is agreed: every seat of the start signed its ``end``, each over
+        the same head of the game (the chain runs through every end); and the words for it,
+        "agreed by all N seats" or "one side's record: seats X did not sign (why)"."""
+        unsigned = [s for s in range(self.players) if s not in self.ended]
+        if not unsigned:
+            return True, f"agreed by all {self.players} seats"
+        why = dict(self.forfeits)
+        reasons = [f"{self.seats[s].name} forfeited: {why[s]}" if s in why else
+                   f"{self.seats[s].name}: the game ended before its end" for s in unsigned]
+        names = ", ".join(self.seats[s].name for s in unsigned)
+        return False, f"one side's record: seats {names} did not sign ({'; '.join(reasons)})"
+
     def result(self) -> dict[str, Any]:
         """How the game ended, as plain data (``scores``, ``winners``, ``end``, ``text``), and
         ``verdict``: "verified" once over (every entry was checked as it arrived), "verified as
-        far as it went: <how it ended>" when a forfeit cut the game short."""
+        far as it went: <how it ended>" when a forfeit cut the game short; ``agreed``: the
+        words of ``agreed()`` (once over)."""
         over = self.phase is Phase.OVER
+        agreed = self.agreed()[1] if over else "not over yet"
         if self.forfeited and self.rules.current_player(self.view) != TERMINAL:
             text = "; ".join(f"{self.seats[s].name} forfeited ({why})" for s, why in self.forfeits)
             verdict = f"verified as far as it went: {text}" if over else "not over yet"
             return {"end": "forfeit", "forfeited": sorted(self.forfeited), "text": text,
-                    "scores": [], "winners": [], "verdict": verdict}
+                    "scores": [], "winners": [], "verdict": verdict, "agreed": agreed}
         o = self.rules.outcome(self.view)
         return {**o.to_data(), "text": o.detail.get("text", o.end),
-                "verdict": "verified" if over else "not over yet"}
+                "verdict": "verified" if over else "not over yet", "agreed": agreed}
 
 
 #: entry kind -> the method that checks an entry of that kind and returns the change to make
