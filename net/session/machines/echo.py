@@ -109,8 +109,22 @@ class HostAgreement:
             self._warn(conn, f"ack: ignored (seat {seat} acknowledged another history of {n} "
                        "entries than the host's)")
         else:
-            self._broadcast("ack", {"seat": seat, "n": n, "head": head, "sig": m["sig"],
-                                    "host": self._head_sig(n)}, but=conn)
+            relayed = {"seat": seat, "n": n, "head": head, "sig": m["sig"],
+                       "host": self._head_sig(n)}
+            self.__dict__.setdefault("_latest_acks", {})[seat] = relayed
+            self._broadcast("ack", relayed, but=conn)
+
+    def _resend_acks(self, conn: int) -> None:
+        """To a connection just seated or watching: each other seat's latest acknowledgement
+        (those relayed while it was away are lost with its old connection)."""
+        latest: dict[int, dict[str, Any]] = self.__dict__.get("_latest_acks", {})
+        seat = self.conns[conn].seat
+        for s, relayed in latest.items():
+            if s != seat:
+                self._notify(conn, "ack", relayed)
+
+    def _notify(self, conn: int, method: str, payload: dict[str, Any]) -> None:
+        raise NotImplementedError  # the door's
 
     def _name_refused(self, conn: int, entry: Entry, cheat: CheatDetected) -> None:
         """Show every other seat and watcher a post refused for its author's cheat."""

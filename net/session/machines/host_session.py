@@ -349,6 +349,7 @@ class HostSession(HostDoor, HostAgreement):
                 c.codec.receive_limit = c.codec.frame_limit
             for entry in self.table.transcript.entries[c.resume_from :]:
                 self._notify(conn, "entry", self._wire(entry))
+            self._resend_acks(conn)
             self._broadcast_lobby()
             for said in self.chat.backlog({s.key: s.nonce for s in self.seats}):
                 self._notify(conn, "said", said.to_wire())  # after the lobby: it names them

@@ -211,6 +211,7 @@ class PeerSession(PeerAgreement):
         self._pending = None
         self._posted = None
         self._gated = None  # it goes out again from the journal (``held``)
+        self.agreement.sent = 0  # acknowledged again once back: the host may have restarted
         self._go(Step.RECONNECTED)
 
     def connection_lost(self) -> None:
@@ -393,6 +394,7 @@ class PeerSession(PeerAgreement):
         self._sync_to = result.get("length", 0) if type(result.get("length")) is int else 0
         if result.get("resume"):
             self._go(Step.RESUMED)
+            self._acknowledge()  # when it already holds every entry, nothing else would
         else:
             self._go(Step.SEATED)
             if self.auto_ready:
