@@ -484,3 +484,22 @@ def test_attack_cheat_named_to_every_seat():
         assert p.state == "over" and p.table.result()["agreed"] == "agreed by all 3 seats"
     assert cheat.state == "over"
     assert all(e.kind != "cheat" for e in cheat.events)  # the honest are never named
+
+
+def test_a_seat_away_while_its_disclosure_waited_gets_the_acknowledgements_again():
+    """The acknowledgements relayed while a seat was away went with its old connection: the
+    host gives it each seat's latest again, and the game goes on to its agreed end."""
+    host, link, peers, conns = table(HostSession, game="medici")
+    _play_until(host, link, lambda: any(p._gated is not None for p in peers))
+    waiting = next(i for i, p in enumerate(peers) if p._gated is not None)
+    held = peers[waiting]._gated
+    link.drop(conns[waiting])
+    link.pump()  # the others acknowledge; nothing reaches the seat that is away
+    assert len(host.table.transcript) == held.seq and not host.finished
+    peers[waiting].reconnect()
+    link.add(peers[waiting], bot(waiting, "medici"))
+    link.pump()
+    assert host.finished and [p.state for p in peers] == ["over"] * PLAYERS, \
+        [str(p.error) for p in peers]
+    assert host.table.transcript.entries[held.seq].body == held.body  # the same bytes again
+    assert {p.table.result()["agreed"] for p in peers} == {"agreed by all 3 seats"}
