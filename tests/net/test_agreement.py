@@ -28,6 +28,7 @@ from net.session.runners.link import MemoryLink
 from net.wire.errors import HOST, CheatDetected
 from net.wire.identity import Identity
 from net.wire.transcript import Entry, Transcript
+from tests.net.test_attacks import readable
 
 PLAYERS = 3
 
@@ -271,9 +272,15 @@ def test_attack_fork_leak(what, coalition, tmp_path):
     link.pump()
 
     honest = [s for s in range(PLAYERS) if s not in colluders]
+    # 1. with everything the host holds (both sides, every post) and the colluders' secrets,
+    # no card of the victim's opens that the history the host keeps has not shown
+    everything = [*host.table.transcript.entries, forfeit,
+                  *(e for posts in host.after_fork.values() for e in posts)]
+    secrets = {s: peers[s].table.dealer.secret for s in colluders}
+    assert [c for c in readable(everything, host.table, secrets) if c[2] == victim] == []
     posted_by_victim = host.after_fork.get(conns[victim], [])
     if coalition != "host and all seats but one":
-        # 1. nothing disclosed on the fork: the victim held its entry, unposted
+        # nothing disclosed on the fork: the victim held its entry, unposted
         assert [e for e in posted_by_victim if discloses(e)] == []
         assert peers[victim]._gated is not None or peers[victim].failed
     else:
