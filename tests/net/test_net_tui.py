@@ -216,8 +216,11 @@ def test_a_forfeited_game_is_verified_as_far_as_it_went(make_game, clock):
     g.link.pump()
     view = NetClient(g.peers[0], lambda action: None).snapshot()
     assert view.over
-    assert view.audit == "verified as far as it went: bot2 forfeited (no move within 30 seconds)"
+    assert view.audit == ("verified as far as it went: bot2 forfeited (no move within 30 seconds); "
+                          "record: one side's record: seats bot2 did not sign (bot2 forfeited: "
+                          "no move within 30 seconds)")
     assert audit_line(view.audit).plain == (
         "Audit: verified as far as it went: bot2 forfeited (no move within 30 seconds); every "
-        "signature, proof and move up to there checks out")
+        "signature, proof and move up to there checks out\nRecord: one side's record: seats bot2 "
+        "did not sign (bot2 forfeited: no move within 30 seconds)")
 
