@@ -144,8 +144,12 @@ class PeerAgreement:
     _gated: Entry | None
     WATCH: bool
 
+    codec: Any
+    _out: bytearray
+    notes: Any
+
     def _send_note(self, method: str, payload: dict[str, Any]) -> None:
-        raise NotImplementedError  # the session's
+        self._out += self.codec.send(Notification(method, (payload,)))
 
     def _send_post(self, entry: Entry) -> None:
         raise NotImplementedError  # the session's
@@ -158,6 +162,14 @@ class PeerAgreement:
 
     def _event(self, kind: str, data: Any) -> None:
         raise NotImplementedError  # the session's
+
+    def _agreement_event(self, kind: str, data: Any) -> None:
+        """An event of the agreement: ``cheat`` (named with evidence this program checked),
+        ``evidence`` (where it is kept) or ``note`` (a fault); the first and the last also go
+        to the table's log, as the presence notes do."""
+        self._event(kind, data)
+        if kind in ("cheat", "note"):
+            self.notes.add(f"{data} (evidence checked)" if kind == "cheat" else str(data))
 
     # -- entries and heads --------------------------------------------------------------------
 
@@ -224,7 +236,7 @@ class PeerAgreement:
             self._name(item)
         if items:
             return
-        self._event("note", f"{t.seats[seat].name} acknowledged another history of the first {n} "
+        self._agreement_event("note", f"{t.seats[seat].name} acknowledged another history of the first {n} "
                     "entries, without a signature that names anyone: this game cannot be agreed "
                     "(the host may be showing seats different histories)")
 
@@ -293,7 +305,7 @@ class PeerAgreement:
         self._send_note("evidence", item)
         try:
             where = save_two_heads(start, item, self.__dict__.get("evidence_folder"))
-            self._event("evidence", str(where))
+            self._agreement_event("evidence", str(where))
         except OSError as e:
             log.warning("the evidence could not be saved: %s", e)
         cheat = CheatDetected(finding.signer, finding.n, finding.reason)
@@ -301,7 +313,7 @@ class PeerAgreement:
         if finding.signer == HOST:
             self._fail(cheat)
         else:
-            self._event("cheat", cheat)
+            self._agreement_event("cheat", cheat)
 
     def _on_evidence(self, m: dict[str, Any]) -> None:
         t = self.table
@@ -332,7 +344,7 @@ class PeerAgreement:
                 cheat = CheatDetected(c.seat, c.step, c.reason, c.code)
                 cheat.evidence = {"kind": "refused", "entry": entry.to_wire()}  # type: ignore[attr-defined]
                 self.refused.append(entry)
-                self._event("cheat", cheat)
+                self._agreement_event("cheat", cheat)
                 return
         except Exception:  # not checkable here (out of order, a bad signature): nobody named
             pass

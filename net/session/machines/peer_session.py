@@ -534,16 +534,8 @@ class PeerSession(PeerAgreement):
         self._posted = entry
         self._call("post", (entry.to_wire(),))
 
-    def _send_note(self, method: str, payload: dict[str, Any]) -> None:
-        self._out += self.codec.send(Notification(method, (payload,)))
-
     def _event(self, kind: str, data: Any) -> None:
-        """An event of the agreement (``net.session.machines.echo``): ``cheat`` (named with
-        evidence this program checked), ``evidence`` (where it is kept) or ``note`` (a fault);
-        the first and the last also go to the table's log, as the presence notes do."""
         self.events.append(PeerEvent(kind, data))
-        if kind in ("cheat", "note"):
-            self.notes.add(f"{data} (evidence checked)" if kind == "cheat" else str(data))
 
     def check_ahead(self) -> None:
         """Check the entry just posted on this seat's own table while the host checks it (call
