@@ -352,16 +352,17 @@ class SplitHost(HostSession):
         entry = Entry.parse(m.get("body"), m.get("sig"))
         if self.split is None and entry.author == 0 and entry.kind == "act" \
                 and entry.seq == len(self.table.transcript) and self.table.dealer.due() is None:
-            return self._split(conn, entry)
+            x = copy.deepcopy(self.table)
+            x.accept(entry)
+            if x.phase == "play" and x.writer() not in (None, 0):  # another seat to forfeit
+                return self._split(conn, entry, x)
         if self.split is not None and self.conns[conn].seat == 0:
             self.split["posted"].append(entry)  # seat 0's side: kept, relayed to nobody
             return {"seq": entry.seq}
         return super()._post(conn, req)
 
-    def _split(self, conn, entry):
+    def _split(self, conn, entry, x):
         t = self.table
-        x = copy.deepcopy(t)
-        x.accept(entry)
         fx = Entry.sign(self.identity, {
             "game": t.game_id, "seq": entry.seq + 1, "prev": x.transcript.head, "author": HOST,
             "kind": "forfeit", "seat": x.writer(), "reason": "no move within 60 seconds"})
