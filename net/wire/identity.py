@@ -37,10 +37,6 @@ import hashlib
 import os
 from pathlib import Path
 
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from nacl import bindings as _na
 from nacl.exceptions import BadSignatureError
 from nacl.exceptions import RuntimeError as _NaclRuntimeError
@@ -51,7 +47,6 @@ _PROFILE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
 PUBLIC_KEY_SIZE = 32
 SIGNATURE_SIZE = 64
 KEY_MEMO = 256  # keys whose check is remembered
-_RAW = serialization.Encoding.Raw
 
 
 def config_dir() -> Path:
@@ -138,8 +133,15 @@ class Identity:
     def __init__(self, seed: bytes) -> None:
         if len(seed) != 32:
             raise ValueError("an identity seed is 32 bytes")
+        # imported here: what only checks signatures (``palazzo verify``) never needs them
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+        from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
         self._key = Ed25519PrivateKey.from_private_bytes(seed)
-        self.public_key: bytes = self._key.public_key().public_bytes(_RAW, serialization.PublicFormat.Raw)
+        raw = serialization.Encoding.Raw
+        self.public_key: bytes = self._key.public_key().public_bytes(raw, serialization.PublicFormat.Raw)
         seal_key = HKDF(hashes.SHA256(), 32, salt=None, info=b"palazzo/seal/v1").derive(seed)
         self._aead = ChaCha20Poly1305(seal_key)
 

@@ -72,7 +72,7 @@ def discloses(entry: Entry) -> bool:
 def attested(entry: Entry) -> list[tuple[int, bytes]]:
     """The heads an entry's author signs with it: ``(seq, prev)`` and ``(seq + 1, the head after
     it)``."""
-    prev = entry.fields["prev"]
+    prev = entry.prev
     return [(entry.seq, prev), (entry.seq + 1, chain(prev, entry))]
 
 

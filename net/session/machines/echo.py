@@ -35,9 +35,10 @@ import logging
 from typing import Any
 
 from net.session.machines.agreement import Agreement, ack_valid, attested, discloses, sign_ack
+from net.session.machines.conversation import check_equivocation
 from net.session.machines.entries import Phase
 from net.session.records.evidence import check_two_heads, save_two_heads, two_heads
-from net.wire.errors import HOST, CheatDetected, Fault, RemoteProtocolError
+from net.wire.errors import E_OUT_OF_ORDER, HOST, CheatDetected, Fault, RemoteProtocolError
 from net.wire.identity import Identity
 from net.wire.rpc import Notification
 from net.wire.transcript import Entry, chain
@@ -77,12 +78,12 @@ class HostAgreement:
 
     def _wire(self, entry: Entry) -> dict[str, bytes]:
         """``entry`` as the host relays it: with its signature of the head after it."""
-        head = chain(entry.fields["prev"], entry)
-        return {**entry.to_wire(), "ack": self._sign_head(entry.fields["game"], entry.seq + 1, head)}
+        head = chain(entry.prev, entry)
+        return {**entry.to_wire(), "ack": self._sign_head(entry.game_id, entry.seq + 1, head)}
 
     def _agreement_note(self, conn: int, event: Notification) -> None:
         c = self.conns[conn]
-        m = event.params[0] if len(event.params) == 1 and type(event.params[0]) is dict else None
+        m: Any = event.params[0] if len(event.params) == 1 and type(event.params[0]) is dict else None
         t = self.table
         if m is None or (c.seat is None and c.watcher is None) or not t.game_id:
             self._warn(conn, f"{event.method}: ignored (no game, no seat, or not one map)")
@@ -246,7 +247,7 @@ class PeerAgreement:
         reader holds of theirs, name them with the pair."""
         t = self.table
         key = t.author_key(entry.author)
-        if key is None or not entry.signed_by(key) or entry.fields["game"] != t.game_id:
+        if key is None or not entry.signed_by(key) or entry.game_id != t.game_id:
             return
         items = []
         for n, head in attested(entry):
@@ -263,7 +264,42 @@ class PeerAgreement:
         for item in sorted(items, key=lambda i: i["signer"] == HOST):  # the host last: it stops
             self._name(item)
 
+    def _entry_again(self, entry: Entry, ack: Any) -> None:
+        """An entry for a place this reader holds (a rejoin may resend what arrived before the
+        drop): the same bytes change nothing; a different entry signed for the same place is an
+        equivocation by its author, and one of another author a second history shown by the
+        host, named with the two heads when this reader holds them."""
+        t = self.table
+        try:
+            check_equivocation(t, entry)
+        except RemoteProtocolError as e:
+            raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
+        except CheatDetected:  # its author signed two entries: the pair is the evidence
+            self._two_entries(entry, ack)
+            raise
+        if t.transcript.entries[entry.seq].body != entry.body:
+            self._two_entries(entry, ack)
+            raise CheatDetected(HOST, entry.seq, "the host relayed two different entries for one "
+                                "place in the transcript")
+
+    def _no_gap(self, entry: Entry) -> None:
+        """An entry beyond this reader's length is a fault: nobody signed what is missing."""
+        held = len(self.table.transcript)
+        if entry.seq > held:
+            raise Fault(f"fault: the host sent entry {entry.seq} while this seat holds {held} (the "
+                        "host may have lost part of its record, say to a disk failure): nobody is "
+                        "named; this seat's record is saved, and it may join again once the host "
+                        "has its record back", E_OUT_OF_ORDER)
+
     # -- holding what discloses ---------------------------------------------------------------
+
+    def _hold(self, entry: Entry) -> bool:
+        """Keep ``entry`` back if it discloses and some other seat still in has not acknowledged
+        the head it is written on (``_release`` posts it)."""
+        if self._gate(entry):
+            self._gated = entry
+            return True
+        return False
 
     def _gate(self, entry: Entry) -> bool:
         """Whether ``entry`` must wait for acknowledgements before it is posted."""

@@ -15,10 +15,9 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
+from engine.core import GameAction, GameState
 from net.session.features.chat import ChatPeer, text_problem
 from net.session.features.presence import NoteBook, Presence, notes, read_presence
 from net.session.features.rematch import PEER_GRACE, REMATCH_WAIT, Expected, PeerRematch
@@ -26,20 +25,23 @@ from net.session.machines.agreement import Agreement
 from net.session.machines.conversation import (
     HOST_TAG,
     RETRY,
+    SUPPLY_CHUNK,
     VERSION,
-    check_equivocation,
     hello_signature,
     printable,
     typed,
 )
 from net.session.machines.echo import PeerAgreement
 from net.session.machines.entries import Phase
+from net.session.machines.peer_states import PEER_TRANSITIONS as PEER_TRANSITIONS
+from net.session.machines.peer_states import PeerEvent as PeerEvent
+from net.session.machines.peer_states import PeerState as PeerState
+from net.session.machines.peer_states import Step as Step
 from net.session.machines.table import Table
 from net.session.records.journal import Journal
 from net.wire.errors import (
     E_BAD_PARAMS,
     E_BAD_SIGNATURE,
-    E_OUT_OF_ORDER,
     E_UNKNOWN_METHOD,
     E_WRONG_PHASE,
     HOST,
@@ -60,60 +62,6 @@ from net.wire.rpc import Codec, Notification, Request, Response
 from net.wire.transcript import NONCE_SIZE, Entry
 
 log = logging.getLogger("palazzo.net")
-
-
-class PeerState(str, Enum):
-    """Where a seat's session stands; ``PEER_TRANSITIONS`` says which state follows which."""
-
-    CONNECTING = "connecting"  # a new connection: the challenge, the hello and its answer
-    LOBBY = "lobby"  # seated, the game not started
-    PLAYING = "playing"  # the game under way (or taken up again after a drop)
-    OVER = "over"  # the table reached its end: only a rematch is talked about now
-    FAILED = "failed"  # stopped for good: ``error`` says why (a cheat names its author)
-    DISCONNECTED = "disconnected"  # the connection went; ``reconnect`` starts over
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class Step(Enum):
-    """What moves a seat's session from one state to another."""
-
-    SEATED = "the host seated it in the lobby"
-    RESUMED = "the host seated it in a game under way"
-    STARTED = "an entry arrived in the lobby"
-    ENDED = "its table reached the end of the game"
-    FAILED = "it stopped (a refusal, a malformed message, a detected cheat)"
-    LOST = "its connection went"
-    RECONNECTED = "a new connection"
-
-
-_UNDER_WAY = {
-    Step.SEATED: PeerState.LOBBY, Step.RESUMED: PeerState.PLAYING, Step.ENDED: PeerState.OVER,
-    Step.FAILED: PeerState.FAILED, Step.RECONNECTED: PeerState.CONNECTING,
-}
-#: The rule of this module: this table is the one place that says which state follows which;
-#: ``_go`` alone changes ``state``. A step its state has no row for leaves the state as it is
-#: (a game over is never failed, only its rematch: ``_fail``; a failed session stays failed).
-PEER_TRANSITIONS: dict[PeerState, dict[Step, PeerState]] = {
-    PeerState.CONNECTING: {**_UNDER_WAY, Step.LOST: PeerState.DISCONNECTED},
-    PeerState.LOBBY: {**_UNDER_WAY, Step.STARTED: PeerState.PLAYING,
-                      Step.LOST: PeerState.DISCONNECTED},
-    PeerState.PLAYING: {**_UNDER_WAY, Step.LOST: PeerState.DISCONNECTED},
-    PeerState.DISCONNECTED: dict(_UNDER_WAY),
-    PeerState.OVER: {},
-    PeerState.FAILED: {Step.FAILED: PeerState.FAILED},
-}
-
-
-@dataclass
-class PeerEvent:
-    """Something a peer's user may want to hear: ``kind`` is lobby, log, turn, over, failed,
-    presence (``data`` the ``Presence`` read), note (``data`` a line: "Jo left", ...) or
-    rematch (a line on the rematch after the end: ``net.session.features.rematch``)."""
-
-    kind: str
-    data: Any = field(default=None)
 
 
 class PeerSession(PeerAgreement):
@@ -159,12 +107,21 @@ class PeerSession(PeerAgreement):
         self.agreement = Agreement()
         self._gated: Entry | None = None
         self._sync_to = 0
+        self._bye = ""  # a bye the host sent before it answered this connection's hello
+        #: when the latest entry reached this seat live (not in a rejoin's backlog), or None
+        self._live_at: float | None = None
         self._logged = 0
         self.refusal = ""  # what the host said last when it closed a connection for room
         #: the last presence the host sent (``net.session.features.presence``; the host's word only)
         self.presence: Presence | None = None
         self.notes = NoteBook()  # the notes from the presences, for a table's log
+        #: when this seat's program gives up on a host that does not answer (on ``clock``),
+        #: ``None`` while the host answers (set by the runner: ``net.session.features.liveness``)
+        self.host_gone: float | None = None
         self._bad_presence = False  # a malformed presence was refused already
+        #: ``cannot save: <reason>`` while the host or this seat cannot write its record
+        self.host_trouble = ""
+        self.own_trouble = ""
         #: table talk (``net.session.features.chat``): events ``said``, ``refused`` and ``note``
         self.chat = ChatPeer(identity, lambda kind, data: self.events.append(PeerEvent(kind, data)),
                              lambda: len(self.table.steps) if self.table is not None else 0)
@@ -198,6 +155,11 @@ class PeerSession(PeerAgreement):
         return self.state is PeerState.FAILED
 
     def data_to_send(self) -> bytes:
+        trouble = self.journal.trouble
+        if trouble.changed:  # this seat's own disk: said on its screen, the game goes on
+            trouble.changed = False
+            self.own_trouble = trouble.text
+            self.events.append(PeerEvent("note", trouble.text or "saving again"))
         out, self._out = bytes(self._out), bytearray()
         return out
 
@@ -206,6 +168,7 @@ class PeerSession(PeerAgreement):
         if Step.RECONNECTED not in PEER_TRANSITIONS[self.state]:
             return
         self.codec = Codec()
+        self._bye = ""
         self._calls.clear()
         self._out = bytearray()  # whatever was not sent went with the old connection
         self._pending = None
@@ -215,6 +178,9 @@ class PeerSession(PeerAgreement):
         self._go(Step.RECONNECTED)
 
     def connection_lost(self) -> None:
+        if self.state is PeerState.CONNECTING and self._bye:  # the host quit meanwhile
+            self._fail(RemoteProtocolError(f"the host ended the session: {self._bye}"))
+            return
         if self.state is PeerState.OVER and self.rematch.waiting():
             self._rematch_lines(self.rematch.stop("the host closed the connection"))
         if Step.LOST in PEER_TRANSITIONS[self.state]:
@@ -240,10 +206,10 @@ class PeerSession(PeerAgreement):
         return self._turn_since
 
     @property
-    def view(self) -> Any:
+    def view(self) -> GameState | None:
         return None if self.table is None else self.table.view
 
-    def act(self, action: Any, auto: bool = False) -> None:
+    def act(self, action: GameAction, auto: bool = False) -> None:
         """Post this seat's decision; ``LocalProtocolError`` if it is not legal or not due.
         ``auto``: this seat's program played it after the turn limit (``takeover_due``)."""
         if not self.decision_due():
@@ -337,6 +303,11 @@ class PeerSession(PeerAgreement):
             if method == "say":
                 self._on_say_answer(event)
                 return
+            if method == "supply":  # a refusal stops the giving back, not the game
+                if event.error is not None:
+                    note = f"the host took only part of this seat's record: {printable(event.error.message)}"
+                    self.events.append(PeerEvent("note", note))
+                return
             if event.error is not None:
                 self._fail(RemoteProtocolError(
                     f"the host refused {method}: {event.error.message}", event.error.code))
@@ -391,7 +362,15 @@ class PeerSession(PeerAgreement):
                                       "to this peer's challenge is not signed by the key it "
                                       "announced)", E_BAD_SIGNATURE)
         self.seat = result["seat"]
+        if result.get("resume") and self.table.game_id and self.table.me >= 0:
+            self.seat = self.table.me  # its own start says which (a host may have lost it)
         self._sync_to = result.get("length", 0) if type(result.get("length")) is int else 0
+        held = self.table.transcript.entries
+        if result.get("resume") and 0 <= self._sync_to < len(held):  # the host lost some
+            self.events.append(PeerEvent("note", f"the host holds {self._sync_to} of this "
+                                         f"seat's {len(held)} entries: giving it the rest"))
+            for i in range(self._sync_to, len(held), SUPPLY_CHUNK):
+                self._call("supply", ({"entries": [e.to_wire() for e in held[i:i + SUPPLY_CHUNK]]},))
         if result.get("resume"):
             self._go(Step.RESUMED)
             self._acknowledge()  # when it already holds every entry, nothing else would
@@ -427,31 +406,13 @@ class PeerSession(PeerAgreement):
         except RemoteProtocolError as e:  # the host should have refused it
             raise CheatDetected(HOST, len(self.table.transcript),
                                 f"the host relayed a malformed entry: {e}") from None
-        if len(self.table.transcript) > entry.seq:
-            # already held (a rejoin may resend what arrived before the drop); a different
-            # entry signed for the same place is an equivocation by its author, and one of
-            # another author a second history shown by the host
-            try:
-                check_equivocation(self.table, entry)
-            except RemoteProtocolError as e:
-                raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
-            except CheatDetected:  # its author signed two entries: the pair is the evidence
-                self._two_entries(entry, m.get("ack"))
-                raise
-            if self.table.transcript.entries[entry.seq].body != entry.body:
-                self._two_entries(entry, m.get("ack"))
-                raise CheatDetected(HOST, entry.seq, "the host relayed two different entries for "
-                                    "one place in the transcript")
+        if len(self.table.transcript) > entry.seq:  # already held: the same, or two histories
+            self._entry_again(entry, m.get("ack"))
             return
         why = self.expect.refuses(entry) if self.expect is not None and entry.seq == 0 else None
         if why is not None:
             raise CheatDetected(HOST, 0, f"rematch check: {why}")
-        if entry.seq > len(self.table.transcript):  # a gap: the host's record and this one differ
-            raise Fault(
-                f"fault: the host sent entry {entry.seq} while this seat holds "
-                f"{len(self.table.transcript)} (the host may have lost part of its record, say "
-                "to a disk failure): nobody is named; this seat's record is saved, and it may "
-                "join again once the host has its record back", E_OUT_OF_ORDER)
+        self._no_gap(entry)
         try:
             self.table.accept(entry)
         except RemoteProtocolError as e:
@@ -459,6 +420,7 @@ class PeerSession(PeerAgreement):
         self._agree_entry(entry, m.get("ack"))
         if self._pending is not None and entry.seq >= self._pending:
             self._pending = None
+        self._live_at = self.clock() if entry.seq >= self._sync_to else None
         self._go(Step.STARTED)  # the first entry: the game is under way
         t = self.table
         self.chat.entry(t, entry)
@@ -483,7 +445,18 @@ class PeerSession(PeerAgreement):
             return
         self._fail(RemoteProtocolError(f"the host says: {message}", m.get("code") or 1))
 
+    def _on_disk(self, m: dict[str, Any]) -> None:
+        """The host cannot write its record (``cannot save: <reason>``), or can again (``""``)."""
+        text = printable(m.get("text")) if type(m.get("text")) is str else ""
+        if text != self.host_trouble:
+            self.host_trouble = text
+            self.events.append(PeerEvent("note", f"the host {text}" if text
+                                         else "the host saves its record again"))
+
     def _on_bye(self, m: dict[str, Any]) -> None:
+        if self.state is PeerState.CONNECTING:  # its hello not answered yet: an answer that
+            self._bye = printable(m.get("reason"))  # follows wins (a reconnect at the end)
+            return
         if self.state is not PeerState.OVER:
             self._fail(RemoteProtocolError(f"the host ended the session: {printable(m.get('reason'))}"))
 
@@ -492,7 +465,8 @@ class PeerSession(PeerAgreement):
         if t is None or not t.seats:
             return  # before the start entry: nothing to say it of
         try:
-            p = read_presence(m, len(t.seats), self.clock(), self.presence)
+            p = read_presence(m, len(t.seats), self.clock(), self.presence,
+                              len(t.transcript), self._live_at)
         except ValueError as e:  # the host's word, and a bad one: refused, the game goes on
             # said once; a host that sends more of them costs no more than a debug line each
             log.log(logging.DEBUG if self._bad_presence else logging.WARNING,
@@ -500,6 +474,8 @@ class PeerSession(PeerAgreement):
             self._bad_presence = True
             return
         old, self.presence = self.presence, p
+        if p.hosts_clock and p.due == t.me and self.decision_due():
+            self._turn_since = p.due_since  # one clock: the host's (``features.presence``)
         for line in notes(old, p, [s.name for s in t.seats], t.me):
             self.notes.add(line)
             self.events.append(PeerEvent("note", line))
@@ -525,10 +501,8 @@ class PeerSession(PeerAgreement):
 
     def _post(self, entry: Entry) -> None:
         self._pending = entry.seq
-        if self._gate(entry):  # it discloses: it waits until every other seat has acknowledged
-            self._gated = entry
-            return
-        self._send_post(entry)
+        if not self._hold(entry):  # what discloses waits for every other seat's acknowledgement
+            self._send_post(entry)
 
     def _send_post(self, entry: Entry) -> None:
         self._posted = entry
@@ -577,4 +551,5 @@ _PEER_NOTES: dict[str, str] = {
     "rematch": "_on_early_rematch",
     "ack": "_on_ack",
     "evidence": "_on_evidence",
+    "disk": "_on_disk",
 }

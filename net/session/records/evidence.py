@@ -56,8 +56,8 @@ def two_heads(signer: int, n: int, a: dict[str, bytes], b: dict[str, bytes]) -> 
 def _keys(start: Entry) -> tuple[bytes, list[bytes]]:
     if start.kind != "start" or start.author != HOST or start.seq != 0:
         raise ValueError("evidence check: the record's first entry is not the host's start")
-    host = start.fields.get("host")
-    seats = start.fields.get("seats")
+    host: Any = start.fields.get("host")
+    seats: Any = start.fields.get("seats")
     if type(host) is not bytes or type(seats) is not list or \
             any(type(s) is not dict or type(s.get("key")) is not bytes for s in seats):
         raise ValueError("evidence check: the start names no keys")
@@ -79,7 +79,7 @@ def _head(statement: Any, signer: int, n: int, game: bytes, key: bytes) -> bytes
             entry = Entry.parse(statement.get("body"), statement.get("sig"))
         except RemoteProtocolError as e:
             raise ValueError(f"evidence check: {e}") from None
-        if entry.author != signer or entry.fields["game"] != game or not entry.signed_by(key):
+        if entry.author != signer or entry.game_id != game or not entry.signed_by(key):
             raise ValueError("evidence check: an entry not signed by the one named, for this game")
         for m, attests in attested(entry):
             if m == n:
@@ -101,7 +101,7 @@ def check_two_heads(start: Entry, item: Any) -> Finding:
     if type(signer) is not int or type(n) is not int or not HOST <= signer < len(seats) or n < 0:
         raise ValueError("evidence check: no such signer or length")
     key = host if signer == HOST else seats[signer]
-    game = start.fields["game"]
+    game = start.game_id
     a = _head(item.get("a"), signer, n, game, key)
     b = _head(item.get("b"), signer, n, game, key)
     if a == b:
@@ -116,7 +116,7 @@ def save_two_heads(start: Entry, item: dict[str, Any], folder: Path | None = Non
     folder = folder or data_dir()
     folder.mkdir(parents=True, exist_ok=True)
     data = EVIDENCE_MAGIC + pack({"start": [start.body, start.sig], "item": item})
-    stem = f"evidence-{start.fields['game'].hex()[:8]}-{item['signer']}-{item['n']}"
+    stem = f"evidence-{start.game_id.hex()[:8]}-{item['signer']}-{item['n']}"
     for k in range(1, 1000):
         path = folder / (f"{stem}.evidence" if k == 1 else f"{stem}-{k}.evidence")
         try:
@@ -143,6 +143,7 @@ def verify_evidence(data: bytes) -> tuple[Finding | None, str]:
         finding = check_two_heads(start, m.get("item"))
     except (ValueError, RemoteProtocolError) as e:
         return None, f"rejected: {e}"
-    names = [s.get("name", "?") for s in start.fields["seats"]]
+    seats: Any = start.fields["seats"]
+    names = [str(s.get("name", "?")) for s in seats]
     who = "the host" if finding.signer == HOST else f"{names[finding.signer]} (seat {finding.signer})"
     return finding, f"cheat: {who}: {finding.reason} (evidence checked)"

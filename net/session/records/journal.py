@@ -38,7 +38,10 @@ file                           content
 =============================  ==================================================================
 
 Every file is written atomically: to a temporary name in its folder, flushed and fsync'd, renamed
-into place, and the folder fsync'd. An entry file is never replaced.
+into place, and the folder fsync'd. An entry file is never replaced. A write that fails (a full or
+read-only disk) never stops the seat: what it held is kept in memory (the journal answers from
+memory as before), ``trouble`` says ``cannot save: <reason>`` (``net.session.records.disk``), and
+every file not yet written is written at the next write that succeeds.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from net.session.records.disk import Trouble
 from net.wire.errors import LocalProtocolError
 from net.wire.transcript import GAME_ID_SIZE, HASH_SIZE, NONCE_SIZE, Entry, pack, unpack
 
@@ -67,6 +71,8 @@ class Journal:
         self._entries: dict[bytes, dict[int, Entry]] = {}
         self._finished: set[bytes] = set()
         self._loaded: set[bytes] = set()
+        self.trouble = Trouble()
+        self._unsaved: dict[Path, bytes] = {}  # files a failed write left to write, in order
         if folder is not None:
             self._load_nonces()
 
@@ -175,15 +181,29 @@ class Journal:
             if path.name == "finished":
                 self._finished.add(game)
             elif path.name.isdigit():
-                body, sig = unpack(path.read_bytes())
+                item = unpack(path.read_bytes())
+                body, sig = item if isinstance(item, list) and len(item) == 2 else (None, None)
                 entry = Entry.parse(body, sig)
-                if entry.seq == int(path.name) and entry.fields["game"] == game:
+                if entry.seq == int(path.name) and entry.game_id == game:
                     self._entries[game][entry.seq] = entry
 
     def _store(self, name: Path, data: bytes) -> None:
-        """Write one file atomically (a memory journal writes nothing)."""
+        """Write one file atomically, after those a failed write left (a memory journal writes
+        nothing); a failure is kept in ``trouble``, the file in memory."""
         if self.folder is None:
             return
+        self._unsaved[name] = data
+        try:
+            for waiting, content in list(self._unsaved.items()):
+                self._write(waiting, content)
+                del self._unsaved[waiting]
+        except OSError as e:
+            self.trouble.failed("this seat's journal", e)
+            return
+        self.trouble.cleared()
+
+    def _write(self, name: Path, data: bytes) -> None:
+        assert self.folder is not None
         path = self.folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.tmp")
