@@ -373,6 +373,10 @@ class PeerAgreement:
         if entry is None or entry.seq != len(t.transcript) or entry.author < 0:
             log.info("evidence of a refused entry that is not for this place: ignored")
             return
+        dealer = t.dealer
+        deferred = dealer is not None and dealer.defer
+        if deferred:  # every proof of it checked now, as the host checked it
+            dealer.defer = False
         try:
             t._check(entry)
         except CheatDetected as c:
@@ -384,6 +388,9 @@ class PeerAgreement:
                 return
         except Exception:  # not checkable here (out of order, a bad signature): nobody named
             pass
+        finally:
+            if deferred:
+                dealer.defer = True
         log.info("the host showed a refused entry that this table does not refuse: ignored")
 
     @property
