@@ -71,7 +71,7 @@ async def test_the_host_plays_its_seat_at_the_table(profile, game, options):
         await play_to_the_end(app, pilot)
         view = app.client.snapshot()
         assert view.over and app.session.table.result()["verdict"] == "verified"
-        assert view.audit == "verified"
+        assert view.audit.startswith("verified; record: agreed by all ")
         assert "Audit: verified: every signature, proof and move checks out" in text(app)
         await pilot.press("q")
     assert app.exit_status() == 0
@@ -190,7 +190,7 @@ def finished_view(make_game, **kw):
 
 async def test_the_end_screen_says_verified(make_game):
     view = finished_view(make_game)
-    assert view.audit == "verified"
+    assert view.audit == "verified; record: agreed by all 3 seats"
     app = EndApp(view)
     async with app.run_test(size=(110, 34)) as pilot:
         await pilot.pause()
