@@ -32,9 +32,13 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Generic
 
+from engine.core import A, C, S
 from engine.search.bot import SearchBot
+
+if TYPE_CHECKING:
+    from engine.registry import GameEntry
 
 MARGIN_WEIGHT = 0.1
 #: the level a person at the table is assumed to play like
@@ -54,10 +58,12 @@ ORDER = ("random", "easy", "greedy", "normal", "hard", "expert")
 
 
 @dataclass(frozen=True)
-class Hint:
-    best: Any
+class Hint(Generic[A]):
+    """The coach's word on a decision: the best action, its chance to win, the runner-up."""
+
+    best: A
     chance: float | None
-    runner_up: Any = None
+    runner_up: A | None = None
     runner_up_chance: float | None = None
     iterations: int = 0
     #: what the chance assumes of the other players, in words
@@ -114,13 +120,13 @@ def assumptions(levels: Sequence[str], people: int) -> str:
 
 
 def suggest(
-    entry: Any,
-    view: Any,
+    entry: GameEntry[S, A, C],
+    view: S,
     seat: int,
     rng: random.Random | None = None,
     opponents: Sequence[str | None] | None = None,
-    **settings: Any,
-) -> Hint:
+    **settings: object,
+) -> Hint[A]:
     """The hard level's suggestion for ``seat`` on its ``view``; ``opponents`` names each
     seat's level (``None``: a person; the seat's own entry is ignored; by default every other
     seat is a person). ``settings`` override the level's, e.g. ``iterations`` for a

@@ -76,6 +76,12 @@ class ShuffleCheck:
         self.queued = False  # for a caller: handed to a worker thread
         self.where: int | None = None  # the message's place in the caller's record, if any
 
+    def __copy__(self) -> ShuffleCheck:
+        return self  # what it checks never changes: every copy of a deck shares its checks
+
+    def __deepcopy__(self, memo: dict[int, object]) -> ShuffleCheck:
+        return self
+
     def run(self) -> None:
         """Check the proof (once); ``CheatDetected`` naming the author if it fails."""
         with self._lock:

@@ -19,14 +19,14 @@ the fair dealer of each game (``net.games``).
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar
 
 from engine.core import A, C, S
-from net.games.condottiere import CondottiereDealer
 from net.games.dealer import FairDealer
-from net.games.medici import MediciDealer
 from net.wire.errors import E_BAD_PARAMS, CheatDetected
 from net.wire.rpc import Value
 from net.wire.transcript import Entry
@@ -65,10 +65,30 @@ FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
     "forfeit": {"seat": (int, True), "reason": (str, True)},
     "end": {"said": (list, False)},
 }
+
+
+class _Dealers(Mapping[str, "type[FairDealer[Any, Any, Any]]"]):
+    """Each game's dealer class, its module imported when the class is first asked for (a
+    record of one game loads no other)."""
+
+    _WHERE = {"medici": ("net.games.medici", "MediciDealer"),
+              "condottiere": ("net.games.condottiere", "CondottiereDealer")}
+
+    def __getitem__(self, game: str) -> type[FairDealer[Any, Any, Any]]:
+        module, name = self._WHERE[game]
+        dealer: type[FairDealer[Any, Any, Any]] = getattr(importlib.import_module(module), name)
+        return dealer
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._WHERE)
+
+    def __len__(self) -> int:
+        return len(self._WHERE)
+
+
 #: each game's dealer class; a table learns its game from the start entry and holds the dealer
 #: as a ``SomeDealer``, seen through the contract
-DEALERS: dict[str, type[FairDealer[Any, Any, Any]]] = {
-    "medici": MediciDealer, "condottiere": CondottiereDealer}
+DEALERS: Mapping[str, type[FairDealer[Any, Any, Any]]] = _Dealers()
 
 
 @dataclass(frozen=True)

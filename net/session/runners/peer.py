@@ -24,6 +24,8 @@ A host that is gone once this peer was taken in (it may be restarting,
 (``net.session.features.liveness``): a killed host's connection ends, a stopped one goes quiet
 for ``liveness.HOST_QUIET`` seconds. The ``host-gone`` event says so once (its data the time, on
 the session's clock, when this peer gives up); the host's next byte is the ``host-back`` event.
+A host that answers and closes without taking it in again is still given up on after ``retries``
+such connections in a row.
 
 A peer that quits on purpose calls ``leave()``: the host is told ``leave {}`` (written to the
 socket at once, so it goes out even if the program ends right after) and the run ends without
@@ -147,6 +149,7 @@ class PeerRunner:
     async def _run(self) -> None:
         session = self.session
         failed = 0  # tries in a row on which the host did not take this peer in
+        refused = 0  # of them, connections the host opened and closed
         why = ""
         while not self.left:
             try:
@@ -179,12 +182,14 @@ class PeerRunner:
                 session.connection_lost()
                 self._emit()
                 if taken_in:
-                    failed = 0
+                    failed = refused = 0
+                else:
+                    refused += 1
                 why = session.refusal or f"{self.host}:{self.port} closed the connection"
             failed += 1
             if session.seat is not None:  # taken in once: tried for ``give_up`` seconds
                 left = self.hearing.last + self.give_up - session.clock()
-                if left <= 0:
+                if left <= 0 or refused > self.retries:
                     raise PeerGone(f"gave up after {failed} tries to reach {self.host}:"
                                    f"{self.port} again: {why}", gave_up=True)
                 delay = min(self.retry_delay * 2 ** min(failed - 1, 8), liveness.GONE_RETRY, left)
