@@ -69,6 +69,21 @@ def discloses(entry: Entry) -> bool:
     return False
 
 
+def record_agreement(names: list[str], ended: list[int],
+                     forfeits: list[tuple[int, str]]) -> tuple[bool, str]:
+    """Whether a record is agreed: every seat of the start (``names``) signed its ``end``, each
+    over the same head of the game (the chain runs through every end); and the words for it,
+    "agreed by all N seats" or "one side's record: seats X did not sign (why)"."""
+    unsigned = [s for s in range(len(names)) if s not in ended]
+    if not unsigned:
+        return True, f"agreed by all {len(names)} seats"
+    why = dict(forfeits)
+    reasons = [f"{names[s]} forfeited: {why[s]}" if s in why else
+               f"{names[s]}: the game ended before its end" for s in unsigned]
+    return False, (f"one side's record: seats {', '.join(names[s] for s in unsigned)} did not "
+                   f"sign ({'; '.join(reasons)})")
+
+
 def attested(entry: Entry) -> list[tuple[int, bytes]]:
     """The heads an entry's author signs with it: ``(seq, prev)`` and ``(seq + 1, the head after
     it)``."""

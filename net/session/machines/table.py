@@ -65,6 +65,7 @@ from net.games.dealer import FairDealer, MoveError
 from net.games.types import A, C, S
 from net.session.features.chat import check_record
 from net.session.features.timeout import check_auto, timed_out_text
+from net.session.machines.agreement import record_agreement
 from net.session.machines.commit import COMMIT_SIZE, SALT_SIZE, opens
 from net.session.machines.entries import (
     DEALERS,
@@ -565,23 +566,13 @@ class Table(OwnSeat[S, A, C]):
     # -- the end ------------------------------------------------------------------------------
 
     def agreed(self) -> tuple[bool, str]:
-        """Whether the record is agreed: every seat of the start signed its ``end``, each over
-        the same head of the game (the chain runs through every end); and the words for it,
-        "agreed by all N seats" or "one side's record: seats X did not sign (why)"."""
-        unsigned = [s for s in range(self.players) if s not in self.ended]
-        if not unsigned:
-            return True, f"agreed by all {self.players} seats"
-        why = dict(self.forfeits)
-        reasons = [f"{self.seats[s].name} forfeited: {why[s]}" if s in why else
-                   f"{self.seats[s].name}: the game ended before its end" for s in unsigned]
-        names = ", ".join(self.seats[s].name for s in unsigned)
-        return False, f"one side's record: seats {names} did not sign ({'; '.join(reasons)})"
+        """Whether the record is agreed by every seat, and the words for it (``agreement``)."""
+        return record_agreement([s.name for s in self.seats], self.ended, self.forfeits)
 
     def result(self) -> dict[str, Any]:
         """How the game ended, as plain data (``scores``, ``winners``, ``end``, ``text``), and
         ``verdict``: "verified" once over (every entry was checked as it arrived), "verified as
-        far as it went: <how it ended>" when a forfeit cut the game short; ``agreed``: the
-        words of ``agreed()`` (once over)."""
+        far as it went: <how it ended>" when a forfeit cut the game short; ``agreed()``'s words."""
         over = self.phase is Phase.OVER
         agreed = self.agreed()[1] if over else "not over yet"
         rules, view = self.game_now()
