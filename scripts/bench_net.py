@@ -32,6 +32,16 @@ own; with ``--one-process``, both in this loop), a block of ``--echo`` round tri
 game and one after the last, so that the load of the machine weighs on both alike.
 
     .venv/bin/python scripts/bench_net.py [--games 5] [--one-process] [--disk] [--json]
+        [--against DIR]
+
+Agreement before disclosure (``docs/protocol.md``, 8.1): a seat's entry that discloses (an open,
+decryption shares, an end) waits until every other seat has acknowledged the head it is written
+on; its round trip is timed from when it was ready, so the wait is in the sample. ``held`` is the
+share of the timed entries that waited: each of those took one more round (the others' ``ack``
+up to the host and relayed) before its own. ``--against DIR`` plays, after each game of this
+checkout, one game of the checkout at ``DIR`` (its own ``scripts/bench_net.py``, say the code
+before a change) with the same options, and prints the ratio of the two medians, measured in
+the same run under the same load.
 
 The last line printed is the figure: the ratio of the medians and the load average (``--json``:
 one JSON object instead). Gate: 20 times the echo, goal 8. Beside it, with a process per peer,
@@ -75,6 +85,7 @@ ECHO_BODY = 290  # bytes of the echoed body: a typical act or deck entry
 SIG = 64
 
 SAMPLES: list[float] = []
+HELD = [0, 0]  # timed entries that waited for acknowledgements, and all timed entries
 WRITTEN: list[int] = []  # the entries the seats wrote, per game (each is timed once)
 CPU = {"host": 0.0, "peers": 0.0}  # processor seconds the host and the peers spent in the games
 ECHOED = asyncio.Event()  # the echo server's connection has ended
@@ -88,6 +99,8 @@ class TimedPeer(PeerSession):
         bench = self.__dict__.setdefault("bench", {"sent": {}, "posted": 0, "said": 0})
         bench["sent"][entry.seq] = time.perf_counter()
         super()._post(entry)
+        HELD[0] += getattr(self, "_gated", None) is entry
+        HELD[1] += 1
         bench["posted"] += 1
         self._talk(bench)
 
@@ -211,6 +224,8 @@ async def one_game(seed: int, processes: bool, memory: bool, data: Path | None) 
             got = json.loads(out)
             SAMPLES.extend(got["samples"])
             CPU["peers"] += got["cpu"]
+            HELD[0] += got.get("held", [0, 0])[0]
+            HELD[1] += got.get("held", [0, 0])[1]
     else:
         peers = [make_peer(i, seed, memory) for i in range(4)]
         bots = [entry.make_bot("greedy", random.Random(seed * 10 + i)) for i in range(4)]
@@ -230,15 +245,34 @@ def peer_process(port: int, seed: int, i: int, memory: bool) -> None:
     cpu = time.process_time()
     asyncio.run(run_peer(peer, "127.0.0.1", port, bot))
     assert peer.state == "over", peer.error
-    print(json.dumps({"samples": SAMPLES, "cpu": time.process_time() - cpu}))
+    print(json.dumps({"samples": SAMPLES, "cpu": time.process_time() - cpu, "held": HELD}))
+
+
+REFERENCE: list[dict[str, Any]] = []  # the figures of each game of ``--against``
+MINE: list[float] = []  # this checkout's median per game, for the same comparison
+
+
+async def reference_game(directory: Path, flags: list[str], echo_n: int) -> None:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(directory / "scripts" / "bench_net.py"), "--games", "1", "--json",
+        "--echo", str(echo_n), *flags, stdout=subprocess.PIPE, cwd=str(directory))
+    out, _ = await proc.communicate()
+    if proc.returncode:
+        raise SystemExit(f"the reference's game failed ({proc.returncode})")
+    REFERENCE.append(json.loads(out.decode().strip().splitlines()[-1]))
 
 
 async def run(games: int, processes: bool, memory: bool, echo_n: int,
-              data: Path | None) -> list[float]:
+              data: Path | None, against: Path | None = None,
+              flags: list[str] | None = None) -> list[float]:
     echo: list[float] = []
     for g in range(games):
         echo += await echo_block(echo_n, processes)
+        before = len(SAMPLES)
         await one_game(g, processes, memory, data)
+        MINE.append(statistics.median(SAMPLES[before:]))
+        if against is not None:
+            await reference_game(against, flags or [], echo_n)
     echo += await echo_block(echo_n, processes)
     return echo
 
@@ -253,6 +287,8 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     ap.add_argument("--peer", nargs=3, type=int, help=argparse.SUPPRESS)
     ap.add_argument("--echo-client", nargs=2, type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--against", type=Path, default=None, metavar="DIR",
+                    help="after each game, play one of the checkout at DIR, and compare")
     args = ap.parse_args()
     memory = not args.disk
     if args.peer:
@@ -267,7 +303,9 @@ def main() -> None:
         os.environ["XDG_DATA_HOME"] = str(data)  # the seats' journals (the peers inherit it)
     t0 = time.perf_counter()
     try:
-        echo = asyncio.run(run(args.games, not args.one_process, memory, args.echo, data))
+        flags = [f for f, on in (("--one-process", args.one_process), ("--disk", args.disk)) if on]
+        echo = asyncio.run(run(args.games, not args.one_process, memory, args.echo, data,
+                               args.against, flags))
     finally:
         if data is not None:
             shutil.rmtree(data, ignore_errors=True)
@@ -284,9 +322,18 @@ def main() -> None:
         "move_max_ms": round(ms[-1], 4), "echo_median_ms": round(ref, 4),
         "echo_round_trips": len(echo_ms), "ratio": round(move / ref, 2),
         "gate": GATE, "goal": GOAL,
+        "held": round(HELD[0] / max(1, HELD[1]), 3),
         # processor time per entry (a process per peer only): less hostage to the load
         "cpu_per_entry_ms": {k: round(v * 1000 / max(1, sum(WRITTEN)), 3) for k, v in CPU.items()}, "load": [round(x, 2) for x in load], "wall_s": round(wall, 1),
     }
+    if REFERENCE:
+        ref_move = statistics.median(r["move_median_ms"] for r in REFERENCE)
+        figures["against"] = {
+            "dir": str(args.against), "move_median_ms": ref_move,
+            "echo_median_ms": statistics.median(r["echo_median_ms"] for r in REFERENCE),
+            "held": statistics.median(r.get("held", 0) for r in REFERENCE),
+            "per_game_ratio": round(statistics.median(MINE) * 1000 / ref_move, 2),
+            "ratio_of_ratios": round((move / ref) / statistics.median(r["ratio"] for r in REFERENCE), 2)}
     if args.json:
         print(json.dumps(figures))
         return
@@ -302,6 +349,13 @@ def main() -> None:
     if not args.one_process:
         c = figures["cpu_per_entry_ms"]
         print(f"processor time per entry: host {c['host']:.2f} ms, the 4 peers {c['peers']:.2f} ms")
+    print(f"entries that waited for every other seat's acknowledgement: {figures['held']:.0%} "
+          f"(each one more round: 1 + {figures['held']:.2f} rounds a move on average)")
+    if REFERENCE:
+        a = figures["against"]
+        print(f"against {a['dir']} in the same run ({len(REFERENCE)} games, interleaved): its "
+              f"move median {a['move_median_ms']:.2f} ms; this one's / its: per game "
+              f"{a['per_game_ratio']:.2f}, move/echo ratios {a['ratio_of_ratios']:.2f}")
     print(f"move / echo: {move / ref:.1f} times (gate {GATE}, goal {GOAL}); "
           f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 

@@ -279,9 +279,8 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
 
 
 JOIN_EXIT = """exit status:
-  0  the game was played to its end (and its audit verified it), also when it ended because
-     a player forfeited (a turn limit, or a player who did not come back within the host's
-     --grace): the audit then says "verified as far as it went"
+  0  the game was played to its end, its audit verified it, and every seat signed its end:
+     the record is "agreed by all N seats"
   1  the game could not be played: nobody listens at HOST:PORT (tried 4 times over about
      7 seconds, in case the host is starting again), the host refused the join
      (a wrong game code, a full game) or broke the
@@ -293,6 +292,8 @@ JOIN_EXIT = """exit status:
   5  gave up: the host closed the connection before taking this player in, again and again
      (6 tries over about 30 seconds), or it went away mid-game and did not come back (one
      line says so and where the record so far is saved)
+  6  the game ended, but the record is one side's: a seat did not sign its end (it forfeited);
+     the line "record:" says which and why ("agreed by all N seats" is status 0)
 With no HOST:PORT, join lists the games advertised on the LAN (for about 2 seconds) and asks
 which one, then the code if it needs one; the host found so is held to the key fingerprint its
 advertisement gave (another key: refused, exit 1)."""

@@ -312,7 +312,8 @@ class NetClient(GameClient[GameState, GameAction, GameConfig]):
         assert table is not None
         if self._again is not None and not self._again.ok:
             return f"the record read again does not check out: {self._again.text}"
-        return str(table.result()["verdict"])
+        r = table.result()
+        return f"{r['verdict']}; record: {r['agreed']}"  # agreed by all, or one side's
 
     def _outcome(self) -> Outcome:
         table = self.session.table

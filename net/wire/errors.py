@@ -59,6 +59,12 @@ class RemoteProtocolError(ProtocolError):
     """The other side broke the protocol."""
 
 
+class Fault(RemoteProtocolError):
+    """Something went wrong that no signed evidence pins on anyone (a record cut short, a
+    connection lost, a host that relays what nobody signed): it names nobody, and says what
+    happened and what to do."""
+
+
 class CheatDetected(ProtocolError):
     """A peer broke the protocol in a way no honest peer could: the author is named."""
 

@@ -225,6 +225,7 @@ class Transcript:
     def __init__(self) -> None:
         self.entries: list[Entry] = []
         self.head = b""
+        self.heads: list[bytes] = []  # the head after each entry: ``heads[n - 1]`` is H(n)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -251,6 +252,13 @@ class Transcript:
         self.check_next(entry)
         self.head = chain(entry.prev, entry)
         self.entries.append(entry)
+        self.heads.append(self.head)
+
+    def head_at(self, n: int) -> bytes:
+        """H(n), the hash of the first ``n`` entries (0 to ``len``); ``b""`` before the first."""
+        if n == 0:
+            return genesis(self.entries[0].game_id) if self.entries else b""
+        return self.heads[n - 1]
 
     def to_bytes(self) -> bytes:
         return MAGIC + b"".join(pack([e.body, e.sig]) for e in self.entries)

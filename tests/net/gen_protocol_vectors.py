@@ -34,6 +34,7 @@ from net.deck import group as g  # noqa: E402
 from net.deck import shuffle_proof as sp  # noqa: E402
 from net.deck.fair_deck import FairDeck  # noqa: E402
 from net.deck.keys import PublicKeys, key_context, key_message  # noqa: E402
+from net.session.machines.agreement import sign_ack  # noqa: E402
 from net.session.machines.commit import commit  # noqa: E402
 from net.session.machines.conversation import HELLO_TAG, hello_signature, host_proof  # noqa: E402
 from net.session.machines.table import Table  # noqa: E402
@@ -84,6 +85,7 @@ def make() -> dict[str, Any]:
                     "seats": [{"key": h(k), "nonce": h(n)} for k, n in pairs],
                     "game_id": h(game_id), "genesis": h(genesis(game_id))}
     v["entries"], table = entries(host, seats, nonces, game_id)
+    v["agreement"] = agreement(host, seats, table)
     v["seed"] = {"values": [h(label(f"seat {i} seed value")) for i in range(SEATS)],
                  "seed": h(table.seed)}
     v["lot"] = lot(table.seed)
@@ -143,6 +145,20 @@ def entries(host: Identity, seats: list[Identity], nonces: list[bytes],
     assert table.phase == "play"
     out["seed_commits"] = notes
     return out, table
+
+
+def agreement(host: Identity, seats: list[Identity], table: Table) -> dict[str, Any]:
+    """Acknowledgements of every head of the entries above (section 8.1): the host's, as it
+    relays each entry, and every seat's but the entry's author's."""
+    game_id = table.game_id
+    acks = []
+    for n in range(1, len(table.transcript) + 1):
+        head = table.transcript.head_at(n)
+        author = table.transcript.entries[n - 1].author
+        acks.append({"n": n, "head": h(head), "host": h(sign_ack(host, game_id, n, head)),
+                     "seats": [h(sign_ack(s, game_id, n, head)) if i != author else None
+                               for i, s in enumerate(seats)]})
+    return {"acks": acks}
 
 
 def lot(seed: bytes) -> dict[str, Any]:

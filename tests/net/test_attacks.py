@@ -389,8 +389,16 @@ class ForkingHost(Attacker):
             "author": HOST, "kind": "forfeit", "seat": t.writer(), "reason": "no move in time"})
         self.kept.append(e)
         self.fork_conn = conn
-        self._notify(conn, "entry", e.to_wire())
+        self._notify(conn, "entry", self._wire(e))  # with its own signature of the fork's head
         return self.take_output()
+
+    def _broadcast(self, method, payload, but=None, first=()):
+        if self.fork_conn is None:
+            return super()._broadcast(method, payload, but, first)
+        for conn, c in self.conns.items():  # the real game, and its acknowledgements: not to the fork
+            if conn not in (but, self.fork_conn) and c.seat is not None and not c.closed:
+                self._notify(conn, method, payload)
+        return None
 
     def _post(self, conn, req):
         if conn != self.fork_conn:
@@ -411,8 +419,11 @@ def test_attack_forked_forfeit_then_rejoin():
     link.deliver(host.show_forfeit(conns[0]))
     link.pump()
     wrote = players[0].journal.entries(game)
-    assert wrote[n + 1].kind == "end"  # on the fork the victim wrote its end, and was cut off
-    assert peers[0].state == "disconnected"
+    # on the fork the victim signed its end, and holds it: no other seat acknowledged the fork
+    assert wrote[n + 1].kind == "end" and peers[0]._gated == wrote[n + 1]
+    assert len(host.kept) == 1  # the forfeit: nothing of the victim's came out of the fork
+    link.drop(conns[0])  # the host cuts it off
+    assert peers[0].state == "disconnected" and peers[0].error is None
     assert len(host.table.transcript) > n and host.table.transcript.entries[n].author == 1
 
     # the victim's program restarts and rejoins the real game

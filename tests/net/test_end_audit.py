@@ -12,7 +12,7 @@ def test_the_audit_at_the_end_reads_the_whole_record_again_and_says_so(played):
     said: list[str] = []
     assert end_audit(table, said.append)
     assert said == ["audit: verified (every signature, proof and move checked as it arrived, and "
-                    "the whole record again from scratch)"]
+                    "the whole record again from scratch)", "record: agreed by all 3 seats"]
 
 
 def test_a_record_that_does_not_read_again_fails_the_audit_at_the_end(played):

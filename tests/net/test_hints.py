@@ -43,9 +43,10 @@ def test_attack_host_allows_hints_for_one_peer_only(make_game, tamper):
     """A host that signs a second start, with ``hints``, for one peer: that peer's chain differs
     from the one the other seats sign on, so it refuses their next entry and names the host; the
     coach is never on for one seat while the others believe it is off."""
+    from net.session.machines.agreement import sign_ack
     from net.wire.errors import HOST, CheatDetected
     from net.wire.rpc import Notification
-    from net.wire.transcript import Entry
+    from net.wire.transcript import Entry, chain
 
     g = make_game(3)
 
@@ -54,7 +55,8 @@ def test_attack_host_allows_hints_for_one_peer_only(make_game, tamper):
             entry = Entry.parse(e.params[0]["body"], e.params[0]["sig"])
             if entry.kind == "start":
                 forged = Entry.sign(g.host.identity, {**entry.fields, "hints": True})
-                return [Notification("entry", (forged.to_wire(),))]
+                ack = sign_ack(g.host.identity, forged.game_id, 1, chain(forged.prev, forged))
+                return [Notification("entry", ({**forged.to_wire(), "ack": ack},))]
         return [e]
 
     for i in range(3):

@@ -71,7 +71,7 @@ async def test_the_host_plays_its_seat_at_the_table(profile, game, options):
         await play_to_the_end(app, pilot)
         view = app.client.snapshot()
         assert view.over and app.session.table.result()["verdict"] == "verified"
-        assert view.audit == "verified"
+        assert view.audit.startswith("verified; record: agreed by all ")
         assert "Audit: verified: every signature, proof and move checks out" in text(app)
         await pilot.press("q")
     assert app.exit_status() == 0
@@ -190,7 +190,7 @@ def finished_view(make_game, **kw):
 
 async def test_the_end_screen_says_verified(make_game):
     view = finished_view(make_game)
-    assert view.audit == "verified"
+    assert view.audit == "verified; record: agreed by all 3 seats"
     app = EndApp(view)
     async with app.run_test(size=(110, 34)) as pilot:
         await pilot.pause()
@@ -218,8 +218,11 @@ def test_a_forfeited_game_is_verified_as_far_as_it_went(make_game, clock):
     g.link.pump()
     view = NetClient(g.peers[0], lambda action: None).snapshot()
     assert view.over
-    assert view.audit == "verified as far as it went: bot2 forfeited (no move within 30 seconds)"
+    assert view.audit == ("verified as far as it went: bot2 forfeited (no move within 30 seconds); "
+                          "record: one side's record: seats bot2 did not sign (bot2 forfeited: "
+                          "no move within 30 seconds)")
     assert audit_line(view.audit).plain == (
         "Audit: verified as far as it went: bot2 forfeited (no move within 30 seconds); every "
-        "signature, proof and move up to there checks out")
+        "signature, proof and move up to there checks out\nRecord: one side's record: seats bot2 "
+        "did not sign (bot2 forfeited: no move within 30 seconds)")
 

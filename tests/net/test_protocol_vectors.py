@@ -272,6 +272,26 @@ def test_entry_bodies_their_signatures_and_the_chain():
         assert head.hex() == want["chain_after"]
 
 
+def test_every_acknowledgement_of_a_head():
+    """Section 8.1: "palazzo/ack/v1" 00 || game id || u32(n) || H(n), signed by the host for
+    every head and by every seat but the author of the entry that ends it."""
+    game = x(V["game_id"]["game_id"])
+    listed = V["entries"]["list"]
+    acks = V["agreement"]["acks"]
+    assert [a["n"] for a in acks] == list(range(1, len(listed) + 1))
+    host = SigningKey(x(V["identities"]["host"]["seed"]))
+    seats = [SigningKey(x(s["seed"])) for s in V["identities"]["seats"]]
+    for a, entry in zip(acks, listed, strict=True):
+        assert a["head"] == entry["chain_after"]
+        message = b"palazzo/ack/v1\x00" + game + u32(a["n"]) + x(a["head"])
+        assert host.sign(message).signature.hex() == a["host"]
+        for i, (key, sig) in enumerate(zip(seats, a["seats"], strict=True)):
+            if i == entry["author"]:
+                assert sig is None  # its entry signs that head already
+            else:
+                assert key.sign(message).signature.hex() == sig
+
+
 def test_a_body_is_its_own_shortest_encoding():
     for want in V["entries"]["list"]:
         body = x(want["body"])

@@ -72,7 +72,9 @@ def test_a_forfeited_game_verifies_as_far_as_it_went(make_game, clock):
     assert g.host.finished
     v = verify_bytes(g.host.table.transcript.to_bytes())
     assert v.ok and v.kind == "verified" and v.exit_status == 0 and v.seat is None
-    assert v.text == "verified as far as it went: Cy forfeited (no move within 30 seconds)"
+    assert v.text == ("verified as far as it went: Cy forfeited (no move within 30 seconds); "
+                      "one side's record: seats Cy did not sign (Cy forfeited: no move within "
+                      "30 seconds)")
 
 
 def test_verify_file_reads_a_saved_file(saved, tmp_path):

@@ -91,13 +91,19 @@ def audit_line(audit: str) -> Text | None:
     """A networked game's audit as one line (``None`` for a local game, which has none)."""
     if not audit:
         return None
+    audit, _, record = audit.partition("; record: ")  # agreed by all N seats, or one side's
     if audit == "verified":
-        return Text("Audit: verified: every signature, proof and move checks out",
+        line = Text("Audit: verified: every signature, proof and move checks out",
                     style="bold green")
-    if audit.startswith("verified"):
-        return Text(f"Audit: {audit}; every signature, proof and move up to there checks out",
+    elif audit.startswith("verified"):
+        line = Text(f"Audit: {audit}; every signature, proof and move up to there checks out",
                     style="bold green")
-    return Text(f"Audit: {audit}", style="bold yellow on red")
+    else:
+        return Text(f"Audit: {audit}", style="bold yellow on red")
+    if record:
+        line.append(f"\nRecord: {record}", style="bold green" if record.startswith("agreed")
+                    else "bold yellow")
+    return line
 
 
 #: the end screen's ways out of a local game, by choice: its label (the key is its first letter)

@@ -72,6 +72,9 @@ EXIT_CHEAT = 3
 EXIT_IN_USE = 4
 #: ``palazzo join``'s exit status when it gave up trying to join or rejoin (``palazzo join --help``)
 EXIT_GAVE_UP = 5
+#: the game ended, but its record is one side's: some seat did not sign its end (a forfeit,
+#: or a host that showed seats different histories; ``Table.agreed``)
+EXIT_ONE_SIDE = 6
 Say = Callable[[str], None]
 
 
@@ -156,7 +159,9 @@ def exit_status(session: SeatState, gave_up: bool = False, record_ok: bool = Tru
     """How the game of ``session`` ended, as an exit status (see the module's rules);
     ``record_ok`` is the audit at the end."""
     if session.state is PeerState.OVER and session.table is not None:
-        return EXIT_OK if record_ok else EXIT_CHEAT
+        if not record_ok:
+            return EXIT_CHEAT
+        return EXIT_OK if session.table.agreed()[0] else EXIT_ONE_SIDE
     if isinstance(session.error, CheatDetected):
         return EXIT_CHEAT
     if isinstance(session.error, RemoteProtocolError) and session.error.code == E_KEY_IN_USE:
@@ -206,6 +211,21 @@ def save_transcript(table: Table | None, say: Say | None) -> Path | None:
     return path
 
 
+def save_refused(table: Table | None, refused: list[Any], say: Say) -> None:
+    """Keep each entry shown refused (that this table refused too) as evidence: the record up
+    to it, then the entry, a file ``palazzo verify`` names its author from."""
+    for entry in refused:
+        if table is None or entry.seq > len(table.transcript):
+            continue
+        record = files.Transcript()
+        for e in table.transcript.entries[:entry.seq]:
+            record.append(e)
+        record.append(entry)  # its sequence and chain only: the table refused the rest
+        name = files.file_name(table.game, table.started, table.game_id)
+        where = files.save(record, name.replace(".palazzo", f"-refused-{entry.seq}.palazzo"))
+        say(f"evidence: {where}")
+
+
 def host_gone_line(address: str, path: Path | None) -> str:
     """What a joiner whose host went away without a goodbye says, in one line."""
     saved = f"; the record so far is saved in {path}" if path is not None else ""
@@ -220,6 +240,7 @@ def end_audit(table: Table, say: Say) -> bool:
     if again.ok:
         say(f"audit: {table.result()['verdict']} (every signature, proof and move checked as it "
             "arrived, and the whole record again from scratch)")
+        say(f"record: {table.agreed()[1]}")
         return True
     say(f"audit: the record does not check out: {again.text}")
     return False

@@ -36,6 +36,7 @@ from net.session.commands.hosting import (
     host_gone_line,
     parse_address,
     result_line,
+    save_refused,
     save_transcript,
     seat_session,
 )
@@ -198,6 +199,10 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
             say(result_line(session.table))
         elif e.kind == "rematch":
             say(e.data)
+        elif e.kind == "cheat":  # named with evidence this program checked; the game goes on
+            say(f"{e.data} (evidence checked by this program)")
+        elif e.kind == "evidence":
+            say(f"evidence: {e.data}")
 
     bot = LateBot(session, game_bot) if game_bot else None
     # a host restarting as the join starts is waited for a few seconds (1 + 2 + 4)
@@ -220,6 +225,7 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
         else:
             say(f"error: {e}")
         return exit_status(session, gave_up=e.gave_up)
+    save_refused(session.table, session.refused, say)
     if session.state is PeerState.OVER:
         assert session.table is not None
         save_transcript(session.table, say)

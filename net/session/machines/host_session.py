@@ -55,6 +55,7 @@ from net.session.machines.conversation import (
     check_equivocation,
     param_map,
 )
+from net.session.machines.echo import HostAgreement
 from net.session.machines.entries import MAX_TIMEOUT, Phase
 from net.session.machines.host_door import DEFERRED, Claim, Conn, ConnState, HostDoor, Seat
 from net.session.machines.host_gather import GATHER_WAIT, HostGather
@@ -82,7 +83,7 @@ log = logging.getLogger("palazzo.net")
 END_WAIT = 20.0
 
 
-class HostSession(HostGather, HostDoor):
+class HostSession(HostGather, HostDoor, HostAgreement):
     """The host: lobby, seats, the start, and the checked relay of every entry."""
 
     def __init__(
@@ -185,7 +186,11 @@ class HostSession(HostGather, HostDoor):
             self.presence.heard(c.seat)
         try:  # frames are parsed one by one: those after a close are never looked at
             for event in c.codec.iter_events(data):
-                if c.closed or c.muted or not self._within_budget(conn, c):
+                if c.closed or c.muted:
+                    break
+                # an acknowledgement is bounded by the entries instead (one per new head)
+                if not (isinstance(event, Notification) and event.method == "ack"
+                        and c.seat is not None) and not self._within_budget(conn, c):
                     break
                 if self._gathering() and isinstance(event, Request) and event.method == "post":
                     self._held.append((conn, event))  # answered once the seats are back
@@ -353,6 +358,8 @@ class HostSession(HostGather, HostDoor):
             self._after(conn, event.method)
         elif isinstance(event, Notification) and event.method in ("status", "leave"):
             self._peer_note(conn, event)
+        elif isinstance(event, Notification) and event.method in ("ack", "evidence"):
+            self._agreement_note(conn, event)
         elif isinstance(event, Notification):
             msg = f"unknown notification {event.method!r} (peers send requests only)"
             self._warn(conn, msg)
@@ -398,6 +405,11 @@ class HostSession(HostGather, HostDoor):
         undo = self.on_check(entry) if self.on_check is not None else None
         try:
             self.table.accept(entry)
+        except CheatDetected as e:
+            if undo is not None:
+                undo()
+            self._name_refused(conn, entry, e)
+            raise
         except BaseException:
             if undo is not None:
                 undo()
@@ -431,7 +443,8 @@ class HostSession(HostGather, HostDoor):
             if c.watcher is None:  # seated: entries may be large (a watcher sends none)
                 c.codec.receive_limit = c.codec.frame_limit
             for entry in self.table.transcript.entries[c.resume_from :]:
-                self._notify(conn, "entry", entry.to_wire())
+                self._notify(conn, "entry", self._wire(entry))
+            self._resend_acks(conn)
             self._broadcast_lobby()
             for said in self.chat.backlog({s.key: s.nonce for s in self.seats}):
                 self._notify(conn, "said", said.to_wire())  # after the lobby: it names them
@@ -506,7 +519,7 @@ class HostSession(HostGather, HostDoor):
             self.on_entry(entry)
         self.chat.entry(entry)
         # first to its author (its post answered), then to the seat that writes next
-        self._broadcast("entry", entry.to_wire(), first=(entry.author, self.table.writer()))
+        self._broadcast("entry", self._wire(entry), first=(entry.author, self.table.writer()))
         self._track_due()
         if self.table.phase is Phase.OVER and not self.finished:
             self.finished = True

@@ -15,25 +15,28 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 from engine.core import GameAction, GameState
 from net.session.features.chat import ChatPeer, text_problem
 from net.session.features.presence import NoteBook, Presence, notes, read_presence
 from net.session.features.rematch import PEER_GRACE, REMATCH_WAIT, Expected, PeerRematch
+from net.session.machines.agreement import Agreement
 from net.session.machines.conversation import (
     HOST_TAG,
     RETRY,
     SUPPLY_CHUNK,
     VERSION,
-    check_equivocation,
     hello_signature,
     printable,
     typed,
 )
+from net.session.machines.echo import PeerAgreement
 from net.session.machines.entries import Phase
+from net.session.machines.peer_states import PEER_TRANSITIONS as PEER_TRANSITIONS
+from net.session.machines.peer_states import PeerEvent as PeerEvent
+from net.session.machines.peer_states import PeerState as PeerState
+from net.session.machines.peer_states import Step as Step
 from net.session.machines.table import Table
 from net.session.records.journal import Journal
 from net.wire.errors import (
@@ -43,6 +46,7 @@ from net.wire.errors import (
     E_WRONG_PHASE,
     HOST,
     CheatDetected,
+    Fault,
     LocalProtocolError,
     RemoteProtocolError,
 )
@@ -60,61 +64,7 @@ from net.wire.transcript import NONCE_SIZE, Entry
 log = logging.getLogger("palazzo.net")
 
 
-class PeerState(str, Enum):
-    """Where a seat's session stands; ``PEER_TRANSITIONS`` says which state follows which."""
-
-    CONNECTING = "connecting"  # a new connection: the challenge, the hello and its answer
-    LOBBY = "lobby"  # seated, the game not started
-    PLAYING = "playing"  # the game under way (or taken up again after a drop)
-    OVER = "over"  # the table reached its end: only a rematch is talked about now
-    FAILED = "failed"  # stopped for good: ``error`` says why (a cheat names its author)
-    DISCONNECTED = "disconnected"  # the connection went; ``reconnect`` starts over
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class Step(Enum):
-    """What moves a seat's session from one state to another."""
-
-    SEATED = "the host seated it in the lobby"
-    RESUMED = "the host seated it in a game under way"
-    STARTED = "an entry arrived in the lobby"
-    ENDED = "its table reached the end of the game"
-    FAILED = "it stopped (a refusal, a malformed message, a detected cheat)"
-    LOST = "its connection went"
-    RECONNECTED = "a new connection"
-
-
-_UNDER_WAY = {
-    Step.SEATED: PeerState.LOBBY, Step.RESUMED: PeerState.PLAYING, Step.ENDED: PeerState.OVER,
-    Step.FAILED: PeerState.FAILED, Step.RECONNECTED: PeerState.CONNECTING,
-}
-#: The rule of this module: this table is the one place that says which state follows which;
-#: ``_go`` alone changes ``state``. A step its state has no row for leaves the state as it is
-#: (a game over is never failed, only its rematch: ``_fail``; a failed session stays failed).
-PEER_TRANSITIONS: dict[PeerState, dict[Step, PeerState]] = {
-    PeerState.CONNECTING: {**_UNDER_WAY, Step.LOST: PeerState.DISCONNECTED},
-    PeerState.LOBBY: {**_UNDER_WAY, Step.STARTED: PeerState.PLAYING,
-                      Step.LOST: PeerState.DISCONNECTED},
-    PeerState.PLAYING: {**_UNDER_WAY, Step.LOST: PeerState.DISCONNECTED},
-    PeerState.DISCONNECTED: dict(_UNDER_WAY),
-    PeerState.OVER: {},
-    PeerState.FAILED: {Step.FAILED: PeerState.FAILED},
-}
-
-
-@dataclass
-class PeerEvent:
-    """Something a peer's user may want to hear: ``kind`` is lobby, log, turn, over, failed,
-    presence (``data`` the ``Presence`` read), note (``data`` a line: "Jo left", ...) or
-    rematch (a line on the rematch after the end: ``net.session.features.rematch``)."""
-
-    kind: str
-    data: Any = field(default=None)
-
-
-class PeerSession:
+class PeerSession(PeerAgreement):
     """A seat's side: answers the challenge, follows the transcript, writes its entries.
 
     ``receive_data`` takes bytes from the host; ``data_to_send`` gives bytes for it. When
@@ -152,6 +102,10 @@ class PeerSession:
         self._calls: dict[int, str] = {}
         self._pending: int | None = None
         self._posted: Entry | None = None  # the entry just posted, to check ahead
+        #: who acknowledged which heads (``net.session.machines.agreement``), and this seat's
+        #: entry that waits for them before it is posted
+        self.agreement = Agreement()
+        self._gated: Entry | None = None
         self._sync_to = 0
         self._bye = ""  # a bye the host sent before it answered this connection's hello
         #: when the latest entry reached this seat live (not in a rejoin's backlog), or None
@@ -185,6 +139,8 @@ class PeerSession:
                 self._handle(event)
                 if self.failed:
                     return
+        except Fault as e:  # names nobody: it says what happened
+            self._fail(e)
         except RemoteProtocolError as e:
             self._fail(RemoteProtocolError(f"the host sent a malformed frame: {e}", e.code))
         except CheatDetected as e:
@@ -217,6 +173,8 @@ class PeerSession:
         self._out = bytearray()  # whatever was not sent went with the old connection
         self._pending = None
         self._posted = None
+        self._gated = None  # it goes out again from the journal (``held``)
+        self.agreement.sent = 0  # acknowledged again once back: the host may have restarted
         self._go(Step.RECONNECTED)
 
     def connection_lost(self) -> None:
@@ -415,6 +373,7 @@ class PeerSession:
                 self._call("supply", ({"entries": [e.to_wire() for e in held[i:i + SUPPLY_CHUNK]]},))
         if result.get("resume"):
             self._go(Step.RESUMED)
+            self._acknowledge()  # when it already holds every entry, nothing else would
         else:
             self._go(Step.SEATED)
             if self.auto_ready:
@@ -447,25 +406,18 @@ class PeerSession:
         except RemoteProtocolError as e:  # the host should have refused it
             raise CheatDetected(HOST, len(self.table.transcript),
                                 f"the host relayed a malformed entry: {e}") from None
-        if len(self.table.transcript) > entry.seq:
-            # already held (a rejoin may resend what arrived before the drop); a different
-            # entry signed for the same place is an equivocation by its author, and one of
-            # another author a second history shown by the host
-            try:
-                check_equivocation(self.table, entry)
-            except RemoteProtocolError as e:
-                raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
-            if self.table.transcript.entries[entry.seq].body != entry.body:
-                raise CheatDetected(HOST, entry.seq, "the host relayed two different entries for "
-                                    "one place in the transcript")
+        if len(self.table.transcript) > entry.seq:  # already held: the same, or two histories
+            self._entry_again(entry, m.get("ack"))
             return
         why = self.expect.refuses(entry) if self.expect is not None and entry.seq == 0 else None
         if why is not None:
             raise CheatDetected(HOST, 0, f"rematch check: {why}")
+        self._no_gap(entry)
         try:
             self.table.accept(entry)
         except RemoteProtocolError as e:
             raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
+        self._agree_entry(entry, m.get("ack"))
         if self._pending is not None and entry.seq >= self._pending:
             self._pending = None
         self._live_at = self.clock() if entry.seq >= self._sync_to else None
@@ -549,8 +501,15 @@ class PeerSession:
 
     def _post(self, entry: Entry) -> None:
         self._pending = entry.seq
+        if not self._hold(entry):  # what discloses waits for every other seat's acknowledgement
+            self._send_post(entry)
+
+    def _send_post(self, entry: Entry) -> None:
         self._posted = entry
         self._call("post", (entry.to_wire(),))
+
+    def _event(self, kind: str, data: Any) -> None:
+        self.events.append(PeerEvent(kind, data))
 
     def check_ahead(self) -> None:
         """Check the entry just posted on this seat's own table while the host checks it (call
@@ -570,6 +529,8 @@ class PeerSession:
         self.state = PEER_TRANSITIONS[self.state].get(step, self.state)
 
     def _fail(self, error: Exception) -> None:
+        if self.failed:  # the first reason stands (a cheat named with its evidence, say)
+            return
         if self.state is PeerState.OVER:  # the game ended as it did: only the rematch is off
             self._rematch_lines(self.rematch.stop(str(error)))
             return
@@ -588,5 +549,7 @@ _PEER_NOTES: dict[str, str] = {
     "presence": "_on_presence",
     "said": "_on_said",
     "rematch": "_on_early_rematch",
+    "ack": "_on_ack",
+    "evidence": "_on_evidence",
     "disk": "_on_disk",
 }

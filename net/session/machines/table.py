@@ -65,6 +65,7 @@ from net.games.dealer import FairDealer, MoveError
 from net.games.types import A, C, S
 from net.session.features.chat import check_record
 from net.session.features.timeout import check_auto, timed_out_text
+from net.session.machines.agreement import record_agreement
 from net.session.machines.commit import COMMIT_SIZE, SALT_SIZE, opens
 from net.session.machines.entries import (
     DEALERS,
@@ -564,20 +565,25 @@ class Table(OwnSeat[S, A, C]):
 
     # -- the end ------------------------------------------------------------------------------
 
+    def agreed(self) -> tuple[bool, str]:
+        """Whether the record is agreed by every seat, and the words for it (``agreement``)."""
+        return record_agreement([s.name for s in self.seats], self.ended, self.forfeits)
+
     def result(self) -> dict[str, Any]:
         """How the game ended, as plain data (``scores``, ``winners``, ``end``, ``text``), and
         ``verdict``: "verified" once over (every entry was checked as it arrived), "verified as
-        far as it went: <how it ended>" when a forfeit cut the game short."""
+        far as it went: <how it ended>" when a forfeit cut the game short; ``agreed()``'s words."""
         over = self.phase is Phase.OVER
+        agreed = self.agreed()[1] if over else "not over yet"
         rules, view = self.game_now()
         if self.forfeited and rules.current_player(view) != TERMINAL:
             text = "; ".join(f"{self.seats[s].name} forfeited ({why})" for s, why in self.forfeits)
             verdict = f"verified as far as it went: {text}" if over else "not over yet"
             return {"end": "forfeit", "forfeited": sorted(self.forfeited), "text": text,
-                    "scores": [], "winners": [], "verdict": verdict}
+                    "scores": [], "winners": [], "verdict": verdict, "agreed": agreed}
         o = rules.outcome(view)
         return {**o.to_data(), "text": o.detail.get("text", o.end),
-                "verdict": "verified" if over else "not over yet"}
+                "verdict": "verified" if over else "not over yet", "agreed": agreed}
 
 
 #: entry kind -> the method that checks an entry of that kind and returns the change to make

@@ -42,6 +42,7 @@ from typing import Any
 
 from net.session.machines.entries import Phase
 from net.session.machines.table import Table
+from net.session.records.evidence import EVIDENCE_MAGIC, verify_evidence
 from net.wire.errors import HOST, CheatDetected, RemoteProtocolError
 from net.wire.identity import PUBLIC_KEY_SIZE, InvalidKey, check_public_key
 from net.wire.transcript import MAGIC, Entry, record_unpacker
@@ -131,7 +132,13 @@ def read_entries(data: bytes, partial: bool = False) -> list[Entry]:
 
 
 def verify_bytes(data: bytes) -> Verdict:
-    """Check a saved transcript's bytes (see the module docstring)."""
+    """Check a saved transcript's bytes (see the module docstring); a file of evidence
+    (``net.session.records.evidence``) is checked again, and names whom it shows cheating."""
+    if bytes(data[:len(EVIDENCE_MAGIC)]) == EVIDENCE_MAGIC:
+        finding, line = verify_evidence(bytes(data))
+        if finding is None:
+            return _rejected(line)
+        return Verdict(False, printable_line(line), "cheat", finding.signer, finding.n)
     try:
         entries = _parse(bytes(data))
     except _Damaged as e:
@@ -182,9 +189,7 @@ def verify_bytes(data: bytes) -> Verdict:
         title = table.rules.title if table.rules is not None else table.game
         names = ", ".join(s.name for s in table.seats)
         text = f"verified: {title}, {names}; {n} entries{said}; ended: {result['text']}"
-        unsigned = [table.seats[s].name for s, _ in table.forfeits]
-        if unsigned:  # the game was over when they forfeited: it stands, and names no one
-            text += f"; not signed at the end by {', '.join(unsigned)}"
+    text += f"; {table.agreed()[1]}"  # agreed by all, or whose signature it lacks, and why
     return Verdict(True, printable_line(text), "verified", None, None, n, table.game, talk)
 
 

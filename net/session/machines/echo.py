@@ -1,0 +1,401 @@
+"""The echo of every head on the wire: the host's and the seats' sides of
+``net.session.machines.agreement``, and the evidence they pass on (``net.session.records.evidence``).
+
+The host (``HostAgreement``):
+
+* signs the head after every entry it relays or resends: ``entry {body, sig, ack}``;
+* takes ``ack {n, head, sig}`` from a seat (a notification; never answered): a length it holds,
+  the seat's signature, and its own head for that length, or it is dropped and logged (an
+  honest host shows one history). It relays it to every other seat and every watcher as
+  ``ack {seat, n, head, sig, host}``, ``host`` its own signature of that head;
+* takes ``evidence`` (a two-heads item) from a seat or watcher: checks it and relays it to every
+  other one; a seat's post it refuses for a cheat of its author (``CheatDetected`` naming the
+  author) it shows every other seat and watcher as ``evidence {kind: "refused", entry}``, once
+  per author and place.
+
+A seat or watcher (``PeerAgreement``):
+
+* checks the host's ``ack`` on every entry it takes (a fault if it does not verify: nobody
+  signed what is missing); acknowledges each head it reaches once it holds the host's length,
+  but a head after its own entry;
+* counts the acknowledgements it is relayed; one of another head is evidence against the host
+  (the ``host`` signature beside it) or against the seat (when the reader holds another
+  statement of that seat for that length): it names them, sends the evidence to the host and
+  keeps it; without such a signature it is a fault that names nobody;
+* holds an entry that discloses (``discloses``) until every other seat still in has acknowledged
+  the head it is written on;
+* re-checks every piece of evidence it is relayed before it names anyone: a refused entry on its
+  own table (the author named only if the table refuses it too, and the game goes on), a
+  two-heads item by its signatures.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from net.session.machines.agreement import Agreement, ack_valid, attested, discloses, sign_ack
+from net.session.machines.conversation import check_equivocation
+from net.session.machines.entries import Phase
+from net.session.records.evidence import check_two_heads, save_two_heads, two_heads
+from net.wire.errors import E_OUT_OF_ORDER, HOST, CheatDetected, Fault, RemoteProtocolError
+from net.wire.identity import Identity
+from net.wire.rpc import Notification
+from net.wire.transcript import Entry, chain
+
+log = logging.getLogger("palazzo.net")
+
+#: acknowledgements of heads a reader does not hold yet that it keeps, at most
+AHEAD_LIMIT = 64
+
+
+class HostAgreement:
+    """The host's side (see the module docstring); a mixin of ``HostSession``."""
+
+    identity: Identity
+    table: Any
+    conns: dict[int, Any]
+    seats: list[Any]
+
+    def _broadcast(self, method: str, payload: dict[str, Any], but: int | None = None,
+                   first: tuple[int | None, ...] = ()) -> None:
+        raise NotImplementedError  # the door's
+
+    def _warn(self, conn: int, msg: str) -> None:
+        raise NotImplementedError  # the door's
+
+    def _sign_head(self, game: bytes, n: int, head: bytes) -> bytes:
+        """The host's acknowledgement of ``head`` as the first ``n`` entries (signed once)."""
+        sigs: dict[tuple[int, bytes], bytes] = self.__dict__.setdefault("_head_sigs", {})
+        if (n, head) not in sigs:
+            sigs[(n, head)] = sign_ack(self.identity, game, n, head)
+        return sigs[(n, head)]
+
+    def _head_sig(self, n: int) -> bytes:
+        """The host's acknowledgement of the first ``n`` entries of its transcript."""
+        t = self.table
+        return self._sign_head(t.game_id, n, t.transcript.head_at(n))
+
+    def _wire(self, entry: Entry) -> dict[str, bytes]:
+        """``entry`` as the host relays it: with its signature of the head after it."""
+        head = chain(entry.prev, entry)
+        return {**entry.to_wire(), "ack": self._sign_head(entry.game_id, entry.seq + 1, head)}
+
+    def _agreement_note(self, conn: int, event: Notification) -> None:
+        c = self.conns[conn]
+        m: Any = event.params[0] if len(event.params) == 1 and type(event.params[0]) is dict else None
+        t = self.table
+        if m is None or (c.seat is None and c.watcher is None) or not t.game_id:
+            self._warn(conn, f"{event.method}: ignored (no game, no seat, or not one map)")
+            return
+        if event.method == "evidence":
+            try:
+                finding = check_two_heads(t.transcript.entries[0], m)
+            except ValueError as e:
+                self._warn(conn, f"evidence: ignored ({e})")
+                return
+            log.warning("evidence relayed: %s", finding.reason)
+            self._broadcast("evidence", two_heads(m["signer"], m["n"], m["a"], m["b"]), but=conn)
+            return
+        seat, n, head = c.seat, m.get("n"), m.get("head")
+        last: dict[int, int] = self.__dict__.setdefault("_last_ack", {})
+        if seat is None or type(n) is not int or not last.get(seat, 0) < n <= len(t.transcript):
+            self._warn(conn, "ack: ignored (a watcher's, of no length the host holds, or of no "
+                       "new head: one acknowledgement per head)")
+            return
+        last[seat] = n  # one look per head, whatever it holds
+        if not ack_valid(self.seats[seat].key, t.game_id, n, head, m.get("sig")):
+            self._warn(conn, "ack: ignored (its signature does not check)")
+        elif head != t.transcript.head_at(n):
+            self._warn(conn, f"ack: ignored (seat {seat} acknowledged another history of {n} "
+                       "entries than the host's)")
+        else:
+            relayed = {"seat": seat, "n": n, "head": head, "sig": m["sig"],
+                       "host": self._head_sig(n)}
+            self.__dict__.setdefault("_latest_acks", {})[seat] = relayed
+            self._broadcast("ack", relayed, but=conn)
+
+    def _resend_acks(self, conn: int) -> None:
+        """To a connection just seated or watching: each other seat's latest acknowledgement
+        (those relayed while it was away are lost with its old connection)."""
+        latest: dict[int, dict[str, Any]] = self.__dict__.get("_latest_acks", {})
+        seat = self.conns[conn].seat
+        for s, relayed in latest.items():
+            if s != seat:
+                self._notify(conn, "ack", relayed)
+
+    def _notify(self, conn: int, method: str, payload: dict[str, Any]) -> None:
+        raise NotImplementedError  # the door's
+
+    def _name_refused(self, conn: int, entry: Entry, cheat: CheatDetected) -> None:
+        """Show every other seat and watcher a post refused for its author's cheat."""
+        named: set[tuple[int, int]] = self.__dict__.setdefault("_named", set())
+        if cheat.seat != entry.author or (entry.author, entry.seq) in named:
+            return
+        named.add((entry.author, entry.seq))
+        self._broadcast("evidence", {"kind": "refused", "entry": entry.to_wire()}, but=conn)
+
+
+class PeerAgreement:
+    """A seat's (or a watcher's) side (see the module docstring); a mixin of ``PeerSession``."""
+
+    table: Any
+    agreement: Agreement
+    events: list[Any]
+    _gated: Entry | None
+    WATCH: bool
+
+    codec: Any
+    _out: bytearray
+    notes: Any
+
+    def _send_note(self, method: str, payload: dict[str, Any]) -> None:
+        self._out += self.codec.send(Notification(method, (payload,)))
+
+    def _send_post(self, entry: Entry) -> None:
+        raise NotImplementedError  # the session's
+
+    def _fail(self, error: Exception) -> None:
+        raise NotImplementedError  # the session's
+
+    def _synced(self) -> bool:
+        raise NotImplementedError  # the session's
+
+    def _event(self, kind: str, data: Any) -> None:
+        raise NotImplementedError  # the session's
+
+    def _agreement_event(self, kind: str, data: Any) -> None:
+        """An event of the agreement: ``cheat`` (named with evidence this program checked),
+        ``evidence`` (where it is kept) or ``note`` (a fault); the first and the last also go
+        to the table's log, as the presence notes do."""
+        self._event(kind, data)
+        if kind in ("cheat", "note"):
+            self.notes.add(f"{data} (evidence checked)" if kind == "cheat" else str(data))
+
+    # -- entries and heads --------------------------------------------------------------------
+
+    def _agree_entry(self, entry: Entry, ack: Any) -> None:
+        """After ``entry`` was accepted: the host's acknowledgement of the head after it."""
+        t = self.table
+        n = entry.seq + 1
+        head = t.transcript.head_at(n)
+        if not ack_valid(t.host_key, t.game_id, n, head, ack):
+            raise Fault(f"fault: agreement check: the host's acknowledgement of entry {entry.seq} "
+                        "does not check (a host that does not sign what it relays, or a damaged "
+                        "connection): nobody is named; join again")
+        self.agreement.hold(HOST, n, {"head": head, "sig": ack})
+        self.agreement.entry(entry)
+        if entry.author == t.me:
+            self.agreement.sent = max(self.agreement.sent, n)
+        kept, self.agreement.ahead = self.agreement.ahead, []
+        for a in kept:
+            self._check_ack(*a)
+        self._acknowledge()
+        self._release()
+
+    def _acknowledge(self) -> None:
+        t = self.table
+        if self.WATCH or t is None or t.me < 0 or not t.game_id or not self._synced() \
+                or t.phase is Phase.OVER:
+            return
+        n = len(t.transcript)
+        if n <= self.agreement.sent:
+            return
+        self.agreement.sent = n
+        head = t.transcript.head_at(n)
+        self._send_note("ack", {"n": n, "head": head,
+                                "sig": sign_ack(t.identity, t.game_id, n, head)})
+
+    def _on_ack(self, m: dict[str, Any]) -> None:
+        t = self.table
+        seat, n, head, sig, host = (m.get(k) for k in ("seat", "n", "head", "sig", "host"))
+        if t is None or not t.game_id or type(seat) is not int or type(n) is not int \
+                or not 0 <= seat < t.players or seat == t.me or n <= 0:
+            log.debug("an acknowledgement that names no other seat or no length: ignored")
+            return
+        if n > len(t.transcript):
+            if len(self.agreement.ahead) < AHEAD_LIMIT:
+                self.agreement.ahead.append((seat, n, head, sig, host))
+            return
+        self._check_ack(seat, n, head, sig, host)
+        self._release()
+
+    def _check_ack(self, seat: int, n: int, head: Any, sig: Any, host: Any) -> None:
+        t = self.table
+        key = t.seats[seat].key
+        if head == t.transcript.head_at(n):
+            if ack_valid(key, t.game_id, n, head, sig):
+                self.agreement.mark(seat, n)
+                self.agreement.hold(seat, n, {"head": head, "sig": sig})
+            return
+        items = []
+        for signer, signed, k in ((seat, sig, key), (HOST, host, t.host_key)):
+            mine = self.agreement.held.get((signer, n))
+            if mine is not None and ack_valid(k, t.game_id, n, head, signed):
+                items.append(two_heads(signer, n, mine, {"head": head, "sig": signed}))
+        for item in items:  # a seat named first: naming the host stops this game
+            self._name(item)
+        if items:
+            return
+        self._agreement_event("note", f"{t.seats[seat].name} acknowledged another history of the first {n} "
+                    "entries, without a signature that names anyone: this game cannot be agreed "
+                    "(the host may be showing seats different histories)")
+
+    def _two_entries(self, entry: Entry, ack: Any) -> None:
+        """``entry`` came for a place this reader holds another entry at: if its author, or the
+        host by its ``ack`` of the head after it, signed another head for one length than this
+        reader holds of theirs, name them with the pair."""
+        t = self.table
+        key = t.author_key(entry.author)
+        if key is None or not entry.signed_by(key) or entry.game_id != t.game_id:
+            return
+        items = []
+        for n, head in attested(entry):
+            mine = self.agreement.held.get((entry.author, n))
+            if mine is not None and n <= len(t.transcript) and head != t.transcript.head_at(n):
+                items.append(two_heads(entry.author, n, mine,
+                                       {"body": entry.body, "sig": entry.sig}))
+                break
+        n, head = attested(entry)[1]
+        mine = self.agreement.held.get((HOST, n))
+        if entry.author != HOST and mine is not None and n <= len(t.transcript) \
+                and head != t.transcript.head_at(n) and ack_valid(t.host_key, t.game_id, n, head, ack):
+            items.append(two_heads(HOST, n, mine, {"head": head, "sig": ack}))
+        for item in sorted(items, key=lambda i: i["signer"] == HOST):  # the host last: it stops
+            self._name(item)
+
+    def _entry_again(self, entry: Entry, ack: Any) -> None:
+        """An entry for a place this reader holds (a rejoin may resend what arrived before the
+        drop): the same bytes change nothing; a different entry signed for the same place is an
+        equivocation by its author, and one of another author a second history shown by the
+        host, named with the two heads when this reader holds them."""
+        t = self.table
+        try:
+            check_equivocation(t, entry)
+        except RemoteProtocolError as e:
+            raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
+        except CheatDetected:  # its author signed two entries: the pair is the evidence
+            self._two_entries(entry, ack)
+            raise
+        if t.transcript.entries[entry.seq].body != entry.body:
+            self._two_entries(entry, ack)
+            raise CheatDetected(HOST, entry.seq, "the host relayed two different entries for one "
+                                "place in the transcript")
+
+    def _no_gap(self, entry: Entry) -> None:
+        """An entry beyond this reader's length is a fault: nobody signed what is missing."""
+        held = len(self.table.transcript)
+        if entry.seq > held:
+            raise Fault(f"fault: the host sent entry {entry.seq} while this seat holds {held} (the "
+                        "host may have lost part of its record, say to a disk failure): nobody is "
+                        "named; this seat's record is saved, and it may join again once the host "
+                        "has its record back", E_OUT_OF_ORDER)
+
+    # -- holding what discloses ---------------------------------------------------------------
+
+    def _hold(self, entry: Entry) -> bool:
+        """Keep ``entry`` back if it discloses and some other seat still in has not acknowledged
+        the head it is written on (``_release`` posts it)."""
+        if self._gate(entry):
+            self._gated = entry
+            return True
+        return False
+
+    def _gate(self, entry: Entry) -> bool:
+        """Whether ``entry`` must wait for acknowledgements before it is posted."""
+        t = self.table
+        if not discloses(entry):
+            return False
+        return bool(self.agreement.missing(entry.seq, t.players, t.me, t.forfeited))
+
+    def _release(self) -> None:
+        entry = self._gated
+        if entry is None or self.table is None:
+            return
+        if entry.seq != len(self.table.transcript):  # the history moved on: it goes out again
+            self._gated = None  # from the journal when its place comes (``held``)
+            return
+        if not self._gate(entry):
+            self._gated = None
+            self._send_post(entry)
+
+    def waiting_for(self) -> list[int]:
+        """The seats whose acknowledgement this seat's held entry waits for."""
+        t, entry = self.table, self._gated
+        if entry is None or t is None:
+            return []
+        return self.agreement.missing(entry.seq, t.players, t.me, t.forfeited)
+
+    # -- evidence -----------------------------------------------------------------------------
+
+    def _name(self, item: dict[str, Any]) -> None:
+        """Evidence this reader found or was relayed, checked: name the signer, keep the
+        evidence, pass it on; a host named stops this game, a seat named does not."""
+        t = self.table
+        start = t.transcript.entries[0]
+        finding = check_two_heads(start, item)
+        seen: set[tuple[int, int]] = self.__dict__.setdefault("_evidence_seen", set())
+        if (finding.signer, finding.n) in seen:
+            return
+        seen.add((finding.signer, finding.n))
+        self._send_note("evidence", item)
+        try:
+            where = save_two_heads(start, item, self.__dict__.get("evidence_folder"))
+            self._agreement_event("evidence", str(where))
+        except OSError as e:
+            log.warning("the evidence could not be saved: %s", e)
+        cheat = CheatDetected(finding.signer, finding.n, finding.reason)
+        cheat.evidence = item  # type: ignore[attr-defined]
+        if finding.signer == HOST:
+            self._fail(cheat)
+        else:
+            self._agreement_event("cheat", cheat)
+
+    def _on_evidence(self, m: dict[str, Any]) -> None:
+        t = self.table
+        if t is None or not t.game_id:
+            return
+        if m.get("kind") == "refused":
+            self._check_refused(m.get("entry"))
+            return
+        try:
+            self._name(m)
+        except ValueError as e:
+            log.warning("evidence from the host that shows nothing, ignored: %s", e)
+
+    def _check_refused(self, wire: Any) -> None:
+        """A post the host refused: name its author only if this table refuses it too."""
+        t = self.table
+        try:
+            entry = Entry.parse(wire.get("body"), wire.get("sig")) if type(wire) is dict else None
+        except RemoteProtocolError:
+            entry = None
+        if entry is None or entry.seq != len(t.transcript) or entry.author < 0:
+            log.info("evidence of a refused entry that is not for this place: ignored")
+            return
+        dealer = t.dealer
+        deferred = dealer is not None and dealer.defer
+        if deferred:  # every proof of it checked now, as the host checked it
+            dealer.defer = False
+        try:
+            t._check(entry)
+        except CheatDetected as c:
+            if c.seat == entry.author:
+                cheat = CheatDetected(c.seat, c.step, c.reason, c.code)
+                cheat.evidence = {"kind": "refused", "entry": entry.to_wire()}  # type: ignore[attr-defined]
+                self.refused.append(entry)
+                self._agreement_event("cheat", cheat)
+                return
+        except Exception:  # not checkable here (out of order, a bad signature): nobody named
+            pass
+        finally:
+            if deferred:
+                dealer.defer = True
+        log.info("the host showed a refused entry that this table does not refuse: ignored")
+
+    @property
+    def refused(self) -> list[Entry]:
+        """The entries shown refused that this table refused too (saved with the record)."""
+        out: list[Entry] = self.__dict__.setdefault("_refused", [])
+        return out
+

@@ -1,0 +1,149 @@
+"""Evidence: what names a cheat, checkable by anyone offline.
+
+The rules (``docs/protocol.md``, section 8.2):
+
+* A reader names somebody only with evidence signed by the one it names. There are two kinds:
+
+  - **two heads** (``{kind: "two-heads", signer, n, a, b}``): two statements signed by one key
+    (the host's, or a seat's) that give two different heads for the first ``n`` entries of one
+    game. A statement is an acknowledgement ``{head, sig}`` (``net.session.machines.agreement``)
+    or an entry ``{body, sig}`` of the signer's (which signs ``seq`` and ``seq + 1``). One
+    history has one head per length, so the signer showed two histories.
+  - **refused** (``{kind: "refused", entry: {body, sig}}``): an entry signed by its author that
+    fails a named check against the signed record before it (its ``prev``). Every reader checks
+    it again on its own table before it names the author; a file of it is the record up to the
+    entry, then the entry (a saved transcript that ``palazzo verify`` names the author of).
+
+* Everything else (a lost connection, a record cut short, a damaged journal, a host that
+  sends what nobody signed) is a **fault**: it names nobody.
+* Evidence goes to the host as the notification ``evidence``; the host checks it as every reader
+  does, and relays it to every seat and watcher, who check it again before naming anyone. Each
+  keeps it in a file of its own: two heads as ``EVIDENCE_MAGIC`` then one msgpack map
+  ``{start: [body, sig], item: {...}}`` (the start names the keys), which ``palazzo verify``
+  checks again (``verify_evidence``).
+
+``check_two_heads`` returns the finding or raises ``ValueError`` naming the check that fails.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from net.session.machines.agreement import ack_valid, attested
+from net.wire.errors import HOST, RemoteProtocolError
+from net.wire.identity import InvalidKey, check_public_key
+from net.wire.transcript import Entry, data_dir, pack, unpack
+
+EVIDENCE_MAGIC = b"palazzo evidence v1\n"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Who the evidence names, where, and why (one line)."""
+
+    signer: int  # a seat, or ``HOST``
+    n: int
+    reason: str
+
+
+def two_heads(signer: int, n: int, a: dict[str, bytes], b: dict[str, bytes]) -> dict[str, Any]:
+    return {"kind": "two-heads", "signer": signer, "n": n, "a": dict(a), "b": dict(b)}
+
+
+def _keys(start: Entry) -> tuple[bytes, list[bytes]]:
+    if start.kind != "start" or start.author != HOST or start.seq != 0:
+        raise ValueError("evidence check: the record's first entry is not the host's start")
+    host: Any = start.fields.get("host")
+    seats: Any = start.fields.get("seats")
+    if type(host) is not bytes or type(seats) is not list or \
+            any(type(s) is not dict or type(s.get("key")) is not bytes for s in seats):
+        raise ValueError("evidence check: the start names no keys")
+    try:
+        check_public_key(host)
+    except InvalidKey as e:
+        raise ValueError(f"evidence check: the host key is refused ({e})") from None
+    if not start.signed_by(host):
+        raise ValueError("evidence check: the start is not signed by the host key it names")
+    return host, [s["key"] for s in seats]
+
+
+def _head(statement: Any, signer: int, n: int, game: bytes, key: bytes) -> bytes:
+    """The head for ``n`` entries that ``statement`` is signed for by ``key``."""
+    if type(statement) is not dict:
+        raise ValueError("evidence check: a statement is a map")
+    if "body" in statement:
+        try:
+            entry = Entry.parse(statement.get("body"), statement.get("sig"))
+        except RemoteProtocolError as e:
+            raise ValueError(f"evidence check: {e}") from None
+        if entry.author != signer or entry.game_id != game or not entry.signed_by(key):
+            raise ValueError("evidence check: an entry not signed by the one named, for this game")
+        for m, attests in attested(entry):
+            if m == n:
+                return attests
+        raise ValueError(f"evidence check: the entry does not give the head of {n} entries")
+    head = statement.get("head")
+    if type(head) is not bytes or not ack_valid(key, game, n, head, statement.get("sig")):
+        raise ValueError("evidence check: an acknowledgement not signed by the one named")
+    return head
+
+
+def check_two_heads(start: Entry, item: Any) -> Finding:
+    """The finding of a two-heads item of the game ``start`` begins; ``ValueError`` naming the
+    failed check when it shows nothing."""
+    if type(item) is not dict or item.get("kind") != "two-heads":
+        raise ValueError("evidence check: not a two-heads item")
+    signer, n = item.get("signer"), item.get("n")
+    host, seats = _keys(start)
+    if type(signer) is not int or type(n) is not int or not HOST <= signer < len(seats) or n < 0:
+        raise ValueError("evidence check: no such signer or length")
+    key = host if signer == HOST else seats[signer]
+    game = start.game_id
+    a = _head(item.get("a"), signer, n, game, key)
+    b = _head(item.get("b"), signer, n, game, key)
+    if a == b:
+        raise ValueError("evidence check: the two statements give the same head")
+    who = "the host" if signer == HOST else f"seat {signer}"
+    return Finding(signer, n, f"two heads: {who} signed two different histories of the first "
+                   f"{n} entries")
+
+
+def save_two_heads(start: Entry, item: dict[str, Any], folder: Path | None = None) -> Path:
+    """Keep a two-heads item in a file of its own (never replacing one); where."""
+    folder = folder or data_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    data = EVIDENCE_MAGIC + pack({"start": [start.body, start.sig], "item": item})
+    stem = f"evidence-{start.game_id.hex()[:8]}-{item['signer']}-{item['n']}"
+    for k in range(1, 1000):
+        path = folder / (f"{stem}.evidence" if k == 1 else f"{stem}-{k}.evidence")
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            if path.read_bytes() == data:
+                return path
+            continue
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        return path
+    raise OSError(f"no free name for {stem} in {folder}")
+
+
+def verify_evidence(data: bytes) -> tuple[Finding | None, str]:
+    """Check an evidence file's bytes again: the finding and its line, or ``None`` and why not."""
+    try:
+        m = unpack(data[len(EVIDENCE_MAGIC):])
+        if type(m) is not dict or type(m.get("start")) is not list or len(m["start"]) != 2:
+            raise ValueError("evidence check: the file holds no start")
+        start = Entry.parse(m["start"][0], m["start"][1])
+        finding = check_two_heads(start, m.get("item"))
+    except (ValueError, RemoteProtocolError) as e:
+        return None, f"rejected: {e}"
+    seats: Any = start.fields["seats"]
+    names = [str(s.get("name", "?")) for s in seats]
+    who = "the host" if finding.signer == HOST else f"{names[finding.signer]} (seat {finding.signer})"
+    return finding, f"cheat: {who}: {finding.reason} (evidence checked)"
