@@ -653,7 +653,7 @@ class TableScreen(Screen[str]):
         """Whether a move sent can be taken back, as it is: in a game against the computer,
         ``u`` takes it back until another player moves or the game ends; in a networked game,
         never."""
-        if getattr(self.client, "undo", None) is None:
+        if not self.client.undoable:
             return "This cannot be taken back."
         return "Until the next player moves or the game ends, u takes it back."
 

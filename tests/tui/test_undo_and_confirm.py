@@ -183,6 +183,8 @@ async def test_a_move_whose_only_question_has_one_answer_asks_first(ui):
 class _NoUndo:
     """A client without an undo, as a networked game's: everything else is the local client's."""
 
+    undoable = False
+
     def __init__(self, client) -> None:
         self._client = client
 
