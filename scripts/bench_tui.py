@@ -196,12 +196,13 @@ async def table_redraws(moves: int, seed: int) -> tuple[list[float], list[float]
                     continue
                 if getattr(s, "_question", None) is None or not s.view.my_turn:
                     continue
+                key = s._question.keys()[0] or "1"  # the first answer's own key (y to confirm)
                 if s.view.state.phase not in ("play", "resolve"):
-                    await pilot.press("1")  # set-up: the bots' placements are not paced, skip it
+                    await pilot.press(key)  # set-up: the bots' placements are not paced, skip it
                     continue
                 steps = s.view.steps
                 await asyncio.sleep(0.05)  # a quiet screen, as the minimal app's between its keys
-                t = await clock.key(app, "1", 0.2)  # the bots wait 0.3 s: every frame is ours
+                t = await clock.key(app, key, 0.2)  # the bots wait 0.3 s: every frame is ours
                 if t is not None:
                     (submit if s.view.steps != steps else ask).append(t)
     finally:

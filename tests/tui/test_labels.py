@@ -72,11 +72,18 @@ async def test_choosing_the_next_battle_names_the_battle_to_come_not_the_last_re
         assert app.screen.query_one("#players-box").border_title == "Choosing the region of battle 4"
 
 
+def _client():
+    """A two-player Condottiere game's client, for the table's words about a view."""
+    from tui.setup import GameSetup, make_client
+
+    return make_client(GameSetup(game="condottiere", players=2, bots=("greedy",), seed=1, pace=0))
+
+
 def test_the_header_counts_the_battles_the_end_screen_counts():
     s = battle(2, owner={"Torino": 0, "Milano": 0, "Genova": 0, "Parma": 0}, battle=None,
                phase="over", battles=7, winners=(0,), end="adjacent", won_by="adjacent")
     view = _view(s, outcome=CONDOTTIERE.outcome(s))
-    table = CondottiereTable(None)
+    table = CondottiereTable(_client())
     assert "game over after 7 battles" in table.status_text(view)
     words = table.end_words(view)
     assert words[1] == "after 7 battles"
@@ -89,7 +96,7 @@ def test_a_score_of_1_region_is_singular_on_the_end_screen():
     s = battle(2, owner={"Torino": 0, "Milano": 0, "Genova": 0, "Parma": 0, "Roma": 1},
                battle=None, phase="over", battles=1, winners=(0,), end="adjacent", won_by="adjacent")
     view = _view(s, outcome=CONDOTTIERE.outcome(s))
-    text = result_text(view, *CondottiereTable(None).end_words(view)).plain
+    text = result_text(view, *CondottiereTable(_client()).end_words(view)).plain
     assert "after 1 battle:" in text
     assert "   1 region" in text and "1 regions" not in text
 
@@ -98,14 +105,14 @@ def test_the_condottiere_end_screen_names_the_winner_and_the_regions_that_won():
     s = battle(2, owner={"Torino": 0, "Milano": 0, "Genova": 0, "Parma": 0}, battle=None,
                phase="over", battles=7, winners=(0,), end="adjacent", won_by="adjacent")
     text = result_text(_view(s, outcome=CONDOTTIERE.outcome(s)),
-                       *CondottiereTable(None).end_words(_view(s))).plain
+                       *CondottiereTable(_client()).end_words(_view(s))).plain
     assert "The game ended after 7 battles: Red holds 4 adjacent regions." in text
     assert "a player holds" not in text
     six = {r: 1 for r in ("Torino", "Parma", "Roma", "Napoli", "Venezia", "Ancona")}
     s = battle(2, owner=six, battle=None, phase="over", battles=9, winners=(1,), end="regions",
                won_by="regions")
     text = result_text(_view(s, outcome=CONDOTTIERE.outcome(s)),
-                       *CondottiereTable(None).end_words(_view(s))).plain
+                       *CondottiereTable(_client()).end_words(_view(s))).plain
     assert "The game ended after 9 battles: Blue holds 6 regions." in text
 
 
