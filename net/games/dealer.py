@@ -36,9 +36,11 @@ next chance step is. Rules:
    claim about a hidden card is checked when the rules show it (a Medici ``stuck`` shows the
    hand; a striker's own hidden card, its reveal).
 
-A seat's secret goes into its own key entry sealed to its own identity (``sealed``), so that a
-peer that restarts and replays the transcript gets it back. Nothing of a shuffle is kept: the
-shuffle entry is in the transcript, and that is all a restarted peer needs.
+A seat's secret is in no entry: ``make_deck_entry`` gives it back beside the public fields, for
+the seat's own journal to keep (``net.session.machines.own_seat``), and a peer that restarts
+takes it back from there (``restore_secret``) before it reads its own key entry again;
+``forget_secret`` drops it when the game is over. Nothing of a shuffle is kept: the shuffle
+entry is in the transcript, and that is all a restarted peer needs.
 
 Everything a peer receives is checked on a copy (``fork``); the table keeps the copy only when
 the whole entry passed, so a refused entry changes nothing.
@@ -227,8 +229,8 @@ class FairDealer:
 
     def make_deck_entry(self, context: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
         """The public fields of the ``deck`` entry this seat owes now (its shuffles bound to
-        ``context``, the transcript hash before the entry), and what it keeps for itself (sealed
-        in the entry: its secret, in its key entry)."""
+        ``context``, the transcript hash before the entry), and what it keeps for itself in its
+        journal (its secret, with its key entry; never in the entry)."""
         assert self.secret is not None
         if self.keys is None:
             msg = key_message(self.game_id, self.me, self.secret, group=self.group)
@@ -279,12 +281,24 @@ class FairDealer:
             self.decks[deck_id] = FairDeck(self.keys, deck_id, table, range(len(kinds)), seat, self.secret)
             self.kinds[deck_id] = kinds
 
-    def restore_secret(self, fields: Mapping[str, Any]) -> None:
-        """Take back this seat's own secret from its own key entry (after a restart); before
-        the entry is read, since the last key makes the decks."""
+    def restore_secret(self, fields: Mapping[str, Any]) -> bool:
+        """Take back this seat's own secret (after a restart, from its journal) before its own
+        key entry is read, since the last key makes the decks; whether it was taken."""
         secret = fields.get("secret")
-        if type(secret) is bytes and self.me != HOST:
+        if type(secret) is not bytes or self.me == HOST:
+            return False
+        try:
             self.secret = g.decode_scalar(secret)
+        except ValueError:
+            return False
+        return True
+
+    def forget_secret(self) -> None:
+        """Drop this seat's secret (the game is over): no deck of this dealer opens a card any
+        more."""
+        self.secret = None
+        for deck in self.decks.values():
+            deck.forget_secret()
 
     # -- act entries --------------------------------------------------------------------------
 

@@ -10,6 +10,9 @@
   position (an int) or, for the fair deck, the protocol step (``"key"``, ``"shuffle"``,
   ``"deal"``, ``"open"``); ``reason`` says what was wrong in plain words; ``code``
   is the wire error code that tells the sender.
+* ``Fault(reason)``: something went wrong that nobody can be blamed for with evidence (this
+  machine's journal lost or damaged, another program with this seat's key): it names nobody and
+  says what happened and what to do.
 
 Every one is a ``ProtocolError``, whose ``code`` is its wire error code: the codes (``E_*``) are
 here, with the errors that carry them.
@@ -74,3 +77,14 @@ class CheatDetected(ProtocolError):
 
     def __repr__(self) -> str:
         return f"CheatDetected({self.seat!r}, {self.step!r}, {self.reason!r})"
+
+
+class Fault(ProtocolError):
+    """Something failed that is nobody's proven cheat (a journal lost or damaged, a second
+    program with one key): it names nobody."""
+
+    code = E_INTERNAL
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"fault (nobody is named): {reason}")
+        self.reason = reason

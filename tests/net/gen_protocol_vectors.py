@@ -6,8 +6,7 @@ protocol changes on purpose; ``test_protocol_vectors.py`` recomputes each value 
 document's description alone and checks that this code still makes the same file.
 
 Every input is fixed: the identities come from fixed 32-byte seeds, the nonces, salts, seed
-values, key secrets and proof entropy are hashes of fixed labels, and the sealed note's 12-byte
-nonce is fixed too (a real one is fresh). The game is a three-seat Condottiere with a host that
+values, key secrets and proof entropy are hashes of fixed labels. The game is a three-seat Condottiere with a host that
 holds no seat. The deck part uses a small deck (cards 0, 1 and 2 of the ``condottiere/pile``
 table) and fixed stand-ins for the transcript hash before each deck message.
 
@@ -22,8 +21,6 @@ import random
 import sys
 from pathlib import Path
 from typing import Any
-
-import msgpack
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parents[1])]
@@ -48,7 +45,6 @@ TIME = 1_700_000_000
 DECK = "pile"
 DOMAIN = "condottiere/pile"
 DECK_CARDS = (0, 1, 2)
-SEAL_NONCE = bytes(range(12))
 
 
 def label(text: str) -> bytes:
@@ -129,14 +125,8 @@ def entries(host: Identity, seats: list[Identity], nonces: list[bytes],
     for i, s in enumerate(seats):
         value, salt = label(f"seat {i} seed value"), label(f"seat {i} seed salt")
         c = commit(b"seed", game_id, i, b"seed", value, salt)
-        note = msgpack.packb({"value": value, "salt": salt}, use_bin_type=True)
-        aad = game_id + b"/seed"
-        sealed = SEAL_NONCE + s._aead.encrypt(SEAL_NONCE, note, aad)
-        assert s.unseal(aad, sealed) == note
-        add(s, i, "seed-commit", {"commit": c, "sealed": sealed})
-        notes.append({"seat": i, "value": h(value), "salt": h(salt), "commitment": h(c),
-                      "note": h(note), "aad": h(aad), "seal_nonce": h(SEAL_NONCE),
-                      "sealed": h(sealed)})
+        add(s, i, "seed-commit", {"commit": c})
+        notes.append({"seat": i, "value": h(value), "salt": h(salt), "commitment": h(c)})
     for i, s in enumerate(seats):
         add(s, i, "seed-open", {"value": label(f"seat {i} seed value"),
                                 "salt": label(f"seat {i} seed salt")})

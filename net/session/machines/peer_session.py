@@ -41,6 +41,7 @@ from net.wire.errors import (
     E_WRONG_PHASE,
     HOST,
     CheatDetected,
+    Fault,
     LocalProtocolError,
     RemoteProtocolError,
 )
@@ -152,6 +153,7 @@ class PeerSession:
         self._posted: Entry | None = None  # the entry just posted, to check ahead
         self._sync_to = 0
         self._logged = 0
+        self._faults = 0
         self.refusal = ""  # what the host said last when it closed a connection for room
         #: the last presence the host sent (``net.session.features.presence``; the host's word only)
         self.presence: Presence | None = None
@@ -159,7 +161,8 @@ class PeerSession:
         self._bad_presence = False  # a malformed presence was refused already
         #: table talk (``net.session.features.chat``): events ``said``, ``refused`` and ``note``
         self.chat = ChatPeer(identity, lambda kind, data: self.events.append(PeerEvent(kind, data)),
-                             lambda: len(self.table.steps) if self.table is not None else 0)
+                             lambda: len(self.table.steps) if self.table is not None else 0,
+                             self.journal)
         self.rematch = PeerRematch()  # after the end (``net.session.features.rematch``)
         #: the start this seat's rematch must carry (``None``: not a rematch)
         self.expect: Expected | None = None
@@ -176,7 +179,7 @@ class PeerSession:
                     return
         except RemoteProtocolError as e:
             self._fail(RemoteProtocolError(f"the host sent a malformed frame: {e}", e.code))
-        except CheatDetected as e:
+        except (CheatDetected, Fault) as e:
             self._fail(e)
         except Exception as e:  # a fault of this program: stop cleanly and say so
             log.exception("peer: internal error")
@@ -438,11 +441,15 @@ class PeerSession:
         self._go(Step.STARTED)  # the first entry: the game is under way
         t = self.table
         self.chat.entry(t, entry)
+        for line in t.faults[self._faults :]:  # what this machine's journal lacked: nobody's doing
+            self.events.append(PeerEvent("note", f"fault (nobody is named): {line}"))
+        self._faults = len(t.faults)
         for line in t.log[self._logged :]:
             self.events.append(PeerEvent("log", line))
         self._logged = len(t.log)
         if t.phase is Phase.OVER:
             self.journal.finish(t.game_id)
+            self.record_final()
             self._go(Step.ENDED)
             self.rematch.since = self.clock()
             self.events.append(PeerEvent("over", t.result()))
@@ -521,12 +528,21 @@ class PeerSession:
         """Take ``step``: the state ``PEER_TRANSITIONS`` says follows (the same one if none)."""
         self.state = PEER_TRANSITIONS[self.state].get(step, self.state)
 
+    def record_final(self) -> None:
+        """This seat's record of its game is final (its table reached the end, or it stopped on
+        a detected cheat): the record is saved from here, and this seat's secrets of the game are
+        erased, in this process and in its journal (forward secrecy, ``Table.erase_game_secrets``).
+        """
+        if self.table is not None:
+            self.table.erase_game_secrets()
+
     def _fail(self, error: Exception) -> None:
         if self.state is PeerState.OVER:  # the game ended as it did: only the rematch is off
             self._rematch_lines(self.rematch.stop(str(error)))
             return
         if isinstance(error, CheatDetected) and self.table is not None and self.table.game_id:
             self.journal.finish(self.table.game_id)  # never to be followed again
+            self.record_final()
         self._go(Step.FAILED)
         self.error = error
         self.events.append(PeerEvent("failed", error))
