@@ -33,8 +33,9 @@ next chance step is. Rules:
    a card that goes face down needs no check where any card of the hand may go there (a
    Medici hide, top or plan, a Condottiere keep: the handle proves it is a card of the hand),
    and carries a proof where only some may (``kind_proof``, Condottiere's face-down play); a
-   claim about a hidden card is checked when the rules show it (a Medici ``stuck`` shows the
-   hand; a striker's own hidden card, its reveal).
+   Medici ``stuck`` proves each hidden card of the hand unplayable, one card at a time without
+   saying which (``stuck_proof``); any other claim about a hidden card is checked when the rules
+   show it (a striker's own hidden card, its reveal).
 
 A seat's secret is in no entry: ``make_deck_entry`` gives it back beside the public fields, for
 the seat's own journal to keep (``net.session.machines.own_seat``), and a peer that restarts
@@ -95,7 +96,8 @@ class FairDealer:
     def __init__(self, game_id: bytes, config: Any, seed: bytes, me: int, secret: int | None,
                  version: int = g.CURRENT_VERSION) -> None:
         self.game_id = game_id
-        #: the group of the protocol version the game is played in (``group.for_version``)
+        #: the protocol version the game is played in, and its group (``group.for_version``)
+        self.version = version
         self.group = g.for_version(version)
         self.config = config
         self.players: int = config.players
