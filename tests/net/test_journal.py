@@ -135,3 +135,13 @@ def test_the_last_message_number_signed_survives_a_restart(tmp_path):
     j.use_talk(ctx, 3)
     j.use_talk(ctx, 2)  # never back
     assert Journal.for_identity(me.public_key, tmp_path).talk_used(ctx) == 3
+
+
+def test_a_finished_game_is_never_followed_again_even_if_its_nonce_file_is_lost():
+    j = Journal()
+    j.finish(GAME)
+    nonce = b"q" * 32
+    assert j.lost(nonce)
+    assert "finished" in j.live(nonce, GAME, HEAD)
+    with pytest.raises(LocalProtocolError):
+        j.bind(nonce, GAME, HEAD)

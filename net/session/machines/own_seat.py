@@ -136,7 +136,7 @@ class OwnSeat:
         if not mine:
             raise CheatDetected(HOST, e.seq, "contribution check: the start does not seat this peer",
                                 E_CHEAT)
-        if self.journal.lost(mine[0]):
+        if self.journal.lost(mine[0]) and not self.journal.finished(e.fields["game"]):
             self._fault("this machine's journal does not hold this seat's contribution to this "
                         "game (it was joined from another machine or account, or the journal was "
                         "lost or damaged): the seat is taken back as far as the game can go on "

@@ -132,12 +132,12 @@ class Journal:
         """``None`` if a start of ``game`` naming this seat's ``nonce``, with the transcript
         hash ``head`` after it, may be followed; else why not (in plain words)."""
         bound = self._nonces.get(nonce)
+        if self.finished(game):
+            return "it is the start of a game this seat has finished"
         if bound is None:
             return "it does not carry a nonce this seat contributed"
         if bound != _FREE and bound[:GAME_ID_SIZE] != game:
             return "it carries this seat's nonce of another game"
-        if self.finished(game):
-            return "it is the start of a game this seat has finished"
         if bound != _FREE and bound[GAME_ID_SIZE:] != head:
             return "it is another start than the one of this game this seat joined"
         return None
