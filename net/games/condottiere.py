@@ -16,8 +16,12 @@ Cards)                     one that may go face down (a mercenary, Heroine, Cour
                            played, and it is shown at the showdown
 reveal, showdown           the seat opens the handle of its k-th face-down card; the card must be
                            the one named
-Scarecrow                  the mercenary taken back is a shown card: it goes back to the hand
-                           shown
+Scarecrow                  the mercenary taken back is a shown card: it goes back to the hand,
+                           and the author masks its whole hand anew in the same entry
+                           (``rehand``, ``net.deck.rehand``): new handles, with a shuffle
+                           proof, and every other seat's shares of them (a deal without a draw),
+                           so no handle links a card played or kept face down later to the
+                           card shown
 discard (step 4)           the seat opens its whole hand: the rules check it holds no mercenary
 keep (round end)           the entry names the kept handles: any one or two cards of the hand may
                            be kept; the rest of the hand goes under the pile unopened (shown cards
@@ -45,6 +49,7 @@ from engine.condottiere.state import mk
 from engine.condottiere.view import face_down_kinds, plays_face_down, public_action
 from engine.core import UNKNOWN
 from net.deck.fair_deck import unpack_handles
+from net.deck.rehand import make_rehand, receive_rehand
 from net.games.dealer import FairDealer, MoveError, Pending
 from net.wire.errors import HOST
 
@@ -53,7 +58,7 @@ PILE = "pile"
 
 class CondottiereDealer(FairDealer):
     game = "condottiere"
-    ACT_FIELDS = {**FairDealer.ACT_FIELDS, "kind_proof": bytes}
+    ACT_FIELDS = {**FairDealer.ACT_FIELDS, "kind_proof": bytes, "rehand": dict}
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -113,7 +118,18 @@ class CondottiereDealer(FairDealer):
             (h,) = unpack_handles(fields["handles"])
             if not deck.is_open(h):
                 fields["kind_proof"] = deck.prove_one_of(h, self._may_go_down, context)
+        back = self._taken_back(action, self.me)
+        if back is not None:  # the hand as it will be, the shown card back in it
+            (played,) = unpack_handles(fields["handles"])
+            hand = [h for h in self.hands[self.me] if h != played] + [back]
+            fields["rehand"] = make_rehand(self.decks[PILE], hand, context)
         return fields
+
+    def _taken_back(self, action: Any, seat: int) -> int | None:
+        """The shown mercenary a Scarecrow ``action`` of ``seat`` takes back, if any."""
+        if action.kind != "play" or action.taken < 0 or action.card != SCARECROW:
+            return None
+        return next((x for x in self.up[seat] if self.kind(PILE, x) == action.taken), None)
 
     def read_act(self, view: Any, action: Any, fields: Any, author: int,
                  context: bytes) -> tuple[Any, Any]:
@@ -127,7 +143,16 @@ class CondottiereDealer(FairDealer):
                                                    fields.get("kind_proof"), context):
                     raise MoveError("the card played face down is not shown to be one that may "
                                     "go face down (its kind proof fails)")
-        return super().read_act(view, action, fields, author, context)
+        back = self._taken_back(action, author)
+        if back is None and fields.get("rehand") is not None:
+            raise MoveError("a hand is masked anew only when a shown card comes back to it")
+        mine, check = super().read_act(view, action, fields, author, context)
+        if back is not None and back in self.hands[author]:
+            new = receive_rehand(self.decks[PILE], author, fields.get("rehand"), context,
+                                 self.hands[author])
+            self.hands[author] = new
+            self.regiven += [Pending(PILE, h, author) for h in new]
+        return mine, check
 
     def public(self, view: Any, action: Any) -> Any:
         return public_action(view, action, HOST)

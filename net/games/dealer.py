@@ -109,6 +109,8 @@ class FairDealer:
         self.decks: dict[str, FairDeck] = {}
         self.kinds: dict[str, tuple[int, ...]] = {}
         self.pending: list[Pending] = []
+        #: cards of a hand masked anew (``net.deck.rehand``), awaiting the other seats' shares
+        self.regiven: list[Pending] = []
         self.lots = 0
 
     # -- what each game says ------------------------------------------------------------------
@@ -163,8 +165,8 @@ class FairDealer:
         owed = [d.next_shuffler for d in self.decks.values() if d.shuffling]
         if owed:
             return min(s for s in owed if s is not None)
-        missing = [s for p in self.pending for s in self.decks[p.deck].missing_shares(p.handle)
-                   if s != p.to]
+        missing = [s for p in self.pending + self.regiven
+                   for s in self.decks[p.deck].missing_shares(p.handle) if s != p.to]
         return min(missing) if missing else None
 
     def step(self) -> tuple[str, int, int] | None:
@@ -186,6 +188,7 @@ class FairDealer:
         new.key_msgs = list(self.key_msgs)
         new.decks = {k: d.clone() for k, d in self.decks.items()}
         new.pending = list(self.pending)
+        new.regiven = list(self.regiven)
         self._fork_game(new)
         return new
 
@@ -242,7 +245,7 @@ class FairDealer:
         if msgs:
             return {"msgs": msgs}, {}
         by_deck: dict[str, list[int]] = {}
-        for p in self.pending:
+        for p in self.pending + self.regiven:
             if p.to != self.me and self.me in self.decks[p.deck].missing_shares(p.handle):
                 by_deck.setdefault(p.deck, []).append(p.handle)
         for deck_id, handles in by_deck.items():
@@ -268,13 +271,16 @@ class FairDealer:
             deck = self.decks[msg["deck"]]
             kind = msg.get("type")
             if kind == "deck/shares":
-                wanted = {p.handle for p in self.pending if p.deck == msg["deck"] and p.to != author}
+                wanted = {p.handle for p in self.pending + self.regiven
+                          if p.deck == msg["deck"] and p.to != author}
                 handles = msg.get("handles")
                 if type(handles) is not bytes or not set(unpack_handles(handles)) <= wanted:
                     raise CheatDetected(author, "deal", "shares for cards that are not being dealt")
             elif kind != "deck/shuffle":  # a shuffle's turn, number and proof: FairDeck checks them
                 raise CheatDetected(author, "deal", f"a deck entry cannot hold {kind!r}")
             deck.receive(author, msg, context)
+        self.regiven = [p for p in self.regiven if self.decks[p.deck].missing_shares(p.handle)]
+
     def _make_decks(self) -> None:
         self.keys = PublicKeys.from_messages(self.game_id, self.key_msgs, group=self.group)
         for deck_id, kinds in self.deck_specs():
