@@ -31,6 +31,7 @@ from net.deck import group as g  # noqa: E402
 from net.deck import shuffle_proof as sp  # noqa: E402
 from net.deck.fair_deck import FairDeck  # noqa: E402
 from net.deck.keys import PublicKeys, key_context, key_message  # noqa: E402
+from net.deck.rehand import make_rehand, receive_rehand, rehand_context  # noqa: E402
 from net.session.machines.commit import commit  # noqa: E402
 from net.session.machines.conversation import HELLO_TAG, hello_signature, host_proof  # noqa: E402
 from net.session.machines.table import Table  # noqa: E402
@@ -158,7 +159,7 @@ def cards() -> dict[str, Any]:
 
 def deck(game_id: bytes) -> dict[str, Any]:
     """Keys, the three shuffles of a three-card deck, the shares of two cards dealt to seat 0,
-    and seat 0's proof that its first card is one of the three."""
+    seat 0's proof that its first card is one of the three, and its hand masked anew."""
     secrets = [g.hash_to_scalar(b"palazzo/protocol-vectors", b"secret", bytes([i]))
                for i in range(SEATS)]
     entropy = label("proof entropy")
@@ -229,6 +230,17 @@ def deck(game_id: bytes) -> dict[str, Any]:
                      "proof_context": h(mine._one_of_context(handles[0], 0, context)),
                      "proof": h(proof)}
     out["held"] = held
+    # seat 0 masks its hand of two anew (as after a Scarecrow's take-back), every deck takes it
+    context, seed = label("rehand prev"), label("rehand seed")
+    msg = make_rehand(mine, list(handles), context, seed)
+    new = {tuple(receive_rehand(d, 0, msg, context, list(handles))) for d in decks}
+    assert len(new) == 1
+    out["rehand"] = {"seat": 0, "prev": h(context), "seed": h(seed),
+                     "proof_context": h(rehand_context(mine, 0, list(handles), context)),
+                     "new_handles": list(next(iter(new))),
+                     "message": {"type": msg["type"], "deck": msg["deck"],
+                                 "handles": h(msg["handles"]), "cards": h(msg["cards"]),
+                                 "proof": h(msg["proof"])}}
     return out
 
 

@@ -518,6 +518,32 @@ def test_a_changed_byte_in_a_shuffle_proof_fails_the_equations(offset):
     assert not shuffle_proof_holds(key, inputs, outputs, bytes(proof), x(s["proof_context"]))
 
 
+def test_a_hand_masked_anew_and_its_proof():
+    """Section 10.13: seat 0's hand of the two dealt cards, permuted and re-masked under the
+    joint key with a shuffle proof bound to the rehand context."""
+    deck, r = V["deck"], V["deck"]["rehand"]
+    key = x(deck["joint_key"])
+    handles = deck["dealt"]["handles"]
+    context = enc(b"palazzo/deck/rehand/v1", game_id(), deck["deck"].encode(), u16(r["seat"]),
+                  b"".join(u64(k) for k in handles), x(r["prev"]))
+    assert context.hex() == r["proof_context"]
+    inputs = dealt()
+    draw = Stream(x(r["seed"]), b"palazzo/deck/shuffle/v1")
+    order = draw.permutation(len(inputs))
+    scalars = [draw.scalar() for _ in inputs]
+    outputs, proof = prove_shuffle(key, inputs, order, scalars, context, x(r["seed"]))
+    msg = r["message"]
+    assert (msg["type"], msg["deck"]) == ("deck/rehand", deck["deck"])
+    assert msg["handles"] == b"".join(u32(k) for k in handles).hex()
+    assert (b"".join(outputs).hex(), proof.hex()) == (msg["cards"], msg["proof"])
+    assert shuffle_proof_holds(key, inputs, outputs, proof, context)
+    other = enc(b"palazzo/deck/shuffle/v2", game_id(), deck["deck"].encode(), u16(0), u32(3),
+                x(r["prev"]))
+    assert not shuffle_proof_holds(key, inputs, outputs, proof, other)  # bound to its context
+    # the new handles are the deck's next ones, in the order of the cards
+    assert r["new_handles"] == [len(handles) + i for i in range(len(handles))]
+
+
 def dealt() -> list[bytes]:
     """The masked cards dealt: the top of the pile after the last shuffle, in order."""
     last = V["deck"]["shuffles"][-1]["message"]["cards"]
