@@ -6,10 +6,12 @@ Each game's module ``engine.<game>.report`` turns one finished game into plain d
 printing. ``Tally`` gathers those per bot name (a seat's counts go to the bot that sat there)
 and ``Tally.lines()`` prints them: game length in turns and in moves per seat (medians and
 ranges), the end reasons, the share of games ended by a seat that lost them, and each share.
+``wilson`` gives a win rate's 95% interval, for the scripts that measure bots.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -17,6 +19,17 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.core import Outcome
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's 95% score interval for a proportion ``wins / n`` (``(0, 1)`` for no games)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 class GameReport(Protocol):

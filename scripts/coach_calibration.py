@@ -32,18 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.core import CHANCE, TERMINAL, LocalGame, sample_chance  # noqa: E402
 from engine.registry import get_game, parse_options  # noqa: E402
+from engine.report import wilson  # noqa: E402
 from engine.search.coach import suggest  # noqa: E402
 from engine.sim import bot_rng, game_seed  # noqa: E402
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def play(args: argparse.Namespace, index: int) -> list[tuple[float, float, bool]]:

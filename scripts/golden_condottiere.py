@@ -14,13 +14,16 @@ shows as a one-line diff.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from _golden import main as golden_main  # noqa: E402
+from _golden import transcript  # noqa: E402
 
 from engine.condottiere import RULES, CondottiereConfig  # noqa: E402
 from engine.condottiere.bots import GreedyBot  # noqa: E402
@@ -71,25 +74,10 @@ def playthrough(game: LocalGame[Any, Any, Any], options: dict[str, Any], seat: i
     """The game as ``seat`` saw it."""
     n = game.config.players
     named = "".join(f", option {o}" for o in sorted(options))
-    lines = [
-        f"Condottiere, {n} players{named}, seed {game.seed}, greedy bots: "
-        f"the game as {SEAT_NAMES[seat]} (seat {seat}) sees it",
-        "",
-    ]
-    for i, step in enumerate(game.history, 1):
-        if step.actor == seat:
-            lines += ["", *("    " + x for x in view_summary(RULES.view(step.before, seat), seat))]
-        lines.append(f"{i:4} {game.text(step, viewer=seat)}")
-    outcome = RULES.outcome(game.state)
-    lines += [
-        "",
-        *("    " + x for x in view_summary(RULES.view(game.state, seat), seat)),
-        "",
-        "scores: " + ", ".join(f"{SEAT_NAMES[i]} {s}" for i, s in enumerate(outcome.scores)),
-        "winners: " + ", ".join(SEAT_NAMES[w] for w in outcome.winners)
-        + f" ({outcome.end}, after {outcome.turns} turns)",
-    ]
-    return "\n".join(lines) + "\n"
+    header = (f"Condottiere, {n} players{named}, seed {game.seed}, greedy bots: "
+              f"the game as {SEAT_NAMES[seat]} (seat {seat}) sees it")
+    end = RULES.outcome(game.state).end
+    return transcript(game, seat, header, SEAT_NAMES, view_summary, end)
 
 
 def golden_files() -> dict[Path, str]:
@@ -105,20 +93,7 @@ def golden_files() -> dict[Path, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="compare instead of writing")
-    args = parser.parse_args(argv)
-    files = golden_files()
-    if args.check:
-        stale = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
-        for p in stale:
-            print(f"differs: {p.relative_to(ROOT)}")
-        return 1 if stale else 0
-    GOLDEN.mkdir(parents=True, exist_ok=True)
-    for p, text in files.items():
-        p.write_text(text)
-        print(f"wrote {p.relative_to(ROOT)}")
-    return 0
+    return golden_main(__doc__ or "", ROOT, GOLDEN, golden_files, argv)
 
 
 if __name__ == "__main__":

@@ -12,12 +12,15 @@ not know it shows as a one-line diff.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from _golden import main as golden_main  # noqa: E402
+from _golden import transcript  # noqa: E402
 
 from engine.core import LocalGame  # noqa: E402
 from engine.medici import RULES, MediciConfig  # noqa: E402
@@ -43,25 +46,10 @@ def playthrough(game: LocalGame, bots: str, seat: int) -> str:
     """The game as ``seat`` saw it."""
     n = game.config.players
     option = ", option end_when_all_struck" if game.config.end_when_all_struck else ""
-    lines = [
-        f"Court of the Medici, {n} players{option}, seed {game.seed}, {bots} bots: "
-        f"the game as {HOUSES[seat]} (seat {seat}) sees it",
-        "",
-    ]
-    for i, step in enumerate(game.history, 1):
-        if step.actor == seat:
-            lines += ["", *("    " + x for x in view_summary(RULES.view(step.before, seat), seat))]
-        lines.append(f"{i:4} {game.text(step, viewer=seat)}")
-    outcome = RULES.outcome(game.state)
-    lines += [
-        "",
-        *("    " + x for x in view_summary(RULES.view(game.state, seat), seat)),
-        "",
-        "scores: " + ", ".join(f"{HOUSES[i]} {s}" for i, s in enumerate(outcome.scores)),
-        "winners: " + ", ".join(HOUSES[w] for w in outcome.winners)
-        + f" ({outcome.detail['text']}, after {outcome.turns} turns)",
-    ]
-    return "\n".join(lines) + "\n"
+    header = (f"Court of the Medici, {n} players{option}, seed {game.seed}, {bots} bots: "
+              f"the game as {HOUSES[seat]} (seat {seat}) sees it")
+    end = RULES.outcome(game.state).detail["text"]
+    return transcript(game, seat, header, HOUSES, view_summary, end)
 
 
 def golden_files() -> dict[Path, str]:
@@ -76,20 +64,7 @@ def golden_files() -> dict[Path, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="compare instead of writing")
-    args = parser.parse_args(argv)
-    files = golden_files()
-    if args.check:
-        stale = [p for p, text in files.items() if not p.exists() or p.read_text() != text]
-        for p in stale:
-            print(f"differs: {p.relative_to(ROOT)}")
-        return 1 if stale else 0
-    GOLDEN.mkdir(parents=True, exist_ok=True)
-    for p, text in files.items():
-        p.write_text(text)
-        print(f"wrote {p.relative_to(ROOT)}")
-    return 0
+    return golden_main(__doc__ or "", ROOT, GOLDEN, golden_files, argv)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from engine.medici import rules as medici_rules
 from engine.medici import scenario
 from engine.medici.entry import ENTRY as MEDICI
 from engine.medici.game import RULES
-from engine.report import Tally
+from engine.report import Tally, wilson
 from tui.cli import main
 
 
@@ -159,3 +159,10 @@ def test_legal_play_holds_no_hopeless_strike():
     assert sum(s["strikes"] for s in f["seats"]) > 0
     assert all(s[k] == 0 for s in f["seats"] for k in medici_report.HOPELESS_KINDS)
     assert all(s["unlucky"] == s["fizzled"] for s in f["seats"])
+
+
+def test_wilson_interval_of_a_fair_share_over_100_games():
+    lo, hi = wilson(50, 100)
+    assert round(lo, 3) == 0.404 and round(hi, 3) == 0.596
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
