@@ -13,10 +13,12 @@ from engine.registry import get_game
 from net.session.machines.host_session import HostSession
 from net.session.machines.peer_session import PeerSession
 from net.session.machines.table import Table
+from net.session.records.journal import Journal
 from net.session.runners.link import MemoryLink
 from net.wire.errors import CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
 from net.wire.transcript import Entry
+from tests.net.conftest import SpyJournal
 
 GAMES = [("medici", 3, {}), ("condottiere", 3, {"hidden_cards": True})]
 _PLAYED: dict[str, tuple] = {}
@@ -30,7 +32,8 @@ def _played(game):
         link = MemoryLink(host)
         peers = []
         for i in range(players):
-            peer = PeerSession(Identity.generate(), f"bot{i}", code=host.code)
+            peer = PeerSession(Identity.generate(), f"bot{i}", code=host.code,
+                               journal=SpyJournal())
             link.add(peer, entry.make_bot("random", random.Random(i)))
             peers.append(peer)
         link.pump()
@@ -48,7 +51,13 @@ def _table_before(game, kind, which, seat):
     k = picks[which % len(picks)]
     key = (k, seat)
     if key not in cache:
-        t = Table(host.identity.public_key, None if seat is None else peers[seat].identity)
+        journal = None
+        if seat is not None:  # the seat's secrets, which its journal erased at the end
+            journal = Journal()
+            for slot, value in peers[seat].journal.given.items():
+                journal.keep_secret(host.table.game_id, slot, value)
+        t = Table(host.identity.public_key, None if seat is None else peers[seat].identity,
+                  journal)
         for e in entries[:k]:
             t.accept(e)
         cache[key] = t
