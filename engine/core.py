@@ -309,6 +309,9 @@ class GameRules(Protocol[S, A, C]):
 
 #: the contract's old name
 Rules = GameRules
+#: a game seen through the contract alone, its own types known only to its own code: what a
+#: layer holds that takes the game by a name read at run time (a record, a start entry, a form)
+SomeRules = GameRules[GameState, GameAction, GameConfig]
 
 
 class ValueState:

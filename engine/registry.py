@@ -15,9 +15,9 @@ import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Literal, overload
+from typing import TYPE_CHECKING, Generic, Literal, overload
 
-from engine.core import A, Bot, C, GameRules, S
+from engine.core import A, Bot, C, GameAction, GameConfig, GameRules, GameState, S
 from engine.report import GameReport
 
 if TYPE_CHECKING:
@@ -77,8 +77,11 @@ def game_names() -> list[str]:
     return names
 
 
-#: an entry of some game: its types are known only to the game's own code
-AnyEntry = GameEntry[Any, Any, Any]
+#: an entry of some game, named at run time: its types are known only to the game's own code,
+#: and the caller sees them through the contract (``engine.core.SomeRules``)
+SomeEntry = GameEntry[GameState, GameAction, GameConfig]
+#: the old name
+AnyEntry = SomeEntry
 if TYPE_CHECKING:
     #: the entries of the games palazzo ships, with their types
     MediciEntry = GameEntry[medici.State, medici.Action, medici.MediciConfig]
@@ -92,10 +95,10 @@ def get_game(name: Literal["medici"]) -> MediciEntry: ...
 @overload
 def get_game(name: Literal["condottiere"]) -> CondottiereEntry: ...
 @overload
-def get_game(name: str) -> AnyEntry: ...
+def get_game(name: str) -> SomeEntry: ...
 
 
-def get_game(name: str) -> AnyEntry:
+def get_game(name: str) -> SomeEntry | MediciEntry | CondottiereEntry:
     """The entry of the game called ``name``, typed by its game when the name is written out
     (``get_game("condottiere").rules.new_game()`` is a Condottiere ``State``); ``ValueError``
     naming the choices for an unknown name."""

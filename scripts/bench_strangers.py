@@ -6,9 +6,10 @@ fast the game code can be guessed.
   each (median of ``--idle``), against its hello timeout.
 * **Guessing.** One address sends hellos with wrong codes, each on a new connection, as fast as
   the host answers, for ``--seconds``: how many hellos a second the host answers (what a guesser
-  would get with no lockout), and how many of them it actually checked (the rest are refused
-  unread while the address is locked out). From the lockout rules and the size of the code
-  space follows the expected time to guess a code, from one address and from a thousand.
+  would get with no budget) and how many codes it actually checked: at most ``CHECK_RATE`` a
+  second, from all addresses together, each wrong code past ``FREE_WRONG`` delaying its
+  address's next one (``net.session.features.code``). From the budget and the size of the code
+  space follows the expected time to guess a code, from any number of addresses.
 
     .venv/bin/python scripts/bench_strangers.py [--seconds 30] [--idle 3]
 """
@@ -30,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from net.session.features import code as codes  # noqa: E402
 from net.session.features.limits import HELLO_TIMEOUT  # noqa: E402
 from net.session.machines.conversation import hello_signature  # noqa: E402
-from net.wire.errors import E_LOCKED_OUT, E_WRONG_CODE  # noqa: E402
+from net.wire.errors import E_WRONG_CODE  # noqa: E402
 from net.wire.identity import Identity  # noqa: E402
 from net.wire.rpc import Codec, Notification, Request, Response  # noqa: E402
 
@@ -121,16 +122,14 @@ def main() -> None:
     print(f"an idle stranger is closed after {statistics.median(closes):.2f} s (median of "
           f"{len(closes)}; hello timeout {HELLO_TIMEOUT:g} s, checked twice a second)")
     print(f"one address, {seconds:.0f} s: {tries:,} hellos answered ({tries / seconds:,.0f} a "
-          f"second), {checked} codes checked, {answers.get(E_LOCKED_OUT, 0):,} refused while "
-          f"locked out")
+          f"second), {checked} codes checked ({checked / seconds:,.1f} a second)")
     half = codes.CODE_SPACE / 2
     print(f"codes: {len(codes.CODE_WORDS)} words ^ {codes.WORDS_PER_CODE} x 10^{codes.DIGITS} = "
           f"{codes.CODE_SPACE:.3g}; half of them to try on average")
     print(f"with no lockout at {tries / seconds:,.0f} guesses a second: "
           f"{half / (tries / seconds) / YEAR:,.1f} years")
-    print(f"with the lockout (then one guess per {codes.LOCK_MAX:g} s per address): "
-          f"{half * codes.LOCK_MAX / YEAR:,.3g} years from one address, "
-          f"{half * codes.LOCK_MAX / 1000 / YEAR:,.3g} years from 1,000")
+    print(f"with the host's budget ({codes.CHECK_RATE:g} codes checked a second, from any "
+          f"number of addresses): {half / codes.CHECK_RATE / YEAR:,.0f} years")
 
 
 if __name__ == "__main__":

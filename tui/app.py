@@ -26,6 +26,7 @@ through a finished one (``tui.replay``). ``PalazzoApp(resume=saved)`` opens a sa
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -81,8 +82,18 @@ class PalazzoApp(App[None]):
     @property
     def available_themes(self) -> dict[str, Any]:
         """Only the themes the players' colours can be read on (``tui.palette``)."""
-        from tui.palette import offered_themes
-        return offered_themes(super().available_themes)
+        return palette.offered_themes(super().available_themes)
+
+    def get_theme(self, theme_name: str) -> Any:
+        """The first of the comma-separated ``theme_name`` that is offered; only the themes
+        named are judged (judging every theme, as ``available_themes`` does, takes a good part
+        of the first frame's time)."""
+        themes = super().available_themes
+        for name in (n.strip() for n in theme_name.split(",")):
+            theme = themes.get(name)
+            if theme is not None and palette.offered(theme):
+                return theme
+        return None
 
     def watch_theme(self, theme: str) -> None:
         """A theme chosen (in the command palette) is kept for the next time."""
@@ -108,7 +119,8 @@ class PalazzoApp(App[None]):
     def on_mount(self) -> None:
         palette.use(self.console.color_system)
         self.bell_on_turn = bool(settings.get("bell"))
-        self.set_interval(0.3, self._guide_tick)
+        if self.guide is not None:
+            self.set_interval(0.3, self._guide_tick)
         theme = settings.get("theme")
         if theme != self.theme and theme in self.available_themes:
             self.theme = theme
@@ -132,22 +144,26 @@ class PalazzoApp(App[None]):
         return (setup or GameSetup()).game
 
     def _guide_tick(self) -> None:
-        """A guided game: explain the kinds of move the seat may make for the first time."""
+        """A guided game: when the seat is asked something, the welcome the first time, then
+        the kinds of move it may make for the first time, in a note it closes to answer."""
+        from tui.guide import GuideNote
         from tui.table import TableScreen
 
         screen = self.screen
         if self.guide is None or not isinstance(screen, TableScreen) or screen.view is None:
             return
-        if screen.client.game != self.guide.game:
+        if screen.client.game != self.guide.game or screen._question is None:
             return
-        for title, words in self.guide.news(screen.view.legal, screen.view.my_turn):
-            self.notify(words, title=f"Guide: {title}", timeout=40)
+        notes = self.guide.notes(screen.view.legal, screen.view.my_turn)
+        if notes:
+            self.push_screen(GuideNote(notes))
 
     def start_guide(self, game: str) -> None:
         """The start screen's Guide: a guided first game of ``game``."""
         from tui.guide import Guide, guide_setup
 
         self.guide = Guide(game)
+        self.set_interval(0.3, self._guide_tick)
         self.start_game(guide_setup(game))
 
     def _replay_closed(self, _: object) -> None:
@@ -187,10 +203,6 @@ class PalazzoApp(App[None]):
         if saver.error:
             self.notify(saver.error, title="Not saved", severity="warning")
         self.show_table(table, setup)
-        if self.guide is not None and self.guide.game == setup.game:
-            self.notify("A first game, guided: each kind of move is explained here when you may "
-                        "first make it. Your move is asked at the bottom; ? shows every key, r "
-                        "the rules.", title="Guide", timeout=30)
         rules = table.client.rules
         config = rules.make_config(setup.players, dict(setup.options))
         for note in rules.config_warnings(config):
@@ -263,10 +275,33 @@ class PalazzoApp(App[None]):
         self.show_start(self.setup)
 
     def _host(self, form: Form, settings: HostSettings) -> None:
-        from tui import netgame
+        """Host ``settings``; an unfinished game of this host that they would resume is asked
+        about first (resume it, or host a new one), never entered silently."""
+        from net.session.commands import hosting
+        from tui.screens.modals import ResumeOrNew
         from tui.screens.network import HostScreen
         if isinstance(form, HostScreen):
             self.host_form = form.values()
+        if settings.resume is None and not settings.new:
+            try:
+                record = hosting.pending(settings)
+            except ValueError as e:
+                form.show_error(str(e))
+                return
+            if record is not None:
+                def chosen(choice: str | None) -> None:
+                    if choice == "resume":
+                        self._host_now(form, replace(settings, resume=record.folder.name))
+                    elif choice == "new":
+                        self._host_now(form, replace(settings, new=True))
+
+                self.push_screen(ResumeOrNew(hosting.pending_text(record), record.served()),
+                                 chosen)
+                return
+        self._host_now(form, settings)
+
+    def _host_now(self, form: Form, settings: HostSettings) -> None:
+        from tui import netgame
         try:
             net = netgame.host_net(settings)
         except ValueError as e:
@@ -341,9 +376,11 @@ class PalazzoApp(App[None]):
         self.show_start(self.setup)
 
     async def action_quit(self) -> None:
-        """Ctrl+Q: quit at once; a host of a networked game tells every peer first."""
+        """Ctrl+Q: quit at once; a host of a networked game tells every peer first, a joiner
+        tells its host it leaves."""
         net = self.net
         if net is not None:
+            net.leave_game()
             net.close()
             if net.ends_by_itself:
                 await net.wait_closed()

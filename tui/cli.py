@@ -40,7 +40,6 @@ from typing import Any
 from engine.core import LocalGame
 from engine.registry import game_names, get_game, parse_options
 from engine.sim import bot_rng, run, seat_bots
-from tui.setup import GameSetup, make_client
 
 
 class UsageError(Exception):
@@ -97,6 +96,30 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def options_help() -> str:
+    """Every game's rules options with their words, for ``--option`` (read from the registry
+    only when a help is printed: the registry loads the games' rules)."""
+    games = []
+    for g in game_names():
+        rules = get_game(g).rules
+        named = []
+        for o in rules.variants:
+            value = f"=N, N one of {'/'.join(map(str, o.values))}" if o.values else ""
+            named.append(f'{o.name}{value}: "{o.words}"')
+        games.append(f"{g}: {'; '.join(named) if named else 'none'}")
+    return ". ".join(games)
+
+
+class _OptionsFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help whose ``--option`` names every game's options, with one line on each."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        if "--option" in action.option_strings and text is not None:
+            return f"{text}. The options: {options_help()}".replace("%", "%%")
+        return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="palazzo", description="Court of the Medici and Condottiere in the terminal.")
     p.add_argument("--version", action=_Version, nargs=0,
@@ -104,7 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
                            help="with no command, the start screen")
 
-    play = sub.add_parser("play", help="play against computer opponents at the full-screen table")
+    play = sub.add_parser("play", help="play against computer opponents at the full-screen table",
+                          formatter_class=_OptionsFormatter)
     play.add_argument("game", nargs="?", default="medici", help="medici or condottiere")
     play.add_argument("--players", type=_positive, default=None,
                       help="how many seats at the table (default: 4, or the most the game takes)")
@@ -119,12 +143,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--remarks", choices=("on", "off"), default="off",
                       help="the bots' canned remarks in the log (default off)")
     play.add_argument("--confirm", choices=("on", "off"), default="on",
-                      help="ask before a move that cannot be taken back (default on)")
+                      help="ask before a move that decides something: a pass, a strike, a "
+                      "Minister, a Plan, your only move (default on)")
 
     _add_resume(sub)
     _add_replay(sub)
 
-    sim = sub.add_parser("sim", help="play bot games headlessly and print their results")
+    sim = sub.add_parser("sim", help="play bot games headlessly and print their results",
+                         formatter_class=_OptionsFormatter)
     sim.add_argument("game", help="medici or condottiere")
     sim.add_argument("--players", type=_positive, default=4, help="seats per game (default 4)")
     sim.add_argument("--games", type=_positive, default=1, help="how many games (default 1)")
@@ -137,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     watch = sub.add_parser("watch", help="watch bots play one game here, or follow a networked "
                            "game as a watcher (HOST:PORT)", epilog=WATCH_HELP,
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+                           formatter_class=_OptionsFormatter)
     watch.add_argument("game", nargs="?", default="medici", metavar="GAME|HOST:PORT",
                        help="medici or condottiere: a bot game played here; HOST:PORT: the "
                             "networked game hosted there, followed as a watcher")
@@ -192,6 +218,16 @@ DEFAULT_PACE = 0.3
 MAX_PACE = 60.0
 
 
+def _give_up(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not 0 < x <= 3600:
+        raise argparse.ArgumentTypeError(f"expected more than 0 and at most 3600 seconds, not {text}")
+    return x
+
+
 def _pace(text: str) -> float:
     try:
         x = float(text)
@@ -203,7 +239,7 @@ def _pace(text: str) -> float:
 
 
 def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    h = sub.add_parser("host", help="host a networked game")
+    h = sub.add_parser("host", help="host a networked game", formatter_class=_OptionsFormatter)
     h.add_argument("game", help="medici or condottiere")
     h.add_argument("--players", type=_positive, required=True, help="seats at the table")
     h.add_argument("--port", type=_int, default=7342, help="the TCP port to listen on (default 7342)")
@@ -246,8 +282,9 @@ JOIN_EXIT = """exit status:
   0  the game was played to its end (and its audit verified it), also when it ended because
      a player forfeited (a turn limit, or a player who did not come back within the host's
      --grace): the audit then says "verified as far as it went"
-  1  the game could not be played: nobody listens at HOST:PORT, the host refused the join
-     (a wrong game code, a full game, an address locked out after wrong codes) or broke the
+  1  the game could not be played: nobody listens at HOST:PORT (tried 4 times over about
+     7 seconds, in case the host is starting again), the host refused the join
+     (a wrong game code, a full game) or broke the
      protocol; with no HOST:PORT, no game was found on the LAN or none was chosen; or this
      player left it (Ctrl-C: the host and the others are told)
   3  a cheat was detected (the saved transcript names it)
@@ -272,7 +309,8 @@ def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     j.add_argument("--code", default=None, help="the game code the host gave")
     j.add_argument("--name", default=None, help="your name at the table (default: your login)")
     j.add_argument("--bot", default=None, help="play headless as this bot (any name sim --bots takes)")
-    j.add_argument("--verbose", action="store_true", help="print every move")
+    j.add_argument("--verbose", action="store_true",
+                   help="print every move (without it: this seat's own moves)")
     j.add_argument("--say", action="append", default=[], metavar="TEXT",
                    help="say TEXT at the table as soon as seated (repeatable)")
     j.add_argument("--pace", type=_pace, default=DEFAULT_PACE, metavar="SECONDS",
@@ -280,8 +318,12 @@ def _add_join(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
                         f"(its thinking counts), so that the people at the table see its moves "
                         f"one by one (default {DEFAULT_PACE:g}; 0: at once)")
     j.add_argument("--retries", type=_positive, default=5, metavar="N",
-                   help="with --bot: how many times in a row to try again to reach a host that "
-                        "went away, waiting 1, 2, 4, ... seconds between tries (default 5)")
+                   help="with --bot: how many times in a row to try again when the host closes "
+                        "the connection before taking you in, waiting 1, 2, 4, ... seconds "
+                        "between tries (default 5)")
+    j.add_argument("--give-up", type=_give_up, default=60.0, metavar="SECONDS",
+                   help="with --bot: how long to keep trying to reach a host that went away "
+                        "once it took you in (default 60)")
     j.add_argument("--rematch", type=_positive, default=1, metavar="N",
                    help="with --bot: play up to N games with the same players, asking for a "
                         "rematch after each but the last (default 1: leave after the game)")
@@ -470,6 +512,8 @@ def _play_setup(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     options = parse_options(args.option)
     if args.pace < 0:
         raise UsageError("--pace must be 0 or more seconds")
+    from tui.setup import GameSetup, make_client  # not for the commands that play no game here
+
     setup = GameSetup(
         game=args.game, players=players, seat=args.seat - 1, bots=tuple(names),
         options=tuple(options.items()), name=args.name, seed=args.seed, pace=args.pace,
@@ -700,7 +744,7 @@ def cmd_join(args: argparse.Namespace) -> int:
                                Identity.load_or_create(spec=spec), fp, talk=args.say)
     return play.join_game(address, code, name, args.bot, _say, args.verbose, spec, fp,
                           talk=args.say, rematch=args.rematch, pace=args.pace,
-                          retries=args.retries)
+                          retries=args.retries, give_up=args.give_up)
 
 
 def _ask(prompt: str) -> str:

@@ -27,6 +27,13 @@ The interface, small on purpose (a networked client implements the same):
 ``close()``
     Stop: the stream ends and no more decisions are taken.
 
+``GameClient`` is the base class of every client, generic over the game's state, action and
+configuration types. Beside the interface it holds the optional capabilities, each off in the
+base, that a client turns on by overriding it, so the table screen asks each by name:
+``undoable`` with ``can_undo()`` and ``undo()`` (taking a move back, a local game),
+``can_talk`` (table talk), ``clock`` (a turn limit's clock), ``hints_allowed`` (the coach),
+``shows_presence`` (who is here), ``bot_kinds`` (the computer's seats and their bots).
+
 ``LocalClient`` runs the rules and the bots in process through ``engine.core.LocalGame``: it
 resolves chance and reveal steps from the seeded generator, lets each bot decide from its own
 seat's view (in a thread, so a slow bot never freezes the screen), and paces the bots' visible
@@ -46,11 +53,12 @@ back to where they stood, and a bot's move thought out meanwhile is dropped.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from types import MappingProxyType
+from typing import Any, Generic
 
-from engine.core import TERMINAL, LocalGame, Outcome
+from engine.core import TERMINAL, A, C, GameRules, LocalGame, Outcome, S
 from engine.registry import GameEntry
 from engine.sim import bot_rng
 from tui.ahead import Ahead
@@ -71,15 +79,16 @@ class NotYourTurn(Exception):
 
 
 @dataclass(frozen=True)
-class TableView:
-    """Everything a table screen may draw: one seat's knowledge of the game, at one moment."""
+class TableView(Generic[S, A]):
+    """Everything a table screen may draw: one seat's knowledge of the game, at one moment.
+    ``S`` and ``A`` are the game's state and action types."""
 
     game: str
     seat: int
     names: tuple[str, ...]
-    state: Any
+    state: S
     actor: int
-    legal: tuple[Any, ...]
+    legal: tuple[A, ...]
     log: tuple[str, ...]
     outcome: Outcome | None = None
     steps: int = 0
@@ -94,8 +103,8 @@ class TableView:
     stopped: str = ""
     #: the set-up choices the seat may make ahead of its turn, and those it queued
     #: (``tui.ahead``); () when there are none
-    ahead: tuple[Any, ...] = ()
-    queued: tuple[Any, ...] = ()
+    ahead: tuple[A, ...] = ()
+    queued: tuple[A, ...] = ()
 
     @property
     def my_turn(self) -> bool:
@@ -106,18 +115,67 @@ class TableView:
         return self.outcome is not None
 
 
-class GameClient(Protocol):
-    """What a table screen needs from a game (see the module docstring)."""
+class GameClient(Generic[S, A, C]):
+    """What a table screen needs from a game, and the optional capabilities, each off here
+    (see the module docstring). ``S``, ``A`` and ``C`` are the game's state, action and
+    configuration types."""
 
     game: str
     seat: int
-    rules: Any
+    rules: GameRules[S, A, C]
     names: tuple[str, ...]
 
-    def snapshot(self) -> TableView: ...
-    def submit(self, action: Any) -> None: ...
-    def updates(self) -> AsyncIterator[TableView]: ...
-    def close(self) -> None: ...
+    #: table talk (``talk``, ``talk_lines``): a networked seat
+    can_talk = False
+    #: taking the seat's last move back (``can_undo``, ``undo``): a local game
+    undoable = False
+    #: whether a presence line follows it (``presence``): a networked game
+    shows_presence = False
+    _hints = True
+    #: the computer's seats and the bot each plays (a local game, a replay of one)
+    bot_kinds: Mapping[int, str] = MappingProxyType({})
+
+    def snapshot(self) -> TableView[S, A]:
+        raise NotImplementedError
+
+    def submit(self, action: A) -> None:
+        raise NotImplementedError
+
+    def updates(self) -> AsyncIterator[TableView[S, A]]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def clock(self) -> Callable[[], float] | None:
+        """The clock a networked game counts its turn limit on; ``None``: no turn limit."""
+        return None
+
+
+    def talk(self, text: str) -> None:
+        """Say ``text`` at the table (``can_talk``); ``ValueError`` when it cannot be said."""
+        raise ValueError("there is no table talk in this game")
+
+    def talk_said(self) -> list[tuple[str, Any, int]]:
+        """The table talk so far, as the session keeps it (``tui.chat.TalkScreen`` reads it)."""
+        return []
+
+    @property
+    def hints_allowed(self) -> bool:
+        """Whether the coach may give hints (a networked game's host may forbid them)."""
+        return self._hints
+
+    @hints_allowed.setter
+    def hints_allowed(self, allowed: bool) -> None:
+        self._hints = allowed
+
+    def can_undo(self) -> str:
+        """Why the seat's last move cannot be taken back ("" when it can)."""
+        return "only a game against the computer can take a move back"
+
+    def undo(self) -> None:
+        raise NotYourTurn(self.can_undo())
 
 
 def _plain_narrator(rules: Any) -> Narrator:
@@ -127,7 +185,7 @@ def _plain_narrator(rules: Any) -> Narrator:
     return narrate
 
 
-class LocalClient:
+class LocalClient(GameClient[S, A, C]):
     """A game against computer opponents, run in this process (see the module docstring).
 
     ``bots`` names a bot (``entry.bot_names()``) for every seat but ``seat``. ``quiet(view)``
@@ -135,10 +193,12 @@ class LocalClient:
     not be paced.
     """
 
+    undoable = True
+
     def __init__(
         self,
-        entry: GameEntry,
-        config: Any,
+        entry: GameEntry[S, A, C],
+        config: C,
         seed: int,
         seat: int,
         bots: dict[int, str],
@@ -273,9 +333,12 @@ class LocalClient:
 
     def can_undo(self) -> str:
         """Why the seat's last move cannot be taken back ("" when it can): there must be one,
-        and no other seat may have moved since (chance and reveal steps may have)."""
+        the game must not be over, and no other seat may have moved since (chance and reveal
+        steps may have)."""
         if not self._undo:
             return "you have made no move to take back"
+        if self.rules.current_player(self._local.state) == TERMINAL:
+            return "the game is over"
         start = self._undo[-1][0]
         later = self._local.history[start + 1 :]
         if any(step.actor >= 0 and step.actor != self.seat for step in later):

@@ -60,12 +60,16 @@ def level_name(entry: Any, bot: str) -> str:
 
 def options_words(rules: GameRules[Any, Any, Any], config: Any) -> list[str]:
     """The options a game's configuration has on, in a few words each (the engine's
-    ``Option.short_words``)."""
+    ``Option.short_words``); a game whose configuration names its reading of the rules (Court
+    of the Medici's length) says it even with no option on ("full game")."""
     words = []
     for opt in rules.variants:
         if not getattr(config, opt.name, False):
             continue
         words.append(opt.short_words(getattr(config, opt.field or opt.name, None)))
+    reading = getattr(config, "reading", "")  # Court of the Medici's length: always said
+    if reading and not words:
+        words.append(reading.partition(":")[0])
     return words
 
 

@@ -26,7 +26,15 @@ import asyncio
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
-from engine.core import CHANCE, TERMINAL, IllegalActionError, Outcome
+from engine.core import (
+    CHANCE,
+    TERMINAL,
+    GameAction,
+    GameConfig,
+    GameState,
+    IllegalActionError,
+    Outcome,
+)
 from net.session.features.timeout import timed_out_text
 from net.session.machines.entries import Phase
 from net.session.machines.peer_session import PeerSession, PeerState
@@ -34,14 +42,14 @@ from net.session.records.verify import Verdict, verify_bytes
 from net.wire.errors import LocalProtocolError
 from tui.ahead import Ahead
 from tui.chat import talk_line
-from tui.client import Marker, NotYourTurn, TableView
+from tui.client import GameClient, Marker, NotYourTurn, TableView
 from tui.names import short_names
 from tui.status import Due, due_of
 
 Narrator = Callable[[Any, Any, Any, int, Sequence[str]], list[str]]
 
 
-class NetClient:
+class NetClient(GameClient[GameState, GameAction, GameConfig]):
     def __init__(
         self,
         session: PeerSession,
@@ -90,7 +98,11 @@ class NetClient:
     def hints_allowed(self) -> bool:
         """Whether the host allowed hints (the start entry says so to every peer)."""
         table = self.session.table
-        return table is not None and table.hints
+        return self._hints and table is not None and table.hints
+
+    @hints_allowed.setter
+    def hints_allowed(self, allowed: bool) -> None:
+        self._hints = allowed
 
     @property
     def error(self) -> Exception | None:
@@ -103,6 +115,11 @@ class NetClient:
     def presence(self) -> Any:
         """The host's last word on who is here (``net.session.features.presence.Presence``), or None."""
         return self.session.presence
+
+    @property
+    def host_gone(self) -> float | None:
+        """When this program gives up on a host that does not answer (``clock``), or None."""
+        return self.session.host_gone
 
     @property
     def game_over(self) -> bool:
@@ -120,6 +137,8 @@ class NetClient:
             self._away(away)
     #: this client's seat may talk at the table (``t``; ``tui.chat``)
     can_talk = True
+    #: the host says who is here (``presence``; ``tui.presence``)
+    shows_presence = True
 
     def talk(self, text: str) -> None:
         """Say ``text`` at the table; ``ValueError`` for a text that cannot be said."""
@@ -129,6 +148,9 @@ class NetClient:
             raise ValueError(str(e)) from None
         self._flush()
         self._changed.set()
+
+    def talk_said(self) -> list[tuple[str, Any, int]]:
+        return self.session.chat.lines
 
     def talk_lines(self) -> list[str]:
         """The table talk so far, as the log shows it."""
@@ -175,7 +197,10 @@ class NetClient:
         if key != self._due_key:
             self._due_key, self._due_since = key, self.session.clock()
         since = self._due_since
-        if self.session.decision_due():
+        p = self.session.presence
+        if p is not None and p.hosts_clock and p.at == key[1] and p.due == key[0]:
+            since = p.due_since  # one clock: the host's, across reconnects and restarts
+        elif self.session.decision_due():
             since = self.session.turn_since
         return due_of(table, since)
 
@@ -201,7 +226,7 @@ class NetClient:
             self._send_queued()
             snap = self.snapshot()
             key = (snap.steps, snap.legal, len(snap.log), snap.over, self.session.state, snap.due,
-                   snap.stopped, snap.queued)
+                   snap.stopped, snap.queued, self.session.presence, self.session.host_gone)
             if key != last:
                 last = key
                 yield snap

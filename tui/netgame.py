@@ -32,7 +32,8 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.screen import Screen
@@ -48,10 +49,12 @@ from net.session.commands.hosting import (
     save_transcript,
     seat_session,
 )
+from net.session.features.liveness import GIVE_UP
 from net.session.features.rematch import Expected
 from net.session.machines.conversation import printable_line
 from net.session.machines.entries import Phase
 from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
+from net.session.records.disk import check_writable
 from net.session.runners.peer import PeerGone, PeerRunner
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
@@ -60,6 +63,9 @@ from tui.presence import watcher_news
 from tui.screens.end import EndScreen
 from tui.screens.lobby import LobbyScreen
 from tui.setup import GameSetup, adapter
+
+if TYPE_CHECKING:
+    from net.session.machines.host_session import HostSession
 
 
 class RelayView:
@@ -95,71 +101,108 @@ class RelayView:
             return ("This machine takes no seat: it relays the game. "
                     "The game starts when every seat is taken and ready.")
         if self.state is PeerState.PLAYING:
-            return f"The game is on; this machine relays it ({len(table.log)} lines so far)."
+            seats, presence = self.host.seats, self.host.presence
+            quiet = [s.name for i, s in enumerate(seats)
+                     if presence.started and presence.state(i) == "silent"]
+            gone = [s.name for i, s in enumerate(seats)
+                    if presence.started and presence.state(i) in ("reconnecting", "left")]
+            also = "".join(f" {n} is not responding." for n in quiet) + \
+                "".join(f" {n} is not connected." for n in gone)
+            return f"The game is on; this machine relays it ({len(table.log)} lines so far).{also}"
         return result_line(table) + ". Press q to leave."
 
     def ready(self) -> None:
         """A relay has no seat to be ready in."""
 
 
+@dataclass
+class Link:
+    """How a ``NetGame`` reaches its network: the worker that runs it, the seat's moves out, the
+    flush after a change, and, for presence, telling the host the player is away and leaving
+    on purpose (a joiner's ``leave``). A joiner's rematch connects afresh: a new ``Link``."""
+
+    run: Callable[[], Awaitable[None]]
+    send: Callable[[Any], None]
+    flush: Callable[[], None]
+    away: Callable[[bool], None] | None = None
+    leave: Callable[[], None] | None = None
+
+
 class NetGame:
     """One networked game inside a palazzo app: the lobby, then the game's table.
 
-    ``start(app)`` runs ``network`` as the app's worker and gives the lobby; ``changed()``
-    redraws the lobby, builds the table once the game has started (``on_table``), and tells
-    the table's client.
+    ``start(app)`` runs the link's network as the app's worker and gives the lobby;
+    ``changed()`` redraws the lobby, builds the table once the game has started (``on_table``),
+    and tells the table's client. Everything it is made of comes in its constructor:
+    ``host_session`` (a host's), ``stop`` (a host's way to quit: every peer hears "the host
+    closed the game", ``HostRunner.stop``), ``next_game`` (the seat's session of the agreed
+    rematch, given this game), ``notices`` (lines to show once the lobby is up: a host resuming
+    its game says so), ``rejoin_line`` (shown while a seat is gone; the host's is
+    ``join_line``) and ``address`` (where a join goes, "127.0.0.1:7342", for the line saying
+    its host went away).
     """
 
     def __init__(
         self,
         session: PeerSession | RelayView,
-        network: Callable[[], Awaitable[None]],
-        send: Callable[[Any], None],
-        flush: Callable[[], None],
+        link: Link,
         title: str,
+        *,
         join_line: str = "",
+        rejoin_line: str = "",
+        address: str = "",
+        host_session: HostSession | None = None,
+        stop: Callable[[], None] | None = None,
+        next_game: Callable[[NetGame], PeerSession] | None = None,
+        notices: list[str] | None = None,
     ) -> None:
         self.session = session
-        self.network = network
-        self.send = send
-        self.flush = flush
+        self.link = link
         self.title = title
         self.join_line = join_line
         self.client: NetClient | None = None
         self.failure: str = ""
         self.gave_up = False  # the join ran out of retries (exit status 5)
         self.saved = False
-        self.host_session: Any = None
+        self.host_session = host_session
         #: the game failed before its table opened (the reason); ``None``: a note says it
         self.on_failed: Callable[[str], None] | None = None
         #: the game's table is ready to be shown, with the setup it plays
         self.on_table: Callable[[Screen[Any], GameSetup], None] | None = None
         self.app: App[Any] | None = None
         self.lobby: LobbyScreen | None = None
-        #: lines to show once the lobby is up (a host resuming its game says so)
-        self.notices: list[str] = []
+        self.notices = notices if notices is not None else []
         #: a host that takes no seat: the lobby stays, saying how the relayed game goes
         self.relay = isinstance(session, RelayView)
         self._watchers: list[str] = []  # the watchers last told (``tui.presence.watcher_news``)
         #: a watcher's own name: it is not told that it came itself
         self._me_watching = (printable_line(str(getattr(session, "name", "")))[:32]
                              if getattr(session, "WATCH", False) else None)
-        #: presence (``tui.presence``): tell the host the player is away; the line to rejoin
-        #: shown while a seat is gone (a joiner's own; the host's is ``join_line``); and, for
-        #: a joiner, leaving on purpose (the host hears ``leave``)
-        self.away: Callable[[bool], None] | None = None
-        self.rejoin_line = ""
-        self.leave: Callable[[], None] | None = None
-        #: where a join goes ("127.0.0.1:7342"), for the line saying its host went away
-        self.address = ""
-        #: a host's way to quit: every peer hears "the host closed the game" (``HostRunner.stop``)
-        self.stop: Callable[[], None] | None = None
+        self.rejoin_line = rejoin_line
+        self.address = address
+        self.stop = stop
         #: this program left the game on purpose (``close``): what the network does next is moot
         self.left = False
         self._told = ""  # the failure last shown in a note (each is shown once)
+        self.trouble = ""  # "cannot save: <reason>" while this game's records cannot be written
         self._done: asyncio.Event | None = None
-        #: the seat's session of the agreed rematch (set by ``join_net`` and ``host_net``)
-        self.next_game: Callable[[], PeerSession] | None = None
+        self.next_game = next_game
+
+    @property
+    def send(self) -> Callable[[Any], None]:
+        return self.link.send
+
+    @property
+    def flush(self) -> Callable[[], None]:
+        return self.link.flush
+
+    @property
+    def away(self) -> Callable[[bool], None] | None:
+        return self.link.away
+
+    @property
+    def leave(self) -> Callable[[], None] | None:
+        return self.link.leave
 
     def start(self, app: App[Any]) -> LobbyScreen:
         """Run the network in ``app``; the lobby to show."""
@@ -173,7 +216,7 @@ class NetGame:
 
     async def _run_network(self) -> None:
         try:
-            await self.network()
+            await self.link.run()
         except PeerGone as e:  # the host could not be reached (any more): one plain line
             self.gave_up = e.gave_up
             table = self.session.table
@@ -240,6 +283,7 @@ class NetGame:
             self._told = self.failure
             app.notify(self.failure, title="The game cannot go on", severity="error", timeout=30)
         self._tell_watchers(app)
+        self._tell_trouble(app)
         if (self.client is None and not self.relay and s.table is not None
                 and s.table.phase not in ("lobby",)):
             self._open_table()
@@ -268,7 +312,7 @@ class NetGame:
         app = self.app
         assert app is not None
         if s.rematch.go and self.next_game is not None:
-            new = self.next_game()
+            new = self.next_game(self)
             if new is s:  # the host has not started it yet
                 return
             self.session = new
@@ -293,6 +337,22 @@ class NetGame:
         if not (r.asked or r.agreed or r.off):
             return None
         return r.status([x.name for x in s.table.seats]), not r.off and not r.asked, bool(r.off)
+
+    def _tell_trouble(self, app: App[Any]) -> None:
+        """A disk that cannot be written (this program's, or the host's): a warning on the
+        screen while it lasts, and a note when it is over; the game goes on."""
+        s, host = self.session, self.host_session
+        said = str(getattr(s, "host_trouble", ""))
+        trouble = (getattr(host, "trouble", "") or getattr(s, "own_trouble", "")
+                   or (f"the host {said}" if said else ""))
+        if trouble == self.trouble:
+            return
+        self.trouble = trouble
+        if trouble:
+            app.notify(f"{trouble}; the game goes on, and what is not saved is kept until it "
+                       "can be", title="Cannot save", severity="warning", timeout=60)
+        else:
+            app.notify("Saving again: everything is written", timeout=8)
 
     def _tell_watchers(self, app: App[Any]) -> None:
         """A note on the screen when a watcher comes or goes (the lobby lists them too)."""
@@ -376,11 +436,13 @@ class _NoteHandler(logging.Handler):
 
 def join_net(host: str, port: int, code: str | None, name: str,
              identity: Identity | None = None, host_fingerprint: str | None = None,
-             talk: Sequence[str] = (), retries: int = 5, retry_delay: float = 1.0) -> NetGame:
+             talk: Sequence[str] = (), retries: int = 5, retry_delay: float = 1.0,
+             give_up: float = GIVE_UP) -> NetGame:
     """The networked game that joins ``host:port`` as ``name`` (a host found on the LAN: only
     if its key has ``host_fingerprint``); ``talk``: lines to say once seated (``palazzo join
-    --say``; ``ValueError`` for one that cannot be said); ``retries`` and ``retry_delay``:
-    ``PeerRunner``'s, for a host that cannot be reached."""
+    --say``; ``ValueError`` for one that cannot be said); ``retries``, ``retry_delay`` and
+    ``give_up``: ``PeerRunner``'s, for a host that cannot be reached."""
+    check_writable()  # the journal and the record go there: refused before the lobby
     identity = identity or Identity.load_or_create()
     session = seat_session(identity, name, code, auto_ready=False,
                            host_fingerprint=host_fingerprint)
@@ -396,35 +458,27 @@ def join_net(host: str, port: int, code: str | None, name: str,
             net.changed()
 
     session.rematch.wanted = True  # the end screen offers a rematch
-    runner = PeerRunner(session, host, port, on_event=changed, fallback=LateBot(session),
-                        retries=retries, retry_delay=retry_delay)
-    net = NetGame(session, runner.run, runner.act, runner.flush, f"Joining {host}:{port} as {name}")
-    net.rejoin_line = f"palazzo join {host}:{port}" + (f" --code {code}" if code else "")
-    net.address = f"{host}:{port}"
 
-    def wire(runner: PeerRunner) -> None:
-        assert net is not None
-        net.away, net.leave = runner.away, runner.leave
+    def link(session: PeerSession) -> Link:
+        runner = PeerRunner(session, host, port, on_event=changed, fallback=LateBot(session),
+                            retries=retries, retry_delay=retry_delay, give_up=give_up)
+        return Link(runner.run, runner.act, runner.flush, runner.away, runner.leave)
 
-    wire(runner)
-
-    def next_game() -> PeerSession:
+    def next_game(net: NetGame) -> PeerSession:
         """The rematch: a fresh session on a new connection, expecting the agreed start."""
-        nonlocal runner
-        assert net is not None and net.app is not None
+        assert net.app is not None
         old = net.session
         assert isinstance(old, PeerSession) and old.table is not None
         new = seat_session(identity, name, code, host_fingerprint=host_fingerprint)
         new.expect = Expected.of(old.table)
         new.rematch.wanted = True
-        runner = PeerRunner(new, host, port, on_event=changed, fallback=LateBot(new),
-                            retries=retries, retry_delay=retry_delay)
-        net.network, net.send, net.flush = runner.run, runner.act, runner.flush
-        wire(runner)
+        net.link = link(new)
         net.app.run_worker(net._run_network(), group="network")
         return new
 
-    net.next_game = next_game
+    net = NetGame(session, link(session), f"Joining {host}:{port} as {name}",
+                  rejoin_line=f"palazzo join {host}:{port}" + (f" --code {code}" if code else ""),
+                  address=f"{host}:{port}", next_game=next_game)
     return net
 
 
@@ -461,27 +515,24 @@ def host_net(settings: HostSettings) -> NetGame:
         if isinstance(view, RelayView):  # a relay follows the new game
             view.host = hosting.session
 
-    def next_game() -> PeerSession:
+    def next_game(net: NetGame) -> PeerSession:
         seat = seats[-1]
-        assert net is not None and seat is not None
+        assert seat is not None
         net.host_session = hosting.session
         return seat
 
     hosting.on_rematch = rematch_seat
 
+    def away(flag: bool) -> None:
+        assert me is not None
+        me.set_away(flag)
+        hosting.runner.pump()
+
     title = f"Hosting {hosting.title}"
     if me is None:
         title += " (relay only: no seat on this machine)"
-    net = NetGame(view, network, send, hosting.runner.pump, title, join_line="...")
-    net.host_session = hosting.session
-    net.stop = hosting.runner.stop
-    if me is not None:
-        net.next_game = next_game
-    net.notices = said  # "resuming game ... at entry N"
-    if me is not None:
-        def away(flag: bool) -> None:
-            me.set_away(flag)
-            hosting.runner.pump()
-
-        net.away = away
+    net = NetGame(view, Link(network, send, hosting.runner.pump, away if me is not None else None),
+                  title, join_line="...", host_session=hosting.session, stop=hosting.runner.stop,
+                  next_game=next_game if me is not None else None,
+                  notices=said)  # "resuming game ... at entry N"
     return net

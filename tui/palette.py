@@ -243,14 +243,14 @@ def ansi_name(hex_colour: str) -> str:
 _judged: dict[int, bool] = {}
 
 
+def offered(theme: object) -> bool:
+    """``theme_ok``, judged once for each theme (Textual looks themes up again and again)."""
+    ok = _judged.get(id(theme))
+    if ok is None:
+        ok = _judged[id(theme)] = theme_ok(theme)
+    return ok
+
+
 def offered_themes(themes: Mapping[str, T]) -> dict[str, T]:
-    """The themes of ``themes`` the seats' colours can be read on (``theme_ok``, judged once
-    for each theme: Textual asks for the themes at every lookup)."""
-    out = {}
-    for name, t in themes.items():
-        ok = _judged.get(id(t))
-        if ok is None:
-            ok = _judged[id(t)] = theme_ok(t)
-        if ok:
-            out[name] = t
-    return out
+    """The themes of ``themes`` the seats' colours can be read on (``offered``)."""
+    return {name: t for name, t in themes.items() if offered(t)}

@@ -36,14 +36,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events
 from textual.message import Message
 from textual.widgets import Static
 
+from net.session.features.liveness import gone_line
 from net.session.features.presence import GONE, Presence
+
+if TYPE_CHECKING:
+    from tui.client import GameClient
 
 #: seconds without a key after which the player is away
 AWAY_AFTER = 180.0
@@ -59,6 +63,8 @@ def clock_words(seconds: int) -> str:
 def seat_words(p: Presence, seat: int, now: float) -> str:
     """One seat's presence: here, thinking 0:42, away 3:10, reconnecting 0:12, left."""
     state = p.seats[seat].state
+    if state == "silent":
+        return f"not responding {clock_words(p.seconds(seat, now))}"
     if state == "here":
         if p.due == seat:
             return f"thinking {clock_words(int(now - p.due_since))}"
@@ -82,6 +88,8 @@ def waiting_text(p: Presence, names: Sequence[str], join_line: str, now: float) 
     wait = p.wait(now)
     left = f" ({clock_words(wait)} left)" if wait is not None else ""
     how = f": {join_line}" if join_line and p.seats[due].state in GONE else ""
+    if p.seats[due].state == "silent":
+        return f"Waiting for {name}, who is not responding{left}{how}"
     return f"Waiting for {name} to come back{left}{how}"
 
 
@@ -113,9 +121,9 @@ class PresenceLine(Static):
         self._shown: tuple[tuple[str, str], int] = (("", ""), 0)  # what the line shows, how wide
         self._ended: float | None = None  # when this line saw the game end: its clocks stop
 
-    def follow(self, client: Any) -> None:
+    def follow(self, client: GameClient[Any, Any, Any]) -> None:
         """Show ``client``'s presence (nothing for a client without one)."""
-        if not hasattr(client, "presence"):
+        if not client.shows_presence:
             return
         self.source = client
         self.last_key = self.clock()
@@ -142,6 +150,9 @@ class PresenceLine(Static):
             self.away = True
             src.set_away(True)
         p = src.presence
+        gone = getattr(src, "host_gone", None)
+        if gone is not None and p is not None and p.due >= 0:
+            p = replace(p, due=-1, deadline=None)  # the host counts nothing while it is gone
         if getattr(src, "game_over", False):
             if self._ended is None:
                 self._ended = now
@@ -153,6 +164,8 @@ class PresenceLine(Static):
         else:
             names = src.player_names
             lines = (presence_text(p, names, now), waiting_text(p, names, src.rejoin_line, now))
+        if gone is not None and not getattr(src, "game_over", False):
+            lines = (lines[0] or "the host", gone_line(gone - now).capitalize())
         width = self.content_size.width
         if (lines, width) == self._shown:
             return

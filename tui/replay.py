@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -31,15 +30,17 @@ from typing import Any
 
 from textual.binding import Binding
 
-from engine.core import CHANCE, REVEAL, TERMINAL
+from engine.core import CHANCE, REVEAL, TERMINAL, GameAction, GameConfig, GameState
 from engine.registry import get_game
 from net.session.machines.table import Table
 from net.session.records.verify import read_entries, verify_bytes
-from net.wire.transcript import MAGIC, data_dir
+from net.wire.transcript import MAGIC
 from tui import saves
 from tui.chat import talk_line
-from tui.client import NotYourTurn, TableView
+from tui.client import GameClient, NotYourTurn, TableView
 from tui.netclient import timed_out_line
+from tui.records import RecordFile as RecordFile  # the start screen's list
+from tui.records import replay_records as replay_records
 from tui.setup import adapter, seat_labels
 from tui.table import TableScreen
 
@@ -197,36 +198,7 @@ def open_replay(path: str | Path, seat: int | None = -1) -> Replay:
     return local_replay(path, seat)
 
 
-@dataclass(frozen=True)
-class RecordFile:
-    """A networked game's transcript on disk, for the start screen's list."""
-
-    path: Path
-    saved: str  # when it was written, "YYYY-mm-dd HH:MM:SS" UTC
-
-    def describe(self) -> str:
-        return f"{self.saved[:16]}  networked game: {self.path.name}"
-
-
-def replay_records() -> list[Any]:
-    """What the start screen's Replay offers, newest first: the finished local games
-    (``tui.saves.SavedGame``) and the networked games' transcripts (``RecordFile``)."""
-    found: list[tuple[str, Any]] = [(g.saved.replace("T", " "), g) for g in saves.saved_games(finished=True)]
-    try:
-        paths = list(data_dir().glob("*.palazzo"))
-    except OSError:
-        paths = []
-    for p in paths:
-        try:
-            when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(p.stat().st_mtime))
-        except OSError:
-            continue
-        found.append((when, RecordFile(p, when)))
-    found.sort(key=lambda pair: pair[0], reverse=True)
-    return [item for _, item in found]
-
-
-class ReplayClient:
+class ReplayClient(GameClient[GameState, GameAction, GameConfig]):
     """Serves a replay's frames as a ``GameClient``; ``go(i)`` moves to frame ``i``."""
 
     def __init__(self, replay: Replay) -> None:

@@ -108,6 +108,7 @@ class TableScreen(Screen[str]):
         Binding("w", "since", "Since your turn", key_display="w", show=False),
         Binding("h", "hint", "Hint", key_display="h"),
         Binding("u", "undo", "Undo", key_display="u"),
+        Binding("i", "guide_notes", "Guide", key_display="i", show=False),
         Binding("e", "results", "Results", key_display="e"),
         Binding("q", "leave", "Leave", key_display="q"),
     ]
@@ -173,13 +174,12 @@ class TableScreen(Screen[str]):
 
     @property
     def can_talk(self) -> bool:
-        return bool(getattr(self.client, "can_talk", False))
+        return self.client.can_talk
 
     def action_talk(self) -> None:
         if self.can_talk:
-            client: Any = self.client
-            self.app.push_screen(TalkScreen(client.talk, lambda: client.session.chat.lines,
-                                            phrases(client.game)))
+            client = self.client
+            self.app.push_screen(TalkScreen(client.talk, client.talk_said, phrases(client.game)))
 
     HELP_TITLE = "At the table"
     HELP_KEYS: tuple[tuple[str, str], ...] = (
@@ -191,6 +191,7 @@ class TableScreen(Screen[str]):
               "marks everything those moves touched, and the log shows them in bold)"),
         ("u", "Undo: take back your last move, in a game against the computer, until the next "
               "player has moved"),
+        ("i", "In a guided game (palazzo guide): the guide's notes so far, again"),
         ("tab, shift+tab", "Move the focus between the answers and the panels"),
         ("pgup, pgdn", "Scroll the panel with the focus"),
     )
@@ -203,8 +204,8 @@ class TableScreen(Screen[str]):
         "strike that fizzles; in Condottiere: p pass, k keep, d discard, n none, o off the "
         "board; y yes and n no when asked to confirm); cards, stacks, regions and values are "
         "numbered 1 to 9, then 0. A card in your hand, a stack in the court or a region on the "
-        "map answers too, clicked twice, when it is one of the answers. A move that cannot be "
-        "taken back (a pass, a strike, a Minister, a Plan, your only move) asks you to confirm it: y "
+        "map answers too, clicked twice, when it is one of the answers. A move that decides "
+        "something (a pass, a strike, a Minister, a Plan, your only move) asks you to confirm it: y "
         "sends it, n goes back, a sends it and asks no more in this game (palazzo play --confirm "
         "off asks nothing). In a game against the computer, u takes back your last move until "
         "the next player has moved. Escape takes back the last "
@@ -414,7 +415,7 @@ class TableScreen(Screen[str]):
         self.query_one("#setting", Static).update(self.setting_text(), layout=False)
         self.query_one(PresenceLine).follow(self.client)
         self.run_worker(self._follow(), exclusive=True, group="client")
-        if getattr(self.client, "clock", None) is not None:  # a networked game's turn limit
+        if self.client.clock is not None:  # a networked game's turn limit
             self.set_interval(1, self._tick)
 
     def on_unmount(self) -> None:
@@ -432,7 +433,7 @@ class TableScreen(Screen[str]):
         config = getattr(view.state, "config", None) if view is not None else None
         options = options_words(self.client.rules, config) if config is not None else []
         # a local game's bots (a networked game names its players' programs in their names)
-        bots: dict[int, str] = getattr(self.client, "bot_kinds", {})
+        bots = self.client.bot_kinds
         levels = [level_name(get_game(self.client.game), b) for _, b in sorted(bots.items())] if bots else []
         return setting_words(self.title_words(), self._me(), options, levels)
 
@@ -444,7 +445,7 @@ class TableScreen(Screen[str]):
 
     def _me(self) -> str:
         seat = self.client.seat
-        seat_names = getattr(self.client.rules, "seat_names", ())
+        seat_names = self.client.rules.seat_names
         return seat_names[seat] if 0 <= seat < len(seat_names) else "watching"
 
     def watch_view(self, old: TableView | None, view: TableView | None) -> None:
@@ -456,6 +457,7 @@ class TableScreen(Screen[str]):
             if getattr(self.app, "bell_on_turn", False):  # a setting, off at first
                 self.app.bell()
         self._note_since(old, view)
+        self.query_one(PresenceLine).tick()  # the host's word shown as it comes, not a second late
         self.draw(self.since_view(view))
         self._write_log(view)
         self._ask()
@@ -472,7 +474,7 @@ class TableScreen(Screen[str]):
         view = self.view
         if view is None or self.gone:
             return
-        clock = getattr(self.client, "clock", None)
+        clock = self.client.clock
         count = status.countdown(view, clock()) if clock is not None else ""
         width = max(self.size.width - 2, 20)
         text = status.header(self.status_text(view), count, width)
@@ -624,7 +626,7 @@ class TableScreen(Screen[str]):
             if not words or not self.confirm:
                 self._submit(actions[0])
                 return
-            q = Question(f"{words} This cannot be taken back. Send it?", "confirm",
+            q = Question(f"{words} {self.taken_back_words()} Send it?", "confirm",
                          (Choice("Yes, send it", actions[:1], "yes", YES_KEY),
                           Choice("No, go back", (), "no", NO_KEY),
                           Choice("Yes, and ask no more in this game", actions[:1], "always",
@@ -646,6 +648,14 @@ class TableScreen(Screen[str]):
         panel.asked_at = Message().time  # on the events' clock: input older than this is not for these answers
         if self.app.focused is None or not isinstance(self.app.focused, MovePanel):
             panel.focus()
+
+    def taken_back_words(self) -> str:
+        """Whether a move sent can be taken back, as it is: in a game against the computer,
+        ``u`` takes it back until another player moves or the game ends; in a networked game,
+        never."""
+        if getattr(self.client, "undo", None) is None:
+            return "This cannot be taken back."
+        return "Until the next player moves or the game ends, u takes it back."
 
     def _say(self, text: str) -> None:
         """Set the prompt; lay the screen out again only if its height changes."""
@@ -750,19 +760,28 @@ class TableScreen(Screen[str]):
 
     def action_undo(self) -> None:
         """Take back the seat's last move, in a local game, until another seat has moved."""
-        undo = getattr(self.client, "undo", None)
-        if undo is None:
+        if not self.client.undoable:
             self.notify("Only a game against the computer can take a move back.", title="No undo")
             return
-        why = self.client.can_undo()  # type: ignore[attr-defined]
+        why = self.client.can_undo()
         if why:
             self.notify(f"Nothing to take back: {why}.", title="No undo")
             return
-        undo()
+        self.client.undo()
         self._since_marks = frozenset()
         self.path = ()
         self.view = self.client.snapshot()
         self.notify("Your last move is taken back.", title="Undone")
+
+    def action_guide_notes(self) -> None:
+        """The guide's notes so far, again (a guided game only)."""
+        guide = getattr(self.app, "guide", None)
+        if guide is None or not guide.told_notes:
+            self.notify("The guide's notes are for a guided game: palazzo guide, or Guide (F7) "
+                        "on the start screen.", title="No guide")
+            return
+        from tui.guide import GuideNote
+        self.app.push_screen(GuideNote(guide.told_notes, "Guide: the notes so far"))
 
     def action_whole_log(self) -> None:
         if self.view is not None:
@@ -780,9 +799,9 @@ class TableScreen(Screen[str]):
         from tui import history
         from tui.names import level_name
 
-        bots: dict[int, str] = getattr(self.client, "bot_kinds", {})
+        bots = self.client.bot_kinds
         setup = self.setup
-        if not bots or setup is None or getattr(self.client, "can_talk", False):
+        if not bots or setup is None or self.client.can_talk:
             return ""
         entry = get_game(self.client.game)
         level = history.opponents_level([level_name(entry, b) for q, b in sorted(bots.items())

@@ -37,7 +37,7 @@ from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
 from tui.client import NotYourTurn, TableView
 from tui.netclient import NetClient
-from tui.netgame import NetGame, table_names
+from tui.netgame import Link, NetGame, table_names
 from tui.screens.end import EndScreen
 from tui.setup import GameSetup, adapter
 from tui.table import TableScreen
@@ -186,25 +186,25 @@ def watch_net(host: str, port: int, code: str | None, name: str,
         if net is not None:
             net.changed()
 
-    runner = PeerRunner(session, host, port, on_event=changed)
-    net = WatchGame(session, runner.run, lambda action: None, runner.flush,
-                    f"Watching {host}:{port} as {name}")
+    def link(session: WatchSession) -> Link:
+        runner = PeerRunner(session, host, port, on_event=changed)
+        return Link(runner.run, lambda action: None, runner.flush)
 
-    def next_game() -> WatchSession:
+    def next_game(net: NetGame) -> WatchSession:
         """The rematch every seat agreed to: watched afresh on a new connection, its start
         checked to be the agreed one (``net.session.features.rematch.Expected``)."""
-        assert net is not None and net.app is not None
+        assert net.app is not None
         old = net.session
         assert isinstance(old, WatchSession) and old.table is not None
         new = WatchSession(identity, name, code)
         new.expect = Expected.of(old.table)
         new.rematch.wanted = True
-        again = PeerRunner(new, host, port, on_event=changed)
-        net.network, net.flush = again.run, again.flush
+        net.link = link(new)
         net.app.run_worker(net._run_network(), group="network")
         return new
 
-    net.next_game = next_game
+    net = WatchGame(session, link(session), f"Watching {host}:{port} as {name}",
+                    next_game=next_game)
     return net
 
 

@@ -8,16 +8,34 @@ greedy bot; ``normal`` the search bot with 64 iterations a decision, ``hard`` wi
 under a cap in CPU time (0.25 s and 1 s; ``--think`` sets the cap). Its rollouts stop two
 battles ahead and judge the position (``engine.search.condottiere.evaluate``), which makes an
 iteration several times cheaper than one played to the end of the game.
+
+The search's modules are imported when the first search bot is made, not with the registry:
+the start screen reads the game's rules without them.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
 from engine.condottiere import report
 from engine.condottiere.bots import GreedyBot, RandomBot
 from engine.condottiere.game import RULES
-from engine.registry import GameEntry
-from engine.search import bot as search_bot
-from engine.search.condottiere import GAME as SEARCH_GAME
+from engine.registry import GameEntry, Settings
+
+
+@cache
+def _search_factory() -> Callable[[random.Random, Settings], Any]:
+    from engine.search import bot as search_bot
+    from engine.search.condottiere import GAME as SEARCH_GAME
+
+    return search_bot.factory(SEARCH_GAME, defaults={"rollout": "light"})
+
+
+def _ismcts(rng: random.Random, settings: Settings) -> Any:
+    return _search_factory()(rng, settings)
 
 ENTRY = GameEntry(
     rules=RULES,
@@ -25,7 +43,7 @@ ENTRY = GameEntry(
     bots={
         "random": lambda rng, settings: RandomBot(rng),
         "greedy": lambda rng, settings: GreedyBot(rng),
-        "ismcts": search_bot.factory(SEARCH_GAME, defaults={"rollout": "light"}),
+        "ismcts": _ismcts,
     },
     levels={
         "easy": ("greedy", {}),

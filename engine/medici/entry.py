@@ -7,17 +7,39 @@ set-up (hiding and crowning alliances) to the greedy bot's rules.
 Levels (a ladder: each beats three of the level below, see the README): ``easy`` is the
 one-move-ahead greedy bot; ``normal`` the search bot with 64 iterations a decision, ``hard``
 with 600, each under a cap in CPU time (0.25 s and 1 s; ``--think`` sets the cap).
+
+The search's modules are imported when the first search bot is made, not with the registry:
+the start screen reads the game's rules without them.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
 from engine.medici import report
 from engine.medici.bots import GreedyBot, RandomBot
 from engine.medici.game import RULES
-from engine.registry import GameEntry
-from engine.search import bot as search_bot
-from engine.search.medici import GAME as UNIFORM_GAME
-from engine.search.medici_beliefs import GAME as SEARCH_GAME
+from engine.registry import GameEntry, Settings
+
+
+@cache
+def _search_factory() -> Callable[[random.Random, Settings], Any]:
+    from engine.search import bot as search_bot
+    from engine.search.medici import GAME as UNIFORM_GAME
+    from engine.search.medici_beliefs import GAME as SEARCH_GAME
+
+    return search_bot.factory(
+        SEARCH_GAME, GreedyBot, ("hide", "top"), {"rollout": "fast", "bias": 2.0},
+        beliefs={"uniform": UNIFORM_GAME},
+    )
+
+
+def _ismcts(rng: random.Random, settings: Settings) -> Any:
+    return _search_factory()(rng, settings)
+
 
 ENTRY = GameEntry(
     rules=RULES,
@@ -25,10 +47,7 @@ ENTRY = GameEntry(
     bots={
         "random": lambda rng, settings: RandomBot(rng),
         "greedy": lambda rng, settings: GreedyBot(rng),
-        "ismcts": search_bot.factory(
-            SEARCH_GAME, GreedyBot, ("hide", "top"), {"rollout": "fast", "bias": 2.0},
-            beliefs={"uniform": UNIFORM_GAME},
-        ),
+        "ismcts": _ismcts,
     },
     levels={
         "easy": ("greedy", {}),

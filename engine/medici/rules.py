@@ -44,7 +44,8 @@ from engine.medici.cards import (
     RANKS,
     house_deck,
 )
-from engine.medici.moves import BY_LIMIT, DRAWS, UNKNOWN_PLANS, card_moves, values
+from engine.medici.lazy import LazyActions, Run
+from engine.medici.moves import BY_LIMIT, DRAWS, UNKNOWN_PLANS, CardMoves, card_moves, values
 from engine.medici.state import (
     KINDS,
     NO_CARD,
@@ -362,6 +363,7 @@ def _play_actions(s: State) -> list[Action]:
                 seen = _seen(s)
             sums.append((k, _strike_bits(s, seat, a, seen)))
     out: list[Action] = []
+    runs: list[Run] = []  # the conspiracies, made only when asked for (``LazyActions``)
     add = out.append
     by_limit = BY_LIMIT.get
     key = seat * CARDS * 17 + limit + 1  # the key of card_moves(seat, c, limit), less c * 17
@@ -391,10 +393,11 @@ def _play_actions(s: State) -> list[Action]:
                     starts = (tbits >> v) & tbits  # bit t: stacks total t and t + v
                     if starts:
                         totals = totals or _totals(s)
-                        out += [m.conspire(sid, other) for sid, other in _pairs(totals, starts, v)]
+                        runs.append((len(out), _count_pairs(totals, starts, v),
+                                     _Conspiracies(m, totals, starts, v)))
                 elif twins:
                     totals = totals or _totals(s)
-                    out += [m.conspire(sid, other) for sid, other in _twin_pairs(totals)]
+                    runs.append((len(out), _count_twins(totals), _Conspiracies(m, totals, 0, 0)))
             wanted = tbits >> v  # bit x: a stack totals x + v
             for k, bits in sums:
                 if bits & wanted:
@@ -419,7 +422,43 @@ def _play_actions(s: State) -> list[Action]:
                         add(m.strikes[k])
         if deck:
             add(plan)
-    return out
+    return LazyActions(out, runs) if runs else out
+
+
+class _Conspiracies:
+    """The conspiracies of one card at one value, in stack order (a run of ``LazyActions``):
+    on stacks ``v`` apart (``starts``, as ``_pairs``), or of one total when ``v`` is 0."""
+
+    __slots__ = ("m", "totals", "starts", "v")
+
+    def __init__(self, m: CardMoves, totals: dict[int, list[int]], starts: int, v: int) -> None:
+        self.m, self.totals, self.starts, self.v = m, totals, starts, v
+
+    def _pairs(self) -> list[tuple[int, int]]:
+        return _pairs(self.totals, self.starts, self.v) if self.v else _twin_pairs(self.totals)
+
+    def __call__(self) -> list[Action]:
+        m = self.m
+        return [m.conspire(sid, other) for sid, other in self._pairs()]
+
+    def at(self, i: int) -> Action:
+        return self.m.conspire(*self._pairs()[i])
+
+
+def _count_pairs(totals: dict[int, list[int]], starts: int, v: int) -> int:
+    """How many pairs ``_pairs`` gives."""
+    n = 0
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        t = low.bit_length() - 1
+        n += len(totals[t]) * len(totals[t + v])
+    return n
+
+
+def _count_twins(totals: dict[int, list[int]]) -> int:
+    """How many pairs ``_twin_pairs`` gives."""
+    return sum(len(same) * (len(same) - 1) for same in totals.values() if len(same) > 1)
 
 
 def _pairs(totals: dict[int, list[int]], starts: int, v: int) -> list[tuple[int, int]]:

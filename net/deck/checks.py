@@ -13,6 +13,11 @@ Rules:
   before it deals a card or makes a decryption share (``require_checked``): whatever a caller
   does with the checks, no card is dealt and no share made until every proof of the chain holds,
   and the first bad one names its author.
+* ``check_beside(checks)`` hands every check not yet done nor queued to this process's one
+  worker thread (made on first use; one for every table of the process, so a host's bots share
+  it). A check that fails there keeps its error for ``run``: the worker never raises, and a
+  check it could not finish is run again by the caller. ``where`` (set by a caller) is the place
+  of the message in the caller's record, named in the error instead of ``"shuffle"``.
 * ``SHUFFLES_CHECKED`` remembers the digests of the shuffles this process has seen pass, so that
   several tables in one process (a host and its bots) check each proof once. The digest covers
   every input of the check. ``size = 0`` turns it off (a benchmark of every peer's own work).
@@ -23,7 +28,8 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 from net.deck import group as g
 from net.deck import shuffle_proof as sp
@@ -68,6 +74,7 @@ class ShuffleCheck:
         self._error: CheatDetected | None = None
         self.done = isinstance(proof, bytes) and self._digest in SHUFFLES_CHECKED
         self.queued = False  # for a caller: handed to a worker thread
+        self.where: int | None = None  # the message's place in the caller's record, if any
 
     def run(self) -> None:
         """Check the proof (once); ``CheatDetected`` naming the author if it fails."""
@@ -82,4 +89,31 @@ class ShuffleCheck:
                         SHUFFLES_CHECKED.add(self._digest)
                 self.done = True
         if self._error is not None:
+            if self.where is not None:
+                raise CheatDetected(self.author, self.where, f"shuffle: {self._error.reason}")
             raise CheatDetected(self._error.seat, self._error.step, self._error.reason)
+
+
+_worker: ThreadPoolExecutor | None = None
+_worker_lock = threading.Lock()
+
+
+def _run_quietly(check: ShuffleCheck) -> None:
+    try:
+        check.run()
+    except Exception:  # kept in the check (or left for the caller to run again)
+        pass
+
+
+def check_beside(checks: Iterable[ShuffleCheck]) -> None:
+    """Check each of ``checks`` not yet done nor queued in this process's worker thread, in
+    the order given (see the module docstring)."""
+    global _worker
+    for check in checks:
+        if check.done or check.queued:
+            continue
+        with _worker_lock:
+            if _worker is None:
+                _worker = ThreadPoolExecutor(1, thread_name_prefix="palazzo-proofs")
+        check.queued = True
+        _worker.submit(_run_quietly, check)

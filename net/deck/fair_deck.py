@@ -66,7 +66,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from net.deck import cipher as dc
 from net.deck import group as g
@@ -85,6 +84,7 @@ from net.deck.events import unpack as unpack
 from net.deck.events import unpack_handles as unpack_handles
 from net.deck.keys import PublicKeys
 from net.wire.errors import CheatDetected
+from net.wire.rpc import Fields, Value
 
 SHARE_CONTEXT_TAG = b"palazzo/deck/share/v1"
 SHUFFLE_CONTEXT_TAG = b"palazzo/deck/shuffle/v2"
@@ -147,7 +147,7 @@ class FairDeck:
         self._seen: dict[int, int] = {}  # card -> handle, for cards known here and in play
         self._returned: dict[dc.Ciphertext, _Dealt] = {}  # cards under the pile, not re-masked
         self._unchecked: list[ShuffleCheck] = []  # shuffles taken, their proofs not yet checked
-        self.log: list[dict[str, Any]] = [
+        self.log: list[Fields] = [
             {"op": "start", "deck": deck_id, "domain": table.domain, "size": table.size,
              "cards": list(cards)}
         ]
@@ -232,7 +232,7 @@ class FairDeck:
 
     # -- making messages -------------------------------------------------------------------
 
-    def make_shuffle(self, context: bytes, seed: bytes | None = None) -> dict[str, Any]:
+    def make_shuffle(self, context: bytes, seed: bytes | None = None) -> Fields:
         """This seat's shuffle of the pile with its proof, bound to ``context`` (the transcript
         hash before the message). The permutation and the scalars come from ``os.urandom`` and
         are forgotten; ``seed`` (32 bytes) makes them, and the proof's nonces, reproducible for
@@ -250,7 +250,7 @@ class FairDeck:
 
     def make_shares(
         self, handles: Sequence[int], context: bytes, entropy: bytes | None = None
-    ) -> dict[str, Any]:
+    ) -> Fields:
         """Decryption shares, with one proof, for cards dealt to other seats (or face up)."""
         for h in handles:
             if self._get(h).holder == self.seat:
@@ -259,7 +259,7 @@ class FairDeck:
 
     def make_open(
         self, handles: Sequence[int], context: bytes, entropy: bytes | None = None
-    ) -> dict[str, Any]:
+    ) -> Fields:
         """Show cards this seat holds: its own shares, with one proof."""
         for h in handles:
             if self._get(h).holder != self.seat:
@@ -270,7 +270,7 @@ class FairDeck:
         """Drop this seat's key secret (its game is over): it makes no share or open any more."""
         self._secret = None
 
-    def _shares_message(self, handles: Sequence[int], context: bytes, entropy: bytes | None) -> dict[str, Any]:
+    def _shares_message(self, handles: Sequence[int], context: bytes, entropy: bytes | None) -> Fields:
         if self.seat is None or self._secret is None:
             raise ValueError("an observer has no shares")
         self.require_checked()
@@ -397,7 +397,7 @@ class FairDeck:
 
     # -- receiving -------------------------------------------------------------------------
 
-    def receive(self, author: int, msg: Mapping[str, Any], context: bytes, *,
+    def receive(self, author: int, msg: Mapping[str, Value], context: bytes, *,
                 defer: bool = False) -> list[Event]:
         """Check and apply a deck message from ``author`` (this seat's own included). A refused
         message (``CheatDetected``) changes nothing, not even ``log``. ``defer``: a shuffle is
@@ -408,7 +408,7 @@ class FairDeck:
         if not isinstance(msg, Mapping) or msg.get("deck") != self.deck_id:
             raise ValueError(f"not a message of deck {self.deck_id!r}")
         kind = msg.get("type")
-        entry = {"op": "msg", "author": author, "msg": dict(msg), "context": context}
+        entry: Fields = {"op": "msg", "author": author, "msg": dict(msg), "context": context}
         if kind == "deck/shuffle":
             events: list[Event] = [self._receive_shuffle(author, msg, context, defer)]
         elif kind == "deck/shares":
@@ -418,7 +418,7 @@ class FairDeck:
         self.log.append(entry)
         return events
 
-    def _receive_shuffle(self, author: int, msg: Mapping[str, Any], context: bytes,
+    def _receive_shuffle(self, author: int, msg: Mapping[str, Value], context: bytes,
                          defer: bool) -> Shuffled:
         if self.next_shuffler != author:
             raise CheatDetected(author, "shuffle", "shuffled out of turn")
@@ -439,7 +439,7 @@ class FairDeck:
         self._to_shuffle.pop(0)
         return Shuffled(author, self.shuffles - 1, not self._to_shuffle)
 
-    def _receive_shares(self, author: int, msg: Mapping[str, Any], context: bytes) -> list[Event]:
+    def _receive_shares(self, author: int, msg: Mapping[str, Value], context: bytes) -> list[Event]:
         packed_handles, packed_shares = msg.get("handles"), msg.get("shares")
         if (
             not isinstance(packed_handles, bytes) or not isinstance(packed_shares, bytes)
@@ -554,17 +554,29 @@ class FairDeck:
             b"".join(h.to_bytes(8, "big") for h in handles), context,
         )
 
-    def replay(self, entry: Mapping[str, Any]) -> list[Event]:
+    def replay(self, entry: Mapping[str, Value]) -> list[Event]:
         """Apply one ``log`` entry (an observer rebuilding the deck from a record)."""
         op = entry.get("op")
         if op == "msg":
-            return self.receive(entry["author"], entry["msg"], entry["context"])
+            author, msg, context = entry["author"], entry["msg"], entry["context"]
+            if type(author) is not int or type(msg) is not dict or type(context) is not bytes:
+                raise ValueError("a log entry of a message is {author, msg, context}")
+            return self.receive(author, msg, context)
         if op == "deal":
-            self.deal(entry["to"])
+            to = entry["to"]
+            if to is not None and type(to) is not int:
+                raise ValueError("a log entry of a deal names a seat or none")
+            self.deal(to)
         elif op == "bottom":
-            self.return_to_bottom(entry["handle"])
+            handle = entry["handle"]
+            if type(handle) is not int:
+                raise ValueError("a log entry of a card put under names its handle")
+            self.return_to_bottom(handle)
         elif op == "reshuffle":
-            self.reshuffle(entry["cards"])
+            cards = entry["cards"]
+            if type(cards) is not list or any(type(c) is not int for c in cards):
+                raise ValueError("a log entry of a reshuffle lists its cards")
+            self.reshuffle([c for c in cards if type(c) is int])
         else:
             raise ValueError(f"unknown log entry {op!r}")
         return []

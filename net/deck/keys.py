@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from net.deck import cipher as dc
 from net.deck import group as g
 from net.deck import proofs as dp
 from net.wire.errors import CheatDetected
+from net.wire.rpc import Fields, Value
 
 KEY_CONTEXT_TAG = b"palazzo/deck/key/v1"
 
@@ -28,12 +28,12 @@ def key_context(game_id: bytes, seat: int) -> bytes:
 
 
 def key_message(game_id: bytes, seat: int, secret: int, entropy: bytes | None = None, *,
-                group: g.Group = g.RISTRETTO255) -> dict[str, Any]:
+                group: g.Group = g.RISTRETTO255) -> Fields:
     public, proof = dp.prove_key(secret, key_context(game_id, seat), entropy, group=group)
     return {"type": "deck/key", "key": public, "proof": proof}
 
 
-def read_key_message(game_id: bytes, seat: int, msg: Mapping[str, Any], *,
+def read_key_message(game_id: bytes, seat: int, msg: Mapping[str, Value], *,
                      group: g.Group = g.RISTRETTO255) -> bytes:
     """The public key share in ``msg`` from ``seat``, or ``CheatDetected(seat, "key", ...)``."""
     if not isinstance(msg, Mapping) or msg.get("type") != "deck/key":
@@ -71,7 +71,7 @@ class PublicKeys:
         return len(self.shares)
 
     @classmethod
-    def from_messages(cls, game_id: bytes, messages: Sequence[Mapping[str, Any]], *,
+    def from_messages(cls, game_id: bytes, messages: Sequence[Mapping[str, Value]], *,
                       group: g.Group = g.RISTRETTO255) -> PublicKeys:
         """Check every seat's key message (``messages[seat]``) and join the keys."""
         return cls(game_id, tuple(read_key_message(game_id, s, m, group=group)

@@ -23,14 +23,17 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import ParamSpec, TypeVar
 
 from net.deck import group as g
 from net.deck.cipher import CardTable
 from net.deck.fair_deck import Event, FairDeck
 from net.deck.keys import PublicKeys, key_message
+from net.wire.rpc import Fields
 
-Tamper = Callable[[int, dict[str, Any]], dict[str, Any]]
+Tamper = Callable[[int, Fields], Fields]
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 class Peer:
@@ -65,10 +68,10 @@ class LocalTable:
     def _scalar(self) -> int:
         return int.from_bytes(self._bytes(64), "little") % g.L or 1
 
-    def _timed(self, seat: int, call: Callable[..., Any], *args: object) -> Any:
+    def _timed(self, seat: int, call: Callable[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> _R:
         start = time.process_time()
         try:
-            return call(*args)
+            return call(*args, **kwargs)
         finally:
             self.cpu[seat] += time.process_time() - start
 
@@ -78,15 +81,17 @@ class LocalTable:
         for p in self.peers:
             p.decks[deck_id] = FairDeck(self.keys, deck_id, table, cards, p.seat, p.secret)
 
-    def broadcast(self, author: int, msg: dict[str, Any]) -> None:
+    def broadcast(self, author: int, msg: Fields) -> None:
         if self.tamper is not None:
             msg = self.tamper(author, msg)
         context = self.context
+        deck_id = msg["deck"]
+        assert type(deck_id) is str, "a deck message names its deck"
         for p in self.peers:
-            deck = p.decks[msg["deck"]]
+            deck = p.decks[deck_id]
             receive = functools.partial(deck.receive, defer=self.defer)
             for e in self._timed(p.seat, receive, author, msg, context):
-                p.events.append((msg["deck"], e))
+                p.events.append((deck_id, e))
             for check in deck.unchecked:
                 if self._checker is not None and not check.queued:  # checked beside the game
                     check.queued = True

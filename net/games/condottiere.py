@@ -42,33 +42,38 @@ from __future__ import annotations
 import functools
 import random
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
+from engine.condottiere import Action, CondottiereConfig, State
 from engine.condottiere.cards import COPIES, SCARECROW
 from engine.condottiere.state import mk
 from engine.condottiere.view import face_down_kinds, plays_face_down, public_action
 from engine.core import UNKNOWN
 from net.deck.fair_deck import unpack_handles
+from net.deck.group import CURRENT_VERSION
 from net.deck.rehand import make_rehand, receive_rehand
 from net.games.dealer import FairDealer, MoveError, Pending
 from net.wire.errors import HOST
+from net.wire.rpc import Fields, Value
 
 PILE = "pile"
 
 
-class CondottiereDealer(FairDealer):
+class CondottiereDealer(FairDealer[State, Action, CondottiereConfig]):
     game = "condottiere"
     ACT_FIELDS = {**FairDealer.ACT_FIELDS, "kind_proof": bytes, "rehand": dict}
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(self, game_id: bytes, config: CondottiereConfig, seed: bytes, me: int, secret: int | None,
+                 version: int = CURRENT_VERSION) -> None:
+        super().__init__(game_id, config, seed, me, secret, version)
         n = self.players
         self.face_down = face_down_kinds(self.config)
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.down: list[list[int]] = [[] for _ in range(n)]  # face-down handles, in line order
         self.up: list[list[int]] = [[] for _ in range(n)]  # face-up handles in the line
 
-    def _fork_game(self, new: FairDealer) -> None:
+    def _fork_game(self, new: FairDealer[State, Action, CondottiereConfig]) -> None:
         assert isinstance(new, CondottiereDealer)
         new.hands = [list(h) for h in self.hands]
         new.down = [list(d) for d in self.down]
@@ -80,12 +85,12 @@ class CondottiereDealer(FairDealer):
     def deck_of(self, author: int) -> str:
         return PILE
 
-    def lot(self, view: Any, rng: random.Random) -> Any | None:
+    def lot(self, view: State, rng: random.Random) -> Action | None:
         if view.phase != "start":
             return None
         return mk("start", rng.randrange(self.players))
 
-    def plan(self, view: Any) -> list[tuple[str, int | None]]:
+    def plan(self, view: State) -> list[tuple[str, int | None]]:
         if view.phase != "deal":
             return []
         n, turn = self.players, view.turn
@@ -95,12 +100,12 @@ class CondottiereDealer(FairDealer):
             seats += [(PILE, seat)] * view.owed[seat]
         return seats[: len(self.decks[PILE].pile)]
 
-    def draw_action(self, view: Any, p: Pending, card: int) -> Any:
+    def draw_action(self, view: State, p: Pending, card: int) -> Action:
         assert p.to is not None
         self.hands[p.to].append(p.handle)
         return mk("draw", p.to, card=card)
 
-    def _face_down(self, action: Any) -> bool:
+    def _face_down(self, action: Action) -> bool:
         return action.kind == "play" and plays_face_down(self.config, action.card)
 
     # -- a card played face down must be one that may go face down --------------------------
@@ -111,16 +116,20 @@ class CondottiereDealer(FairDealer):
         is made)."""
         return [c for c, kind in enumerate(self.kinds[PILE]) if kind in self.face_down]
 
-    def act_fields(self, view: Any, action: Any, context: bytes) -> dict[str, Any]:
+    def act_fields(self, view: State, action: Action, context: bytes) -> Fields:
         fields = super().act_fields(view, action, context)
         if action.kind == "play" and self._face_down(action):
             deck = self.decks[PILE]
-            (h,) = unpack_handles(fields["handles"])
+            packed = fields["handles"]
+            assert type(packed) is bytes  # as ``FairDealer.act_fields`` packs them
+            (h,) = unpack_handles(packed)
             if not deck.is_open(h):
                 fields["kind_proof"] = deck.prove_one_of(h, self._may_go_down, context)
         back = self._taken_back(action, self.me)
         if back is not None:  # the hand as it will be, the shown card back in it
-            (played,) = unpack_handles(fields["handles"])
+            packed = fields["handles"]
+            assert type(packed) is bytes
+            (played,) = unpack_handles(packed)
             hand = [h for h in self.hands[self.me] if h != played] + [back]
             fields["rehand"] = make_rehand(self.decks[PILE], hand, context)
         return fields
@@ -131,8 +140,8 @@ class CondottiereDealer(FairDealer):
             return None
         return next((x for x in self.up[seat] if self.kind(PILE, x) == action.taken), None)
 
-    def read_act(self, view: Any, action: Any, fields: Any, author: int,
-                 context: bytes) -> tuple[Any, Any]:
+    def read_act(self, view: State, action: Action, fields: Mapping[str, Value], author: int,
+                 context: bytes) -> tuple[Action, State]:
         if action.card == UNKNOWN and self._face_down(action):
             packed = fields.get("handles")
             deck = self.decks[PILE]
@@ -154,7 +163,7 @@ class CondottiereDealer(FairDealer):
             self.regiven += [Pending(PILE, h, author) for h in new]
         return mine, check
 
-    def public(self, view: Any, action: Any) -> Any:
+    def public(self, view: State, action: Action) -> Action:
         return public_action(view, action, HOST)
 
     # -- the author's side ----------------------------------------------------------------------
@@ -174,7 +183,7 @@ class CondottiereDealer(FairDealer):
             out.append(h)
         return out
 
-    def choose(self, view: Any, action: Any) -> tuple[list[int], list[int]]:
+    def choose(self, view: State, action: Action) -> tuple[list[int], list[int]]:
         deck = self.decks[PILE]
         k = action.kind
         if k == "play":
@@ -192,8 +201,8 @@ class CondottiereDealer(FairDealer):
 
     # -- every peer's side ----------------------------------------------------------------------
 
-    def move(self, view: Any, action: Any, author: int, handles: list[int],
-             opened: dict[int, int]) -> tuple[Any, Any]:
+    def move(self, view: State, action: Action, author: int, handles: list[int],
+             opened: dict[int, int]) -> tuple[Action, State]:
         deck = self.decks[PILE]
         k = action.kind
         hand = self.hands[author]
@@ -222,7 +231,7 @@ class CondottiereDealer(FairDealer):
                 hand.remove(h)
                 self.down[author].append(h)
                 if author == self.me:
-                    return action._replace(card=known), view
+                    return action._replace(card=self.known(PILE, h)), view
                 return action, _forget_hand(view, author)
             (kind,) = check_shown([h])
             if kind != action.card:
@@ -263,7 +272,7 @@ class CondottiereDealer(FairDealer):
                     deck.return_to_bottom(h)
             self.hands[author] = list(handles)
             if author == self.me:
-                kept = tuple(sorted(self.kind(PILE, h) for h in handles))  # type: ignore[type-var]
+                kept = tuple(sorted(self.known(PILE, h) for h in handles))
                 return action._replace(cards=kept), view
             return action, _forget_hand(view, author)
         if handles:
@@ -273,7 +282,7 @@ class CondottiereDealer(FairDealer):
     def _held(self) -> set[int]:
         return {h for hs in (*self.hands, *self.down, *self.up) for h in hs}
 
-    def settle(self, view: Any) -> None:
+    def settle(self, view: State) -> None:
         deck = self.decks.get(PILE)
         if deck is None:
             return
@@ -288,7 +297,7 @@ class CondottiereDealer(FairDealer):
             stay = []
             for h in self.up[seat]:
                 kind = self.kind(PILE, h)
-                if count[kind]:
+                if kind is not None and count[kind]:
                     count[kind] -= 1
                     stay.append(h)
             self.up[seat] = stay
@@ -311,7 +320,7 @@ class CondottiereDealer(FairDealer):
         cards.clear()
 
 
-def _ordinal(view: Any, seat: int, pos: int) -> int:
+def _ordinal(view: State, seat: int, pos: int) -> int:
     line = view.lines[seat]
     if not 0 <= pos < len(line) or line[pos][1]:
         raise ValueError(f"no face-down card at position {pos}")
@@ -322,7 +331,7 @@ def _is_scarecrow(kind: int) -> bool:
     return kind == SCARECROW
 
 
-def _forget_hand(view: Any, seat: int) -> Any:
+def _forget_hand(view: State, seat: int) -> State:
     """A reader that knows some cards of a hand (a mercenary a Scarecrow took back) and sees an
     unknown card leave it forgets which cards it knew there, so that the rules can apply the
     masked action (a reader that knows less checks less, and never wrongly)."""

@@ -9,9 +9,12 @@ next chance step is. Rules:
    ``deck/key`` message (``net.deck.keys``). After the last, every deck of the game is made
    (``decks()``: Court of the Medici has one per house, Condottiere one shared pile), and every
    seat in seat order writes one ``deck`` entry holding its ``deck/shuffle`` of every deck that
-   awaits its shuffle, each with its proof bound to the transcript hash before the entry. Every
-   peer checks each proof before it takes the shuffled pile: a wrong shuffle is refused at once
-   and its author named.
+   awaits its shuffle, each with its proof bound to the transcript hash before the entry. A
+   reader checks each proof before it takes the shuffled pile (a wrong shuffle is refused at
+   once and its author named), or, with ``defer`` (a seat's table), takes the pile once its
+   points are checked and checks the proof in a worker thread (``check_beside``), so that it
+   shuffles on at once: no card is dealt and no share made before every proof of the chain
+   holds (``FairDeck.require_checked``), and a bad one names its author at its entry.
 2. **Deals.** At a chance step that draws a card, the dealer plans the whole run of draws that
    follows without a decision between them (``plan(view)``: the deal at the start of a game,
    one card in a Medici turn, a Condottiere deal up to the end of the pile) and calls
@@ -55,14 +58,16 @@ import hashlib
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic
 
-from engine.core import UNKNOWN
+from engine.core import UNKNOWN, A, C, GameAction, GameConfig, GameState, S
 from net.deck import group as g
+from net.deck.checks import check_beside
 from net.deck.cipher import CardTable
 from net.deck.fair_deck import CardOpened, DeckFault, FairDeck, pack_handles, unpack_handles
 from net.deck.keys import PublicKeys, key_message, read_key_message
 from net.wire.errors import HOST, CheatDetected
+from net.wire.rpc import Fields, Value
 
 MAX_HANDLES = 64
 
@@ -84,8 +89,10 @@ class Pending:
     to: int | None
 
 
-class FairDealer:
-    """One peer's fair deck for one game; the games subclass it (see the module docstring)."""
+class FairDealer(Generic[S, A, C]):
+    """One peer's fair deck for one game; the games subclass it (see the module docstring).
+    ``S``, ``A`` and ``C`` are the game's state (a seat's view), action and configuration
+    types."""
 
     #: the fields an ``act`` entry may carry beside its ``action``, and their types (the table
     #: refuses any other field, and these of another type)
@@ -93,7 +100,7 @@ class FairDealer:
 
     game = ""
 
-    def __init__(self, game_id: bytes, config: Any, seed: bytes, me: int, secret: int | None,
+    def __init__(self, game_id: bytes, config: C, seed: bytes, me: int, secret: int | None,
                  version: int = g.CURRENT_VERSION) -> None:
         self.game_id = game_id
         #: the protocol version the game is played in, and its group (``group.for_version``)
@@ -104,7 +111,7 @@ class FairDealer:
         self.seed = seed
         self.me = me
         self.secret = secret if me != HOST else None
-        self.key_msgs: list[dict[str, Any]] = []
+        self.key_msgs: list[Fields] = []
         self.keys: PublicKeys | None = None
         self.decks: dict[str, FairDeck] = {}
         self.kinds: dict[str, tuple[int, ...]] = {}
@@ -112,6 +119,8 @@ class FairDealer:
         #: cards of a hand masked anew (``net.deck.rehand``), awaiting the other seats' shares
         self.regiven: list[Pending] = []
         self.lots = 0
+        #: take shuffles once their points are checked and check their proofs beside the game
+        self.defer = False
 
     # -- what each game says ------------------------------------------------------------------
 
@@ -119,36 +128,36 @@ class FairDealer:
         """Every deck of the game: its id and the kind (engine card) of each physical card."""
         raise NotImplementedError
 
-    def lot(self, view: Any, rng: random.Random) -> Any | None:
+    def lot(self, view: S, rng: random.Random) -> A | None:
         """The chance step now if it deals no card (a lot), else ``None``."""
         raise NotImplementedError
 
-    def plan(self, view: Any) -> list[tuple[str, int | None]]:
+    def plan(self, view: S) -> list[tuple[str, int | None]]:
         """The deals to make now, as ``(deck, seat or None for face up)``, in order."""
         raise NotImplementedError
 
-    def draw_action(self, view: Any, p: Pending, card: int) -> Any:
+    def draw_action(self, view: S, p: Pending, card: int) -> A:
         """The draw step for ``p`` with ``card`` (the kind, or ``UNKNOWN``)."""
         raise NotImplementedError
 
-    def public(self, view: Any, action: Any) -> Any:
+    def public(self, view: S, action: A) -> A:
         """The form of ``action``, taken in ``view``, that travels on the wire: what the host,
         no seat, learns of it (the game's ``public_action``: face-down cards ``UNKNOWN``). Every
         game says it; there is no default that could send a card in the clear."""
         raise NotImplementedError
 
-    def choose(self, view: Any, action: Any) -> tuple[list[int], list[int]]:
+    def choose(self, view: S, action: A) -> tuple[list[int], list[int]]:
         """The author's side: the handles ``action`` names, and those it must open now."""
         raise NotImplementedError
 
-    def move(self, view: Any, action: Any, author: int, handles: list[int],
-             opened: dict[int, int]) -> tuple[Any, Any]:
+    def move(self, view: S, action: A, author: int, handles: list[int],
+             opened: dict[int, int]) -> tuple[A, S]:
         """Check and make the moves of ``action`` (its named ``handles``, the kinds ``opened``
         in its entry): the action as this peer knows it and the view to check it on.
         ``MoveError`` when they do not fit."""
         raise NotImplementedError
 
-    def settle(self, view: Any) -> None:
+    def settle(self, view: S) -> None:
         """After a step: the lockstep moves the rules made without a message (reshuffles)."""
 
     # -- queries ------------------------------------------------------------------------------
@@ -157,6 +166,14 @@ class FairDealer:
         """The engine card behind ``handle`` if this peer knows it."""
         card = self.decks[deck].card(handle)
         return None if card is None else self.kinds[deck][card]
+
+    def known(self, deck: str, handle: int) -> int:
+        """The engine card behind ``handle``, which this peer knows (its own card, or one shown):
+        ``DeckFault`` if it does not, a fault of this program."""
+        card = self.kind(deck, handle)
+        if card is None:
+            raise DeckFault(deck, handle, "a card this seat should know is unknown to it")
+        return card
 
     def due(self) -> int | None:
         """The seat that owes a ``deck`` entry now, or ``None``."""
@@ -182,7 +199,7 @@ class FairDealer:
             return ("shuffle", due + 1, self.players)
         return ("shares", 0, 0)
 
-    def fork(self) -> FairDealer:
+    def fork(self) -> FairDealer[S, A, C]:
         """A copy to check an entry on: the table keeps it only if the entry passes."""
         new = copy.copy(self)
         new.key_msgs = list(self.key_msgs)
@@ -192,12 +209,12 @@ class FairDealer:
         self._fork_game(new)
         return new
 
-    def _fork_game(self, new: FairDealer) -> None:
+    def _fork_game(self, new: FairDealer[S, A, C]) -> None:
         """Copy the game's own mutable records into ``new``."""
 
     # -- chance steps -------------------------------------------------------------------------
 
-    def chance(self, view: Any) -> Any | None:
+    def chance(self, view: S) -> A | None:
         """The chance step to apply to this peer's view now, or ``None`` (waiting for entries)."""
         rng = random.Random(int.from_bytes(
             hashlib.sha256(b"palazzo/lot/v1" + self.seed + self.lots.to_bytes(4, "big")).digest(),
@@ -226,13 +243,13 @@ class FairDealer:
         card = self.kind(p.deck, p.handle)
         return self.draw_action(view, p, UNKNOWN if card is None else card)
 
-    def _immediate(self, view: Any) -> Any | None:
+    def _immediate(self, view: S) -> A | None:
         """A draw that needs no deal (a card everyone saw go under a deck), with its card."""
         return None
 
     # -- deck entries -------------------------------------------------------------------------
 
-    def make_deck_entry(self, context: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
+    def make_deck_entry(self, context: bytes) -> tuple[Fields, Fields]:
         """The public fields of the ``deck`` entry this seat owes now (its shuffles bound to
         ``context``, the transcript hash before the entry), and what it keeps for itself in its
         journal (its secret, with its key entry; never in the entry)."""
@@ -240,8 +257,8 @@ class FairDealer:
         if self.keys is None:
             msg = key_message(self.game_id, self.me, self.secret, group=self.group)
             return {"msgs": [msg]}, {"secret": g.scalar_bytes(self.secret)}
-        msgs = [d.make_shuffle(context) for d in self.decks.values()
-                if d.shuffling and d.next_shuffler == self.me]
+        msgs: list[Value] = [d.make_shuffle(context) for d in self.decks.values()
+                             if d.shuffling and d.next_shuffler == self.me]
         if msgs:
             return {"msgs": msgs}, {}
         by_deck: dict[str, list[int]] = {}
@@ -253,15 +270,19 @@ class FairDealer:
                 msgs.append(self.decks[deck_id].make_shares(handles[i:i + MAX_HANDLES], context))
         return {"msgs": msgs}, {}
 
-    def read_deck_entry(self, author: int, msgs: Any, context: bytes) -> None:
-        """Check and take a ``deck`` entry's messages (on a fork); ``CheatDetected`` if bad."""
+    def read_deck_entry(self, author: int, msgs: Value, context: bytes, where: int | None = None) -> None:
+        """Check and take a ``deck`` entry's messages (on a fork); ``CheatDetected`` if bad.
+        ``where``: the entry's place, named if a proof checked later fails (``defer``)."""
         if type(msgs) is not list or not msgs or len(msgs) > 64:
             raise CheatDetected(author, "deal", "a deck entry holds a list of deck messages")
         if self.keys is None:
             if len(msgs) != 1:
                 raise CheatDetected(author, "key", "a key entry holds one key message")
-            read_key_message(self.game_id, author, msgs[0], group=self.group)
-            self.key_msgs.append(dict(msgs[0]))
+            key_msg = msgs[0]
+            if type(key_msg) is not dict:
+                raise CheatDetected(author, "key", "not a key message")
+            read_key_message(self.game_id, author, key_msg, group=self.group)
+            self.key_msgs.append(dict(key_msg))
             if len(self.key_msgs) == self.players:
                 self._make_decks()
             return
@@ -278,8 +299,21 @@ class FairDealer:
                     raise CheatDetected(author, "deal", "shares for cards that are not being dealt")
             elif kind != "deck/shuffle":  # a shuffle's turn, number and proof: FairDeck checks them
                 raise CheatDetected(author, "deal", f"a deck entry cannot hold {kind!r}")
-            deck.receive(author, msg, context)
+            deck.receive(author, msg, context, defer=self.defer)
+            for check in deck.unchecked:
+                if check.where is None:
+                    check.where = where
         self.regiven = [p for p in self.regiven if self.decks[p.deck].missing_shares(p.handle)]
+
+    def require_checked(self) -> None:
+        """Check every proof still pending, of every deck (``FairDeck.require_checked``)."""
+        for deck in self.decks.values():
+            deck.require_checked()
+
+    def check_beside(self) -> None:
+        """Hand every proof taken unchecked to the worker thread (``net.deck.checks``)."""
+        for deck in self.decks.values():
+            check_beside(deck.unchecked)
 
     def _make_decks(self) -> None:
         self.keys = PublicKeys.from_messages(self.game_id, self.key_msgs, group=self.group)
@@ -289,7 +323,7 @@ class FairDealer:
             self.decks[deck_id] = FairDeck(self.keys, deck_id, table, range(len(kinds)), seat, self.secret)
             self.kinds[deck_id] = kinds
 
-    def restore_secret(self, fields: Mapping[str, Any]) -> bool:
+    def restore_secret(self, fields: Mapping[str, Value]) -> bool:
         """Take back this seat's own secret (after a restart, from its journal) before its own
         key entry is read, since the last key makes the decks; whether it was taken."""
         secret = fields.get("secret")
@@ -314,18 +348,18 @@ class FairDealer:
         """The deck whose cards ``author``'s moves name."""
         raise NotImplementedError
 
-    def act_fields(self, view: Any, action: Any, context: bytes) -> dict[str, Any]:
+    def act_fields(self, view: S, action: A, context: bytes) -> Fields:
         """The fields this seat adds to its ``act`` entry for ``action``."""
         handles, to_open = self.choose(view, action)
-        fields: dict[str, Any] = {}
+        fields: Fields = {}
         if handles:
             fields["handles"] = pack_handles(handles)
         if to_open:
             fields["open"] = self.decks[self.deck_of(self.me)].make_open(to_open, context)
         return fields
 
-    def read_act(self, view: Any, action: Any, fields: Mapping[str, Any], author: int,
-                 context: bytes) -> tuple[Any, Any]:
+    def read_act(self, view: S, action: A, fields: Mapping[str, Value], author: int,
+                 context: bytes) -> tuple[A, S]:
         """Check an ``act`` entry's cards (on a fork): the action as this peer knows it and the
         view to check it on. ``CheatDetected`` or ``MoveError`` when they do not fit."""
         if self.public(view, action) != action:
@@ -343,10 +377,16 @@ class FairDealer:
             if type(msg) is not dict or msg.get("deck") != deck_id or msg.get("type") != "deck/shares":
                 raise MoveError("an open is a deck/shares message of the author's deck")
             deck = self.decks[deck_id]
-            shown = unpack_handles(msg["handles"]) if type(msg.get("handles")) is bytes else []
+            packed_shown = msg.get("handles")
+            shown = unpack_handles(packed_shown) if type(packed_shown) is bytes else []
             if any(deck.holder(h) != author for h in shown if h < deck.handles):
                 raise MoveError("an open shows only the author's own cards")
             for event in deck.receive(author, msg, context):
                 if isinstance(event, CardOpened):
                     opened[event.handle] = self.kinds[deck_id][event.card]
         return self.move(view, action, author, handles, opened)
+
+
+#: a fair dealer of some game, seen through the contract: what a table that learns its game
+#: from the start entry holds
+SomeDealer = FairDealer[GameState, GameAction, GameConfig]

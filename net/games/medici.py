@@ -37,12 +37,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.medici import Action, MediciConfig, State
 from engine.medici.cards import house_deck
 from engine.medici.moves import card_moves
 from engine.medici.rules import first_candidates
 from engine.medici.state import mk
 from engine.medici.view import FACE_DOWN, draw_shown, public_action
 from net.deck.fair_deck import DeckFault, unpack_handles
+from net.deck.group import CURRENT_VERSION
 from net.games.dealer import FairDealer, MoveError, Pending
 from net.wire.errors import HOST
 
@@ -50,19 +52,20 @@ _SHOWN = frozenset(("court", "build", "conspire", "strike"))
 HAND_START = 11
 
 
-class MediciDealer(FairDealer):
+class MediciDealer(FairDealer[State, Action, MediciConfig]):
     game = "medici"
     ACT_FIELDS = {**FairDealer.ACT_FIELDS, "stuck_proof": bytes}
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(self, game_id: bytes, config: MediciConfig, seed: bytes, me: int, secret: int | None,
+                 version: int = CURRENT_VERSION) -> None:
+        super().__init__(game_id, config, seed, me, secret, version)
         n = self.players
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.hidden: dict[tuple[int, int], int] = {}  # (placer, holder) -> handle
         self.tops: dict[tuple[int, int], int] = {}  # (seat, slot) -> handle
         self.bottoms: list[list[int | None]] = [[] for _ in range(n)]  # shown handle or None
 
-    def _fork_game(self, new: FairDealer) -> None:
+    def _fork_game(self, new: FairDealer[State, Action, MediciConfig]) -> None:
         assert isinstance(new, MediciDealer)
         new.hands = [list(h) for h in self.hands]
         new.hidden = dict(self.hidden)
@@ -75,13 +78,13 @@ class MediciDealer(FairDealer):
     def deck_of(self, author: int) -> str:
         return f"house{author}"
 
-    def lot(self, view: Any, rng: random.Random) -> Any | None:
+    def lot(self, view: State, rng: random.Random) -> Action | None:
         if view.phase != "first":
             return None
         tied = first_candidates(view)
         return mk("first", tied[rng.randrange(len(tied))])
 
-    def plan(self, view: Any) -> list[tuple[str, int | None]]:
+    def plan(self, view: State) -> list[tuple[str, int | None]]:
         n, turn = self.players, view.turn
         if view.phase == "deal":
             return [(self.deck_of(s), s) for s in range(turn, n)
@@ -91,7 +94,7 @@ class MediciDealer(FairDealer):
         # the card is dealt face up when the rules show it to all (a deck's last card)
         return [(self.deck_of(turn), None if draw_shown(view, turn) else turn)]
 
-    def _immediate(self, view: Any) -> Any | None:
+    def _immediate(self, view: State) -> Action | None:
         seat = view.turn
         handle = self.bottoms[seat].pop(0)
         assert handle is not None
@@ -104,14 +107,14 @@ class MediciDealer(FairDealer):
             raise DeckFault(deck_id, handle, "a shown card is unknown to this seat")
         return mk("draw", seat, card=card)
 
-    def draw_action(self, view: Any, p: Pending, card: int) -> Any:
+    def draw_action(self, view: State, p: Pending, card: int) -> Action:
         seat = view.turn
         if not view.pools[seat]:
             self.bottoms[seat].pop(0)
         self.hands[seat].append(p.handle)
         return mk("draw", seat, card=card)
 
-    def public(self, view: Any, action: Any) -> Any:
+    def public(self, view: State, action: Action) -> Action:
         return public_action(view, action, HOST)
 
     # -- the author's side ----------------------------------------------------------------------
@@ -127,7 +130,7 @@ class MediciDealer(FairDealer):
                 return h
         raise ValueError(f"no card {card} in this seat's hand")
 
-    def choose(self, view: Any, action: Any) -> tuple[list[int], list[int]]:
+    def choose(self, view: State, action: Action) -> tuple[list[int], list[int]]:
         deck = self.decks[self.deck_of(self.me)]
         k = action.kind
         if k in FACE_DOWN:
@@ -190,8 +193,8 @@ class MediciDealer(FairDealer):
 
     # -- every peer's side ----------------------------------------------------------------------
 
-    def move(self, view: Any, action: Any, author: int, handles: list[int],
-             opened: dict[int, int]) -> tuple[Any, Any]:
+    def move(self, view: State, action: Action, author: int, handles: list[int],
+             opened: dict[int, int]) -> tuple[Action, State]:
         deck_id = self.deck_of(author)
         deck = self.decks[deck_id]
         k = action.kind
@@ -228,7 +231,7 @@ class MediciDealer(FairDealer):
                 deck.return_to_bottom(h)
                 self.bottoms[author].append(None)
             if author == self.me:
-                return action._replace(card=self.kind(deck_id, h)), view
+                return action._replace(card=self.known(deck_id, h)), view
             return action, view
         if handles and k not in _SHOWN and k != "stuck":
             raise MoveError(f"a {k} names no card")
@@ -249,10 +252,10 @@ class MediciDealer(FairDealer):
                 raise MoveError("a stuck seat shows its whole hand")
             if self.version != 1:  # the proofs were checked (``_check_stuck``); nothing opens
                 return action, view
-            kinds = [self.kind(deck_id, h) for h in hand]
             if any(not deck.is_open(h) for h in hand) or set(opened) - set(hand):
                 raise MoveError("a stuck seat opens every card of its hand")
+            kinds = [self.known(deck_id, h) for h in hand]  # every one opened
             v = view.copy()
-            v.hands = v.hands[:author] + (tuple(sorted(kinds)),) + v.hands[author + 1:]  # type: ignore[type-var]
+            v.hands = v.hands[:author] + (tuple(sorted(kinds)),) + v.hands[author + 1:]
             return action, v
         return action, view

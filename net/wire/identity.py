@@ -35,8 +35,6 @@ import hashlib
 import os
 from pathlib import Path
 
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from nacl import bindings as _na
 from nacl.exceptions import BadSignatureError
 from nacl.exceptions import RuntimeError as _NaclRuntimeError
@@ -47,7 +45,6 @@ _PROFILE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
 PUBLIC_KEY_SIZE = 32
 SIGNATURE_SIZE = 64
 KEY_MEMO = 256  # keys whose check is remembered
-_RAW = serialization.Encoding.Raw
 
 
 def config_dir() -> Path:
@@ -134,8 +131,13 @@ class Identity:
     def __init__(self, seed: bytes) -> None:
         if len(seed) != 32:
             raise ValueError("an identity seed is 32 bytes")
+        # imported here: what only checks signatures (``palazzo verify``) never needs them
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
         self._key = Ed25519PrivateKey.from_private_bytes(seed)
-        self.public_key: bytes = self._key.public_key().public_bytes(_RAW, serialization.PublicFormat.Raw)
+        raw = serialization.Encoding.Raw
+        self.public_key: bytes = self._key.public_key().public_bytes(raw, serialization.PublicFormat.Raw)
 
     @classmethod
     def generate(cls) -> Identity:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeAlias, TypeGuard, Union
 
 import msgpack
 
@@ -41,35 +41,62 @@ MAX_DEPTH = 8
 REQUEST, RESPONSE, NOTIFICATION = 0, 1, 2
 _METHOD = re.compile(r"[a-z_.-]{1,32}\Z")
 
+#: plain protocol data, as the codec decodes it and ``check_value`` holds a value to (a reader
+#: narrows it, ``type(v) is dict`` and the like, before it uses a part of it)
+Value: TypeAlias = Union[
+    None, bool, int, str, bytes, "list[Value]", "tuple[Value, ...]", "dict[str, Value]"
+]
+#: a map of named fields, the payload of most messages
+Fields: TypeAlias = "dict[str, Value]"
 
-def _refuse_ext(code: int, data: bytes) -> Any:
+
+def _refuse_ext(code: int, data: bytes) -> object:
     raise ValueError(f"extension type {code} is not allowed")
 
 
-def check_value(value: Any, depth: int = 0) -> None:
+def check_value(value: object, depth: int = 0) -> None:
     """Raise ``ValueError`` unless ``value`` is plain protocol data (see the module rules)."""
     if depth > MAX_DEPTH:
         raise ValueError("value nested too deeply")
-    t = type(value)
-    if value is None or t in (bool, int, str, bytes):
-        if t is int and not -(1 << 63) <= value < (1 << 64):
+    if value is None or type(value) in (bool, str, bytes):
+        return
+    if type(value) is int:
+        if not -(1 << 63) <= value < (1 << 64):
             raise ValueError("integer out of range")
         return
-    if t is list or t is tuple:
+    if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
         if len(value) > MAX_ARRAY:
             raise ValueError(f"array longer than {MAX_ARRAY}")
         for v in value:
             check_value(v, depth + 1)
         return
-    if t is dict:
+    if isinstance(value, dict) and type(value) is dict:
         if len(value) > MAX_MAP:
             raise ValueError(f"map larger than {MAX_MAP}")
-        for k, v in value.items():
+        for k in value:
             if type(k) is not str:
                 raise ValueError("map keys must be strings")
-            check_value(v, depth + 1)
+            check_value(value[k], depth + 1)
         return
-    raise ValueError(f"values of type {t.__name__} are not allowed")
+    raise ValueError(f"values of type {type(value).__name__} are not allowed")
+
+
+def is_value(value: object) -> TypeGuard[Value]:
+    """Whether ``value`` is plain protocol data (``check_value`` passes it)."""
+    try:
+        check_value(value)
+    except ValueError:
+        return False
+    return True
+
+
+def as_value(value: object) -> Value:
+    """``value`` itself once it is plain protocol data; ``ValueError`` (``check_value``'s, naming
+    what is wrong) when it is not."""
+    check_value(value)
+    if is_value(value):
+        return value
+    raise ValueError("not plain protocol data")  # check_value has said why already
 
 
 @dataclass(frozen=True)
@@ -88,7 +115,7 @@ class RpcError:
 class Request:
     msgid: int
     method: str
-    params: tuple[Any, ...]
+    params: tuple[Value, ...]
 
     def __post_init__(self) -> None:
         _check_msgid(self.msgid)
@@ -100,7 +127,7 @@ class Request:
 class Response:
     msgid: int
     error: RpcError | None
-    result: Any
+    result: Value
 
     def __post_init__(self) -> None:
         _check_msgid(self.msgid)
@@ -112,7 +139,7 @@ class Response:
 @dataclass(frozen=True)
 class Notification:
     method: str
-    params: tuple[Any, ...]
+    params: tuple[Value, ...]
 
     def __post_init__(self) -> None:
         _check_method(self.method)
@@ -122,52 +149,70 @@ class Notification:
 Event = Request | Response | Notification
 
 
-def _check_msgid(msgid: Any) -> None:
+def _check_msgid(msgid: object) -> None:
     if type(msgid) is not int or not 0 <= msgid < (1 << 32):
         raise ValueError(f"msgid must be a uint32, not {msgid!r}")
 
 
-def _check_method(method: Any) -> None:
+def _check_method(method: object) -> None:
     if type(method) is not str or not _METHOD.match(method):
         raise ValueError(f"bad method name {method!r}")
 
 
-def _check_params(params: Any) -> None:
+def _check_params(params: object) -> None:
     if type(params) is not tuple:
         raise ValueError("params must be a tuple")
     check_value(params)
 
 
-def _event_from_wire(obj: Any) -> Event:
+def _msgid(value: Value) -> int:
+    _check_msgid(value)
+    assert isinstance(value, int)
+    return value
+
+
+def _method(value: Value) -> str:
+    _check_method(value)
+    assert isinstance(value, str)
+    return value
+
+
+def _event_from_wire(obj: object) -> Event:
     """Turn one decoded frame into an event; ``ValueError`` says what is wrong with it."""
     if type(obj) is not list or not obj or type(obj[0]) is not int:
         raise ValueError("a frame must be an array starting with its type 0, 1 or 2")
-    kind = obj[0]
-    check_value(obj)
-    if kind == REQUEST and len(obj) == 4:
-        if type(obj[3]) is not list:
+    frame = as_value(obj)
+    assert type(frame) is list
+    kind = frame[0]
+    if kind == REQUEST and len(frame) == 4:
+        params = frame[3]
+        if type(params) is not list:
             raise ValueError("request params must be an array")
-        return Request(obj[1], obj[2], tuple(obj[3]))
-    if kind == RESPONSE and len(obj) == 4:
-        err = obj[2]
+        return Request(_msgid(frame[1]), _method(frame[2]), tuple(params))
+    if kind == RESPONSE and len(frame) == 4:
+        err = frame[2]
         error = None
         if err is not None:
             if type(err) is not list or len(err) != 2:
                 raise ValueError("a response error must be [code, message]")
-            error = RpcError(err[0], err[1])
-        return Response(obj[1], error, obj[3])
-    if kind == NOTIFICATION and len(obj) == 3:
-        if type(obj[2]) is not list:
+            code, message = err
+            if type(code) is not int or type(message) is not str:
+                raise ValueError("an error is [int code, str message]")
+            error = RpcError(code, message)
+        return Response(_msgid(frame[1]), error, frame[3])
+    if kind == NOTIFICATION and len(frame) == 3:
+        params = frame[2]
+        if type(params) is not list:
             raise ValueError("notification params must be an array")
-        return Notification(obj[1], tuple(obj[2]))
-    raise ValueError(f"frame type {kind} with {len(obj)} fields is not msgpack-rpc")
+        return Notification(_method(frame[1]), tuple(params))
+    raise ValueError(f"frame type {kind!r} with {len(frame)} fields is not msgpack-rpc")
 
 
-def _event_to_wire(event: Event) -> list[Any]:
+def _event_to_wire(event: Event) -> list[Value]:
     if isinstance(event, Request):
         return [REQUEST, event.msgid, event.method, list(event.params)]
     if isinstance(event, Response):
-        err = None if event.error is None else [event.error.code, event.error.message]
+        err: Value = None if event.error is None else [event.error.code, event.error.message]
         return [RESPONSE, event.msgid, err, event.result]
     if isinstance(event, Notification):
         return [NOTIFICATION, event.method, list(event.params)]

@@ -38,15 +38,17 @@ import hashlib
 import os
 import struct
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 import msgpack
 
 from net.wire.errors import E_BAD_PARAMS, E_OUT_OF_ORDER, HOST, RemoteProtocolError
+from net.wire.folders import data_dir as data_dir  # where the records are kept
 from net.wire.identity import PUBLIC_KEY_SIZE, SIGNATURE_SIZE, Identity, verify
-from net.wire.rpc import MAX_ARRAY, MAX_MAP, check_value
+from net.wire.rpc import MAX_ARRAY, MAX_MAP, Fields, as_value
 
 ENTRY_TAG = b"palazzo/entry/v1\x00"
 GENESIS_TAG = b"palazzo/genesis/v1\x00"
@@ -61,7 +63,7 @@ HASH_SIZE = 32
 _HEADER = {"v": int, "game": bytes, "seq": int, "prev": bytes, "author": int, "kind": str}
 
 
-def _refuse_ext(code: int, data: bytes) -> Any:
+def _refuse_ext(code: int, data: bytes) -> object:
     raise ValueError("extension types are not allowed")
 
 
@@ -81,13 +83,13 @@ def derive_game_id(host_key: bytes, seats: list[tuple[bytes, bytes]]) -> bytes:
     return h.digest()[:GAME_ID_SIZE]
 
 
-def pack(value: Any) -> bytes:
+def pack(value: object) -> bytes:
     """``value`` as this program writes msgpack: every value in its shortest form."""
     data: bytes = msgpack.packb(value, use_bin_type=True)
     return data
 
 
-def unpack(data: bytes) -> Any:
+def unpack(data: bytes) -> object:
     """One msgpack value this program wrote (see the rules above); ``ValueError`` for bytes that
     are not one."""
     return msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_refuse_ext)
@@ -100,8 +102,8 @@ def record_unpacker(size: int) -> msgpack.Unpacker:
                             max_buffer_size=max(size, 1 << 16))
 
 
-def _unique_keys(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
-    out: dict[Any, Any] = {}
+def _unique_keys(pairs: list[tuple[object, object]]) -> dict[object, object]:
+    out: dict[object, object] = {}
     for key, value in pairs:
         if key in out:
             raise ValueError(f"canonical msgpack check: a map repeats the key {key!r}")
@@ -109,7 +111,7 @@ def _unique_keys(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
     return out
 
 
-def decode_body(body: bytes) -> dict[str, Any]:
+def decode_body(body: bytes) -> Fields:
     """The fields of an entry body, checked for shape and canonical form; ``ValueError`` (its
     message names the check) when it is not one."""
     fields = msgpack.unpackb(
@@ -124,18 +126,23 @@ def decode_body(body: bytes) -> dict[str, Any]:
     )
     if type(fields) is not dict:
         raise ValueError("an entry body must be a map")
-    check_value(fields)
+    fields = as_value(fields)
+    assert type(fields) is dict
     if pack(fields) != body:
         raise ValueError("canonical msgpack check: the body is not in its shortest encoding "
                          "(a value written in a longer form than needed)")
     for name, t in _HEADER.items():
         if type(fields.get(name)) is not t:
             raise ValueError(f"entry field {name!r} must be {t.__name__}")
-    if fields["v"] not in VERSIONS:
-        raise ValueError(f"entry version {fields['v']} (this program reads {VERSIONS})")
-    if len(fields["game"]) != GAME_ID_SIZE or len(fields["prev"]) != HASH_SIZE:
+    v, game, prev = fields["v"], fields["game"], fields["prev"]
+    seq, author = fields["seq"], fields["author"]
+    assert type(v) is int and type(game) is bytes and type(prev) is bytes  # just checked
+    assert type(seq) is int and type(author) is int
+    if v not in VERSIONS:
+        raise ValueError(f"entry version {v} (this program reads {VERSIONS})")
+    if len(game) != GAME_ID_SIZE or len(prev) != HASH_SIZE:
         raise ValueError("entry game id or prev hash of the wrong size")
-    if fields["seq"] < 0 or not HOST <= fields["author"] < 16:
+    if seq < 0 or not HOST <= author < 16:
         raise ValueError("entry seq or author out of range")
     return fields
 
@@ -146,10 +153,10 @@ class Entry:
 
     body: bytes
     sig: bytes
-    fields: dict[str, Any] = field(compare=False, repr=False)
+    fields: Fields = field(compare=False, repr=False)
 
     @classmethod
-    def parse(cls, body: Any, sig: Any) -> Entry:
+    def parse(cls, body: object, sig: object) -> Entry:
         """An entry from the wire; ``RemoteProtocolError`` when it is not well formed."""
         if type(body) is not bytes or type(sig) is not bytes or len(sig) != SIGNATURE_SIZE:
             raise RemoteProtocolError("an entry is {body: bytes, sig: 64 bytes}", E_BAD_PARAMS)
@@ -160,7 +167,7 @@ class Entry:
         return cls(body, sig, fields)
 
     @classmethod
-    def sign(cls, identity: Identity, fields: dict[str, Any]) -> Entry:
+    def sign(cls, identity: Identity, fields: Mapping[str, object]) -> Entry:
         body = pack({"v": VERSION, **fields})
         return cls(body, identity.sign(ENTRY_TAG, body), decode_body(body))
 
@@ -170,22 +177,41 @@ class Entry:
     # the header fields' types are checked by ``decode_body``
 
     @property
+    def version(self) -> int:
+        return _header(self.fields, "v", int)
+
+    @property
+    def game_id(self) -> bytes:
+        return _header(self.fields, "game", bytes)
+
+    @property
     def seq(self) -> int:
-        seq: int = self.fields["seq"]
-        return seq
+        return _header(self.fields, "seq", int)
+
+    @property
+    def prev(self) -> bytes:
+        return _header(self.fields, "prev", bytes)
 
     @property
     def author(self) -> int:
-        author: int = self.fields["author"]
-        return author
+        return _header(self.fields, "author", int)
 
     @property
     def kind(self) -> str:
-        kind: str = self.fields["kind"]
-        return kind
+        return _header(self.fields, "kind", str)
 
     def to_wire(self) -> dict[str, bytes]:
         return {"body": self.body, "sig": self.sig}
+
+
+_H = TypeVar("_H", int, str, bytes)
+
+
+def _header(fields: Fields, name: str, t: type[_H]) -> _H:
+    value = fields[name]
+    if not isinstance(value, t):  # decode_body checked it: only an Entry made by hand lacks it
+        raise ValueError(f"entry field {name!r} must be {t.__name__}")
+    return value
 
 
 def chain(prev: bytes, entry: Entry) -> bytes:
@@ -211,28 +237,23 @@ class Transcript:
             raise RemoteProtocolError(
                 f"entry {entry.seq} is {what} (the transcript holds {n})", E_OUT_OF_ORDER
             )
-        if self.entries and entry.fields["v"] != self.entries[0].fields["v"]:
+        if self.entries and entry.version != self.entries[0].version:
             raise RemoteProtocolError(
-                f"entry {entry.seq} is of protocol version {entry.fields['v']}, its game of "
-                f"version {self.entries[0].fields['v']}", E_BAD_PARAMS)
-        head = self.head if self.entries else genesis(entry.fields["game"])
-        if entry.fields["prev"] != head:
+                f"entry {entry.seq} is of protocol version {entry.version}, its game of "
+                f"version {self.entries[0].version}", E_BAD_PARAMS)
+        head = self.head if self.entries else genesis(entry.game_id)
+        if entry.prev != head:
             raise RemoteProtocolError(
                 f"entry {entry.seq} names a transcript hash that is not this one", E_OUT_OF_ORDER
             )
 
     def append(self, entry: Entry) -> None:
         self.check_next(entry)
-        self.head = chain(entry.fields["prev"], entry)
+        self.head = chain(entry.prev, entry)
         self.entries.append(entry)
 
     def to_bytes(self) -> bytes:
         return MAGIC + b"".join(pack([e.body, e.sig]) for e in self.entries)
-
-
-def data_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "palazzo" / "games"
 
 
 def file_name(game: str, started: int, game_id: bytes) -> str:

@@ -1,5 +1,5 @@
 """End to end over 127.0.0.1: a host killed with SIGKILL mid-game (no goodbye) and never
-started again. Each headless joiner tries to reach it again for a while, then says so in one
+started again. Each headless joiner tries to reach it again for a while (``--give-up``), then says so in one
 plain line naming its saved record, "The host at 127.0.0.1:PORT went away; the record so far is
 saved in PATH", with no traceback, and exits 5 (``palazzo join --help``: gave up)."""
 
@@ -12,7 +12,7 @@ from tests.e2e.test_one_identity_e2e import _join, _wait_for, hosted
 
 def test_a_joiner_whose_host_was_killed_says_so_in_one_line_and_exits_5(tmp_path):
     with hosted(tmp_path) as (logs, host, procs, line):
-        procs += [_join(tmp_path, line, i, logs[i], extra=["--retries", "1"]) for i in (1, 2, 3)]
+        procs += [_join(tmp_path, line, i, logs[i], extra=["--give-up", "2"]) for i in (1, 2, 3)]
         _wait_for(logs[1], "the seats agreed on a seed", "the game under way")
         host.send_signal(signal.SIGKILL)
         host.wait(TIMEOUT)

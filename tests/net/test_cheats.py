@@ -110,8 +110,17 @@ def refused(g, cheat, conn, entry, step_word=None):
     host relayed it, names the cheat at that entry too, and changes nothing."""
     other = next(p for p in g.peers if p is not cheat).table
     length = len(other.transcript)
-    with pytest.raises(CheatDetected) as info:
-        other.accept(entry)
+    # a seat checks shuffle proofs beside the game, so here at once, as the host does (a bad
+    # proof checked beside the game: test_checks_beside.py)
+    defer = other.dealer is not None and other.dealer.defer
+    if other.dealer is not None:
+        other.dealer.defer = False
+    try:
+        with pytest.raises(CheatDetected) as info:
+            other.accept(entry)
+    finally:
+        if other.dealer is not None:
+            other.dealer.defer = defer
     found = info.value
     assert found.seat == cheat.table.me and found.step == entry.seq
     assert len(other.transcript) == length

@@ -3,6 +3,7 @@ in the signed start entry (``hints``), so no seat gets help the others do not kn
 
 from __future__ import annotations
 
+from tui.client import GameClient
 from tui.screens.hint import hints_allowed
 
 
@@ -29,14 +30,13 @@ def test_a_host_that_allows_hints_says_so_to_every_peer_in_the_start(make_game):
     assert g.host.finished  # the game is played and audited as any other
 
 
-def test_a_client_that_does_not_say_is_a_local_game_and_gives_hints():
-    class Local:
+def test_a_client_gives_hints_unless_its_game_forbids_them():
+    class Local(GameClient):
         pass
 
-    class Net:
-        hints_allowed = False
-
-    assert hints_allowed(Local()) and not hints_allowed(Net())
+    forbidden = Local()
+    forbidden.hints_allowed = False  # as a networked game's host may
+    assert hints_allowed(Local()) and not hints_allowed(forbidden)
 
 
 def test_attack_host_allows_hints_for_one_peer_only(make_game, tamper):

@@ -153,7 +153,7 @@ async def test_a_joiner_whose_host_vanished_says_so_in_one_line_with_its_record(
                                                                           random.Random(i)))
     runner.pump()
     app = NetApp(join_net("127.0.0.1", port, None, "Bea", Identity.generate(), retries=2,
-                          retry_delay=0.01))
+                          retry_delay=0.01, give_up=0.5))
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: "Press r when you are ready" in text(app), "the lobby")
@@ -186,7 +186,7 @@ async def test_a_joiner_in_the_lobby_whose_host_vanished_says_so_and_waits_no_mo
     serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
     port, vanish = await _vanishing_proxy((await started)[0][1])
     app = NetApp(join_net("127.0.0.1", port, None, "Bea", Identity.generate(), retries=2,
-                          retry_delay=0.01))
+                          retry_delay=0.01, give_up=0.5))
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: "Press r when you are ready" in text(app), "the lobby")
@@ -201,3 +201,33 @@ async def test_a_joiner_in_the_lobby_whose_host_vanished_says_so_and_waits_no_mo
         runner.stop()
         await asyncio.wait_for(serving, 30)
     assert app.exit_status() == 5
+
+
+async def test_a_joiner_quitting_the_app_at_once_tells_its_host_it_left(profile, no_asyncio_errors):
+    """Ctrl+Q at the table of a game joined from the app (F4): the host hears ``leave`` at
+    once, and the others see "left", not a lost connection and a grace period."""
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    port = (await started)[0][1]
+    for i in range(2):
+        runner.add(PeerSession(Identity.generate(), f"b{i}"), entry.make_bot("greedy",
+                                                                          random.Random(i)))
+    runner.pump()
+    app = PalazzoApp(net=join_net("127.0.0.1", port, None, "Bea", Identity.generate()))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "Press r when you are ready" in text(app), "the lobby")
+            await pilot.press("r")
+            await until(pilot, lambda: asking(app), "Bea's first question")
+            await pilot.press("ctrl+q")
+        for _ in range(500):  # a hang guard: the leave is read as soon as the host runs
+            if host.presence.state(2) == "left":
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        runner.stop()
+        await asyncio.wait_for(serving, 30)
+    assert host.presence.state(2) == "left"

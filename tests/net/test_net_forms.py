@@ -368,3 +368,47 @@ async def test_host_form_offers_the_coach_off_by_default_and_its_tick_allows_hin
         await fill(pilot, "#hints", True)
         assert form.settings().allow_hints is True
         assert form.values()["hints"] is True  # kept when the form is opened again
+
+
+# -- an unfinished game of this host: asked about, never entered silently --------------------------
+
+
+def _abandoned_lobby(port):
+    """A lobby this host opened, left by a program that died: its record, unlocked."""
+    from net.session.commands.hosting import HostSettings, _hosted
+
+    settings = HostSettings("medici", 3, {}, port=port, bind="127.0.0.1", turn_timeout=60.0)
+    _, code, _, _, record = _hosted(settings, lambda line: None)
+    record.unlock()  # the program is gone
+    return code
+
+
+@pytest.mark.parametrize("choice", ["n", "r"])
+async def test_host_form_asks_whether_to_resume_an_unfinished_game_or_host_a_new_one(profile,
+                                                                                    choice):
+    from tui.screens.modals import ResumeOrNew
+
+    port = free_port()
+    old = _abandoned_lobby(port)
+    app = PalazzoApp(GameSetup())
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.press("f3")
+        await fill(pilot, "#players", 3)
+        await fill(pilot, "#port", str(port))
+        await fill(pilot, "#bind", "127.0.0.1")
+        await pilot.click("#go")
+        await until(pilot, lambda: isinstance(app.screen, ResumeOrNew), "the question")
+        asked = app.screen.text
+        assert "an open lobby of Court of the Medici" in asked and " for 3" in asked and old in asked
+        assert "turn limit 60 s" in asked
+        await pilot.press(choice)
+        await until(pilot, lambda: f"palazzo join 127.0.0.1:{port} --code " in text(app),
+                    "the lobby")
+        assert (f"--code {old}" in text(app)) == (choice == "r")
+        await pilot.press("q")  # leave the lobby: it is closed, nothing left to resume
+        assert isinstance(app.screen, HostScreen)
+        await until(pilot, lambda: can_bind(port), "the port to be free")
+        await pilot.press("ctrl+s")  # so the form hosts at once, asking nothing
+        await until(pilot, lambda: f"palazzo join 127.0.0.1:{port} --code " in text(app),
+                    "a new lobby")
+        assert f"--code {old}" not in text(app)

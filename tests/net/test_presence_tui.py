@@ -206,3 +206,41 @@ async def test_once_the_game_is_over_the_presence_line_stops_counting():
         now[0] += 65  # a minute after the end: the clocks stand where the game ended
         line.tick()
         assert str(line.render()) == at_end
+
+
+def test_a_seat_not_responding_in_words():
+    p = _p(["here", "silent"], due=1, wait=170)
+    assert presence_text(p, ["Ann", "Jo"], 100.0) == "Ann here | Jo not responding 1:15"
+    assert waiting_text(p, ["Ann", "Jo"], "palazzo join h:1", 100.0) == \
+        "Waiting for Jo, who is not responding (2:50 left): palazzo join h:1"
+
+
+async def test_while_the_host_is_gone_the_line_says_so_and_nothing_counts_toward_a_forfeit():
+    from textual.app import App
+
+    now = [100.0]
+    line = PresenceLine(clock=lambda: now[0])
+
+    class _Shows(App):
+        def compose(self):
+            yield line
+
+    src = _Source()
+    src.player_names = ("Ann", "Jo")
+    src.rejoin_line = "palazzo join h:1"
+    src.presence = _p(["here", "reconnecting"], due=1, wait=100)
+    src.host_gone = 152.0  # this program gives up on its host then
+    async with _Shows().run_test(size=(80, 24)) as pilot:
+        line.source = src
+        line.tick()
+        await pilot.pause()
+        shown = str(line.render())
+        assert "The host is gone; trying again (0:52 left)" in shown
+        assert "Waiting for Jo" not in shown  # the host forfeits nobody while it is gone
+        now[0] += 10
+        line.tick()
+        assert "(0:42 left)" in str(line.render())
+        src.host_gone = None  # back
+        line.tick()
+        assert "host is gone" not in str(line.render())
+        assert "Waiting for Jo to come back (1:30 left)" in str(line.render())

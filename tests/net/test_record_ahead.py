@@ -103,7 +103,7 @@ def test_a_torn_last_entry_is_cut_before_the_resumed_host_appends(make_game, tmp
 
 
 @pytest.mark.parametrize("where", ["middle", "host's last"])
-def test_a_record_refused_elsewhere_than_at_a_seats_last_entry_stays_refused(make_game, tmp_path,
+def test_a_record_refused_elsewhere_than_at_a_seats_last_entry_is_cut_and_said(make_game, tmp_path,
                                                                              where):
     g, record = _recorded_game(make_game, tmp_path, steps=30)
     entries = record.entries()
@@ -118,5 +118,9 @@ def test_a_record_refused_elsewhere_than_at_a_seats_last_entry_stays_refused(mak
                                               "kind": "end"})
         broken = [*entries, forged]
     path.write_bytes(MAGIC + b"".join(pack([e.body, e.sig]) for e in broken))
-    with pytest.raises(ValueError, match="does not check out"):
-        resume_session(g.host.identity, HostRecord(record.folder))
+    again = HostRecord(record.folder)
+    host = resume_session(g.host.identity, again)  # what checks out is kept, the rest said
+    assert len(host.table.transcript) == len(entries) - (1 if where == "middle" else 0)
+    assert "does not check out" in " ".join(again.damage)
+    assert [e.body for e in HostRecord(record.folder).entries()] == \
+        [e.body for e in host.table.transcript.entries]

@@ -382,12 +382,13 @@ def test_attack_a_host_that_neither_answers_nor_closes_is_waited_for_a_while_onl
     assert _lines(ada)[-1] == "no rematch: the host did not answer within 150 seconds"
 
 
-def test_an_address_locked_out_for_wrong_codes_stays_locked_out_in_the_rematch(make_game):
+def test_wrong_codes_and_the_budget_of_checks_go_on_into_the_rematch(make_game):
     g = first_game(make_game, code="ROOK-LUTE-OWL-4821")
     for _ in range(8):
         g.host.guard.wrong("10.0.0.66")
-    assert g.host.guard.locked("10.0.0.66") > 0
-    assert rematch.next_host(g.host).guard.locked("10.0.0.66") > 0
+    assert g.host.guard.delay("10.0.0.66") > 0
+    new = rematch.next_host(g.host)
+    assert new.guard.delay("10.0.0.66") > 0 and new.guard.rank("10.0.0.66") == 8
 
 
 def test_a_watcher_follows_a_go_every_seat_agreed_to_without_asking():

@@ -114,12 +114,16 @@ def test_a_torn_record_reads_as_its_whole_prefix(make_game, tmp_path):
     assert len(HostRecord(record.folder).entries()) == n - 1
     from net.wire.transcript import MAGIC
 
-    path.write_bytes(MAGIC + b"\xc1" + whole[len(MAGIC):])  # not msgpack: refused, not guessed at
-    with pytest.raises(ValueError):
-        HostRecord(record.folder).entries()
+    torn = HostRecord(record.folder)
+    assert "stops in the middle of entry" in " ".join(torn.damage)  # said, not hidden
+    path.write_bytes(MAGIC + b"\xc1" + whole[len(MAGIC):])  # not msgpack: nothing guessed at
+    garbled = HostRecord(record.folder)
+    assert garbled.entries() == []
+    assert "entry 0 cannot be read" in " ".join(garbled.damage)
 
 
-def test_a_record_that_does_not_check_out_is_refused(make_game, tmp_path):
+def test_a_record_that_does_not_check_out_keeps_its_valid_prefix_and_the_seats_give_the_rest(
+        make_game, tmp_path):
     g, record = _recorded_game(make_game, tmp_path, steps=20)
     path = record.folder / "entries"
     entries = record.entries()
@@ -130,8 +134,17 @@ def test_a_record_that_does_not_check_out_is_refused(make_game, tmp_path):
     swapped = [entries[0], entries[2], entries[1], *entries[3:]]
     path.write_bytes(MAGIC + b"".join(msgpack.packb([e.body, e.sig], use_bin_type=True)
                                       for e in swapped))
-    with pytest.raises(ValueError, match="does not check out"):
-        resume_session(g.host.identity, record)
+    again = HostRecord(record.folder)
+    host = resume_session(g.host.identity, again)
+    assert len(host.table.transcript) == 1  # the start alone checks out
+    assert "entry 1 does not check out" in " ".join(again.damage)
+    keep_record(host, again.settings, record=again)
+    _come_back(g, host).pump()
+    assert host.finished
+    assert [p.state for p in g.peers] == ["over"] * 4, [p.error for p in g.peers]
+    assert len(g.transcripts()) == 1
+    assert [e.body for e in HostRecord(record.folder).entries()] == \
+        [e.body for e in g.peers[0].table.transcript.entries]
 
 
 def test_choosing_the_game_to_resume(make_game, tmp_path):

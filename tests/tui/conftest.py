@@ -8,6 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from tui.client import GameClient
+
 
 def screen_text(app) -> str:
     """The characters of the topmost screen, line by line, as a terminal would show them."""
@@ -69,7 +71,7 @@ def ui():
     return SimpleNamespace(text=screen_text, until=until, asking=asking)
 
 
-class StillClient:
+class StillClient(GameClient):
     """A table to look at: the seat's view after one step (``action`` from ``before``), with
     the log and the marks the game's own narrator and marker give that step; the table never
     moves on and it is never the seat's turn."""

@@ -70,3 +70,18 @@ def test_watch_prints_every_move_then_the_same_result_as_the_game_played_out(cap
     assert out[1 : 1 + len(moves)] == ["  " + local.text(s, viewer=None) for s in moves]
     names = rules.seat_names
     assert out[-2] == "scores: " + ", ".join(f"{names[i]} {x}" for i, x in enumerate(outcome.scores))
+
+
+@pytest.mark.parametrize("command", ["play", "sim", "host", "watch"])
+def test_option_help_names_every_option_of_every_game_with_its_words(capsys, command):
+    """Wherever a game is set up on the command line, ``--help`` names the rules options (the
+    Court of the Medici's length among them) with one line on each."""
+    from engine.registry import game_names, get_game
+
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for game in game_names():
+        for option in get_game(game).rules.variants:
+            assert option.name in text and " ".join(option.words.split()) in text, option.name
+    assert 'short_game: "Short game:' in text

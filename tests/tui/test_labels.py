@@ -270,3 +270,18 @@ def test_the_possessive_of_a_shortened_long_name_is_its_seats():
     long = short_name("Red (Alexandra Konstantinopoulou)")
     assert long.endswith("…)") and possessive(long) == "Red's"
     assert possessive("Colonna") == "Colonna's" and possessive("Red (Ada)") == "Red's"
+
+
+def test_the_header_says_the_length_of_a_court_of_the_medici_game():
+    """The reading of the end rule a game is played under is always said: "full game" by
+    default, "short game" with the option; Condottiere without options says none."""
+    from engine.registry import get_game
+    from tui.names import options_words, setting_words
+
+    medici = get_game("medici").rules
+    full = options_words(medici, medici.make_config(4, {}))
+    short = options_words(medici, medici.make_config(4, {"short_game": True}))
+    assert full == ["full game"] and short == ["short game"]
+    assert "| full game |" in setting_words("Court of the Medici", "Orsini", full, ["easy"] * 3)
+    condottiere = get_game("condottiere").rules
+    assert options_words(condottiere, condottiere.make_config(3, {})) == []

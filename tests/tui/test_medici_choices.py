@@ -72,3 +72,35 @@ def test_a_turn_asks_card_then_action_then_target():
         assert all("->" in c.label for c in q3.choices)  # the new total is shown
         return
     raise AssertionError("no position with two stacks to build on")
+
+
+def test_a_strike_shows_its_odds_from_what_the_seat_may_know():
+    """The odds of the risky move: a strike's answer says how often its hidden card makes a
+    total some stack has: certain with a hidden card the seat placed itself, a share of the
+    cards it cannot rule out otherwise."""
+    from engine.medici.report import elimination_chance
+    from engine.medici.scenario import position
+
+    s = position(hands=["O5 O6", "C2", "R2", "G2"],
+                 alliances=[["O4/O9", "O2/C3", "O3/G6"], ["C4/R9", "C2/G5", "C3/O6"],
+                            ["R4/G9", "R2/O5", "R3/C6"], ["G4/O9", "G2/C5", "G3/R6"]],
+                 middle=["R10 R8", "C10"])
+    view = RULES.view(s, 0)
+    legal = tuple(RULES.legal_actions(view))
+    tv = TableView("medici", 0, RULES.seat_names, view, 0, legal, ())
+    fives = tuple(a for a in legal if a.kind == "strike" and a.card == legal[0].card)
+    labels = [c.label for c in question(tv, fives, ("card", "kind")).choices]
+    assert labels[0].endswith("4/[your 9]  eliminates a stack")  # 5 + 4 + 9 = 18: R10 R8
+    for label, a in zip(labels[1:], fives[1:], strict=True):
+        chance = elimination_chance(view, a)
+        assert 0 < chance < 1 and label.endswith(f"eliminates a stack {chance:.0%} of the time")
+    # what the seat cannot see decides nothing: the same odds whatever the hidden cards are
+    other = position(hands=["O5 O6", "C2", "R2", "G2"],
+                     alliances=[["O4/O9", "O2/C10", "O3/G7"], ["C4/R9", "C2/G5", "C3/O6"],
+                                ["R4/G9", "R2/O5", "R3/C6"], ["G4/O9", "G2/C5", "G3/R6"]],
+                     middle=["R10 R8", "C10"])
+    oview = RULES.view(other, 0)
+    olegal = tuple(RULES.legal_actions(oview))
+    otv = TableView("medici", 0, RULES.seat_names, oview, 0, olegal, ())
+    ofives = tuple(a for a in olegal if a.kind == "strike" and a.card == olegal[0].card)
+    assert [c.label for c in question(otv, ofives, ("card", "kind")).choices] == labels

@@ -188,3 +188,18 @@ def test_hidden_cards_table(snap_compare, size):
     setup = GameSetup(bots=("greedy",), game="condottiere", players=3, seed=4, pace=0,
                       options=(("hidden_cards", True),))
     assert snap_compare(PalazzoApp(setup, play=True), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_guide_first_note(snap_compare, size, profile):
+    """The guided first game's welcome over the table, before the first answer."""
+    from dataclasses import replace
+
+    from tui.guide import GuideNote, guide_setup
+
+    async def run_before(pilot):
+        await _settle(pilot, lambda: isinstance(pilot.app.screen, GuideNote))
+        await settled(pilot)
+
+    app = PalazzoApp(replace(guide_setup("medici"), pace=0), play=True, guide=True)
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

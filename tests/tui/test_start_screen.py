@@ -148,3 +148,30 @@ async def test_the_medici_game_length_is_offered_with_a_line_of_explanation_and_
         await ui.until(pilot, lambda: ui.asking(app), what="the table")
         assert app.screen.view.state.config.short_game
         assert "short game" in ui.text(app)  # the header names the reading played
+
+
+def test_the_start_screen_loads_neither_the_network_nor_the_search():
+    """The start screen's first frame waits for neither the network's code (msgpack, the
+    signatures) nor the bots' search: they load when a game needs them. Its form, the saved
+    games and the records are all there without them."""
+    import subprocess
+    import sys
+
+    code = (
+        "import asyncio, sys\n"
+        "from tui.app import PalazzoApp\n"
+        "from tui.setup import GameSetup\n"
+        "async def main():\n"
+        "    app = PalazzoApp(GameSetup(seed=1, pace=0))\n"
+        "    async with app.run_test(size=(80, 24)) as pilot:\n"
+        "        for _ in range(500):\n"
+        "            await pilot.pause(0.01)\n"
+        "            if getattr(app.screen, '_filled', False) and app.screen.query('#opt-short_game'):\n"
+        "                break\n"
+        "        assert app.screen.query('#opt-short_game'), 'the form was not filled'\n"
+        "asyncio.run(main())\n"
+        "mods = ('net.wire.transcript', 'msgpack', 'cryptography', 'engine.search.bot')\n"
+        "print('loaded:', sorted(m for m in mods if m in sys.modules), file=sys.stderr)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert "loaded: []" in run.stderr, run.stderr

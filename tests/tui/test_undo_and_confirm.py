@@ -139,7 +139,7 @@ async def test_token_placement_asks_first_and_yes_and_ask_no_more_stops_asking(u
             await pilot.press(q.keys()[card])
         else:
             raise AssertionError("no token placement came")
-        assert "The next battle is for" in ui.text(app) and "cannot be taken back" in ui.text(app)
+        assert "The next battle is for" in ui.text(app) and "u takes it back" in ui.text(app)
         steps = table.view.steps
         await pilot.press("a")  # yes, and ask no more in this game
         await ui.until(pilot, lambda: table.view.steps > steps, what="the token placed")
@@ -178,3 +178,70 @@ async def test_a_move_whose_only_question_has_one_answer_asks_first(ui):
         words = table.confirm_words(table.view, only)
         assert words.startswith("Your only move:")
         table.path = ()
+
+
+class _NoUndo:
+    """A client without an undo, as a networked game's: everything else is the local client's."""
+
+    def __init__(self, client) -> None:
+        self._client = client
+
+    def __getattr__(self, name):
+        if name in ("undo", "can_undo"):
+            raise AttributeError(name)
+        return getattr(self._client, name)
+
+
+@pytest.mark.parametrize("undo", [True, False], ids=["local", "no undo"])
+async def test_the_question_says_a_move_cannot_be_taken_back_only_where_u_cannot_undo_it(ui, undo):
+    """In a game against the computer the question says u takes the move back (it does, until
+    the next player moves); at a table without undo (a networked game) it says the move cannot
+    be taken back, and u says so too."""
+    from tui.condottiere.table import CondottiereTable
+
+    setup = GameSetup(game="condottiere", players=3, bots=("greedy",), seed=4, pace=0)
+    client = make_client(setup)
+    app = PalazzoApp(setup)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await app.push_screen(CondottiereTable(client if undo else _NoUndo(client), setup))
+        await ui.until(pilot, lambda: ui.asking(app), what="the first question")
+        table = app.screen
+        # the token placement: one answer (the region), then the question
+        for _ in range(20):
+            if table._question.field == "confirm":
+                break
+            await pilot.press(table._question.keys()[0])
+            await pilot.pause()
+        text = ui.text(app)
+        assert table._question.field == "confirm", text
+        if undo:
+            assert "Until the next player moves or the game ends, u takes it back." in text
+            assert "cannot be taken back" not in text
+        else:
+            assert "This cannot be taken back." in text and "u takes it back" not in text
+            await pilot.press("u")
+            await ui.until(pilot, lambda: _noted(app, "Only a game against the computer"),
+                           what="the note")
+
+
+async def test_no_undo_once_the_game_is_over():
+    """A move that ended the game is not taken back: the game's result stands (and is kept)."""
+    for seed in range(1, 60):
+        client = make_client(GameSetup(game="condottiere", players=2, bots=("random",), seed=seed,
+                                       pace=0))
+        snap = client.snapshot()
+        async for snap in client.updates():
+            if snap.over:
+                break
+            if snap.my_turn:
+                client.submit(snap.legal[-1])
+        moved = [step.actor for step in client._local.history if step.actor >= 0]
+        if snap.over and moved[-1] == client.seat:  # the seat's own move ended it
+            break
+    else:
+        raise AssertionError("no game ended by the seat's move")
+    assert client.can_undo() == "the game is over"
+    with pytest.raises(NotYourTurn):
+        client.undo()
+    assert client.snapshot().over

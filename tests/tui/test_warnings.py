@@ -222,3 +222,22 @@ def test_the_last_battle_of_the_long_war_is_announced():
     assert _condottiere(s) == (f"Battle {MAX_BATTLES} is the last of the long war: after it, the "
                                "most regions wins.")
     assert _condottiere(battle(2, battle="Parma", battles=MAX_BATTLES - 2)) == ""
+
+
+async def test_at_80x24_a_two_line_warning_hides_no_house_and_not_the_hand(ui, still):
+    """The whole table at 80x24 with the longest warning (two houses at their last shadow
+    alliance, and one of them the seat's own): every house, with its alliances, and the hand."""
+    s = position(hands=["O5 O9 O3", "C5", "R5", "G5"], alliances=_rows(O=1, C=1, R=1))
+    app = still.app(still.client("medici", s, action("court", 0, "O9"), 0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        warning = app.screen.query_one("#warning", Static)
+        assert warning.display and warning.size.height >= 1
+        text = ui.text(app)
+        assert "! " in text
+        for house in ("Orsini", "Colonna", "Delle Rovere", "Gonzaga"):
+            assert house in text, f"{house} hidden at 80x24:\n{text}"
+        assert len([line for line in text.splitlines() if line.startswith(" ! ") or
+                    "ends the game" in line]) == 2  # the warning takes its two lines
+        assert "Your hand" in text and "Noble 3  Noble 5" in text
+        assert "3/?Col  4/?Rov" in text  # the last house's alliances are drawn

@@ -49,6 +49,20 @@ def card_label(c: int) -> str:
     return f"{short_name(c)} ({RANK_VALUE[r]})"
 
 
+def strike_odds(s: State, acts: tuple[Action, ...]) -> str:
+    """The odds of a strike, from what the seat may know: how often its hidden card makes a
+    total some stack has (``report.elimination_chance``, over the cards the seat cannot rule
+    out); for a Jester, at the best value it may be declared as."""
+    from engine.medici.report import elimination_chance
+
+    chance = max(elimination_chance(s, a) for a in acts)
+    if chance >= 1:
+        return "eliminates a stack"
+    if chance <= 0:
+        return "fizzles"
+    return f"eliminates a stack {chance:.0%} of the time"
+
+
 def levels(view: TableView) -> list[Level]:
     s: State = view.state
     seat = view.seat
@@ -71,8 +85,10 @@ def levels(view: TableView) -> list[Level]:
         kind = acts[0].kind
         if kind == "hide":
             return "before yourself" if t == seat else f"before {HOUSES[t]}"
-        if kind in ("top", "strike"):
+        if kind == "top":
             return f"shadow alliance {t + 1}: {alliance_words(s, seat, seat, t)}"
+        if kind == "strike":
+            return f"shadow alliance {t + 1}: {alliance_words(s, seat, seat, t)}  {strike_odds(s, acts)}"
         return stack_label_of(t, acts)
 
     def target_prompt(acts: tuple[Action, ...]) -> str:

@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from engine.medici import setup
 from engine.medici.cards import HOUSES, LADY, MINISTER, RANKS, short_name
 from engine.medici.state import NO_LIMIT
 from engine.medici.text import stack_label
@@ -158,6 +159,6 @@ class MediciTable(TableScreen):
 
     def question(self, view: TableView, actions: tuple[Any, ...], asked: tuple[str, ...]) -> Question | None:
         if view.queued and not view.my_turn:  # asked ahead: as the seat will find it then
-            state = self.client.rules.setup_after(view.state, view.seat, view.queued)
+            state = setup.after(view.state, view.seat, view.queued)
             view = replace(view, state=state)
         return choices.question(view, actions, asked)

@@ -21,13 +21,14 @@ from textual.widgets import Static
 
 from engine.registry import get_game
 from engine.search.coach import Hint, suggest
+from tui.client import GameClient
 from tui.setup import adapter
 
 
-def hints_allowed(client: Any) -> bool:
-    """Whether this game gives hints: a client says so with ``hints_allowed``; a local game
-    (which does not say) does."""
-    return bool(getattr(client, "hints_allowed", True))
+def hints_allowed(client: GameClient[Any, Any, Any]) -> bool:
+    """Whether this game gives hints (``GameClient.hints_allowed``: a networked game's host may
+    forbid them)."""
+    return client.hints_allowed
 
 
 def _chance(c: float | None) -> str:

@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from net.session.features.liveness import gone_line
 from net.session.machines.conversation import printable_line
 from net.session.machines.peer_session import PeerState
 from net.wire.errors import LocalProtocolError
@@ -118,6 +119,12 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         self.show_invite(self.join_line)
         self.refresh_lobby()
+        self.set_interval(1.0, self._count_down)
+
+    def _count_down(self) -> None:
+        """While the host is gone, its line counts down the time this program keeps trying."""
+        if getattr(self.session, "host_gone", None) is not None:
+            self.refresh_lobby()
 
     def show_invite(self, line: str) -> None:
         """The host's line for its friends (the port is known once the host listens)."""
@@ -150,6 +157,8 @@ class LobbyScreen(Screen[None]):
                       f"taken and ready ({seated} of {players} seats taken).")
         elif s.state is PeerState.FAILED:
             status = f"Cannot {'watch' if getattr(s, 'WATCH', False) else 'join'}: {s.error}"
+        elif getattr(s, "host_gone", None) is not None:
+            status = gone_line(s.host_gone - s.clock()).capitalize() + "."
         elif s.state is PeerState.DISCONNECTED:
             status = "The connection to the host was lost; trying again..."
         elif s.state is PeerState.CONNECTING:

@@ -9,9 +9,10 @@ Continue (F5) opens it where it stopped (it returns the ``SavedGame``); Replay (
 through a finished local game or a networked game's saved record (``tui.replay``). Everything offered comes from the game
 registry: the games that are installed, their player counts, their bots and their options.
 
-The first frame comes quickly: the screen shows the game, the players and the buttons at once;
-the opponents' and the options' fields are mounted, and the saved games read (Continue and
-Replay appear when there are any), just after it. A key typed before that plays the setup given.
+The first frame comes quickly: the screen shows the title, the settings Enter plays (one line)
+and the buttons at once; the form's fields are mounted, the installed games read and the saved
+games listed (Continue and Replay appear when there are any) just after it has been written to
+the terminal. A key typed before that plays the setup given.
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ class StartScreen(Screen[StartChoice]):
     def __init__(self, setup: GameSetup | None = None) -> None:
         super().__init__()
         self.setup = setup or GameSetup()
-        self.games = game_names()
+        self.games: list[str] = []  # the games installed: read after the first frame
         # read after the first frame (``_load_saved``): Continue and Replay appear then
         self.unfinished: list[Any] = []
         self.finished: list[Any] = []  # finished local games and networked records
@@ -149,7 +150,6 @@ class StartScreen(Screen[StartChoice]):
         return self._game()
 
     def compose(self) -> ComposeResult:
-        s = self.setup
         yield Static("palazzo: card games of Renaissance Italy", id="title")
         yield Static(
             "Play against computer opponents: press Enter to start with the settings below, "
@@ -159,37 +159,9 @@ class StartScreen(Screen[StartChoice]):
         )
         yield Static("", id="record")  # the record of games played, after the first frame
         with VerticalScroll(id="form", can_focus=False):
-            with Horizontal(classes="row"):
-                yield Label("Game", classes="label")
-                with RadioSet(id="game", compact=True):
-                    for g in self.games:
-                        rules = get_game(g).rules
-                        r = _players(rules)
-                        yield Pick(
-                            f"{rules.title} ({r.start}-{r.stop - 1} players)",
-                            value=g == s.game,
-                            name=g,
-                        )
-            with Horizontal(classes="row"):
-                yield Label("Players", classes="label")
-                yield Select(self._player_choices(s.game), value=s.players, id="players",
-                             allow_blank=False, compact=True)
-            with Horizontal(classes="row"):
-                yield Label("You play", classes="label")
-                yield Select(self._seat_choices(s.game, s.players), value=s.seat, id="seat",
-                             allow_blank=False, compact=True)
-            with Horizontal(classes="row"):
-                yield Label("Opponents", classes="label")
-                yield Vertical(id="opponents")  # filled after the first frame
-            with Horizontal(classes="row"):
-                yield Label("Options", classes="label")
-                yield Vertical(id="options")  # filled after the first frame
-            with Horizontal(classes="row"):
-                yield Label("Your name", classes="label")
-                yield Input(s.name, placeholder="(optional)", id="name", compact=True, max_length=20)
-                # beside the name, so that the form still fits in 24 rows
-                yield Tick("the bots' remarks in the log", value=s.remarks, compact=True,
-                           id="remarks")
+            # the fields are mounted just after the first frame (``_after_first_frame``); until
+            # then, the settings Enter plays
+            yield Static(self._summary(), id="summary", classes="row")
         with Horizontal(id="actions"):
             yield Button("Play", id="play", variant="primary")
             yield Button("Host a game", id="host")
@@ -200,17 +172,65 @@ class StartScreen(Screen[StartChoice]):
     def on_mount(self) -> None:
         self._shown = self.setup.game
         self._seat = self.setup.seat
-        self.call_after_refresh(self._after_first_frame)
+
+    #: the first frame was handed to the terminal (``_compositor_refresh``)
+    _painted = False
+
+    def _compositor_refresh(self) -> None:
+        """A frame drawn: after the first, the rest of the form is filled. (Textual's
+        ``call_after_refresh`` may run before the first frame is written, when the screen is not
+        yet sized, and would keep the screen blank while the rest loads.)"""
+        super()._compositor_refresh()
+        # a refresh inside a batch of updates writes nothing to the terminal
+        if not self._painted and self.is_current and not getattr(self.app, "_batch_count", 0):
+            self._painted = True
+            self.call_next(self._after_first_frame)
+
+    def _summary(self) -> str:
+        """The settings Enter plays, in one line: the first frame's stand-in for the fields."""
+        s = self.setup
+        title = get_game(s.game).rules.title
+        return f"{title}, {s.players} players: press Enter to play, or wait for the choices."
+
+    def _rows(self) -> list[Widget]:
+        """The form's fields, in order: each a row with its label."""
+        s = self.setup
+
+        def row(label: str, *widgets: Widget) -> Horizontal:
+            return Horizontal(Label(label, classes="label"), *widgets, classes="row")
+
+        picks = []
+        for g in self.games:
+            rules = get_game(g).rules
+            r = _players(rules)
+            picks.append(Pick(f"{rules.title} ({r.start}-{r.stop - 1} players)",
+                              value=g == s.game, name=g))
+        return [
+            row("Game", RadioSet(*picks, id="game", compact=True)),
+            row("Players", Select(self._player_choices(s.game), value=s.players, id="players",
+                                  allow_blank=False, compact=True)),
+            row("You play", Select(self._seat_choices(s.game, s.players), value=s.seat,
+                                   id="seat", allow_blank=False, compact=True)),
+            row("Opponents", Vertical(*self._opponent_rows(s.game, s.players, s.seat, s),
+                                      id="opponents")),
+            row("Options", Vertical(*self._option_widgets(s.game, s), id="options")),
+            # the bots' remarks beside the name, so that the form still fits in 24 rows
+            row("Your name",
+                Input(s.name, placeholder="(optional)", id="name", compact=True, max_length=20),
+                Tick("the bots' remarks in the log", value=s.remarks, compact=True,
+                     id="remarks")),
+        ]
 
     async def _after_first_frame(self) -> None:
-        """Once the screen is up: the opponents' and the options' fields, then the saved games
-        (Continue and Replay are offered if there are any)."""
-        from tui.replay import replay_records  # with the network's code: not before the first frame
+        """Once the screen is up: the form's fields, then the saved games (Continue and Replay
+        are offered if there are any)."""
+        from tui.records import replay_records
 
-        s = self.setup
-        await self.query_one("#opponents", Vertical).mount_all(
-            self._opponent_rows(s.game, s.players, s.seat, s))
-        await self.query_one("#options", Vertical).mount_all(self._option_widgets(s.game, s))
+        self.games = game_names()
+        form = self.query_one("#form", VerticalScroll)
+        with self.app.batch_update():
+            await self.query_one("#summary").remove()
+            await form.mount_all(self._rows())
         self._filled = True
 
         self.unfinished = saved_games(finished=False)
@@ -237,6 +257,8 @@ class StartScreen(Screen[StartChoice]):
         return [(n, i) for i, n in enumerate(list(get_game(game).rules.seat_names)[:players])]
 
     def _game(self) -> str:
+        if not self._filled:  # a key typed ahead of the fields: the game given
+            return self.setup.game
         rs = self.query_one("#game", RadioSet)
         button = rs.pressed_button
         return button.name if button is not None and button.name else self.setup.game

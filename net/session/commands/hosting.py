@@ -47,10 +47,12 @@ from engine.registry import game_names, get_game
 from net.session.features import rematch
 from net.session.features.code import new_code
 from net.session.features.presence import DEFAULT_GRACE
+from net.session.machines.entries import Phase
 from net.session.machines.host_session import HostSession
 from net.session.machines.peer_session import PeerSession, PeerState
 from net.session.machines.table import Table
 from net.session.records import resume
+from net.session.records.disk import check_writable, reason
 from net.session.records.journal import Journal
 from net.session.records.verify import verify_bytes
 from net.session.runners.host import HostRunner
@@ -192,8 +194,13 @@ def save_transcript(table: Table | None, say: Say | None) -> Path | None:
     the path)."""
     if table is None or not table.transcript.entries or not table.game_id:
         return None
-    path: Path = files.save(table.transcript,
-                            files.file_name(table.game, table.started, table.game_id))
+    try:
+        path: Path = files.save(table.transcript,
+                                files.file_name(table.game, table.started, table.game_id))
+    except OSError as e:
+        if say is not None:
+            say(f"cannot save the record: {reason(e)} (in {files.data_dir()})")
+        return None
     if say is not None:
         say(f"transcript: {path}")
     return path
@@ -244,31 +251,136 @@ def make_host(s: HostSettings) -> tuple[HostSession, str | None]:
     return session, code
 
 
-def hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[bytes], HostSettings]:
-    """The host session for ``s``: an unfinished game of this host resumed from its record
-    (``net.session.records.resume``), or a new one that keeps its record; with its code, the seeds of
-    the bots' keys and the settings in force (a resumed game's own, but for port and bind)."""
+def pending(s: HostSettings) -> resume.HostRecord | None:
+    """The unfinished game of this host that ``s`` would resume (``ValueError`` when the choice
+    is not clear): what the host form asks about before it hosts."""
     identity = Identity.load_or_create(spec=s.identity)
+    return resume.choose(resume.unfinished(identity.public_key), s.game, s.players, s.resume)
+
+
+def pending_text(record: resume.HostRecord) -> str:
+    """What the host form says of an unfinished game before it asks what to do."""
+    r = record.settings
+    try:
+        title = get_game(str(record.game)).rules.title
+    except (KeyError, ValueError):
+        title = str(record.game)
+    what = (f"an open lobby of {title} for {record.players}" if record.lobby else
+            f"an unfinished game of {title} for {record.players} "
+            f"(game {record.game_id.hex()[:8]}, {len(record.entries())} entries)")
+    limit = r.get("turn_timeout")
+    details = [f"turn limit {limit:g} s" if limit else "no turn limit"]
+    if r.get("code"):
+        details.append(f"code {r['code']}")
+    text = f"This host has {what}: {', '.join(details)}."
+    if record.damage:
+        text += f" Its record is damaged: {'; '.join(record.damage)}."
+    if record.served():
+        return text + " Another program serves it now: host a new game, or go back."
+    return text + (" Resume it (its own settings, the same code), or host a new game with "
+                   "the settings on the form?")
+
+
+def hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[bytes], HostSettings]:
+    """The host session for ``s`` (``_hosted``), with its code, the seeds of the bots' keys and
+    the settings in force."""
+    session, code, seeds, kept, _ = _hosted(s, say)
+    return session, code, seeds, kept
+
+
+def _hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[bytes],
+                                                 HostSettings, resume.HostRecord]:
+    """The host session for ``s``: an unfinished game (or lobby) of this host resumed from its
+    record (``net.session.records.resume``), said in one line with how to host a new one
+    instead; or, with ``new`` or none to resume, a new one whose record is made at once (a host
+    killed in its lobby comes back with its code). The data folder is checked first
+    (``net.session.records.disk``), and the record is locked: one game, one program."""
+    check_writable()
+    identity = Identity.load_or_create(spec=s.identity)
+    unknown: list[resume.HostRecord] = []
+    records = resume.unfinished(identity.public_key, unknown=unknown)
+    for r in unknown:
+        say(f"a damaged host record was left as it is, {r.folder}: {'; '.join(r.damage)}")
     record = None
     if not s.new:
-        record = resume.choose(resume.unfinished(identity.public_key), s.game, s.players,
-                               s.resume)
+        record = resume.choose(records, s.game, s.players, s.resume)
     if record is None and s.resume:
         raise ValueError(f"no unfinished game of this host to resume with {s.resume!r}")
     if record is not None:
-        session = resume.resume_session(identity, record)
-        r = record.settings
-        say(f"resuming game {record.game_id.hex()} at entry {len(session.table.transcript)}")
-        resume.keep_record(session, r, record=record)
-        kept = {f.name: r[f.name] for f in dataclasses.fields(HostSettings)
-                if f.name in r and f.name not in ("port", "bind", "resume", "new", "identity",
-                                                   "advertise")}
-        return session, r.get("code"), list(r.get("bot_seeds", [])), dataclasses.replace(s, **kept)
+        record.lock()
+        return (*_resumed(s, record, identity, say), record)
+    for old in records:  # --new: a game left unfinished is resumed only when named again
+        if old.game == s.game and old.players == s.players and not old.served():
+            old.set_aside()
     session, code = make_host(s)
     seeds = [os.urandom(32) for _ in range(s.bots)]
-    settings = {**dataclasses.asdict(s), "code": code, "bot_seeds": seeds}
-    resume.keep_record(session, settings)
-    return session, code, seeds, s
+    return session, code, seeds, s, _new_record(s, session, code, seeds)
+
+
+def _new_record(s: HostSettings, session: HostSession, code: str | None,
+                seeds: list[bytes]) -> resume.HostRecord:
+    """The record of a new game's lobby, made and locked now, kept from then on."""
+    settings = {**dataclasses.asdict(s), "code": code, "bot_seeds": seeds,
+                "host": session.identity.public_key, "game": session.game,
+                "players": session.players}
+    try:
+        record = resume.HostRecord.create(os.urandom(16), settings)
+    except OSError as e:
+        raise ValueError(f"cannot write the host's record in {resume.hosting_dir()}: "
+                         f"{reason(e)}") from None
+    record.lock()
+    record.fresh = True
+    resume.keep_record(session, settings, record=record)
+    return record
+
+
+FRESH = "to host a new game instead, add --new"
+
+
+def _resumed(s: HostSettings, record: resume.HostRecord, identity: Identity,
+             say: Say) -> tuple[HostSession, str | None, list[bytes], HostSettings]:
+    """The session of ``record``'s lobby or game, said in one line (and its damage in another)."""
+    r = record.settings
+    kept = {f.name: r[f.name] for f in dataclasses.fields(HostSettings)
+            if f.name in r and f.name not in ("port", "bind", "resume", "new", "identity",
+                                               "advertise")}
+    settings = dataclasses.replace(s, **kept)
+    seeds = list(r.get("bot_seeds", []))
+    if record.lobby:
+        if "code" not in r:
+            raise ValueError(f"the host's record {record.folder} is damaged "
+                             f"({'; '.join(record.damage)}) and holds no game: {FRESH}")
+        entry = get_game(settings.game)
+        config = entry.rules.make_config(settings.players, settings.options)
+        session = HostSession(identity, settings.game, config, code=r["code"],
+                              turn_timeout=settings.turn_timeout,
+                              on_timeout=settings.on_timeout, allow_hints=settings.allow_hints,
+                              grace=settings.grace)
+        lost = record.lost_game
+        if lost is not None:  # the game started, and its record lost its start
+            session.lost_game = lost
+            record.cut(0)
+            say(f"the host's record of game {lost.hex()[:8]} is damaged: "
+                f"{'; '.join(record.damage) or 'its entries are lost'}. Nothing of it was kept: "
+                f"the first player of that game to rejoin gives it back, each entry checked; "
+                f"{FRESH}")
+        else:
+            say(f"back in the lobby this host opened before it stopped (the same code: the same "
+                f"join line lets the players in); {FRESH}")
+        resume.keep_record(session, r, record=record)
+        return session, r["code"], seeds, settings
+    session = resume.resume_session(identity, record)
+    n = len(session.table.transcript)
+    resume.keep_record(session, r, record=record)
+    say(f"resuming game {record.game_id.hex()} at entry {n} (this host's unfinished game of "
+        f"{record.game} for {record.players}); {FRESH}")
+    if record.damage:
+        say(f"the host's record of game {record.game_id.hex()[:8]} is damaged: "
+            f"{'; '.join(record.damage)}. Kept entries 0 to {n - 1}, each checked again; the "
+            "players give back what they hold when they rejoin"
+            + ("; a new game code (the players of the game need none)" if "code" not in r
+               else ""))
+    return session, session.code, seeds, settings
 
 
 class Hosting:
@@ -277,7 +389,8 @@ class Hosting:
 
     def __init__(self, settings: HostSettings, say: Say,
                  on_change: Callable[[], None] | None = None) -> None:
-        self.session, self.code, self.bot_seeds, self.settings = hosted(settings, say)
+        self.session, self.code, self.bot_seeds, self.settings, self.record = _hosted(settings,
+                                                                                  say)
         self.say = say
         self.entry = get_game(self.settings.game)
         self.runner = HostRunner(self.session, on_change)
@@ -314,6 +427,9 @@ class Hosting:
             try:
                 task.result()
             except OSError as e:
+                if self.record.fresh and self.session.table.phase is Phase.LOBBY:
+                    self.record.finish()  # a lobby that never opened: nothing to resume
+                self.record.unlock()
                 raise ValueError(f"cannot listen on port {s.port}: {e.strerror or e}") from None
         port = started.result()[0][1]
         if listening is not None:
@@ -327,6 +443,9 @@ class Hosting:
         finally:
             if advert is not None:
                 await advert.close()
+            if self.session.closed and self.session.table.phase is Phase.LOBBY:
+                self.record.finish()  # a lobby closed on purpose: nothing to resume
+            self.record.unlock()
 
     def _seat_here(self, seat: PeerSession | None) -> None:
         """Seat this machine's own player and its computer seats, and offer a rematch."""
@@ -377,8 +496,8 @@ class Hosting:
         self.games += 1
         self.say(f"every seat agreed to a rematch: game {self.games} starts")
         self.session = rematch.next_host(old)
-        resume.keep_record(self.session, {**dataclasses.asdict(self.settings), "code": self.code,
-                                          "bot_seeds": self.bot_seeds})
+        self.record.unlock()
+        self.record = _new_record(self.settings, self.session, self.code, self.bot_seeds)
         self.runner.host = self.session
         own, _, _ = self._own
         if own is not None:

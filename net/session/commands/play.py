@@ -39,9 +39,11 @@ from net.session.commands.hosting import (
     save_transcript,
     seat_session,
 )
+from net.session.features.liveness import GIVE_UP, gone_line
 from net.session.features.rematch import Expected
 from net.session.machines.conversation import printable_line
 from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
+from net.session.records.disk import check_writable
 from net.session.runners.peer import PeerGone, PeerRunner
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
@@ -115,15 +117,18 @@ def _printable_lines(say: Say) -> Say:
 def join_game(address: str, code: str | None, name: str, game_bot: str | None, say: Say,
               verbose: bool = False, identity_spec: str | None = None,
               host_fingerprint: str | None = None, talk: list[str] | None = None,
-              rematch: int = 1, pace: float = 0.0, retries: int = 5) -> int:
+              rematch: int = 1, pace: float = 0.0, retries: int = 5,
+              give_up: float = GIVE_UP) -> int:
     """Join ``address`` and play up to ``rematch`` games with the same players
     (``net.session.features.rematch``: after each but the last, the seat asks for a rematch at once);
     with ``host_fingerprint`` (a game found on the LAN) only a host whose key has that
     fingerprint; ``talk``: lines said once seated. The exit status is the first game's that is
     not ``EXIT_OK``, else ``EXIT_OK``. ``pace``: the bot's least seconds a move
-    (``PeerRunner``); ``retries``: the tries in a row to reach a host that went away."""
+    (``PeerRunner``); ``retries``: the tries in a row to be taken in by a host that closes the
+    connection; ``give_up``: the seconds to keep trying to reach a host that went away."""
     say = _printable_lines(say)
     host, port = parse_address(address)
+    check_writable()  # the journal and the record go there: refused before the lobby
     identity = Identity.load_or_create(spec=identity_spec)
     say(f"joining {host}:{port} as {name} (key {identity.fingerprint})")
     expect: Expected | None = None
@@ -136,7 +141,7 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
                 session.say(text)
             except LocalProtocolError as e:
                 say(f"not said: {e}")
-        status = _join_one(session, host, port, game_bot, say, verbose, pace, retries)
+        status = _join_one(session, host, port, game_bot, say, verbose, pace, retries, give_up)
         if status != EXIT_OK or not session.rematch.go:
             return status
         assert session.table is not None
@@ -145,16 +150,30 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
     return EXIT_OK
 
 
+#: the tries a headless join makes after a first connection nobody answered
+FIRST_TRIES = 3
+
+
+def _own(session: PeerSession, line: str) -> bool:
+    """Whether a line of the table's log tells a move of this seat's ("Green: plays ...")."""
+    table = session.table
+    if table is None or table.rules is None or not 0 <= table.me < len(table.seats):
+        return False
+    label = table.rules.seat_names[table.me]
+    return line.startswith((f"{label}:", f"{label}'s "))
+
+
 def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, say: Say,
-              verbose: bool, pace: float = 0.0, retries: int = 5) -> int:
+              verbose: bool, pace: float = 0.0, retries: int = 5,
+              give_up: float = GIVE_UP) -> int:
     last_lobby = [""]
     told = [0]
 
     def on_event(e: PeerEvent) -> None:
         if e.kind == "log":
             told[0] += 1
-            if verbose or told[0] <= 2:  # the game and its seats; the seed
-                say(e.data)
+            if verbose or told[0] <= 2 or _own(session, str(e.data)):  # the game and its
+                say(e.data)  # seats; the seed; this seat's own moves
         elif e.kind == "lobby":
             seats = ", ".join(f"{x['name']} [{x['fp']}]" + ("" if x["online"] else " (away)")
                               for x in e.data.get("seats", []))
@@ -172,18 +191,23 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
         elif e.kind == "disconnected":
             say("connection lost; rejoining")
         elif e.kind == "host-gone":
-            say("the host is gone; trying again ...")
+            say(gone_line(e.data - session.clock()))
+        elif e.kind == "host-back":
+            say(e.data)
         elif e.kind == "over" and session.table is not None:  # before any line on a rematch
             say(result_line(session.table))
         elif e.kind == "rematch":
             say(e.data)
 
     bot = LateBot(session, game_bot) if game_bot else None
-    runner = PeerRunner(session, host, port, bot, on_event, pace=pace, retries=retries)
+    # a host restarting as the join starts is waited for a few seconds (1 + 2 + 4)
+    runner = PeerRunner(session, host, port, bot, on_event, pace=pace, retries=retries,
+                        first_tries=FIRST_TRIES, give_up=give_up)
 
     async def play() -> None:
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):  # quitting tells the host first
+        quits = (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM))
+        for sig in quits:  # quitting (or a closed terminal) tells the host first
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, runner.leave)
         await runner.run()

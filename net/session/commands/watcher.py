@@ -27,6 +27,7 @@ from net.session.commands.hosting import (
     result_line,
     save_transcript,
 )
+from net.session.features.liveness import gone_line
 from net.session.machines.conversation import printable_line
 from net.session.machines.peer_session import PeerEvent, PeerState
 from net.session.machines.watch_session import WatchSession
@@ -87,7 +88,9 @@ def watch_game(address: str, code: str | None, name: str, say: Say,
         elif e.kind == "disconnected":
             show("connection lost; watching again")
         elif e.kind == "host-gone":
-            show("the host is gone; trying again ...")
+            show(gone_line(e.data - session.clock()))
+        elif e.kind == "host-back":
+            show(str(e.data))
 
     show(f"watching {host}:{port} as {name} (key {identity.fingerprint})")
     try:

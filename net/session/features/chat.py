@@ -67,11 +67,10 @@ from net.wire.identity import SIGNATURE_SIZE, Identity, verify
 from net.wire.transcript import NONCE_SIZE, pack, unpack
 
 if TYPE_CHECKING:
+    # the table imports this module: its type only, for the annotations
+    from net.session.machines.table import Table
     from net.session.records.journal import Journal
     from net.wire.transcript import Entry
-
-#: a ``net.session.machines.table.Table`` (which imports this module, so it is not imported here)
-Table = Any
 
 SAY_TAG = b"palazzo/say/v1\x00"
 TEXT_LIMIT = 200

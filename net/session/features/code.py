@@ -7,18 +7,24 @@ Rules:
   draws it with ``secrets``; it travels in the peer's ``hello``.
 * A code is compared in its normal form (``normal_code``): upper case, any run of spaces,
   dots or dashes one dash, so that ``rook lute owl 4821`` is the same code.
-* Wrong codes are counted per address (``address_key``: an IPv4 address, or the /64 of an IPv6
-  one, which is what one household holds). An address may give ``FREE_WRONG`` wrong codes;
-  each one after that locks the address out for ``LOCK_BASE`` seconds, doubled each time, up
-  to ``LOCK_MAX``. While an address is locked out every hello from it that carries a code is
-  refused without looking at the code, right or wrong, so a lockout cannot be raced. A right code
-  forgets the address's wrong ones. The table of addresses is bounded (``MAX_TRACKED``, the
-  oldest forgotten first), and an address is forgotten ``FORGET`` seconds after its last
-  wrong code.
-
-What that gives (``scripts/bench_strangers.py`` measures it): from one address, 5 guesses at once,
-then about 12 more in the first 1.1 hours, then one an hour. Half the codes take 8.4e10 guesses,
-so 9.6 million years from one address, and still 9,600 years from a thousand addresses at once.
+* **One budget for everyone.** The host checks at most ``CHECK_RATE`` codes a second, from all
+  addresses together (``CHECK_BURST`` at once): a hello whose code cannot be checked now is not
+  refused but waits, unanswered, for its turn (``CodeGuard.turn``). A right code is checked
+  under the same budget as a wrong one, so that no number of addresses or connections guesses
+  faster: half the codes take ``CODE_SPACE / 2 / CHECK_RATE`` seconds, 133 years.
+* **Turns go to the least suspect first.** The hellos waiting are taken in the order of their
+  address's wrong codes (fewest first), then of their arrival: a player whose address never gave
+  a wrong code goes before every guesser.
+* **A wrong code costs its address a delay, never a ban.** An address may give ``FREE_WRONG``
+  wrong codes; after that, each wrong code makes its next hello wait ``DELAY_BASE`` seconds,
+  doubled for each further one, up to ``DELAY_MAX``. The right code from that address (a
+  shared machine, a NAT) is checked once the delay is over: a few seconds at most, whatever
+  the guesses before it. A right code forgets the address's wrong ones.
+* **Nothing is forgotten to make room in a way that helps a guesser.** The table of addresses
+  holds ``MAX_TRACKED`` of them; when it is full, those with the fewest wrong codes (the oldest
+  first) make room, never a guesser with more. An address is forgotten ``FORGET`` seconds after
+  its last wrong code. Neither resets the one budget, which is the bound on guessing.
+* Wrong-code addresses counted by ``address_key``: an IPv4 address, or the /64 of an IPv6 one.
 """
 
 from __future__ import annotations
@@ -27,9 +33,10 @@ import hmac
 import ipaddress
 import re
 import secrets
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from net.session.features.limits import Bucket
 
 CODE_WORDS: tuple[str, ...] = (
     "ACORN", "ALLEY", "AMBER", "ANCHOR", "ANVIL", "APPLE", "APRON", "ARCH", "ARROW", "ASH",
@@ -63,11 +70,16 @@ DIGITS = 4
 #: how many codes there are
 CODE_SPACE = len(CODE_WORDS) ** WORDS_PER_CODE * 10**DIGITS
 
-FREE_WRONG = 5  # wrong codes an address may give before it is locked out
-LOCK_BASE = 1.0  # seconds of the first lockout, doubled for each further wrong code
-LOCK_MAX = 3600.0  # the longest lockout
+CHECK_RATE = 20.0  # codes the host checks a second, from all addresses together
+CHECK_BURST = 20  # codes it checks at once after a quiet while
+FREE_WRONG = 5  # wrong codes an address may give before its hellos are delayed
+DELAY_BASE = 0.25  # seconds of the first delay, doubled for each further wrong code
+DELAY_MAX = 2.0  # the longest delay: a right code from a guessing address waits no more
+QUEUE_WAIT = 10.0  # seconds a hello may wait for its turn; then it is told to try again
 FORGET = 24 * 3600.0  # an address's wrong codes are forgotten this long after the last one
-MAX_TRACKED = 4096  # addresses remembered at once
+MAX_TRACKED = 65536  # addresses remembered at once
+#: seconds to check half the codes at the host's most checks (``docs/security.md``)
+HALF_CODES_SECONDS = CODE_SPACE / 2 / CHECK_RATE
 
 _SEPARATORS = re.compile(r"[\s.\-_]+")
 
@@ -106,45 +118,62 @@ def address_key(host: str) -> str:
 @dataclass
 class _Record:
     wrong: int = 0
-    until: float = 0.0  # locked out until then
+    until: float = 0.0  # its next code is checked from then on
     last: float = 0.0  # the time of the last wrong code
 
 
 class CodeGuard:
-    """Counts wrong codes per address and says how long an address is locked out."""
+    """The budget of code checks, and the wrong codes per address (see the module docstring)."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock
-        self._records: OrderedDict[str, _Record] = OrderedDict()
+        self.budget = Bucket(clock, CHECK_RATE, CHECK_BURST)
+        self._records: dict[str, _Record] = {}
 
-    def locked(self, address: str) -> float:
-        """Seconds until ``address`` may try a code again (0: it may now)."""
+    def _record(self, address: str) -> _Record | None:
         r = self._records.get(address)
-        if r is None:
-            return 0.0
-        now = self.clock()
-        if now - r.last >= FORGET:
+        if r is not None and self.clock() - r.last >= FORGET:
             del self._records[address]
-            return 0.0
-        return max(0.0, r.until - now)
+            return None
+        return r
+
+    def delay(self, address: str) -> float:
+        """Seconds until a code from ``address`` may be checked (0: now)."""
+        r = self._record(address)
+        return 0.0 if r is None else max(0.0, r.until - self.clock())
+
+    def rank(self, address: str) -> int:
+        """The wrong codes ``address`` gave: the fewer, the sooner its turn."""
+        r = self._record(address)
+        return 0 if r is None else r.wrong
+
+    def turn(self, address: str) -> bool:
+        """Whether a code from ``address`` is checked now: its delay is over and the budget
+        has a check left (which this takes)."""
+        return self.delay(address) == 0.0 and self.budget.take()
 
     def wrong(self, address: str) -> float:
-        """Count a wrong code from ``address``; the lockout it earns, in seconds (0: none)."""
+        """Count a wrong code from ``address``; the delay it earns, in seconds (0: none)."""
         now = self.clock()
-        r = self._records.pop(address, None) or _Record()
-        if now - r.last >= FORGET:
-            r = _Record()
+        r = self._record(address) or _Record()
         r.wrong += 1
         r.last = now
-        lock = 0.0
+        delay = 0.0
         if r.wrong > FREE_WRONG:
-            lock = min(LOCK_BASE * 2 ** min(r.wrong - FREE_WRONG - 1, 32), LOCK_MAX)
-            r.until = now + lock
-        self._records[address] = r  # the most recent last
-        while len(self._records) > MAX_TRACKED:
-            self._records.popitem(last=False)
-        return lock
+            delay = min(DELAY_BASE * 2 ** min(r.wrong - FREE_WRONG - 1, 32), DELAY_MAX)
+            r.until = now + delay
+        self._records[address] = r
+        if len(self._records) > MAX_TRACKED:
+            self._make_room()
+        return delay
 
     def right(self, address: str) -> None:
         """A right code from ``address``: its wrong ones are forgotten."""
         self._records.pop(address, None)
+
+    def _make_room(self) -> None:
+        """Forget a sixteenth of the table: the addresses with the fewest wrong codes, the
+        oldest first (never one with more for one with fewer)."""
+        order = sorted(self._records.items(), key=lambda kv: (kv[1].wrong, kv[1].last))
+        for address, _ in order[: max(1, MAX_TRACKED // 16)]:
+            del self._records[address]

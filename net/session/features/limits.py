@@ -33,6 +33,11 @@ Rules (``HostSession`` applies them; ``docs/protocol.md`` section 3 states them 
 * **Log.** Refusals are logged per address at most ``LOG_BURST`` lines at once and one every
   ``LOG_EVERY`` seconds after that; the next line logged says how many were left out. A flood
   costs a few lines, not one per frame.
+* **Strangers never reach a player's screen** (``StrangerNews``): refusals of connections
+  without a seat, from every address together, make at most one line a ``SUMMARY_EVERY``
+  seconds (the first at once, then one line counting those of the minute); the rest go to the
+  debug log only. A flood of strangers from any number of addresses is one line a minute on
+  the host's screen, whatever its size.
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ REQUEST_BURST = 400
 LOG_BURST = 5
 LOG_EVERY = 10.0
 LOG_ADDRESSES = 1024  # addresses whose log budget is remembered
+SUMMARY_EVERY = 60.0  # seconds between two lines on refused strangers, at least
 
 
 class Bucket:
@@ -92,3 +98,37 @@ class QuietLog:
         while len(self._budgets) > LOG_ADDRESSES:
             self._budgets.popitem(last=False)
         return ok, skipped if ok else 0
+
+
+class StrangerNews:
+    """The refusals of strangers, told at most one line a ``SUMMARY_EVERY`` seconds:
+    ``refused(line)`` says whether to log this one now; ``summary()`` (now and then) the line
+    counting those held back since, once the minute is over."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self.told_at = -SUMMARY_EVERY
+        self.held = 0
+        self.last = ""
+        self.addresses: set[str] = set()
+
+    def refused(self, address: str, line: str) -> bool:
+        if self.clock() - self.told_at >= SUMMARY_EVERY and not self.held:
+            self.told_at = self.clock()
+            return True
+        self.held += 1
+        self.last = line
+        if len(self.addresses) < LOG_ADDRESSES:
+            self.addresses.add(address)
+        return False
+
+    def summary(self) -> str:
+        if not self.held or self.clock() - self.told_at < SUMMARY_EVERY:
+            return ""
+        n, many = self.held, len(self.addresses)
+        line = (f"{n} more refusal{'s' if n != 1 else ''} of connections without a seat in "
+                f"the last {SUMMARY_EVERY:g} seconds, from {many}"
+                f"{'+' if many >= LOG_ADDRESSES else ''} address{'es' if many != 1 else ''} "
+                f"(the last: {self.last})")
+        self.told_at, self.held, self.last, self.addresses = self.clock(), 0, "", set()
+        return line

@@ -7,15 +7,22 @@ Rules (``docs/protocol.md``, "Presence"; ``docs/security.md``: presence is the h
   three minutes without a key), ``reconnecting`` (its connection was lost without a word, or a
   restarted host has not seen it yet), ``left`` (it said ``leave {}`` before it closed). A seat
   that says hello again is ``here``; ``status {away: false}`` is ``here`` again.
-* ``presence {seats: [{state, for}], due, wait, watchers}`` goes to every seated connection on
-  every change of a state, of the seat due, of when the host would forfeit it, or of the
-  watchers; never two within ``PRESENCE_EVERY`` seconds (a change meanwhile goes out with the
-  next one, at the latest on the host's next tick). ``for`` is whole seconds in that state,
-  ``due`` the seat due to write (-1 none), ``wait`` whole seconds before the host forfeits the
-  seat due, or nil when it never will.
+* ``presence {seats: [{state, for}], due, wait, watchers, turn, at}`` goes to every seated
+  connection on every change of a state, of the seat due (or of the entry it is due for), of
+  when the host would forfeit it, or of the watchers; never two within ``PRESENCE_EVERY``
+  seconds (a change meanwhile goes out with the next one, at the latest on the host's next
+  tick). ``for`` is whole seconds in that state, ``due`` the seat due to write (-1 none),
+  ``wait`` whole seconds before the host forfeits the seat due, or nil when it never will,
+  ``turn`` whole seconds the seat due has been due on the host's clock, ``at`` the host's
+  transcript length it speaks of. **One clock**: every deadline is the host's, and every screen
+  counts down to it (``Presence.due_since``), across reconnects and restarts.
+* **Liveness** (``net.session.features.liveness``): a seat whose connection has sent nothing for
+  ``liveness.SEAT_QUIET`` seconds (the host pings it every ``liveness.BEAT_EVERY``) is
+  ``silent``, shown "not responding"; it counts as gone for the grace period, and is ``here``
+  (or ``away``, as it was) again at its next byte.
 * The host forfeits the seat due at its turn limit (``--turn-timeout``, twice it with
   ``--on-timeout bot``), or when the others have waited ``grace`` seconds for it while it was
-  ``reconnecting`` or ``left`` (counted from the later of it becoming due and it going),
+  ``reconnecting``, ``silent`` or ``left`` (counted from the later of it becoming due and it going),
   whichever comes first, with the reason "<name> did not come back within <n> seconds".
 * ``status`` and ``leave`` are notifications and are never answered; they speak only for the
   connection's own seat (a field naming another seat is not read). A seat's ``status`` changes
@@ -25,7 +32,7 @@ Rules (``docs/protocol.md``, "Presence"; ``docs/security.md``: presence is the h
 * A peer reads a presence with ``read_presence``: a malformed one is refused (``ValueError``
   naming the field), the last good one stays. From two presences in a row ``notes`` gives the
   lines every table shows: "Jo left", "Jo lost the connection", "Jo is back", "Jo is away",
-  "Jo is here again". Presence changes no game state: nothing in ``Table`` reads it. A peer
+  "Jo is here again", "Jo is not responding", "Jo is responding again". Presence changes no game state: nothing in ``Table`` reads it. A peer
   keeps its notes in a ``NoteBook`` (the last ``NOTES_KEPT``), which a table reads from.
 """
 
@@ -39,9 +46,12 @@ from typing import Any, Literal
 from net.session.features.limits import Bucket
 
 #: a seat's presence, as the host says it (the wire's words)
-Mark = Literal["here", "away", "reconnecting", "left"]
-STATES: tuple[Mark, ...] = ("here", "away", "reconnecting", "left")
-GONE: frozenset[Mark] = frozenset({"reconnecting", "left"})
+Mark = Literal["here", "away", "reconnecting", "left", "silent"]
+STATES: tuple[Mark, ...] = ("here", "away", "reconnecting", "left", "silent")
+GONE: frozenset[Mark] = frozenset({"reconnecting", "left", "silent"})
+#: how long a peer believes the host's word that the turn began before the entry reached it,
+#: when that entry reached it live (``read_presence``)
+TURN_SLACK = 2.0
 DEFAULT_GRACE = 180.0
 PRESENCE_EVERY = 0.25  # seconds between two presence broadcasts, at least
 STATUS_RATE = 0.5  # status changes a second per seat, after the burst
@@ -57,6 +67,7 @@ class _Mark:
     state: Mark
     since: float
     budget: Bucket
+    before: Mark = "here"  # what a ``silent`` seat was before it went quiet
 
 
 class HostPresence:
@@ -102,6 +113,18 @@ class HostPresence:
     def leave(self, seat: int) -> None:
         self._set(seat, "left")
 
+    def silent(self, seat: int) -> None:
+        """The seat's connection has said nothing for a while (``net.session.features.liveness``):
+        "not responding"; a seat already gone stays as it is."""
+        if 0 <= seat < len(self.marks) and self.marks[seat].state in ("here", "away"):
+            self.marks[seat].before = self.marks[seat].state
+            self._set(seat, "silent")
+
+    def heard(self, seat: int) -> None:
+        """A byte from a ``silent`` seat's connection: it is what it was before."""
+        if 0 <= seat < len(self.marks) and self.marks[seat].state == "silent":
+            self._set(seat, self.marks[seat].before)
+
     def status(self, seat: int, away: bool) -> bool:
         """``status {away}`` from the seat's own connection; false when it is over the seat's
         budget (dropped). A seat not seated here is not changed."""
@@ -109,6 +132,9 @@ class HostPresence:
             return True
         mark = self.marks[seat]
         want: Mark = "away" if away else "here"
+        if mark.state == "silent":  # said while quiet: what it is once heard again
+            mark.before = want
+            return True
         if mark.state not in ("here", "away") or mark.state == want:
             return True
         if not mark.budget.take():
@@ -131,27 +157,34 @@ class HostPresence:
                               f"{name} did not come back within {n:g} second{'' if n == 1 else 's'}"))
         return min(found, default=None)
 
-    def message(self, due: int | None, deadline: float | None) -> dict[str, Any]:
+    def message(self, due: int | None, deadline: float | None, due_since: float | None = None,
+                at: int = 0) -> dict[str, Any]:
         now = self.clock()
+        seat = due if due is not None and 0 <= due < len(self.marks) else -1
         return {
             "seats": [{"state": m.state, "for": max(0, int(now - m.since))} for m in self.marks],
-            "due": due if due is not None and 0 <= due < len(self.marks) else -1,
+            "due": seat,
             "wait": None if deadline is None else max(0, math.ceil(deadline - now)),
             "watchers": [w[:WATCHER_NAME] for w in self.watchers[:MAX_WATCHERS]],
+            # rounded up: a screen shows at most a second less than is left, never more
+            "turn": None if seat < 0 or due_since is None else
+            min(MAX_SECONDS, max(0, math.ceil(now - due_since))),
+            "at": min(MAX_SECONDS, max(0, at)),
         }
 
-    def take(self, due: int | None, deadline: float | None) -> dict[str, Any] | None:
+    def take(self, due: int | None, deadline: float | None, due_since: float | None = None,
+             at: int = 0) -> dict[str, Any] | None:
         """The presence to send now: one when something changed since the last one sent and
         ``PRESENCE_EVERY`` has passed since; else ``None``."""
         if not self.marks:
             return None
-        key = (tuple(m.state for m in self.marks), due,
+        key = (tuple(m.state for m in self.marks), due, at,
                None if deadline is None else round(deadline, 1), tuple(self.watchers))
         now = self.clock()
         if key == self._sent or now - self._sent_at < PRESENCE_EVERY:
             return None
         self._sent, self._sent_at = key, now
-        return self.message(due, deadline)
+        return self.message(due, deadline, due_since, at)
 
 
 # -- the peer's side ----------------------------------------------------------------------------
@@ -169,9 +202,15 @@ class Presence:
 
     seats: tuple[SeatPresence, ...]
     due: int  # -1: no seat is due
-    due_since: float  # when this peer saw ``due`` become the seat due
+    #: when the seat due became due: the host's word (``turn``) when it gave one, else when
+    #: this peer saw ``due`` become the seat due
+    due_since: float
     deadline: float | None  # when the host says it forfeits the seat due; ``None``: never
     watchers: tuple[str, ...] = field(default=())
+    #: the host's transcript length this presence speaks of (``None``: it did not say)
+    at: int | None = None
+    #: whether ``due_since`` is the host's word (``turn``)
+    hosts_clock: bool = False
 
     def seconds(self, seat: int, now: float) -> int:
         """Whole seconds seat ``seat`` has been in its state."""
@@ -188,9 +227,14 @@ def _whole(v: Any, name: str) -> int:
     return v
 
 
-def read_presence(m: Any, players: int, now: float, last: Presence | None = None) -> Presence:
+def read_presence(m: Any, players: int, now: float, last: Presence | None = None,
+                  length: int | None = None, live_since: float | None = None) -> Presence:
     """A ``presence`` message for a game of ``players`` seats, read at ``now``; ``ValueError``
-    naming the field when it is malformed."""
+    naming the field when it is malformed. ``length``: this peer's transcript length; the
+    host's ``turn`` sets the clock of the seat due only when the presence speaks of that
+    length (``at``: an older presence, replayed, is not about this turn). ``live_since``: when
+    the entry that made the seat due reached this peer on a live connection (not in a rejoin's
+    backlog): the host is then believed only ``TURN_SLACK`` seconds before it."""
     if type(m) is not dict:
         raise ValueError("presence: not a map of fields")
     seats = m.get("seats")
@@ -211,11 +255,22 @@ def read_presence(m: Any, players: int, now: float, last: Presence | None = None
             type(w) is str and 1 <= len(w) <= WATCHER_NAME and w.isprintable() for w in watchers):
         raise ValueError(f"presence: 'watchers' must be at most {MAX_WATCHERS} printable names "
                          f"of 1 to {WATCHER_NAME} characters")
-    if last is not None and last.due == due:
+    at = m.get("at")
+    if at is not None:
+        at = _whole(at, "'at'")
+    turn = m.get("turn")
+    if turn is not None:
+        turn = _whole(turn, "'turn'")
+    hosts = turn is not None and due >= 0 and at is not None and at == length
+    if hosts and turn is not None:
+        due_since = now - turn
+        if live_since is not None:
+            due_since = max(due_since, live_since - TURN_SLACK)
+    elif last is not None and last.due == due and last.at == at:
         due_since = last.due_since
     else:
         due_since = now
-    return Presence(tuple(read), due, due_since, deadline, tuple(watchers))
+    return Presence(tuple(read), due, due_since, deadline, tuple(watchers), at, hosts)
 
 
 def notes(old: Presence | None, new: Presence, names: Sequence[str], me: int) -> list[str]:
@@ -235,6 +290,10 @@ def notes(old: Presence | None, new: Presence, names: Sequence[str], me: int) ->
             lines.append(f"{name} lost the connection")
         elif s.state == "away":
             lines.append(f"{name} is away")
+        elif s.state == "silent":
+            lines.append(f"{name} is not responding")
+        elif was == "silent":
+            lines.append(f"{name} is responding again")
         elif was in GONE:
             lines.append(f"{name} is back")
         else:

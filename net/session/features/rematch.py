@@ -20,7 +20,7 @@ The conversation (``docs/protocol.md``, "Rematch"):
    ``rematch {agreed, declined: [], go: true}``, closes every connection and starts a fresh
    ``HostSession`` (``next_host``) on the same port: the same game, options, code, turn limit
    and hints, its seats reserved for the same keys in the same order (no other key is seated);
-   the game code's lock-outs go on.
+   the game code's wrong codes and budget of checks go on.
    The old game's record stays as it is: saved and finished. A rematch that has not started
    ``REMATCH_WAIT`` seconds after that (a seat did not come back) is closed by the host
    (``bye``, "the rematch did not start: Jo did not come back within 120 seconds").
@@ -51,10 +51,9 @@ from net.wire.errors import E_NOT_YOUR_SEAT, E_WRONG_PHASE, RemoteProtocolError
 from net.wire.transcript import Entry
 
 if TYPE_CHECKING:
+    # the machines import this module: their types only, for the annotations
+    from net.session.machines.host_session import HostSession
     from net.session.machines.table import Table
-
-#: a ``net.session.machines.HostSession`` (which imports this module, so it is not imported here)
-HostSession = Any
 
 #: seconds the host keeps the connections after the end for the rematch answers
 REMATCH_WAIT = 120.0
@@ -182,7 +181,7 @@ def next_host(old: HostSession) -> HostSession:
                     grace=old.presence.grace)
     new.reserve([(s.name, s.key) for s in old.table.seats])
     new.rematch.offer(old.rematch.automatic)
-    new.guard, new.quiet = old.guard, old.quiet  # a lock-out goes on into the rematch
+    new.guard, new.quiet = old.guard, old.quiet  # wrong codes and the budget go on into the rematch
     return new
 
 
@@ -193,7 +192,7 @@ class Expected:
 
     host: bytes
     rules: str
-    config: Any
+    config: object
     seats: tuple[tuple[str, bytes], ...]
     timeout: int
     on_timeout: str
@@ -213,8 +212,9 @@ class Expected:
         if f.get("kind") != "start":
             return "the first entry of the rematch is not a start"
         seats = f.get("seats")
-        named = (tuple((s.get("name"), s.get("key")) for s in seats)
-                 if type(seats) is list and all(type(s) is dict for s in seats) else None)
+        maps = [s for s in seats if type(s) is dict] if type(seats) is list else []
+        named = (tuple((s.get("name"), s.get("key")) for s in maps)
+                 if type(seats) is list and len(maps) == len(seats) else None)
         for what, got, want in (
             ("host key", f.get("host"), self.host), ("game", f.get("rules"), self.rules),
             ("options", f.get("config"), self.config), ("seats", named, self.seats),

@@ -5,7 +5,7 @@ them for peers, ``docs/security.md`` what a watcher sees and costs):
 
 * **Coming in.** A watcher says ``hello`` as a seat does (``name``, ``key``, ``sig`` over the
   host's challenge, ``code``, ``nonce``, ``have``) with ``watch: true``. The game code and its
-  lock-out apply as to any hello. Its ``nonce`` is only its challenge to the host (the host's
+  budget of checks apply as to any hello. Its ``nonce`` is only its challenge to the host (the host's
   ``proof`` signs it): it is never a contribution to a game id. The host answers
   ``{seat: -1, players, length, resume, proof, watch: true}`` and sends it the entries from
   ``have`` on (0 for a new watcher, so one that comes in mid-game gets everything so far).

@@ -45,8 +45,9 @@ the host session's hooks (``host_session``); what one connection may do and cost
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal, TypeVar, overload
 
 from net.session.machines.table import Table
 from net.wire.errors import (
@@ -61,7 +62,7 @@ from net.wire.errors import (
     RemoteProtocolError,
 )
 from net.wire.identity import Identity
-from net.wire.rpc import Request
+from net.wire.rpc import Fields, Request, Value
 from net.wire.transcript import Entry
 
 VERSION = 2
@@ -71,6 +72,8 @@ HOST_TAG = b"palazzo/host/v1\x00"
 CLOSING = frozenset({E_WRONG_CODE, E_LOCKED_OUT, E_FULL})
 #: what a host says as it closes a connection that may try again later
 RETRY = frozenset({E_BUSY, E_TIMEOUT})
+#: entries one ``supply`` request may carry (a seat giving back what a restarted host lost)
+SUPPLY_CHUNK = 64
 
 
 def hello_signature(identity: Identity, nonce: bytes, host_key: bytes) -> bytes:
@@ -97,24 +100,39 @@ class Close:
 Output = Send | Close
 
 
-def param_map(req: Request) -> dict[str, Any]:
-    if len(req.params) != 1 or type(req.params[0]) is not dict:
+def param_map(req: Request) -> Fields:
+    m = req.params[0] if len(req.params) == 1 else None
+    if type(m) is not dict:
         raise RemoteProtocolError(f"{req.method} takes one map of fields", E_BAD_PARAMS)
-    return req.params[0]
+    return m
 
 
-def typed(m: dict[str, Any], name: str, t: type[Any], *, size: int | None = None,
-           optional: bool = False) -> Any:
-    v: Any = m.get(name)
+_T = TypeVar("_T", bool, int, str, bytes)
+
+
+@overload
+def typed(m: Mapping[str, Value], name: str, t: type[_T], *, size: int | None = None,
+          optional: Literal[False] = False) -> _T: ...
+@overload
+def typed(m: Mapping[str, Value], name: str, t: type[_T], *, size: int | None = None,
+          optional: Literal[True]) -> _T | None: ...
+
+
+def typed(m: Mapping[str, Value], name: str, t: type[_T], *, size: int | None = None,
+          optional: bool = False) -> _T | None:
+    """The field ``name`` of ``m``, of type ``t`` (and ``size`` long; ``None`` when it is
+    missing and ``optional``); else ``RemoteProtocolError``."""
+    v = m.get(name)
     if v is None and optional:
         return None
-    if type(v) is not t or (size is not None and len(v) != size):
+    if type(v) is not t or not isinstance(v, t) \
+            or (size is not None and (not isinstance(v, bytes) or len(v) != size)):
         what = f"{t.__name__}" + (f" of {size} bytes" if size is not None else "")
         raise RemoteProtocolError(f"field {name!r} must be {what}", E_BAD_PARAMS)
     return v
 
 
-def printable(text: Any) -> str:
+def printable(text: object) -> str:
     """Text from the host, as one printable line of at most 300 characters."""
     return printable_line(str(text)[:300])
 

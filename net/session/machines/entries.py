@@ -21,12 +21,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
+from engine.core import A, C, S
 from net.games.condottiere import CondottiereDealer
 from net.games.dealer import FairDealer
 from net.games.medici import MediciDealer
 from net.wire.errors import E_BAD_PARAMS, CheatDetected
+from net.wire.rpc import Value
 from net.wire.transcript import Entry
 
 
@@ -66,7 +68,10 @@ FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
 #: the kinds that carried their author's ``sealed`` note in protocol version 1 (read, never
 #: written: version 2 keeps every secret in the seat's own journal)
 SEALED_V1 = ("seed-commit", "deck")
-DEALERS: dict[str, type[FairDealer]] = {"medici": MediciDealer, "condottiere": CondottiereDealer}
+#: each game's dealer class; a table learns its game from the start entry and holds the dealer
+#: as a ``SomeDealer``, seen through the contract
+DEALERS: dict[str, type[FairDealer[Any, Any, Any]]] = {
+    "medici": MediciDealer, "condottiere": CondottiereDealer}
 
 
 @dataclass(frozen=True)
@@ -77,7 +82,7 @@ class SeatInfo:
 
 
 
-def check_fields(entry: Entry, dealer: FairDealer | None) -> None:
+def check_fields(entry: Entry, dealer: FairDealer[S, A, C] | None) -> None:
     """``CheatDetected`` naming the first field of ``entry`` its kind does not have, that
     is missing, or that is of another type (``FIELDS``)."""
     kind = entry.kind
@@ -100,17 +105,29 @@ def check_fields(entry: Entry, dealer: FairDealer | None) -> None:
             raise CheatDetected(entry.author, entry.seq,
                                 f"field {name!r} of a {kind!r} entry must be {t.__name__}",
                                 E_BAD_PARAMS)
-    if "sealed" in spec and len(entry.fields["sealed"]) < SEAL_OVERHEAD:
+    if "sealed" in spec and len(field(entry, "sealed", bytes)) < SEAL_OVERHEAD:
         raise CheatDetected(entry.author, entry.seq, "field 'sealed' is too short to be a "
                             "sealed note", E_BAD_PARAMS)
 
 
-def field(entry: Entry, name: str, t: type[Any], size: int | None = None) -> Any:
+_T = TypeVar("_T", bool, int, str, bytes)
+
+
+def field(entry: Entry, name: str, t: type[_T], size: int | None = None) -> _T:
     """The field ``name`` of ``entry``, of type ``t`` (and ``size`` long); else
     ``CheatDetected`` naming the author."""
-    v: Any = entry.fields.get(name)
-    if type(v) is not t or (size is not None and len(v) != size):
+    v = entry.fields.get(name)
+    if type(v) is not t or not isinstance(v, t) \
+            or (size is not None and (not isinstance(v, bytes) or len(v) != size)):
         extra = f" of {size} bytes" if size is not None else ""
         raise CheatDetected(entry.author, entry.seq, f"field {name!r} must be {t.__name__}{extra}",
                             E_BAD_PARAMS)
+    return v
+
+
+def field_list(entry: Entry, name: str) -> list[Value]:
+    """The list field ``name`` of ``entry``; else ``CheatDetected`` naming the author."""
+    v = entry.fields.get(name)
+    if type(v) is not list:
+        raise CheatDetected(entry.author, entry.seq, f"field {name!r} must be list", E_BAD_PARAMS)
     return v

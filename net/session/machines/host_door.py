@@ -1,7 +1,7 @@
 """The host's door: who comes in, what each connection may cost, and what goes out.
 
 ``HostDoor`` is the part of ``HostSession`` (``net.session.machines.host_session``) that knows
-connections rather than the game: the ``hello`` and its checks (the game code and its lock-out
+connections rather than the game: the ``hello`` and its checks (the game code, its budget of checks and its delays
 per address, ``net.session.features.code``; the key and its signature), the seats and the
 connections that hold them (a key already seated takes its seat back: ``_claim``), the watchers
 let in (``net.session.features.watch``), what a stranger or a seat may cost
@@ -15,10 +15,10 @@ seats it, lets it watch, or (for a seat another connection holds) makes it a *cl
 holder answers a ping or not; then closed. A stranger or a claimant over its budget is also
 muted (nothing more it sends is read) until it is closed: ``muted`` is a mark, not a state. A frame
 the codec refuses gets an ``error`` notification and the connection is closed; a bad request
-gets an error response and the connection stays, except for a wrong code, a lock-out or a full
+gets an error response and the connection stays, except for a wrong code or a full
 game (``CLOSING``). Nothing a connection sends can change another connection's game except a
 valid entry from the seat due to write. What a connection may cost (connections, hello time,
-messages, log lines) is ``net.session.features.limits``; the game code and its lock-out per address,
+messages, log lines) is ``net.session.features.limits``; the game code, its budget of checks and its delays per address,
 ``net.session.features.code``.
 """
 
@@ -32,8 +32,8 @@ from enum import Enum
 from typing import Any
 
 from net.session.features import limits, watch
-from net.session.features.code import CodeGuard, same_code
-from net.session.features.limits import Bucket, QuietLog
+from net.session.features.code import QUEUE_WAIT, CodeGuard, same_code
+from net.session.features.limits import Bucket, QuietLog, StrangerNews
 from net.session.features.presence import HostPresence
 from net.session.machines.conversation import (
     HELLO_TAG,
@@ -52,7 +52,6 @@ from net.wire.errors import (
     E_BUSY,
     E_FULL,
     E_KEY_IN_USE,
-    E_LOCKED_OUT,
     E_TIMEOUT,
     E_WRONG_CODE,
     E_WRONG_PHASE,
@@ -131,7 +130,16 @@ class Conn:
     state: ConnState = ConnState.STRANGER
     resume_from: int = 0
     ping: int | None = None  # the msgid of the ping it was sent and has not answered
+    heard: float = 0.0  # when the host last read a byte from it (``net.session.features.liveness``)
+    beat: float = 0.0  # when the host last sent it a heartbeat ``ping``
+    beating: bool = False  # a heartbeat ``ping`` waits for its answer (never two at once)
     watcher: str | None = None  # the name of a watcher (``net.session.features.watch``): never a seat
+    #: its hello waits for its turn to have its code checked, since then (``None``: it does not)
+    queued: float | None = None
+    checked: bool = False  # its turn came: its hello's code is compared now
+    #: a hello with a longer ``have`` to a host that lost its start: its key, nonce and have
+    #: (``net.session.machines.host_gather``)
+    supplier: tuple[bytes, bytes, int] | None = None
 
     def go(self, turn: Turn) -> None:
         """Take ``turn``: the state ``CONN_TRANSITIONS`` says follows."""
@@ -177,14 +185,23 @@ class HostDoor:
     conns: dict[int, Conn]  # in the order they connected
     guard: CodeGuard
     quiet: QuietLog
+    stranger_news: StrangerNews
     _out: list[Output]
     game: str
     players: int
     table: Table
     presence: HostPresence
+    finished: bool
+    ended_for: set[int]
     admissions: watch.Admissions
     _claims: dict[int, Claim]  # holder's connection -> the hello claiming its seat
     _claimed: dict[bytes, float]  # key -> when a claim on its seat last began
+    _turns: list[tuple[int, int, Request]]  # hellos waiting to have their code checked
+    lost_game: bytes | None  # the game whose start this host lost (``host_gather``)
+
+    def _handle(self, conn: int, event: Any) -> None:
+        """Handle one message (the session's)."""
+        raise NotImplementedError
 
     def _after(self, conn: int, method: str) -> None:
         """What follows an answered request (the session's)."""
@@ -195,7 +212,8 @@ class HostDoor:
     def _hello(self, conn: int, req: Request) -> Any:
         m = param_map(req)
         c = self.conns[conn]
-        self._check_code(c, m)
+        if not self._check_code(conn, c, m, req):
+            return DEFERRED  # it waits for its turn (``_serve_turns``)
         name = typed(m, "name", str).strip()
         if not 1 <= len(name) <= NAME_LIMIT or not name.isprintable():
             raise RemoteProtocolError(f"a name is 1 to {NAME_LIMIT} printable characters",
@@ -205,21 +223,33 @@ class HostDoor:
         nonce = typed(m, "nonce", bytes, size=NONCE_SIZE)
         have = typed(m, "have", int, optional=True) or 0
         watching = typed(m, "watch", bool, optional=True) or False
-        if not 0 <= have <= len(self.table.transcript):
-            raise RemoteProtocolError(f"'have' is {have}: the transcript holds "
-                                      f"{len(self.table.transcript)} entries", E_BAD_PARAMS)
         try:
             check_public_key(key)
         except InvalidKey as e:
             raise RemoteProtocolError(f"the key is refused ({e})", E_BAD_PARAMS) from None
         if not verify(key, HELLO_TAG, c.nonce + self.identity.public_key, sig):
             raise RemoteProtocolError("the hello signature does not match the key", E_BAD_SIGNATURE)
+        # a seat of the game under way may hold more than a host whose record was damaged:
+        # it is seated, and gives the rest back (``supply``)
+        seated = self.table.phase is not Phase.LOBBY and any(s.key == key for s in self.seats)
+        lost = (self.lost_game is not None and self.table.phase is Phase.LOBBY and have > 0
+                and not watching and not self.table.transcript.entries)
+        if have < 0 or (have > len(self.table.transcript) and (watching or not seated)
+                        and not lost):
+            raise RemoteProtocolError(f"'have' is {have}: the transcript holds "
+                                      f"{len(self.table.transcript)} entries", E_BAD_PARAMS)
         if c.seat is not None:
             raise RemoteProtocolError("this connection already said hello", E_WRONG_PHASE)
         if c.claim or c.watcher is not None:
             raise RemoteProtocolError("this connection already said hello", E_WRONG_PHASE)
         if watching:
             return self._watch(conn, name, key, nonce, have)
+        if lost:  # a player of the game whose start this host lost: it gives the game back
+            c.supplier = (key, nonce, have)
+            log.info("%s (%s) holds %s entries of the game this host lost: asking for them", name,
+                     fingerprint(key), have)
+            return {"seat": -1, "players": self.players, "length": 0, "resume": True,
+                    "proof": host_proof(self.identity, nonce, key)}
         for i, seat in enumerate(self.seats):
             if seat.key == key:
                 old = seat.conn
@@ -264,6 +294,8 @@ class HostDoor:
         if not started:  # its contribution is the nonce of its latest hello
             seat.nonce = nonce
         self.presence.seated(i)
+        if self.finished:  # the entries it is sent next hold the end
+            self.ended_for.add(i)
         log.info("seat %s (%s) is back", i, seat.name)
         return {"seat": i, "players": self.players, "length": len(self.table.transcript),
                 "resume": started, "proof": host_proof(self.identity, nonce, seat.key)}
@@ -334,29 +366,61 @@ class HostDoor:
             if conn in self._claims:
                 self._settle(conn, alive=True)
             return
+        if c.seat is not None or c.watcher is not None:  # a heartbeat's answer: a sign of life
+            c.beating = False
+            return
         self._warn(conn, f"ignoring a response (msgid {event.msgid})")
 
-    def _check_code(self, c: Conn, m: dict[str, Any]) -> None:
-        """The game code of a hello (``net.session.features.code``): ``E_LOCKED_OUT`` while its address
-        is locked out, whatever the code (unless the hello proves a seated key: a player who
-        comes back is never locked out), ``E_WRONG_CODE`` for a missing or wrong one, which
-        counts against the address."""
-        if self.code is None:
-            return
-        wait = self.guard.locked(c.address)
-        if wait > 0 and not self._proves_seated_key(c, m):
-            raise RemoteProtocolError(
-                f"too many wrong game codes from your address: try again in {math.ceil(wait)} "
-                "seconds", E_LOCKED_OUT)
+    def _check_code(self, conn: int, c: Conn, m: dict[str, Any], req: Request) -> bool:
+        """The game code of a hello (``net.session.features.code``): ``True`` when it is right;
+        ``False`` when the hello must wait for its turn (its address's delay, the host's budget
+        of checks, or hellos ahead of it); ``E_WRONG_CODE`` for a missing or wrong one, which
+        counts against the address. A hello that proves a seated key needs no code: it is no
+        stranger (a host whose settings were lost has a new code; its players keep theirs)."""
+        if self.code is None or self._proves_seated_key(c, m):
+            return True
+        if c.queued is not None and not c.checked:  # its first hello waits already
+            raise RemoteProtocolError("this connection already said hello", E_WRONG_PHASE)
+        if not c.checked:
+            if self._turns or not self.guard.turn(c.address):
+                c.queued = self.clock()
+                self._turns.append((len(self._turns) and self._turns[-1][0] + 1, conn, req))
+                return False
+            c.checked = True
         given = m.get("code")
         if type(given) is not str or not same_code(given, self.code):
-            lock = self.guard.wrong(c.address)
+            delay = self.guard.wrong(c.address)
             what = "a wrong" if given else "no"
-            then = f"; your address is locked out for {math.ceil(lock)} seconds" if lock else ""
+            then = (f"; the next code from your address is checked in {delay:g} seconds"
+                    if delay else "")
             raise RemoteProtocolError(
                 f"{what} game code: ask the host for the line to join "
                 f"(palazzo join HOST:PORT --code CODE){then}", E_WRONG_CODE)
         self.guard.right(c.address)
+        return True
+
+    def _serve_turns(self) -> None:
+        """Give the hellos waiting their turn: the least suspect address first
+        (``CodeGuard.rank``), then the oldest, while the budget of checks lasts; one that
+        waited ``code.QUEUE_WAIT`` seconds is told to try again."""
+        now = self.clock()
+        while self._turns:
+            live = [t for t in self._turns if t[1] in self.conns and not self.conns[t[1]].closed]
+            for t in live:
+                if now - (self.conns[t[1]].queued or now) >= QUEUE_WAIT:
+                    self._shut(t[1], E_BUSY, "the host is checking many game codes just now: "
+                               "try again")
+            self._turns = [t for t in live if not self.conns[t[1]].closed]
+            ready = [t for t in self._turns if self.guard.delay(self.conns[t[1]].address) == 0]
+            if not ready:
+                return
+            best = min(ready, key=lambda t: (self.guard.rank(self.conns[t[1]].address), t[0]))
+            if not self.guard.budget.take():
+                return
+            self._turns.remove(best)
+            c = self.conns[best[1]]
+            c.checked, c.queued = True, None
+            self._handle(best[1], best[2])
 
     def _proves_seated_key(self, c: Conn, m: dict[str, Any]) -> bool:
         key, sig = m.get("key"), m.get("sig")
@@ -420,7 +484,7 @@ class HostDoor:
         now = self.clock()
         for conn, c in list(self.conns.items()):
             if c.seat is None and c.watcher is None and not c.closed and not c.claim \
-                    and now - c.since >= limits.HELLO_TIMEOUT:
+                    and c.queued is None and now - c.since >= limits.HELLO_TIMEOUT:
                 self._shut(conn, E_TIMEOUT, f"no seat taken within {limits.HELLO_TIMEOUT:g} "
                            "seconds of connecting")
 
@@ -437,6 +501,10 @@ class HostDoor:
         if not address:
             log.warning("connection %s: %s", conn, msg)
             return
+        if c is not None and c.seat is None and c.watcher is None:  # a stranger: one line a minute
+            if not self.stranger_news.refused(address, msg):
+                log.debug("connection %s from %s: %s", conn, address, msg)
+                return
         ok, skipped = self.quiet.allow(address)
         if ok:
             more = f" ({skipped} more from {address} not logged)" if skipped else ""

@@ -4,7 +4,7 @@ checked relay of every entry.
 ``net.session.machines.conversation`` gives the conversation it holds with its peers, step by
 step; ``net.session.machines.host_door`` its connections and what they may cost. It takes bytes
 and returns bytes (``Output``); it touches no socket, no clock it was not given, no file (its
-record is kept through the ``on_entry`` and ``on_check`` hooks, ``net.session.records.resume``).
+record is kept through the ``on_entry`` and ``on_tick`` hooks, ``net.session.records.resume``).
 
 The rule of its states: the game's phase is its observer table's (``Phase``, moved only by the
 table's ``TRANSITIONS``, as each entry it writes or relays is accepted), each connection's state
@@ -19,6 +19,17 @@ From the start the host also tells every seated connection who is here: ``presen
 peer says ``status {away}`` and ``leave {}`` (notifications, for its own seat only); the seat due
 that is gone for the grace period forfeits. ``net.session.features.presence`` holds those rules; here are
 only the hooks (``_peer_note``, ``_send_presence``, ``_deadline``, ``PeerSession._on_presence``).
+
+A host that cannot write its record says so to every seat and watcher: ``disk {text}``
+(``cannot save: <reason>``, or ``""`` once it saves again; ``net.session.records.disk``); the
+game goes on, and nobody is blamed.
+
+A restarted host *gathers* its game from its seats: ``net.session.machines.host_gather``.
+
+Its heartbeat (``_heartbeat``, ``net.session.features.liveness``) pings every connection over the
+network each second and calls a seat it has not heard from "not responding" (``silent``). After
+the end it waits a little (``end_pending``) for a seat that was away when the game ended, so that
+its rejoin is sent the end; the final ``bye`` goes to seated connections and watchers only.
 """
 
 from __future__ import annotations
@@ -30,10 +41,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from net.session.features import limits, watch
+from net.session.features import limits, liveness, watch
 from net.session.features.chat import ChatHost
 from net.session.features.code import CodeGuard
-from net.session.features.limits import QuietLog
+from net.session.features.limits import QuietLog, StrangerNews
 from net.session.features.presence import DEFAULT_GRACE, HostPresence
 from net.session.features.rematch import REMATCH_WAIT, HostRematch
 from net.session.machines.conversation import (
@@ -46,6 +57,7 @@ from net.session.machines.conversation import (
 )
 from net.session.machines.entries import MAX_TIMEOUT, Phase
 from net.session.machines.host_door import DEFERRED, Claim, Conn, ConnState, HostDoor, Seat
+from net.session.machines.host_gather import GATHER_WAIT, HostGather
 from net.session.machines.table import Table
 from net.wire.errors import (
     E_BAD_PARAMS,
@@ -66,9 +78,11 @@ from net.wire.rpc import Codec, Notification, Request, RpcError
 from net.wire.transcript import NONCE_SIZE, Entry, derive_game_id, genesis
 
 log = logging.getLogger("palazzo.net")
+#: seconds a host waits after the end for a seat that was away from it to be sent the end
+END_WAIT = 20.0
 
 
-class HostSession(HostDoor):
+class HostSession(HostGather, HostDoor):
     """The host: lobby, seats, the start, and the checked relay of every entry."""
 
     def __init__(
@@ -99,12 +113,14 @@ class HostSession(HostDoor):
         self.clock = clock
         #: who is here, and the grace period for a seat that went (``net.session.features.presence``)
         self.presence = HostPresence(clock, grace)
+        self.hearing = liveness.Hearing(clock)  # the loop-lag rule of the heartbeat
         self.table = Table(identity.public_key, None)
         self.chat = ChatHost(self.table, clock)  # table talk (``net.session.features.chat``)
         self.seats: list[Seat] = []
         self.conns: dict[int, Conn] = {}  # in the order they connected
         self.guard = CodeGuard(clock)
         self.quiet = QuietLog(clock)
+        self.stranger_news = StrangerNews(clock)  # refused strangers: one line a minute
         self.admissions = watch.Admissions(clock)  # watch hellos per address
         self._lobby_changed = False
         self._claims: dict[int, Claim] = {}  # holder's connection -> the hello claiming its seat
@@ -113,6 +129,9 @@ class HostSession(HostDoor):
         self._due: tuple[int | None, int] = (None, -1)
         self._due_since = clock()
         self.finished = False
+        self.finished_at = 0.0
+        #: the seats whose connection was sent the end (``end_pending``)
+        self.ended_for: set[int] = set()
         self.closed = ""  # why the host closed the game before its end (``close_game``)
         self.rematch = HostRematch(clock)  # the answers after the end (``net.session.features.rematch``)
         self.reserved = False  # the seats are kept for given keys (``reserve``)
@@ -123,6 +142,16 @@ class HostSession(HostDoor):
         #: (if not ``None``) is called if the table refuses the entry (the host's record
         #: writes it meanwhile, ``net.session.records.resume``; ``on_entry`` still comes before relay)
         self.on_check: Callable[[Entry], Callable[[], None] | None] | None = None
+        #: called at every ``tick`` (the host's record writes what a failed write left)
+        self.on_tick: Callable[[], None] | None = None
+        #: ``cannot save: <reason>`` while the host's record cannot be written, else ``""``
+        self.trouble = ""
+        #: a restarted host gathers until then (``restore``); the seats that said hello since
+        self._gather_until = -math.inf
+        self._back: set[int] = set()
+        self._owed: dict[int, int] = {}  # seat -> the length it said it holds, not given yet
+        self._held: list[tuple[int, Request]] = []  # posts that wait for the gathering to end
+        self._turns: list[tuple[int, int, Request]] = []  # hellos waiting for a code check
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -134,7 +163,8 @@ class HostSession(HostDoor):
                                    state=ConnState.CLOSED)
             return [Close(conn, self.closed)]
         self._make_room(address)
-        c = Conn(Codec(), os.urandom(NONCE_SIZE), address, self.clock())
+        now = self.clock()
+        c = Conn(Codec(), os.urandom(NONCE_SIZE), address, now, heard=now, beat=now)
         c.codec.receive_limit = limits.STRANGER_FRAME_LIMIT  # a hello is small
         self.conns[conn] = c
         self._notify(conn, "challenge", {
@@ -147,15 +177,24 @@ class HostSession(HostDoor):
         c = self.conns.get(conn)
         if c is None or c.closed or c.muted:
             return []
+        c.heard = self.clock()  # a sign of life (``net.session.features.liveness``)
+        if c.seat is not None and self.presence.started and data \
+                and self.presence.state(c.seat) == "silent":
+            log.info("seat %s (%s) is responding again", c.seat, self.seats[c.seat].name)
+            self.presence.heard(c.seat)
         try:  # frames are parsed one by one: those after a close are never looked at
             for event in c.codec.iter_events(data):
                 if c.closed or c.muted or not self._within_budget(conn, c):
                     break
+                if self._gathering() and isinstance(event, Request) and event.method == "post":
+                    self._held.append((conn, event))  # answered once the seats are back
+                    continue
                 self._handle(conn, event)
         except RemoteProtocolError as e:
             self._warn(conn, str(e))
             self._notify(conn, "error", {"code": e.code, "message": str(e)})
             self._close(conn, str(e))
+        self._serve_turns()
         self._send_presence()
         return self.take_output()
 
@@ -191,6 +230,13 @@ class HostSession(HostDoor):
         """Close the strangers past their hello time and check the turn timeout (call it now
         and then: the asyncio host does twice a second)."""
         self._expire_strangers()
+        self._serve_turns()
+        if self.on_tick is not None:
+            self.on_tick()
+        self._release()
+        news = self.stranger_news.summary()
+        if news:
+            log.warning("%s", news)
         if self.rematch.expire():
             self._rematch_news()
         why = self.rematch.unstarted(self.table.phase is Phase.LOBBY, [
@@ -203,12 +249,32 @@ class HostSession(HostDoor):
                 self._settle(old, alive=False)
         if self.finished:
             return self.take_output()
+        self._heartbeat(now)
         self._track_due()
         deadline = self._deadline()
-        if deadline is not None and now >= deadline[0]:
+        if deadline is not None and now >= deadline[0] and not self._gathering():
             self._write({"kind": "forfeit", "seat": self._due[0], "reason": deadline[1]})
         self._send_presence()
         return self.take_output()
+
+    def _heartbeat(self, now: float) -> None:
+        """Ping every seated connection and watcher every ``liveness.BEAT_EVERY`` seconds; a
+        seat silent for ``liveness.SEAT_QUIET`` is "not responding" (``net.session.features.liveness``;
+        the host's own seats, in process, are never pinged)."""
+        lagged = self.hearing.tick()
+        for conn, c in list(self.conns.items()):
+            if c.closed or not c.address or (c.seat is None and c.watcher is None):
+                continue
+            if lagged:  # this loop did not run: nobody could be heard
+                c.heard = now
+            if now - c.beat >= liveness.BEAT_EVERY and not c.beating:  # one at a time: a
+                c.beat, c.beating = now, True  # peer that was stopped answers one, not a heap
+                self._send(conn, Request(c.codec.next_msgid(), "ping", ()))
+            if c.seat is not None and self.presence.started and \
+                    now - c.heard >= liveness.SEAT_QUIET:
+                if self.presence.state(c.seat) in ("here", "away"):
+                    log.info("seat %s (%s) is not responding", c.seat, self.seats[c.seat].name)
+                self.presence.silent(c.seat)
 
     def _deadline(self) -> tuple[float, str] | None:
         """When the host forfeits the seat due now, and why (``HostPresence.deadline``)."""
@@ -228,9 +294,28 @@ class HostSession(HostDoor):
         self.presence.watchers = self.watchers()
         deadline = self._deadline()
         who = self._due[0] if self.table.phase is not Phase.OVER else None
-        m = self.presence.take(who, None if deadline is None else deadline[0])
+        m = self.presence.take(who, None if deadline is None else deadline[0],
+                               self._due_since, self._due[1])
         if m is not None:
             self._broadcast("presence", m)
+
+    def disk_trouble(self, text: str) -> None:
+        """The host's record cannot be written (``text``: ``cannot save: <reason>``), or can
+        again (``""``): every seat and watcher is told; the game goes on."""
+        self.trouble = text
+        self._broadcast("disk", {"text": text})
+
+    def end_pending(self) -> bool:
+        """Whether the host still waits, after the end, for a seat that was not connected when
+        the game ended (reconnecting, silent, or its hello still waiting on a claim) to come
+        back and be sent the end, ``END_WAIT`` seconds at most; a seat that left is not
+        waited for."""
+        if not self.finished or self.clock() - self.finished_at >= END_WAIT:
+            return False
+        if self._claims:
+            return True
+        return any(i not in self.ended_for and self.presence.started
+                   and self.presence.state(i) != "left" for i in range(len(self.seats)))
 
     def close_game(self, reason: str = "the host closed the game") -> list[Output]:
         """The host quits: every connection is told ``bye {reason}`` and closed; nothing more
@@ -286,9 +371,9 @@ class HostSession(HostDoor):
             log.info("seat %s (%s) leaves", seat, self.seats[seat].name)
             self.presence.leave(seat)
             self._close(conn, "it left")
-        elif type(m.get("away")) is not bool:
+        elif type(away := m.get("away")) is not bool:
             self._warn(conn, "status: ignored ('away' must be true or false)")
-        elif not self.presence.status(seat, m["away"]):
+        elif not self.presence.status(seat, away):
             self._warn(conn, "status: ignored (more changes than the status budget allows)")
 
     def _ready(self, conn: int, req: Request) -> Any:
@@ -306,6 +391,9 @@ class HostSession(HostDoor):
         if self.table.phase is Phase.LOBBY:
             raise RemoteProtocolError("the game has not started", E_WRONG_PHASE)
         check_equivocation(self.table, entry)
+        held = self.table.transcript.entries
+        if entry.seq < len(held) and held[entry.seq].body == entry.body:
+            return {"seq": entry.seq}  # already in (another seat gave it back): nothing new
         undo = self.on_check(entry) if self.on_check is not None else None
         try:
             self.table.accept(entry)
@@ -333,6 +421,12 @@ class HostSession(HostDoor):
     def _after(self, conn: int, method: str) -> None:
         if method == "hello":
             c = self.conns[conn]
+            if c.seat is not None and c.resume_from > len(self.table.transcript):
+                self._owed[c.seat] = c.resume_from  # back once it gave back what it holds
+            elif c.seat is not None:
+                self._back.add(c.seat)
+            if self.trouble:
+                self._notify(conn, "disk", {"text": self.trouble})
             if c.watcher is None:  # seated: entries may be large (a watcher sends none)
                 c.codec.receive_limit = c.codec.frame_limit
             for entry in self.table.transcript.entries[c.resume_from :]:
@@ -345,6 +439,7 @@ class HostSession(HostDoor):
             self._maybe_start()
         elif method == "again":
             self._rematch_news()
+        self._release()
 
     def _again(self, conn: int, req: Request) -> Any:
         seat = self._seat_of(conn)
@@ -414,10 +509,13 @@ class HostSession(HostDoor):
         self._track_due()
         if self.table.phase is Phase.OVER and not self.finished:
             self.finished = True
+            self.finished_at = self.clock()
             log.info("the game is over: %s", self.table.result().get("text"))
-            for conn, c in list(self.conns.items()):
-                if not c.closed:
+            for conn, c in list(self.conns.items()):  # a hello not yet answered gets the end
+                if not c.closed and (c.seat is not None or c.watcher is not None):
                     self._notify(conn, "bye", {"reason": "the game is over"})
+                    if c.seat is not None:
+                        self.ended_for.add(c.seat)
             if self.rematch.begin([s.key for s in self.seats],
                                   [s.conn is not None for s in self.seats]):
                 self._rematch_news()
@@ -439,6 +537,7 @@ class HostSession(HostDoor):
         self.presence.begin([False] * len(self.seats))
         self._track_due()
         self.finished = self.table.phase is Phase.OVER
+        self._gather_until = self.clock() + GATHER_WAIT
 
     # -- what everyone hears ----------------------------------------------------------
 
@@ -468,4 +567,4 @@ class HostSession(HostDoor):
 
 #: request -> the HostSession method that answers it
 _METHODS: dict[str, str] = {"hello": "_hello", "ready": "_ready", "post": "_post",
-                            "say": "_say", "again": "_again"}
+                            "say": "_say", "again": "_again", "supply": "_supply"}

@@ -34,10 +34,11 @@ journal) never writes and never opens a note.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic
 
-from engine.core import REVEAL, IllegalActionError, InvalidActionError
+from engine.core import REVEAL, GameRules, IllegalActionError, InvalidActionError
 from net.games.dealer import FairDealer
+from net.games.types import A, C, S
 from net.session.machines.commit import commit, new_salt
 from net.session.machines.entries import Phase, SeatInfo
 from net.session.records.journal import Journal
@@ -49,11 +50,13 @@ from net.wire.errors import (
     LocalProtocolError,
 )
 from net.wire.identity import Identity
+from net.wire.rpc import Fields, Value
 from net.wire.transcript import Entry, Transcript, chain
 
 
-class OwnSeat:
-    """A seat's own side of a ``Table`` (see the module docstring)."""
+class OwnSeat(Generic[S, A, C]):
+    """A seat's own side of a ``Table`` (see the module docstring), over the game's state,
+    action and configuration types as the table's."""
 
     identity: Identity | None
     journal: Journal | None
@@ -61,17 +64,20 @@ class OwnSeat:
     transcript: Transcript
     me: int
     game_id: bytes
-    rules: Any
-    view: Any
-    dealer: FairDealer | None
+    rules: GameRules[S, A, C] | None
+    view: S | None
+    dealer: FairDealer[S, A, C] | None
     my_seed: tuple[bytes, bytes] | None
     said_last: dict[int, tuple[int, int]]
-    said_out: list[dict[str, Any]]
+    said_out: list[Fields]
     #: faults noted (lines naming nobody), and this seat's secrets kept in this process
     faults: list[str]
     kept: dict[str, dict[str, Any]]
 
     def writer(self) -> int | None:
+        raise NotImplementedError  # the table's
+
+    def game_now(self) -> tuple[GameRules[S, A, C], S]:
         raise NotImplementedError  # the table's
 
     def decision_due(self) -> bool:
@@ -136,13 +142,13 @@ class OwnSeat:
         if not mine:
             raise CheatDetected(HOST, e.seq, "contribution check: the start does not seat this peer",
                                 E_CHEAT)
-        if self.journal.lost(mine[0]) and not self.journal.finished(e.fields["game"]):
+        if self.journal.lost(mine[0]) and not self.journal.finished(e.game_id):
             self._fault("this machine's journal does not hold this seat's contribution to this "
                         "game (it was joined from another machine or account, or the journal was "
                         "lost or damaged): the seat is taken back as far as the game can go on "
                         "without its secrets")
             return mine[0]
-        why = self.journal.live(mine[0], e.fields["game"], chain(e.fields["prev"], e))
+        why = self.journal.live(mine[0], e.game_id, chain(e.prev, e))
         if why is not None:
             raise CheatDetected(HOST, e.seq, "contribution check: the start lacks this seat's fresh "
                                 f"contribution: {why} (a replayed or forged start)", E_CHEAT)
@@ -184,15 +190,15 @@ class OwnSeat:
 
     # -- writing entries ----------------------------------------------------------------------
 
-    def _header(self, kind: str) -> dict[str, Any]:
+    def _header(self, kind: str) -> Fields:
         return {"game": self.game_id, "seq": len(self.transcript), "prev": self.transcript.head,
                 "author": self.me, "kind": kind}
 
-    def _sign(self, fields: dict[str, Any]) -> Entry:
+    def _sign(self, fields: Fields) -> Entry:
         """Sign an entry of this seat's and keep it in the journal before anyone sees it."""
         assert self.identity is not None
         last = self.said_last.get(self.me, (0, 0))[0]
-        said = [m for m in self.said_out if m["n"] > last]
+        said: list[Value] = [m for m in self.said_out if _int(m["n"]) > last]
         self.said_out = []
         if said:  # never an empty list: an entry without talk keeps its bytes
             fields["said"] = said
@@ -201,22 +207,24 @@ class OwnSeat:
             self.journal.write(self.game_id, entry)
         return entry
 
-    def decide(self, action: Any, auto: bool = False) -> Entry:
+    def decide(self, action: A, auto: bool = False) -> Entry:
         """The entry for this seat's decision; ``LocalProtocolError`` if it is not legal now.
         ``auto``: the seat's program chose it after the turn limit (``net.session.features.timeout``)."""
         if not self.decision_due():
             raise LocalProtocolError("it is not this seat's turn to decide")
+        rules, view = self.game_now()
         try:
-            self.rules.apply(self.view, action)
+            rules.apply(view, action)
         except (IllegalActionError, InvalidActionError) as err:
             raise LocalProtocolError(str(err)) from None
         return self._act_entry(action, auto)
 
-    def _act_entry(self, action: Any, auto: bool = False) -> Entry:
+    def _act_entry(self, action: A, auto: bool = False) -> Entry:
         assert self.dealer is not None
+        rules, view = self.game_now()
         fields = self._header("act")
-        fields["action"] = self.rules.action_to_data(self.dealer.public(self.view, action))
-        fields.update(self.dealer.act_fields(self.view, action, self.transcript.head))
+        fields["action"] = rules.action_to_data(self.dealer.public(view, action))
+        fields.update(self.dealer.act_fields(view, action, self.transcript.head))
         if auto:
             fields["auto"] = True
         return self._sign(fields)
@@ -252,9 +260,16 @@ class OwnSeat:
                 if private:
                     self._keep("deck", private)
                 return self._sign(fields)
-            if self.rules.current_player(self.view) == REVEAL:
-                return self._act_entry(self.rules.legal_actions(self.view)[0])
+            rules, view = self.game_now()
+            if rules.current_player(view) == REVEAL:
+                return self._act_entry(rules.legal_actions(view)[0])
             return None
         if phase is Phase.END:
             return self._sign(self._header("end"))
         return None
+
+
+def _int(value: Value) -> int:
+    # a record this seat made itself (``Said.record``): its ``n`` is an int
+    assert type(value) is int
+    return value

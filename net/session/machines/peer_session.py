@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from engine.core import GameAction, GameState
 from net.session.features.chat import ChatPeer, text_problem
 from net.session.features.presence import NoteBook, Presence, notes, read_presence
 from net.session.features.rematch import PEER_GRACE, REMATCH_WAIT, Expected, PeerRematch
 from net.session.machines.conversation import (
     HOST_TAG,
     RETRY,
+    SUPPLY_CHUNK,
     VERSION,
     check_equivocation,
     hello_signature,
@@ -152,13 +154,22 @@ class PeerSession:
         self._pending: int | None = None
         self._posted: Entry | None = None  # the entry just posted, to check ahead
         self._sync_to = 0
+        self._bye = ""  # a bye the host sent before it answered this connection's hello
+        #: when the latest entry reached this seat live (not in a rejoin's backlog), or None
+        self._live_at: float | None = None
         self._logged = 0
         self._faults = 0
         self.refusal = ""  # what the host said last when it closed a connection for room
         #: the last presence the host sent (``net.session.features.presence``; the host's word only)
         self.presence: Presence | None = None
         self.notes = NoteBook()  # the notes from the presences, for a table's log
+        #: when this seat's program gives up on a host that does not answer (on ``clock``),
+        #: ``None`` while the host answers (set by the runner: ``net.session.features.liveness``)
+        self.host_gone: float | None = None
         self._bad_presence = False  # a malformed presence was refused already
+        #: ``cannot save: <reason>`` while the host or this seat cannot write its record
+        self.host_trouble = ""
+        self.own_trouble = ""
         #: table talk (``net.session.features.chat``): events ``said``, ``refused`` and ``note``
         self.chat = ChatPeer(identity, lambda kind, data: self.events.append(PeerEvent(kind, data)),
                              lambda: len(self.table.steps) if self.table is not None else 0,
@@ -191,6 +202,11 @@ class PeerSession:
         return self.state is PeerState.FAILED
 
     def data_to_send(self) -> bytes:
+        trouble = self.journal.trouble
+        if trouble.changed:  # this seat's own disk: said on its screen, the game goes on
+            trouble.changed = False
+            self.own_trouble = trouble.text
+            self.events.append(PeerEvent("note", trouble.text or "saving again"))
         out, self._out = bytes(self._out), bytearray()
         return out
 
@@ -199,6 +215,7 @@ class PeerSession:
         if Step.RECONNECTED not in PEER_TRANSITIONS[self.state]:
             return
         self.codec = Codec()
+        self._bye = ""
         self._calls.clear()
         self._out = bytearray()  # whatever was not sent went with the old connection
         self._pending = None
@@ -206,6 +223,9 @@ class PeerSession:
         self._go(Step.RECONNECTED)
 
     def connection_lost(self) -> None:
+        if self.state is PeerState.CONNECTING and self._bye:  # the host quit meanwhile
+            self._fail(RemoteProtocolError(f"the host ended the session: {self._bye}"))
+            return
         if self.state is PeerState.OVER and self.rematch.waiting():
             self._rematch_lines(self.rematch.stop("the host closed the connection"))
         if Step.LOST in PEER_TRANSITIONS[self.state]:
@@ -231,10 +251,10 @@ class PeerSession:
         return self._turn_since
 
     @property
-    def view(self) -> Any:
+    def view(self) -> GameState | None:
         return None if self.table is None else self.table.view
 
-    def act(self, action: Any, auto: bool = False) -> None:
+    def act(self, action: GameAction, auto: bool = False) -> None:
         """Post this seat's decision; ``LocalProtocolError`` if it is not legal or not due.
         ``auto``: this seat's program played it after the turn limit (``takeover_due``)."""
         if not self.decision_due():
@@ -328,6 +348,11 @@ class PeerSession:
             if method == "say":
                 self._on_say_answer(event)
                 return
+            if method == "supply":  # a refusal stops the giving back, not the game
+                if event.error is not None:
+                    note = f"the host took only part of this seat's record: {printable(event.error.message)}"
+                    self.events.append(PeerEvent("note", note))
+                return
             if event.error is not None:
                 self._fail(RemoteProtocolError(
                     f"the host refused {method}: {event.error.message}", event.error.code))
@@ -382,7 +407,15 @@ class PeerSession:
                                       "to this peer's challenge is not signed by the key it "
                                       "announced)", E_BAD_SIGNATURE)
         self.seat = result["seat"]
+        if result.get("resume") and self.table.game_id and self.table.me >= 0:
+            self.seat = self.table.me  # its own start says which (a host may have lost it)
         self._sync_to = result.get("length", 0) if type(result.get("length")) is int else 0
+        held = self.table.transcript.entries
+        if result.get("resume") and 0 <= self._sync_to < len(held):  # the host lost some
+            self.events.append(PeerEvent("note", f"the host holds {self._sync_to} of this "
+                                         f"seat's {len(held)} entries: giving it the rest"))
+            for i in range(self._sync_to, len(held), SUPPLY_CHUNK):
+                self._call("supply", ({"entries": [e.to_wire() for e in held[i:i + SUPPLY_CHUNK]]},))
         if result.get("resume"):
             self._go(Step.RESUMED)
         else:
@@ -438,6 +471,7 @@ class PeerSession:
             raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
         if self._pending is not None and entry.seq >= self._pending:
             self._pending = None
+        self._live_at = self.clock() if entry.seq >= self._sync_to else None
         self._go(Step.STARTED)  # the first entry: the game is under way
         t = self.table
         self.chat.entry(t, entry)
@@ -466,7 +500,18 @@ class PeerSession:
             return
         self._fail(RemoteProtocolError(f"the host says: {message}", m.get("code") or 1))
 
+    def _on_disk(self, m: dict[str, Any]) -> None:
+        """The host cannot write its record (``cannot save: <reason>``), or can again (``""``)."""
+        text = printable(m.get("text")) if type(m.get("text")) is str else ""
+        if text != self.host_trouble:
+            self.host_trouble = text
+            self.events.append(PeerEvent("note", f"the host {text}" if text
+                                         else "the host saves its record again"))
+
     def _on_bye(self, m: dict[str, Any]) -> None:
+        if self.state is PeerState.CONNECTING:  # its hello not answered yet: an answer that
+            self._bye = printable(m.get("reason"))  # follows wins (a reconnect at the end)
+            return
         if self.state is not PeerState.OVER:
             self._fail(RemoteProtocolError(f"the host ended the session: {printable(m.get('reason'))}"))
 
@@ -475,7 +520,8 @@ class PeerSession:
         if t is None or not t.seats:
             return  # before the start entry: nothing to say it of
         try:
-            p = read_presence(m, len(t.seats), self.clock(), self.presence)
+            p = read_presence(m, len(t.seats), self.clock(), self.presence,
+                              len(t.transcript), self._live_at)
         except ValueError as e:  # the host's word, and a bad one: refused, the game goes on
             # said once; a host that sends more of them costs no more than a debug line each
             log.log(logging.DEBUG if self._bad_presence else logging.WARNING,
@@ -483,6 +529,8 @@ class PeerSession:
             self._bad_presence = True
             return
         old, self.presence = self.presence, p
+        if p.hosts_clock and p.due == t.me and self.decision_due():
+            self._turn_since = p.due_since  # one clock: the host's (``features.presence``)
         for line in notes(old, p, [s.name for s in t.seats], t.me):
             self.notes.add(line)
             self.events.append(PeerEvent("note", line))
@@ -556,4 +604,5 @@ _PEER_NOTES: dict[str, str] = {
     "presence": "_on_presence",
     "said": "_on_said",
     "rematch": "_on_early_rematch",
+    "disk": "_on_disk",
 }

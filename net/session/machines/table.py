@@ -54,14 +54,16 @@ card behind the handle), everyone else the public form with the card ``UNKNOWN``
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
-from engine.core import CHANCE, REVEAL, TERMINAL, IllegalActionError, InvalidActionError
-from engine.registry import get_game
+from engine.core import CHANCE, REVEAL, TERMINAL, GameRules, IllegalActionError, InvalidActionError
+from engine.registry import GameEntry, get_game
 from net.deck import group
 from net.games.dealer import FairDealer, MoveError
+from net.games.types import A, C, S
 from net.session.features.chat import check_record, conflicts
 from net.session.features.timeout import check_auto, timed_out_text
 from net.session.machines.commit import COMMIT_SIZE, SALT_SIZE, opens
@@ -75,6 +77,7 @@ from net.session.machines.entries import (
     SeatInfo,
     check_fields,
     field,
+    field_list,
 )
 from net.session.machines.own_seat import OwnSeat
 from net.session.records.journal import Journal
@@ -90,7 +93,11 @@ from net.wire.errors import (
     RemoteProtocolError,
 )
 from net.wire.identity import PUBLIC_KEY_SIZE, Identity, InvalidKey, check_public_key
+from net.wire.rpc import Fields
 from net.wire.transcript import NONCE_SIZE, Entry, Transcript, derive_game_id
+
+#: what a check returns: the change that applies the entry it passed
+Change = Callable[[], None]
 
 
 class When(Enum):
@@ -127,8 +134,10 @@ TRANSITIONS: dict[tuple[Phase, str | None], Next] = {
 }
 
 
-class Table(OwnSeat):
-    """One peer's copy of a networked game (see the module docstring)."""
+class Table(OwnSeat[S, A, C]):
+    """One peer's copy of a networked game (see the module docstring). ``S``, ``A`` and ``C``
+    are the game's state, action and configuration types (``net.games.types``): a bare
+    ``Table`` sees its game through the contract, as the start entry names it."""
 
     def __init__(self, host_key: bytes, identity: Identity | None = None,
                  journal: Journal | None = None) -> None:
@@ -141,11 +150,12 @@ class Table(OwnSeat):
         self.game_id = b""
         self.game = ""
         self.started = 0
-        self.rules: Any = None
-        self.config: Any = None
+        #: the game's rules and configuration, and this peer's view of it, from the start entry on
+        self.rules: GameRules[S, A, C] | None = None
+        self.config: C | None = None
         self.seats: list[SeatInfo] = []
-        self.view: Any = None
-        self.dealer: FairDealer | None = None
+        self.view: S | None = None
+        self.dealer: FairDealer[S, A, C] | None = None
         self.seed = b""
         self.seed_commits: list[bytes] = []
         self.seed_values: list[bytes] = []
@@ -161,7 +171,7 @@ class Table(OwnSeat):
         self.hints = False
         self.log: list[str] = []
         #: this seat's own entry checked ahead: its place, the entry, the change to make
-        self._ahead: tuple[int, Entry, Any] | None = None
+        self._ahead: tuple[int, Entry, Change] | None = None
         #: table talk (``net.session.features.chat``): the messages the record carries, in order, as
         #: (seat, n, after, text, seq of the entry), each seat's last (n, after) among them, the
         #: live messages this reader saw (seat -> n -> (after, text)) to check the record
@@ -169,18 +179,24 @@ class Table(OwnSeat):
         self.said: list[tuple[int, int, int, str, int]] = []
         self.said_last: dict[int, tuple[int, int]] = {}
         self.live: dict[int, dict[int, tuple[int, str]]] = {}
-        self.said_out: list[dict[str, Any]] = []
+        self.said_out: list[Fields] = []
         #: conflicts in talk (a record that differs from a live message this reader saw), as
         #: (seat, n, live (after, text), recorded (after, text), seq): noted, never refused
         self.talk_conflicts: list[tuple[int, int, tuple[int, str], tuple[int, str], int]] = []
         #: every step applied to this peer's view, chance steps included, as
         #: (view before, action as this peer knows it, view after): a table screen tells them
-        self.steps: list[tuple[Any, Any, Any]] = []
+        self.steps: list[tuple[S, A, S]] = []
         #: the indices in ``steps`` of the moves a seat's program played after the turn limit
         #: (``auto``, ``net.session.features.timeout``)
         self.timed_out: set[int] = set()
 
     # -- whose move ---------------------------------------------------------------------------
+
+    def game_now(self) -> tuple[GameRules[S, A, C], S]:
+        """The rules and this peer's view, once the start entry is in (``AssertionError`` before:
+        no game to look at)."""
+        assert self.rules is not None and self.view is not None, "no game has started"
+        return self.rules, self.view
 
     @property
     def players(self) -> int:
@@ -200,12 +216,12 @@ class Table(OwnSeat):
             due = self.dealer.due()
             if due is not None:
                 return due
-            cp: int = self.rules.current_player(self.view)
+            rules, view = self.game_now()
+            cp = rules.current_player(view)
             if cp >= 0:
                 return cp
             if cp == REVEAL:
-                revealer: int = self.rules.revealer(self.view)
-                return revealer
+                return rules.revealer(view)
             return None
         if phase is Phase.END:
             left = self._end_order()
@@ -223,7 +239,7 @@ class Table(OwnSeat):
             and self.me != HOST
             and self.dealer is not None
             and self.dealer.due() is None
-            and self.rules.current_player(self.view) == self.me
+            and self.game_now()[0].current_player(self.game_now()[1]) == self.me
             and self._journaled(len(self.transcript)) is None
         )
 
@@ -251,6 +267,10 @@ class Table(OwnSeat):
         self._follow(entry.kind)
         self._advance()
         self._follow(None)
+        if self.dealer is not None and self.phase in (Phase.END, Phase.OVER):
+            # a shuffle no card was dealt from since: its proof too holds before this seat
+            # signs the end or says the game was verified
+            self.dealer.require_checked()
 
     def check_ahead(self, entry: Entry) -> None:
         """Check this seat's own ``entry``, just posted for the next place, while the host
@@ -265,7 +285,7 @@ class Table(OwnSeat):
         except Exception:  # ``accept`` checks it again and says what is wrong
             self._ahead = None
 
-    def _check(self, entry: Entry) -> Any:
+    def _check(self, entry: Entry) -> Change:
         """Every check of ``accept`` (the module docstring's 1-4); the change to make."""
         self.transcript.check_next(entry)
         seq, author, kind = entry.seq, entry.author, entry.kind
@@ -306,14 +326,16 @@ class Table(OwnSeat):
             return self.host_key
         return self.seats[author].key if 0 <= author < len(self.seats) else None
 
-    def _on_start(self, e: Entry) -> Any:
+    def _on_start(self, e: Entry) -> Change:
         try:
-            game = get_game(field(e, "rules", str))
+            # the start names the game: a table made for a known game (``Table[X, ...]``) is
+            # its holder's word that the start names that one
+            game = cast("GameEntry[S, A, C]", get_game(field(e, "rules", str)))
             config = game.rules.Config.from_data(e.fields.get("config"))
         except (ValueError, TypeError) as err:
             raise CheatDetected(HOST, e.seq, f"bad game in start: {err}", E_BAD_PARAMS) from None
         seats = []
-        for i, s in enumerate(field(e, "seats", list)):
+        for i, s in enumerate(field_list(e, "seats")):
             if type(s) is not dict or set(s) != {"name", "key", "nonce"}:
                 raise CheatDetected(HOST, e.seq, "a seat is {name, key, nonce}", E_BAD_PARAMS)
             name, key, nonce = s["name"], s["key"], s["nonce"]
@@ -340,7 +362,7 @@ class Table(OwnSeat):
         started = field(e, "time", int)
         if not 0 <= started <= MAX_TIME:
             raise CheatDetected(HOST, e.seq, "the start time is not a time", E_BAD_PARAMS)
-        timeout, on_timeout = e.fields["timeout"], e.fields["on_timeout"]
+        timeout, on_timeout = field(e, "timeout", int), field(e, "on_timeout", str)
         if not 0 <= timeout <= MAX_TIMEOUT or on_timeout not in ("forfeit", "bot"):
             raise CheatDetected(HOST, e.seq, "bad turn timeout in start", E_BAD_PARAMS)
 
@@ -352,18 +374,18 @@ class Table(OwnSeat):
             self.game, self.rules, self.config = game.rules.name, game.rules, config
             self.seats, self.started = seats, started
             self.timeout, self.on_timeout = timeout, on_timeout
-            self.hints = e.fields.get("hints", False)
+            self.hints = e.fields.get("hints") is True
             keys = [s.key for s in seats]
             if self.identity is not None and self.identity.public_key in keys:
                 self.me = keys.index(self.identity.public_key)
             # an observer sees as a seat that holds nothing: the seat number after the last
-            self.view = self.rules.view(self.rules.new_game(config),
+            self.view = game.rules.view(game.rules.new_game(config),
                                         self.me if self.me != HOST else len(seats))
-            self.log.append(f"{self.rules.title}: " + ", ".join(s.name for s in seats))
+            self.log.append(f"{game.rules.title}: " + ", ".join(s.name for s in seats))
 
         return apply
 
-    def _on_seed_commit(self, e: Entry) -> Any:
+    def _on_seed_commit(self, e: Entry) -> Change:
         c = field(e, "commit", bytes, COMMIT_SIZE)
         mine = self._own_secret("seed") if e.author == self.me else None
 
@@ -375,7 +397,7 @@ class Table(OwnSeat):
 
         return apply
 
-    def _on_seed_open(self, e: Entry) -> Any:
+    def _on_seed_open(self, e: Entry) -> Change:
         value = field(e, "value", bytes, 32)
         salt = field(e, "salt", bytes, SALT_SIZE)
         if not opens(self.seed_commits[e.author], b"seed", self.game_id, e.author, b"seed", value, salt):
@@ -387,12 +409,14 @@ class Table(OwnSeat):
                 self.seed = hashlib.sha256(b"palazzo/seed/v1" + b"".join(self.seed_values)).digest()
                 secret = group.random_scalar() if self.me != HOST else None
                 self.dealer = DEALERS[self.game](self.game_id, self.config, self.seed, self.me, secret,
-                                                 self.transcript.entries[0].fields["v"])
+                                                 self.transcript.entries[0].version)
+                # a seat checks shuffle proofs beside the game; the host and verify, at once
+                self.dealer.defer = self.identity is not None
                 self.log.append("the seats agreed on a seed; the fair deck is being shuffled")
 
         return apply
 
-    def _on_deck(self, e: Entry) -> Any:
+    def _on_deck(self, e: Entry) -> Change:
         assert self.dealer is not None
         fork = self.dealer.fork()
         if e.author == self.me and fork.keys is None:  # this seat's own key entry
@@ -400,7 +424,7 @@ class Table(OwnSeat):
             if private is None or not fork.restore_secret(private):
                 raise self._lost("this seat's fair-deck key secret")
         try:
-            fork.read_deck_entry(e.author, e.fields.get("msgs"), self.transcript.head)
+            fork.read_deck_entry(e.author, e.fields.get("msgs"), self.transcript.head, e.seq)
         except CheatDetected as err:
             raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
         except (ValueError, TypeError) as err:
@@ -408,12 +432,14 @@ class Table(OwnSeat):
 
         def apply() -> None:
             self.dealer = fork
+            fork.check_beside()
 
         return apply
 
-    def _on_act(self, e: Entry) -> Any:
+    def _on_act(self, e: Entry) -> Change:
+        rules, view = self.game_now()
         try:
-            action = self.rules.action_from_data(e.fields.get("action"))
+            action = rules.action_from_data(e.fields.get("action"))
         except (InvalidActionError, ValueError) as err:
             raise CheatDetected(e.author, e.seq, f"malformed action: {err}", E_BAD_PARAMS) from None
         if getattr(action, "seat", e.author) != e.author:
@@ -426,7 +452,6 @@ class Table(OwnSeat):
         if self.dealer.due() is not None:
             raise CheatDetected(e.author, e.seq, "the fair deck waits for a deck entry, not a move",
                                 E_WRONG_PHASE)
-        view = self.view
         fork = self.dealer.fork()
         try:
             mine, check = fork.read_act(view, action, e.fields, e.author, self.transcript.head)
@@ -434,20 +459,20 @@ class Table(OwnSeat):
             raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
         except MoveError as err:
             try:  # an illegal move is named as such, whatever its cards
-                self.rules.apply(view, action)
+                rules.apply(view, action)
             except (IllegalActionError, InvalidActionError, ValueError) as illegal:
                 raise CheatDetected(e.author, e.seq, str(illegal), E_ILLEGAL) from None
             raise CheatDetected(e.author, e.seq, str(err), E_CHEAT) from None
         except (ValueError, TypeError) as err:
             raise CheatDetected(e.author, e.seq, f"bad cards: {err}", E_BAD_PARAMS) from None
         try:
-            after = self.rules.apply(check, mine)
+            after = rules.apply(check, mine)
         except (IllegalActionError, InvalidActionError, ValueError) as err:
             raise CheatDetected(e.author, e.seq, str(err), E_ILLEGAL) from None
         fork.settle(after)
         text = self._text(view, mine)
         if auto:
-            seat_names = tuple(self.rules.seat_names)
+            seat_names = tuple(rules.seat_names)
             labels = seat_names[e.author:e.author + 1] + (self.seats[e.author].name,)
             text = timed_out_text(text, labels, self.seats[e.author].name)
 
@@ -461,7 +486,7 @@ class Table(OwnSeat):
 
         return apply
 
-    def _on_forfeit(self, e: Entry) -> Any:
+    def _on_forfeit(self, e: Entry) -> Change:
         seat = field(e, "seat", int)
         reason = field(e, "reason", str)
         if not 1 <= len(reason) <= REASON_LIMIT or not reason.isprintable():
@@ -488,7 +513,7 @@ class Table(OwnSeat):
 
         return apply
 
-    def _on_end(self, e: Entry) -> Any:
+    def _on_end(self, e: Entry) -> Change:
         """A seat's ``end``: its signature on the whole record (its ``prev`` is the hash of every
         entry before it), nothing more; every entry was checked when it arrived."""
 
@@ -514,29 +539,31 @@ class Table(OwnSeat):
                 return len(self.seed_values) == self.players
             return not self._end_order()
         if when is When.GAME_OVER:
-            over: bool = self.rules.current_player(self.view) == TERMINAL
-            return over
+            rules, view = self.game_now()
+            return rules.current_player(view) == TERMINAL
         return True
 
-    def _text(self, view: Any, action: Any) -> str:
+    def _text(self, view: S, action: A) -> str:
         try:
             # the host and an observer (-1, no seat) hear the public form, as every seat but
             # the author does
-            said: str = self.rules.action_text(view, action, self.me)
-            return said
+            return self.game_now()[0].action_text(view, action, self.me)
         except Exception:
             return repr(action)
 
     def _advance(self) -> None:
         """Apply the chance steps the dealer resolves for this peer, as far as they go."""
-        while self.phase is Phase.PLAY and self.rules.current_player(self.view) == CHANCE:
+        while self.phase is Phase.PLAY:
+            rules, before = self.game_now()
+            if rules.current_player(before) != CHANCE:
+                return
             assert self.dealer is not None
-            action = self.dealer.chance(self.view)
+            action = self.dealer.chance(before)
             if action is None:
                 return
-            after = self.rules.apply(self.view, action)
+            after = rules.apply(before, action)
             self.dealer.settle(after)
-            before, self.view = self.view, after
+            self.view = after
             self.steps.append((before, action, after))
 
     # -- the end ------------------------------------------------------------------------------
@@ -546,19 +573,20 @@ class Table(OwnSeat):
         ``verdict``: "verified" once over (every entry was checked as it arrived), "verified as
         far as it went: <how it ended>" when a forfeit cut the game short."""
         over = self.phase is Phase.OVER
-        if self.forfeited and self.rules.current_player(self.view) != TERMINAL:
+        rules, view = self.game_now()
+        if self.forfeited and rules.current_player(view) != TERMINAL:
             text = "; ".join(f"{self.seats[s].name} forfeited ({why})" for s, why in self.forfeits)
             verdict = f"verified as far as it went: {text}" if over else "not over yet"
             return {"end": "forfeit", "forfeited": sorted(self.forfeited), "text": text,
                     "scores": [], "winners": [], "verdict": verdict}
-        o = self.rules.outcome(self.view)
+        o = rules.outcome(view)
         return {**o.to_data(), "text": o.detail.get("text", o.end),
                 "verdict": "verified" if over else "not over yet"}
 
 
 #: entry kind -> the method that checks an entry of that kind and returns the change to make
 #: (the phase that follows is ``TRANSITIONS``'s)
-CHECKS: dict[str, Any] = {
+CHECKS: dict[str, Callable[[Table[Any, Any, Any], Entry], Change]] = {
     "start": Table._on_start,
     "seed-commit": Table._on_seed_commit,
     "seed-open": Table._on_seed_open,

@@ -56,7 +56,11 @@ file                             content
 ===============================  ================================================================
 
 Every file is written atomically: to a temporary name in its folder, flushed and fsync'd, renamed
-into place, and the folder fsync'd (mode 0600). An entry file is never replaced.
+into place, and the folder fsync'd (mode 0600). An entry file is never replaced. A write that
+fails (a full or read-only disk) never stops the seat: what it held is kept in memory (the
+journal answers from memory as before), ``trouble`` says ``cannot save: <reason>``
+(``net.session.records.disk``), and every file not yet written is written at the next write that
+succeeds.
 """
 
 from __future__ import annotations
@@ -68,6 +72,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
+from net.session.records.disk import Trouble
 from net.wire.errors import LocalProtocolError
 from net.wire.transcript import GAME_ID_SIZE, HASH_SIZE, NONCE_SIZE, Entry, pack, unpack
 
@@ -104,6 +109,8 @@ class Journal:
         self._talk: dict[bytes, int] = {}
         #: the files found damaged (cut, or a bit flipped), by their names under the journal
         self.damaged: list[str] = []
+        self.trouble = Trouble()
+        self._unsaved: dict[str, bytes] = {}  # files a failed write left to write, in order
         if folder is not None:
             self._load_nonces()
 
@@ -212,6 +219,8 @@ class Journal:
         sealed secrets (the end of the game; forward secrecy)."""
         for slot in SLOTS:
             self._secrets.pop((game, slot), None)
+            self._unsaved.pop(f"{game.hex()}/secret-{slot}", None)
+        self._unsaved.pop(f"keys/{game.hex()}", None)
         if self.folder is None:
             return
         key = self.folder / "keys" / game.hex()
@@ -298,7 +307,8 @@ class Journal:
             elif path.name.isdigit():
                 data = self._read(f"{game.hex()}/{path.name}")
                 try:
-                    body, sig = unpack(data) if data is not None else (None, None)
+                    item = unpack(data) if data is not None else None
+                    body, sig = item if isinstance(item, list) and len(item) == 2 else (None, None)
                     entry = Entry.parse(body, sig) if body is not None else None
                 except Exception:  # checked, yet unreadable: damaged all the same
                     self.damaged.append(f"{game.hex()}/{path.name}")
@@ -310,6 +320,8 @@ class Journal:
     def _read(self, name: str) -> bytes | None:
         """The content of a file, or ``None`` when it is missing or damaged (listed)."""
         assert self.folder is not None
+        if name in self._unsaved:  # a failed write left it in memory
+            return self._unsaved[name]
         try:
             data = (self.folder / name).read_bytes()
         except OSError:
@@ -322,9 +334,22 @@ class Journal:
         return content
 
     def _store(self, name: str, data: bytes) -> None:
-        """Write one file atomically (a memory journal writes nothing)."""
+        """Write one file atomically, after those a failed write left (a memory journal writes
+        nothing); a failure is kept in ``trouble``, the file in memory."""
         if self.folder is None:
             return
+        self._unsaved[name] = data
+        try:
+            for waiting, content in list(self._unsaved.items()):
+                self._write(waiting, content)
+                del self._unsaved[waiting]
+        except OSError as e:
+            self.trouble.failed("this seat's journal", e)
+            return
+        self.trouble.cleared()
+
+    def _write(self, name: str, data: bytes) -> None:
+        assert self.folder is not None
         path = self.folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.tmp")

@@ -101,7 +101,8 @@ class HostRunner(MemoryLink):
             old = self.host
             old.rematch.start()
             self.rematch(old)
-        elif (self.host.finished and not self.host.rematch.waiting) or self.host.closed:
+        elif (self.host.finished and not self.host.rematch.waiting
+              and not self.host.end_pending()) or self.host.closed:
             self.done.set()
 
     def _write(self, conn: int, chunks: list[bytes]) -> None:

@@ -10,8 +10,9 @@ reads what the host answered, decoded.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol
 
+from engine.core import Bot, GameAction, GameState
 from net.session.machines.conversation import Close, Output, Send
 from net.session.machines.host_session import HostSession
 from net.session.machines.peer_session import PeerSession
@@ -44,15 +45,28 @@ class RawPeer:
         return Codec().receive_data(bytes(self.received))
 
 
+class Connected(Protocol):
+    """A peer on a ``MemoryLink``: a ``PeerSession``, a ``RawPeer`` or a watcher."""
+
+    def receive_data(self, data: bytes) -> None: ...
+    def data_to_send(self) -> bytes: ...
+    def connection_lost(self) -> None: ...
+
+
+#: a bot of the game being played, seen through the contract
+SomeBot = Bot[GameState, GameAction]
+
+
 class MemoryLink:
     def __init__(self, host: HostSession) -> None:
         self.host = host
-        self.peers: dict[int, Any] = {}
-        self.bots: dict[int, Any] = {}
-        self.fallbacks: dict[int, Any] = {}  # bots that play a seat whose player let time pass
+        self.peers: dict[int, Connected] = {}
+        self.bots: dict[int, SomeBot] = {}
+        self.fallbacks: dict[int, SomeBot] = {}  # bots that play a seat whose player let time pass
         self._next = 0
 
-    def add(self, peer: Any, bot: Any = None, fallback: Any = None, address: str = "") -> int:
+    def add(self, peer: Connected, bot: SomeBot | None = None, fallback: SomeBot | None = None,
+            address: str = "") -> int:
         """Connect ``peer`` (a ``PeerSession`` or ``RawPeer``), played by ``bot`` if given, or
         by ``fallback`` when its player lets the turn timeout pass (``--on-timeout bot``).
         ``address`` is where the host sees it come from (``""``: in process)."""
@@ -101,8 +115,8 @@ class MemoryLink:
                         and peer.takeover_due():
                     bot, auto = self.fallbacks[conn], True  # the entry says so: ``auto``
                 if bot is not None and isinstance(peer, PeerSession) and peer.decision_due():
-                    assert peer.table is not None
-                    peer.act(bot.choose(peer.view, peer.table.me), auto)
+                    assert peer.table is not None and peer.table.view is not None
+                    peer.act(bot.choose(peer.table.view, peer.table.me), auto)
                     moved = True
             ticked = self.host.tick()
             if ticked:

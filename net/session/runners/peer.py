@@ -15,9 +15,15 @@ answer to its hello: the host closed it, was full, or is gone), it waits ``retry
 seconds, doubled after each such try up to ``MAX_DELAY``, and gives up after ``retries`` of them
 in a row with ``PeerGone`` (``gave_up`` set): one line saying how many tries and what the host
 said last. A connection on which the host took it in starts the count again. The very first
-connection failing to open at all is ``PeerGone`` at once (nobody listens there).
-A host that cannot be reached any more in mid-game (it may be restarting,
-``net.session.records.resume``) is tried in the same way; the ``host-gone`` event says so once.
+connection failing to open at all is ``PeerGone`` at once (nobody listens there), unless
+``first_tries`` allows that many more tries first (a headless join started while its host
+restarts), each said once as a ``note``.
+A host that is gone once this peer was taken in (it may be restarting,
+``net.session.records.resume``) is tried again every ``retry_delay`` seconds, doubled up to
+``liveness.GONE_RETRY``, until ``give_up`` seconds after it was last heard
+(``net.session.features.liveness``): a killed host's connection ends, a stopped one goes quiet
+for ``liveness.HOST_QUIET`` seconds. The ``host-gone`` event says so once (its data the time, on
+the session's clock, when this peer gives up); the host's next byte is the ``host-back`` event.
 
 A peer that quits on purpose calls ``leave()``: the host is told ``leave {}`` (written to the
 socket at once, so it goes out even if the program ends right after) and the run ends without
@@ -32,6 +38,8 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
+from net.session.features import liveness
+from net.session.features.liveness import Hearing
 from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
 
 READ_SIZE = 65536
@@ -62,10 +70,18 @@ class PeerRunner:
         retries: int = 5,
         retry_delay: float = 1.0,
         pace: float = 0.0,
+        first_tries: int = 0,
+        give_up: float = liveness.GIVE_UP,
     ) -> None:
         self.session, self.host, self.port = session, host, port
+        self.first_tries = first_tries
         self.bot, self.fallback, self.on_event = bot, fallback, on_event
         self.retries, self.retry_delay = retries, retry_delay
+        #: seconds after it last heard its host that a peer taken in stops trying
+        self.give_up = give_up
+        self.hearing = Hearing(session.clock)
+        #: when this peer gives up on a host that is gone (``session.clock``), or None
+        self.gone_until: float | None = None
         #: ``bot`` moves no sooner than ``pace`` seconds after its decision became due
         self.pace = pace
         self._paced: asyncio.TimerHandle | None = None
@@ -101,24 +117,50 @@ class PeerRunner:
                 writer.write(out)  # a socket transport sends at once what it can
         self._wake.set()
 
+    def _host_gone(self) -> None:
+        """Say once that the host is gone, with the time this peer keeps trying."""
+        if self.gone_until is None:
+            self.gone_until = self.session.host_gone = self.hearing.last + self.give_up
+            self.session.notes.add(liveness.gone_line(self.gone_until - self.session.clock()))
+            self.session.events.append(PeerEvent("host-gone", self.gone_until))
+            self._emit()
+
+    def _host_back(self) -> None:
+        self.hearing.heard()
+        if self.gone_until is not None:
+            self.gone_until = self.session.host_gone = None
+            self.session.notes.add(liveness.BACK)
+            self.session.events.append(PeerEvent("host-back", liveness.BACK))
+            self._emit()
+
+    def _seated(self) -> bool:
+        """Whether the host took this peer in (its game, or its lobby, goes on without it)."""
+        return self.session.seat is not None and self.session.state not in (
+            PeerState.OVER, PeerState.FAILED)
+
     async def run(self) -> None:
+        try:
+            await self._run()
+        finally:  # given up, or over: nobody tries again any more
+            self.gone_until = self.session.host_gone = None
+
+    async def _run(self) -> None:
         session = self.session
         failed = 0  # tries in a row on which the host did not take this peer in
         why = ""
-        told_gone = False
         while not self.left:
             try:
                 reader, writer = await asyncio.open_connection(self.host, self.port)
             except OSError as e:
                 why = f"could not reach {self.host}:{self.port}: {e.strerror or e}"
-                if session.table is None:
+                if session.table is None and failed >= self.first_tries:
                     raise PeerGone(why) from None
-                if not told_gone:  # the host is not there any more: it may be restarting
-                    told_gone = True
-                    session.events.append(PeerEvent("host-gone"))
+                if session.table is None:
+                    session.events.append(PeerEvent("note", f"{why}; trying again ..."))
                     self._emit()
+                if self._seated():  # the host is not there any more: it may be restarting
+                    self._host_gone()
             else:
-                told_gone = False
                 if session.state is PeerState.DISCONNECTED:
                     session.reconnect()
                 self._writer = writer
@@ -140,10 +182,18 @@ class PeerRunner:
                     failed = 0
                 why = session.refusal or f"{self.host}:{self.port} closed the connection"
             failed += 1
-            if failed > self.retries:
+            if session.seat is not None:  # taken in once: tried for ``give_up`` seconds
+                left = self.hearing.last + self.give_up - session.clock()
+                if left <= 0:
+                    raise PeerGone(f"gave up after {failed} tries to reach {self.host}:"
+                                   f"{self.port} again: {why}", gave_up=True)
+                delay = min(self.retry_delay * 2 ** min(failed - 1, 8), liveness.GONE_RETRY, left)
+            elif failed > self.retries:
                 raise PeerGone(f"gave up after {failed} tries to join {self.host}:{self.port}: "
                                f"{why}", gave_up=True)
-            await asyncio.sleep(min(self.retry_delay * 2 ** (failed - 1), MAX_DELAY))
+            else:
+                delay = min(self.retry_delay * 2 ** (failed - 1), MAX_DELAY)
+            await asyncio.sleep(delay)
 
     @staticmethod
     async def _drain(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -165,6 +215,7 @@ class PeerRunner:
     async def _converse(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         session = self.session
         read = asyncio.ensure_future(reader.read(READ_SIZE))
+        self.hearing.awake()
         try:
             while True:
                 wake = asyncio.ensure_future(self._wake.wait())
@@ -172,12 +223,18 @@ class PeerRunner:
                                              return_when=asyncio.FIRST_COMPLETED)
                 wake.cancel()
                 self._wake.clear()
+                self.hearing.tick()  # a loop that did not run heard nothing: not the host's fault
                 if read in done:
                     data = read.result()
                     if not data:
                         return
+                    self._host_back()
                     session.receive_data(data)
                     read = asyncio.ensure_future(reader.read(READ_SIZE))
+                elif self._seated() and self.hearing.quiet() >= liveness.HOST_QUIET:
+                    self._host_gone()  # a stopped host: its connection stays, it says nothing
+                    if self.hearing.quiet() >= self.give_up:
+                        return  # given up on this connection: ``run`` decides what follows
                 self._decide()
                 out = session.data_to_send()
                 if out:
@@ -203,8 +260,13 @@ class PeerRunner:
             if not auto and self.pace > 0:
                 wait = session.turn_since + self.pace - session.clock()
                 if wait > 0:  # the people at the table see its moves one by one
+                    loop = asyncio.get_running_loop()
+                    at = loop.time() + wait
+                    if self._paced is not None and self._paced.when() > at + 0.05:
+                        self._paced.cancel()  # the host's clock says the turn began sooner
+                        self._paced = None
                     if self._paced is None:
-                        self._paced = asyncio.get_running_loop().call_later(wait, self._paced_out)
+                        self._paced = loop.call_later(wait, self._paced_out)
                     return
             assert session.table is not None
             session.act(bot.choose(session.view, session.table.me), auto)

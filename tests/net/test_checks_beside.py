@@ -1,0 +1,91 @@
+"""Shuffle proofs checked beside the game, in real sessions (host and peers on the in-memory link,
+the real fair deck): a seat takes a shuffled pile once its points are checked and shuffles on at
+once, its worker thread checking the earlier proofs; no card is dealt and no share made until
+every proof of the chain holds. The host still checks every proof before it relays the entry, so
+a bad proof reaches the seats only through a host that lets it pass (a colluding host)."""
+
+import threading
+
+from net.deck import checks
+from net.deck import shuffle_proof as sp
+from net.deck.fair_deck import FairDeck
+from net.session.records.verify import verify_bytes
+from net.wire.errors import E_CHEAT, CheatDetected
+from net.wire.transcript import Entry
+from tests.net.test_cheats import _deck_due, cheat_game, drive  # noqa: F401 (a fixture)
+
+
+def _shares_in(table):
+    return [m for e in table.transcript.entries if e.kind == "deck"
+            for m in e.fields["msgs"] if m["type"] == "deck/shares"]
+
+
+def test_a_seat_shuffles_before_the_earlier_proofs_are_checked_and_deals_after(make_game,
+                                                                               monkeypatch):
+    pending_at_shuffle = []
+    real_make = FairDeck.make_shuffle
+
+    def make_shuffle(deck, *a, **kw):
+        pending_at_shuffle.append((deck.seat, deck.shuffles, len(deck.unchecked)))
+        return real_make(deck, *a, **kw)
+
+    monkeypatch.setattr(FairDeck, "make_shuffle", make_shuffle)
+    g = make_game(4, game="condottiere")
+    for i in range(4):
+        g.add_bot(i)
+    g.link.pump()
+    # the first round of shuffles: seat k shuffles with the k proofs before it still pending
+    first = [(seat, n) for seat, n, _ in pending_at_shuffle[:4]]
+    assert first == [(0, 0), (1, 1), (2, 2), (3, 3)]
+    assert [pending for _, _, pending in pending_at_shuffle[:4]] == [0, 1, 2, 3]
+    # every game ends, verified, on one transcript; no share was made on an unchecked pile
+    assert [p.state for p in g.peers] == ["over"] * 4
+    assert len(g.transcripts()) == 1
+    for table in [g.host.table, *(p.table for p in g.peers)]:
+        assert table.result()["verdict"] == "verified"
+
+
+def test_attack_a_bad_proof_early_in_the_chain_is_caught_before_any_card_opens(cheat_game,  # noqa: F811
+                                                                                monkeypatch):
+    """Seat 1 sends a shuffle whose proof fails, and a colluding host relays it unchecked: every
+    honest seat shuffles on at once, yet none deals a card or makes a share; each names seat 1 at
+    that entry, from the signed entry it holds, and the record names it to anyone."""
+    g, cheat, conn = cheat_game(players=4, game="condottiere", seat=1)
+    t = drive(g, cheat, conn, _deck_due("shuffle"))
+    honest = t.auto_entry()
+    msgs = [dict(m) for m in honest.fields["msgs"]]
+    proof = bytearray(msgs[0]["proof"])
+    proof[-32] ^= 1  # a response scalar changed: every point valid, the proof false
+    msgs[0]["proof"] = bytes(proof)
+    bad = Entry.sign(cheat.identity, {**honest.fields, "msgs": msgs})
+
+    real_accept, real_verify = g.host.table.accept, sp.verify
+    main = threading.main_thread()
+
+    def colluding_accept(entry):  # the host lets this one entry's proof pass, unchecked
+        if entry.body != bad.body:
+            return real_accept(entry)
+        with monkeypatch.context() as m:
+            m.setattr(sp, "verify", lambda *a, **kw: None if threading.current_thread() is main
+                      else real_verify(*a, **kw))
+            m.setattr(checks.SHUFFLES_CHECKED, "size", 0)  # nor remembered as checked
+            return real_accept(entry)
+
+    monkeypatch.setattr(g.host.table, "accept", colluding_accept)
+    assert cheat.post_now(g.link, conn, bad) is None
+    g.link.pump()
+
+    honest_peers = [p for p in g.peers if p is not cheat]
+    after = [e.author for e in g.host.table.transcript.entries[bad.seq + 1:]]
+    assert after == [2, 3]  # the seats after it shuffled on the bad pile at once
+    for p in honest_peers:
+        assert p.state == "failed"
+        err = p.error
+        assert isinstance(err, CheatDetected) and err.code == E_CHEAT
+        assert (err.seat, err.step) == (1, bad.seq), err
+        assert err.reason.startswith("shuffle: ")
+        assert all(d.handles == 0 for d in p.table.dealer.decks.values())  # no card dealt
+        assert p.table.transcript.entries[bad.seq].body == bad.body  # the evidence, signed
+    assert not _shares_in(g.host.table)  # no share made, so no card opened
+    v = verify_bytes(g.host.table.transcript.to_bytes())
+    assert not v.ok and v.seat == 1 and f"entry {bad.seq}" in v.text

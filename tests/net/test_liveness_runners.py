@@ -1,0 +1,96 @@
+"""Liveness over real sockets on 127.0.0.1 (``net.session.runners``): a host that withholds its
+heartbeat from one peer only is "gone" on that peer's screen alone, "back" when its bytes come
+again, and the game ends the same, verified, for everyone."""
+
+import asyncio
+import random
+
+from engine.registry import get_game
+from net.session.features import liveness
+from net.session.machines.host_session import HostSession
+from net.session.machines.peer_session import PeerSession
+from net.session.runners.host import HostRunner
+from net.session.runners.peer import PeerRunner
+from net.wire.identity import Identity
+
+
+async def _holding_proxy(upstream):
+    """A proxy to the host on ``upstream`` whose ``hold(True)`` keeps what the host sends in the
+    proxy (nothing is lost) until ``hold(False)``: a host that says nothing to this peer alone."""
+    state = {"held": False, "waiting": bytearray(), "writer": None}
+
+    async def handle(reader, writer):
+        up_r, up_w = await asyncio.open_connection("127.0.0.1", upstream)
+        state["writer"] = writer
+
+        async def up():
+            while data := await reader.read(65536):
+                up_w.write(data)
+            up_w.close()
+
+        async def down():
+            while data := await up_r.read(65536):
+                if state["held"]:
+                    state["waiting"] += data
+                else:
+                    writer.write(data)
+            writer.close()
+
+        await asyncio.gather(up(), down(), return_exceptions=True)
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+
+    def hold(flag):
+        state["held"] = flag
+        if not flag and state["waiting"]:
+            state["writer"].write(bytes(state["waiting"]))
+            state["waiting"].clear()
+
+    return server, server.sockets[0].getsockname()[1], hold
+
+
+async def _until(done, what, seconds=60):
+    for _ in range(int(seconds / 0.02)):
+        if done():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(what)
+
+
+async def test_attack_a_host_withholding_its_heartbeat_from_one_peer_is_gone_there_alone():
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    port = (await started)[0][1]
+    server, proxied, hold = await _holding_proxy(port)
+    heard = {i: [] for i in range(3)}
+    sessions = [PeerSession(Identity.generate(), f"p{i}") for i in range(3)]
+    peers = [PeerRunner(s, "127.0.0.1", proxied if i == 2 else port,
+                        entry.make_bot("greedy", random.Random(i)),
+                        lambda e, i=i: heard[i].append(e.kind), pace=0.05)
+             for i, s in enumerate(sessions)]
+    tasks = [asyncio.create_task(peers[2].run())]
+    try:
+        await _until(lambda: sessions[2].seat is not None, "p2 seated")
+        hold(True)  # from now on the host says nothing to p2 (its bytes wait in the proxy)
+        tasks += [asyncio.create_task(p.run()) for p in peers[:2]]
+        await _until(lambda: "host-gone" in heard[2], "p2 says the host is gone")
+        assert sessions[2].host_gone is not None
+        left = sessions[2].host_gone - sessions[2].clock()
+        assert liveness.GIVE_UP - liveness.HOST_QUIET - 5 <= left <= liveness.GIVE_UP
+        hold(False)
+        await asyncio.wait_for(asyncio.gather(*tasks), 120)
+    finally:
+        hold(False)
+        runner.stop()
+        server.close()
+        await asyncio.wait_for(serving, 30)
+    assert heard[2].count("host-gone") == 1 and "host-back" in heard[2]
+    assert sessions[2].host_gone is None
+    for i in (0, 1):  # the others heard their host all along
+        assert "host-gone" not in heard[i]
+    assert all(s.state == "over" for s in sessions)
+    assert len({s.table.transcript.to_bytes() for s in sessions}) == 1
+    assert sessions[2].table.result()["verdict"] == "verified"
