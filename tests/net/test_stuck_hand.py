@@ -71,9 +71,10 @@ def test_attack_stuck_hand(cheat_game):  # noqa: F811
 
     # a proof of the right size over another set: one that holds the playable card
     swapped = list(unplayable)
-    swapped[0] = deck.card(playable[0])
-    forged = b"".join(deck.prove_one_of(h, swapped if h in playable else unplayable, head)
-                      for h in hidden)
+    for i, h in enumerate(playable[:len(swapped)]):
+        swapped[i] = deck.card(h)
+    forged = b"".join(deck.prove_one_of(h, unplayable if deck.card(h) in unplayable
+                                        else swapped, head) for h in hidden)
     _refused_by_everyone(g, cheat, conn, entry(stuck_proof=forged),
                          f"stuck check: card {playable[0]} of the hand is not shown to be one it "
                          "may not play under its limit (its one-of proof fails)")
