@@ -27,7 +27,9 @@ def no_internal_errors(caplog):
 
 
 def notes(peer):
-    return [e.data for e in peer.events if e.kind == "note"]
+    """The notes a peer's user was shown, and the faults its log told."""
+    return [e.data for e in peer.events
+            if e.kind == "note" or (e.kind == "log" and e.data.startswith("fault"))]
 
 
 def named(peer):

@@ -72,6 +72,7 @@ class OwnSeat(Generic[S, A, C]):
     said_out: list[Fields]
     #: faults noted (lines naming nobody), and this seat's secrets kept in this process
     faults: list[str]
+    log: list[str]
     kept: dict[str, dict[str, Any]]
 
     def writer(self) -> int | None:
@@ -110,8 +111,10 @@ class OwnSeat(Generic[S, A, C]):
                         "lost or damaged): taken from the record")
 
     def _fault(self, line: str) -> None:
+        """A fault noted: in ``faults``, and in the log as "fault (nobody is named): ..."."""
         if line not in self.faults:
             self.faults.append(line)
+            self.log.append(f"fault (nobody is named): {line}")
 
     @staticmethod
     def _fork_reason(seq: int) -> str:

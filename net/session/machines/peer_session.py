@@ -158,7 +158,6 @@ class PeerSession:
         #: when the latest entry reached this seat live (not in a rejoin's backlog), or None
         self._live_at: float | None = None
         self._logged = 0
-        self._faults = 0
         self.refusal = ""  # what the host said last when it closed a connection for room
         #: the last presence the host sent (``net.session.features.presence``; the host's word only)
         self.presence: Presence | None = None
@@ -475,14 +474,10 @@ class PeerSession:
         self._go(Step.STARTED)  # the first entry: the game is under way
         t = self.table
         self.chat.entry(t, entry)
-        for line in t.faults[self._faults :]:  # what this machine's journal lacked: nobody's doing
-            self.events.append(PeerEvent("note", f"fault (nobody is named): {line}"))
-        self._faults = len(t.faults)
         for line in t.log[self._logged :]:
             self.events.append(PeerEvent("log", line))
         self._logged = len(t.log)
         if t.phase is Phase.OVER:
-            self.journal.finish(t.game_id)
             self.record_final()
             self._go(Step.ENDED)
             self.rematch.since = self.clock()
@@ -577,19 +572,16 @@ class PeerSession:
         self.state = PEER_TRANSITIONS[self.state].get(step, self.state)
 
     def record_final(self) -> None:
-        """This seat's record of its game is final (its table reached the end, or it stopped on
-        a detected cheat): the record is saved from here, and this seat's secrets of the game are
-        erased, in this process and in its journal (forward secrecy, ``Table.erase_game_secrets``).
-        """
-        if self.table is not None:
-            self.table.erase_game_secrets()
+        """The record is final (the end, or a detected cheat): finished, the secrets erased."""
+        if self.table is not None and self.table.game_id:
+            self.journal.finish(self.table.game_id)  # never to be followed again
+            self.table.erase_game_secrets()  # forward secrecy (``Table.erase_game_secrets``)
 
     def _fail(self, error: Exception) -> None:
         if self.state is PeerState.OVER:  # the game ended as it did: only the rematch is off
             self._rematch_lines(self.rematch.stop(str(error)))
             return
-        if isinstance(error, CheatDetected) and self.table is not None and self.table.game_id:
-            self.journal.finish(self.table.game_id)  # never to be followed again
+        if isinstance(error, CheatDetected):
             self.record_final()
         self._go(Step.FAILED)
         self.error = error
