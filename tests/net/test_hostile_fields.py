@@ -68,7 +68,22 @@ def _table_before(game, kind, which, seat):
 def _copy(t):
     tables = [d.table for d in t.dealer.decks.values()] if t.dealer is not None else []
     memo = {id(t.identity): t.identity, **{id(v): v for v in tables}}  # card tables are shared
-    return copy.deepcopy(t, memo)
+    if t.dealer is not None:  # no proof left to a worker thread (its lock cannot be copied)
+        t.dealer.require_checked()
+        for deck in t.dealer.decks.values():
+            deck._unchecked = []
+    journal, t.journal = t.journal, None  # a journal holds a lock: the copy gets its own
+    try:
+        new = copy.deepcopy(t, memo)
+    finally:
+        t.journal = journal
+    if journal is not None:
+        new.journal = Journal()
+        for slot in ("seed", "deck"):
+            value = journal.secret(t.game_id, slot)
+            if value is not None:
+                new.journal.keep_secret(t.game_id, slot, value)
+    return new
 
 
 scalars = st.one_of(
