@@ -266,6 +266,10 @@ class FairDeck:
                 raise ValueError(f"card {h} is not held by seat {self.seat}")
         return self._shares_message(handles, context, entropy)
 
+    def forget_secret(self) -> None:
+        """Drop this seat's key secret (its game is over): it makes no share or open any more."""
+        self._secret = None
+
     def _shares_message(self, handles: Sequence[int], context: bytes, entropy: bytes | None) -> Fields:
         if self.seat is None or self._secret is None:
             raise ValueError("an observer has no shares")

@@ -16,8 +16,12 @@ Cards)                     one that may go face down (a mercenary, Heroine, Cour
                            played, and it is shown at the showdown
 reveal, showdown           the seat opens the handle of its k-th face-down card; the card must be
                            the one named
-Scarecrow                  the mercenary taken back is a shown card: it goes back to the hand
-                           shown
+Scarecrow                  the mercenary taken back is a shown card: it goes back to the hand,
+                           and the author masks its whole hand anew in the same entry
+                           (``rehand``, ``net.deck.rehand``): new handles, with a shuffle
+                           proof, and every other seat's shares of them (a deal without a draw),
+                           so no handle links a card played or kept face down later to the
+                           card shown
 discard (step 4)           the seat opens its whole hand: the rules check it holds no mercenary
 keep (round end)           the entry names the kept handles: any one or two cards of the hand may
                            be kept; the rest of the hand goes under the pile unopened (shown cards
@@ -39,6 +43,7 @@ import functools
 import random
 from collections import Counter
 from collections.abc import Mapping
+from typing import Any
 
 from engine.condottiere import Action, CondottiereConfig, State
 from engine.condottiere.cards import COPIES, SCARECROW
@@ -47,6 +52,7 @@ from engine.condottiere.view import face_down_kinds, plays_face_down, public_act
 from engine.core import UNKNOWN
 from net.deck.fair_deck import unpack_handles
 from net.deck.group import CURRENT_VERSION
+from net.deck.rehand import make_rehand, receive_rehand
 from net.games.dealer import FairDealer, MoveError, Pending
 from net.wire.errors import HOST
 from net.wire.rpc import Fields, Value
@@ -56,7 +62,7 @@ PILE = "pile"
 
 class CondottiereDealer(FairDealer[State, Action, CondottiereConfig]):
     game = "condottiere"
-    ACT_FIELDS = {**FairDealer.ACT_FIELDS, "kind_proof": bytes}
+    ACT_FIELDS = {**FairDealer.ACT_FIELDS, "kind_proof": bytes, "rehand": dict}
 
     def __init__(self, game_id: bytes, config: CondottiereConfig, seed: bytes, me: int, secret: int | None,
                  version: int = CURRENT_VERSION) -> None:
@@ -119,7 +125,20 @@ class CondottiereDealer(FairDealer[State, Action, CondottiereConfig]):
             (h,) = unpack_handles(packed)
             if not deck.is_open(h):
                 fields["kind_proof"] = deck.prove_one_of(h, self._may_go_down, context)
+        back = self._taken_back(action, self.me)
+        if back is not None:  # the hand as it will be, the shown card back in it
+            packed = fields["handles"]
+            assert type(packed) is bytes
+            (played,) = unpack_handles(packed)
+            hand = [h for h in self.hands[self.me] if h != played] + [back]
+            fields["rehand"] = make_rehand(self.decks[PILE], hand, context)
         return fields
+
+    def _taken_back(self, action: Any, seat: int) -> int | None:
+        """The shown mercenary a Scarecrow ``action`` of ``seat`` takes back, if any."""
+        if action.kind != "play" or action.taken < 0 or action.card != SCARECROW:
+            return None
+        return next((x for x in self.up[seat] if self.kind(PILE, x) == action.taken), None)
 
     def read_act(self, view: State, action: Action, fields: Mapping[str, Value], author: int,
                  context: bytes) -> tuple[Action, State]:
@@ -133,7 +152,16 @@ class CondottiereDealer(FairDealer[State, Action, CondottiereConfig]):
                                                    fields.get("kind_proof"), context):
                     raise MoveError("the card played face down is not shown to be one that may "
                                     "go face down (its kind proof fails)")
-        return super().read_act(view, action, fields, author, context)
+        back = self._taken_back(action, author)
+        if back is None and fields.get("rehand") is not None:
+            raise MoveError("a hand is masked anew only when a shown card comes back to it")
+        mine, check = super().read_act(view, action, fields, author, context)
+        if back is not None and back in self.hands[author]:
+            new = receive_rehand(self.decks[PILE], author, fields.get("rehand"), context,
+                                 self.hands[author])
+            self.hands[author] = new
+            self.regiven += [Pending(PILE, h, author) for h in new]
+        return mine, check
 
     def public(self, view: State, action: Action) -> Action:
         return public_action(view, action, HOST)

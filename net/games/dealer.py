@@ -36,12 +36,15 @@ next chance step is. Rules:
    a card that goes face down needs no check where any card of the hand may go there (a
    Medici hide, top or plan, a Condottiere keep: the handle proves it is a card of the hand),
    and carries a proof where only some may (``kind_proof``, Condottiere's face-down play); a
-   claim about a hidden card is checked when the rules show it (a Medici ``stuck`` shows the
-   hand; a striker's own hidden card, its reveal).
+   Medici ``stuck`` proves each hidden card of the hand unplayable, one card at a time without
+   saying which (``stuck_proof``); any other claim about a hidden card is checked when the rules
+   show it (a striker's own hidden card, its reveal).
 
-A seat's secret goes into its own key entry sealed to its own identity (``sealed``), so that a
-peer that restarts and replays the transcript gets it back. Nothing of a shuffle is kept: the
-shuffle entry is in the transcript, and that is all a restarted peer needs.
+A seat's secret is in no entry: ``make_deck_entry`` gives it back beside the public fields, for
+the seat's own journal to keep (``net.session.machines.own_seat``), and a peer that restarts
+takes it back from there (``restore_secret``) before it reads its own key entry again;
+``forget_secret`` drops it when the game is over. Nothing of a shuffle is kept: the shuffle
+entry is in the transcript, and that is all a restarted peer needs.
 
 Everything a peer receives is checked on a copy (``fork``); the table keeps the copy only when
 the whole entry passed, so a refused entry changes nothing.
@@ -100,7 +103,8 @@ class FairDealer(Generic[S, A, C]):
     def __init__(self, game_id: bytes, config: C, seed: bytes, me: int, secret: int | None,
                  version: int = g.CURRENT_VERSION) -> None:
         self.game_id = game_id
-        #: the group of the protocol version the game is played in (``group.for_version``)
+        #: the protocol version the game is played in, and its group (``group.for_version``)
+        self.version = version
         self.group = g.for_version(version)
         self.config = config
         self.players: int = config.players
@@ -112,6 +116,8 @@ class FairDealer(Generic[S, A, C]):
         self.decks: dict[str, FairDeck] = {}
         self.kinds: dict[str, tuple[int, ...]] = {}
         self.pending: list[Pending] = []
+        #: cards of a hand masked anew (``net.deck.rehand``), awaiting the other seats' shares
+        self.regiven: list[Pending] = []
         self.lots = 0
         #: take shuffles once their points are checked and check their proofs beside the game
         self.defer = False
@@ -176,8 +182,8 @@ class FairDealer(Generic[S, A, C]):
         owed = [d.next_shuffler for d in self.decks.values() if d.shuffling]
         if owed:
             return min(s for s in owed if s is not None)
-        missing = [s for p in self.pending for s in self.decks[p.deck].missing_shares(p.handle)
-                   if s != p.to]
+        missing = [s for p in self.pending + self.regiven
+                   for s in self.decks[p.deck].missing_shares(p.handle) if s != p.to]
         return min(missing) if missing else None
 
     def step(self) -> tuple[str, int, int] | None:
@@ -199,6 +205,7 @@ class FairDealer(Generic[S, A, C]):
         new.key_msgs = list(self.key_msgs)
         new.decks = {k: d.clone() for k, d in self.decks.items()}
         new.pending = list(self.pending)
+        new.regiven = list(self.regiven)
         self._fork_game(new)
         return new
 
@@ -244,8 +251,8 @@ class FairDealer(Generic[S, A, C]):
 
     def make_deck_entry(self, context: bytes) -> tuple[Fields, Fields]:
         """The public fields of the ``deck`` entry this seat owes now (its shuffles bound to
-        ``context``, the transcript hash before the entry), and what it keeps for itself (sealed
-        in the entry: its secret, in its key entry)."""
+        ``context``, the transcript hash before the entry), and what it keeps for itself in its
+        journal (its secret, with its key entry; never in the entry)."""
         assert self.secret is not None
         if self.keys is None:
             msg = key_message(self.game_id, self.me, self.secret, group=self.group)
@@ -255,7 +262,7 @@ class FairDealer(Generic[S, A, C]):
         if msgs:
             return {"msgs": msgs}, {}
         by_deck: dict[str, list[int]] = {}
-        for p in self.pending:
+        for p in self.pending + self.regiven:
             if p.to != self.me and self.me in self.decks[p.deck].missing_shares(p.handle):
                 by_deck.setdefault(p.deck, []).append(p.handle)
         for deck_id, handles in by_deck.items():
@@ -285,7 +292,8 @@ class FairDealer(Generic[S, A, C]):
             deck = self.decks[msg["deck"]]
             kind = msg.get("type")
             if kind == "deck/shares":
-                wanted = {p.handle for p in self.pending if p.deck == msg["deck"] and p.to != author}
+                wanted = {p.handle for p in self.pending + self.regiven
+                          if p.deck == msg["deck"] and p.to != author}
                 handles = msg.get("handles")
                 if type(handles) is not bytes or not set(unpack_handles(handles)) <= wanted:
                     raise CheatDetected(author, "deal", "shares for cards that are not being dealt")
@@ -295,6 +303,7 @@ class FairDealer(Generic[S, A, C]):
             for check in deck.unchecked:
                 if check.where is None:
                     check.where = where
+        self.regiven = [p for p in self.regiven if self.decks[p.deck].missing_shares(p.handle)]
 
     def require_checked(self) -> None:
         """Check every proof still pending, of every deck (``FairDeck.require_checked``)."""
@@ -314,12 +323,24 @@ class FairDealer(Generic[S, A, C]):
             self.decks[deck_id] = FairDeck(self.keys, deck_id, table, range(len(kinds)), seat, self.secret)
             self.kinds[deck_id] = kinds
 
-    def restore_secret(self, fields: Mapping[str, Value]) -> None:
-        """Take back this seat's own secret from its own key entry (after a restart); before
-        the entry is read, since the last key makes the decks."""
+    def restore_secret(self, fields: Mapping[str, Value]) -> bool:
+        """Take back this seat's own secret (after a restart, from its journal) before its own
+        key entry is read, since the last key makes the decks; whether it was taken."""
         secret = fields.get("secret")
-        if type(secret) is bytes and self.me != HOST:
+        if type(secret) is not bytes or self.me == HOST:
+            return False
+        try:
             self.secret = g.decode_scalar(secret)
+        except ValueError:
+            return False
+        return True
+
+    def forget_secret(self) -> None:
+        """Drop this seat's secret (the game is over): no deck of this dealer opens a card any
+        more."""
+        self.secret = None
+        for deck in self.decks.values():
+            deck.forget_secret()
 
     # -- act entries --------------------------------------------------------------------------
 

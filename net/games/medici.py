@@ -21,8 +21,11 @@ court, build, conspire,     the handle is opened in the same entry; the card mus
 strike                      named, and the play legal with it
 plan                        ``return_to_bottom(handle)``: unopened, any card of the hand (a card
                             already shown stays shown, and its draw needs no deal)
-stuck                       the seat opens its whole hand: the rules check that it holds no card
-                            it may play
+stuck                       the seat names its whole hand and opens none of it: for each card
+                            of it not shown yet, a proof that it is one of the physical cards of
+                            its deck it may not play under its limit (``stuck_proof``, one
+                            one-of proof per such card, in the order of ``handles``); the rules
+                            check the cards shown. (Records of version 1 open the whole hand.)
 ==========================  =====================================================================
 
 Nothing else needs a hidden card: a strike on a card another seat placed is legal or not by
@@ -32,13 +35,15 @@ what everyone sees, and every other move shows its card.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engine.medici import Action, MediciConfig, State
 from engine.medici.cards import house_deck
+from engine.medici.moves import card_moves
 from engine.medici.rules import first_candidates
 from engine.medici.state import mk
 from engine.medici.view import FACE_DOWN, draw_shown, public_action
-from net.deck.fair_deck import DeckFault
+from net.deck.fair_deck import DeckFault, unpack_handles
 from net.deck.group import CURRENT_VERSION
 from net.games.dealer import FairDealer, MoveError, Pending
 from net.wire.errors import HOST
@@ -49,6 +54,7 @@ HAND_START = 11
 
 class MediciDealer(FairDealer[State, Action, MediciConfig]):
     game = "medici"
+    ACT_FIELDS = {**FairDealer.ACT_FIELDS, "stuck_proof": bytes}
 
     def __init__(self, game_id: bytes, config: MediciConfig, seed: bytes, me: int, secret: int | None,
                  version: int = CURRENT_VERSION) -> None:
@@ -137,8 +143,53 @@ class MediciDealer(FairDealer[State, Action, MediciConfig]):
             return [], [] if deck.is_open(h) else [h]
         if k == "stuck":
             hand = list(self.hands[self.me])
-            return hand, [h for h in hand if not deck.is_open(h)]
+            return hand, [h for h in hand if not deck.is_open(h)] if self.version == 1 else []
         return [], []
+
+    def act_fields(self, view: Any, action: Any, context: bytes) -> dict[str, Any]:
+        fields = super().act_fields(view, action, context)
+        if action.kind == "stuck" and self.version != 1:
+            deck = self.decks[self.deck_of(self.me)]
+            cards = self.unplayable(view, self.me)
+            proofs = [deck.prove_one_of(h, cards, context)
+                      for h in self.hands[self.me] if not deck.is_open(h)]
+            if proofs:
+                fields["stuck_proof"] = b"".join(proofs)
+        return fields
+
+    # -- a stuck hand, shown to be unplayable card by card without saying which -----------------
+
+    def unplayable(self, view: Any, seat: int) -> list[int]:
+        """The physical cards of ``seat``'s deck it may not play under its limit now."""
+        limit = view.limits[seat]
+        return [i for i, c in enumerate(self.kinds[self.deck_of(seat)])
+                if not card_moves(seat, c, limit)[0]]
+
+    def read_act(self, view: Any, action: Any, fields: Any, author: int,
+                 context: bytes) -> tuple[Any, Any]:
+        if action.kind == "stuck" and self.version != 1:
+            self._check_stuck(view, fields, author, context)
+        return super().read_act(view, action, fields, author, context)
+
+    def _check_stuck(self, view: Any, fields: Any, author: int, context: bytes) -> None:
+        """Every card of the author's hand not shown yet carries a one-of proof that it is a card
+        it may not play (``MoveError`` naming the check, ``stuck check``)."""
+        packed = fields.get("handles", b"")
+        deck = self.decks[self.deck_of(author)]
+        hand = self.hands[author]
+        if type(packed) is not bytes or len(packed) % 4 or fields.get("open") is not None:
+            raise MoveError("stuck check: a stuck seat names its whole hand and opens none of it")
+        hidden = [h for h in unpack_handles(packed) if h in hand and not deck.is_open(h)]
+        cards = self.unplayable(view, author)
+        proof = fields.get("stuck_proof", b"")
+        size = 64 * len(cards)
+        if type(proof) is not bytes or len(proof) != size * len(hidden) or (hidden and not cards):
+            raise MoveError(f"stuck check: one proof of {size} bytes for each of the "
+                            f"{len(hidden)} cards of the hand not shown")
+        for i, h in enumerate(hidden):
+            if not deck.verify_one_of(author, h, cards, proof[i * size:(i + 1) * size], context):
+                raise MoveError(f"stuck check: card {h} of the hand is not shown to be one it may "
+                                "not play under its limit (its one-of proof fails)")
 
     # -- every peer's side ----------------------------------------------------------------------
 
@@ -199,6 +250,8 @@ class MediciDealer(FairDealer[State, Action, MediciConfig]):
         elif k == "stuck":
             if sorted(handles) != sorted(hand):
                 raise MoveError("a stuck seat shows its whole hand")
+            if self.version != 1:  # the proofs were checked (``_check_stuck``); nothing opens
+                return action, view
             if any(not deck.is_open(h) for h in hand) or set(opened) - set(hand):
                 raise MoveError("a stuck seat opens every card of its hand")
             kinds = [self.known(deck_id, h) for h in hand]  # every one opened

@@ -10,6 +10,9 @@
   position (an int) or, for the fair deck, the protocol step (``"key"``, ``"shuffle"``,
   ``"deal"``, ``"open"``); ``reason`` says what was wrong in plain words; ``code``
   is the wire error code that tells the sender.
+* ``Fault(reason)``: something went wrong that nobody can be blamed for with evidence (this
+  machine's journal lost or damaged, another program with this seat's key): it names nobody and
+  says what happened and what to do.
 
 Every one is a ``ProtocolError``, whose ``code`` is its wire error code: the codes (``E_*``) are
 here, with the errors that carry them.
@@ -59,12 +62,6 @@ class RemoteProtocolError(ProtocolError):
     """The other side broke the protocol."""
 
 
-class Fault(RemoteProtocolError):
-    """Something went wrong that no signed evidence pins on anyone (a record cut short, a
-    connection lost, a host that relays what nobody signed): it names nobody, and says what
-    happened and what to do."""
-
-
 class CheatDetected(ProtocolError):
     """A peer broke the protocol in a way no honest peer could: the author is named."""
 
@@ -80,3 +77,15 @@ class CheatDetected(ProtocolError):
 
     def __repr__(self) -> str:
         return f"CheatDetected({self.seat!r}, {self.step!r}, {self.reason!r})"
+
+
+class Fault(RemoteProtocolError):
+    """Something failed that is nobody's proven cheat, for want of signed evidence (a journal
+    lost or damaged, a second program with one key, a record cut short, a host that relays
+    what nobody signed): it names nobody, and says what happened and what to do."""
+
+    code = E_INTERNAL
+
+    def __init__(self, reason: str, code: int | None = None) -> None:
+        super().__init__(f"fault (nobody is named): {reason}", code)
+        self.reason = reason

@@ -23,11 +23,9 @@ Rules:
   order, so one message has one valid signature per key.
 * A fingerprint is the first 8 bytes of SHA-256 of the public key, as four groups of four hex
   digits (``3f2a-91bc-07de-5a11``): short enough to read aloud in a lobby.
-* ``seal``/``unseal``: authenticated encryption to oneself (ChaCha20-Poly1305 under a key
-  derived from the private seed), so a player's secrets (its seed contribution, its fair-deck
-  key secret and shuffle seeds: ``net.session.machines.table``'s sealed notes) can travel inside the public
-  transcript and a player who rejoins with the same key gets them back. Nobody else can read
-  them.
+* Nothing but signatures comes from the identity key: no secret of a game is derived from it
+  or sealed under it (a game's secrets live in the seat's journal and are erased at its end:
+  ``net.session.records.journal``), so whoever later gets the key opens no card of a past game.
 """
 
 from __future__ import annotations
@@ -134,16 +132,12 @@ class Identity:
         if len(seed) != 32:
             raise ValueError("an identity seed is 32 bytes")
         # imported here: what only checks signatures (``palazzo verify``) never needs them
-        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives import serialization
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-        from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
         self._key = Ed25519PrivateKey.from_private_bytes(seed)
         raw = serialization.Encoding.Raw
         self.public_key: bytes = self._key.public_key().public_bytes(raw, serialization.PublicFormat.Raw)
-        seal_key = HKDF(hashes.SHA256(), 32, salt=None, info=b"palazzo/seal/v1").derive(seed)
-        self._aead = ChaCha20Poly1305(seal_key)
 
     @classmethod
     def generate(cls) -> Identity:
@@ -175,19 +169,6 @@ class Identity:
 
     def sign(self, tag: bytes, message: bytes) -> bytes:
         return self._key.sign(tag + message)
-
-    def seal(self, aad: bytes, plaintext: bytes) -> bytes:
-        nonce = os.urandom(12)
-        return nonce + self._aead.encrypt(nonce, plaintext, aad)
-
-    def unseal(self, aad: bytes, sealed: bytes) -> bytes | None:
-        """The plaintext, or ``None`` when ``sealed`` was not made by this identity for ``aad``."""
-        if len(sealed) < 12 + 16:
-            return None
-        try:
-            return self._aead.decrypt(sealed[:12], sealed[12:], aad)
-        except Exception:
-            return None
 
     def __repr__(self) -> str:
         return f"<Identity {self.fingerprint}>"

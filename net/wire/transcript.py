@@ -26,7 +26,7 @@ Rules:
   signed bytes, so every peer's file of one game is byte-identical. ``save`` never replaces a
   file: a name already taken by other bytes gets a ``-2``, ``-3``, ... before its suffix.
 * Everything else this program writes in msgpack (a hosted game's record and settings, a seat's
-  journal, a sealed note to itself) is written by ``pack`` and read back by ``unpack`` (one
+  journal and its secrets) is written by ``pack`` and read back by ``unpack`` (one
   value) or ``record_unpacker`` (a saved record's arrays): strings as ``str``, map keys ``str``
   only, no extension type. Only the wire codec (``net.wire.rpc``) and ``decode_body`` add their
   own limits.

@@ -90,7 +90,7 @@ def finished():
 
             g.host.receive_data = recording
             for i in range(players):
-                g.add_bot(i, name=f"Ada{i}")
+                g.add_bot(i, name=f"Ada{i}", journal=SpyJournal())
             g.link.pump()
             assert g.host.finished and [p.state for p in g.peers] == ["over"] * players
             games[key] = g, g.host.table.transcript.to_bytes()
@@ -105,6 +105,19 @@ def finished():
 def played(finished):
     """A finished 3-player game of greedy bots (one of ``finished``'s: read it, never change it)."""
     return finished("medici", 3)
+
+
+class SpyJournal(Journal):
+    """A memory journal that also remembers, for the test alone, every secret its seat kept (the
+    seat's own journal erases them at the end of the game; a test checks nothing leaked them)."""
+
+    def __init__(self):
+        super().__init__()
+        self.given = {}
+
+    def keep_secret(self, game, slot, value):
+        self.given[slot] = value
+        super().keep_secret(game, slot, value)
 
 
 class CheatJournal(Journal):

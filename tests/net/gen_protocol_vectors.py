@@ -6,8 +6,7 @@ protocol changes on purpose; ``test_protocol_vectors.py`` recomputes each value 
 document's description alone and checks that this code still makes the same file.
 
 Every input is fixed: the identities come from fixed 32-byte seeds, the nonces, salts, seed
-values, key secrets and proof entropy are hashes of fixed labels, and the sealed note's 12-byte
-nonce is fixed too (a real one is fresh). The game is a three-seat Condottiere with a host that
+values, key secrets and proof entropy are hashes of fixed labels. The game is a three-seat Condottiere with a host that
 holds no seat. The deck part uses a small deck (cards 0, 1 and 2 of the ``condottiere/pile``
 table) and fixed stand-ins for the transcript hash before each deck message.
 
@@ -23,8 +22,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import msgpack
-
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parents[1])]
 
@@ -34,6 +31,7 @@ from net.deck import group as g  # noqa: E402
 from net.deck import shuffle_proof as sp  # noqa: E402
 from net.deck.fair_deck import FairDeck  # noqa: E402
 from net.deck.keys import PublicKeys, key_context, key_message  # noqa: E402
+from net.deck.rehand import make_rehand, receive_rehand, rehand_context  # noqa: E402
 from net.session.machines.agreement import sign_ack  # noqa: E402
 from net.session.machines.commit import commit  # noqa: E402
 from net.session.machines.conversation import HELLO_TAG, hello_signature, host_proof  # noqa: E402
@@ -49,7 +47,6 @@ TIME = 1_700_000_000
 DECK = "pile"
 DOMAIN = "condottiere/pile"
 DECK_CARDS = (0, 1, 2)
-SEAL_NONCE = bytes(range(12))
 
 
 def label(text: str) -> bytes:
@@ -131,14 +128,8 @@ def entries(host: Identity, seats: list[Identity], nonces: list[bytes],
     for i, s in enumerate(seats):
         value, salt = label(f"seat {i} seed value"), label(f"seat {i} seed salt")
         c = commit(b"seed", game_id, i, b"seed", value, salt)
-        note = msgpack.packb({"value": value, "salt": salt}, use_bin_type=True)
-        aad = game_id + b"/seed"
-        sealed = SEAL_NONCE + s._aead.encrypt(SEAL_NONCE, note, aad)
-        assert s.unseal(aad, sealed) == note
-        add(s, i, "seed-commit", {"commit": c, "sealed": sealed})
-        notes.append({"seat": i, "value": h(value), "salt": h(salt), "commitment": h(c),
-                      "note": h(note), "aad": h(aad), "seal_nonce": h(SEAL_NONCE),
-                      "sealed": h(sealed)})
+        add(s, i, "seed-commit", {"commit": c})
+        notes.append({"seat": i, "value": h(value), "salt": h(salt), "commitment": h(c)})
     for i, s in enumerate(seats):
         add(s, i, "seed-open", {"value": label(f"seat {i} seed value"),
                                 "salt": label(f"seat {i} seed salt")})
@@ -184,7 +175,7 @@ def cards() -> dict[str, Any]:
 
 def deck(game_id: bytes) -> dict[str, Any]:
     """Keys, the three shuffles of a three-card deck, the shares of two cards dealt to seat 0,
-    and seat 0's proof that its first card is one of the three."""
+    seat 0's proof that its first card is one of the three, and its hand masked anew."""
     secrets = [g.hash_to_scalar(b"palazzo/protocol-vectors", b"secret", bytes([i]))
                for i in range(SEATS)]
     entropy = label("proof entropy")
@@ -255,6 +246,17 @@ def deck(game_id: bytes) -> dict[str, Any]:
                      "proof_context": h(mine._one_of_context(handles[0], 0, context)),
                      "proof": h(proof)}
     out["held"] = held
+    # seat 0 masks its hand of two anew (as after a Scarecrow's take-back), every deck takes it
+    context, seed = label("rehand prev"), label("rehand seed")
+    msg = make_rehand(mine, list(handles), context, seed)
+    new = {tuple(receive_rehand(d, 0, msg, context, list(handles))) for d in decks}
+    assert len(new) == 1
+    out["rehand"] = {"seat": 0, "prev": h(context), "seed": h(seed),
+                     "proof_context": h(rehand_context(mine, 0, list(handles), context)),
+                     "new_handles": list(next(iter(new))),
+                     "message": {"type": msg["type"], "deck": msg["deck"],
+                                 "handles": h(msg["handles"]), "cards": h(msg["cards"]),
+                                 "proof": h(msg["proof"])}}
     return out
 
 

@@ -24,7 +24,7 @@ from net.session.machines.table import Table
 from net.session.records.journal import Journal
 from net.session.records.verify import read_entries, verify_bytes
 from net.session.runners.link import MemoryLink, RawPeer
-from net.wire.errors import E_BAD_PARAMS, HOST, CheatDetected, RemoteProtocolError
+from net.wire.errors import E_BAD_PARAMS, HOST, CheatDetected, Fault, RemoteProtocolError
 from net.wire.identity import Identity, verify
 from net.wire.rpc import Codec, Notification, Request, Response
 from net.wire.transcript import ENTRY_TAG, Entry, Transcript, derive_game_id, genesis, save
@@ -233,17 +233,17 @@ def test_attack_replay_across_games():
     assert {c[2] for c in readable(held, third.table, {1: new[1]})} == {1}
 
 
-def test_an_entry_in_a_seats_name_that_it_did_not_write_is_refused_by_that_seat(tolerant_game):
-    """Its own key signed it, but not for this place of this game (a copy from another game, or
-    from another program holding the key): the seat's table names the host that relayed it."""
+def test_an_entry_in_a_seats_name_that_it_did_not_write_stops_that_seat_as_a_fault(tolerant_game):
+    """Its own key signed it for this place of this game (the body names both), so another
+    program holding the key wrote it: the host cannot sign for the seat, so nobody is named, and
+    this program stops rather than sign a second entry for one place."""
     g, cheat, conn = tolerant_game()
     t = cheat.table
     honest = t.auto_entry()  # journaled
     other = Entry.sign(cheat.identity, {**honest.fields, "commit": bytes(32)})
-    with pytest.raises(CheatDetected) as info:
+    with pytest.raises(Fault) as info:
         t.accept(other)
-    assert info.value.seat == HOST and info.value.step == honest.seq
-    assert "did not write for this game" in info.value.reason
+    assert "another program with this identity signed it" in info.value.reason
     assert len(t.transcript) == honest.seq
     t.accept(honest)  # its own, as journaled
     assert len(t.transcript) == honest.seq + 1
@@ -445,8 +445,10 @@ def test_attack_forked_forfeit_then_rejoin():
     stranger = PeerSession(players[0].identity, "p0")
     link.add(stranger, bot(8))
     link.pump()
-    assert stranger.state == "failed" and stranger.error.seat == HOST
-    assert "does not carry a nonce this seat contributed" in stranger.error.reason
+    # its journal is not here: a fault that names nobody, and it cannot go on without the deck
+    # key its journal kept
+    assert stranger.state == "failed" and isinstance(stranger.error, Fault), stranger.error
+    assert "fair-deck key secret is not in this machine's journal" in stranger.error.reason
 
 
 # -- 5. a swallowed post and a dropped connection --------------------------------------------------

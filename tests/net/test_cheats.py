@@ -356,6 +356,9 @@ def test_a_strike_on_the_strikers_own_hidden_card_must_make_a_match_checked_at_i
         turn_timeout=30, clock=clock)
     strike = _blind_strike(t, g.peers[1].table)
     entry = t._act_entry(strike)
+    # the cheat's own table knows the card and refuses the strike: its program stops and erases
+    # its secrets of the game, so the test keeps a copy of its deck to forge the reveal with
+    opener = t.dealer.decks[t.dealer.deck_of(t.me)].clone()
     assert cheat.post_now(g.link, conn, entry) is None  # nobody else can tell yet
     host = g.host.table
     assert host.transcript.entries[-1].body == entry.body and host.view.phase == "reveal"
@@ -367,7 +370,7 @@ def test_a_strike_on_the_strikers_own_hidden_card_must_make_a_match_checked_at_i
     shown = Entry.sign(cheat.identity, {
         "game": host.game_id, "seq": len(host.transcript), "prev": host.transcript.head,
         "author": t.me, "kind": "act", "action": reveal.to_data(),
-        "open": d.decks[deck_id].make_open([handle], host.transcript.head)})
+        "open": opener.make_open([handle], host.transcript.head)})
     for table in (host, g.peers[1].table, g.peers[2].table):
         n = len(table.transcript)
         with pytest.raises(CheatDetected) as info:
@@ -402,9 +405,10 @@ def _stuck_moment(t, other):
 
 def test_a_medici_seat_that_says_it_is_stuck_shows_its_hand_and_a_playable_card_is_refused(
         cheat_game):
-    """A seat with no card it may play under its limit says ``stuck`` and the game ends: the
-    rules show its hand then. A seat that could play is refused when it says so, its author
-    named, whether it shows its hand (a card under the limit) or not."""
+    """A seat with no card it may play under its limit says ``stuck`` and the game ends, with a
+    proof per hidden card that it may not play it (``test_stuck_hand.py``). A seat that could
+    play is refused when it says so, its author named, whether it shows its hand (a stuck opens
+    nothing) or not (it has no proof)."""
     g, cheat, conn, t = drive_anew(
         cheat_game, lambda g, t: _stuck_moment(t, g.peers[1].table), bot="random",
         options={"end_when_all_struck": True})
@@ -417,11 +421,12 @@ def test_a_medici_seat_that_says_it_is_stuck_shows_its_hand_and_a_playable_card_
         **t._header("act"), "action": stuck.to_data(), "handles": pack_handles(hand),
         "open": deck.make_open(to_open, t.transcript.head)})
     found, err = refused(g, cheat, conn, shows)
-    assert err.code == E_ILLEGAL and "illegal action" in found.reason
+    assert err.code == E_CHEAT and "stuck check: a stuck seat names its whole hand and opens " \
+        "none of it" in found.reason
     hides = Entry.sign(cheat.identity, {**t._header("act"), "action": stuck.to_data(),
                                         "handles": pack_handles(hand)})
     found, err = refused(g, cheat, conn, hides)
-    assert err.code == E_CHEAT and "opens every card of its hand" in found.reason
+    assert err.code == E_CHEAT and "stuck check: one proof of" in found.reason
     finish(g, cheat, conn)
 
 

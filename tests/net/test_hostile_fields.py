@@ -13,10 +13,12 @@ from engine.registry import get_game
 from net.session.machines.host_session import HostSession
 from net.session.machines.peer_session import PeerSession
 from net.session.machines.table import Table
+from net.session.records.journal import Journal
 from net.session.runners.link import MemoryLink
 from net.wire.errors import CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
 from net.wire.transcript import Entry
+from tests.net.conftest import SpyJournal
 
 GAMES = [("medici", 3, {}), ("condottiere", 3, {"hidden_cards": True})]
 _PLAYED: dict[str, tuple] = {}
@@ -30,7 +32,8 @@ def _played(game):
         link = MemoryLink(host)
         peers = []
         for i in range(players):
-            peer = PeerSession(Identity.generate(), f"bot{i}", code=host.code)
+            peer = PeerSession(Identity.generate(), f"bot{i}", code=host.code,
+                               journal=SpyJournal())
             link.add(peer, entry.make_bot("random", random.Random(i)))
             peers.append(peer)
         link.pump()
@@ -48,7 +51,13 @@ def _table_before(game, kind, which, seat):
     k = picks[which % len(picks)]
     key = (k, seat)
     if key not in cache:
-        t = Table(host.identity.public_key, None if seat is None else peers[seat].identity)
+        journal = None
+        if seat is not None:  # the seat's secrets, which its journal erased at the end
+            journal = Journal()
+            for slot, value in peers[seat].journal.given.items():
+                journal.keep_secret(host.table.game_id, slot, value)
+        t = Table(host.identity.public_key, None if seat is None else peers[seat].identity,
+                  journal)
         for e in entries[:k]:
             t.accept(e)
         cache[key] = t
@@ -59,7 +68,22 @@ def _table_before(game, kind, which, seat):
 def _copy(t):
     tables = [d.table for d in t.dealer.decks.values()] if t.dealer is not None else []
     memo = {id(t.identity): t.identity, **{id(v): v for v in tables}}  # card tables are shared
-    return copy.deepcopy(t, memo)
+    if t.dealer is not None:  # no proof left to a worker thread (its lock cannot be copied)
+        t.dealer.require_checked()
+        for deck in t.dealer.decks.values():
+            deck._unchecked = []
+    journal, t.journal = t.journal, None  # a journal holds a lock: the copy gets its own
+    try:
+        new = copy.deepcopy(t, memo)
+    finally:
+        t.journal = journal
+    if journal is not None:
+        new.journal = Journal()
+        for slot in ("seed", "deck"):
+            value = journal.secret(t.game_id, slot)
+            if value is not None:
+                new.journal.keep_secret(t.game_id, slot, value)
+    return new
 
 
 scalars = st.one_of(

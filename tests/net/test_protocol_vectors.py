@@ -2,8 +2,8 @@
 
 Every value in ``tests/net/data/protocol_vectors.json`` (written by ``gen_protocol_vectors.py``
 with the project's code) is computed again here the way ``docs/protocol.md`` describes it, with
-nothing but ``hashlib``, ``hmac``, ``msgpack``, PyNaCl for the identities' Ed25519 and the sealed
-notes (``nacl.bindings``, ``nacl.signing``) and ``rbcl`` for the fair deck's ristretto255:
+nothing but ``hashlib``, ``msgpack``, PyNaCl for the identities' Ed25519
+(``nacl.signing``) and ``rbcl`` for the fair deck's ristretto255:
 no import from ``net/``, as a stranger writing a compatible peer from the document would. Each
 test names the section it follows. Where the project derives a proof's randomness from an
 ``entropy`` argument the whole proof is recomputed byte for byte; every proof is also checked by
@@ -17,7 +17,6 @@ readers (an observer table, the proofs' verifiers) accept what it holds.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import importlib.util
 import json
 from pathlib import Path
@@ -25,7 +24,6 @@ from pathlib import Path
 import msgpack
 import pytest
 import rbcl
-from nacl import bindings as na
 from nacl.signing import SigningKey, VerifyKey
 
 HERE = Path(__file__).resolve().parent
@@ -224,16 +222,9 @@ def test_the_game_id_and_the_genesis():
     assert hashlib.sha256(b"palazzo/genesis/v1\x00" + x(gi["game_id"])).hexdigest() == gi["genesis"]
 
 
-def seal_key(seed: bytes) -> bytes:
-    """HKDF-SHA256 (RFC 5869) of the identity seed: no salt, info ``palazzo/seal/v1``."""
-    prk = hmac.new(bytes(32), seed, hashlib.sha256).digest()
-    return hmac.new(prk, b"palazzo/seal/v1" + b"\x01", hashlib.sha256).digest()
-
-
 def bodies() -> list[tuple[str, int, dict]]:
     """Every entry of the vectors' game, built field by field as section 7 lists them."""
     gi, ent = V["game_id"], V["entries"]
-    game = x(gi["game_id"])
     seats = V["identities"]["seats"]
     out = [("host", -1, {"kind": "start", "rules": "condottiere", "config": ent["config"],
                          "host": x(gi["host"]),
@@ -241,14 +232,8 @@ def bodies() -> list[tuple[str, int, dict]]:
                                    for s, g in zip(seats, gi["seats"], strict=True)],
                          "time": ent["time"], "timeout": 0, "on_timeout": "forfeit"})]
     for n in ent["seed_commits"]:
-        seed = x(seats[n["seat"]]["seed"])
-        note = msgpack.packb({"value": x(n["value"]), "salt": x(n["salt"])}, use_bin_type=True)
-        aad = game + b"/seed"
-        sealed = x(n["seal_nonce"]) + na.crypto_aead_chacha20poly1305_ietf_encrypt(
-            note, aad, x(n["seal_nonce"]), seal_key(seed))
-        assert (note.hex(), aad.hex(), sealed.hex()) == (n["note"], n["aad"], n["sealed"])
         out.append((seats[n["seat"]]["seed"], n["seat"],
-                    {"kind": "seed-commit", "commit": x(n["commitment"]), "sealed": sealed}))
+                    {"kind": "seed-commit", "commit": x(n["commitment"])}))
     for n in ent["seed_commits"]:
         out.append((seats[n["seat"]]["seed"], n["seat"],
                     {"kind": "seed-open", "value": x(n["value"]), "salt": x(n["salt"])}))
@@ -553,6 +538,32 @@ def test_a_changed_byte_in_a_shuffle_proof_fails_the_equations(offset):
     assert not shuffle_proof_holds(key, inputs, outputs, bytes(proof), x(s["proof_context"]))
 
 
+def test_a_hand_masked_anew_and_its_proof():
+    """Section 10.13: seat 0's hand of the two dealt cards, permuted and re-masked under the
+    joint key with a shuffle proof bound to the rehand context."""
+    deck, r = V["deck"], V["deck"]["rehand"]
+    key = x(deck["joint_key"])
+    handles = deck["dealt"]["handles"]
+    context = enc(b"palazzo/deck/rehand/v1", game_id(), deck["deck"].encode(), u16(r["seat"]),
+                  b"".join(u64(k) for k in handles), x(r["prev"]))
+    assert context.hex() == r["proof_context"]
+    inputs = dealt()
+    draw = Stream(x(r["seed"]), b"palazzo/deck/shuffle/v1")
+    order = draw.permutation(len(inputs))
+    scalars = [draw.scalar() for _ in inputs]
+    outputs, proof = prove_shuffle(key, inputs, order, scalars, context, x(r["seed"]))
+    msg = r["message"]
+    assert (msg["type"], msg["deck"]) == ("deck/rehand", deck["deck"])
+    assert msg["handles"] == b"".join(u32(k) for k in handles).hex()
+    assert (b"".join(outputs).hex(), proof.hex()) == (msg["cards"], msg["proof"])
+    assert shuffle_proof_holds(key, inputs, outputs, proof, context)
+    other = enc(b"palazzo/deck/shuffle/v2", game_id(), deck["deck"].encode(), u16(0), u32(3),
+                x(r["prev"]))
+    assert not shuffle_proof_holds(key, inputs, outputs, proof, other)  # bound to its context
+    # the new handles are the deck's next ones, in the order of the cards
+    assert r["new_handles"] == [len(handles) + i for i in range(len(handles))]
+
+
 def dealt() -> list[bytes]:
     """The masked cards dealt: the top of the pile after the last shuffle, in order."""
     last = V["deck"]["shuffles"][-1]["message"]["cards"]
@@ -664,11 +675,10 @@ def test_the_project_still_writes_these_vectors():
     assert generator().make() == V
 
 
-def test_the_projects_readers_accept_the_proofs_and_the_sealed_note():
+def test_the_projects_readers_accept_the_proofs():
     from net.deck import cipher as dc
     from net.deck import proofs as dp
     from net.deck import shuffle_proof as sp
-    from net.wire.identity import Identity
 
     deck = V["deck"]
     for k in deck["keys"]:
@@ -677,6 +687,7 @@ def test_the_projects_readers_accept_the_proofs_and_the_sealed_note():
     sp.verify(x(deck["joint_key"]), [dc.Ciphertext.decode(x(c)) for c in s["input"]],
               [dc.Ciphertext.decode(c) for c in cut(x(s["message"]["cards"]), 64)],
               x(s["message"]["proof"]), x(s["proof_context"]))
-    n = V["entries"]["seed_commits"][0]
-    seat = Identity(x(V["identities"]["seats"][0]["seed"]))
-    assert seat.unseal(x(n["aad"]), x(n["sealed"])) == x(n["note"])
+    # no entry of version 2 carries a secret: a seed commitment is the commitment alone
+    assert all(set(msgpack.unpackb(x(e["body"]))) == {"v", "game", "seq", "prev", "author",
+                                                      "kind", "commit"}
+               for e in V["entries"]["list"] if e["kind"] == "seed-commit")

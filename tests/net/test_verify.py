@@ -230,7 +230,7 @@ def test_a_seat_writing_out_of_turn_is_named(finished):
     g, keys = signed_game(finished)
     t = g.host.table.transcript.entries
     seq = next(e.seq for e in t if e.kind == "seed-commit")
-    data = forge(g, keys, seq, 2, "seed-commit", commit=b"\x00" * 32, sealed=b"x")
+    data = forge(g, keys, seq, 2, "seed-commit", commit=b"\x00" * 32)
     v = verify_bytes(data)
     assert v.kind == "cheat" and v.seat == 2
     assert v.text == f"cheat: Ada2 (seat 2) at entry {seq}: out of turn: seat 0 must write now"
@@ -308,7 +308,7 @@ def test_names_from_the_file_cannot_break_the_line(finished):
     t = Transcript()
     t.append(Entry.sign(keys[-1], fields))
     t.append(Entry.sign(keys[2], {"game": fields["game"], "seq": 1, "prev": t.head, "author": 2,
-                                  "kind": "seed-commit", "commit": b"\0" * 32, "sealed": b"x"}))
+                                  "kind": "seed-commit", "commit": b"\0" * 32}))
     v = verify_bytes(t.to_bytes())
     assert v.kind == "cheat" and "\n" not in v.text and "\x1b" not in v.text
     assert v.seat == HOST and v.step == 0

@@ -5,16 +5,19 @@ Rules (``docs/protocol.md`` section "Table talk" gives the bytes):
 * A seat says a message with the request ``say {body, sig}``. ``body`` is the canonical msgpack
   map ``{ctx, seat, n, after, text}``: ``ctx`` the seat's own contribution nonce (the one of its
   hello, named by the start; so a message belongs to one game, lobby messages included), ``seat``
-  its seat, ``n`` counting from 1 per seat and ``ctx``, ``after`` the length of the transcript
+  its seat, ``n`` from 1 per seat and ``ctx``, greater than every ``n`` the seat signed before
+  (a refused message keeps its number: the next one takes a new one, so a seat never signs two
+  messages for one ``n``, and a host that keeps a refused message cannot show it beside another
+  of the same number), ``after`` the length of the transcript
   when it was said, ``text`` 1 to ``TEXT_LIMIT`` printable characters, not all spaces. ``sig``
   is the seat's Ed25519 signature over ``SAY_TAG + body``.
 * The host (``ChatHost``) checks, in this order: a seated connection (a stranger is told to say
   hello first, a watcher ``E_NOT_YOUR_SEAT``), the body's shape, the seat and ``ctx`` its own,
-  the signature, ``n`` the next one, ``after`` not past the host's transcript nor before the
+  the signature, ``n`` above the seat's last accepted one, ``after`` not past the host's transcript nor before the
   seat's previous message, the text, and the rate: at most ``BURST`` messages in
   ``BURST_SECONDS`` seconds and ``PER_MINUTE`` in 60 seconds per seat (a refusal, ``E_BUSY``,
-  "slow down: ..."; refused messages do not count and do not take their ``n``). Each refusal
-  is an error answer to that request only: the game goes on. An accepted message is relayed as
+  "slow down: ..."; refused messages do not count). Each refusal is an error answer to that
+  request only: the game goes on. An accepted message is relayed as
   the notification ``said {seat, body, sig}`` to every other seated peer, and, to a peer that
   says hello, every message not yet recorded (so a peer back from a drop, or a program
   restarted, hears what it missed and learns its own next ``n``).
@@ -22,15 +25,20 @@ Rules (``docs/protocol.md`` section "Table talk" gives the bytes):
   ``end``) carries ``said: [{n, after, text}, ...]``, the messages the host accepted from it
   since its previous entry, in order (never an empty list: an entry without messages has no
   ``said`` field, so a game without talk keeps its bytes). Every reader checks them
-  (``check_record``): ``n`` consecutive from the seat's last recorded one, ``after`` not past
-  the entry's ``seq`` and never going back, the text rules; and against the live messages it saw
-  (``Table.live``): a seat that signed two texts (or two ``after``) for one ``n`` is named,
-  since both are signed by it.
+  (``check_record``): ``n`` rising from the seat's last recorded one, ``after`` not past
+  the entry's ``seq`` and never going back, the text rules (an entry that breaks one is refused,
+  naming its author). Against the live messages it saw (``Table.live``, ``conflicts``): a record
+  that differs from a live message of the same ``n`` is a **conflict in talk**. It never refuses
+  the entry (readers that saw different live messages must accept the same entries) and never
+  stops a game: the reader notes it, with both signed forms as evidence against their one
+  author (an honest seat never signs two messages for one ``n``).
 * A peer (``ChatPeer``) checks every live message before it shows one: the author's key (from
   the start, or the lobby before it), the signature, the seat's ``ctx`` once the start names it,
   and the order: one seen already is not shown again, one older than the latest seen and not
-  seen (reordered by the host) is not shown and noted, a gap (messages withheld or missed) is
-  noted. A message recorded that this peer never saw live is shown when its entry arrives,
+  seen (reordered by the host) is not shown and noted, a gap (messages refused, withheld or
+  missed) is noted, and two signed messages of one ``n`` are a conflict in talk, noted with both
+  as evidence (the game goes on). A seat keeps the last ``n`` it signed in its journal before it
+  sends the message, so a program that restarts never signs that number again. A message recorded that this peer never saw live is shown when its entry arrives,
   marked as such.
 
 What the record proves: every message in it was said by its author, at its place; nobody can
@@ -61,6 +69,7 @@ from net.wire.transcript import NONCE_SIZE, pack, unpack
 if TYPE_CHECKING:
     # the table imports this module: its type only, for the annotations
     from net.session.machines.table import Table
+    from net.session.records.journal import Journal
     from net.wire.transcript import Entry
 
 SAY_TAG = b"palazzo/say/v1\x00"
@@ -142,11 +151,11 @@ def signed_by(said: Said, key: bytes) -> bool:
     return verify(key, SAY_TAG, said.body, said.sig)
 
 
-def check_record(said: Any, author: int, seq: int, last_n: int, last_after: int,
-                 live: dict[int, tuple[int, str]]) -> list[tuple[int, int, str]]:
+def check_record(said: Any, author: int, seq: int, last_n: int,
+                 last_after: int) -> list[tuple[int, int, str]]:
     """The ``said`` field of entry ``seq`` by seat ``author``, checked (module rules), as
     (n, after, text); ``CheatDetected`` naming the author. ``last_n``, ``last_after``: its last
-    recorded message; ``live``: n -> (after, text) of its messages this reader saw live."""
+    recorded message. What the reader saw live is not looked at here (``conflicts``)."""
     def bad(why: str) -> CheatDetected:
         return CheatDetected(author, seq, f"table talk: {why}", E_BAD_PARAMS)
 
@@ -157,20 +166,36 @@ def check_record(said: Any, author: int, seq: int, last_n: int, last_after: int,
         if type(m) is not dict or set(m) != set(RECORD_FIELDS):
             raise bad("a recorded message is {n, after, text}")
         n, after, text = m["n"], m["after"], m["text"]
-        if type(n) is not int or n != last_n + 1:
-            raise bad(f"message {n!r} out of order: {last_n + 1} comes next")
+        if type(n) is not int or n <= last_n:
+            raise bad(f"message {n!r} out of order: it comes after message {last_n}")
         if type(after) is not int or not last_after <= after <= seq:
             raise bad(f"message {n}: 'after' is {after!r}, not from {last_after} to {seq}")
         why = text_problem(text)
         if why is not None:
             raise bad(f"message {n}: {why}")
-        seen = live.get(n)
-        if seen is not None and seen != (after, text):
-            raise CheatDetected(author, seq, f"table talk: it signed two messages {n}: "
-                                f"{seen[1]!r} said live, {text!r} in the record", E_BAD_PARAMS)
         out.append((n, after, text))
         last_n, last_after = n, after
     return out
+
+
+def conflicts(recorded: list[tuple[int, int, str]], live: dict[int, tuple[int, str]]
+              ) -> list[tuple[int, tuple[int, str], tuple[int, str]]]:
+    """The recorded messages that differ from the live message of the same ``n`` this reader
+    saw, as (n, live (after, text), recorded (after, text)): conflicts in talk, never a refusal
+    (module rules)."""
+    out = []
+    for n, after, text in recorded:
+        seen = live.get(n)
+        if seen is not None and seen != (after, text):
+            out.append((n, seen, (after, text)))
+    return out
+
+
+def conflict_note(name: str, n: int, first: str, second: str, where: str) -> str:
+    """The line a reader shows for a conflict in talk: both forms carry the author's signature
+    (kept as evidence), and the game goes on."""
+    return (f"table talk: {name} signed two messages {n}, {first!r} and {second!r} ({where}); "
+            "both signatures are kept as evidence, and the game goes on")
 
 
 class Window:
@@ -241,9 +266,9 @@ class ChatHost:
         if not signed_by(said, key):
             raise RemoteProtocolError("the message is not signed by your key", E_BAD_SIGNATURE)
         s = self._state(key, ctx)
-        if said.n != s.last_n + 1:
-            raise RemoteProtocolError(f"message {said.n} out of order: {s.last_n + 1} comes next",
-                                      E_OUT_OF_ORDER)
+        if said.n <= s.last_n:
+            raise RemoteProtocolError(f"message {said.n} out of order: it must come after "
+                                      f"message {s.last_n}", E_OUT_OF_ORDER)
         length = len(self.table.transcript)
         if not s.last_after <= said.after <= length:
             raise RemoteProtocolError(f"'after' is {said.after}: not from {s.last_after} to "
@@ -305,17 +330,25 @@ class ChatPeer:
     place among the moves)."""
 
     def __init__(self, identity: Identity, emit: Callable[[str, Any], None],
-                 steps: Callable[[], int] = lambda: 0) -> None:
+                 steps: Callable[[], int] = lambda: 0, journal: Journal | None = None) -> None:
         self.identity = identity
+        #: keeps the last ``n`` this seat signed per contribution (``None``: in memory only)
+        self.journal = journal
         self._emit = emit
         self._steps = steps
         self.lines: list[tuple[str, Any, int]] = []
         self.ctx = b""
         self.n = 0  # this seat's last message the host accepted
+        self.used = 0  # the last ``n`` this seat signed, accepted or not: never signed again
         self.queue: deque[str] = deque()
         self.flight: Said | None = None
         #: (key, ctx) -> n -> (after, text): every message this peer has seen
         self.seen: dict[tuple[bytes, bytes], dict[int, tuple[int, str]]] = {}
+        #: (key, ctx, n) -> the signed message seen live, kept as evidence of a conflict
+        self.signed: dict[tuple[bytes, bytes, int], Said] = {}
+        #: conflicts in talk noted so far: each the author's seat and both signed forms
+        self.evidence: list[dict[str, Any]] = []
+        self._conflicts_seen = 0
 
     def emit(self, kind: str, data: Any) -> None:
         self.lines.append((kind, data, self._steps()))
@@ -324,7 +357,7 @@ class ChatPeer:
     def reset(self, ctx: bytes) -> None:
         """A new contribution (a hello in the lobby): messages count from 1 again."""
         if ctx != self.ctx:
-            self.ctx, self.n, self.flight = ctx, 0, None
+            self.ctx, self.n, self.used, self.flight = ctx, 0, 0, None
 
     def _base(self, table: Table) -> int:
         """This seat's last message: the host accepted it, or the record carries it."""
@@ -338,8 +371,12 @@ class ChatPeer:
         """The message to send now, if one waits and none is in flight."""
         if self.flight is not None or not self.queue or not self.ctx:
             return None
-        self.flight = make_say(self.identity, self.ctx, seat, self._base(table) + 1, after,
-                               self.queue.popleft())
+        used = max(self.used, self.journal.talk_used(self.ctx) if self.journal else 0)
+        n = max(self._base(table), used) + 1
+        if self.journal is not None:
+            self.journal.use_talk(self.ctx, n)  # before it is signed: never signed twice
+        self.used = n
+        self.flight = make_say(self.identity, self.ctx, seat, n, after, self.queue.popleft())
         return self.flight
 
     def entry(self, table: Table, entry: Entry) -> None:
@@ -352,6 +389,14 @@ class ChatPeer:
             self.started(table)
         if "said" in entry.fields:
             self.recorded(table, [m for m in table.said if m[4] == entry.seq])
+        for seat, n, live, recorded, seq in table.talk_conflicts[self._conflicts_seen:]:
+            info = table.seats[seat]
+            said = self.signed.get((info.key, info.nonce, n))
+            self.evidence.append({"seat": seat, "n": n, "entry": seq,
+                                  **({"body": said.body, "sig": said.sig} if said else {})})
+            self.emit("note", conflict_note(info.name, n, live[1], recorded[1],
+                                            f"live, and in entry {seq}"))
+        self._conflicts_seen = len(table.talk_conflicts)
 
     def accepted(self, table: Table, name: str) -> None:
         said = self.flight
@@ -401,10 +446,11 @@ class ChatPeer:
         seen = self.seen.setdefault((key, said.ctx), {})
         held = seen.get(said.n)
         if held is not None:
-            if held != (said.after, said.text):  # both signed by the author
-                raise CheatDetected(seat, len(table.transcript), f"table talk: it signed two "
-                                    f"messages {said.n}: {held[1]!r} and {said.text!r}",
-                                    E_BAD_PARAMS)
+            first = self.signed.get((key, said.ctx, said.n))
+            if held != (said.after, said.text) and first is not None:  # both signed by the author
+                self.evidence.append({"seat": seat, "n": said.n, "body": first.body,
+                                      "sig": first.sig, "body2": said.body, "sig2": said.sig})
+                self.emit("note", conflict_note(name, said.n, held[1], said.text, "both live"))
             return  # seen already (a replay, or the backlog after a reconnect)
         top = max(seen, default=0)
         if said.n < top:
@@ -413,8 +459,10 @@ class ChatPeer:
             return
         if said.n > top + 1:
             gap = f"{top + 1}" if said.n == top + 2 else f"{top + 1} to {said.n - 1}"
-            self.emit("note", f"{name}'s messages {gap} did not reach this table")
+            self.emit("note", f"{name}'s messages {gap} did not reach this table (refused by "
+                      "the host, withheld or missed)")
         seen[said.n] = (said.after, said.text)
+        self.signed[(key, said.ctx, said.n)] = said
         if table.game_id and ctx is not None:
             table.live.setdefault(seat, {})[said.n] = (said.after, said.text)
         self.emit("said", _shown(said, name, live=True))
@@ -423,11 +471,12 @@ class ChatPeer:
         """One of this seat's own messages from the host's backlog: a program restarted learns
         what it said and carries it in its next entry."""
         seen = self.seen.setdefault((self.identity.public_key, said.ctx), {})
-        if said.n in seen or said.ctx != self.ctx or said.n != self._base(table) + 1 \
+        if said.n in seen or said.ctx != self.ctx or said.n <= self._base(table) \
                 or self.flight:
             return
         seen[said.n] = (said.after, said.text)
         self.n = said.n
+        self.used = max(self.used, said.n)
         table.said_out.append(said.record())
         if table.game_id:
             table.live.setdefault(said.seat, {})[said.n] = (said.after, said.text)

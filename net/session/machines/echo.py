@@ -180,9 +180,9 @@ class PeerAgreement:
         n = entry.seq + 1
         head = t.transcript.head_at(n)
         if not ack_valid(t.host_key, t.game_id, n, head, ack):
-            raise Fault(f"fault: agreement check: the host's acknowledgement of entry {entry.seq} "
-                        "does not check (a host that does not sign what it relays, or a damaged "
-                        "connection): nobody is named; join again")
+            raise Fault(f"agreement check: the host's acknowledgement of entry {entry.seq} does "
+                        "not check (a host that does not sign what it relays, or a damaged "
+                        "connection); join again")
         self.agreement.hold(HOST, n, {"head": head, "sig": ack})
         self.agreement.entry(entry)
         if entry.author == t.me:
@@ -286,10 +286,10 @@ class PeerAgreement:
         """An entry beyond this reader's length is a fault: nobody signed what is missing."""
         held = len(self.table.transcript)
         if entry.seq > held:
-            raise Fault(f"fault: the host sent entry {entry.seq} while this seat holds {held} (the "
-                        "host may have lost part of its record, say to a disk failure): nobody is "
-                        "named; this seat's record is saved, and it may join again once the host "
-                        "has its record back", E_OUT_OF_ORDER)
+            raise Fault(f"the host sent entry {entry.seq} while this seat holds {held} (the host "
+                        "may have lost part of its record, say to a disk failure); this seat's "
+                        "record is saved, and it may join again once the host has its record "
+                        "back", E_OUT_OF_ORDER)
 
     # -- holding what discloses ---------------------------------------------------------------
 

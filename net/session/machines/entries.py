@@ -58,13 +58,16 @@ FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
     "start": {"rules": (str, True), "config": (dict, True), "host": (bytes, True),
               "seats": (list, True), "time": (int, True), "timeout": (int, True),
               "on_timeout": (str, True), "hints": (bool, False)},
-    "seed-commit": {"commit": (bytes, True), "sealed": (bytes, True), "said": (list, False)},
+    "seed-commit": {"commit": (bytes, True), "said": (list, False)},
     "seed-open": {"value": (bytes, True), "salt": (bytes, True), "said": (list, False)},
-    "deck": {"msgs": (list, True), "sealed": (bytes, True), "said": (list, False)},
+    "deck": {"msgs": (list, True), "said": (list, False)},
     "act": {"action": (dict, True), "auto": (bool, False), "said": (list, False)},
     "forfeit": {"seat": (int, True), "reason": (str, True)},
     "end": {"said": (list, False)},
 }
+#: the kinds that carried their author's ``sealed`` note in protocol version 1 (read, never
+#: written: version 2 keeps every secret in the seat's own journal)
+SEALED_V1 = ("seed-commit", "deck")
 
 
 class _Dealers(Mapping[str, "type[FairDealer[Any, Any, Any]]"]):
@@ -104,6 +107,8 @@ def check_fields(entry: Entry, dealer: FairDealer[S, A, C] | None) -> None:
     is missing, or that is of another type (``FIELDS``)."""
     kind = entry.kind
     spec = dict(FIELDS[kind])
+    if entry.fields.get("v") == 1 and kind in SEALED_V1:
+        spec["sealed"] = (bytes, True)
     if kind == "act" and dealer is not None:
         spec.update({name: (t, False) for name, t in dealer.ACT_FIELDS.items()})
     for name in entry.fields:

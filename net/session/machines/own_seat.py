@@ -1,4 +1,4 @@
-"""A seat's own side of its table: its journal, its sealed notes, and the entries it signs.
+"""A seat's own side of its table: its journal, its secrets, and the entries it signs.
 
 The ``start`` names every seat's key and fresh nonce; the game id must be ``derive_game_id`` of
 them (every reader checks), and a seat's own table follows only a start that carries a nonce its
@@ -6,13 +6,27 @@ journal holds as a live contribution (``Journal.live``): a start replayed from a
 of a game this seat has finished, or a second, different start of a game it joined is refused,
 naming the host. A seat signs through its journal (``_sign``): the entry is kept before it is
 sent, and ``held`` gives it back, the same bytes, for the next place after a reconnect or a
-restart; it is never signed anew. A sealed note is opened only in an entry the journal vouches
-for, so it restores a secret only into the game that wrote it.
+restart; it is never signed anew.
+
+**Secrets.** A seat's secrets of a game (its seed contribution and salt, its fair-deck key
+secret) are in no entry: the journal keeps them (``Journal.keep_secret``) before the entry that
+needs them is signed, and a restarted program takes them back from it when it reads its own
+``seed-commit`` and key entries again. ``erase_game_secrets`` forgets them once the game is over
+(forward secrecy: afterwards nothing on any machine, the identity key included, opens a card the
+rules never showed).
+
+**Faults.** What only this machine's journal could say, and cannot, is a fault, never a cheat
+(``Fault``, ``faults``): a start whose nonce the journal does not hold (another machine or
+account, a journal lost or damaged), an entry in this seat's name it does not hold (taken from
+the record into the journal), a damaged file. The seat takes its place back and goes on as far
+as the game can go without its local secrets; when a secret it needs is not here (a seed to
+open, a deck key to use), it stops with a ``Fault`` that says so and names nobody. An entry in
+its name that differs from the one its journal holds was signed by another program with this
+key: a fault too (the host cannot sign for the seat), and this program stops.
 
 Rule 2b of ``net.session.machines.table``: for a seat's own table (one given its ``Journal``),
-an entry in its own name must be the one its journal holds for that place of this game, and an
-entry of another author must not stand where the journal holds one of its own written after
-another history (the host showed this seat a fork); either is the host's doing, and names it.
+an entry of another author must not stand where the journal holds one of its own written after
+another history (the host showed this seat a fork): that names the host.
 
 ``OwnSeat`` is the part of ``Table`` that does this; an observer's table (no identity, no
 journal) never writes and never opens a note.
@@ -20,26 +34,24 @@ journal) never writes and never opens a note.
 
 from __future__ import annotations
 
-from typing import Generic
+from typing import Any, Generic
 
 from engine.core import REVEAL, GameRules, IllegalActionError, InvalidActionError
 from net.games.dealer import FairDealer
 from net.games.types import A, C, S
 from net.session.machines.commit import commit, new_salt
-from net.session.machines.entries import Phase, SeatInfo, field
+from net.session.machines.entries import Phase, SeatInfo
 from net.session.records.journal import Journal
 from net.wire.errors import (
-    E_BAD_PARAMS,
-    E_BAD_SIGNATURE,
     E_CHEAT,
     HOST,
     CheatDetected,
+    Fault,
     LocalProtocolError,
-    RemoteProtocolError,
 )
 from net.wire.identity import Identity
-from net.wire.rpc import Fields, Value, is_value
-from net.wire.transcript import Entry, Transcript, chain, pack, unpack
+from net.wire.rpc import Fields, Value
+from net.wire.transcript import Entry, Transcript, chain
 
 
 class OwnSeat(Generic[S, A, C]):
@@ -58,6 +70,10 @@ class OwnSeat(Generic[S, A, C]):
     my_seed: tuple[bytes, bytes] | None
     said_last: dict[int, tuple[int, int]]
     said_out: list[Fields]
+    #: faults noted (lines naming nobody), and this seat's secrets kept in this process
+    faults: list[str]
+    log: list[str]
+    kept: dict[str, dict[str, Any]]
 
     def writer(self) -> int | None:
         raise NotImplementedError  # the table's
@@ -74,12 +90,31 @@ class OwnSeat(Generic[S, A, C]):
         """Rule 2b of the module docstring (a seat's own table only)."""
         held = self._journaled(entry.seq)
         if entry.author == self.me and self.journal is not None and self.me != HOST:
-            if held is None or held.body != entry.body:
-                raise CheatDetected(HOST, entry.seq, "journal check: an entry in this seat's name "
-                                    "that it did not write for this game (replayed from another)",
-                                    E_CHEAT)
+            if held is not None and held.body != entry.body:
+                raise Fault(f"journal check: entry {entry.seq} in this seat's name is not the one "
+                            "this program signed there: another program with this identity "
+                            "signed it (one key, two machines or accounts?); this one stops so as "
+                            "never to sign a second entry for one place")
         elif held is not None and held.fields["prev"] != entry.fields["prev"]:
             raise CheatDetected(HOST, entry.seq, self._fork_reason(entry.seq), E_CHEAT)
+
+    def _adopt(self, entry: Entry) -> None:
+        """An entry in this seat's name that its journal lacks (signed on another machine, or its
+        file lost or damaged): taken from the record into the journal, so that nothing else is
+        ever signed for that place; a fault noted."""
+        if entry.author != self.me or self.journal is None or self.me == HOST or not self.game_id:
+            return
+        if self.journal.entry(self.game_id, entry.seq) is None:
+            self.journal.write(self.game_id, entry)
+            self._fault(f"entry {entry.seq}, signed by this seat, was not in this machine's "
+                        "journal (played from another machine or account, or the journal was "
+                        "lost or damaged): taken from the record")
+
+    def _fault(self, line: str) -> None:
+        """A fault noted: in ``faults``, and in the log as "fault (nobody is named): ..."."""
+        if line not in self.faults:
+            self.faults.append(line)
+            self.log.append(f"fault (nobody is named): {line}")
 
     @staticmethod
     def _fork_reason(seq: int) -> str:
@@ -110,32 +145,51 @@ class OwnSeat(Generic[S, A, C]):
         if not mine:
             raise CheatDetected(HOST, e.seq, "contribution check: the start does not seat this peer",
                                 E_CHEAT)
+        if self.journal.lost(mine[0]) and not self.journal.finished(e.game_id):
+            self._fault("this machine's journal does not hold this seat's contribution to this "
+                        "game (it was joined from another machine or account, or the journal was "
+                        "lost or damaged): the seat is taken back as far as the game can go on "
+                        "without its secrets")
+            return mine[0]
         why = self.journal.live(mine[0], e.game_id, chain(e.prev, e))
         if why is not None:
             raise CheatDetected(HOST, e.seq, "contribution check: the start lacks this seat's fresh "
                                 f"contribution: {why} (a replayed or forged start)", E_CHEAT)
         return mine[0]
 
-    def _unseal(self, e: Entry, slot: str) -> Fields:
-        """This seat's own note in ``e``: an entry of this game (the associated data names it),
-        which a seat's own table has matched with its journal (``_check_own``)."""
-        assert self.identity is not None
-        if self.journal is not None and self.journal.finished(self.game_id):
-            raise CheatDetected(HOST, e.seq, "journal check: this seat has finished this game; "
-                                "its notes stay sealed", E_CHEAT)
-        sealed = field(e, "sealed", bytes)
-        plain = self.identity.unseal(self._aad(slot), sealed)
-        if plain is None:
-            raise RemoteProtocolError(f"entry {e.seq}: this seat's own note does not open",
-                                      E_BAD_SIGNATURE)
-        note = unpack(plain)
-        if not is_value(note) or type(note) is not dict:
-            raise RemoteProtocolError(f"entry {e.seq}: this seat's own note is not a map",
-                                      E_BAD_PARAMS)
-        return note
+    # -- secrets --------------------------------------------------------------------------------
 
-    def _aad(self, slot: str) -> bytes:
-        return self.game_id + b"/" + slot.encode()
+    def _keep(self, slot: str, value: dict[str, Any]) -> None:
+        """Keep this seat's secret before the entry that needs it is signed."""
+        self.kept[slot] = value
+        if self.journal is not None:
+            self.journal.keep_secret(self.game_id, slot, value)
+
+    def _own_secret(self, slot: str) -> dict[str, Any] | None:
+        """This seat's secret of ``slot`` (this process's, or its journal's), or ``None``."""
+        if self.journal is not None and self.journal.finished(self.game_id):
+            return None  # a finished game's secrets are erased, and never taken back
+        if slot in self.kept:
+            return self.kept[slot]
+        return self.journal.secret(self.game_id, slot) if self.journal is not None else None
+
+    @staticmethod
+    def _lost(what: str) -> Fault:
+        return Fault(f"this seat cannot go on: {what} is not in this machine's journal (it was "
+                     "played from another machine or account, or the journal was lost or "
+                     "damaged). Come back from the machine that played it; the host forfeits "
+                     "the seat if it does not come back in time")
+
+    def erase_game_secrets(self) -> None:
+        """Forget this seat's secrets of its game, in this process and in its journal (forward
+        secrecy). Called once the game's record is final (the table reached its end, where the
+        record is saved; or the seat stopped on a detected cheat)."""
+        self.kept.clear()
+        self.my_seed = None
+        if self.dealer is not None:
+            self.dealer.forget_secret()
+        if self.journal is not None and self.game_id and self.me != HOST:
+            self.journal.erase_secrets(self.game_id)
 
     # -- writing entries ----------------------------------------------------------------------
 
@@ -192,12 +246,11 @@ class OwnSeat(Generic[S, A, C]):
             value, salt = new_salt(), new_salt()
             fields = self._header("seed-commit")
             fields["commit"] = commit(b"seed", self.game_id, self.me, b"seed", value, salt)
-            fields["sealed"] = self.identity.seal(  # type: ignore[union-attr]
-                self._aad("seed"), pack({"value": value, "salt": salt})
-            )
+            self._keep("seed", {"value": value, "salt": salt})
             return self._sign(fields)
         if phase is Phase.SEED_OPEN:
-            assert self.my_seed is not None
+            if self.my_seed is None:
+                raise self._lost("this seat's seed contribution, which it must open now,")
             fields = self._header("seed-open")
             fields["value"], fields["salt"] = self.my_seed
             return self._sign(fields)
@@ -207,8 +260,8 @@ class OwnSeat(Generic[S, A, C]):
                 fields = self._header("deck")
                 public, private = self.dealer.make_deck_entry(self.transcript.head)
                 fields.update(public)
-                fields["sealed"] = self.identity.seal(  # type: ignore[union-attr]
-                    self._aad("deck"), pack(private))
+                if private:
+                    self._keep("deck", private)
                 return self._sign(fields)
             rules, view = self.game_now()
             if rules.current_player(view) == REVEAL:

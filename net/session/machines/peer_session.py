@@ -124,7 +124,8 @@ class PeerSession(PeerAgreement):
         self.own_trouble = ""
         #: table talk (``net.session.features.chat``): events ``said``, ``refused`` and ``note``
         self.chat = ChatPeer(identity, lambda kind, data: self.events.append(PeerEvent(kind, data)),
-                             lambda: len(self.table.steps) if self.table is not None else 0)
+                             lambda: len(self.table.steps) if self.table is not None else 0,
+                             self.journal)
         self.rematch = PeerRematch()  # after the end (``net.session.features.rematch``)
         #: the start this seat's rematch must carry (``None``: not a rematch)
         self.expect: Expected | None = None
@@ -428,7 +429,7 @@ class PeerSession(PeerAgreement):
             self.events.append(PeerEvent("log", line))
         self._logged = len(t.log)
         if t.phase is Phase.OVER:
-            self.journal.finish(t.game_id)
+            self.record_final()
             self._go(Step.ENDED)
             self.rematch.since = self.clock()
             self.events.append(PeerEvent("over", t.result()))
@@ -528,14 +529,20 @@ class PeerSession(PeerAgreement):
         """Take ``step``: the state ``PEER_TRANSITIONS`` says follows (the same one if none)."""
         self.state = PEER_TRANSITIONS[self.state].get(step, self.state)
 
+    def record_final(self) -> None:
+        """The record is final (the end, or a detected cheat): finished, the secrets erased."""
+        if self.table is not None and self.table.game_id:
+            self.journal.finish(self.table.game_id)  # never to be followed again
+            self.table.erase_game_secrets()  # forward secrecy (``Table.erase_game_secrets``)
+
     def _fail(self, error: Exception) -> None:
         if self.failed:  # the first reason stands (a cheat named with its evidence, say)
             return
         if self.state is PeerState.OVER:  # the game ended as it did: only the rematch is off
             self._rematch_lines(self.rematch.stop(str(error)))
             return
-        if isinstance(error, CheatDetected) and self.table is not None and self.table.game_id:
-            self.journal.finish(self.table.game_id)  # never to be followed again
+        if isinstance(error, CheatDetected):
+            self.record_final()
         self._go(Step.FAILED)
         self.error = error
         self.events.append(PeerEvent("failed", error))

@@ -6,10 +6,10 @@ one at a time, in transcript order, and for each checks, before changing anythin
 1. sequence and chain (``Transcript.check_next``), and that the entry is of this game;
 2. the signature, by the key of the seat named as author (or the host's key for ``-1``), which
    must be a valid Ed25519 key (``net.wire.identity.check_public_key``);
-2b. for a seat's own table (one given its ``Journal``): an entry in its own name must be the one
-   its journal holds for that place of this game, and an entry of another author must not stand
-   where the journal holds one of its own written after another history (the host showed this
-   seat a fork); either is the host's doing, and names it;
+2b. for a seat's own table (one given its ``Journal``): an entry of another author must not
+   stand where the journal holds one of its own written after another history (the host showed
+   this seat a fork: that names the host); what its journal lacks or holds damaged is a fault
+   (``net.session.machines.own_seat``), never a cheat;
 3. that the entry's kind is allowed in the current phase (``TRANSITIONS``) and that its author
    is the one due to write now (``writer()``);
 4. the content: the seed commitments and their openings; every deck message (keys, shuffles,
@@ -38,11 +38,11 @@ moves it. ``docs/protocol.md`` (section 8) draws the same table, and a test hold
 
 Every reader checks an entry's fields the same way before anything else of it
 (``net.session.machines.entries``): a field the kind does not have, a missing one or one of
-another type is refused, naming the field and the author. So the host's observer table, every
-peer's table and ``palazzo verify`` accept exactly the same entries; the one check only the
-author can make is that its own ``sealed`` note opens (every reader checks that it is there, as
-bytes). A seat's own table also checks what its journal holds, and signs this seat's entries
-through it (``net.session.machines.own_seat``).
+another type is refused, naming the field and the author, so the host's observer table, every
+peer's table and ``palazzo verify`` accept exactly the same entries. Only records of protocol
+version 1 carry ``sealed`` notes (checked there as bytes); no entry of version 2 carries a
+secret of any kind. A seat's own table also checks what its journal holds, keeps its secrets
+there, and signs this seat's entries through it (``net.session.machines.own_seat``).
 
 Chance steps need no entry: the fair dealer resolves them for this peer from the deck entries
 as soon as their shares are in (a lot, from the joint seed, at once). A peer applies each
@@ -63,7 +63,7 @@ from engine.registry import GameEntry, get_game
 from net.deck import group
 from net.games.dealer import FairDealer, MoveError
 from net.games.types import A, C, S
-from net.session.features.chat import check_record
+from net.session.features.chat import check_record, conflicts
 from net.session.features.timeout import check_auto, timed_out_text
 from net.session.machines.agreement import record_agreement
 from net.session.machines.commit import COMMIT_SIZE, SALT_SIZE, opens
@@ -160,6 +160,8 @@ class Table(OwnSeat[S, A, C]):
         self.seed_commits: list[bytes] = []
         self.seed_values: list[bytes] = []
         self.my_seed: tuple[bytes, bytes] | None = None
+        self.faults: list[str] = []
+        self.kept: dict[str, dict[str, Any]] = {}
         self.forfeited: set[int] = set()
         self.forfeits: list[tuple[int, str]] = []  # (seat, the host's reason), in order
         self.ended: list[int] = []
@@ -178,6 +180,9 @@ class Table(OwnSeat[S, A, C]):
         self.said_last: dict[int, tuple[int, int]] = {}
         self.live: dict[int, dict[int, tuple[int, str]]] = {}
         self.said_out: list[Fields] = []
+        #: conflicts in talk (a record that differs from a live message this reader saw), as
+        #: (seat, n, live (after, text), recorded (after, text), seq): noted, never refused
+        self.talk_conflicts: list[tuple[int, int, tuple[int, str], tuple[int, str], int]] = []
         #: every step applied to this peer's view, chance steps included, as
         #: (view before, action as this peer knows it, view after): a table screen tells them
         self.steps: list[tuple[S, A, S]] = []
@@ -249,12 +254,16 @@ class Table(OwnSeat[S, A, C]):
             apply = ahead[2]
         else:
             apply = self._check(entry)
-        talk = self._check_said(entry)  # here, never ahead: the live messages change meanwhile
+        talk = self._check_said(entry)
         self.transcript.append(entry)
         apply()
+        self._adopt(entry)
         for n, after, text in talk:
             self.said.append((entry.author, n, after, text, entry.seq))
             self.said_last[entry.author] = (n, after)
+        # here, never ahead: the live messages change meanwhile; a conflict refuses nothing
+        for n, live, recorded in conflicts(talk, self.live.get(entry.author, {})):
+            self.talk_conflicts.append((entry.author, n, live, recorded, entry.seq))
         self._follow(entry.kind)
         self._advance()
         self._follow(None)
@@ -309,8 +318,7 @@ class Table(OwnSeat[S, A, C]):
         if "said" not in entry.fields:
             return []
         last_n, last_after = self.said_last.get(entry.author, (0, 0))
-        return check_record(entry.fields["said"], entry.author, entry.seq, last_n, last_after,
-                            self.live.get(entry.author, {}))
+        return check_record(entry.fields["said"], entry.author, entry.seq, last_n, last_after)
 
     def author_key(self, author: int) -> bytes | None:
         """The key that signs ``author``'s entries (the host's for ``HOST``), or ``None``."""
@@ -379,19 +387,13 @@ class Table(OwnSeat[S, A, C]):
 
     def _on_seed_commit(self, e: Entry) -> Change:
         c = field(e, "commit", bytes, COMMIT_SIZE)
-        note = self._unseal(e, "seed") if e.author == self.me else None
-        mine = None
-        if note is not None:
-            value, salt = note["value"], note["salt"]
-            if type(value) is not bytes or type(salt) is not bytes:
-                raise RemoteProtocolError(f"entry {e.seq}: this seat's own note holds no seed",
-                                          E_BAD_PARAMS)
-            mine = (value, salt)
+        mine = self._own_secret("seed") if e.author == self.me else None
 
         def apply() -> None:
             self.seed_commits.append(c)
-            if mine is not None:
-                self.my_seed = mine
+            if mine is not None and type(mine.get("value")) is bytes \
+                    and type(mine.get("salt")) is bytes:
+                self.my_seed = (mine["value"], mine["salt"])
 
         return apply
 
@@ -417,9 +419,10 @@ class Table(OwnSeat[S, A, C]):
     def _on_deck(self, e: Entry) -> Change:
         assert self.dealer is not None
         fork = self.dealer.fork()
-        private = self._unseal(e, "deck") if e.author == self.me else None
-        if private is not None:  # this seat's own secret (a restarted peer has lost it)
-            fork.restore_secret(private)
+        if e.author == self.me and fork.keys is None:  # this seat's own key entry
+            private = self._own_secret("deck")  # a restarted program has lost it
+            if private is None or not fork.restore_secret(private):
+                raise self._lost("this seat's fair-deck key secret")
         try:
             fork.read_deck_entry(e.author, e.fields.get("msgs"), self.transcript.head, e.seq)
         except CheatDetected as err:
@@ -570,9 +573,8 @@ class Table(OwnSeat[S, A, C]):
         return record_agreement([s.name for s in self.seats], self.ended, self.forfeits)
 
     def result(self) -> dict[str, Any]:
-        """How the game ended, as plain data (``scores``, ``winners``, ``end``, ``text``), and
-        ``verdict``: "verified" once over (every entry was checked as it arrived), "verified as
-        far as it went: <how it ended>" when a forfeit cut the game short; ``agreed()``'s words."""
+        """How the game ended (``scores``, ``winners``, ``end``, ``text``); ``verdict``: "verified"
+        once over, "verified as far as it went: <how>" after a forfeit; ``agreed()``'s words."""
         over = self.phase is Phase.OVER
         agreed = self.agreed()[1] if over else "not over yet"
         rules, view = self.game_now()
@@ -586,8 +588,7 @@ class Table(OwnSeat[S, A, C]):
                 "verdict": "verified" if over else "not over yet", "agreed": agreed}
 
 
-#: entry kind -> the method that checks an entry of that kind and returns the change to make
-#: (the phase that follows is ``TRANSITIONS``'s)
+#: entry kind -> the method that checks such an entry and returns its change (``TRANSITIONS``)
 CHECKS: dict[str, Callable[[Table[Any, Any, Any], Entry], Change]] = {
     "start": Table._on_start,
     "seed-commit": Table._on_seed_commit,
