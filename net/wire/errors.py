@@ -79,7 +79,7 @@ class CheatDetected(ProtocolError):
         return f"CheatDetected({self.seat!r}, {self.step!r}, {self.reason!r})"
 
 
-class Fault(RemoteProtocolError):
+class Fault(ProtocolError):
     """Something failed that is nobody's proven cheat, for want of signed evidence (a journal
     lost or damaged, a second program with one key, a record cut short, a host that relays
     what nobody signed): it names nobody, and says what happened and what to do."""

@@ -16,7 +16,7 @@ HOST_ARGS = ["condottiere", "--players", "3", "--port", "0", "--bind", "127.0.0.
 
 #: the lines of a headless log that are not the game's own: the host's notes on connections,
 #: and the end
-NOT_THE_GAME = ("game over", "the game is over", "transcript:", "audit:", "watcher ", "seat ", "connection ", "rematch")
+NOT_THE_GAME = ("game over", "the game is over", "transcript:", "audit:", "record:", "watcher ", "seat ", "connection ", "rematch")
 
 
 def _moves(text: str) -> list[str]:

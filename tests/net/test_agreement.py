@@ -28,6 +28,7 @@ from net.session.runners.link import MemoryLink
 from net.wire.errors import HOST, CheatDetected
 from net.wire.identity import Identity
 from net.wire.transcript import Entry, Transcript
+from tests.net.conftest import SpyJournal
 from tests.net.test_attacks import readable
 
 PLAYERS = 3
@@ -50,7 +51,7 @@ def table(host_cls, game="condottiere", tmp_path=None, seed=0, **kw):
     link = MemoryLink(host)
     peers, conns = [], []
     for i in range(PLAYERS):
-        peer = Colluder(Identity.generate(), f"p{i}", journal=Journal())
+        peer = Colluder(Identity.generate(), f"p{i}", journal=SpyJournal())
         if tmp_path is not None:
             peer.evidence_folder = tmp_path / f"p{i}"
         conns.append(link.add(peer, bot(seed * 10 + i, game)))
@@ -276,7 +277,9 @@ def test_attack_fork_leak(what, coalition, tmp_path):
     # no card of the victim's opens that the history the host keeps has not shown
     everything = [*host.table.transcript.entries, forfeit,
                   *(e for posts in host.after_fork.values() for e in posts)]
-    secrets = {s: peers[s].table.dealer.secret for s in colluders}
+    # (the colluders' deck key secrets, which their journals erase at the end)
+    secrets = {s: int.from_bytes(peers[s].journal.given["deck"]["secret"], "little")
+               for s in colluders}
     assert [c for c in readable(everything, host.table, secrets) if c[2] == victim] == []
     posted_by_victim = host.after_fork.get(conns[victim], [])
     if coalition != "host and all seats but one":

@@ -144,8 +144,10 @@ def test_replayed_and_out_of_order_entries_are_refused(tolerant_game):
     run_until_due(g, cheat, conn, "play")
     t = cheat.table
     mine = [e for e in t.transcript.entries if e.author == t.me]
-    err = cheat.post_now(g.link, conn, mine[-1].to_wire())
-    assert err.code == E_OUT_OF_ORDER and "replayed" in err.message
+    held = len(g.host.table.transcript)
+    # the same bytes again (a seat giving back what the host holds) are taken as held: nothing new
+    assert cheat.post_now(g.link, conn, mine[-1].to_wire()) is None
+    assert len(g.host.table.transcript) == held
     action = t.rules.legal_actions(t.view)[0]
     data = t.rules.action_to_data(action)
     ahead = Entry.sign(cheat.identity, {**fields_for(t, kind="act", action=data),
@@ -283,8 +285,13 @@ def test_a_signed_illegal_move_relayed_by_a_colluding_host_names_its_author(play
     host_table = played.host.table
     entries = host_table.transcript.entries
     first_act = next(i for i, e in enumerate(entries) if e.kind == "act")
+    from net.session.records.journal import Journal
+
     seat_ids = {p.table.me: p.identity for p in played.peers}
-    follower = Table(played.host.identity.public_key, seat_ids[1])
+    journal = Journal()  # seat 1's secrets, which its own journal erased at the end
+    for slot, value in next(p for p in played.peers if p.table.me == 1).journal.given.items():
+        journal.keep_secret(host_table.game_id, slot, value)
+    follower = Table(played.host.identity.public_key, seat_ids[1], journal)
     for e in entries[:first_act]:
         follower.accept(e)
     author = follower.writer()

@@ -23,12 +23,14 @@ from net.session.machines.host_door import Seat
 from net.session.machines.host_session import HostSession
 from net.session.machines.peer_session import PeerSession
 from net.session.machines.table import Table
+from net.session.records.journal import Journal
 from net.session.records.verify import verify_bytes
 from net.session.runners.link import MemoryLink, RawPeer
-from net.wire.errors import E_INTERNAL, CheatDetected, RemoteProtocolError
+from net.wire.errors import E_INTERNAL, CheatDetected, Fault, RemoteProtocolError
 from net.wire.identity import Identity
 from net.wire.rpc import Codec, Notification, Request, Response
 from net.wire.transcript import MAGIC, Entry
+from tests.net.conftest import SpyJournal
 
 GAMES = {"medici": (3, {}), "condottiere": (2, {"hidden_cards": True})}
 READERS = (0, 1)  # the seats whose tables read the relayed entries (one is mostly the author)
@@ -52,8 +54,9 @@ def _played(game):
         ids = [Identity.generate() for _ in range(players)]
         host = HostSession(Identity.generate(), game, entry.rules.make_config(players, options))
         link = MemoryLink(host)
-        for i in range(players):
-            link.add(PeerSession(ids[i], f"p{i}"), entry.make_bot("greedy", random.Random(i)))
+        peers = [PeerSession(ids[i], f"p{i}", journal=SpyJournal()) for i in range(players)]
+        for i, peer in enumerate(peers):
+            link.add(peer, entry.make_bot("greedy", random.Random(i)))
         link.pump()
         assert host.finished
         entries = host.table.transcript.entries
@@ -65,7 +68,12 @@ def _played(game):
         picks = sorted({i for g in groups for i in g})
         tables: dict[int, dict[int, Table]] = {}
         for viewer in (-1, *READERS):
-            t = Table(host.identity.public_key, None if viewer < 0 else ids[viewer])
+            journal = None
+            if viewer >= 0:  # the seat's secrets, which its journal erased at the end
+                journal = Journal()
+                for slot, value in peers[viewer].journal.given.items():
+                    journal.keep_secret(host.table.game_id, slot, value)
+            t = Table(host.identity.public_key, None if viewer < 0 else ids[viewer], journal)
             tables[viewer] = {}
             for i, e in enumerate(entries):
                 if i in picks:
@@ -193,7 +201,7 @@ def test_a_peer_takes_or_refuses_any_relayed_entry_within_its_budget(budget, gam
     with budget(BUDGET):
         peer.receive_data(Codec().send(Notification("entry", (bad.to_wire(),))))
     if peer.state == "failed":
-        assert isinstance(peer.error, (CheatDetected, RemoteProtocolError)), peer.error
+        assert isinstance(peer.error, (CheatDetected, RemoteProtocolError, Fault)), peer.error
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -242,4 +250,4 @@ def test_every_number_of_every_action_kind_at_its_edges_is_taken_or_refused_in_t
                     peer.table, peer.state, peer.seat = _table(p, reader, k), "playing", reader
                     peer.receive_data(Codec().send(Notification("entry", (bad.to_wire(),))))
                 assert peer.state != "failed" or isinstance(
-                    peer.error, (CheatDetected, RemoteProtocolError)), (name, value, peer.error)
+                    peer.error, (CheatDetected, RemoteProtocolError, Fault)), (name, value, peer.error)

@@ -99,7 +99,8 @@ async def test_the_guide_walks_a_first_medici_game_at_80x24(ui, profile):
                                               "Hidden cards"]
         table = app.screen_stack[-2]
         steps = table.view.steps
-        assert "Enter: back to the table" in ui.text(app)
+        await ui.until(pilot, lambda: "Enter: back to the table" in ui.text(app),
+                       what="the note drawn")
         await pilot.pause(0.3)
         assert app.screen is note and table.view.steps == steps  # the game waits for the reader
         told: list[str] = []
@@ -153,7 +154,8 @@ async def test_guide_on_the_start_screen_opens_a_guided_game(ui, profile):
         await pilot.press("f7")
         await ui.until(pilot, lambda: isinstance(app.screen, GuideNote), what="the guide's note")
         assert app.screen_stack[-2].client.seed == guide_setup("medici").seed
-        assert "Welcome to Court of the Medici" in ui.text(app)
+        await ui.until(pilot, lambda: "Welcome to Court of the Medici" in ui.text(app),
+                       what="the note drawn")
 
 
 @pytest.mark.parametrize("on", [False, True])
