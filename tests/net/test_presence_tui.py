@@ -44,6 +44,22 @@ class _Source:
     def set_away(self, flag):
         self.said.append(flag)
 
+def _presence_app(clock, names, rejoin):
+    """A presence line on a bare app, and the source it is to show (``names``, ``rejoin``)."""
+    from textual.app import App
+
+    line = PresenceLine(clock=clock)
+
+    class _Shows(App):
+        def compose(self):
+            yield line
+
+    src = _Source()
+    src.player_names = names
+    src.rejoin_line = rejoin
+    return line, _Shows, src
+
+
 
 def test_away_after_three_minutes_without_a_key_and_back_at_the_next():
     now = [0.0]
@@ -131,18 +147,8 @@ async def test_a_joiner_that_leaves_the_table_is_left_for_the_others(profile):  
 
 
 async def test_once_the_game_is_over_nobody_is_thinking_nor_waited_for():
-    from textual.app import App
-
     now = [100.0]
-    line = PresenceLine(clock=lambda: now[0])
-
-    class _Shows(App):
-        def compose(self):
-            yield line
-
-    src = _Source()
-    src.player_names = ("Ann", "Jo")
-    src.rejoin_line = "palazzo join h:1 --code c"
+    line, _Shows, src = _presence_app(lambda: now[0], ("Ann", "Jo"), "palazzo join h:1 --code c")
     src.presence = _p(["here", "reconnecting"], due=1, wait=30)  # the last word before the end
     async with _Shows().run_test(size=(80, 24)):
         line.source = src
@@ -158,17 +164,7 @@ async def test_once_the_game_is_over_nobody_is_thinking_nor_waited_for():
 
 
 async def test_the_join_line_is_never_cut_off_at_80x24_even_with_six_players():
-    from textual.app import App
-
-    line = PresenceLine(clock=lambda: 10.0)
-
-    class _Shows(App):
-        def compose(self):
-            yield line
-
-    src = _Source()
-    src.player_names = ("Alessandro", "Benedetta", "Costanza", "Domenico", "Elisabetta", "Francesco")
-    src.rejoin_line = "palazzo join 192.168.1.20:7342 --code REED-BELL-HERON-7091"
+    line, _Shows, src = _presence_app(lambda: 10.0, ("Alessandro", "Benedetta", "Costanza", "Domenico", "Elisabetta", "Francesco"), "palazzo join 192.168.1.20:7342 --code REED-BELL-HERON-7091")
     states = ("here", "here", "reconnecting", "away", "here", "here")
     src.presence = Presence(tuple(SeatPresence(s, 0.0) for s in states), 2, 0.0, 170.0)
     async with _Shows().run_test(size=(80, 24)) as pilot:
@@ -185,18 +181,8 @@ async def test_the_join_line_is_never_cut_off_at_80x24_even_with_six_players():
 
 
 async def test_once_the_game_is_over_the_presence_line_stops_counting():
-    from textual.app import App
-
     now = [100.0]
-    line = PresenceLine(clock=lambda: now[0])
-
-    class _Shows(App):
-        def compose(self):
-            yield line
-
-    src = _Source()
-    src.player_names = ("Ann", "Jo")
-    src.rejoin_line = ""
+    line, _Shows, src = _presence_app(lambda: now[0], ("Ann", "Jo"), "")
     src.presence = _p(["away", "reconnecting"], due=-1)
     async with _Shows().run_test(size=(80, 24)):
         line.source = src
@@ -216,18 +202,8 @@ def test_a_seat_not_responding_in_words():
 
 
 async def test_while_the_host_is_gone_the_line_says_so_and_nothing_counts_toward_a_forfeit():
-    from textual.app import App
-
     now = [100.0]
-    line = PresenceLine(clock=lambda: now[0])
-
-    class _Shows(App):
-        def compose(self):
-            yield line
-
-    src = _Source()
-    src.player_names = ("Ann", "Jo")
-    src.rejoin_line = "palazzo join h:1"
+    line, _Shows, src = _presence_app(lambda: now[0], ("Ann", "Jo"), "palazzo join h:1")
     src.presence = _p(["here", "reconnecting"], due=1, wait=100)
     src.host_gone = 152.0  # this program gives up on its host then
     async with _Shows().run_test(size=(80, 24)) as pilot:
