@@ -514,3 +514,27 @@ def test_a_seat_away_while_its_disclosure_waited_gets_the_acknowledgements_again
         [str(p.error) for p in peers]
     assert host.table.transcript.entries[held.seq].body == held.body  # the same bytes again
     assert {p.table.result()["agreed"] for p in peers} == {"agreed by all 3 seats"}
+
+
+def test_attack_forged_evidence_names_nobody_and_stops_no_game():
+    """A host relays "evidence" against an honest seat: a made-up signature, the seat's real
+    acknowledgement replayed from another game, and its real acknowledgement given twice. No
+    reader names the seat, and the game goes on to an agreed end."""
+    host, link, peers, conns = table(HostSession)
+    _play_until(host, link, lambda: len(host.table.transcript) >= 12)
+    t, n = host.table, 10
+    head = t.transcript.head_at(n)
+    genuine = {"head": head, "sig": sign_ack(peers[1].identity, t.game_id, n, head)}
+    elsewhere = b"\x01" * 32
+    replayed = {"head": elsewhere, "sig": sign_ack(peers[1].identity, bytes(16), n, elsewhere)}
+    made_up = {"head": b"\x02" * 32, "sig": bytes(64)}
+    for other in (made_up, replayed, genuine):
+        item = {"kind": "two-heads", "signer": 1, "n": n, "a": genuine, "b": other}
+        for conn in host.conns:
+            host._notify(conn, "evidence", item)
+        link.deliver(host.take_output())
+    link.pump()
+    assert host.finished and [p.state for p in peers] == ["over"] * PLAYERS, \
+        [str(p.error) for p in peers]
+    assert all(cheats_named(p) == set() for p in peers)
+    assert all(p.table.result()["agreed"] == "agreed by all 3 seats" for p in peers)
