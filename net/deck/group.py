@@ -37,8 +37,10 @@ group's.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import sys
 from collections.abc import Sequence
 from typing import Final
 
@@ -161,12 +163,14 @@ class Ristretto255(Group):
     def __init__(self) -> None:
         import rbcl
 
-        try:  # rbcl writes its libsodium to a temporary file to load it: loaded, it may go
-            from rbcl import _sodium  # (on Windows the file stays while it is loaded)
-
-            os.unlink(_sodium.lib_path)
-        except (ImportError, AttributeError, OSError):
-            pass
+        # rbcl writes its libsodium to a new temporary file at every import (2.7 MB) and leaves
+        # it there; once loaded the file may go (on Windows it stays while it is loaded). The
+        # module, not the package's ``_sodium`` attribute (that is the loaded library), names it.
+        loader = sys.modules.get("rbcl._sodium")
+        lib_path = getattr(loader, "lib_path", None)
+        if isinstance(lib_path, str) and os.name != "nt":
+            with contextlib.suppress(OSError):
+                os.unlink(lib_path)
         self._mul = rbcl.crypto_scalarmult_ristretto255
         self._base = rbcl.crypto_scalarmult_ristretto255_base
         self._add = rbcl.crypto_core_ristretto255_add

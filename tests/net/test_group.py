@@ -249,3 +249,16 @@ def test_the_uniformity_check_catches_a_biased_shuffle():
 
     counts = Counter(naive(g.ScalarStream(i.to_bytes(32, "big"), TAG), 4) for i in range(24000))
     assert chi_square([counts[p] for p in counts], 1000) > 49.7
+
+
+def test_loading_the_group_leaves_no_copy_of_libsodium_in_the_temporary_folder(tmp_path):
+    """Every process that loads the group (each palazzo, each test worker) would otherwise leave
+    a 2.7 MB copy of libsodium behind in the temporary folder."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    code = "from net.deck.group import Ristretto255; Ristretto255()"
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, cwd=os.getcwd())
+    assert [p.name for p in tmp_path.iterdir()] == []
