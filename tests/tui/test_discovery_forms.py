@@ -15,7 +15,9 @@ from net.session.commands.discovery import Advertiser, Offer
 from net.session.machines.host_session import HostSession
 from net.session.runners.host import HostRunner
 from net.wire.identity import Identity
-from tests.net.test_net_forms import free_port, profile, text, until  # noqa: F401 (a fixture)
+from tests.tui.conftest import screen_text as text
+from tests.tui.conftest import until
+from tests.tui.test_net_forms import free_port
 from tui.app import PalazzoApp
 from tui.screens.find import FindGames
 from tui.screens.network import JoinScreen

@@ -18,6 +18,10 @@ from net.session.records.journal import Journal
 from net.session.runners.host import HostRunner
 from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
+from tests.tui.conftest import asking, until
+from tests.tui.conftest import screen_text as text
+from tests.tui.test_net_tui import EndApp
+from tests.tui.test_rematch_tui import RematchEndApp, _ended_game
 from tui.app import PalazzoApp
 from tui.chat import TalkScreen, phrases
 from tui.netapp import NetApp
@@ -29,9 +33,6 @@ from tui.screens.network import HostScreen, JoinScreen
 from tui.screens.start import StartScreen
 from tui.setup import GameSetup
 from tui.watch import WatchKeys, watch_net
-
-from .test_net_tui import EndApp, asking, text, until
-from .test_rematch_tui import RematchEndApp, _ended_game
 
 
 class StopsOnceScored:

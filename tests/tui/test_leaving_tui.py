@@ -17,19 +17,12 @@ from net.session.machines.peer_session import PeerSession
 from net.session.runners.host import HostRunner
 from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
+from tests.tui.conftest import asking, until
+from tests.tui.conftest import screen_text as text
 from tui.app import PalazzoApp
 from tui.netapp import NetApp, host_app
 from tui.netgame import host_net, join_net
 from tui.screens.start import StartScreen
-
-from .test_net_tui import asking, text, until
-
-
-@pytest.fixture
-def profile(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    return tmp_path
 
 
 @pytest.fixture

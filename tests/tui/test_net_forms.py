@@ -4,10 +4,11 @@ plainly on the form when no host listens, or when the code is wrong, and stays t
 
 import asyncio
 import socket
-import time
 
 import pytest
 
+from tests.tui.conftest import asking, until
+from tests.tui.conftest import screen_text as text
 from tui.app import PalazzoApp
 from tui.screens.lobby import LobbyScreen
 from tui.screens.network import HostScreen, JoinScreen
@@ -15,37 +16,10 @@ from tui.screens.start import StartScreen
 from tui.setup import GameSetup
 
 
-def text(app) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-
-
-async def until(pilot, condition, what, timeout=30.0):
-    """Let the app run until ``condition()`` holds; a hang fails it after ``timeout`` seconds of
-    this process's processor time (the machine's load does not count), or ten times that on the
-    wall clock."""
-    cpu, wall = time.process_time() + timeout, time.monotonic() + 10 * timeout
-    while not condition():
-        if time.process_time() > cpu or time.monotonic() > wall:
-            raise AssertionError(f"timed out waiting for {what}:\n{text(pilot.app)}")
-        await pilot.pause(0.01)
-
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def asking(app) -> bool:
-    s = app.screen
-    return getattr(s, "_question", None) is not None and s.view is not None and s.view.my_turn
-
-
-@pytest.fixture
-def profile(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    return tmp_path
 
 
 async def fill(pilot, selector, value):

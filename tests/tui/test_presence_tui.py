@@ -9,7 +9,8 @@ from net.session.features.presence import Presence, SeatPresence
 from net.session.machines.peer_session import PeerSession
 from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
-from tests.net.test_net_tui import asking, profile, text, until  # noqa: F401 (a fixture)
+from tests.tui.conftest import asking, until
+from tests.tui.conftest import screen_text as text
 from tui.netapp import host_app
 from tui.presence import AWAY_AFTER, PresenceLine, presence_text, waiting_text
 

@@ -14,12 +14,12 @@ from net.session.records.journal import Journal
 from net.session.records.resume import unfinished
 from net.session.runners.link import MemoryLink
 from net.wire.identity import Identity
-from tests.net.test_net_tui import asking, play_to_the_end, profile, text, until
+from tests.tui.conftest import asking, until
+from tests.tui.conftest import screen_text as text
+from tests.tui.test_net_tui import play_to_the_end
 from tui.netapp import host_app
 from tui.netclient import NetClient
 from tui.screens.end import EndScreen
-
-__all__ = ["profile"]  # the fixture, shared
 
 
 def _ended_game():

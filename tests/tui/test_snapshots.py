@@ -89,14 +89,6 @@ def test_condottiere_table_mid_game(snap_compare, size):
 # -- the other screens a player meets --------------------------------------------------------
 
 
-@pytest.fixture
-def profile(tmp_path, monkeypatch):
-    """An empty profile: no saved name, key or games of the machine's user in the pictures."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    return tmp_path
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("key", ["f3", "f4"], ids=["host_form", "join_form"])
 def test_network_forms(snap_compare, size, key, profile):

@@ -13,14 +13,14 @@ from net.session.machines.host_session import HostSession
 from net.session.machines.peer_session import PeerSession
 from net.session.runners.host import HostRunner
 from net.wire.identity import Identity
+from tests.tui.conftest import screen_text as text
+from tests.tui.conftest import until
 from tui import cli
 from tui.netapp import NetApp
 from tui.presence import watcher_news
 from tui.screens.end import EndScreen
 from tui.screens.lobby import LobbyScreen, lobby_text
 from tui.watch import WatchKeys, watch_net
-
-from .test_net_tui import profile, text, until  # noqa: F401  (profile: a fixture)
 
 
 @pytest.mark.parametrize("game, options", [("medici", {}), ("condottiere", {"hidden_cards": True})])
