@@ -2,11 +2,11 @@
 with the line to give to friends and the computer seats, then the table; the join form says
 plainly on the form when no host listens, or when the code is wrong, and stays there."""
 
-import asyncio
 import socket
 
 import pytest
 
+from tests.net.test_adapters import serve_on_loopback
 from tests.tui.conftest import asking, until
 from tests.tui.conftest import screen_text as text
 from tui.app import PalazzoApp
@@ -89,15 +89,11 @@ async def test_join_form_when_nothing_listens_stays_with_the_reason(profile):
 async def test_join_form_with_a_wrong_code(profile):
     from engine.registry import get_game
     from net.session.machines.host_session import HostSession
-    from net.session.runners.host import HostRunner
     from net.wire.identity import Identity
 
     host = HostSession(Identity.generate(), "medici", get_game("medici").rules.make_config(3, {}),
                        code="ROOK-1234")
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     app = PalazzoApp(GameSetup())
     try:
         async with app.run_test(size=(110, 34)) as pilot:

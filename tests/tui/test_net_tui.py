@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from net.session.commands.hosting import HostSettings
 from net.session.records.resume import unfinished
+from tests.net.test_adapters import serve_on_loopback
 from tests.tui.conftest import asking, until
 from tests.tui.conftest import screen_text as text
 from tui.netapp import host_app, join_app
@@ -107,16 +108,12 @@ async def test_a_join_at_the_table_and_a_wrong_code(profile):
     from engine.registry import get_game
     from net.session.machines.host_session import HostSession
     from net.session.machines.peer_session import PeerSession
-    from net.session.runners.host import HostRunner
     from net.wire.identity import Identity
 
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}),
                        code="ROOK-1234")
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     import random
 
     for i in range(2):

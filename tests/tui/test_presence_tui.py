@@ -9,6 +9,7 @@ from net.session.features.presence import Presence, SeatPresence
 from net.session.machines.peer_session import PeerSession
 from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
+from tests.net.test_adapters import serve_on_loopback
 from tests.tui.conftest import asking, until
 from tests.tui.conftest import screen_text as text
 from tui.netapp import host_app
@@ -114,15 +115,11 @@ async def test_a_joiner_that_leaves_the_table_is_left_for_the_others(profile):  
 
     from engine.registry import get_game
     from net.session.machines.host_session import HostSession
-    from net.session.runners.host import HostRunner
     from tui.netapp import join_app
 
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     others = [PeerSession(Identity.generate(), f"b{i}") for i in range(2)]
     for i, peer in enumerate(others):
         runner.add(peer, entry.make_bot("random", random.Random(i)))
