@@ -32,6 +32,7 @@ A seat or watcher (``PeerAgreement``):
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 from net.session.machines.agreement import Agreement, ack_valid, attested, discloses, sign_ack
@@ -64,9 +65,24 @@ class HostAgreement:
     def _warn(self, conn: int, msg: str) -> None:
         raise NotImplementedError  # the door's
 
+    #: (n, head) -> the host's signature of it (each head signed once)
+    _head_sigs: dict[tuple[int, bytes], bytes]
+    #: seat -> the longest head it acknowledged (one look per head)
+    _last_ack: dict[int, int]
+    #: seat -> its latest acknowledgement as relayed (sent again to a connection back)
+    _latest_acks: dict[int, dict[str, Any]]
+    #: (author, seq) of the refused posts shown to every other seat and watcher
+    _named: set[tuple[int, int]]
+
+    def _init_agreement(self) -> None:
+        self._head_sigs = {}
+        self._last_ack = {}
+        self._latest_acks = {}
+        self._named = set()
+
     def _sign_head(self, game: bytes, n: int, head: bytes) -> bytes:
         """The host's acknowledgement of ``head`` as the first ``n`` entries (signed once)."""
-        sigs: dict[tuple[int, bytes], bytes] = self.__dict__.setdefault("_head_sigs", {})
+        sigs = self._head_sigs
         if (n, head) not in sigs:
             sigs[(n, head)] = sign_ack(self.identity, game, n, head)
         return sigs[(n, head)]
@@ -98,7 +114,7 @@ class HostAgreement:
             self._broadcast("evidence", two_heads(m["signer"], m["n"], m["a"], m["b"]), but=conn)
             return
         seat, n, head = c.seat, m.get("n"), m.get("head")
-        last: dict[int, int] = self.__dict__.setdefault("_last_ack", {})
+        last = self._last_ack
         if seat is None or type(n) is not int or not last.get(seat, 0) < n <= len(t.transcript):
             self._warn(conn, "ack: ignored (a watcher's, of no length the host holds, or of no "
                        "new head: one acknowledgement per head)")
@@ -112,13 +128,13 @@ class HostAgreement:
         else:
             relayed = {"seat": seat, "n": n, "head": head, "sig": m["sig"],
                        "host": self._head_sig(n)}
-            self.__dict__.setdefault("_latest_acks", {})[seat] = relayed
+            self._latest_acks[seat] = relayed
             self._broadcast("ack", relayed, but=conn)
 
     def _resend_acks(self, conn: int) -> None:
         """To a connection just seated or watching: each other seat's latest acknowledgement
         (those relayed while it was away are lost with its old connection)."""
-        latest: dict[int, dict[str, Any]] = self.__dict__.get("_latest_acks", {})
+        latest = self._latest_acks
         seat = self.conns[conn].seat
         for s, relayed in latest.items():
             if s != seat:
@@ -129,7 +145,7 @@ class HostAgreement:
 
     def _name_refused(self, conn: int, entry: Entry, cheat: CheatDetected) -> None:
         """Show every other seat and watcher a post refused for its author's cheat."""
-        named: set[tuple[int, int]] = self.__dict__.setdefault("_named", set())
+        named = self._named
         if cheat.seat != entry.author or (entry.author, entry.seq) in named:
             return
         named.add((entry.author, entry.seq))
@@ -148,6 +164,18 @@ class PeerAgreement:
     codec: Any
     _out: bytearray
     notes: Any
+
+    #: (signer, n) of the evidence this reader has named someone by (each once)
+    _evidence_seen: set[tuple[int, int]]
+    #: where this reader keeps the evidence it checks (``None``: the user's games folder)
+    evidence_folder: Path | None
+    #: the entries shown refused that this table refused too (saved with the record)
+    refused: list[Entry]
+
+    def _init_agreement(self) -> None:
+        self._evidence_seen = set()
+        self.evidence_folder = None
+        self.refused = []
 
     def _send_note(self, method: str, payload: dict[str, Any]) -> None:
         self._out += self.codec.send(Notification(method, (payload,)))
@@ -334,13 +362,13 @@ class PeerAgreement:
         t = self.table
         start = t.transcript.entries[0]
         finding = check_two_heads(start, item)
-        seen: set[tuple[int, int]] = self.__dict__.setdefault("_evidence_seen", set())
+        seen = self._evidence_seen
         if (finding.signer, finding.n) in seen:
             return
         seen.add((finding.signer, finding.n))
         self._send_note("evidence", item)
         try:
-            where = save_two_heads(start, item, self.__dict__.get("evidence_folder"))
+            where = save_two_heads(start, item, self.evidence_folder)
             self._agreement_event("evidence", str(where))
         except OSError as e:
             log.warning("the evidence could not be saved: %s", e)
@@ -392,10 +420,4 @@ class PeerAgreement:
             if deferred:
                 dealer.defer = True
         log.info("the host showed a refused entry that this table does not refuse: ignored")
-
-    @property
-    def refused(self) -> list[Entry]:
-        """The entries shown refused that this table refused too (saved with the record)."""
-        out: list[Entry] = self.__dict__.setdefault("_refused", [])
-        return out
 

@@ -106,6 +106,7 @@ class PeerSession(PeerAgreement):
         #: entry that waits for them before it is posted
         self.agreement = Agreement()
         self._gated: Entry | None = None
+        self._init_agreement()
         self._sync_to = 0
         self._bye = ""  # a bye the host sent before it answered this connection's hello
         #: when the latest entry reached this seat live (not in a rejoin's backlog), or None
