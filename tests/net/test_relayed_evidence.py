@@ -1,0 +1,106 @@
+"""What names the host for an entry it relays (``net.session.records.relayed``): an entry that
+fails a check of its place (its author's signature, the chain) names the host only when the
+host signed it as relayed (its acknowledgement of the head after it, beside its acknowledgement
+of the head before); otherwise it is a fault that names nobody.
+
+Real sessions on the in-memory link; the attackers are ``HostSession`` subclasses that change
+only what the host controls (what it relays and what it signs)."""
+
+import pytest
+
+from net.session.machines.host_session import HostSession
+from net.session.machines.watch_session import WatchSession
+from net.session.records.evidence import verify_evidence
+from net.session.records.verify import verify_bytes
+from net.wire.errors import HOST, CheatDetected, Fault
+from net.wire.identity import Identity
+from net.wire.transcript import Entry
+from tests.net.test_agreement import cheats_named, readable, table
+
+ACT = 12  # the relayed entry the attack changes: well into the game
+
+
+class BadRelayHost(HostSession):
+    """Relays entry ``ACT`` changed, and signs the head after the changed entry: ``how`` is
+    ``"signature"`` (one bit of its author's signature flipped) or ``"chain"`` (a forfeit of
+    its own, signed, written on another head than the one it signed for the entries before)."""
+
+    how = "signature"
+    changed: Entry | None = None
+
+    def _relay(self, entry):
+        if entry.seq != ACT or self.changed is not None:
+            return super()._relay(entry)
+        if self.how == "signature":
+            sig = bytes([entry.sig[0] ^ 1]) + entry.sig[1:]
+            self.changed = Entry(entry.body, sig, entry.fields)
+        else:
+            t = self.table
+            self.changed = Entry.sign(self.identity, {
+                "game": t.game_id, "seq": entry.seq, "prev": bytes(32), "author": HOST,
+                "kind": "forfeit", "seat": 0, "reason": "no move in time"})
+        for conn, c in self.conns.items():
+            if c.seat is not None and not c.closed:
+                self._notify(conn, "entry", self._wire(self.changed))
+        return None
+
+
+@pytest.mark.parametrize("how", ["signature", "chain"])
+def test_attack_relayed_entry_the_host_signed_names_the_host_with_evidence(how, tmp_path):
+    host, link, peers, _ = table(type("Bad", (BadRelayHost,), {"how": how}), tmp_path=tmp_path)
+    watcher = WatchSession(Identity.generate(), "w")
+    watcher.evidence_folder = tmp_path / "w"
+    link.add(watcher)
+    link.pump()
+    assert host.changed is not None
+    check = "signature check" if how == "signature" else "chain check"
+    for p in [*peers, watcher]:  # a watcher checks, names and keeps it as a seat does
+        assert p.state == "failed" and isinstance(p.error, CheatDetected), (p.name, p.error)
+        assert cheats_named(p) == {HOST}  # no honest seat named
+        assert p.error.step == ACT and check in p.error.reason
+        # the evidence is kept, and checks again from the file alone
+        saved = list((tmp_path / p.name).glob("evidence-*-relayed--1-*.evidence"))
+        assert len(saved) == 1, saved
+        finding, line = verify_evidence(saved[0].read_bytes())
+        assert finding is not None and finding.signer == HOST and check in line, line
+        assert line.startswith("cheat: the host: ")
+        # verify says the same of the evidence file as the program did
+        v = verify_bytes(saved[0].read_bytes())
+        assert not v.ok and "cheat: the host" in v.text
+        # it went to the host for every other seat and watcher, as it was checked
+        assert any(e.kind == "evidence" for e in p.events)
+    # the attacker opened nothing the rules never showed
+    assert [c for c in readable(host.table.transcript.entries, host.table)] == []
+
+
+def test_an_evidence_file_with_a_changed_entry_is_rejected(tmp_path):
+    host, link, peers, _ = table(BadRelayHost, tmp_path=tmp_path)
+    link.pump()
+    saved = next((tmp_path / "p0").glob("*.evidence")).read_bytes()
+    # the entry's signature flipped back: the host's acknowledgement no longer covers it
+    at = saved.index(host.changed.sig)
+    fixed = saved[:at] + bytes([saved[at] ^ 1]) + saved[at + 1:]
+    finding, line = verify_evidence(fixed)
+    assert finding is None and line.startswith("rejected: evidence check: ")
+
+
+class UnsignedRelayHost(BadRelayHost):
+    """Relays entry ``ACT`` with its author's signature flipped, and without its own
+    acknowledgement of it (as if it were changed on the way)."""
+
+    def _wire(self, entry):
+        wire = super()._wire(entry)
+        if entry is self.changed:
+            wire["ack"] = bytes(64)
+        return wire
+
+
+def test_a_relayed_entry_nobody_signed_is_a_fault_that_names_nobody(tmp_path):
+    host, link, peers, _ = table(UnsignedRelayHost, tmp_path=tmp_path)
+    link.pump()
+    for p in peers:
+        assert p.state == "failed" and isinstance(p.error, Fault), (p.name, p.error)
+        assert "nobody is named" in str(p.error) and "bad signature" in str(p.error)
+        assert "join again" in str(p.error)
+        assert cheats_named(p) == set()
+        assert not list((tmp_path / p.name).glob("*.evidence"))
