@@ -104,3 +104,59 @@ def test_a_relayed_entry_nobody_signed_is_a_fault_that_names_nobody(tmp_path):
         assert "join again" in str(p.error)
         assert cheats_named(p) == set()
         assert not list((tmp_path / p.name).glob("*.evidence"))
+
+
+# -- each named check, from the item alone ----------------------------------------------------------
+
+
+def _signed_start():
+    import os
+
+    from net.wire.transcript import derive_game_id, genesis
+
+    host = Identity.generate()
+    seats = [Identity.generate() for _ in range(2)]
+    pairs = [(s.public_key, os.urandom(32)) for s in seats]
+    game = derive_game_id(host.public_key, pairs)
+    start = Entry.sign(host, {"game": game, "seq": 0, "prev": genesis(game), "author": HOST,
+                              "kind": "start", "host": host.public_key,
+                              "seats": [{"name": f"s{i}", "key": k, "nonce": n}
+                                        for i, (k, n) in enumerate(pairs)]})
+    return host, seats, start
+
+
+@pytest.mark.parametrize("check", ["format", "sequence", "chain", "game", "author", "signature",
+                                   "passes", "unsigned"])
+def test_a_relayed_item_names_the_host_by_the_check_its_entry_fails(check):
+    import hashlib
+    import struct
+
+    from net.session.machines.agreement import sign_ack
+    from net.session.records.evidence import check_evidence
+    from net.session.records.relayed import relayed
+    from net.wire.transcript import chain
+
+    host, seats, start = _signed_start()
+    game, n = start.game_id, 1
+    head = chain(start.prev, start)  # H(1): the start is the one entry before
+    fields = {"game": game, "seq": n, "prev": head, "author": 0, "kind": "seed-commit",
+              "commit": bytes(32)}
+    change = {"sequence": {"seq": 2}, "chain": {"prev": bytes(32)}, "game": {"game": bytes(16)},
+              "author": {"author": 5}}.get(check, {})
+    entry = Entry.sign(seats[0], {**fields, **change})
+    body, sig = entry.body, entry.sig
+    if check == "format":
+        body = b"\xc1" + body[1:]
+    if check == "signature":
+        sig = bytes([sig[0] ^ 1]) + sig[1:]
+    on = bytes(32) if check == "chain" else head  # the head the host wrote the entry on
+    after = hashlib.sha256(on + struct.pack(">I", len(body)) + body + sig).digest()
+    ack = sign_ack(host, game, n + 1, after) if check != "unsigned" else bytes(64)
+    item = relayed(n, {"head": head, "sig": sign_ack(host, game, n, head)}, body, sig, ack)
+    if check in ("passes", "unsigned"):  # an honest relay, or nothing the host signed
+        with pytest.raises(ValueError, match="evidence check: "):
+            check_evidence(start, item)
+        return
+    finding = check_evidence(start, item)
+    assert finding.signer == HOST and finding.n == n
+    assert finding.reason.startswith(f"{check} check: the host acknowledged")

@@ -224,11 +224,15 @@ class PeerAgreement:
 
     def _agreement_event(self, kind: str, data: Any) -> None:
         """An event of the agreement: ``cheat`` (named with evidence this program checked),
-        ``evidence`` (where it is kept) or ``note`` (a fault); the first and the last also go
-        to the table's log, as the presence notes do."""
+        ``evidence`` (where it is kept) or ``note`` (a fault); each also goes to the table's
+        log, as the presence notes do."""
         self._event(kind, data)
-        if kind in ("cheat", "note"):
-            self.notes.add(f"{data} (evidence checked)" if kind == "cheat" else str(data))
+        if kind == "cheat":
+            self.notes.add(f"{data} (evidence checked)")
+        elif kind == "evidence":  # a screen says where, as the commands do
+            self.notes.add(f"evidence kept in {data} (palazzo verify checks it again)")
+        elif kind == "note":
+            self.notes.add(str(data))
 
     # -- entries and heads --------------------------------------------------------------------
 
