@@ -26,7 +26,16 @@ A seat or watcher (``PeerAgreement``):
   the head it is written on;
 * re-checks every piece of evidence it is relayed before it names anyone: a refused entry on its
   own table (the author named only if the table refuses it too, and the game goes on), a
-  two-heads item by its signatures.
+  two-heads, relayed or talk item by its signatures;
+* names the host for a relayed entry that fails its format, chain, game or signature only when
+  the host signed it as relayed (``_bad_relay``, ``net.session.records.relayed``); otherwise
+  that is a fault that names nobody;
+* keeps at once, in a file ``palazzo verify`` checks again, every piece of evidence it names
+  someone by: an entry its table refused naming its author, two heads, a relayed item, and the
+  conflicts in talk the talk noted (``_keep_talk``: they stop no game);
+* stops on a fault when an entry it holds back has waited ``ACK_WAIT`` seconds (and twice the
+  turn limit) for acknowledgements of seats the host says are here (``_withheld``): the host
+  may be withholding them, and nothing signed shows it.
 """
 
 from __future__ import annotations
