@@ -160,3 +160,48 @@ def test_a_relayed_item_names_the_host_by_the_check_its_entry_fails(check):
     finding = check_evidence(start, item)
     assert finding.signer == HOST and finding.n == n
     assert finding.reason.startswith(f"{check} check: the host acknowledged")
+
+
+def test_a_seat_stopped_by_an_entry_changed_on_the_way_joins_again_and_the_game_goes_on(
+        make_game, tamper):
+    """The fault names nobody and costs nothing: the entry comes again, as it was signed, to
+    the seat's program joining again with its key and journal, and the game ends agreed."""
+    from net.session.machines.peer_session import PeerSession
+    from net.session.records.journal import Journal
+    from net.wire.rpc import Notification
+
+    g = make_game(3)
+    journal = Journal()
+    for i in range(3):
+        g.add_bot(i, journal=journal if i == 1 else None)
+    victim = g.peers[1]
+    changed = []
+
+    def change(e):
+        if isinstance(e, Notification) and e.method == "entry" and not changed \
+                and Entry.parse(e.params[0]["body"], e.params[0]["sig"]).seq == 6:
+            changed.append(e)
+            sig = e.params[0]["sig"]
+            return [Notification("entry", ({**e.params[0], "sig": bytes([sig[0] ^ 1]) + sig[1:]},))]
+        return [e]
+
+    tamper(g, g.conns[1], change)
+    g.link.pump()
+    assert changed and victim.state == "failed" and isinstance(victim.error, Fault)
+    assert "join again" in str(victim.error) and "nobody is named" in str(victim.error)
+    g.link.drop(g.conns[1])
+    again = PeerSession(victim.identity, victim.name, code=g.host.code, journal=journal)
+    g.link.add(again, _bot())
+    g.link.pump()
+    assert g.host.finished and again.state == "over", (again.state, again.error)
+    assert again.table.transcript.to_bytes() == g.host.table.transcript.to_bytes()
+    assert again.table.agreed()[0]
+    assert all(e.kind != "cheat" for p in [*g.peers, again] for e in p.events)
+
+
+def _bot():
+    import random
+
+    from engine.registry import get_game
+
+    return get_game("medici").make_bot("greedy", random.Random(9))
