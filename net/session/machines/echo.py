@@ -351,8 +351,8 @@ class PeerAgreement:
             self._two_entries(entry, ack)
             raise
         if t.transcript.entries[entry.seq].body != entry.body and not self._two_entries(entry, ack):
-            raise Fault(f"the host relayed another entry {entry.seq} than the one this reader "
-                        "holds there, and nothing it signed shows two histories (its "
+            raise Fault(f"history check: the host relayed another entry {entry.seq} than the one "
+                        "this reader holds there, and nothing it signed shows two histories (its "
                         "acknowledgement of it does not check); join again")
 
     def _bad_relay(self, n: int, body: Any, sig: Any, ack: Any, why: str) -> ProtocolError:
@@ -378,10 +378,10 @@ class PeerAgreement:
         """An entry beyond this reader's length is a fault: nobody signed what is missing."""
         held = len(self.table.transcript)
         if entry.seq > held:
-            raise Fault(f"the host sent entry {entry.seq} while this seat holds {held} (the host "
-                        "may have lost part of its record, say to a disk failure); this seat's "
-                        "record is saved, and it may join again once the host has its record "
-                        "back", E_OUT_OF_ORDER)
+            raise Fault(f"sequence check: the host sent entry {entry.seq} while this seat holds "
+                        f"{held} (the host may have lost part of its record, say to a disk "
+                        "failure); this seat's record is saved, and it may join again once the "
+                        "host has its record back", E_OUT_OF_ORDER)
 
     # -- holding what discloses ---------------------------------------------------------------
 
