@@ -12,6 +12,7 @@ with evidence it checked itself, or, for a fault, nobody; and no honest party is
 import copy
 import logging
 import random
+from pathlib import Path
 
 import msgpack
 import pytest
@@ -495,6 +496,11 @@ def test_attack_cheat_named_to_every_seat():
             record.append(e)
         v = verify_bytes(record.to_bytes() + msgpack.packb([cheat.forged.body, cheat.forged.sig]))
         assert v.kind == "cheat" and v.seat == 0 and "shuffle: t1" in v.text  # offline, again
+        # every seat and the watcher kept that very file when it named the author
+        kept = [e.data for e in p.events if e.kind == "evidence"]
+        assert len(kept) == 1 and kept[0].endswith(f"-refused-{cheat.forged.seq}.palazzo")
+        again = verify_bytes(Path(kept[0]).read_bytes())
+        assert (again.kind, again.seat, again.text) == (v.kind, v.seat, v.text)
         assert p.state == "over" and p.table.result()["agreed"] == "agreed by all 3 seats"
     assert cheat.state == "over"
     assert all(e.kind != "cheat" for e in cheat.events)  # the honest are never named

@@ -154,6 +154,7 @@ class HostSession(HostGather, HostDoor, HostAgreement):
         self._held: list[tuple[int, Request]] = []  # posts that wait for the gathering to end
         self._tails: dict[int, list[Entry]] = {}  # a seat's own entries at the end of a supply
         self._turns: list[tuple[int, int, Request]] = []  # hellos waiting for a code check
+        self._init_agreement()  # the echo's (``net.session.machines.echo``)
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
