@@ -20,8 +20,6 @@ import socket
 import time
 from pathlib import Path
 
-import pytest
-
 from net.session.commands.hosting import EXIT_ONE_SIDE
 from tests.e2e.test_network_e2e import TIMEOUT, _join_line, _palazzo, _transcript
 
@@ -144,11 +142,6 @@ def test_a_frozen_join_is_not_responding_and_a_frozen_host_is_gone_then_back(tmp
     _verified_and_same(tmp_path, logs)
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known defect: a seat frozen while another seat is due holds that seat's next disclosure "
-    "(it waits for the frozen seat's acknowledgement) and the host forfeits only the seat due, "
-    "so the game stalls until the frozen seat is due; the grace must run while the game waits "
-    "on a seat's acknowledgement"))
 def test_a_join_killed_before_the_end_and_run_again_after_it_receives_the_end(tmp_path):
     """The game ends while a seat is away: bot2 is frozen while due, forfeits after a short
     grace, and its program is killed; the same join line run after the end is sent the end by a

@@ -56,6 +56,7 @@ class HostAgreement:
     table: Any
     conns: dict[int, Any]
     seats: list[Any]
+    acks: Any
 
     def _broadcast(self, method: str, payload: dict[str, Any], but: int | None = None,
                    first: tuple[int | None, ...] = ()) -> None:
@@ -113,6 +114,7 @@ class HostAgreement:
             relayed = {"seat": seat, "n": n, "head": head, "sig": m["sig"],
                        "host": self._head_sig(n)}
             self.__dict__.setdefault("_latest_acks", {})[seat] = relayed
+            self.acks.ack(seat, n)  # what it owes (``net.session.features.acks``)
             self._broadcast("ack", relayed, but=conn)
 
     def _resend_acks(self, conn: int) -> None:

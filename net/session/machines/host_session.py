@@ -42,6 +42,7 @@ from collections.abc import Callable
 from typing import Any
 
 from net.session.features import limits, liveness, watch
+from net.session.features.acks import AckBook, HostDeadlines
 from net.session.features.chat import ChatHost
 from net.session.features.code import CodeGuard
 from net.session.features.limits import QuietLog, StrangerNews
@@ -83,7 +84,7 @@ log = logging.getLogger("palazzo.net")
 END_WAIT = 20.0
 
 
-class HostSession(HostGather, HostDoor, HostAgreement):
+class HostSession(HostGather, HostDoor, HostAgreement, HostDeadlines):
     """The host: lobby, seats, the start, and the checked relay of every entry."""
 
     def __init__(
@@ -115,6 +116,7 @@ class HostSession(HostGather, HostDoor, HostAgreement):
         #: who is here, and the grace period for a seat that went (``net.session.features.presence``)
         self.presence = HostPresence(clock, grace)
         self.hearing = liveness.Hearing(clock)  # the loop-lag rule of the heartbeat
+        self.acks = AckBook(clock)  # who acknowledged what (``net.session.features.acks``)
         self.table = Table(identity.public_key, None)
         self.chat = ChatHost(self.table, clock)  # table talk (``net.session.features.chat``)
         self.seats: list[Seat] = []
@@ -259,7 +261,7 @@ class HostSession(HostGather, HostDoor, HostAgreement):
         self._track_due()
         deadline = self._deadline()
         if deadline is not None and now >= deadline[0] and not self._gathering():
-            self._write({"kind": "forfeit", "seat": self._due[0], "reason": deadline[1]})
+            self._write({"kind": "forfeit", "seat": deadline[2], "reason": deadline[1]})
         self._send_presence()
         return self.take_output()
 
@@ -282,26 +284,15 @@ class HostSession(HostGather, HostDoor, HostAgreement):
                     log.info("seat %s (%s) is not responding", c.seat, self.seats[c.seat].name)
                 self.presence.silent(c.seat)
 
-    def _deadline(self) -> tuple[float, str] | None:
-        """When the host forfeits the seat due now, and why (``HostPresence.deadline``)."""
-        who, _ = self._due
-        if who is None or who == HOST or self.table.phase in (
-                Phase.LOBBY, Phase.OVER):
-            return None
-        limit = None if self.turn_timeout is None else \
-            self.turn_timeout * (2 if self.on_timeout == "bot" else 1)
-        return self.presence.deadline(who, self._due_since, limit, self.seats[who].name)
-
     def _send_presence(self) -> None:
         """Tell every seated connection and every watcher who is here, when something changed
         (throttled)."""
         if self.finished or self.closed or not self.presence.started:
             return
         self.presence.watchers = self.watchers()
-        deadline = self._deadline()
+        deadline, start, acks = self._presence_now()  # ``net.session.features.acks``
         who = self._due[0] if self.table.phase is not Phase.OVER else None
-        m = self.presence.take(who, None if deadline is None else deadline[0],
-                               self._due_since, self._due[1])
+        m = self.presence.take(who, deadline, start, self._due[1], acks)
         if m is not None:
             self._broadcast("presence", m)
 
@@ -518,6 +509,8 @@ class HostSession(HostGather, HostDoor, HostAgreement):
         if self.on_entry is not None:
             self.on_entry(entry)
         self.chat.entry(entry)
+        self.acks.head(entry.seq + 1)
+        self.acks.ack(entry.author, entry.seq + 1)  # its entry signs the head after it
         # first to its author (its post answered), then to the seat that writes next
         self._broadcast("entry", self._wire(entry), first=(entry.author, self.table.writer()))
         self._track_due()
@@ -545,8 +538,10 @@ class HostSession(HostGather, HostDoor, HostAgreement):
         the turn clock starts now."""
         if self.table.transcript.entries:
             raise LocalProtocolError("only a fresh host session takes a saved game")
+        self.acks.restored()
         for entry in entries:
             self.table.accept(entry)
+            self.acks.ack(entry.author, entry.seq + 1)
         self.seats = [Seat(s.name, s.key, None, s.nonce, ready=True) for s in self.table.seats]
         self.presence.begin([False] * len(self.seats))
         self._track_due()
