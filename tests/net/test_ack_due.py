@@ -8,7 +8,7 @@ project's own ``PeerSession`` and ``HostSession``."""
 import random
 
 from engine.registry import get_game
-from net.session.features.acks import ACK_SLACK, AckBook, ack_deadline, turn_start
+from net.session.features.acks import ACK_LEAST, ACK_SLACK, AckBook, ack_deadline, turn_start
 from net.session.features.presence import HostPresence
 from net.session.machines.host_session import HostSession
 from net.session.machines.peer_session import PeerSession
@@ -93,7 +93,11 @@ def test_a_seat_that_owes_an_acknowledgement_is_forfeited_at_the_limit_or_after_
     assert ack_deadline({1: 1000.0}, presence, 30, names) == (
         1030.0, "Bo did not acknowledge within 30 seconds", 1)
     assert ack_deadline({1: 1000.0}, presence, None, names) == (
-        1020.0, "Bo did not acknowledge within 20 seconds", 1)  # no limit: the grace
+        1000.0 + ACK_LEAST, f"Bo did not acknowledge within {ACK_LEAST:g} seconds", 1)
+    presence.grace = 50
+    assert ack_deadline({1: 1000.0}, presence, None, names) == (
+        1050.0, "Bo did not acknowledge within 50 seconds", 1)  # no limit: the grace
+    presence.grace = 20
     clock.now = 1005.0
     presence.lost(2)
     assert ack_deadline({1: 1000.0, 2: 1001.0}, presence, 60, names) == (

@@ -19,7 +19,9 @@ only the seat due, would stall the game or forfeit the honest writer. Rules (``d
   disclosure for it: the game waits on it.
 * A seat that owes an acknowledgement is due for the host's deadlines, as the writer is: it is
   forfeited ``ack_limit`` seconds after it began to owe (the turn limit, twice it with
-  ``--on-timeout bot``; the grace period when there is no turn limit) with the reason "<name>
+  ``--on-timeout bot``; without a turn limit, the grace period, but at least ``ACK_LEAST``
+  seconds, so that an honest seat slow to check a large entry is not taken for a withholder
+  under a short grace) with the reason "<name>
   did not acknowledge within <n> seconds", or, while it is gone (reconnecting, silent, left),
   ``grace`` seconds after the later of its going and its owing, with "<name> did not come back
   within <n> seconds". The writer who waited on it is never charged for the wait.
@@ -47,6 +49,8 @@ from net.wire.errors import HOST
 
 #: seconds an acknowledgement may take before the game is said to wait on it
 ACK_SLACK = 1.0
+#: without a turn limit, the seconds a seat that is here may owe an acknowledgement, at least
+ACK_LEAST = 30.0
 
 
 class AckBook:
@@ -109,7 +113,7 @@ def ack_deadline(owing: dict[int, float], presence: HostPresence, limit: float |
                  names: list[str]) -> tuple[float, str, int] | None:
     """The first forfeit of a seat that owes an acknowledgement: when, why, and which seat."""
     grace = presence.grace
-    ack_limit = limit if limit is not None else grace
+    ack_limit = limit if limit is not None else None if grace is None else max(grace, ACK_LEAST)
     found: list[tuple[float, str, int]] = []
     for seat, since in owing.items():
         name = names[seat]

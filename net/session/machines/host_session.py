@@ -521,8 +521,8 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostDeadlines):
             for conn, c in list(self.conns.items()):  # a hello not yet answered gets the end
                 if not c.closed and (c.seat is not None or c.watcher is not None):
                     self._notify(conn, "bye", {"reason": "the game is over"})
-                    if c.seat is not None:
-                        self.ended_for.add(c.seat)
+                    if c.seat is not None and self.presence.state(c.seat) != "silent":
+                        self.ended_for.add(c.seat)  # a silent seat may never read it
             if self.rematch.begin([s.key for s in self.seats],
                                   [s.conn is not None for s in self.seats]):
                 self._rematch_news()
