@@ -238,3 +238,65 @@ def test_attack_host_withholding_acks_forfeits_only_by_its_own_word():
     assert not any(_named(p) for p in peers)
     for p in peers[1:]:
         assert p.table.result()["agreed"].startswith("one side's record: seats p0 did not sign")
+
+
+# -- one clock across restarts ------------------------------------------------------------------
+
+
+def test_a_restarted_host_keeps_the_turns_start_and_leaves_at_least_a_short_while():
+    from net.session.features.acks import RESUME_LEAST, resumed_since
+
+    assert resumed_since(500.0, 10_000.0, 9_990.0, 60) == 490.0  # down 10 s: 50 s left
+    assert resumed_since(500.0, 10_000.0, 9_900.0, 60) == 500.0 + RESUME_LEAST - 60  # down long
+    assert resumed_since(500.0, 10_000.0, 9_990.0, 5) == 500.0  # a limit under the least: whole
+    assert resumed_since(500.0, 10_000.0, 9_000.0, None) == -500.0  # no limit: as it was
+    assert resumed_since(500.0, 10_000.0, 10_050.0, 60) == 500.0  # a clock set back: from now
+
+
+def test_a_restarted_hosts_deadline_is_the_one_every_returning_screen_counts_down_to(
+        make_game, tmp_path):
+    import os
+
+    from net.session.records.resume import HostRecord, keep_record, resume_session, unfinished
+    g = make_game(3, game="medici")
+    keep_record(g.host, {"code": None}, base=tmp_path)
+    for i in range(3):
+        g.add_bot(i)
+    while True:  # on until a player has a decision to make, nothing else under way
+        moved = True
+        while moved:
+            moved = False
+            for conn, peer in list(g.link.peers.items()):
+                data = peer.data_to_send()
+                if data:
+                    g.link.send(conn, data)
+                    moved = True
+        assert not g.host.finished
+        if len(g.host.table.transcript) >= 30 and any(p.decision_due() for p in g.peers):
+            break
+        for conn, peer in list(g.link.peers.items()):
+            if peer.decision_due():
+                peer.act(g.link.bots[conn].choose(peer.view, peer.table.me))
+    held = len(g.host.table.transcript)
+    (record,) = unfinished(g.host.identity.public_key, base=tmp_path)
+    wall = 1_800_000_000.0
+    os.utime(record.folder / "entries", (wall - 25, wall - 25))  # its last entry, 25 s ago
+    clock = FakeClock()
+    host = resume_session(g.host.identity, HostRecord(record.folder), turn_timeout=60,
+                          clock=clock, wall=lambda: wall)
+    link = MemoryLink(host)
+    for peer in g.peers:
+        peer.connection_lost()
+        peer.reconnect()
+        link.add(peer)  # nobody moves: the clock is looked at
+    link.pump()
+    clock.now += 1
+    link.pump()
+    writer = host.table.writer()
+    assert writer is not None and writer >= 0 and len(host.table.transcript) == held
+    deadline = host._deadline()
+    assert deadline is not None and deadline[2] == writer
+    assert deadline[0] - clock.now == 60 - 25 - 1  # the turn counted from before the restart
+    for p in g.peers:  # every screen, back on a new connection, counts down to it
+        assert p.presence is not None and p.presence.due == writer and p.presence.hosts_clock
+        assert abs(p.presence.wait(p.clock()) - 34) <= 1

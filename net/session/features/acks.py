@@ -28,6 +28,11 @@ only the seat due, would stall the game or forfeit the honest writer. Rules (``d
 * The seat due to write is charged its turn limit from when every seat it may wait on has
   acknowledged the head it writes on (``turn_start``); acknowledgements that come within
   ``ACK_SLACK`` seconds leave its turn as it was (counted from when it became due).
+* **One clock across restarts.** A restarted host counts the turn from when its last entry was
+  saved (``resumed_since``: the wall-clock time of its record's last write), not from its
+  restart: the deadline every screen counted down to stays. A host that was down for longer
+  than the limit leaves the seat due at least ``RESUME_LEAST`` seconds. Until a new entry is
+  written, acknowledgements given again after the restart do not move the writer's turn.
 * Every presence says which seats the game waits on for an acknowledgement (``acks``: those
   that have owed one for ``ACK_SLACK`` seconds at least) and the seconds before the host
   forfeits the first of them (``ack_wait``); every screen says "waiting for Jo to acknowledge".
@@ -51,6 +56,8 @@ from net.wire.errors import HOST
 ACK_SLACK = 1.0
 #: without a turn limit, the seconds a seat that is here may owe an acknowledgement, at least
 ACK_LEAST = 30.0
+#: seconds a restarted host leaves the seat due, at least, whatever its turn's saved start
+RESUME_LEAST = 20.0
 
 
 class AckBook:
@@ -63,6 +70,8 @@ class AckBook:
         self.relayed: dict[int, float] = {}  # n -> when the head of n entries became the host's
         self.acked: dict[int, int] = {}  # seat -> the longest prefix it acknowledged
         self.acked_at: dict[int, float] = {}  # seat -> when that prefix grew last
+        #: the length a restarted host resumed at (-1: not restarted)
+        self.restored_at = -1
 
     def restored(self) -> None:
         """A restarted host: every head it holds is its own from now on."""
@@ -107,6 +116,16 @@ def turn_start(due_since: float, settled: float | None, now: float) -> float | N
     if settled is None:
         return None if now - due_since >= ACK_SLACK else due_since
     return due_since if settled - due_since < ACK_SLACK else settled
+
+
+def resumed_since(now: float, wall: float, written: float, limit: float | None) -> float:
+    """A restarted host's start of the turn under way, on its clock ``now`` (wall-clock time
+    ``wall``): when its last entry was ``written`` (wall-clock time), but late enough that the
+    seat due has ``RESUME_LEAST`` seconds left, at least, under ``limit``."""
+    since = now - max(0.0, wall - written)
+    if limit is not None:
+        since = max(since, now + min(RESUME_LEAST, limit) - limit)
+    return since
 
 
 def ack_deadline(owing: dict[int, float], presence: HostPresence, limit: float | None,
@@ -173,7 +192,10 @@ class HostDeadlines:
         return self.acks.owing(len(self.table.transcript), self._waits_on())
 
     def _turn_start(self) -> float | None:
-        settled = self.acks.settled(len(self.table.transcript), self._waits_on())
+        length = len(self.table.transcript)
+        settled = self.acks.settled(length, self._waits_on())
+        if settled is not None and length == self.acks.restored_at:  # given again: in time
+            return self._due_since
         return turn_start(self._due_since, settled, self.clock())
 
     def _writer_deadline(self) -> tuple[float, str] | None:

@@ -42,7 +42,7 @@ from collections.abc import Callable
 from typing import Any
 
 from net.session.features import limits, liveness, watch
-from net.session.features.acks import AckBook, HostDeadlines
+from net.session.features.acks import AckBook, HostDeadlines, resumed_since
 from net.session.features.chat import ChatHost
 from net.session.features.code import CodeGuard
 from net.session.features.limits import QuietLog, StrangerNews
@@ -532,10 +532,11 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostDeadlines):
         if due != self._due:
             self._due, self._due_since = due, self.clock()
 
-    def restore(self, entries: list[Entry]) -> None:
+    def restore(self, entries: list[Entry], written: float | None = None) -> None:
         """Go on with a game from its saved entries (a restarted host): each is checked again
         by the observer table; the start's seats are seated, away until their keys say hello;
-        the turn clock starts now."""
+        the turn clock runs from ``written`` (the wall-clock time its last entry was saved:
+        ``net.session.features.acks.resumed_since``), or from now."""
         if self.table.transcript.entries:
             raise LocalProtocolError("only a fresh host session takes a saved game")
         self.acks.restored()
@@ -545,6 +546,9 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostDeadlines):
         self.seats = [Seat(s.name, s.key, None, s.nonce, ready=True) for s in self.table.seats]
         self.presence.begin([False] * len(self.seats))
         self._track_due()
+        if written is not None:  # one clock across restarts
+            self._due_since = resumed_since(self.clock(), self.wall(), written, self._limit())
+        self.acks.restored_at = len(entries)
         self.finished = self.table.phase is Phase.OVER
         self._gather_until = self.clock() + GATHER_WAIT
 
