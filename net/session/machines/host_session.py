@@ -84,7 +84,7 @@ log = logging.getLogger("palazzo.net")
 END_WAIT = 20.0
 
 
-class HostSession(HostGather, HostDoor, HostAgreement, HostDeadlines):
+class HostSession(HostGather, HostDoor, HostAgreement, HostDeadlines, liveness.HostHeartbeat):
     """The host: lobby, seats, the start, and the checked relay of every entry."""
 
     def __init__(
@@ -181,11 +181,8 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostDeadlines):
         c = self.conns.get(conn)
         if c is None or c.closed or c.muted:
             return []
-        c.heard = self.clock()  # a sign of life (``net.session.features.liveness``)
-        if c.seat is not None and self.presence.started and data \
-                and self.presence.state(c.seat) == "silent":
-            log.info("seat %s (%s) is responding again", c.seat, self.seats[c.seat].name)
-            self.presence.heard(c.seat)
+        if data:
+            self._heard(c)  # a sign of life (``net.session.features.liveness``)
         try:  # frames are parsed one by one: those after a close are never looked at
             for event in c.codec.iter_events(data):
                 if c.closed or c.muted:
@@ -264,25 +261,6 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostDeadlines):
             self._write({"kind": "forfeit", "seat": deadline[2], "reason": deadline[1]})
         self._send_presence()
         return self.take_output()
-
-    def _heartbeat(self, now: float) -> None:
-        """Ping every seated connection and watcher every ``liveness.BEAT_EVERY`` seconds; a
-        seat silent for ``liveness.SEAT_QUIET`` is "not responding" (``net.session.features.liveness``;
-        the host's own seats, in process, are never pinged)."""
-        lagged = self.hearing.tick()
-        for conn, c in list(self.conns.items()):
-            if c.closed or not c.address or (c.seat is None and c.watcher is None):
-                continue
-            if lagged:  # this loop did not run: nobody could be heard
-                c.heard = now
-            if now - c.beat >= liveness.BEAT_EVERY and not c.beating:  # one at a time: a
-                c.beat, c.beating = now, True  # peer that was stopped answers one, not a heap
-                self._send(conn, Request(c.codec.next_msgid(), "ping", ()))
-            if c.seat is not None and self.presence.started and \
-                    now - c.heard >= liveness.SEAT_QUIET:
-                if self.presence.state(c.seat) in ("here", "away"):
-                    log.info("seat %s (%s) is not responding", c.seat, self.seats[c.seat].name)
-                self.presence.silent(c.seat)
 
     def _send_presence(self) -> None:
         """Tell every seated connection and every watcher who is here, when something changed
@@ -559,7 +537,8 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostDeadlines):
         return {
             "game": self.game, "players": self.players,
             "seats": [{"seat": i, "name": s.name, "fp": fingerprint(s.key), "key": s.key,
-                       "ready": s.ready, "online": s.conn is not None}
+                       "ready": s.ready, "online": s.conn is not None,
+                       **({"silent": True} if s.conn in self.quiet_lobby else {})}
                       for i, s in enumerate(self.seats)],
             **({"watchers": watching} if watching else {}),
             "table": self.table_settings(),
