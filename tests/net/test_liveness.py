@@ -264,3 +264,26 @@ def test_attack_a_seat_answering_pings_it_was_never_sent_is_only_alive(make_game
 def test_the_line_while_the_host_is_gone_says_how_long_it_is_tried():
     assert gone_line(52.2) == "the host is gone; trying again (0:53 left)"
     assert gone_line(-3) == "the host is gone; trying again (0:00 left)"
+
+
+def test_a_seat_frozen_in_the_lobby_is_not_responding_on_every_screen_until_it_answers(
+        make_game, clock):
+    g = make_game(3, clock=clock)
+    for i in range(2):
+        _seat(g, clock, i)
+    g.link.pump()
+    assert g.host.table.phase == "lobby"
+    frozen = _freeze(g, 1)
+    _seconds(g, clock, liveness.SEAT_QUIET - 1)
+    assert not any(s.get("silent") for s in g.peers[0].lobby["seats"])
+    _seconds(g, clock, 1.5)
+    assert [s.get("silent", False) for s in g.peers[0].lobby["seats"]] == [False, True]
+    assert [s.get("silent", False) for s in g.host.lobby()["seats"]] == [False, True]
+    from tui.screens.lobby import lobby_text
+
+    assert "p1" in lobby_text(g.peers[0].lobby).plain.split("(not responding)")[0]
+    frozen.thaw()
+    g.link.pump()
+    assert not any(s.get("silent") for s in g.peers[0].lobby["seats"])
+    assert not any(s.get("silent") for s in g.peers[1].lobby["seats"])
+    assert "not responding" not in lobby_text(g.peers[0].lobby).plain

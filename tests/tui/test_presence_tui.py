@@ -35,6 +35,17 @@ def test_the_words_of_presence():
         "Waiting for Jo to come back"  # away, not gone: no join line to give
 
 
+def test_the_waiting_line_names_the_seat_whose_acknowledgement_the_game_waits_on():
+    from dataclasses import replace
+
+    p = replace(_p(["here", "here", "silent"], due=0, wait=300), acks=(2,), ack_deadline=142.0)
+    names = ["Ann", "Jo", "Cy"]
+    assert waiting_text(p, names, "palazzo join h:1", 100.0) == \
+        "Waiting for Cy to acknowledge, who is not responding (0:42 left): palazzo join h:1"
+    here = replace(p, seats=p.seats[:2] + (SeatPresence("here", 25.0),), ack_deadline=None)
+    assert waiting_text(here, names, "palazzo join h:1", 100.0) == "Waiting for Cy to acknowledge"
+
+
 class _Source:
     presence = None
     player_names = ()

@@ -77,6 +77,8 @@ def lobby_text(lobby: dict[str, Any], me: bytes | None = None, my_fp: str = "") 
     for s in seats:
         mark = "ready" if s.get("ready") else "not ready"
         away = "" if s.get("online", True) else "  (away)"
+        if s.get("silent"):
+            away += "  (not responding)"
         mine = "  <- you" if s.get("fp") == my_fp else ""
         t.append(f" {s.get('seat', 0) + 1}. {s.get('name', '?'):<20} {s.get('fp', '')}  ")
         t.append(mark, style="bold green" if s.get("ready") else "yellow")

@@ -44,6 +44,7 @@ def lobby_line(lobby: dict[str, Any]) -> str:
     seats = [x for x in given if type(x) is dict] if type(given) is list else []
     line = f"lobby {len(seats)}/{lobby.get('players')}: " + (", ".join(
         f"{x.get('name')} [{x.get('fp')}]" + ("" if x.get("online") else " (away)")
+        + (" (not responding)" if x.get("silent") else "")
         for x in seats) or "no seat taken yet")
     watchers = lobby.get("watchers")
     if type(watchers) is list and watchers:  # the host's word: at most 8 names of 32

@@ -87,6 +87,7 @@ class HostAgreement:
     table: Any
     conns: dict[int, Any]
     seats: list[Any]
+    acks: Any
 
     def _broadcast(self, method: str, payload: dict[str, Any], but: int | None = None,
                    first: tuple[int | None, ...] = ()) -> None:
@@ -159,6 +160,7 @@ class HostAgreement:
             note = {"seat": seat, "n": n, "head": head, "sig": m["sig"],
                     "host": self._head_sig(n)}
             self._latest_acks[seat] = note
+            self.acks.ack(seat, n)  # what it owes (``net.session.features.acks``)
             self._broadcast("ack", note, but=conn)
 
     def _resend_acks(self, conn: int) -> None:

@@ -494,8 +494,8 @@ class Table(OwnSeat[S, A, C]):
                                 "characters", E_BAD_PARAMS)
         if not 0 <= seat < self.players or seat in self.forfeited:
             raise CheatDetected(HOST, e.seq, f"no seat {seat} to forfeit", E_BAD_PARAMS)
-        if seat != self.writer():  # only the seat the game waits for can have run out of time
-            raise CheatDetected(HOST, e.seq, f"seat {seat} is not the one due to write",
+        if seat in self.ended:  # the game waits for the writer and for acknowledgements
+            raise CheatDetected(HOST, e.seq, f"seat {seat} signed its end already",
                                 E_NOT_YOUR_TURN)
 
         in_end = self.phase is Phase.END
