@@ -45,7 +45,7 @@ from net.session.features.rematch import Expected
 from net.session.machines.conversation import printable_line
 from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
 from net.session.records.disk import check_writable
-from net.session.runners.peer import PeerGone, PeerRunner
+from net.session.runners.peer import LEAVE_TRY, PeerGone, PeerRunner
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
 
@@ -212,9 +212,15 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
     async def play() -> None:
         loop = asyncio.get_running_loop()
         quits = (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM))
+        def leave() -> None:
+            again = runner.left
+            runner.leave()
+            if runner.session.leaving and not again:  # down: it reconnects to say so
+                say(f"leaving: telling the host (at most {LEAVE_TRY:g} s; again to quit now)")
+
         for sig in quits:  # quitting (or a closed terminal) tells the host first
             with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, runner.leave)
+                loop.add_signal_handler(sig, leave)
         await runner.run()
 
     try:
@@ -231,7 +237,8 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
         save_transcript(session.table, say)
         return exit_status(session, record_ok=end_audit(session.table, say))
     if runner.left:
-        say("you left the game; the host and the other players were told")
+        say("you left the game; the host and the other players were told" if runner.told else
+            "you left the game; the host could not be told (it did not answer)")
         save_transcript(session.table, say)
         return EXIT_FAILED
     say(f"error: {session.error}")

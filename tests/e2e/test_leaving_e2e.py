@@ -1,0 +1,87 @@
+"""End to end over 127.0.0.1, with real processes: leaving is told to the host however the
+player leaves.
+
+- A join that quits (Ctrl-C) while its host is gone (killed, not yet restarted) reconnects to
+  the restarted host just to say it leaves: the host says "bot2 ... leaves", every other join
+  says "bot2 left", and the game ends by bot2's forfeit after the grace with records that
+  verify as far as they went.
+- A headless join closed by SIGTERM (``kill``) or SIGHUP (a closed SSH session) leaves as Ctrl-C
+  does: "you left the game; the host and the other players were told", its record saved, no
+  traceback, and every other join says "bot2 left".
+"""
+
+import signal
+
+import pytest
+
+from net.session.commands.hosting import EXIT_FAILED, EXIT_ONE_SIDE
+from tests.e2e.test_liveness_e2e import SEATS, _free_port, _has, _host_args, _join, _until
+from tests.e2e.test_network_e2e import TIMEOUT, _join_line, _palazzo
+
+LEFT = "you left the game; the host and the other players were told"
+
+
+def _stop(procs) -> None:
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGCONT)
+            p.kill()
+
+
+def _others_end_by_forfeit(logs, procs, reason: str) -> None:
+    for i in (1, 3):
+        assert procs[i].wait(TIMEOUT) == EXIT_ONE_SIDE, logs[i].read_text()[-3000:]
+        text = logs[i].read_text()
+        assert "bot2 left" in text, text[-3000:]
+        assert f"game over: bot2 forfeited ({reason})" in text, text[-3000:]
+        assert "audit: verified as far as it went" in text and "Traceback" not in text
+
+
+def test_a_join_that_quits_while_its_host_is_gone_tells_the_restarted_host(tmp_path):
+    port = _free_port()
+    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
+    host = _palazzo(_host_args(port, "--grace", "3"), tmp_path / "p0", logs[0])
+    procs = [host]
+    try:
+        line = _join_line(logs[0], host)
+        procs += [_join(tmp_path, line, i, logs[i]) for i in SEATS]
+        _until("the game under way", lambda: _has(logs[2], "the seats agreed on a seed"))
+        host.send_signal(signal.SIGKILL)
+        host.wait(TIMEOUT)
+        _until("bot2 says the host is gone",
+               lambda: _has(logs[2], "the host is gone; trying again ("), procs[1:])
+        procs[2].send_signal(signal.SIGINT)  # its connection is down: nobody to tell yet
+        _until("bot2 says it tries to tell the host", lambda: _has(logs[2], "leaving: telling"))
+        again_log = tmp_path / "p0-again.log"
+        again = _palazzo(_host_args(port, "--grace", "3"), tmp_path / "p0", again_log)
+        procs.append(again)
+        assert procs[2].wait(TIMEOUT) == EXIT_FAILED, logs[2].read_text()[-3000:]
+        _others_end_by_forfeit(logs, procs, "bot2 did not come back within 3 seconds")
+        assert again.wait(TIMEOUT) == 0, again_log.read_text()[-3000:]
+    finally:
+        _stop(procs)
+    said = logs[2].read_text()
+    assert LEFT in said and "transcript: " in said and "Traceback" not in said, said[-3000:]
+    assert "(bot2) leaves" in again_log.read_text()
+    assert "Traceback" not in again_log.read_text()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_headless_join_closed_by_a_signal_has_left_at_once(tmp_path, sig):
+    port = _free_port()
+    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
+    host = _palazzo(_host_args(port, "--grace", "3"), tmp_path / "p0", logs[0])
+    procs = [host]
+    try:
+        line = _join_line(logs[0], host)
+        procs += [_join(tmp_path, line, i, logs[i]) for i in SEATS]
+        _until("the game under way", lambda: _has(logs[2], "the seats agreed on a seed"))
+        procs[2].send_signal(sig)
+        assert procs[2].wait(TIMEOUT) == EXIT_FAILED, logs[2].read_text()[-3000:]
+        _others_end_by_forfeit(logs, procs, "bot2 did not come back within 3 seconds")
+        assert host.wait(TIMEOUT) == 0, logs[0].read_text()[-3000:]
+    finally:
+        _stop(procs)
+    said = logs[2].read_text()
+    assert LEFT in said and "transcript: " in said and "Traceback" not in said, said[-3000:]
+    assert "(bot2) leaves" in logs[0].read_text()
