@@ -25,6 +25,7 @@ for ``host``, ``join`` and ``verify``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import json
 import os
@@ -683,7 +684,10 @@ def cmd_watch_net(args: argparse.Namespace) -> int:
 
 
 def _say(line: str) -> None:
-    print(line, flush=True)
+    """A line for the user; none when the terminal is gone (a closed SSH session): the record
+    was saved all the same."""
+    with contextlib.suppress(OSError):
+        print(line, flush=True)
 
 
 def cmd_host(args: argparse.Namespace) -> int:

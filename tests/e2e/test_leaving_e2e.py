@@ -10,13 +10,19 @@ player leaves.
   traceback, and every other join says "bot2 left".
 """
 
+import os
+import shlex
+import shutil
 import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from net.session.commands.hosting import EXIT_FAILED, EXIT_ONE_SIDE
 from tests.e2e.test_liveness_e2e import SEATS, _free_port, _has, _host_args, _join, _until
-from tests.e2e.test_network_e2e import TIMEOUT, _join_line, _palazzo
+from tests.e2e.test_network_e2e import TIMEOUT, _env, _join_line, _palazzo
 
 LEFT = "you left the game; the host and the other players were told"
 
@@ -85,3 +91,74 @@ def test_a_headless_join_closed_by_a_signal_has_left_at_once(tmp_path, sig):
     said = logs[2].read_text()
     assert LEFT in said and "transcript: " in said and "Traceback" not in said, said[-3000:]
     assert "(bot2) leaves" in logs[0].read_text()
+
+
+def _tui_join(tmp_path: Path, line: str, sock: str) -> Path:
+    """``palazzo join LINE --name Jo`` at the table, in a real terminal (a detached tmux
+    session); its pid goes to a file, its stderr to another."""
+    home = tmp_path / "jo"
+    env = " ".join(f"{k}={shlex.quote(str(v))}" for k, v in _env(home).items()
+                   if k.startswith("XDG_"))
+    command = (f"echo $$ > {tmp_path / 'jo.pid'}; exec env {env} {shlex.quote(sys.executable)} "
+               f"-m tui join {line} --name Jo 2> {tmp_path / 'jo.err'}")
+    subprocess.run(["tmux", "-L", sock, "new-session", "-d", "-x", "100", "-y", "30", "-c",
+                    str(Path(__file__).parents[2]), "sh", "-c", command], check=True)
+    return home
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux for a real terminal")
+@pytest.mark.parametrize("how", ["SIGTERM", "closed terminal"])
+def test_a_join_at_the_table_killed_or_whose_terminal_closes_has_left_at_once(tmp_path, how):
+    """The table (Textual) in a real terminal: ``kill`` of its program, or its terminal closed
+    (SIGHUP, as an SSH session that ends), tells the host "left" at once, saves the record and
+    exits with no traceback; the others see "Jo left" and the game ends by Jo's forfeit."""
+    port = _free_port()
+    sock = f"palazzo-test-{os.getpid()}-{port}"
+    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
+    host = _palazzo(_host_args(port, "--grace", "3"), tmp_path / "p0", logs[0])
+    procs = [host]
+    try:
+        line = _join_line(logs[0], host)
+        procs += [_join(tmp_path, line, i, logs[i]) for i in (1, 3)]
+        home = _tui_join(tmp_path, line, sock)
+        _until("Jo in the lobby", lambda: _has(logs[1], "Jo ["), procs)
+        pid = int((tmp_path / "jo.pid").read_text())
+        subprocess.run(["tmux", "-L", sock, "send-keys", "r"], check=True)  # ready
+        _until("the game under way", lambda: _has(logs[1], "the seats agreed on a seed"), procs)
+        if how == "SIGTERM":
+            os.kill(pid, signal.SIGTERM)
+        else:
+            subprocess.run(["tmux", "-L", sock, "kill-server"], check=True)
+        _until("Jo's program ends", lambda: not _alive(pid))
+        for i, p in ((1, procs[1]), (3, procs[2])):
+            assert p.wait(TIMEOUT) == EXIT_ONE_SIDE, logs[i].read_text()[-3000:]
+            text = logs[i].read_text()
+            assert "Jo left" in text and "Jo lost the connection" not in text, text[-3000:]
+            assert "game over: Jo forfeited (Jo did not come back within 3 seconds)" in text
+        assert host.wait(TIMEOUT) == 0, logs[0].read_text()[-3000:]
+    finally:
+        subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True)
+        _stop(procs)
+    assert "(Jo) leaves" in logs[0].read_text()
+    err = (tmp_path / "jo.err").read_text()
+    assert "Traceback" not in err and "Error" not in err, err[-3000:]
+    saved = list((home / "data" / "palazzo" / "games").glob("*.palazzo"))
+    assert len(saved) == 1, saved
+    kept = saved[0].read_bytes()
+    assert len(kept) > 100 and _transcript_of(logs[1]).startswith(kept)  # as far as Jo went
+
+
+def _transcript_of(log: Path) -> bytes:
+    """The record a headless join saved, read up to the entries Jo held: Jo's record is a
+    prefix of it (Jo left before the end)."""
+    text = log.read_text()
+    path = Path(text.split("transcript: ")[1].split()[0])
+    return path.read_bytes()
