@@ -270,6 +270,10 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
                         "by default the one unfinished game of this game and number of players "
                         "is resumed, if there is exactly one")
     h.add_argument("--new", action="store_true", help="start a new game, resuming none")
+    h.add_argument("--resume-from", default=None, metavar="FILE",
+                   help="go on with this host's game from a player's saved record of it (a "
+                        "joiner saves one as soon as its host is gone), when the host's own "
+                        "record is lost or damaged; the file is checked fully first")
     h.add_argument("--identity", default=None, metavar="FILE|NAME",
                    help="play as this identity: a key file (made on first use) or a profile name "
                         "(under ~/.config/palazzo/identities/); default the account's key. Two "
@@ -702,11 +706,14 @@ def cmd_host(args: argparse.Namespace) -> int:
         turn_timeout=args.turn_timeout, on_timeout=args.on_timeout, name=args.name,
         allow_hints=args.allow_hints, resume=args.resume or None, new=args.new,
         identity=_identity_spec(args.identity), advertise=not args.no_advertise, grace=args.grace,
+        resume_from=args.resume_from,
     )
     if args.new and args.resume is not None:
         raise UsageError("--resume and --new do not go together")
+    if args.resume_from and (args.new or args.resume is not None):
+        raise UsageError("--resume-from goes with neither --resume nor --new")
     # a relay-only host has no table to draw: log lines; a resumed game is a headless host's
-    if args.headless or args.no_seat or args.resume is not None:
+    if args.headless or args.no_seat or args.resume is not None or args.resume_from:
         return play.host_game(settings, _say)
     from tui import netapp
 

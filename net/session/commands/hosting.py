@@ -51,7 +51,7 @@ from net.session.machines.entries import Phase
 from net.session.machines.host_session import HostSession
 from net.session.machines.peer_session import PeerSession, PeerState
 from net.session.machines.table import Table
-from net.session.records import resume
+from net.session.records import adopt, resume
 from net.session.records.disk import check_writable, reason
 from net.session.records.journal import Journal
 from net.session.records.verify import verify_bytes
@@ -98,6 +98,9 @@ class HostSettings:
     #: ``net.session.records.resume.choose``), a game id prefix that one; ``new`` never resumes
     resume: str | None = None
     new: bool = False
+    #: a player's saved record of this host's game, to resume it from when the host's own
+    #: record is lost or damaged (``net.session.records.adopt``)
+    resume_from: str | None = None
     #: the host's identity (``net.wire.identity.identity_path``): ``None`` the account's key
     identity: str | None = None
     #: advertise the game on the LAN (``net.session.commands.discovery``); ``palazzo host`` and the host
@@ -326,7 +329,11 @@ def _hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[by
     for r in unknown:
         say(f"a damaged host record was left as it is, {r.folder}: {'; '.join(r.damage)}")
     record = None
-    if not s.new:
+    if s.resume_from:
+        own = {"grace": s.grace, "name": s.name, "seat": s.seat}
+        record, line = adopt.adopt(identity, s.resume_from, own)
+        say(line)
+    elif not s.new:
         record = resume.choose(records, s.game, s.players, s.resume)
     if record is None and s.resume:
         raise ValueError(f"no unfinished game of this host to resume with {s.resume!r}")
@@ -367,7 +374,7 @@ def _resumed(s: HostSettings, record: resume.HostRecord, identity: Identity,
     r = record.settings
     kept = {f.name: r[f.name] for f in dataclasses.fields(HostSettings)
             if f.name in r and f.name not in ("port", "bind", "resume", "new", "identity",
-                                               "advertise")}
+                                               "advertise", "resume_from")}
     settings = dataclasses.replace(s, **kept)
     seeds = list(r.get("bot_seeds", []))
     if record.lobby:

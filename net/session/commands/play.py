@@ -44,6 +44,7 @@ from net.session.features.liveness import GIVE_UP, gone_line
 from net.session.features.rematch import Expected
 from net.session.machines.conversation import printable_line
 from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
+from net.session.records.adopt import save_so_far, so_far_line
 from net.session.records.disk import check_writable
 from net.session.runners.peer import LEAVE_TRY, PeerGone, PeerRunner
 from net.wire.errors import LocalProtocolError
@@ -193,6 +194,9 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
             say("connection lost; rejoining")
         elif e.kind == "host-gone":
             say(gone_line(e.data - session.clock()))
+            path = save_so_far(session.table)  # a host that lost its own record takes it
+            if path is not None:
+                say(so_far_line(path))
         elif e.kind == "host-back":
             say(e.data)
         elif e.kind == "over" and session.table is not None:  # before any line on a rematch
