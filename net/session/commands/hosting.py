@@ -351,9 +351,10 @@ def _hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[by
 def _new_record(s: HostSettings, session: HostSession, code: str | None,
                 seeds: list[bytes]) -> resume.HostRecord:
     """The record of a new game's lobby, made and locked now, kept from then on."""
-    settings = {**dataclasses.asdict(s), "code": code, "bot_seeds": seeds,
-                "host": session.identity.public_key, "game": session.game,
-                "players": session.players}
+    first = {"host": session.identity.public_key, "game": session.game,  # a settings file
+             "players": session.players, "code": code, "grace": s.grace,  # cut short keeps
+             "bot_seeds": seeds}  # these (``net.session.records.resume``)
+    settings = {**first, **dataclasses.asdict(s), **first}
     try:
         record = resume.HostRecord.create(os.urandom(16), settings)
     except OSError as e:
@@ -398,19 +399,29 @@ def _resumed(s: HostSettings, record: resume.HostRecord, identity: Identity,
         else:
             say(f"back in the lobby this host opened before it stopped (the same code: the same "
                 f"join line lets the players in); {FRESH}")
+            if record.damage:
+                costs = record.settings_lost()
+                if "bot_seeds" not in r:  # nothing was played yet: new keys cost nothing
+                    seeds = [os.urandom(32) for _ in range(settings.bots)]
+                    costs = [c for c in costs if c != resume.COSTS["bot_seeds"]]
+                    costs.append("the keys of the host's computer seats (new ones are made: "
+                                 "no game was played yet)")
+                say(f"the host's record of its lobby is damaged: {'; '.join(record.damage)}"
+                    + (f". Lost: {'; '.join(costs)}" if costs else ""))
         resume.keep_record(session, r, record=record)
         return session, r["code"], seeds, settings
-    session = resume.resume_session(identity, record)
+    session = resume.resume_session(identity, record,
+                                    **({} if "grace" in r else {"grace": settings.grace}))
     n = len(session.table.transcript)
     resume.keep_record(session, r, record=record)
     say(f"resuming game {record.game_id.hex()} at entry {n} (this host's unfinished game of "
         f"{record.game} for {record.players}); {FRESH}")
     if record.damage:
+        costs = record.settings_lost()
         say(f"the host's record of game {record.game_id.hex()[:8]} is damaged: "
             f"{'; '.join(record.damage)}. Kept entries 0 to {n - 1}, each checked again; the "
             "players give back what they hold when they rejoin"
-            + ("; a new game code (the players of the game need none)" if "code" not in r
-               else ""))
+            + (f". Lost: {'; '.join(costs)}" if costs else ""))
     return session, session.code, seeds, settings
 
 
