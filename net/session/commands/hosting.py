@@ -302,6 +302,9 @@ def pending_text(record: resume.HostRecord) -> str:
     text = f"This host has {what}: {', '.join(details)}."
     if record.damage:
         text += f" Its record is damaged: {'; '.join(record.damage)}."
+        if (not record.lobby or lost is not None) and not record.served():
+            text += (" A player's record of the game can take its place (the file a join "
+                     "saves when its host is gone, checked fully first).")
     if record.served():
         return text + " Another program serves it now: host a new game, or go back."
     return text + (" Resume it (its own settings, the same code), or host a new game with "
