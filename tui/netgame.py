@@ -54,6 +54,7 @@ from net.session.features.rematch import Expected
 from net.session.machines.conversation import printable_line
 from net.session.machines.entries import Phase
 from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
+from net.session.records.adopt import save_so_far, so_far_line
 from net.session.records.disk import check_writable
 from net.session.runners.peer import LEAVE_TRY, PeerGone, PeerRunner
 from net.wire.errors import LocalProtocolError
@@ -477,6 +478,10 @@ def join_net(host: str, port: int, code: str | None, name: str,
 
     def changed(event: PeerEvent) -> None:
         if net is not None:
+            if event.kind == "host-gone":  # a host that lost its own record takes this one
+                path = save_so_far(net.session.table)
+                if path is not None and net.app is not None:
+                    net.app.notify(so_far_line(path), timeout=20, markup=False)
             net.changed()
 
     session.rematch.wanted = True  # the end screen offers a rematch
