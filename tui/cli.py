@@ -754,9 +754,11 @@ def cmd_join(args: argparse.Namespace) -> int:
 
         return netapp.join_tui(*hosting.parse_address(address), code, name, _say,
                                Identity.load_or_create(spec=spec), fp, talk=args.say)
+    from tui.screens.lobby import settings_line
+
     return play.join_game(address, code, name, args.bot, _say, args.verbose, spec, fp,
                           talk=args.say, rematch=args.rematch, pace=args.pace,
-                          retries=args.retries, give_up=args.give_up)
+                          retries=args.retries, give_up=args.give_up, table_line=settings_line)
 
 
 def _ask(prompt: str) -> str:

@@ -91,6 +91,8 @@ def test_a_headless_join_closed_by_a_signal_has_left_at_once(tmp_path, sig):
     said = logs[2].read_text()
     assert LEFT in said and "transcript: " in said and "Traceback" not in said, said[-3000:]
     assert "(bot2) leaves" in logs[0].read_text()
+    # the lobby said every setting of the table, in the table's words
+    assert "Table: no turn limit; grace 3 s for a player who drops; no hints; options: " in said
 
 
 def _tui_join(tmp_path: Path, line: str, sock: str) -> Path:

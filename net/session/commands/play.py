@@ -23,6 +23,8 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import Callable
+from typing import Any
 
 from net.session.commands.hosting import (
     EXIT_FAILED,
@@ -120,14 +122,17 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
               verbose: bool = False, identity_spec: str | None = None,
               host_fingerprint: str | None = None, talk: list[str] | None = None,
               rematch: int = 1, pace: float = 0.0, retries: int = 5,
-              give_up: float = GIVE_UP) -> int:
+              give_up: float = GIVE_UP,
+              table_line: Callable[[dict[str, Any]], str] | None = None) -> int:
     """Join ``address`` and play up to ``rematch`` games with the same players
     (``net.session.features.rematch``: after each but the last, the seat asks for a rematch at once);
     with ``host_fingerprint`` (a game found on the LAN) only a host whose key has that
     fingerprint; ``talk``: lines said once seated. The exit status is the first game's that is
     not ``EXIT_OK``, else ``EXIT_OK``. ``pace``: the bot's least seconds a move
     (``PeerRunner``); ``retries``: the tries in a row to be taken in by a host that closes the
-    connection; ``give_up``: the seconds to keep trying to reach a host that went away."""
+    connection; ``give_up``: the seconds to keep trying to reach a host that went away;
+    ``table_line``: the table's settings in one line, from the host's lobby (said once, and
+    again if they change: the table's own words, ``tui.screens.lobby.settings_line``)."""
     say = _printable_lines(say)
     host, port = parse_address(address)
     check_writable()  # the journal and the record go there: refused before the lobby
@@ -143,7 +148,8 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
                 session.say(text)
             except LocalProtocolError as e:
                 say(f"not said: {e}")
-        status = _join_one(session, host, port, game_bot, say, verbose, pace, retries, give_up)
+        status = _join_one(session, host, port, game_bot, say, verbose, pace, retries, give_up,
+                           table_line)
         if status != EXIT_OK or not session.rematch.go:
             return status
         assert session.table is not None
@@ -167,8 +173,9 @@ def _own(session: PeerSession, line: str) -> bool:
 
 def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, say: Say,
               verbose: bool, pace: float = 0.0, retries: int = 5,
-              give_up: float = GIVE_UP) -> int:
-    last_lobby = [""]
+              give_up: float = GIVE_UP,
+              table_line: Callable[[dict[str, Any]], str] | None = None) -> int:
+    last_lobby = ["", ""]  # the seats, the settings
     told = [0]
 
     def on_event(e: PeerEvent) -> None:
@@ -183,6 +190,10 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
             if line != last_lobby[0]:
                 say(line)
                 last_lobby[0] = line
+            settings = table_line(e.data) if table_line is not None else ""
+            if settings and settings != last_lobby[1]:
+                say(settings)
+                last_lobby[1] = settings
         elif e.kind == "said":
             say(f"{e.data['name']}: {e.data['text']}" + ("" if e.data["live"] else
                                                          " (from the record)"))
