@@ -7,10 +7,14 @@ player leaves.
   verify as far as they went.
 - A headless join closed by SIGTERM (``kill``) or SIGHUP (a closed SSH session) leaves as Ctrl-C
   does: "you left the game; the host and the other players were told", its record saved, no
-  traceback, and every other join says "bot2 left".
+  traceback, and every other join says "bot2 left". The table (Textual, in a real terminal under
+  tmux) killed, or whose terminal closes, does the same.
+- One clock: a player at the table whose program is killed while due and started again sees
+  its thinking time counted from when the host says the turn began, not from the rejoin.
 """
 
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -95,14 +99,15 @@ def test_a_headless_join_closed_by_a_signal_has_left_at_once(tmp_path, sig):
     assert "Table: no turn limit; grace 3 s for a player who drops; no hints; options: " in said
 
 
-def _tui_join(tmp_path: Path, line: str, sock: str) -> Path:
+def _tui_join(tmp_path: Path, line: str, sock: str, err: bool = True) -> Path:
     """``palazzo join LINE --name Jo`` at the table, in a real terminal (a detached tmux
-    session); its pid goes to a file, its stderr to another."""
+    session); its pid goes to a file, and with ``err`` its stderr to another (the table is
+    drawn there then: the terminal shows nothing)."""
     home = tmp_path / "jo"
     env = " ".join(f"{k}={shlex.quote(str(v))}" for k, v in _env(home).items()
                    if k.startswith("XDG_"))
     command = (f"echo $$ > {tmp_path / 'jo.pid'}; exec env {env} {shlex.quote(sys.executable)} "
-               f"-m tui join {line} --name Jo 2> {tmp_path / 'jo.err'}")
+               f"-m tui join {line} --name Jo" + (f" 2> {tmp_path / 'jo.err'}" if err else ""))
     subprocess.run(["tmux", "-L", sock, "new-session", "-d", "-x", "100", "-y", "30", "-c",
                     str(Path(__file__).parents[2]), "sh", "-c", command], check=True)
     return home
@@ -164,3 +169,46 @@ def _transcript_of(log: Path) -> bytes:
     text = log.read_text()
     path = Path(text.split("transcript: ")[1].split()[0])
     return path.read_bytes()
+
+
+def _screen(sock: str) -> str:
+    out = subprocess.run(["tmux", "-L", sock, "capture-pane", "-p"], capture_output=True,
+                         text=True)
+    return out.stdout if out.returncode == 0 else ""
+
+
+def _thinking(sock: str) -> int | None:
+    """The seconds Jo's screen says Jo has been thinking, if it says so."""
+    m = re.search(r"\bJo thinking (\d+):(\d\d)", _screen(sock))
+    return int(m.group(1)) * 60 + int(m.group(2)) if m else None
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux for a real terminal")
+def test_one_clock_a_player_back_at_the_table_counts_from_when_the_host_says_the_turn_began(
+        tmp_path):
+    """Jo is due and thinks; Jo's program is killed and started again with the same line: the
+    first time its screen shows Jo thinking, it counts from when the turn began on the host's
+    clock (the time before the kill included), not from the rejoin."""
+    port = _free_port()
+    sock = f"palazzo-test-{os.getpid()}-{port}"
+    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
+    host = _palazzo(_host_args(port), tmp_path / "p0", logs[0])
+    procs = [host]
+    try:
+        line = _join_line(logs[0], host)
+        procs += [_join(tmp_path, line, i, logs[i]) for i in (1, 3)]
+        _tui_join(tmp_path, line, sock, err=False)
+        _until("Jo in the lobby", lambda: _has(logs[1], "Jo ["), procs)
+        subprocess.run(["tmux", "-L", sock, "send-keys", "r"], check=True)  # ready
+        _until("Jo due, thinking for 6 s", lambda: (_thinking(sock) or 0) >= 6, procs)
+        before = _thinking(sock)
+        os.kill(int((tmp_path / "jo.pid").read_text()), signal.SIGKILL)
+        subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True)
+        _until("the host has Jo reconnecting", lambda: _has(logs[1], "Jo lost the connection"))
+        _tui_join(tmp_path, line, sock, err=False)  # the same line again
+        _until("Jo's screen back, Jo thinking", lambda: _thinking(sock) is not None, procs)
+        first = _thinking(sock)
+    finally:
+        subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True)
+        _stop(procs)
+    assert before is not None and first is not None and first >= before, (before, first)
