@@ -386,3 +386,35 @@ async def test_host_form_asks_whether_to_resume_an_unfinished_game_or_host_a_new
         await until(pilot, lambda: f"palazzo join 127.0.0.1:{port} --code " in text(app),
                     "a new lobby")
         assert f"--code {old}" not in text(app)
+
+
+async def test_host_form_offers_a_players_record_when_the_hosts_own_is_damaged(profile):
+    """A record that lost its game (its entries garbled) is said damaged, and the question
+    offers to take the game from a player's record; a file that does not check out is refused
+    on the form in one line, and nothing is hosted."""
+    from net.session.records.resume import hosting_dir
+    from tui.screens.modals import ResumeOrNew
+
+    port = free_port()
+    _abandoned_lobby(port)
+    (folder,) = list(hosting_dir().iterdir())
+    (folder / "game").write_bytes(bytes(range(16)))  # a game had started in it ...
+    (folder / "entries").write_bytes(b"\xc1" * 100)  # ... and its entries are lost
+    bad = profile / "garbled.palazzo"
+    bad.write_bytes(b"PALAZZO" + b"\xc1" * 50)
+    app = PalazzoApp(GameSetup())
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.press("f3")
+        await fill(pilot, "#players", 3)
+        await fill(pilot, "#port", str(port))
+        await fill(pilot, "#bind", "127.0.0.1")
+        await pilot.click("#go")
+        await until(pilot, lambda: isinstance(app.screen, ResumeOrNew), "the question")
+        asked = app.screen.text
+        assert "Its record is damaged: its entries file does not begin as a host record" in asked
+        assert "A player's record of the game can take its place" in asked
+        await fill(pilot, "#record-file", str(bad))
+        await pilot.click("#from")
+        await until(pilot, lambda: isinstance(app.screen, HostScreen), "back on the form")
+        await until(pilot, lambda: "nothing was resumed" in text(app), "the refusal")
+        assert "garbled.palazzo does not" in text(app) and "Cannot go on" in text(app)

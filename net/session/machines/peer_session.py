@@ -129,6 +129,9 @@ class PeerSession(PeerAgreement):
         self.rematch = PeerRematch()  # after the end (``net.session.features.rematch``)
         #: the start this seat's rematch must carry (``None``: not a rematch)
         self.expect: Expected | None = None
+        #: the player left while the host had no connection of this seat's: ``leave`` is said
+        #: as soon as the host answers a hello again (``net.session.runners.peer``)
+        self.leaving = False
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -229,9 +232,15 @@ class PeerSession(PeerAgreement):
             self._out += self.codec.send(Notification("status", ({"away": away},)))
 
     def leave(self) -> None:
-        """Tell the host this seat leaves on purpose (then close the connection)."""
+        """Tell the host this seat leaves on purpose (then close the connection). A seat whose
+        connection is down (or not yet answered) says it as soon as the host takes it in again
+        (``leaving`` until then)."""
         if self.state in (PeerState.LOBBY, PeerState.PLAYING):
             self._out += self.codec.send(Notification("leave", ({},)))
+            self.leaving = False
+        elif self.seat is not None and self.state in (PeerState.CONNECTING,
+                                                      PeerState.DISCONNECTED):
+            self.leaving = True
 
     def say(self, text: str) -> None:
         """Say ``text`` at the table (sent when the one before it is answered);
@@ -379,8 +388,11 @@ class PeerSession(PeerAgreement):
             self._acknowledge()  # when it already holds every entry, nothing else would
         else:
             self._go(Step.SEATED)
-            if self.auto_ready:
+            if self.auto_ready and not self.leaving:
                 self.ready()
+        if self.leaving:  # back only to say it leaves
+            self.leave()
+            return
         self._maybe_write()
 
     def _on_say_answer(self, event: Response) -> None:
