@@ -248,7 +248,7 @@ def test_entry_bodies_their_signatures_and_the_chain():
     assert len(listed) == len(bodies()) == 7
     for seq, ((signer, author, fields), want) in enumerate(zip(bodies(), listed, strict=True)):
         key = SigningKey(x(host_seed if signer == "host" else signer))
-        body = msgpack.packb({"v": 2, "game": game, "seq": seq, "prev": head, "author": author,
+        body = msgpack.packb({"v": 3, "game": game, "seq": seq, "prev": head, "author": author,
                               **fields}, use_bin_type=True)
         assert body.hex() == want["body"], f"entry {seq} ({fields['kind']})"
         sig = key.sign(b"palazzo/entry/v1\x00" + body).signature

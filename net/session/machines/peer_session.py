@@ -325,7 +325,8 @@ class PeerSession(PeerAgreement):
         host = typed(m, "host", bytes, size=PUBLIC_KEY_SIZE)
         if m.get("version") != VERSION:
             raise RemoteProtocolError(
-                f"the host speaks protocol version {m.get('version')!r}, this program {VERSION}",
+                f"the host speaks protocol version {printable(m.get('version'))}, this program "
+                f"version {VERSION}: both must run the same version (update the older one)",
                 E_WRONG_PHASE)
         try:
             check_public_key(host)
@@ -349,7 +350,7 @@ class PeerSession(PeerAgreement):
         self._call("hello", ({
             "name": self.name, "key": self.identity.public_key, "code": self.code,
             "sig": hello_signature(self.identity, nonce, host), "have": len(self.table.transcript),
-            "nonce": self._nonce, **({"watch": True} if self.WATCH else {}),
+            "nonce": self._nonce, "version": VERSION, **({"watch": True} if self.WATCH else {}),
         },))
 
     def _on_welcome(self, result: Any) -> None:
