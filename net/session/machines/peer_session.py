@@ -37,6 +37,7 @@ from net.session.machines.peer_states import PEER_TRANSITIONS as PEER_TRANSITION
 from net.session.machines.peer_states import PeerEvent as PeerEvent
 from net.session.machines.peer_states import PeerState as PeerState
 from net.session.machines.peer_states import Step as Step
+from net.session.machines.relay import PeerRelay
 from net.session.machines.table import Table
 from net.session.records.journal import Journal
 from net.wire.errors import (
@@ -64,7 +65,7 @@ from net.wire.transcript import NONCE_SIZE, Entry
 log = logging.getLogger("palazzo.net")
 
 
-class PeerSession(PeerAgreement):
+class PeerSession(PeerAgreement, PeerRelay):
     """A seat's side: answers the challenge, follows the transcript, writes its entries.
 
     ``receive_data`` takes bytes from the host; ``data_to_send`` gives bytes for it. When
@@ -175,6 +176,7 @@ class PeerSession(PeerAgreement):
         self._pending = None
         self._posted = None
         self._gated = None  # it goes out again from the journal (``held``)
+        self.__dict__["_pending_in"] = None  # the host sends what is still pending again
         self.agreement.sent = 0  # acknowledged again once back: the host may have restarted
         self._go(Step.RECONNECTED)
 
@@ -415,11 +417,18 @@ class PeerSession(PeerAgreement):
         if why is not None:
             raise CheatDetected(HOST, 0, f"rematch check: {why}")
         self._no_gap(entry)
+        if "ack" not in m:  # pending: checked now, applied once confirmed (``relay``)
+            self._on_pending(entry)
+            return
+        self._take_entry(entry, m.get("ack"))
+
+    def _take_entry(self, entry: Entry, ack: Any) -> None:
+        assert self.table is not None
         try:
             self.table.accept(entry)
         except RemoteProtocolError as e:
             raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
-        self._agree_entry(entry, m.get("ack"))
+        self._agree_entry(entry, ack)
         if self._pending is not None and entry.seq >= self._pending:
             self._pending = None
         self._live_at = self.clock() if entry.seq >= self._sync_to else None
@@ -559,5 +568,7 @@ _PEER_NOTES: dict[str, str] = {
     "rematch": "_on_early_rematch",
     "ack": "_on_ack",
     "evidence": "_on_evidence",
+    "confirm": "_on_confirm",
+    "withdraw": "_on_withdraw",
     "disk": "_on_disk",
 }
