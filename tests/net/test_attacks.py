@@ -558,7 +558,7 @@ def test_attack_small_order_key(key):
     # as the host's key in a challenge
     peer = PeerSession(Identity.generate(), "p")
     peer.receive_data(Codec().send(Notification("challenge", ({
-        "nonce": bytes(32), "host": key, "version": 2, "game": "medici", "players": 3,
+        "nonce": bytes(32), "host": key, "version": 3, "game": "medici", "players": 3,
         "code": False},))))
     assert peer.state == "failed" and "the host key is refused" in str(peer.error)
     assert expected in str(peer.error) and not peer.data_to_send()

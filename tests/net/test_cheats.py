@@ -628,7 +628,7 @@ def test_a_host_that_swaps_two_entries_for_one_peer_is_a_fault_and_the_others_go
     def change(e):
         if isinstance(e, Notification) and e.method == "entry":
             seen.append(e)
-            if len(seen) == 10:  # seat 2's key (entry 9), then seat 0's shuffle (entry 10)
+            if len(seen) == 10:  # seat 2's key (entry 9, pending), then seat 0's shuffle
                 held.append(e)
                 return []
             if len(seen) == 11:
@@ -642,7 +642,8 @@ def test_a_host_that_swaps_two_entries_for_one_peer_is_a_fault_and_the_others_go
     victim = g.peers[1]
     assert victim.state == "failed"
     assert isinstance(victim.error, Fault) and not isinstance(victim.error, CheatDetected)
-    assert "the host sent entry 10 while this seat holds 9" in str(victim.error)
+    # each entry comes pending, then confirmed: a confirmation of an entry not relayed here
+    assert "the host settled entry 9, which it did not relay to this seat" in str(victim.error)
     assert "nobody is named" in str(victim.error)
     # the host and the others are not fooled; the silent seat is forfeited when its turn times out
     for _ in range(100):

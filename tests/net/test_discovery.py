@@ -144,7 +144,7 @@ async def _register_raw(zc, port, props, name):
 
 async def test_attack_malformed_and_oversize_properties_are_ignored_without_a_crash():
     good_fp = Identity.generate().fingerprint
-    good = {"v": "2", "game": "medici", "players": "3", "seated": "1", "host": "ok",
+    good = {"v": "3", "game": "medici", "players": "3", "seated": "1", "host": "ok",
             "fp": good_fp, "code": "1"}
     bad = [
         {k: v for k, v in good.items() if k != "fp"},  # a property missing
@@ -156,7 +156,7 @@ async def test_attack_malformed_and_oversize_properties_are_ignored_without_a_cr
         {**good, "players": "abc"},
         {**good, "players": "99999999"},
         {**good, "game": "chess"},
-        {**good, "v": "1"},
+        {**good, "v": "2"},
         {**good, "code": "maybe"},
         {**good, "fp": "zzzz-zzzz-zzzz-zzzz"},
         {**good, "fp": None},  # a key with no value
@@ -188,7 +188,7 @@ def test_attack_no_advertisement_makes_the_parser_raise(port, addresses, props):
     if f is not None:
         assert 0 < f.port < 65536 and 0 <= f.seated <= f.players
         assert f.host.isprintable() and len(f.fingerprint) == 19 and f.address in f.addresses
-        assert props[b"v"] == b"2"
+        assert props[b"v"] == b"3"
 
 
 async def _until_found(fingerprint, seated, interfaces=LOOPBACK):

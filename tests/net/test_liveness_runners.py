@@ -9,6 +9,7 @@ from engine.registry import get_game
 from net.session.features import liveness
 from net.session.machines.host_session import HostSession
 from net.session.machines.peer_session import PeerSession
+from net.session.runners.host import HostRunner
 from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
 from tests.net.test_adapters import serve_on_loopback

@@ -65,7 +65,7 @@ from net.wire.identity import Identity
 from net.wire.rpc import Fields, Request, Value
 from net.wire.transcript import Entry
 
-VERSION = 2
+VERSION = 3
 HELLO_TAG = b"palazzo/hello/v1\x00"
 HOST_TAG = b"palazzo/host/v1\x00"
 #: refusals after which the host closes the connection (the peer cannot go on without it)

@@ -60,6 +60,7 @@ from net.session.machines.echo import HostAgreement
 from net.session.machines.entries import MAX_TIMEOUT, Phase
 from net.session.machines.host_door import DEFERRED, Claim, Conn, ConnState, HostDoor, Seat
 from net.session.machines.host_gather import GATHER_WAIT, HostGather
+from net.session.machines.relay import HostRelay
 from net.session.machines.table import Table
 from net.wire.errors import (
     E_BAD_PARAMS,
@@ -84,7 +85,8 @@ log = logging.getLogger("palazzo.net")
 END_WAIT = 20.0
 
 
-class HostSession(HostGather, HostDoor, HostAgreement, HostDeadlines, liveness.HostHeartbeat):
+class HostSession(HostGather, HostDoor, HostAgreement, HostRelay, HostDeadlines,
+                  liveness.HostHeartbeat):
     """The host: lobby, seats, the start, and the checked relay of every entry."""
 
     def __init__(
@@ -235,6 +237,7 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostDeadlines, liveness.H
     def tick(self) -> list[Output]:
         """Close the strangers past their hello time and check the turn timeout (call it now
         and then: the asyncio host does twice a second)."""
+        self._settle_pending()
         self._expire_strangers()
         self._serve_turns()
         if self.on_tick is not None:
@@ -258,7 +261,8 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostDeadlines, liveness.H
         self._heartbeat(now)
         self._track_due()
         deadline = self._deadline()
-        if deadline is not None and now >= deadline[0] and not self._gathering():
+        if deadline is not None and now >= deadline[0] and not self._gathering() \
+                and self.pending is None:
             self._write({"kind": "forfeit", "seat": deadline[2], "reason": deadline[1]})
         self._send_presence()
         return self.take_output()
@@ -368,10 +372,20 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostDeadlines, liveness.H
             raise RemoteProtocolError(f"you hold seat {seat}, not {entry.author}", E_NOT_YOUR_SEAT)
         if self.table.phase is Phase.LOBBY:
             raise RemoteProtocolError("the game has not started", E_WRONG_PHASE)
+        if self._wait_post(conn, req):  # after the entry pending now (``net.session.machines.relay``)
+            return DEFERRED
         check_equivocation(self.table, entry)
         held = self.table.transcript.entries
         if entry.seq < len(held) and held[entry.seq].body == entry.body:
             return {"seq": entry.seq}  # already in (another seat gave it back): nothing new
+        if self.relay_at_once:
+            try:
+                self.table.check_frame(entry)
+            except CheatDetected as e:
+                self._name_refused(conn, entry, e)
+                raise
+            self._relay_pending(conn, req, entry)
+            return DEFERRED
         undo = self.on_check(entry) if self.on_check is not None else None
         try:
             self.table.accept(entry)
@@ -414,6 +428,7 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostDeadlines, liveness.H
                 c.codec.receive_limit = c.codec.frame_limit
             for entry in self.table.transcript.entries[c.resume_from :]:
                 self._notify(conn, "entry", self._wire(entry))
+            self._pending_to(conn)
             self._resend_acks(conn)
             self._broadcast_lobby()
             for said in self.chat.backlog({s.key: s.nonce for s in self.seats}):
@@ -490,8 +505,7 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostDeadlines, liveness.H
         self.chat.entry(entry)
         self.acks.head(entry.seq + 1)
         self.acks.ack(entry.author, entry.seq + 1)  # its entry signs the head after it
-        # first to its author (its post answered), then to the seat that writes next
-        self._broadcast("entry", self._wire(entry), first=(entry.author, self.table.writer()))
+        self._send_entry(entry)  # or its confirmation (``net.session.machines.relay``)
         self._track_due()
         if self.table.phase is Phase.OVER and not self.finished:
             self.finished = True

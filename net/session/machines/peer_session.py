@@ -37,6 +37,7 @@ from net.session.machines.peer_states import PEER_TRANSITIONS as PEER_TRANSITION
 from net.session.machines.peer_states import PeerEvent as PeerEvent
 from net.session.machines.peer_states import PeerState as PeerState
 from net.session.machines.peer_states import Step as Step
+from net.session.machines.relay import PeerRelay
 from net.session.machines.table import Table
 from net.session.records.journal import Journal
 from net.wire.errors import (
@@ -63,7 +64,7 @@ from net.wire.transcript import NONCE_SIZE, Entry
 log = logging.getLogger("palazzo.net")
 
 
-class PeerSession(PeerAgreement):
+class PeerSession(PeerAgreement, PeerRelay):
     """A seat's side: answers the challenge, follows the transcript, writes its entries.
 
     ``receive_data`` takes bytes from the host; ``data_to_send`` gives bytes for it. When
@@ -180,6 +181,7 @@ class PeerSession(PeerAgreement):
         self._pending = None
         self._posted = None
         self._gated = None  # it goes out again from the journal (``held``)
+        self.__dict__["_pending_in"] = None  # the host sends what is still pending again
         self.agreement.sent = 0  # acknowledged again once back: the host may have restarted
         self._go(Step.RECONNECTED)
 
@@ -336,7 +338,8 @@ class PeerSession(PeerAgreement):
         host = typed(m, "host", bytes, size=PUBLIC_KEY_SIZE)
         if m.get("version") != VERSION:
             raise RemoteProtocolError(
-                f"the host speaks protocol version {m.get('version')!r}, this program {VERSION}",
+                f"the host speaks protocol version {printable(m.get('version'))}, this program "
+                f"version {VERSION}: both must run the same version (update the older one)",
                 E_WRONG_PHASE)
         try:
             check_public_key(host)
@@ -360,7 +363,7 @@ class PeerSession(PeerAgreement):
         self._call("hello", ({
             "name": self.name, "key": self.identity.public_key, "code": self.code,
             "sig": hello_signature(self.identity, nonce, host), "have": len(self.table.transcript),
-            "nonce": self._nonce, **({"watch": True} if self.WATCH else {}),
+            "nonce": self._nonce, "version": VERSION, **({"watch": True} if self.WATCH else {}),
         },))
 
     def _on_welcome(self, result: Any) -> None:
@@ -431,16 +434,23 @@ class PeerSession(PeerAgreement):
             raise Fault(f"rematch check: {why}: it is not the rematch this seat agreed to, and "
                         "this seat does not follow it", E_BAD_PARAMS)
         self._no_gap(entry)
+        if "ack" not in m:  # pending: checked now, applied once confirmed (``relay``)
+            self._on_pending(entry)
+            return
+        self._take_entry(entry, m.get("ack"))
+
+    def _take_entry(self, entry: Entry, ack: Any) -> None:
+        assert self.table is not None
         try:
             self.table.accept(entry)
         except RemoteProtocolError as e:
-            raise self._bad_relay(entry.seq, entry.body, entry.sig, m.get("ack"),
+            raise self._bad_relay(entry.seq, entry.body, entry.sig, ack,
                                   f"the host relayed a bad entry: {e}") from None
         except CheatDetected as c:  # signed by the one it names: kept as evidence
             if c.seat == entry.author:
                 self._keep_refused(entry)
             raise
-        self._agree_entry(entry, m.get("ack"))
+        self._agree_entry(entry, ack)
         if self._pending is not None and entry.seq >= self._pending:
             self._pending = None
         self._live_at = self.clock() if entry.seq >= self._sync_to else None
@@ -581,5 +591,7 @@ _PEER_NOTES: dict[str, str] = {
     "rematch": "_on_early_rematch",
     "ack": "_on_ack",
     "evidence": "_on_evidence",
+    "confirm": "_on_confirm",
+    "withdraw": "_on_withdraw",
     "disk": "_on_disk",
 }
