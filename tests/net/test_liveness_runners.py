@@ -98,8 +98,7 @@ async def test_a_leave_while_no_host_answers_is_given_up_after_its_time_and_says
     """A seat whose host vanished quits: it tries to say it for ``LEAVE_TRY`` seconds only,
     then its run ends, not told; a second ``leave()`` ends the trying at once."""
     from net.session.runners import peer as peer_runner
-
-    from .test_leaving_tui import _vanishing_proxy
+    from tests.tui.test_leaving_tui import _vanishing_proxy
 
     monkeypatch.setattr(peer_runner, "LEAVE_TRY", 3600.0)  # only a second leave ends it
     entry = get_game("medici")
