@@ -389,20 +389,41 @@ def loopback_medici_setup(net: Loopback) -> None:
         net.deal(f"house {house}", {house: 11})
 
 
+def wall_unit(n: int = 300) -> float:
+    """The unit (one PyNaCl edwards25519 variable-base multiplication) in wall-clock
+    microseconds now: on a busy machine it takes longer, as everything else does."""
+    from nacl import bindings as na
+
+    k = group.scalar_bytes(group.random_scalar())
+    p = EDWARDS25519.hash_to_point(b"bench", b"p")
+    w = time.perf_counter()
+    for _ in range(n):
+        na.crypto_scalarmult_ed25519_noclamp(k, p)
+    return (time.perf_counter() - w) / n * 1e6
+
+
 def measure_loopback(run: Callable[[Loopback], None], seats: int, runs: int,
                      defer: bool = False) -> dict[str, Any]:
-    walls, cpus, busiest = [], [], []
+    """Wall time (measured), processor time, and the quiet-machine equivalent of the wall time:
+    each run's wall time times ``QUIET_UNIT_US`` over the unit's wall time measured just before
+    and just after that run (the mean of the two)."""
+    walls, cpus, busiest, quiet, units = [], [], [], [], []
     for i in range(runs):
         net = Loopback(seats, random.Random(i), defer)
+        before = wall_unit()
         w = time.perf_counter()
         run(net)
         net.sync()
         walls.append(time.perf_counter() - w)
+        u = (before + wall_unit()) / 2
+        units.append(u)
+        quiet.append(walls[-1] * QUIET_UNIT_US / u)
         cpu = net.close()
         cpus.append(sum(cpu))
         busiest.append(max(cpu))
     return {"wall": statistics.median(walls), "cpu": statistics.median(cpus),
-            "busiest": statistics.median(busiest)}
+            "busiest": statistics.median(busiest), "quiet": statistics.median(quiet),
+            "unit": statistics.median(units)}
 
 
 def _load() -> str:
@@ -474,12 +495,17 @@ def main() -> int:
               f"{_ops(r['counts'])}; {_ops(r['peak'])}")
     print(f"  table CPU of the deal on ristretto255 / on edwards25519: "
           f"{rows[0][2]['cpu'] / rows[1][2]['cpu']:.2f}")
-    print("\nloopback, one process per peer")
-    print(f"{'scenario':60} {'wall s':>7} {'table CPU s':>11} {'busiest s':>9}  gate")
+    here = ", ".join(f"{r['unit']:.1f}" for _, _, r in loop)
+    print("\nloopback, one process per peer. 'wall s' is measured; 'quiet s' is its quiet-machine "
+          "equivalent: the wall time times the unit's quiet value over the unit's wall time\n"
+          f"measured around the same run (the unit here: {here} us; quiet: "
+          f"{QUIET_UNIT_US} us, the PyNaCl multiplication timed on this 2-core machine when nothing "
+          "else ran: docs/security.md, Costs).\nThe gates apply to the quiet equivalent.")
+    print(f"{'scenario':60} {'wall s':>7} {'quiet s':>7} {'table CPU s':>11} {'busiest s':>9}  gate")
     for key, name, r in loop:
-        passed = r["wall"] < GATES[key]
+        passed = r["quiet"] < GATES[key]
         ok &= passed
-        print(f"{name:60} {r['wall']:7.3f} {r['cpu']:11.3f} {r['busiest']:9.3f}  "
+        print(f"{name:60} {r['wall']:7.3f} {r['quiet']:7.3f} {r['cpu']:11.3f} {r['busiest']:9.3f}  "
               f"{GATES[key]:.1f} s {'met' if passed else 'MISSED'}")
     return 0 if ok else 1
 

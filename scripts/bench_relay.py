@@ -11,8 +11,14 @@ after), so that the figure does not depend on the machine's speed or load.
 
     .venv/bin/python scripts/bench_relay.py [--game condottiere] [--players 6] [--runs 3]
 
+Since protocol version 3 the host relays a post once its cheap checks pass (``frame``:
+sequence, chain, signature, turn, fields: ``Table.check_frame``) and checks it in full beside the
+relay (``net.session.machines.relay``), then sends a short ``confirm``. So two figures per entry:
+the host's processor time before the entry goes out (version 2: check + relay; version 3:
+frame + relay) and in all (version 3 adds the frame check and the confirm to version 2's).
+
 Printed: per kind of entry (a shuffle, shares, a move, the rest) its count and the host's
-median check and relay in ms and units; then the mean over the whole game, and the load.
+median frame, check and relay in ms and units; then the means over the whole game, and the load.
 """
 
 from __future__ import annotations
@@ -71,12 +77,18 @@ def kind(e: Entry) -> str:
     return "move" if e.kind == "act" else "other"
 
 
-def measure(entries: list[Entry], players: int) -> dict[str, list[tuple[float, float]]]:
-    """Per kind, each entry's (check, relay) processor seconds."""
+def measure(entries: list[Entry], players: int) -> dict[str, list[tuple[float, float, float]]]:
+    """Per kind, each entry's (frame, check, relay) processor seconds: its cheap checks, its
+    full check (which does them again), and its relay (pending, then its ``confirm``)."""
     table = Table(entries[0].fields["host"])
-    out: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    out: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
     codecs = [Codec() for _ in range(players)]
+    ack = bytes(64)  # the host's signature of the head: made in both versions, not timed
     for e in entries:
+        t = time.process_time()
+        if e.seq:
+            table.check_frame(e)
+        frame = time.process_time() - t
         t = time.process_time()
         table.accept(e)
         check = time.process_time() - t
@@ -84,8 +96,9 @@ def measure(entries: list[Entry], players: int) -> dict[str, list[tuple[float, f
         wire = e.to_wire()
         for c in codecs:
             c.send(Notification("entry", (wire,)))
+            c.send(Notification("confirm", ({"n": e.seq + 1, "ack": ack},)))
         relay = time.process_time() - t
-        out[kind(e)].append((check, relay))
+        out[kind(e)].append((frame, check, relay))
     return out
 
 
@@ -103,20 +116,27 @@ def main() -> None:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{args.game} for {args.players}: {len(entries)} entries; a unit (one PyNaCl "
           f"multiplication) {u * 1e6:.1f} us; load average {load}")
-    print(f"{'entry':<9}{'count':>6}{'check ms':>10}{'units':>8}{'relay ms':>10}{'units':>8}")
+    print(f"{'entry':<9}{'count':>6}{'frame ms':>10}{'units':>8}{'check ms':>10}{'units':>8}"
+          f"{'relay ms':>10}{'units':>8}")
     kinds = sorted(runs[0], key=lambda k: -len(runs[0][k]))
     for k in kinds:
-        check = statistics.median(c for r in runs for c, _ in r[k])
-        relay = statistics.median(x for r in runs for _, x in r[k])
-        print(f"{k:<9}{len(runs[0][k]):>6}{check * 1e3:>10.2f}{check / u:>8.1f}"
-              f"{relay * 1e3:>10.3f}{relay / u:>8.2f}")
-    per_run = [(sum(c for v in r.values() for c, _ in v) / len(entries),
-                sum(x for v in r.values() for _, x in v) / len(entries)) for r in runs]
-    check = statistics.median(c for c, _ in per_run)
-    relay = statistics.median(x for _, x in per_run)
+        frame, check, relay = (statistics.median(x[i] for r in runs for x in r[k])
+                               for i in range(3))
+        print(f"{k:<9}{len(runs[0][k]):>6}{frame * 1e3:>10.3f}{frame / u:>8.2f}"
+              f"{check * 1e3:>10.2f}{check / u:>8.1f}{relay * 1e3:>10.3f}{relay / u:>8.2f}")
+    per_run = [[sum(x[i] for v in r.values() for x in v) / len(entries) for i in range(3)]
+               for r in runs]
+    frame, check, relay = (statistics.median(r[i] for r in per_run) for i in range(3))
+    v2, v3 = check + relay, frame + relay
     print(f"the host's processor time per relayed entry, mean over the game (median of "
-          f"{args.runs}): check {check * 1e3:.2f} ms ({check / u:.1f} units), relay "
-          f"{relay * 1e3:.3f} ms ({relay / u:.2f} units); check / relay = {check / relay:.0f}")
+          f"{args.runs}): frame {frame * 1e3:.3f} ms ({frame / u:.2f} units), check "
+          f"{check * 1e3:.2f} ms ({check / u:.1f} units), relay {relay * 1e3:.3f} ms "
+          f"({relay / u:.2f} units)")
+    print(f"before the entry goes out: version 2 (check, relay) {v2 * 1e3:.2f} ms "
+          f"({v2 / u:.1f} units); version 3 (frame, relay) {v3 * 1e3:.3f} ms ({v3 / u:.2f} "
+          f"units); version 3 / version 2 = {v3 / v2:.3f}")
+    print(f"in all: version 3 (frame, check beside, relay and confirm) / version 2 = "
+          f"{(v3 + check) / v2:.3f}")
 
 
 if __name__ == "__main__":

@@ -28,8 +28,8 @@ Construction
 
 Versions
 --------
-A ``Group`` is an object, so one process can read records of every version: protocol version 2
-plays on ``RISTRETTO255``; version 1 records were made on the prime-order subgroup of
+A ``Group`` is an object, so one process can read records of every version: protocol versions 2
+and 3 play on ``RISTRETTO255`` (3 changed the wire only); version 1 records were made on the prime-order subgroup of
 edwards25519 (``net.deck.edwards``, kept to read them). ``for_version(v)`` gives a version's
 group. The module-level ``BASE``, ``IDENTITY``, ``base_mul``, ``mul``, ... are the current
 group's.
@@ -48,7 +48,7 @@ L: Final[int] = 2**252 + 27742317777372353535851937790883648493
 POINT_BYTES: Final[int] = 32
 SCALAR_BYTES: Final[int] = 32
 #: the protocol version this program plays (``net.wire.transcript`` writes it in every entry)
-CURRENT_VERSION: Final[int] = 2
+CURRENT_VERSION: Final[int] = 3
 
 
 class InvalidPoint(ValueError):
@@ -235,8 +235,8 @@ RISTRETTO255: Final[Ristretto255] = Ristretto255()
 
 
 def for_version(version: int) -> Group:
-    """The group of the fair deck in protocol ``version`` (1 or 2); ``ValueError`` for another."""
-    if version == CURRENT_VERSION:
+    """The group of the fair deck in protocol ``version`` (1, 2 or 3); ``ValueError`` for another."""
+    if version in (2, CURRENT_VERSION):  # version 3 changed the wire, not the deck
         return RISTRETTO255
     if version == 1:
         from net.deck.edwards import EDWARDS25519

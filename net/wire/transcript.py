@@ -4,7 +4,7 @@ Rules:
 
 * An entry is a msgpack map (its ``body`` bytes, exactly as the author encoded them) and the
   author's Ed25519 signature of ``ENTRY_TAG || body``. The body always holds
-  ``v`` (the protocol version: this program writes 2 and reads 1 and 2), ``game`` (16-byte game id), ``seq`` (its position, from 0), ``prev`` (the hash of
+  ``v`` (the protocol version: this program writes 3 and reads 1, 2 and 3), ``game`` (16-byte game id), ``seq`` (its position, from 0), ``prev`` (the hash of
   the transcript before it), ``author`` (a seat, or -1 for the host) and ``kind``; the other
   fields depend on the kind (``docs/protocol.md``).
 * A body is canonical msgpack: decoded (no map repeating a key) and encoded again with this
@@ -55,9 +55,10 @@ GENESIS_TAG = b"palazzo/genesis/v1\x00"
 GAME_ID_TAG = b"palazzo/game-id/v1\x00"
 NONCE_SIZE = 32
 MAGIC = b"palazzo transcript v1\n"
-VERSION = 2
-#: the versions of the records this program reads (1: the fair deck on edwards25519)
-VERSIONS = (1, 2)
+VERSION = 3
+#: the versions of the records this program reads (1: the fair deck on edwards25519; 2 and 3
+#: differ on the wire only, not in what an entry holds)
+VERSIONS = (1, 2, 3)
 GAME_ID_SIZE = 16
 HASH_SIZE = 32
 _HEADER = {"v": int, "game": bytes, "seq": int, "prev": bytes, "author": int, "kind": str}
@@ -245,7 +246,8 @@ class Transcript:
         head = self.head if self.entries else genesis(entry.game_id)
         if entry.prev != head:
             raise RemoteProtocolError(
-                f"entry {entry.seq} names a transcript hash that is not this one", E_OUT_OF_ORDER
+                f"entry {entry.seq}: chain check: it names a transcript hash that is not this one",
+                E_OUT_OF_ORDER
             )
 
     def append(self, entry: Entry) -> None:

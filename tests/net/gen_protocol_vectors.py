@@ -35,6 +35,7 @@ from net.deck.rehand import make_rehand, receive_rehand, rehand_context  # noqa:
 from net.session.machines.agreement import sign_ack  # noqa: E402
 from net.session.machines.commit import commit  # noqa: E402
 from net.session.machines.conversation import HELLO_TAG, hello_signature, host_proof  # noqa: E402
+from net.session.machines.relay import sign_withdraw  # noqa: E402
 from net.session.machines.table import Table  # noqa: E402
 from net.wire.errors import HOST  # noqa: E402
 from net.wire.identity import Identity, fingerprint  # noqa: E402
@@ -149,7 +150,12 @@ def agreement(host: Identity, seats: list[Identity], table: Table) -> dict[str, 
         acks.append({"n": n, "head": h(head), "host": h(sign_ack(host, game_id, n, head)),
                      "seats": [h(sign_ack(s, game_id, n, head)) if i != author else None
                                for i, s in enumerate(seats)]})
-    return {"acks": acks}
+    # a withdrawal (section 5.6): the host's signature over the last seat entry above, as if it
+    # had failed its check beside the relay
+    last = table.transcript.entries[-1]
+    withdrawn = {"seq": last.seq, "entry_digest": h(hashlib.sha256(last.body + last.sig).digest()),
+                 "sig": h(sign_withdraw(host, game_id, last))}
+    return {"acks": acks, "withdraw": withdrawn}
 
 
 def lot(seed: bytes) -> dict[str, Any]:

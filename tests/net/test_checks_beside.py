@@ -59,19 +59,20 @@ def test_attack_a_bad_proof_early_in_the_chain_is_caught_before_any_card_opens(c
     msgs[0]["proof"] = bytes(proof)
     bad = Entry.sign(cheat.identity, {**honest.fields, "msgs": msgs})
 
-    real_accept, real_verify = g.host.table.accept, sp.verify
-    main = threading.main_thread()
+    real_check, real_verify = g.host.table._check, sp.verify
+    host_thread = []
 
-    def colluding_accept(entry):  # the host lets this one entry's proof pass, unchecked
+    def colluding_check(entry):  # the host lets this one entry's proof pass, unchecked
         if entry.body != bad.body:
-            return real_accept(entry)
+            return real_check(entry)
+        host_thread.append(threading.current_thread())  # its check beside the relay
         with monkeypatch.context() as m:
-            m.setattr(sp, "verify", lambda *a, **kw: None if threading.current_thread() is main
-                      else real_verify(*a, **kw))
+            m.setattr(sp, "verify", lambda *a, **kw: None
+                      if threading.current_thread() is host_thread[0] else real_verify(*a, **kw))
             m.setattr(checks.SHUFFLES_CHECKED, "size", 0)  # nor remembered as checked
-            return real_accept(entry)
+            return real_check(entry)
 
-    monkeypatch.setattr(g.host.table, "accept", colluding_accept)
+    monkeypatch.setattr(g.host.table, "_check", colluding_check)
     assert cheat.post_now(g.link, conn, bad) is None
     g.link.pump()
 

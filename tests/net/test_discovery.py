@@ -26,10 +26,10 @@ from net.session.commands.discovery import (
 )
 from net.session.commands.hosting import Hosting, HostSettings, seat_session
 from net.session.machines.peer_session import PeerSession
-from net.session.runners.host import HostRunner
 from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
 from tests.net.conftest import new_game
+from tests.net.test_adapters import serve_on_loopback
 
 LOOPBACK = ["127.0.0.1"]
 SECONDS = 2.0  # past zeroconf's second question, answered by multicast (discovery's rules)
@@ -114,10 +114,7 @@ async def test_attack_a_forged_advertisement_leads_to_a_host_the_join_refuses(tm
                                                                             monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     g = new_game(3)
-    runner = HostRunner(g.host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(g.host)
     # a machine on the LAN advertises the real host's address with a key of its own choosing
     forged = Advertiser(_offer(port, "medici", 3, 0, "Trusty", fp=Identity.generate().fingerprint),
                         LOOPBACK)
@@ -147,7 +144,7 @@ async def _register_raw(zc, port, props, name):
 
 async def test_attack_malformed_and_oversize_properties_are_ignored_without_a_crash():
     good_fp = Identity.generate().fingerprint
-    good = {"v": "2", "game": "medici", "players": "3", "seated": "1", "host": "ok",
+    good = {"v": "3", "game": "medici", "players": "3", "seated": "1", "host": "ok",
             "fp": good_fp, "code": "1"}
     bad = [
         {k: v for k, v in good.items() if k != "fp"},  # a property missing
@@ -159,7 +156,7 @@ async def test_attack_malformed_and_oversize_properties_are_ignored_without_a_cr
         {**good, "players": "abc"},
         {**good, "players": "99999999"},
         {**good, "game": "chess"},
-        {**good, "v": "1"},
+        {**good, "v": "2"},
         {**good, "code": "maybe"},
         {**good, "fp": "zzzz-zzzz-zzzz-zzzz"},
         {**good, "fp": None},  # a key with no value
@@ -191,7 +188,7 @@ def test_attack_no_advertisement_makes_the_parser_raise(port, addresses, props):
     if f is not None:
         assert 0 < f.port < 65536 and 0 <= f.seated <= f.players
         assert f.host.isprintable() and len(f.fingerprint) == 19 and f.address in f.addresses
-        assert props[b"v"] == b"2"
+        assert props[b"v"] == b"3"
 
 
 async def _until_found(fingerprint, seated, interfaces=LOOPBACK):

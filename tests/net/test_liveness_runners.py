@@ -12,6 +12,7 @@ from net.session.machines.peer_session import PeerSession
 from net.session.runners.host import HostRunner
 from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
+from tests.net.test_adapters import serve_on_loopback
 
 
 async def _holding_proxy(upstream):
@@ -60,10 +61,7 @@ async def _until(done, what, seconds=60):
 async def test_attack_a_host_withholding_its_heartbeat_from_one_peer_is_gone_there_alone():
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     server, proxied, hold = await _holding_proxy(port)
     heard = {i: [] for i in range(3)}
     sessions = [PeerSession(Identity.generate(), f"p{i}") for i in range(3)]

@@ -248,7 +248,7 @@ def test_entry_bodies_their_signatures_and_the_chain():
     assert len(listed) == len(bodies()) == 7
     for seq, ((signer, author, fields), want) in enumerate(zip(bodies(), listed, strict=True)):
         key = SigningKey(x(host_seed if signer == "host" else signer))
-        body = msgpack.packb({"v": 2, "game": game, "seq": seq, "prev": head, "author": author,
+        body = msgpack.packb({"v": 3, "game": game, "seq": seq, "prev": head, "author": author,
                               **fields}, use_bin_type=True)
         assert body.hex() == want["body"], f"entry {seq} ({fields['kind']})"
         sig = key.sign(b"palazzo/entry/v1\x00" + body).signature
@@ -275,6 +275,22 @@ def test_every_acknowledgement_of_a_head():
                 assert sig is None  # its entry signs that head already
             else:
                 assert key.sign(message).signature.hex() == sig
+
+
+def test_a_withdrawal_and_a_confirmation():
+    """Section 5.6: a confirmation's ``ack`` is the host's acknowledgement of the head after the
+    entry (above); a withdrawal signs "palazzo/withdraw/v1" 00 || game id || u32(seq) ||
+    SHA-256(body || sig) of the entry withdrawn, with the host's key."""
+    game = x(V["game_id"]["game_id"])
+    entry = V["entries"]["list"][-1]
+    w = V["agreement"]["withdraw"]
+    assert w["seq"] == len(V["entries"]["list"]) - 1
+    digest = hashlib.sha256(x(entry["body"]) + x(entry["sig"])).digest()
+    assert digest.hex() == w["entry_digest"]
+    host = SigningKey(x(V["identities"]["host"]["seed"]))
+    message = b"palazzo/withdraw/v1\x00" + game + u32(w["seq"]) + digest
+    assert host.sign(message).signature.hex() == w["sig"]
+    assert host.verify_key.verify(message, x(w["sig"]))
 
 
 def test_a_body_is_its_own_shortest_encoding():

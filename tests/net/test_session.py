@@ -229,7 +229,7 @@ def test_the_wire_conversation_starts_with_a_challenge_and_a_hello(make_game):
     (challenge,) = raw.events()
     assert isinstance(challenge, Notification) and challenge.method == "challenge"
     fields = challenge.params[0]
-    assert fields["game"] == "medici" and fields["players"] == 3 and fields["version"] == 2
+    assert fields["game"] == "medici" and fields["players"] == 3 and fields["version"] == 3
     ident = Identity.generate()
     from net.session.machines.conversation import HOST_TAG, hello_signature
     from net.wire.identity import verify

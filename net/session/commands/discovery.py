@@ -5,7 +5,7 @@ The advertisement is a DNS-SD service of type ``SERVICE`` (``_palazzo._tcp.local
 host's addresses and port, and TXT properties (``properties``), every one of them printable
 ASCII or UTF-8 text of at most ``VALUE_LIMIT`` bytes:
 
-* ``v`` the protocol version (``1``); ``game`` the game's name (``medici``, ``condottiere``);
+* ``v`` the protocol version (``3``; an advertisement of another version is not listed); ``game`` the game's name (``medici``, ``condottiere``);
 * ``players`` the seats wanted, ``seated`` the seats taken (updated as they fill);
 * ``host`` the host's name, ``fp`` the host key's fingerprint (``net.wire.identity.fingerprint``);
 * ``code`` ``1`` when joining needs a game code, ``0`` for an open game. Never the code itself.
@@ -69,7 +69,7 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 log = logging.getLogger("palazzo.net")
 
 SERVICE = "_palazzo._tcp.local."
-VERSION = 2
+VERSION = 3
 #: the most bytes of one TXT value (a longer one drops the advertisement)
 VALUE_LIMIT = 64
 #: the most seats a game may say it wants (any game here has at most 6)

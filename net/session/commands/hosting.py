@@ -53,6 +53,7 @@ from net.session.machines.peer_session import PeerSession, PeerState
 from net.session.machines.table import Table
 from net.session.records import adopt, resume
 from net.session.records.disk import check_writable, reason
+from net.session.records.evidence import save_refused_entry
 from net.session.records.journal import Journal
 from net.session.records.verify import verify_bytes
 from net.session.runners.host import HostRunner
@@ -216,17 +217,16 @@ def save_transcript(table: Table | None, say: Say | None) -> Path | None:
 
 def save_refused(table: Table | None, refused: list[Any], say: Say) -> None:
     """Keep each entry shown refused (that this table refused too) as evidence: the record up
-    to it, then the entry, a file ``palazzo verify`` names its author from."""
+    to it, then the entry, a file ``palazzo verify`` names its author from (the session kept
+    it when it found it: the same bytes stay one file)."""
     for entry in refused:
-        if table is None or entry.seq > len(table.transcript):
+        try:
+            where = save_refused_entry(table, entry)
+        except OSError as e:
+            say(f"cannot save the evidence: {reason(e)} (in {files.data_dir()})")
             continue
-        record = files.Transcript()
-        for e in table.transcript.entries[:entry.seq]:
-            record.append(e)
-        record.append(entry)  # its sequence and chain only: the table refused the rest
-        name = files.file_name(table.game, table.started, table.game_id)
-        where = files.save(record, name.replace(".palazzo", f"-refused-{entry.seq}.palazzo"))
-        say(f"evidence: {where}")
+        if where is not None:
+            say(f"evidence: {where}")
 
 
 def host_gone_line(address: str, path: Path | None) -> str:

@@ -185,6 +185,7 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
                 say(e.data)  # seats; the seed; this seat's own moves
         elif e.kind == "lobby":
             seats = ", ".join(f"{x['name']} [{x['fp']}]" + ("" if x["online"] else " (away)")
+                              + (" (not responding)" if x.get("silent") else "")
                               for x in e.data.get("seats", []))
             line = f"lobby {len(e.data.get('seats', []))}/{e.data.get('players')}: {seats}"
             if line != last_lobby[0]:

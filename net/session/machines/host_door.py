@@ -37,11 +37,13 @@ from net.session.features.limits import Bucket, QuietLog, StrangerNews
 from net.session.features.presence import HostPresence
 from net.session.machines.conversation import (
     HELLO_TAG,
+    VERSION,
     Close,
     Output,
     Send,
     host_proof,
     param_map,
+    printable,
     typed,
 )
 from net.session.machines.entries import NAME_LIMIT, Phase
@@ -212,6 +214,14 @@ class HostDoor:
     def _hello(self, conn: int, req: Request) -> Any:
         m = param_map(req)
         c = self.conns[conn]
+        # a program of version 2 stops at the challenge (its version named there), before any
+        # hello; a hello that names another version is refused naming both
+        said = m.get("version", VERSION)
+        if said != VERSION:
+            raise RemoteProtocolError(
+                f"this host speaks protocol version {VERSION}, the program that said hello "
+                f"version {printable(said)}: both must run the same version (update the older "
+                "one)", E_WRONG_PHASE)
         if not self._check_code(conn, c, m, req):
             return DEFERRED  # it waits for its turn (``_serve_turns``)
         name = typed(m, "name", str).strip()
@@ -226,9 +236,9 @@ class HostDoor:
         try:
             check_public_key(key)
         except InvalidKey as e:
-            raise RemoteProtocolError(f"the key is refused ({e})", E_BAD_PARAMS) from None
+            raise RemoteProtocolError(f"key check: the key is refused ({e})", E_BAD_PARAMS) from None
         if not verify(key, HELLO_TAG, c.nonce + self.identity.public_key, sig):
-            raise RemoteProtocolError("the hello signature does not match the key", E_BAD_SIGNATURE)
+            raise RemoteProtocolError("signature check: the hello signature does not match the key", E_BAD_SIGNATURE)
         # a seat of the game under way may hold more than a host whose record was damaged:
         # it is seated, and gives the rest back (``supply``)
         seated = self.table.phase is not Phase.LOBBY and any(s.key == key for s in self.seats)

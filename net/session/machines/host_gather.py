@@ -75,6 +75,9 @@ class HostGather:
         def restore(self, entries: list[Entry]) -> None:
             ...
 
+        def _settle_pending(self, wait: bool = False) -> None:
+            ...
+
         def _seat(self, conn: int, i: int, nonce: bytes, have: int) -> dict[str, Any]:
             ...
 
@@ -104,6 +107,7 @@ class HostGather:
         """A seat gives back entries the host lacks (its record was damaged): each is checked
         by the observer table, in order, and relayed; the first that is not the next valid
         entry stops the supply (see the module docstring)."""
+        self._settle_pending(wait=True)  # the entry pending now first (``net.session.machines.relay``)
         items = param_map(req).get("entries")
         if type(items) is not list or len(items) > SUPPLY_CHUNK:
             raise RemoteProtocolError(f"'entries' is a list of at most {SUPPLY_CHUNK} entries",

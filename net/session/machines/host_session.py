@@ -42,6 +42,7 @@ from collections.abc import Callable
 from typing import Any
 
 from net.session.features import limits, liveness, watch
+from net.session.features.acks import AckBook, HostDeadlines, resumed_since
 from net.session.features.chat import ChatHost
 from net.session.features.code import CodeGuard
 from net.session.features.limits import QuietLog, StrangerNews
@@ -59,6 +60,7 @@ from net.session.machines.echo import HostAgreement
 from net.session.machines.entries import MAX_TIMEOUT, Phase
 from net.session.machines.host_door import DEFERRED, Claim, Conn, ConnState, HostDoor, Seat
 from net.session.machines.host_gather import GATHER_WAIT, HostGather
+from net.session.machines.relay import HostRelay
 from net.session.machines.table import Table
 from net.wire.errors import (
     E_BAD_PARAMS,
@@ -83,7 +85,8 @@ log = logging.getLogger("palazzo.net")
 END_WAIT = 20.0
 
 
-class HostSession(HostGather, HostDoor, HostAgreement):
+class HostSession(HostGather, HostDoor, HostAgreement, HostRelay, HostDeadlines,
+                  liveness.HostHeartbeat):
     """The host: lobby, seats, the start, and the checked relay of every entry."""
 
     def __init__(
@@ -115,6 +118,7 @@ class HostSession(HostGather, HostDoor, HostAgreement):
         #: who is here, and the grace period for a seat that went (``net.session.features.presence``)
         self.presence = HostPresence(clock, grace)
         self.hearing = liveness.Hearing(clock)  # the loop-lag rule of the heartbeat
+        self.acks = AckBook(clock)  # who acknowledged what (``net.session.features.acks``)
         self.table = Table(identity.public_key, None)
         self.chat = ChatHost(self.table, clock)  # table talk (``net.session.features.chat``)
         self.seats: list[Seat] = []
@@ -154,6 +158,7 @@ class HostSession(HostGather, HostDoor, HostAgreement):
         self._held: list[tuple[int, Request]] = []  # posts that wait for the gathering to end
         self._tails: dict[int, list[Entry]] = {}  # a seat's own entries at the end of a supply
         self._turns: list[tuple[int, int, Request]] = []  # hellos waiting for a code check
+        self._init_agreement()  # the echo's (``net.session.machines.echo``)
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -179,11 +184,8 @@ class HostSession(HostGather, HostDoor, HostAgreement):
         c = self.conns.get(conn)
         if c is None or c.closed or c.muted:
             return []
-        c.heard = self.clock()  # a sign of life (``net.session.features.liveness``)
-        if c.seat is not None and self.presence.started and data \
-                and self.presence.state(c.seat) == "silent":
-            log.info("seat %s (%s) is responding again", c.seat, self.seats[c.seat].name)
-            self.presence.heard(c.seat)
+        if data:
+            self._heard(c)  # a sign of life (``net.session.features.liveness``)
         try:  # frames are parsed one by one: those after a close are never looked at
             for event in c.codec.iter_events(data):
                 if c.closed or c.muted:
@@ -235,6 +237,7 @@ class HostSession(HostGather, HostDoor, HostAgreement):
     def tick(self) -> list[Output]:
         """Close the strangers past their hello time and check the turn timeout (call it now
         and then: the asyncio host does twice a second)."""
+        self._settle_pending()
         self._expire_strangers()
         self._serve_turns()
         if self.on_tick is not None:
@@ -258,39 +261,11 @@ class HostSession(HostGather, HostDoor, HostAgreement):
         self._heartbeat(now)
         self._track_due()
         deadline = self._deadline()
-        if deadline is not None and now >= deadline[0] and not self._gathering():
-            self._write({"kind": "forfeit", "seat": self._due[0], "reason": deadline[1]})
+        if deadline is not None and now >= deadline[0] and not self._gathering() \
+                and self.pending is None:
+            self._write({"kind": "forfeit", "seat": deadline[2], "reason": deadline[1]})
         self._send_presence()
         return self.take_output()
-
-    def _heartbeat(self, now: float) -> None:
-        """Ping every seated connection and watcher every ``liveness.BEAT_EVERY`` seconds; a
-        seat silent for ``liveness.SEAT_QUIET`` is "not responding" (``net.session.features.liveness``;
-        the host's own seats, in process, are never pinged)."""
-        lagged = self.hearing.tick()
-        for conn, c in list(self.conns.items()):
-            if c.closed or not c.address or (c.seat is None and c.watcher is None):
-                continue
-            if lagged:  # this loop did not run: nobody could be heard
-                c.heard = now
-            if now - c.beat >= liveness.BEAT_EVERY and not c.beating:  # one at a time: a
-                c.beat, c.beating = now, True  # peer that was stopped answers one, not a heap
-                self._send(conn, Request(c.codec.next_msgid(), "ping", ()))
-            if c.seat is not None and self.presence.started and \
-                    now - c.heard >= liveness.SEAT_QUIET:
-                if self.presence.state(c.seat) in ("here", "away"):
-                    log.info("seat %s (%s) is not responding", c.seat, self.seats[c.seat].name)
-                self.presence.silent(c.seat)
-
-    def _deadline(self) -> tuple[float, str] | None:
-        """When the host forfeits the seat due now, and why (``HostPresence.deadline``)."""
-        who, _ = self._due
-        if who is None or who == HOST or self.table.phase in (
-                Phase.LOBBY, Phase.OVER):
-            return None
-        limit = None if self.turn_timeout is None else \
-            self.turn_timeout * (2 if self.on_timeout == "bot" else 1)
-        return self.presence.deadline(who, self._due_since, limit, self.seats[who].name)
 
     def _send_presence(self) -> None:
         """Tell every seated connection and every watcher who is here, when something changed
@@ -298,10 +273,9 @@ class HostSession(HostGather, HostDoor, HostAgreement):
         if self.finished or self.closed or not self.presence.started:
             return
         self.presence.watchers = self.watchers()
-        deadline = self._deadline()
+        deadline, start, acks = self._presence_now()  # ``net.session.features.acks``
         who = self._due[0] if self.table.phase is not Phase.OVER else None
-        m = self.presence.take(who, None if deadline is None else deadline[0],
-                               self._due_since, self._due[1])
+        m = self.presence.take(who, deadline, start, self._due[1], acks)
         if m is not None:
             self._broadcast("presence", m)
 
@@ -398,10 +372,20 @@ class HostSession(HostGather, HostDoor, HostAgreement):
             raise RemoteProtocolError(f"you hold seat {seat}, not {entry.author}", E_NOT_YOUR_SEAT)
         if self.table.phase is Phase.LOBBY:
             raise RemoteProtocolError("the game has not started", E_WRONG_PHASE)
+        if self._wait_post(conn, req):  # after the entry pending now (``net.session.machines.relay``)
+            return DEFERRED
         check_equivocation(self.table, entry)
         held = self.table.transcript.entries
         if entry.seq < len(held) and held[entry.seq].body == entry.body:
             return {"seq": entry.seq}  # already in (another seat gave it back): nothing new
+        if self.relay_at_once:
+            try:
+                self.table.check_frame(entry)
+            except CheatDetected as e:
+                self._name_refused(conn, entry, e)
+                raise
+            self._relay_pending(conn, req, entry)
+            return DEFERRED
         undo = self.on_check(entry) if self.on_check is not None else None
         try:
             self.table.accept(entry)
@@ -444,6 +428,7 @@ class HostSession(HostGather, HostDoor, HostAgreement):
                 c.codec.receive_limit = c.codec.frame_limit
             for entry in self.table.transcript.entries[c.resume_from :]:
                 self._notify(conn, "entry", self._wire(entry))
+            self._pending_to(conn)
             self._resend_acks(conn)
             self._broadcast_lobby()
             for said in self.chat.backlog({s.key: s.nonce for s in self.seats}):
@@ -518,8 +503,9 @@ class HostSession(HostGather, HostDoor, HostAgreement):
         if self.on_entry is not None:
             self.on_entry(entry)
         self.chat.entry(entry)
-        # first to its author (its post answered), then to the seat that writes next
-        self._broadcast("entry", self._wire(entry), first=(entry.author, self.table.writer()))
+        self.acks.head(entry.seq + 1)
+        self.acks.ack(entry.author, entry.seq + 1)  # its entry signs the head after it
+        self._send_entry(entry)  # or its confirmation (``net.session.machines.relay``)
         self._track_due()
         if self.table.phase is Phase.OVER and not self.finished:
             self.finished = True
@@ -528,8 +514,8 @@ class HostSession(HostGather, HostDoor, HostAgreement):
             for conn, c in list(self.conns.items()):  # a hello not yet answered gets the end
                 if not c.closed and (c.seat is not None or c.watcher is not None):
                     self._notify(conn, "bye", {"reason": "the game is over"})
-                    if c.seat is not None:
-                        self.ended_for.add(c.seat)
+                    if c.seat is not None and self.presence.state(c.seat) != "silent":
+                        self.ended_for.add(c.seat)  # a silent seat may never read it
             if self.rematch.begin([s.key for s in self.seats],
                                   [s.conn is not None for s in self.seats]):
                 self._rematch_news()
@@ -539,17 +525,23 @@ class HostSession(HostGather, HostDoor, HostAgreement):
         if due != self._due:
             self._due, self._due_since = due, self.clock()
 
-    def restore(self, entries: list[Entry]) -> None:
+    def restore(self, entries: list[Entry], written: float | None = None) -> None:
         """Go on with a game from its saved entries (a restarted host): each is checked again
         by the observer table; the start's seats are seated, away until their keys say hello;
-        the turn clock starts now."""
+        the turn clock runs from ``written`` (the wall-clock time its last entry was saved:
+        ``net.session.features.acks.resumed_since``), or from now."""
         if self.table.transcript.entries:
             raise LocalProtocolError("only a fresh host session takes a saved game")
+        self.acks.restored()
         for entry in entries:
             self.table.accept(entry)
+            self.acks.ack(entry.author, entry.seq + 1)
         self.seats = [Seat(s.name, s.key, None, s.nonce, ready=True) for s in self.table.seats]
         self.presence.begin([False] * len(self.seats))
         self._track_due()
+        if written is not None:  # one clock across restarts
+            self._due_since = resumed_since(self.clock(), self.wall(), written, self._limit())
+        self.acks.restored_at = len(entries)
         self.finished = self.table.phase is Phase.OVER
         self._gather_until = self.clock() + GATHER_WAIT
 
@@ -560,7 +552,8 @@ class HostSession(HostGather, HostDoor, HostAgreement):
         return {
             "game": self.game, "players": self.players,
             "seats": [{"seat": i, "name": s.name, "fp": fingerprint(s.key), "key": s.key,
-                       "ready": s.ready, "online": s.conn is not None}
+                       "ready": s.ready, "online": s.conn is not None,
+                       **({"silent": True} if s.conn in self.quiet_lobby else {})}
                       for i, s in enumerate(self.seats)],
             **({"watchers": watching} if watching else {}),
             "table": self.table_settings(),

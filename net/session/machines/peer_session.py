@@ -37,6 +37,7 @@ from net.session.machines.peer_states import PEER_TRANSITIONS as PEER_TRANSITION
 from net.session.machines.peer_states import PeerEvent as PeerEvent
 from net.session.machines.peer_states import PeerState as PeerState
 from net.session.machines.peer_states import Step as Step
+from net.session.machines.relay import PeerRelay
 from net.session.machines.table import Table
 from net.session.records.journal import Journal
 from net.wire.errors import (
@@ -44,7 +45,6 @@ from net.wire.errors import (
     E_BAD_SIGNATURE,
     E_UNKNOWN_METHOD,
     E_WRONG_PHASE,
-    HOST,
     CheatDetected,
     Fault,
     LocalProtocolError,
@@ -64,7 +64,7 @@ from net.wire.transcript import NONCE_SIZE, Entry
 log = logging.getLogger("palazzo.net")
 
 
-class PeerSession(PeerAgreement):
+class PeerSession(PeerAgreement, PeerRelay):
     """A seat's side: answers the challenge, follows the transcript, writes its entries.
 
     ``receive_data`` takes bytes from the host; ``data_to_send`` gives bytes for it. When
@@ -106,6 +106,7 @@ class PeerSession(PeerAgreement):
         #: entry that waits for them before it is posted
         self.agreement = Agreement()
         self._gated: Entry | None = None
+        self._init_agreement()
         self._sync_to = 0
         self._bye = ""  # a bye the host sent before it answered this connection's hello
         #: when the latest entry reached this seat live (not in a rejoin's backlog), or None
@@ -164,6 +165,8 @@ class PeerSession(PeerAgreement):
             trouble.changed = False
             self.own_trouble = trouble.text
             self.events.append(PeerEvent("note", trouble.text or "saving again"))
+        if self._gated is not None and not self.failed:
+            self._withheld()  # a host that withholds acknowledgements: a fault, after a while
         out, self._out = bytes(self._out), bytearray()
         return out
 
@@ -178,6 +181,7 @@ class PeerSession(PeerAgreement):
         self._pending = None
         self._posted = None
         self._gated = None  # it goes out again from the journal (``held``)
+        self.__dict__["_pending_in"] = None  # the host sends what is still pending again
         self.agreement.sent = 0  # acknowledged again once back: the host may have restarted
         self._go(Step.RECONNECTED)
 
@@ -334,7 +338,8 @@ class PeerSession(PeerAgreement):
         host = typed(m, "host", bytes, size=PUBLIC_KEY_SIZE)
         if m.get("version") != VERSION:
             raise RemoteProtocolError(
-                f"the host speaks protocol version {m.get('version')!r}, this program {VERSION}",
+                f"the host speaks protocol version {printable(m.get('version'))}, this program "
+                f"version {VERSION}: both must run the same version (update the older one)",
                 E_WRONG_PHASE)
         try:
             check_public_key(host)
@@ -358,12 +363,12 @@ class PeerSession(PeerAgreement):
         self._call("hello", ({
             "name": self.name, "key": self.identity.public_key, "code": self.code,
             "sig": hello_signature(self.identity, nonce, host), "have": len(self.table.transcript),
-            "nonce": self._nonce, **({"watch": True} if self.WATCH else {}),
+            "nonce": self._nonce, "version": VERSION, **({"watch": True} if self.WATCH else {}),
         },))
 
     def _on_welcome(self, result: Any) -> None:
         if type(result) is not dict or type(result.get("seat")) is not int:
-            raise RemoteProtocolError("a malformed hello answer", E_BAD_PARAMS)
+            raise RemoteProtocolError("hello check: a malformed hello answer", E_BAD_PARAMS)
         assert self.table is not None
         proof = result.get("proof")
         if type(proof) is not bytes or not verify(self.table.host_key, HOST_TAG,
@@ -406,6 +411,7 @@ class PeerSession(PeerAgreement):
         if self.table is None:  # before the challenge: nobody to hear from
             raise RemoteProtocolError("a message before the challenge", E_WRONG_PHASE)
         self.chat.heard(m, self.table, self.lobby)
+        self._keep_talk()
         self._maybe_say()
 
     def _on_lobby(self, m: dict[str, Any]) -> None:
@@ -417,26 +423,41 @@ class PeerSession(PeerAgreement):
         try:
             entry = Entry.parse(m.get("body"), m.get("sig"))
         except RemoteProtocolError as e:  # the host should have refused it
-            raise CheatDetected(HOST, len(self.table.transcript),
-                                f"the host relayed a malformed entry: {e}") from None
+            n = len(self.table.transcript)
+            raise self._bad_relay(n, m.get("body"), m.get("sig"), m.get("ack"),
+                                  f"the host relayed a malformed entry {n}: {e}") from None
         if len(self.table.transcript) > entry.seq:  # already held: the same, or two histories
             self._entry_again(entry, m.get("ack"))
             return
         why = self.expect.refuses(entry) if self.expect is not None and entry.seq == 0 else None
-        if why is not None:
-            raise CheatDetected(HOST, 0, f"rematch check: {why}")
+        if why is not None:  # nothing signed promised the rematch: nobody is named
+            raise Fault(f"rematch check: {why}: it is not the rematch this seat agreed to, and "
+                        "this seat does not follow it", E_BAD_PARAMS)
         self._no_gap(entry)
+        if "ack" not in m:  # pending: checked now, applied once confirmed (``relay``)
+            self._on_pending(entry)
+            return
+        self._take_entry(entry, m.get("ack"))
+
+    def _take_entry(self, entry: Entry, ack: Any) -> None:
+        assert self.table is not None
         try:
             self.table.accept(entry)
         except RemoteProtocolError as e:
-            raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
-        self._agree_entry(entry, m.get("ack"))
+            raise self._bad_relay(entry.seq, entry.body, entry.sig, ack,
+                                  f"the host relayed a bad entry: {e}") from None
+        except CheatDetected as c:  # signed by the one it names: kept as evidence
+            if c.seat == entry.author:
+                self._keep_refused(entry)
+            raise
+        self._agree_entry(entry, ack)
         if self._pending is not None and entry.seq >= self._pending:
             self._pending = None
         self._live_at = self.clock() if entry.seq >= self._sync_to else None
         self._go(Step.STARTED)  # the first entry: the game is under way
         t = self.table
         self.chat.entry(t, entry)
+        self._keep_talk()
         for line in t.log[self._logged :]:
             self.events.append(PeerEvent("log", line))
         self._logged = len(t.log)
@@ -553,7 +574,7 @@ class PeerSession(PeerAgreement):
         if self.state is PeerState.OVER:  # the game ended as it did: only the rematch is off
             self._rematch_lines(self.rematch.stop(str(error)))
             return
-        if isinstance(error, CheatDetected):
+        if isinstance(error, CheatDetected) or (isinstance(error, Fault) and error.final):
             self.record_final()
         self._go(Step.FAILED)
         self.error = error
@@ -570,5 +591,7 @@ _PEER_NOTES: dict[str, str] = {
     "rematch": "_on_early_rematch",
     "ack": "_on_ack",
     "evidence": "_on_evidence",
+    "confirm": "_on_confirm",
+    "withdraw": "_on_withdraw",
     "disk": "_on_disk",
 }

@@ -6,10 +6,9 @@ one at a time, in transcript order, and for each checks, before changing anythin
 1. sequence and chain (``Transcript.check_next``), and that the entry is of this game;
 2. the signature, by the key of the seat named as author (or the host's key for ``-1``), which
    must be a valid Ed25519 key (``net.wire.identity.check_public_key``);
-2b. for a seat's own table (one given its ``Journal``): an entry of another author must not
-   stand where the journal holds one of its own written after another history (the host showed
-   this seat a fork: that names the host); what its journal lacks or holds damaged is a fault
-   (``net.session.machines.own_seat``), never a cheat;
+2b. for a seat's own table (one given its ``Journal``): an entry of another author must not stand
+   where the journal holds one of its own written after another history (a fork shown by the
+   host: it names the host); a journal lacking or damaged is a fault (``own_seat``), not a cheat;
 3. that the entry's kind is allowed in the current phase (``TRANSITIONS``) and that its author
    is the one due to write now (``writer()``);
 4. the content: the seed commitments and their openings; every deck message (keys, shuffles,
@@ -18,14 +17,13 @@ one at a time, in transcript order, and for each checks, before changing anythin
    is checked on a copy of the dealer (``FairDealer.fork``), kept only when the entry passes.
 
 Failures of 1-2 are ``RemoteProtocolError`` (malformed, out of order, forged: the relay's or the
-sender's fault); failures of 3-4 are ``CheatDetected`` naming the author, since the author signed
-them. The host turns either into an error for the sender and relays nothing; a peer receiving
-such an entry from the host stops (the host should never have relayed it). So a table holds only
-entries it checked, each when it arrived, and no check waits for the end: no seat ever reveals
-its deck secret or its shuffle seeds, and what a move claims about a card nobody else can see
-is checked by a proof or when the rules show the card (``net.games.dealer``). A table that
-reaches the end has verified the game (``result()["verdict"]``): "verified", or "verified as far
-as it went: ..." when a forfeit cut the game short.
+sender's fault); failures of 3-4 are ``CheatDetected`` naming the author, who signed them. The
+host refuses an entry failing 1-3 (``check_frame``) before it relays anything, and withdraws one
+failing 4, which it relays pending and checks beside the relay (``net.session.machines.relay``).
+A table holds only entries it checked, each when it arrived; no check waits for the end: no seat
+reveals its deck secret or shuffle seeds, and what a move claims about a card nobody else can see
+is checked by a proof or when the rules show it (``net.games.dealer``). A table at the end has
+verified the game (``result()["verdict"]``): "verified", or "verified as far as it went: ...".
 
 The rule of the phases: ``TRANSITIONS``, just below, is the one place that says which entry a
 phase takes and which phase follows. A row ``(phase, kind): Next(then, when)`` lets an entry of
@@ -40,9 +38,8 @@ Every reader checks an entry's fields the same way before anything else of it
 (``net.session.machines.entries``): a field the kind does not have, a missing one or one of
 another type is refused, naming the field and the author, so the host's observer table, every
 peer's table and ``palazzo verify`` accept exactly the same entries. Only records of protocol
-version 1 carry ``sealed`` notes (checked there as bytes); no entry of version 2 carries a
-secret of any kind. A seat's own table also checks what its journal holds, keeps its secrets
-there, and signs this seat's entries through it (``net.session.machines.own_seat``).
+version 1 carry ``sealed`` notes (checked there as bytes); no later entry carries a secret. A
+seat's own table checks its journal, keeps its secrets there and signs through it (``own_seat``).
 
 Chance steps need no entry: the fair dealer resolves them for this peer from the deck entries
 as soon as their shares are in (a lot, from the joint seed, at once). A peer applies each
@@ -287,6 +284,11 @@ class Table(OwnSeat[S, A, C]):
 
     def _check(self, entry: Entry) -> Change:
         """Every check of ``accept`` (the module docstring's 1-4); the change to make."""
+        self.check_frame(entry)
+        return CHECKS[entry.kind](self, entry)  # checks everything, returns the change to make
+
+    def check_frame(self, entry: Entry) -> None:
+        """The cheap checks 1-3 and the entry's fields: all but its content (``_check``)."""
         self.transcript.check_next(entry)
         seq, author, kind = entry.seq, entry.author, entry.kind
         if self.game_id and entry.fields["game"] != self.game_id:
@@ -300,10 +302,9 @@ class Table(OwnSeat[S, A, C]):
             raise RemoteProtocolError(f"entry {seq}: its author's key is refused ({err})",
                                       E_BAD_PARAMS) from None
         if not entry.signed_by(key):
-            raise RemoteProtocolError(f"entry {seq}: bad signature for its author", E_BAD_SIGNATURE)
+            raise RemoteProtocolError(f"entry {seq}: signature check: bad signature for its author", E_BAD_SIGNATURE)
         self._check_own(entry)
-        handler = CHECKS.get(kind)
-        if handler is None or (self.phase, kind) not in TRANSITIONS:
+        if kind not in CHECKS or (self.phase, kind) not in TRANSITIONS:
             raise CheatDetected(author, seq, f"a {kind!r} entry is not allowed in phase {self.phase}",
                                 E_WRONG_PHASE)
         due = HOST if kind == "forfeit" else self.writer()
@@ -311,7 +312,6 @@ class Table(OwnSeat[S, A, C]):
             who = "the host" if due == HOST else f"seat {due}"
             raise CheatDetected(author, seq, f"out of turn: {who} must write now", E_NOT_YOUR_TURN)
         check_fields(entry, self.dealer)
-        return handler(self, entry)  # checks everything, returns the change to make
 
     def _check_said(self, entry: Entry) -> list[tuple[int, int, str]]:
         """The messages ``entry`` records (``net.session.features.chat.check_record``)."""
@@ -333,27 +333,27 @@ class Table(OwnSeat[S, A, C]):
             game = cast("GameEntry[S, A, C]", get_game(field(e, "rules", str)))
             config = game.rules.Config.from_data(e.fields.get("config"))
         except (ValueError, TypeError) as err:
-            raise CheatDetected(HOST, e.seq, f"bad game in start: {err}", E_BAD_PARAMS) from None
+            raise CheatDetected(HOST, e.seq, f"start check: the game: {err}", E_BAD_PARAMS) from None
         seats = []
         for i, s in enumerate(field_list(e, "seats")):
             if type(s) is not dict or set(s) != {"name", "key", "nonce"}:
-                raise CheatDetected(HOST, e.seq, "a seat is {name, key, nonce}", E_BAD_PARAMS)
+                raise CheatDetected(HOST, e.seq, "start check: a seat is {name, key, nonce}", E_BAD_PARAMS)
             name, key, nonce = s["name"], s["key"], s["nonce"]
             if type(name) is not str or not 1 <= len(name) <= NAME_LIMIT or not name.isprintable() \
                     or type(key) is not bytes or len(key) != PUBLIC_KEY_SIZE \
                     or type(nonce) is not bytes or len(nonce) != NONCE_SIZE:
-                raise CheatDetected(HOST, e.seq, f"a seat is {{name: 1 to {NAME_LIMIT} printable "
-                                    "characters, key: 32 bytes, nonce: 32 bytes}", E_BAD_PARAMS)
+                raise CheatDetected(HOST, e.seq, f"start check: a seat is {{name: 1 to {NAME_LIMIT} "
+                                    "printable characters, key, nonce: 32 bytes}", E_BAD_PARAMS)
             try:
                 check_public_key(key)
             except InvalidKey as err:
-                raise CheatDetected(HOST, e.seq, f"seat {i}'s key is refused ({err})",
+                raise CheatDetected(HOST, e.seq, f"key check: seat {i}'s key is refused ({err})",
                                     E_BAD_PARAMS) from None
             seats.append(SeatInfo(name, key, nonce))
         if len(seats) != config.players or len({s.key for s in seats}) != len(seats):
-            raise CheatDetected(HOST, e.seq, "the seats do not match the players", E_BAD_PARAMS)
+            raise CheatDetected(HOST, e.seq, "start check: the seats do not match the players", E_BAD_PARAMS)
         if field(e, "host", bytes, PUBLIC_KEY_SIZE) != self.host_key:
-            raise CheatDetected(HOST, e.seq, "the start names another host key", E_BAD_PARAMS)
+            raise CheatDetected(HOST, e.seq, "host key check: the start names another host key", E_BAD_PARAMS)
         game_id = e.fields["game"]
         if game_id != derive_game_id(self.host_key, [(s.key, s.nonce) for s in seats]):
             raise CheatDetected(HOST, e.seq, "game id check: the game id is not the one the host "
@@ -361,10 +361,10 @@ class Table(OwnSeat[S, A, C]):
         mine = self._own_contribution(e, seats)
         started = field(e, "time", int)
         if not 0 <= started <= MAX_TIME:
-            raise CheatDetected(HOST, e.seq, "the start time is not a time", E_BAD_PARAMS)
+            raise CheatDetected(HOST, e.seq, "start check: the start time is not a time", E_BAD_PARAMS)
         timeout, on_timeout = field(e, "timeout", int), field(e, "on_timeout", str)
         if not 0 <= timeout <= MAX_TIMEOUT or on_timeout not in ("forfeit", "bot"):
-            raise CheatDetected(HOST, e.seq, "bad turn timeout in start", E_BAD_PARAMS)
+            raise CheatDetected(HOST, e.seq, "start check: the turn timeout is out of range", E_BAD_PARAMS)
 
         def apply() -> None:
             self.game_id = game_id
@@ -428,7 +428,7 @@ class Table(OwnSeat[S, A, C]):
         except CheatDetected as err:
             raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
         except (ValueError, TypeError) as err:
-            raise CheatDetected(e.author, e.seq, f"bad deck message: {err}", E_BAD_PARAMS) from None
+            raise CheatDetected(e.author, e.seq, f"deck message check: {err}", E_BAD_PARAMS) from None
 
         def apply() -> None:
             self.dealer = fork
@@ -441,16 +441,16 @@ class Table(OwnSeat[S, A, C]):
         try:
             action = rules.action_from_data(e.fields.get("action"))
         except (InvalidActionError, ValueError) as err:
-            raise CheatDetected(e.author, e.seq, f"malformed action: {err}", E_BAD_PARAMS) from None
+            raise CheatDetected(e.author, e.seq, f"action check: {err}", E_BAD_PARAMS) from None
         if getattr(action, "seat", e.author) != e.author:
-            raise CheatDetected(e.author, e.seq, "an action for another seat", E_NOT_YOUR_TURN)
+            raise CheatDetected(e.author, e.seq, "seat check: an action for another seat", E_NOT_YOUR_TURN)
         bad_auto = check_auto(e.fields)
         if bad_auto is not None:
             raise CheatDetected(e.author, e.seq, bad_auto, E_BAD_PARAMS)
         auto = e.fields.get("auto") is True
         assert self.dealer is not None
         if self.dealer.due() is not None:
-            raise CheatDetected(e.author, e.seq, "the fair deck waits for a deck entry, not a move",
+            raise CheatDetected(e.author, e.seq, "phase check: the fair deck waits for a deck entry",
                                 E_WRONG_PHASE)
         fork = self.dealer.fork()
         try:
@@ -464,7 +464,7 @@ class Table(OwnSeat[S, A, C]):
                 raise CheatDetected(e.author, e.seq, str(illegal), E_ILLEGAL) from None
             raise CheatDetected(e.author, e.seq, str(err), E_CHEAT) from None
         except (ValueError, TypeError) as err:
-            raise CheatDetected(e.author, e.seq, f"bad cards: {err}", E_BAD_PARAMS) from None
+            raise CheatDetected(e.author, e.seq, f"card check: {err}", E_BAD_PARAMS) from None
         try:
             after = rules.apply(check, mine)
         except (IllegalActionError, InvalidActionError, ValueError) as err:
@@ -494,8 +494,8 @@ class Table(OwnSeat[S, A, C]):
                                 "characters", E_BAD_PARAMS)
         if not 0 <= seat < self.players or seat in self.forfeited:
             raise CheatDetected(HOST, e.seq, f"no seat {seat} to forfeit", E_BAD_PARAMS)
-        if seat != self.writer():  # only the seat the game waits for can have run out of time
-            raise CheatDetected(HOST, e.seq, f"seat {seat} is not the one due to write",
+        if seat in self.ended:  # the game waits for the writer and for acknowledgements
+            raise CheatDetected(HOST, e.seq, f"seat {seat} signed its end already",
                                 E_NOT_YOUR_TURN)
 
         in_end = self.phase is Phase.END

@@ -43,7 +43,9 @@ Rules:
   that holds more gives it back when it rejoins (``HostSession._supply``), each entry checked
   as any other.
 * ``resume_session`` builds a ``HostSession`` from a record: the seats are those of the start,
-  all away until they say hello with their keys, and the turn clock starts afresh. Peers that
+  all away until they say hello with their keys, and the turn clock runs from when the last
+  entry was saved (``written_at``, the entries file's time of change; one clock across
+  restarts, ``net.session.features.acks.resumed_since``). Peers that
   come back are served what they lack from their ``have``.
 * ``choose`` picks the record to resume: with a prefix, the one unfinished game of this host
   whose id starts with it; without, the one unfinished game of this game and number of players
@@ -385,6 +387,15 @@ class HostRecord:
                 f.flush()
                 os.fsync(f.fileno())
 
+    @property
+    def written_at(self) -> float | None:
+        """When an entry was last saved (wall-clock seconds: the entries file's time of
+        change), the start of the turn under way for a restarted host; ``None`` if unknown."""
+        try:
+            return os.stat(self.folder / "entries").st_mtime
+        except OSError:
+            return None
+
     def finish(self) -> None:
         self._finish = True
         self.flush()
@@ -485,6 +496,8 @@ def resume_session(identity: Identity, record: HostRecord, **kw: Any) -> HostSes
     except (KeyError, TypeError, ValueError) as e:
         raise ValueError(f"the record's start names no game: {e}") from None
     timeout = s.get("turn_timeout", start.get("timeout") or None)
+    written = record.written_at  # before any cut: when the last entry was saved
+
 
     def restored(entries: list[Entry]) -> HostSession:
         given: dict[str, Any] = {
@@ -493,7 +506,7 @@ def resume_session(identity: Identity, record: HostRecord, **kw: Any) -> HostSes
             "allow_hints": bool(s.get("allow_hints", start.get("hints", False))),
             "grace": s.get("grace", DEFAULT_GRACE), **kw}
         session = HostSession(identity, str(start["rules"]), config, **given)
-        session.restore(entries)
+        session.restore(entries, written)
         return session
 
     try:

@@ -59,7 +59,10 @@ _TRIM = _heap_trimmer()
 
 
 class HostRunner(MemoryLink):
-    """Routes the session's output to sockets or to the in-process peers."""
+    """Routes the session's output to sockets or to the in-process peers; settles an entry
+    relayed pending as soon as its check ends (``net.session.machines.relay``)."""
+
+    settle_at_once = False
 
     def __init__(self, session: HostSession, on_change: Any = None,
                  write_limit: int = WRITE_LIMIT) -> None:
@@ -151,8 +154,27 @@ class HostRunner(MemoryLink):
 
     def pump(self, limit: int = 1_000_000) -> None:
         super().pump(limit)
+        self._watch_pending()
         if self.on_change is not None:
             self.on_change()
+
+    def _watch_pending(self) -> None:
+        """Settle the pending entry when its check ends (at once outside the event loop)."""
+        p = self.host.pending
+        if p is None or p is getattr(self, "_watched", None):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not serving yet: nobody waits on the loop
+            self.deliver(self.host.settle(wait=True))
+            self.pump()
+            return
+        self._watched = p
+        p.check.add_done_callback(lambda _: loop.call_soon_threadsafe(self._settled))
+
+    def _settled(self) -> None:
+        self.deliver(self.host.settle())
+        self.pump()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")

@@ -58,6 +58,11 @@ SomeBot = Bot[GameState, GameAction]
 
 
 class MemoryLink:
+    #: settle the host's pending entry (``net.session.machines.relay``) as soon as the bytes
+    #: handed to it are delivered: in process its check has run beside the peers' meanwhile; the
+    #: asyncio host settles when the check ends instead (``HostRunner``)
+    settle_at_once = True
+
     def __init__(self, host: HostSession) -> None:
         self.host = host
         self.peers: dict[int, Connected] = {}
@@ -101,6 +106,8 @@ class MemoryLink:
     def send(self, conn: int, data: bytes) -> None:
         """Bytes from connection ``conn`` to the host."""
         self.deliver(self.host.receive_data(conn, data))
+        while self.settle_at_once and self.host.pending is not None:
+            self.deliver(self.host.settle(wait=True))
 
     def pump(self, limit: int = 1_000_000) -> None:
         for _ in range(limit):
@@ -119,6 +126,8 @@ class MemoryLink:
                     peer.act(bot.choose(peer.table.view, peer.table.me), auto)
                     moved = True
             ticked = self.host.tick()
+            if self.settle_at_once and self.host.pending is not None:
+                ticked += self.host.settle(wait=True)  # a post the host took on its own
             if ticked:
                 moved = True
                 self.deliver(ticked)

@@ -17,19 +17,13 @@ from net.session.machines.peer_session import PeerSession
 from net.session.runners.host import HostRunner
 from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
+from tests.net.test_adapters import serve_on_loopback
+from tests.tui.conftest import asking, until
+from tests.tui.conftest import screen_text as text
 from tui.app import PalazzoApp
 from tui.netapp import NetApp, host_app
 from tui.netgame import host_net, join_net
 from tui.screens.start import StartScreen
-
-from .test_net_tui import asking, text, until
-
-
-@pytest.fixture
-def profile(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    return tmp_path
 
 
 @pytest.fixture
@@ -144,10 +138,8 @@ async def _vanishing_proxy(upstream):
 async def test_a_joiner_whose_host_vanished_says_so_in_one_line_with_its_record(profile):
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port, vanish = await _vanishing_proxy((await started)[0][1])
+    runner, serving, port = await serve_on_loopback(host)
+    port, vanish = await _vanishing_proxy(port)
     for i in range(2):
         runner.add(PeerSession(Identity.generate(), f"b{i}"), entry.make_bot("greedy",
                                                                           random.Random(i)))
@@ -185,10 +177,8 @@ async def test_a_joiner_whose_host_vanished_says_so_in_one_line_with_its_record(
 async def test_a_joiner_in_the_lobby_whose_host_vanished_says_so_and_waits_no_more(profile):
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port, vanish = await _vanishing_proxy((await started)[0][1])
+    runner, serving, port = await serve_on_loopback(host)
+    port, vanish = await _vanishing_proxy(port)
     app = NetApp(join_net("127.0.0.1", port, None, "Bea", Identity.generate(), retries=2,
                           retry_delay=0.01, give_up=0.5))
     try:
@@ -212,10 +202,7 @@ async def test_a_joiner_quitting_the_app_at_once_tells_its_host_it_left(profile,
     once, and the others see "left", not a lost connection and a grace period."""
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     for i in range(2):
         runner.add(PeerSession(Identity.generate(), f"b{i}"), entry.make_bot("greedy",
                                                                           random.Random(i)))

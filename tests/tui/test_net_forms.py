@@ -2,12 +2,13 @@
 with the line to give to friends and the computer seats, then the table; the join form says
 plainly on the form when no host listens, or when the code is wrong, and stays there."""
 
-import asyncio
 import socket
-import time
 
 import pytest
 
+from tests.net.test_adapters import serve_on_loopback
+from tests.tui.conftest import asking, until
+from tests.tui.conftest import screen_text as text
 from tui.app import PalazzoApp
 from tui.screens.lobby import LobbyScreen
 from tui.screens.network import HostScreen, JoinScreen
@@ -15,37 +16,10 @@ from tui.screens.start import StartScreen
 from tui.setup import GameSetup
 
 
-def text(app) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-
-
-async def until(pilot, condition, what, timeout=30.0):
-    """Let the app run until ``condition()`` holds; a hang fails it after ``timeout`` seconds of
-    this process's processor time (the machine's load does not count), or ten times that on the
-    wall clock."""
-    cpu, wall = time.process_time() + timeout, time.monotonic() + 10 * timeout
-    while not condition():
-        if time.process_time() > cpu or time.monotonic() > wall:
-            raise AssertionError(f"timed out waiting for {what}:\n{text(pilot.app)}")
-        await pilot.pause(0.01)
-
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def asking(app) -> bool:
-    s = app.screen
-    return getattr(s, "_question", None) is not None and s.view is not None and s.view.my_turn
-
-
-@pytest.fixture
-def profile(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    return tmp_path
 
 
 async def fill(pilot, selector, value):
@@ -115,15 +89,11 @@ async def test_join_form_when_nothing_listens_stays_with_the_reason(profile):
 async def test_join_form_with_a_wrong_code(profile):
     from engine.registry import get_game
     from net.session.machines.host_session import HostSession
-    from net.session.runners.host import HostRunner
     from net.wire.identity import Identity
 
     host = HostSession(Identity.generate(), "medici", get_game("medici").rules.make_config(3, {}),
                        code="ROOK-1234")
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     app = PalazzoApp(GameSetup())
     try:
         async with app.run_test(size=(110, 34)) as pilot:

@@ -1,0 +1,339 @@
+"""The host relays a seat's entry at once and checks it beside the relay (protocol version 3).
+
+The host's full check of an entry (its proofs above all: a shuffle's costs tens of
+milliseconds) no longer stands between a post and the other seats. Rules:
+
+* **Pending.** The host takes a seat's ``post`` through the cheap checks first (the entry
+  parses, is its poster's, is the next in sequence and chain, bears its author's signature, is
+  of a kind the phase takes from the seat due, with the fields of its kind:
+  ``Table.check_frame``), and relays it at once as ``entry {body, sig}`` *without* ``ack``: a
+  *pending* entry. It then checks the entry in full in a worker thread (``check_pool``, one for
+  the process; libsodium releases Python's lock).
+* **One at a time.** While an entry is pending the host changes nothing: a post that comes
+  meanwhile waits (it is answered once the pending entry is settled, in the order posts came),
+  and the host writes no forfeit; a restarted host's ``supply`` settles it first.
+* **Confirmed.** An entry that passes is accepted by the host's table and confirmed:
+  ``confirm {n, ack}``, ``ack`` the host's acknowledgement (``net.session.machines.agreement``) of
+  the head after it, ``n`` its length. The post is answered then.
+* **Withdrawn.** An entry that fails is withdrawn: ``withdraw {entry, reason, sig}`` to every
+  seat (its author too) and watcher, ``sig`` the host's signature of ``WITHDRAW_TAG || game id (16) ||
+  u32(seq) || SHA-256(body || sig of the entry)``; the post is refused as it was before (the
+  author hears the error).
+* **A reader** (``PeerRelay``) checks a pending entry at once on its own table (the same checks
+  as every entry, in parallel with the host) and applies nothing: a pending entry is not in its
+  transcript, so it neither writes on its head, nor acknowledges it, nor discloses on it. On
+  ``confirm`` it checks the host's ``ack`` (a fault if it does not verify) and applies the entry;
+  if its own check refused it, the host signed a head of a bad entry: the host is named, with
+  that signature and the entry. On ``withdraw`` it checks the host's signature (a fault if it
+  does not verify), then the entry again with every proof (a seat checks shuffle proofs beside
+  the game: not here); if its table refuses it, the author is named and the game goes on, as for
+  any refused entry; if its table accepts it, the host withdrew a good entry and is named, with
+  its signed withdrawal. The author of a withdrawn entry (no judge of its own proofs) only drops
+  it: the refusal of its post tells it why, as before version 3. A confirm or withdraw for no pending entry, or a second pending entry,
+  is a fault that names nobody.
+
+So a withdrawn entry makes no honest reader see two histories: nobody acknowledged its head or
+wrote after it; and no honest host is named for a bad post, whose author signed it alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import struct
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from net.session.machines.agreement import ack_valid
+from net.wire.errors import E_INTERNAL, HOST, CheatDetected, Fault, RemoteProtocolError
+from net.wire.identity import SIGNATURE_SIZE, Identity, verify
+from net.wire.rpc import Request, RpcError
+from net.wire.transcript import Entry, chain
+
+log = logging.getLogger("palazzo.net")
+
+WITHDRAW_TAG = b"palazzo/withdraw/v1\x00"
+#: the longest reason a withdrawal gives, in characters
+REASON_LIMIT = 300
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def check_pool() -> ThreadPoolExecutor:
+    """This process's one worker thread for the host's checks (made on first use)."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(1, thread_name_prefix="palazzo-relay")
+        return _pool
+
+
+def withdraw_message(game_id: bytes, entry: Entry) -> bytes:
+    """The bytes a withdrawal signs (after ``WITHDRAW_TAG``)."""
+    return game_id + struct.pack(">I", entry.seq) + hashlib.sha256(entry.body + entry.sig).digest()
+
+
+def sign_withdraw(identity: Identity, game_id: bytes, entry: Entry) -> bytes:
+    return identity.sign(WITHDRAW_TAG, withdraw_message(game_id, entry))
+
+
+def withdraw_valid(key: bytes, game_id: bytes, entry: Entry, sig: Any) -> bool:
+    return type(sig) is bytes and len(sig) == SIGNATURE_SIZE and \
+        verify(key, WITHDRAW_TAG, withdraw_message(game_id, entry), sig)
+
+
+@dataclass
+class Pending:
+    """A seat's entry relayed and being checked: its post (to answer) and the check."""
+
+    conn: int
+    msgid: int
+    entry: Entry
+    check: Future[Callable[[], None]]
+
+
+class HostRelay:
+    """The host's side (see the module docstring); a mixin of ``HostSession``."""
+
+    identity: Identity
+    table: Any
+    conns: dict[int, Any]
+    #: ``False``: every post is checked in full before it is relayed (version 2's way)
+    relay_at_once: bool = True
+
+    if TYPE_CHECKING:  # the session's and the door's
+        def _broadcast(self, method: str, payload: dict[str, Any], but: int | None = None,
+                       first: tuple[int | None, ...] = ()) -> None: ...
+
+        def _respond(self, conn: int, msgid: int, result: Any, error: Any = None) -> None: ...
+
+        def _relay(self, entry: Entry) -> None: ...
+
+        def _handle(self, conn: int, event: Any) -> None: ...
+
+        def _warn(self, conn: int, msg: str) -> None: ...
+
+        def _notify(self, conn: int, method: str, payload: dict[str, Any]) -> None: ...
+
+        def take_output(self) -> list[Any]: ...
+
+        def _wire(self, entry: Entry) -> dict[str, bytes]: ...
+
+    def _relay_state(self) -> dict[str, Any]:
+        state: dict[str, Any] = self.__dict__.setdefault("_pending_relay", {"pending": None, "waiting": []})
+        return state
+
+    @property
+    def pending(self) -> Pending | None:
+        """The entry relayed and not yet settled, if any."""
+        p: Pending | None = self._relay_state()["pending"]
+        return p
+
+    def _wait_post(self, conn: int, req: Request) -> bool:
+        """Keep a post that came while an entry is pending (answered once it is settled)."""
+        if self.pending is None:
+            return False
+        self._relay_state()["waiting"].append((conn, req))
+        return True
+
+    def _relay_pending(self, conn: int, req: Request, entry: Entry) -> None:
+        """Relay ``entry`` (past ``check_frame``) at once, pending, and check it beside."""
+        table = self.table
+        check = check_pool().submit(table._check, entry)
+        self._relay_state()["pending"] = Pending(conn, req.msgid, entry, check)
+        # first to its author (its post is answered once settled), then to the seat after it
+        self._broadcast("entry", entry.to_wire(), first=(entry.author,))
+
+    def settle(self, wait: bool = False) -> list[Any]:
+        """Confirm or withdraw the pending entry once its check is done (``wait``: wait for
+        it), then take the posts that waited; the output to send."""
+        self._settle_pending(wait)
+        return self.take_output()
+
+    def _settle_pending(self, wait: bool = False) -> None:
+        state = self._relay_state()
+        while (p := state["pending"]) is not None and (wait or p.check.done()):
+            state["pending"] = None
+            try:
+                change = p.check.result()
+            except CheatDetected as e:
+                self._withdraw(p, e)
+            except Exception as e:  # a fault of the check: the entry cannot be confirmed
+                log.exception("the check of entry %s failed", p.entry.seq)
+                self._withdraw(p, RemoteProtocolError(f"the host could not check it: {e!r}",
+                                                      E_INTERNAL))
+            else:
+                self._confirm(p, change)
+            waiting, state["waiting"] = state["waiting"], []
+            for conn, req in waiting:
+                c = self.conns.get(conn)
+                if c is not None and not c.closed:
+                    self._handle(conn, req)
+
+    def _confirm(self, p: Pending, change: Callable[[], None]) -> None:
+        t = self.table
+        t._ahead = (p.entry.seq, p.entry, change)  # checked: ``accept`` only applies it
+        t.accept(p.entry)
+        self._relay_state()["confirming"] = p.entry
+        try:
+            self._relay(p.entry)  # the record, the chat, the turn, the end: as any entry
+        finally:
+            self._relay_state()["confirming"] = None
+        self._respond(p.conn, p.msgid, {"seq": p.entry.seq})
+
+    def _send_entry(self, entry: Entry) -> None:
+        """Send every seat and watcher ``entry`` with the host's ``ack`` (``entry``), or, if it
+        was relayed pending, that ``ack`` alone (``confirm``); first to its author (its post
+        is answered), then to the seat that writes next."""
+        first = (entry.author, self.table.writer())
+        wire = self._wire(entry)
+        if self._relay_state().get("confirming") is entry:
+            self._broadcast("confirm", {"n": entry.seq + 1, "ack": wire["ack"]}, first=first)
+        else:
+            self._broadcast("entry", wire, first=first)
+
+    def _withdraw(self, p: Pending, error: Exception) -> None:
+        entry = p.entry
+        code = getattr(error, "code", E_INTERNAL)
+        reason = str(error)[:REASON_LIMIT]
+        log.warning("entry %s of seat %s withdrawn: %s", entry.seq, entry.author, reason)
+        self._warn(p.conn, f"post: {reason}")
+        self._broadcast("withdraw", {
+            "entry": entry.to_wire(), "reason": reason,
+            "sig": sign_withdraw(self.identity, self.table.game_id, entry)})
+        self._respond(p.conn, p.msgid, None, RpcError(code, reason))
+
+    def _pending_to(self, conn: int) -> None:
+        """A connection just seated or watching gets the pending entry too."""
+        p = self.pending
+        if p is not None:
+            self._notify(conn, "entry", p.entry.to_wire())
+
+
+class PeerRelay:
+    """A reader's side (see the module docstring); a mixin of ``PeerSession``."""
+
+    table: Any
+
+    if TYPE_CHECKING:  # the session's and the agreement's
+        def _fail(self, error: Exception) -> None: ...
+
+        def _take_entry(self, entry: Entry, ack: Any) -> None: ...
+
+        def _agreement_event(self, kind: str, data: Any) -> None: ...
+
+        @property
+        def refused(self) -> list[Entry]: ...
+
+    def _on_pending(self, entry: Entry) -> None:
+        """A pending entry for the next place: checked now, applied on ``confirm``."""
+        t = self.table
+        held = self.__dict__.get("_pending_in")
+        if held is not None and held[0] != entry:
+            raise Fault(f"the host relayed entry {entry.seq} before it settled entry "
+                        f"{held[0].seq}; join again")
+        result: Any = None
+        if entry.author == t.me:
+            pass  # its own: checked as it is accepted (or ahead, as it was posted)
+        else:
+            try:
+                result = t._check(entry)
+            except CheatDetected as e:
+                result = e
+            except RemoteProtocolError as e:  # malformed, out of order, forged: as in ``entry``
+                raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
+        self.__dict__["_pending_in"] = (entry, result)
+
+    def _take_pending(self, n: Any) -> tuple[Entry, Any]:
+        held = self.__dict__.get("_pending_in")
+        if held is None or held[0].seq + 1 != n:
+            raise Fault(f"the host settled entry {n - 1 if type(n) is int else n!r}, which it "
+                        "did not relay to this seat (an entry withheld, or lost); join again")
+        self.__dict__["_pending_in"] = None
+        return held  # type: ignore[no-any-return]
+
+    def _on_confirm(self, m: dict[str, Any]) -> None:
+        t = self.table
+        if t is None or not t.game_id:
+            return
+        n = m.get("n")
+        if type(n) is int and n <= len(t.transcript):
+            return  # a confirm of an entry this reader holds (its rejoin sent it confirmed)
+        entry, result = self._take_pending(n)
+        ack = m.get("ack")
+        head = chain(entry.prev, entry)
+        if not ack_valid(t.host_key, t.game_id, entry.seq + 1, head, ack):
+            raise Fault(f"agreement check: the host's confirmation of entry {entry.seq} does not "
+                        "check (a host that does not sign what it relays, or a damaged "
+                        "connection); join again")
+        if isinstance(result, Exception):
+            cheat = CheatDetected(HOST, entry.seq, f"the host confirmed entry {entry.seq}, which "
+                                  f"this table refuses: {result}")
+            cheat.evidence = {"kind": "confirmed", "entry": entry.to_wire(),  # type: ignore[attr-defined]
+                              "ack": ack}
+            raise cheat
+        if result is not None:
+            t._ahead = (entry.seq, entry, result)
+        self._take_entry(entry, ack)
+
+    def _on_withdraw(self, m: dict[str, Any]) -> None:
+        t = self.table
+        if t is None or not t.game_id:
+            return
+        wire = m.get("entry")
+        try:
+            entry = Entry.parse(wire.get("body"), wire.get("sig")) if type(wire) is dict else None
+        except RemoteProtocolError:
+            entry = None
+        if entry is None:
+            raise Fault("the host withdrew an entry it does not show; join again")
+        if not withdraw_valid(t.host_key, t.game_id, entry, m.get("sig")):
+            raise Fault(f"the host's withdrawal of entry {entry.seq} does not check (a damaged "
+                        "connection); join again")
+        held, result = self._take_pending(entry.seq + 1)
+        if held != entry:
+            raise Fault(f"the host withdrew another entry {entry.seq} than it relayed; join again")
+        if entry.author == t.me:  # its own: no judge of it; the post's refusal says the rest
+            return
+        if isinstance(result, Exception):
+            refused: CheatDetected | None = result if isinstance(result, CheatDetected) else None
+        else:
+            refused = self._recheck(entry)  # every proof this time
+        if refused is not None and refused.seat == entry.author:
+            cheat = CheatDetected(refused.seat, refused.step, refused.reason, refused.code)
+            cheat.evidence = {"kind": "refused", "entry": entry.to_wire()}  # type: ignore[attr-defined]
+            self.refused.append(entry)
+            self._agreement_event("cheat", cheat)
+            return
+        if refused is not None or isinstance(result, Exception):  # unsigned, or not the author's
+            log.info("the host withdrew entry %s, which this table refuses too", entry.seq)
+            return
+        cheat = CheatDetected(HOST, entry.seq, f"the host withdrew entry {entry.seq} of seat "
+                              f"{entry.author}, which this table accepts (its reason: "
+                              f"{str(m.get('reason'))[:REASON_LIMIT]!r})")
+        cheat.evidence = {"kind": "withdrawn", "entry": entry.to_wire(),  # type: ignore[attr-defined]
+                          "sig": m.get("sig")}
+        self._fail(cheat)
+
+    def _recheck(self, entry: Entry) -> CheatDetected | None:
+        """Check ``entry`` again with every proof (none left to a worker thread): the
+        reason it is refused for (a fault of its frame: named as the host's), or ``None``."""
+        t = self.table
+        dealer = t.dealer
+        deferred = dealer is not None and dealer.defer
+        if deferred:
+            dealer.defer = False
+        try:
+            t._check(entry)
+        except CheatDetected as c:
+            return c
+        except Exception as e:  # not the author's: nobody named for it
+            return CheatDetected(HOST, entry.seq, str(e))
+        finally:
+            if deferred:
+                dealer.defer = True
+        return None
