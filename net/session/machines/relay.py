@@ -226,6 +226,8 @@ class PeerRelay:
 
         def _agreement_event(self, kind: str, data: Any) -> None: ...
 
+        def _keep_refused(self, entry: Entry) -> None: ...
+
         @property
         def refused(self) -> list[Entry]: ...
 
@@ -306,7 +308,7 @@ class PeerRelay:
         if refused is not None and refused.seat == entry.author:
             cheat = CheatDetected(refused.seat, refused.step, refused.reason, refused.code)
             cheat.evidence = {"kind": "refused", "entry": entry.to_wire()}  # type: ignore[attr-defined]
-            self.refused.append(entry)
+            self._keep_refused(entry)  # saved as evidence, like any refused entry
             self._agreement_event("cheat", cheat)
             return
         if refused is not None or isinstance(result, Exception):  # unsigned, or not the author's
