@@ -236,6 +236,8 @@ class PeerRelay:
         def _bad_relay(self, n: int, body: Any, sig: Any, ack: Any,
                        why: str) -> ProtocolError: ...
 
+        def _keep_refused(self, entry: Entry) -> None: ...
+
         @property
         def refused(self) -> list[Entry]: ...
 
@@ -319,7 +321,7 @@ class PeerRelay:
         if refused is not None and refused.seat == entry.author:
             cheat = CheatDetected(refused.seat, refused.step, refused.reason, refused.code)
             cheat.evidence = {"kind": "refused", "entry": entry.to_wire()}  # type: ignore[attr-defined]
-            self.refused.append(entry)
+            self._keep_refused(entry)  # kept at once, in a file verify names the author from
             self._agreement_event("cheat", cheat)
             return
         if refused is not None or isinstance(result, Exception):  # unsigned, or not the author's
