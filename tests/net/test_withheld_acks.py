@@ -23,7 +23,8 @@ PLAYERS = 3
 
 
 class Withholding(HostSession):
-    """Relays every entry, and not one acknowledgement; keeps every post it is sent."""
+    """Relays every entry, and not one acknowledgement (it counts them: by its own rule, it
+    forfeits nobody for them); keeps every post it is sent."""
 
     def __init__(self, *a, **kw):
         super().__init__(*a, **kw)
@@ -32,6 +33,9 @@ class Withholding(HostSession):
     def _agreement_note(self, conn, event):
         if event.method != "ack":
             return super()._agreement_note(conn, event)
+        seat, m = self.conns[conn].seat, event.params[0]
+        if seat is not None and type(m) is dict and type(m.get("n")) is int:
+            self.acks.ack(seat, m["n"])
         return None  # taken, never relayed
 
     def _resend_acks(self, conn):
