@@ -19,9 +19,10 @@ only the seat due, would stall the game or forfeit the honest writer. Rules (``d
   disclosure for it: the game waits on it.
 * A seat that owes an acknowledgement is due for the host's deadlines, as the writer is: it is
   forfeited ``ack_limit`` seconds after it began to owe (the turn limit, twice it with
-  ``--on-timeout bot``; without a turn limit, the grace period, but at least ``ACK_LEAST``
-  seconds, so that an honest seat slow to check a large entry is not taken for a withholder
-  under a short grace) with the reason "<name>
+  ``--on-timeout bot``; without a turn limit, while it is here, the grace period, but at least
+  ``ACK_LEAST`` seconds, so that an honest seat slow to check a large entry is not taken for a
+  withholder under a short grace, and at most ``ACK_MOST``, so that the host forfeits it
+  before the seat it holds gives up, ``ACK_WAIT``) with the reason "<name>
   did not acknowledge within <n> seconds", or, while it is gone (reconnecting, silent, left),
   ``grace`` seconds after the later of its going and its owing, with "<name> did not come back
   within <n> seconds". The writer who waited on it is never charged for the wait.
@@ -48,7 +49,7 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from net.session.features.presence import GONE, HostPresence
+from net.session.features.presence import DEFAULT_GRACE, GONE, HostPresence
 from net.session.machines.entries import Phase
 from net.wire.errors import HOST
 
@@ -56,6 +57,10 @@ from net.wire.errors import HOST
 ACK_SLACK = 1.0
 #: without a turn limit, the seconds a seat that is here may owe an acknowledgement, at least
 ACK_LEAST = 30.0
+#: without a turn limit, the seconds a seat that is here may owe an acknowledgement, at most:
+#: less than a waiting seat's own patience (``net.session.machines.echo.ACK_WAIT``), so that
+#: the host forfeits a withholder before the honest seat it holds gives up
+ACK_MOST = DEFAULT_GRACE
 #: seconds a restarted host leaves the seat due, at least, whatever its turn's saved start
 RESUME_LEAST = 20.0
 
@@ -132,18 +137,19 @@ def ack_deadline(owing: dict[int, float], presence: HostPresence, limit: float |
                  names: list[str]) -> tuple[float, str, int] | None:
     """The first forfeit of a seat that owes an acknowledgement: when, why, and which seat."""
     grace = presence.grace
-    ack_limit = limit if limit is not None else None if grace is None else max(grace, ACK_LEAST)
     found: list[tuple[float, str, int]] = []
     for seat, since in owing.items():
         name = names[seat]
+        gone = 0 <= seat < len(presence.marks) and presence.marks[seat].state in GONE
+        ack_limit = limit if limit is not None else \
+            None if grace is None or gone else min(max(grace, ACK_LEAST), ACK_MOST)
         if ack_limit is not None:
             found.append((since + ack_limit,
                           f"{name} did not acknowledge within {ack_limit:g} seconds", seat))
-        if grace is not None and 0 <= seat < len(presence.marks):
+        if grace is not None and gone:
             mark = presence.marks[seat]
-            if mark.state in GONE:
-                found.append((max(mark.since, since) + grace, f"{name} did not come back within "
-                              f"{grace:g} second{'' if grace == 1 else 's'}", seat))
+            found.append((max(mark.since, since) + grace, f"{name} did not come back within "
+                          f"{grace:g} second{'' if grace == 1 else 's'}", seat))
     return min(found, default=None)
 
 
