@@ -417,7 +417,7 @@ class PeerSession(PeerAgreement, PeerRelay):
         if why is not None:
             raise CheatDetected(HOST, 0, f"rematch check: {why}")
         self._no_gap(entry)
-        if "ack" not in m:  # pending: checked now, applied once confirmed (``relay``)
+        if "ack" not in m and entry.author != HOST:  # pending: applied once confirmed (``relay``)
             self._on_pending(entry)
             return
         self._take_entry(entry, m.get("ack"))
