@@ -296,8 +296,12 @@ class PalazzoApp(App[None]):
                         self._host_now(form, replace(settings, resume=record.folder.name))
                     elif choice == "new":
                         self._host_now(form, replace(settings, new=True))
+                    elif choice is not None and choice.startswith("from:"):
+                        self._host_now(form, replace(settings, resume_from=choice[5:]))
 
-                self.push_screen(ResumeOrNew(hosting.pending_text(record), record.served()),
+                self.push_screen(ResumeOrNew(hosting.pending_text(record), record.served(),
+                                             damaged=bool(record.damage) and (
+                                                 not record.lobby or record.lost_game is not None)),
                                  chosen)
                 return
         self._host_now(form, settings)

@@ -25,6 +25,7 @@ for ``host``, ``join`` and ``verify``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import json
 import os
@@ -269,6 +270,10 @@ def _add_host(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
                         "by default the one unfinished game of this game and number of players "
                         "is resumed, if there is exactly one")
     h.add_argument("--new", action="store_true", help="start a new game, resuming none")
+    h.add_argument("--resume-from", default=None, metavar="FILE",
+                   help="go on with this host's game from a player's saved record of it (a "
+                        "joiner saves one as soon as its host is gone), when the host's own "
+                        "record is lost or damaged; the file is checked fully first")
     h.add_argument("--identity", default=None, metavar="FILE|NAME",
                    help="play as this identity: a key file (made on first use) or a profile name "
                         "(under ~/.config/palazzo/identities/); default the account's key. Two "
@@ -683,7 +688,10 @@ def cmd_watch_net(args: argparse.Namespace) -> int:
 
 
 def _say(line: str) -> None:
-    print(line, flush=True)
+    """A line for the user; none when the terminal is gone (a closed SSH session): the record
+    was saved all the same."""
+    with contextlib.suppress(OSError):
+        print(line, flush=True)
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -698,11 +706,14 @@ def cmd_host(args: argparse.Namespace) -> int:
         turn_timeout=args.turn_timeout, on_timeout=args.on_timeout, name=args.name,
         allow_hints=args.allow_hints, resume=args.resume or None, new=args.new,
         identity=_identity_spec(args.identity), advertise=not args.no_advertise, grace=args.grace,
+        resume_from=args.resume_from,
     )
     if args.new and args.resume is not None:
         raise UsageError("--resume and --new do not go together")
+    if args.resume_from and (args.new or args.resume is not None):
+        raise UsageError("--resume-from goes with neither --resume nor --new")
     # a relay-only host has no table to draw: log lines; a resumed game is a headless host's
-    if args.headless or args.no_seat or args.resume is not None:
+    if args.headless or args.no_seat or args.resume is not None or args.resume_from:
         return play.host_game(settings, _say)
     from tui import netapp
 
@@ -743,9 +754,11 @@ def cmd_join(args: argparse.Namespace) -> int:
 
         return netapp.join_tui(*hosting.parse_address(address), code, name, _say,
                                Identity.load_or_create(spec=spec), fp, talk=args.say)
+    from tui.screens.lobby import settings_line
+
     return play.join_game(address, code, name, args.bot, _say, args.verbose, spec, fp,
                           talk=args.say, rematch=args.rematch, pace=args.pace,
-                          retries=args.retries, give_up=args.give_up)
+                          retries=args.retries, give_up=args.give_up, table_line=settings_line)
 
 
 def _ask(prompt: str) -> str:

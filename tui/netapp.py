@@ -11,6 +11,9 @@ commands.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -27,6 +30,8 @@ class NetApp(PalazzoApp):
     def __init__(self, net: NetGame) -> None:
         super().__init__(GameSetup(), net=net)
         self.game = net  # ``net`` too, as long as the game is on
+        self._signalled = False
+        self._telling = False  # waiting for a leave to be said before closing
 
     session = property(lambda self: self.game.session)
     client = property(lambda self: self.game.client)
@@ -47,9 +52,28 @@ class NetApp(PalazzoApp):
     def network_over(self) -> None:
         self._leave()
 
+    def on_mount(self) -> None:
+        """A kill (SIGTERM) or a closed terminal (SIGHUP: an SSH session that ended) leaves
+        the game as ``q``, ``y`` does: the host is told at once (a host tells every peer), the
+        record is saved, the app closes with no traceback; a second one stops waiting for a
+        host that cannot be told."""
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM)):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, self.signalled)
+
+    def signalled(self) -> None:
+        """SIGTERM or SIGHUP (``on_mount``)."""
+        if self._signalled:
+            self.game.stop_telling()
+            return
+        self._signalled = True
+        self._leave()
+
     def _leave(self) -> None:
-        """Close the app; a host tells every peer "the host closed the game" first, and the
-        app closes once the goodbyes are out."""
+        """Close the app; a host tells every peer "the host closed the game" first, a joiner
+        tells its host it leaves, and the app closes once the goodbyes are out."""
+        self.game.leave_game()
         self.game.close()
         self.game.save_again(lambda line: self.notify(line, timeout=15))
         if self.game.ends_by_itself:
@@ -59,14 +83,25 @@ class NetApp(PalazzoApp):
 
     async def _exit_when_closed(self) -> None:
         await self.game.wait_closed()
+        self._telling = True  # waited already
         self.exit()
 
     def exit_status(self) -> int:
         return self.game.exit_status()
 
     def exit(self, *args: Any, **kwargs: Any) -> None:
-        """Every way out: a joiner tells the host it leaves, then the app closes."""
+        """Every way out: a joiner tells the host it leaves, then the app closes (once the
+        leave is said, when its connection was down: at most ``LEAVE_TRY`` seconds)."""
         self.game.leave_game()
+        if self.game.ends_by_itself and self.game.telling and not self._telling:
+            self._telling = True
+            self.notify("telling the host you leave (its connection is down) ...", timeout=20)
+            self.run_worker(self._exit_when_told(args, kwargs), group="closing")
+            return
+        super().exit(*args, **kwargs)
+
+    async def _exit_when_told(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        await self.game.wait_closed()
         super().exit(*args, **kwargs)
 
 

@@ -54,8 +54,9 @@ from net.session.features.rematch import Expected
 from net.session.machines.conversation import printable_line
 from net.session.machines.entries import Phase
 from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
+from net.session.records.adopt import save_so_far, so_far_line
 from net.session.records.disk import check_writable
-from net.session.runners.peer import PeerGone, PeerRunner
+from net.session.runners.peer import LEAVE_TRY, PeerGone, PeerRunner
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
 from tui.netclient import NetClient
@@ -187,6 +188,7 @@ class NetGame:
         self.trouble = ""  # "cannot save: <reason>" while this game's records cannot be written
         self._done: asyncio.Event | None = None
         self.next_game = next_game
+        self._left_game = False  # ``leave_game`` was called
 
     @property
     def send(self) -> Callable[[Any], None]:
@@ -254,11 +256,22 @@ class NetGame:
 
     @property
     def ends_by_itself(self) -> bool:
-        """Whether the network stops by itself after ``close`` (a host's does)."""
-        return self.stop is not None and self._done is not None and not self._done.is_set()
+        """Whether the network stops by itself after ``close`` (a host's does; so does a
+        joiner's that reconnects just to say it leaves)."""
+        return (self.stop is not None or self.telling) and self._done is not None \
+            and not self._done.is_set()
+
+    @property
+    def telling(self) -> bool:
+        """A joiner left while its connection was down: its network tries to say so
+        (``PeerRunner.leave``, at most ``LEAVE_TRY`` seconds)."""
+        return bool(getattr(self.session, "leaving", False)) and self._left_game
 
     async def wait_closed(self, timeout: float = 5.0) -> None:
-        """Until the network has stopped (a host: its goodbyes sent), at most ``timeout``."""
+        """Until the network has stopped (a host: its goodbyes sent; a joiner: its leave said),
+        at most ``timeout`` (for a leave still to be said, ``LEAVE_TRY`` and a second)."""
+        if self.telling:
+            timeout = max(timeout, LEAVE_TRY + 1)
         if self._done is not None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._done.wait(), timeout)
@@ -390,8 +403,18 @@ class NetGame:
             self.on_table(game.TABLE(self.client, setup), setup)
 
     def leave_game(self) -> None:
-        """The player quits on purpose: tell the host first (a joiner's ``leave``)."""
-        if self.leave is not None and self.session.state in (PeerState.LOBBY, PeerState.PLAYING):
+        """The player quits on purpose: tell the host first (a joiner's ``leave``; with its
+        connection down, as soon as a host answers again: ``telling``). Once only."""
+        if self._left_game or self.leave is None:
+            return
+        if self.session.state in (PeerState.LOBBY, PeerState.PLAYING, PeerState.CONNECTING,
+                                  PeerState.DISCONNECTED):
+            self._left_game = True
+            self.leave()
+
+    def stop_telling(self) -> None:
+        """Give up saying the leave to a host that does not answer (a second ``leave``)."""
+        if self.telling and self.leave is not None:
             self.leave()
 
     def exit_status(self) -> int:
@@ -455,6 +478,10 @@ def join_net(host: str, port: int, code: str | None, name: str,
 
     def changed(event: PeerEvent) -> None:
         if net is not None:
+            if event.kind == "host-gone":  # a host that lost its own record takes this one
+                path = save_so_far(net.session.table)
+                if path is not None and net.app is not None:
+                    net.app.notify(so_far_line(path), timeout=20, markup=False)
             net.changed()
 
     session.rematch.wanted = True  # the end screen offers a rematch

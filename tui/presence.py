@@ -10,6 +10,9 @@ reconnecting or gone, a second line::
 
     Waiting for Jo to come back (1:42 left): palazzo join HOST:PORT --code CODE
 
+or, while the game waits on a seat's acknowledgement of the last entries
+(``net.session.features.acks``), "Waiting for Jo to acknowledge (0:42 left)".
+
 ``1:42 left`` is what the host said it waits before it forfeits the seat (the grace period or
 the turn limit, whichever is sooner), counted down on this machine's clock; the join line is
 the one this program joined with (a joiner) or gave to its friends (the host). The line has
@@ -80,7 +83,17 @@ def presence_text(p: Presence, names: Sequence[str], now: float) -> str:
 
 
 def waiting_text(p: Presence, names: Sequence[str], join_line: str, now: float) -> str:
-    """The line while the seat due is away, reconnecting or gone ("" otherwise)."""
+    """The line while the seat due is away, reconnecting or gone, or while the game waits on
+    a seat's acknowledgement ("" otherwise)."""
+    if p.acks:
+        who = " and ".join(names[i] if i < len(names) else f"seat {i}" for i in p.acks)
+        wait = p.ack_wait(now)
+        left = f" ({clock_words(wait)} left)" if wait is not None else ""
+        silent = [i for i in p.acks if p.seats[i].state == "silent"]
+        why = ", who is not responding" if len(p.acks) == 1 and silent else ""
+        how = f": {join_line}" if join_line and any(p.seats[i].state in GONE for i in p.acks) \
+            else ""
+        return f"Waiting for {who} to acknowledge{why}{left}{how}"
     due = p.due
     if not 0 <= due < len(p.seats) or p.seats[due].state == "here":
         return ""
@@ -152,13 +165,15 @@ class PresenceLine(Static):
         p = src.presence
         gone = getattr(src, "host_gone", None)
         if gone is not None and p is not None and p.due >= 0:
-            p = replace(p, due=-1, deadline=None)  # the host counts nothing while it is gone
+            # the host counts nothing while it is gone
+            p = replace(p, due=-1, deadline=None, acks=(), ack_deadline=None)
         if getattr(src, "game_over", False):
             if self._ended is None:
                 self._ended = now
             now = self._ended  # nothing counts on after the end
             if p is not None and p.due >= 0:
-                p = replace(p, due=-1, deadline=None)  # the host's last word came before the end
+                # the host's last word came before the end
+                p = replace(p, due=-1, deadline=None, acks=(), ack_deadline=None)
         if p is None:
             lines = ("", "")
         else:

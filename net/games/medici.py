@@ -19,8 +19,10 @@ flip, reveal (a strike)     the placer opens the slot's handle; the card must be
                             one that makes a match (the rules' reveal checks the strike)
 court, build, conspire,     the handle is opened in the same entry; the card must be the one
 strike                      named, and the play legal with it
-plan                        ``return_to_bottom(handle)``: unopened, any card of the hand (a card
-                            already shown stays shown, and its draw needs no deal)
+plan                        ``return_to_bottom(handle)``: unopened, any card of the hand (none
+                            of it was shown: a card is shown only as its deck's last, and a
+                            plan needs a card in the deck; so no handle links a card planned,
+                            hidden or placed on top to a card shown)
 stuck                       the seat names its whole hand and opens none of it: for each card
                             of it not shown yet, a proof that it is one of the physical cards of
                             its deck it may not play under its limit (``stuck_proof``, one

@@ -86,6 +86,8 @@ class Fault(ProtocolError):
 
     code = E_INTERNAL
 
-    def __init__(self, reason: str, code: int | None = None) -> None:
+    def __init__(self, reason: str, code: int | None = None, *, final: bool = False) -> None:
         super().__init__(f"fault (nobody is named): {reason}", code)
         self.reason = reason
+        #: this seat can never go on in its game (its record is final, its secrets erased)
+        self.final = final

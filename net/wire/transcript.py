@@ -246,7 +246,8 @@ class Transcript:
         head = self.head if self.entries else genesis(entry.game_id)
         if entry.prev != head:
             raise RemoteProtocolError(
-                f"entry {entry.seq} names a transcript hash that is not this one", E_OUT_OF_ORDER
+                f"entry {entry.seq}: chain check: it names a transcript hash that is not this one",
+                E_OUT_OF_ORDER
             )
 
     def append(self, entry: Entry) -> None:

@@ -8,6 +8,8 @@
   once it goes on (SIGCONT); a host frozen the same way is "gone" on every join, then "back".
 - A join killed just before the end and run again after it receives the end: the host waits for
   it, and its record is complete.
+- A join frozen while another seat is due, under a turn limit: the game waits on its
+  acknowledgement, every other join says so, and it is the one forfeited, never the writer.
 
 The joins' bots move no sooner than 0.2 s after their turn (``--pace``) so that the faults come
 mid-game; each wait is a hang guard, never a timed assertion (``scripts/bench_faults.py``
@@ -19,8 +21,6 @@ import signal
 import socket
 import time
 from pathlib import Path
-
-import pytest
 
 from net.session.commands.hosting import EXIT_ONE_SIDE
 from tests.e2e.test_network_e2e import TIMEOUT, _join_line, _palazzo, _transcript
@@ -63,10 +63,10 @@ def _under_way(logs) -> None:
     time.sleep(1.0)  # a few moves in
 
 
-def _verified_and_same(tmp_path: Path, logs) -> None:
-    saved = [_transcript(tmp_path / f"p{i}", logs[i]) for i in SEATS]
+def _verified_and_same(tmp_path: Path, logs, seats=SEATS) -> None:
+    saved = [_transcript(tmp_path / f"p{i}", logs[i]) for i in seats]
     assert len({hashlib.sha256(s).hexdigest() for s in saved}) == 1
-    for i in SEATS:
+    for i in seats:
         text = logs[i].read_text()
         assert "audit: verified" in text and "Traceback" not in text, text[-2000:]
 
@@ -144,11 +144,6 @@ def test_a_frozen_join_is_not_responding_and_a_frozen_host_is_gone_then_back(tmp
     _verified_and_same(tmp_path, logs)
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known defect: a seat frozen while another seat is due holds that seat's next disclosure "
-    "(it waits for the frozen seat's acknowledgement) and the host forfeits only the seat due, "
-    "so the game stalls until the frozen seat is due; the grace must run while the game waits "
-    "on a seat's acknowledgement"))
 def test_a_join_killed_before_the_end_and_run_again_after_it_receives_the_end(tmp_path):
     """The game ends while a seat is away: bot2 is frozen while due, forfeits after a short
     grace, and its program is killed; the same join line run after the end is sent the end by a
@@ -179,3 +174,48 @@ def test_a_join_killed_before_the_end_and_run_again_after_it_receives_the_end(tm
     assert "did not come back within 2 seconds" in logs[2].read_text()
     assert "one side's record: seats bot2 did not sign" in logs[2].read_text()
     _verified_and_same(tmp_path, logs)
+
+
+def _own_moves(log: Path) -> int:
+    """The moves a join printed of its own seat ("Green: plays ..."), after the seed."""
+    text = log.read_text()
+    after = text.split("the seats agreed on a seed", 1)
+    return len(re.findall(r"^[A-Z][a-z]+: ", after[1], re.M)) if len(after) == 2 else 0
+
+
+def test_a_join_frozen_while_another_is_due_under_a_turn_limit_is_the_one_forfeited(tmp_path):
+    """bot2 is frozen just after a move of its own, while another seat writes: the disclosures
+    that wait on its acknowledgement make it the seat the game waits on, and it is the one
+    forfeited at the turn limit, never the seat that waited on it."""
+    port = _free_port()
+    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
+    host = _palazzo(_host_args(port, "--turn-timeout", "10"), tmp_path / "p0", logs[0])
+    procs = [host]
+    try:
+        line = _join_line(logs[0], host)
+        procs += [_join(tmp_path, line, i, logs[i]) for i in SEATS]
+        _under_way(logs)
+        moved = _own_moves(logs[2])
+        _until("a move of bot2's", lambda: _own_moves(logs[2]) > moved, procs)
+        procs[2].send_signal(signal.SIGSTOP)
+        try:
+            _until("the host forfeits a seat", lambda: _has(logs[0], " forfeits: "), [host])
+        finally:
+            procs[2].send_signal(signal.SIGCONT)
+        for i in (1, 3):
+            assert procs[i].wait(TIMEOUT) == EXIT_ONE_SIDE, logs[i].read_text()[-3000:]
+        procs[2].wait(TIMEOUT)
+        assert host.wait(TIMEOUT) == 0, logs[0].read_text()[-3000:]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGCONT)
+                p.kill()
+    forfeits = re.findall(r"^(\w+) forfeits: (.*)$", logs[0].read_text(), re.M)
+    assert forfeits == [("bot2", "bot2 did not acknowledge within 10 seconds")], forfeits
+    for i in (1, 3):
+        text = logs[i].read_text()
+        assert "waiting for bot2 to acknowledge" in text, text[-2000:]
+        assert "one side's record: seats bot2 did not sign" in text
+        assert "cheat" not in text and "Traceback" not in text
+    _verified_and_same(tmp_path, {i: logs[i] for i in (1, 3)}, seats=(1, 3))

@@ -147,6 +147,8 @@ def test_a_damaged_host_record_is_reported_and_the_players_give_back_the_rest(tm
     text = logs[1].read_text()
     if damage == "both halved":
         assert "resuming game" in text and "is damaged: its settings cannot be read" in text, text
+        # what came before the cut is kept (the code, the grace), and said in the same line
+        assert "kept the fields before the damage: host, game, players, code, grace" in text
         assert "Kept entries 0 to" in text and "give back" in text, text
     else:
         assert "is damaged: its entries file does not begin as a host record" in text, text

@@ -67,3 +67,44 @@ def test_a_watcher_follows_a_networked_game_to_the_end_and_saves_the_seats_recor
     watched, hosted = _moves(said), _moves(logs[0].read_text())
     assert len(watched) > 20 and watched == hosted
     assert any("face down" in line for line in watched)  # hidden cards were played
+
+
+def test_a_watcher_hears_a_seat_drop_and_come_back(tmp_path):
+    """A seat killed mid-game and started again: the watcher says "bot2 lost the connection",
+    then "bot2 is back", and saves the record every seat saved."""
+    from signal import SIGKILL
+
+    logs = {i: tmp_path / f"p{i}.log" for i in range(5)}  # 0 the host, 1-3 the seats, 4 the watcher
+    host = _palazzo(["host", *HOST_ARGS], tmp_path / "p0", logs[0])
+    procs = [host]
+    try:
+        line = _join_line(logs[0], host)
+        code = re.search(r"--code (\S+)", logs[0].read_text()).group(1)
+        procs.append(_palazzo(["watch", line, "--code", code, "--name", "Wanda", "--headless"],
+                              tmp_path / "p4", logs[4]))
+        _wait_for(logs[0], "watcher Wanda", "the host lists the watcher")
+
+        def join(i, log):
+            return _palazzo(["join", line, "--code", code, "--name", f"bot{i}", "--bot", "greedy",
+                             "--pace", "0.2"], tmp_path / f"p{i}", log)
+
+        seats = {i: join(i, logs[i]) for i in (1, 2, 3)}
+        procs += list(seats.values())
+        _wait_for(logs[2], "the seats agreed on a seed", "the game under way")
+        seats[2].send_signal(SIGKILL)
+        seats[2].wait(TIMEOUT)
+        _wait_for(logs[4], "bot2 lost the connection", "the watcher told of the drop")
+        logs[2] = tmp_path / "p2-again.log"
+        seats[2] = join(2, logs[2])  # the same command again
+        procs.append(seats[2])
+        for i, p in seats.items():
+            assert p.wait(TIMEOUT) == 0, logs[i].read_text()[-2000:]
+        assert procs[1].wait(TIMEOUT) == 0, logs[4].read_text()[-2000:]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    said = logs[4].read_text()
+    assert said.index("bot2 lost the connection") < said.index("bot2 is back"), said[-2000:]
+    saved = [_transcript(tmp_path / f"p{i}", logs[i]) for i in (1, 2, 3, 4)]
+    assert len({hashlib.sha256(s).hexdigest() for s in saved}) == 1

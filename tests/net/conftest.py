@@ -35,6 +35,18 @@ class Game:
         self.conns.append(conn)
         return peer
 
+    def add_seat(self, clock, i, bot=True, identity=None, journal=None, address=""):
+        """Seat ``p<i>`` on the test's ``clock``: a greedy bot's (seeded ``i``), or with
+        ``bot=False`` one that never decides by itself; an ``address`` puts it over the network
+        (the host pings it)."""
+        peer = PeerSession(identity or Identity.generate(), f"p{i}", clock=clock, journal=journal)
+        entry = get_game(self.host.game)
+        conn = self.link.add(peer, entry.make_bot("greedy", random.Random(i)) if bot else None,
+                             address=address)
+        self.peers.append(peer)
+        self.conns.append(conn)
+        return peer
+
     def add_raw(self):
         raw = RawPeer()
         return raw, self.link.add(raw)
@@ -67,6 +79,20 @@ def new_game(players=3, game="medici", code=None, options=None, **kw):
 @pytest.fixture
 def make_game():
     return new_game
+
+
+def waiting_game(make_game, clock, over_network=False, **kw):
+    """A 3-seat game (``p0``-``p2``, on ``clock``) whose seat 2 never decides by itself: the
+    game waits on it. ``over_network``: each seat at an address of its own, pinged by the host.
+    The game and the seats' identities."""
+    g = make_game(3, clock=clock, **kw)
+    ids = [Identity.generate() for _ in range(3)]
+    for i in range(3):
+        g.add_seat(clock, i, bot=i < 2, identity=ids[i],
+                   address=f"10.0.0.{i + 1}" if over_network else "")
+    g.link.pump()
+    assert g.host.table.writer() == 2 and g.peers[2].decision_due()
+    return g, ids
 
 
 @pytest.fixture(scope="session")

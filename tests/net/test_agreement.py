@@ -12,6 +12,7 @@ with evidence it checked itself, or, for a fault, nobody; and no honest party is
 import copy
 import logging
 import random
+from pathlib import Path
 
 import msgpack
 import pytest
@@ -71,9 +72,9 @@ def cheats_named(peer):
 # -- a relay-only game ------------------------------------------------------------------------------
 
 
-def test_a_relay_only_three_seat_game_leaves_identical_agreed_records():
-    host, link, peers, _ = table(HostSession)
-    link.pump()
+def test_a_relay_only_three_seat_game_leaves_identical_agreed_records(finished):
+    g = finished("condottiere", 3, {"hidden_cards": True})  # greedy bots on a relay-only host
+    host, peers = g.host, g.peers
     assert host.finished and [p.state for p in peers] == ["over"] * PLAYERS, \
         [str(p.error) for p in peers]
     records = {p.table.transcript.to_bytes() for p in peers}
@@ -242,8 +243,11 @@ def test_attack_fork_leak(what, coalition, tmp_path):
                  "host and all seats but one": {author, third}}[coalition]
     shown = {victim, author} | ({third} if third in colluders else set())
 
+    # the end comes in any game: the shortest one reaches it; the reveal and the share moments
+    # need Condottiere's face-down cards and its shares before a seat's turn
+    game = "medici" if what == "end" else "condottiere"
     for seed in range(6):
-        host, link, peers, conns = table(ForkHost, tmp_path=tmp_path / str(seed), seed=seed)
+        host, link, peers, conns = table(ForkHost, game, tmp_path=tmp_path / str(seed), seed=seed)
         host.moment = _moment(what, author, victim)
         host.shown = shown
         for s in colluders:
@@ -466,14 +470,14 @@ class StackingSeat(Colluder):
 def test_attack_cheat_named_to_every_seat():
     from net.session.machines.watch_session import WatchSession
 
-    config = get_game("condottiere").rules.make_config(PLAYERS, {})
-    host = HostSession(Identity.generate(), "condottiere", config)
+    config = get_game("medici").rules.make_config(PLAYERS, {})  # any game: the deck's check
+    host = HostSession(Identity.generate(), "medici", config)
     link = MemoryLink(host)
     peers = []
     for i in range(PLAYERS):
         cls = StackingSeat if i == 0 else Colluder
         peers.append(cls(Identity.generate(), f"p{i}", journal=Journal()))
-        link.add(peers[-1], bot(i, "condottiere"))
+        link.add(peers[-1], bot(i, "medici"))
     watcher = WatchSession(Identity.generate(), "w")
     link.add(watcher)
     link.pump()
@@ -492,6 +496,11 @@ def test_attack_cheat_named_to_every_seat():
             record.append(e)
         v = verify_bytes(record.to_bytes() + msgpack.packb([cheat.forged.body, cheat.forged.sig]))
         assert v.kind == "cheat" and v.seat == 0 and "shuffle: t1" in v.text  # offline, again
+        # every seat and the watcher kept that very file when it named the author
+        kept = [e.data for e in p.events if e.kind == "evidence"]
+        assert len(kept) == 1 and kept[0].endswith(f"-refused-{cheat.forged.seq}.palazzo")
+        again = verify_bytes(Path(kept[0]).read_bytes())
+        assert (again.kind, again.seat, again.text) == (v.kind, v.seat, v.text)
         assert p.state == "over" and p.table.result()["agreed"] == "agreed by all 3 seats"
     assert cheat.state == "over"
     assert all(e.kind != "cheat" for e in cheat.events)  # the honest are never named
@@ -519,8 +528,9 @@ def test_a_seat_away_while_its_disclosure_waited_gets_the_acknowledgements_again
 def test_attack_forged_evidence_names_nobody_and_stops_no_game():
     """A host relays "evidence" against an honest seat: a made-up signature, the seat's real
     acknowledgement replayed from another game, and its real acknowledgement given twice. No
-    reader names the seat, and the game goes on to an agreed end."""
-    host, link, peers, conns = table(HostSession)
+    reader names the seat, and the game goes on to an agreed end (any game: evidence is the
+    agreement's, not the rules')."""
+    host, link, peers, conns = table(HostSession, game="medici")
     _play_until(host, link, lambda: len(host.table.transcript) >= 12)
     t, n = host.table, 10
     head = t.transcript.head_at(n)

@@ -2,6 +2,7 @@
 host's checks, every reader's checks, and the attacks of a host, a seat, or both."""
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -287,8 +288,21 @@ def test_attack_a_seat_recording_another_text_than_it_said_is_noted_and_the_game
         assert chat.signed_by(said, a.identity.public_key) and said.text == "Deal?"
         assert g.host.table.transcript.entries[proof["entry"]].fields["said"][0]["text"] \
             == "No deal"  # the other form, signed in Ada's entry
+        _talk_evidence_kept(p, "'Deal?' and 'No deal'")
     _finish(g)
     assert len(g.transcripts()) == 1
+
+
+def _talk_evidence_kept(peer, texts):
+    """``peer`` kept the conflict as a file of evidence that ``palazzo verify`` checks again,
+    naming Ada (seat 0) for her talk; the game was not stopped for it."""
+    saved = [e.data for e in peer.events if e.kind == "evidence"]
+    assert len(saved) == 1 and "-talk-0-1" in saved[0], saved
+    v = verify_bytes(Path(saved[0]).read_bytes())
+    assert v.kind == "cheat" and v.seat == 0 and v.step == 1, v.text
+    assert v.text == (f"cheat: Ada (seat 0): table talk: seat 0 signed two different messages "
+                      f"numbered 1 ({texts}) (evidence checked)")
+    assert peer.state == "playing" and peer.error is None
 
 
 def test_attack_a_host_letting_a_changed_record_through_stops_no_game(make_game):
@@ -407,6 +421,16 @@ def test_attack_a_seat_and_host_showing_two_texts_for_one_message_are_noted_not_
     proof = b.chat.evidence[0]
     for body, sig in ((proof["body"], proof["sig"]), (proof["body2"], proof["sig2"])):
         assert chat.signed_by(chat.read_say(body, sig), a.identity.public_key)
+    _talk_evidence_kept(b, "'Deal?' and 'No deal'")
+    # passed on: the host checks it and relays it, and every other reader checks it again
+    g.link.pump()
+    c = g.peers[2]
+    assert [str(e.data) for e in c.events if e.kind == "cheat"] == [
+        "cheat detected: seat 0 at step 1: table talk: seat 0 signed two different messages "
+        "numbered 1 ('Deal?' and 'No deal')"]
+    assert c.state == "playing" and any(e.kind == "evidence" for e in c.events)
+    _finish(g)
+    assert len(g.transcripts()) == 1
 
 
 # -- drops and restarts --------------------------------------------------------------------

@@ -26,10 +26,10 @@ from net.session.commands.discovery import (
 )
 from net.session.commands.hosting import Hosting, HostSettings, seat_session
 from net.session.machines.peer_session import PeerSession
-from net.session.runners.host import HostRunner
 from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
 from tests.net.conftest import new_game
+from tests.net.test_adapters import serve_on_loopback
 
 LOOPBACK = ["127.0.0.1"]
 SECONDS = 2.0  # past zeroconf's second question, answered by multicast (discovery's rules)
@@ -114,10 +114,7 @@ async def test_attack_a_forged_advertisement_leads_to_a_host_the_join_refuses(tm
                                                                             monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     g = new_game(3)
-    runner = HostRunner(g.host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(g.host)
     # a machine on the LAN advertises the real host's address with a key of its own choosing
     forged = Advertiser(_offer(port, "medici", 3, 0, "Trusty", fp=Identity.generate().fingerprint),
                         LOOPBACK)

@@ -116,9 +116,9 @@ async def test_a_players_screen_says_when_the_host_cannot_save(profile):
 
     from net.session.commands.hosting import Hosting, HostSettings
     from net.wire.identity import Identity
+    from tests.tui.conftest import screen_text as text
+    from tests.tui.conftest import until
     from tui.netapp import join_app
-
-    from .test_net_forms import text, until
 
     hosting = Hosting(HostSettings(game="medici", players=3, options={}, port=0,
                                    bind="127.0.0.1", seat=False, bots=2, open=True), print)

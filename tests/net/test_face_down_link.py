@@ -128,3 +128,47 @@ def test_a_false_new_masking_of_a_hand_is_refused_naming_its_author(cheat_game):
         err = cheat.post_now(g.link, conn, bad)
         assert err is not None and why in err.message
     finish(g, cheat, conn)
+
+
+# -- Court of the Medici: a card once shown never goes face down again -----------------------------
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_medici_card_shown_at_its_decks_last_draw_is_never_played_face_down(players):
+    """In Court of the Medici a card in a hand is shown only when it is the last card drawn from
+    its seat's deck (the empty-deck rule). From then on that deck is empty for good (a plan,
+    the only move that puts a card back in a deck, needs a card in it), and the other face-down
+    placements (hide, top) are made in the setup, before any draw. So no card once shown ever
+    goes face down, and no handle can link one. This plays random games through the rules and
+    fails if a face-down move is ever legal for a seat whose deck has shown a card."""
+    import random
+
+    from engine.core import CHANCE, TERMINAL, sample_chance
+    from engine.medici.view import FACE_DOWN, draw_shown
+    from engine.registry import get_game
+
+    rules = get_game("medici").rules
+    shown_at_all = face_down_at_all = 0
+    for g in range(12):
+        rng = random.Random(f"medici-shown/{players}/{g}")
+        s = rules.new_game(rules.make_config(players, {}))
+        shown: set[int] = set()  # seats whose deck has shown a card to all
+        for _ in range(100_000):
+            who = rules.current_player(s)
+            if who == TERMINAL:
+                break
+            if who == CHANCE:
+                a = sample_chance(rules.chance_outcomes(s), rng)
+            else:
+                legal = rules.legal_actions(s)
+                down = [b for b in legal if b.kind in FACE_DOWN]
+                assert not [b for b in down if b.seat in shown], (g, down)
+                face_down_at_all += len(down)
+                a = rng.choice(legal)
+            if a.kind == "draw" and draw_shown(s, a.seat):
+                shown.add(a.seat)
+                shown_at_all += 1
+            s = rules.apply(s, a)
+        else:
+            raise AssertionError("the game did not end")
+    assert shown_at_all and face_down_at_all  # both happened: the check above was made

@@ -4,9 +4,7 @@ answered, and a flood of strangers told in one line a minute (``net.session.feat
 ``net.session.features.presence``)."""
 
 import logging
-import random
 
-from engine.registry import get_game
 from net.session.features import limits, liveness
 from net.session.features.liveness import Hearing, gone_line
 from net.session.features.presence import TURN_SLACK, read_presence
@@ -14,6 +12,7 @@ from net.session.machines.peer_session import PeerSession
 from net.session.runners.link import RawPeer
 from net.wire.identity import Identity
 from net.wire.rpc import Codec, Request, Response
+from tests.net.conftest import waiting_game
 
 
 class Frozen:
@@ -43,24 +42,14 @@ class Frozen:
         self.peer.receive_data(bytes(self.waiting))
 
 
-def _seat(g, clock, i, bot=True, identity=None, journal=None):
-    peer = PeerSession(identity or Identity.generate(), f"p{i}", clock=clock, journal=journal)
-    b = get_game(g.host.game).make_bot("greedy", random.Random(i)) if bot else None
-    conn = g.link.add(peer, b, address=f"10.0.0.{i + 1}")  # over the network: pinged
-    g.peers.append(peer)
-    g.conns.append(conn)
-    return peer
+def _seat(g, clock, i, **kw):
+    """Seat ``p<i>`` over the network: the host pings it."""
+    return g.add_seat(clock, i, address=f"10.0.0.{i + 1}", **kw)
 
 
 def _table(make_game, clock, **kw):
     """A 3-seat game over the network whose seat 2 never decides by itself: it waits on it."""
-    g = make_game(3, clock=clock, **kw)
-    ids = [Identity.generate() for _ in range(3)]
-    for i in range(3):
-        _seat(g, clock, i, bot=i < 2, identity=ids[i])
-    g.link.pump()
-    assert g.host.table.writer() == 2 and g.peers[2].decision_due()
-    return g, ids
+    return waiting_game(make_game, clock, over_network=True, **kw)
 
 
 def _seconds(g, clock, n, step=0.5):
@@ -275,3 +264,26 @@ def test_attack_a_seat_answering_pings_it_was_never_sent_is_only_alive(make_game
 def test_the_line_while_the_host_is_gone_says_how_long_it_is_tried():
     assert gone_line(52.2) == "the host is gone; trying again (0:53 left)"
     assert gone_line(-3) == "the host is gone; trying again (0:00 left)"
+
+
+def test_a_seat_frozen_in_the_lobby_is_not_responding_on_every_screen_until_it_answers(
+        make_game, clock):
+    g = make_game(3, clock=clock)
+    for i in range(2):
+        _seat(g, clock, i)
+    g.link.pump()
+    assert g.host.table.phase == "lobby"
+    frozen = _freeze(g, 1)
+    _seconds(g, clock, liveness.SEAT_QUIET - 1)
+    assert not any(s.get("silent") for s in g.peers[0].lobby["seats"])
+    _seconds(g, clock, 1.5)
+    assert [s.get("silent", False) for s in g.peers[0].lobby["seats"]] == [False, True]
+    assert [s.get("silent", False) for s in g.host.lobby()["seats"]] == [False, True]
+    from tui.screens.lobby import lobby_text
+
+    assert "p1" in lobby_text(g.peers[0].lobby).plain.split("(not responding)")[0]
+    frozen.thaw()
+    g.link.pump()
+    assert not any(s.get("silent") for s in g.peers[0].lobby["seats"])
+    assert not any(s.get("silent") for s in g.peers[1].lobby["seats"])
+    assert "not responding" not in lobby_text(g.peers[0].lobby).plain

@@ -12,6 +12,7 @@ from net.session.machines.peer_session import PeerSession
 from net.session.runners.host import HostRunner
 from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
+from tests.net.test_adapters import serve_on_loopback
 
 
 async def _holding_proxy(upstream):
@@ -60,10 +61,7 @@ async def _until(done, what, seconds=60):
 async def test_attack_a_host_withholding_its_heartbeat_from_one_peer_is_gone_there_alone():
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     server, proxied, hold = await _holding_proxy(port)
     heard = {i: [] for i in range(3)}
     sessions = [PeerSession(Identity.generate(), f"p{i}") for i in range(3)]
@@ -94,3 +92,39 @@ async def test_attack_a_host_withholding_its_heartbeat_from_one_peer_is_gone_the
     assert all(s.state == "over" for s in sessions)
     assert len({s.table.transcript.to_bytes() for s in sessions}) == 1
     assert sessions[2].table.result()["verdict"] == "verified"
+
+
+async def test_a_leave_while_no_host_answers_is_given_up_after_its_time_and_says_so(monkeypatch):
+    """A seat whose host vanished quits: it tries to say it for ``LEAVE_TRY`` seconds only,
+    then its run ends, not told; a second ``leave()`` ends the trying at once."""
+    from net.session.runners import peer as peer_runner
+
+    from .test_leaving_tui import _vanishing_proxy
+
+    monkeypatch.setattr(peer_runner, "LEAVE_TRY", 3600.0)  # only a second leave ends it
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    try:
+        for second in (True, False):
+            if not second:
+                monkeypatch.setattr(peer_runner, "LEAVE_TRY", 1.0)
+            port, vanish = await _vanishing_proxy((await started)[0][1])
+            session = PeerSession(Identity.generate(), "Bea")
+            peer = PeerRunner(session, "127.0.0.1", port, retry_delay=0.05)
+            task = asyncio.create_task(peer.run())
+            await _until(lambda s=session: s.state == "lobby", "Bea in the lobby")
+            vanish()  # the host cannot be reached any more
+            await _until(lambda s=session: s.state == "disconnected", "the drop")
+            peer.leave()
+            await asyncio.sleep(0.3)
+            assert not peer.told and not task.done()  # trying to say it
+            if second:
+                peer.leave()  # "again to quit now"
+            await asyncio.wait_for(task, 30)  # a hang guard: over by itself, or at once
+            assert not peer.told and session.leaving
+    finally:
+        runner.stop()
+        await asyncio.wait_for(serving, 30)

@@ -12,28 +12,13 @@ from net.session.features.presence import (
     read_presence,
 )
 from net.session.machines.peer_session import PeerSession
-from net.wire.identity import Identity
 from net.wire.rpc import Codec, Notification
-
-
-def _seat(g, clock, i, bot=True, identity=None, journal=None, address=""):
-    peer = PeerSession(identity or Identity.generate(), f"p{i}", clock=clock, journal=journal)
-    b = get_game(g.host.game).make_bot("greedy", random.Random(i)) if bot else None
-    conn = g.link.add(peer, b, address=address)
-    g.peers.append(peer)
-    g.conns.append(conn)
-    return peer
+from tests.net.conftest import waiting_game
 
 
 def _table(make_game, clock, **kw):
     """A 3-seat game whose seat 2 never decides by itself: the game waits on it."""
-    g = make_game(3, clock=clock, **kw)
-    ids = [Identity.generate() for _ in range(3)]
-    for i in range(3):
-        _seat(g, clock, i, bot=i < 2, identity=ids[i])
-    g.link.pump()
-    assert g.host.table.writer() == 2 and g.peers[2].decision_due()
-    return g, ids
+    return waiting_game(make_game, clock, **kw)
 
 
 def _later(g, clock, seconds=PRESENCE_EVERY):
@@ -208,7 +193,7 @@ def test_attack_a_seat_speaks_only_for_itself(make_game, clock):
 def test_attack_a_flood_of_status_toggles_is_bounded_and_the_game_goes_on(make_game, clock):
     g = make_game(3, clock=clock)
     for i in range(3):
-        _seat(g, clock, i, bot=i != 0, address=f"10.0.0.{i}")
+        g.add_seat(clock, i, bot=i != 0, address=f"10.0.0.{i}")
     g.link.pump()
     flooder, others = g.peers[0], g.peers[1:]
     changes = []
@@ -254,7 +239,7 @@ def _lie(event):
 def test_attack_a_hosts_presence_lies_change_no_game_state(make_game, clock, tamper):
     g = make_game(3, clock=clock)
     for i in range(3):
-        _seat(g, clock, i)
+        g.add_seat(clock, i)
     tamper(g, g.conns[1], _lie)
     g.link.pump()
     _later(g, clock)
@@ -289,7 +274,7 @@ def test_attack_a_malformed_presence_is_refused_and_the_game_goes_on(make_game, 
 
     g = make_game(3, clock=clock)
     for i in range(3):
-        _seat(g, clock, i)
+        g.add_seat(clock, i)
     tamper(g, g.conns[2], garble)
     with caplog.at_level(logging.WARNING, logger="palazzo.net"):
         g.link.pump()

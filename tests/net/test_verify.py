@@ -111,7 +111,7 @@ def test_a_changed_byte_in_an_entry_breaks_its_signature(saved):
     v = verify_bytes(bytes(bad))
     n = len(entries_of(data)) - 1
     assert v.kind == "rejected" and v.seat is None and v.step == n
-    assert v.text == f"rejected: entry {n}: bad signature for its author"
+    assert v.text == f"rejected: entry {n}: signature check: bad signature for its author"
 
 
 @pytest.mark.parametrize("game", ["medici", "condottiere"])
@@ -179,7 +179,7 @@ def test_a_start_that_names_no_host_key_is_rejected(saved):
     assert verify_bytes(rebuild([start])).text == "rejected: entry 0: the start names no host key"
     # a start whose host field is not its signer's key fails the signature
     other = Entry.sign(host, {**fields, "host": Identity.generate().public_key})
-    assert verify_bytes(rebuild([other])).text == "rejected: entry 0: bad signature for its author"
+    assert verify_bytes(rebuild([other])).text == "rejected: entry 0: signature check: bad signature for its author"
     # a record that does not begin with the host's start
     seat = Entry.sign(Identity.generate(), {**fields, "author": 0, "kind": "seed-commit"})
     assert verify_bytes(rebuild([seat])).text == (

@@ -1,5 +1,7 @@
 """Helpers for driving the palazzo app with Textual's Pilot: read what the screen shows, wait
-for the table to settle, answer the table's questions by keyboard."""
+for the table to settle, answer the table's questions by keyboard. The networked screens' tests
+(lobby, forms, a networked table, talk, presence, watchers, endings) use the network tests'
+games too: ``make_game``, ``clock``, ``finished`` and ``played`` (``tests/net/conftest.py``)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from tests.net.conftest import clock, finished, make_game, played  # noqa: F401 (fixtures)
 from tui.client import GameClient
 
 
@@ -16,7 +19,7 @@ def screen_text(app) -> str:
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
-async def until(pilot, condition, timeout: float = 20.0, what: str = "") -> None:
+async def until(pilot, condition, what: str = "", timeout: float = 30.0) -> None:
     """Let the app run until ``condition()`` holds. A hang fails it after ``timeout`` seconds of
     this process's processor time (a loaded machine does not count against it), or ten times
     that on the wall clock; never a timed assertion."""
@@ -25,6 +28,15 @@ async def until(pilot, condition, timeout: float = 20.0, what: str = "") -> None
         if time.process_time() > cpu or time.monotonic() > wall:
             raise AssertionError(f"timed out waiting for {what or condition}:\n{screen_text(pilot.app)}")
         await pilot.pause(0.01)
+
+
+@pytest.fixture
+def profile(tmp_path, monkeypatch):
+    """An empty profile of this test's own (config and data folders under ``tmp_path``, which
+    it gives): no saved name, key or games of the machine's user."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return tmp_path
 
 
 def asking(app) -> bool:

@@ -89,14 +89,6 @@ def test_condottiere_table_mid_game(snap_compare, size):
 # -- the other screens a player meets --------------------------------------------------------
 
 
-@pytest.fixture
-def profile(tmp_path, monkeypatch):
-    """An empty profile: no saved name, key or games of the machine's user in the pictures."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    return tmp_path
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("key", ["f3", "f4"], ids=["host_form", "join_form"])
 def test_network_forms(snap_compare, size, key, profile):
@@ -112,7 +104,8 @@ def test_network_forms(snap_compare, size, key, profile):
 def test_lobby(snap_compare, size, profile):
     from types import SimpleNamespace
 
-    from net.session.machines.peer_session import PeerState
+    from net.session.machines.peer_session import PeerSession, PeerState
+    from net.wire.identity import Identity
     from tui.screens.lobby import LobbyScreen
 
     # a host's lobby as the session last heard it (fixed keys, so the picture is the same)
@@ -121,8 +114,9 @@ def test_lobby(snap_compare, size, profile):
         {"seat": 1, "name": "bot-2 (easy)", "fp": "c0ff ee12 3456 789a", "ready": True},
         {"seat": 2, "name": "Grace", "fp": "9e8d 7c6b 5a49 3827", "ready": False, "online": False},
     ]}
-    session = SimpleNamespace(identity=SimpleNamespace(fingerprint="3f2a 91bc 04de 7710"), lobby=lobby,
-                              state=PeerState.LOBBY, relay=False)
+    session = PeerSession(Identity(bytes(32)), "Ada")
+    session.identity = SimpleNamespace(fingerprint="3f2a 91bc 04de 7710")  # the picture's key
+    session.lobby, session.state = lobby, PeerState.LOBBY
 
     async def run_before(pilot):
         await pilot.pause()

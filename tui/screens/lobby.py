@@ -6,12 +6,15 @@ seats); ``q`` leaves, returning ``None`` (the app decides where to).
 
 The screen holds no lobby facts of its own: ``refresh_lobby()`` redraws from the session
 (``PeerSession.lobby``, as the host last sent it); the game calls it whenever the session moved.
+The session is a seat's or a watcher's ``PeerSession`` (a watcher's has ``WATCH`` set: it takes
+no seat and does not talk), or a ``Relay`` (a host that takes no seat: no seat to be ready in,
+no talk, its own status line); the screen asks which by type, never by probing attributes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,8 +24,9 @@ from textual.widgets import Footer, Static
 
 from net.session.features.liveness import gone_line
 from net.session.machines.conversation import printable_line
-from net.session.machines.peer_session import PeerState
+from net.session.machines.peer_session import PeerSession, PeerState
 from net.wire.errors import LocalProtocolError
+from net.wire.identity import Identity
 from tui.chat import SHOWN, TalkScreen, phrases, talk_line
 
 
@@ -73,6 +77,8 @@ def lobby_text(lobby: dict[str, Any], me: bytes | None = None, my_fp: str = "") 
     for s in seats:
         mark = "ready" if s.get("ready") else "not ready"
         away = "" if s.get("online", True) else "  (away)"
+        if s.get("silent"):
+            away += "  (not responding)"
         mine = "  <- you" if s.get("fp") == my_fp else ""
         t.append(f" {s.get('seat', 0) + 1}. {s.get('name', '?'):<20} {s.get('fp', '')}  ")
         t.append(mark, style="bold green" if s.get("ready") else "yellow")
@@ -88,6 +94,29 @@ def lobby_text(lobby: dict[str, Any], me: bytes | None = None, my_fp: str = "") 
     return t
 
 
+class Relay(Protocol):
+    """What the lobby reads of a host that takes no seat (``tui.netgame.RelayView``): the seats
+    as the host sees them, a state in a seat's words, and one line on the relayed game."""
+
+    relay: bool
+    identity: Identity
+    error: Exception | None
+
+    @property
+    def lobby(self) -> dict[str, Any]: ...
+
+    @property
+    def state(self) -> PeerState: ...
+
+    def status(self) -> str: ...
+
+    def ready(self) -> None: ...
+
+
+#: what a lobby screen shows: a seat's or a watcher's session, or a relay's view of the host
+LobbySource = PeerSession | Relay
+
+
 class LobbyScreen(Screen[None]):
     CSS_PATH = "lobby.tcss"
     BINDINGS = [
@@ -96,7 +125,7 @@ class LobbyScreen(Screen[None]):
         Binding("q", "leave", "Leave"),
     ]
 
-    def __init__(self, session: Any, title: str, join_line: str = "",
+    def __init__(self, session: LobbySource, title: str, join_line: str = "",
                  flush: Callable[[], None] | None = None) -> None:
         super().__init__()
         self.session = session
@@ -116,6 +145,17 @@ class LobbyScreen(Screen[None]):
         yield talk
         yield Footer()
 
+    @property
+    def seat_session(self) -> PeerSession | None:
+        """The session of a seat or a watcher; ``None`` for a relay."""
+        return self.session if isinstance(self.session, PeerSession) else None
+
+    @property
+    def watching(self) -> bool:
+        """A watcher's lobby: it takes no seat and does not talk."""
+        s = self.seat_session
+        return s is not None and s.WATCH
+
     def on_mount(self) -> None:
         self.show_invite(self.join_line)
         self.refresh_lobby()
@@ -123,7 +163,8 @@ class LobbyScreen(Screen[None]):
 
     def _count_down(self) -> None:
         """While the host is gone, its line counts down the time this program keeps trying."""
-        if getattr(self.session, "host_gone", None) is not None:
+        s = self.seat_session
+        if s is not None and s.host_gone is not None:
             self.refresh_lobby()
 
     def show_invite(self, line: str) -> None:
@@ -146,18 +187,18 @@ class LobbyScreen(Screen[None]):
         self.query_one("#seats", Static).update(lobby_text(lobby, my_fp=fp))
         seated = len(lobby.get("seats", []))
         players = lobby.get("players", "?")
-        if getattr(s, "relay", False):
+        verb = "watch" if self.watching else "join"
+        if not isinstance(s, PeerSession):
             status = s.status()
         elif failure:
             refused = s.state is PeerState.FAILED and failure == str(s.error)
-            verb = "watch" if getattr(s, "WATCH", False) else "join"
             status = f"{f'Cannot {verb}: ' if refused else ''}{failure}. Press q to leave."
-        elif getattr(s, "WATCH", False) and s.state is PeerState.LOBBY:
+        elif self.watching and s.state is PeerState.LOBBY:
             status = (f"You are watching: you take no seat. The game starts when every seat is "
                       f"taken and ready ({seated} of {players} seats taken).")
         elif s.state is PeerState.FAILED:
-            status = f"Cannot {'watch' if getattr(s, 'WATCH', False) else 'join'}: {s.error}"
-        elif getattr(s, "host_gone", None) is not None:
+            status = f"Cannot {verb}: {s.error}"
+        elif s.host_gone is not None:
             status = gone_line(s.host_gone - s.clock()).capitalize() + "."
         elif s.state is PeerState.DISCONNECTED:
             status = "The connection to the host was lost; trying again..."
@@ -168,35 +209,35 @@ class LobbyScreen(Screen[None]):
         else:
             status = f"Your key: {fp}. Press r when you are ready."
         self.query_one("#status", Static).update(status)
-        chat = getattr(s, "chat", None)
-        if chat is not None:
-            lines = [line for k, d, _ in chat.lines if (line := talk_line(k, d))][-SHOWN:]
+        if isinstance(s, PeerSession):
+            lines = [line for k, d, _ in s.chat.lines if (line := talk_line(k, d))][-SHOWN:]
             talk = self.query_one("#lobby-talk", Static)
             talk.display = bool(lines)
             talk.update("\n".join(lines))
 
     def _say(self, text: str) -> None:
+        seat = self.seat_session
+        if seat is None:
+            raise ValueError("a relay has no seat to talk from")
         try:
-            self.session.say(text)
+            seat.say(text)
         except LocalProtocolError as e:
             raise ValueError(str(e)) from None
         if self.flush is not None:
             self.flush()
 
     def action_talk(self) -> None:
-        chat = getattr(self.session, "chat", None)
-        if chat is not None:
+        seat = self.seat_session
+        if seat is not None and not seat.WATCH:
+            chat = seat.chat
             game = (self.session.lobby or {}).get("game", "")
             self.app.push_screen(TalkScreen(self._say, lambda: chat.lines, phrases(game)),
                                  lambda _: self.refresh_lobby())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "ready" and (getattr(self.session, "relay", False)
-                                  or getattr(self.session, "WATCH", False)):
-            return False  # a relay or a watcher has no seat to be ready in
-        if action == "talk":  # a seat's session talks; a relay or a watcher has no seat to talk from
-            return getattr(self.session, "chat", None) is not None \
-                and not getattr(self.session, "WATCH", False)
+        if action in ("ready", "talk"):
+            # a seat is ready and talks; a relay or a watcher has no seat to do either from
+            return self.seat_session is not None and not self.watching
         return True
 
     def action_leave(self) -> None:

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, Input, Static
 
 
 class Confirm(ModalScreen[bool]):
@@ -45,7 +45,8 @@ class Confirm(ModalScreen[bool]):
 class ResumeOrNew(ModalScreen[str | None]):
     """An unfinished game of this host: Resume it (r), Host a new game (n), or Back (Escape):
     ``"resume"``, ``"new"`` or ``None``. ``served``: another program serves it, so it cannot be
-    resumed here."""
+    resumed here. ``damaged``: its record is damaged, so it also offers to take the game from a
+    player's record (the file a join saved when its host was gone): ``"from:<path>"``."""
 
     CSS_PATH = "modals.tcss"
     BINDINGS = [
@@ -54,17 +55,23 @@ class ResumeOrNew(ModalScreen[str | None]):
         Binding("escape", "answer(None)", "Back"),
     ]
 
-    def __init__(self, text: str, served: bool = False) -> None:
+    def __init__(self, text: str, served: bool = False, damaged: bool = False) -> None:
         super().__init__()
         self.text = text
         self.served = served
+        self.damaged = damaged and not served
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(self.text, id="question")
+            if self.damaged:
+                yield Input(placeholder="a player's record of it (the file its join saved)",
+                            id="record-file")
             with Horizontal(id="buttons"):
                 if not self.served:
                     yield Button("Resume it (r)", id="resume", variant="primary")
+                if self.damaged:
+                    yield Button("From that record", id="from", variant="primary")
                 yield Button("Host a new game (n)", id="new", variant="warning")
                 yield Button("Back (Esc)", id="back")
 
@@ -73,6 +80,13 @@ class ResumeOrNew(ModalScreen[str | None]):
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "from":
+            path = self.query_one("#record-file", Input).value.strip()
+            if path:
+                self.dismiss(f"from:{path}")
+            else:
+                self.query_one("#record-file", Input).focus()
+            return
         self.action_answer(None if event.button.id == "back" else event.button.id)
 
     def action_answer(self, choice: str | None) -> None:

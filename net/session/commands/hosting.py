@@ -51,8 +51,9 @@ from net.session.machines.entries import Phase
 from net.session.machines.host_session import HostSession
 from net.session.machines.peer_session import PeerSession, PeerState
 from net.session.machines.table import Table
-from net.session.records import resume
+from net.session.records import adopt, resume
 from net.session.records.disk import check_writable, reason
+from net.session.records.evidence import save_refused_entry
 from net.session.records.journal import Journal
 from net.session.records.verify import verify_bytes
 from net.session.runners.host import HostRunner
@@ -98,6 +99,9 @@ class HostSettings:
     #: ``net.session.records.resume.choose``), a game id prefix that one; ``new`` never resumes
     resume: str | None = None
     new: bool = False
+    #: a player's saved record of this host's game, to resume it from when the host's own
+    #: record is lost or damaged (``net.session.records.adopt``)
+    resume_from: str | None = None
     #: the host's identity (``net.wire.identity.identity_path``): ``None`` the account's key
     identity: str | None = None
     #: advertise the game on the LAN (``net.session.commands.discovery``); ``palazzo host`` and the host
@@ -213,17 +217,16 @@ def save_transcript(table: Table | None, say: Say | None) -> Path | None:
 
 def save_refused(table: Table | None, refused: list[Any], say: Say) -> None:
     """Keep each entry shown refused (that this table refused too) as evidence: the record up
-    to it, then the entry, a file ``palazzo verify`` names its author from."""
+    to it, then the entry, a file ``palazzo verify`` names its author from (the session kept
+    it when it found it: the same bytes stay one file)."""
     for entry in refused:
-        if table is None or entry.seq > len(table.transcript):
+        try:
+            where = save_refused_entry(table, entry)
+        except OSError as e:
+            say(f"cannot save the evidence: {reason(e)} (in {files.data_dir()})")
             continue
-        record = files.Transcript()
-        for e in table.transcript.entries[:entry.seq]:
-            record.append(e)
-        record.append(entry)  # its sequence and chain only: the table refused the rest
-        name = files.file_name(table.game, table.started, table.game_id)
-        where = files.save(record, name.replace(".palazzo", f"-refused-{entry.seq}.palazzo"))
-        say(f"evidence: {where}")
+        if where is not None:
+            say(f"evidence: {where}")
 
 
 def host_gone_line(address: str, path: Path | None) -> str:
@@ -299,6 +302,9 @@ def pending_text(record: resume.HostRecord) -> str:
     text = f"This host has {what}: {', '.join(details)}."
     if record.damage:
         text += f" Its record is damaged: {'; '.join(record.damage)}."
+        if (not record.lobby or lost is not None) and not record.served():
+            text += (" A player's record of the game can take its place (the file a join "
+                     "saves when its host is gone, checked fully first).")
     if record.served():
         return text + " Another program serves it now: host a new game, or go back."
     return text + (" Resume it (its own settings, the same code), or host a new game with "
@@ -326,7 +332,11 @@ def _hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[by
     for r in unknown:
         say(f"a damaged host record was left as it is, {r.folder}: {'; '.join(r.damage)}")
     record = None
-    if not s.new:
+    if s.resume_from:
+        own = {"grace": s.grace, "name": s.name, "seat": s.seat}
+        record, line = adopt.adopt(identity, s.resume_from, own)
+        say(line)
+    elif not s.new:
         record = resume.choose(records, s.game, s.players, s.resume)
     if record is None and s.resume:
         raise ValueError(f"no unfinished game of this host to resume with {s.resume!r}")
@@ -344,9 +354,10 @@ def _hosted(s: HostSettings, say: Say) -> tuple[HostSession, str | None, list[by
 def _new_record(s: HostSettings, session: HostSession, code: str | None,
                 seeds: list[bytes]) -> resume.HostRecord:
     """The record of a new game's lobby, made and locked now, kept from then on."""
-    settings = {**dataclasses.asdict(s), "code": code, "bot_seeds": seeds,
-                "host": session.identity.public_key, "game": session.game,
-                "players": session.players}
+    first = {"host": session.identity.public_key, "game": session.game,  # a settings file
+             "players": session.players, "code": code, "grace": s.grace,  # cut short keeps
+             "bot_seeds": seeds}  # these (``net.session.records.resume``)
+    settings = {**first, **dataclasses.asdict(s), **first}
     try:
         record = resume.HostRecord.create(os.urandom(16), settings)
     except OSError as e:
@@ -367,7 +378,7 @@ def _resumed(s: HostSettings, record: resume.HostRecord, identity: Identity,
     r = record.settings
     kept = {f.name: r[f.name] for f in dataclasses.fields(HostSettings)
             if f.name in r and f.name not in ("port", "bind", "resume", "new", "identity",
-                                               "advertise")}
+                                               "advertise", "resume_from")}
     settings = dataclasses.replace(s, **kept)
     seeds = list(r.get("bot_seeds", []))
     if record.lobby:
@@ -391,19 +402,29 @@ def _resumed(s: HostSettings, record: resume.HostRecord, identity: Identity,
         else:
             say(f"back in the lobby this host opened before it stopped (the same code: the same "
                 f"join line lets the players in); {FRESH}")
+            if record.damage:
+                costs = record.settings_lost()
+                if "bot_seeds" not in r:  # nothing was played yet: new keys cost nothing
+                    seeds = [os.urandom(32) for _ in range(settings.bots)]
+                    costs = [c for c in costs if c != resume.COSTS["bot_seeds"]]
+                    costs.append("the keys of the host's computer seats (new ones are made: "
+                                 "no game was played yet)")
+                say(f"the host's record of its lobby is damaged: {'; '.join(record.damage)}"
+                    + (f". Lost: {'; '.join(costs)}" if costs else ""))
         resume.keep_record(session, r, record=record)
         return session, r["code"], seeds, settings
-    session = resume.resume_session(identity, record)
+    session = resume.resume_session(identity, record,
+                                    **({} if "grace" in r else {"grace": settings.grace}))
     n = len(session.table.transcript)
     resume.keep_record(session, r, record=record)
     say(f"resuming game {record.game_id.hex()} at entry {n} (this host's unfinished game of "
         f"{record.game} for {record.players}); {FRESH}")
     if record.damage:
+        costs = record.settings_lost()
         say(f"the host's record of game {record.game_id.hex()[:8]} is damaged: "
             f"{'; '.join(record.damage)}. Kept entries 0 to {n - 1}, each checked again; the "
             "players give back what they hold when they rejoin"
-            + ("; a new game code (the players of the game need none)" if "code" not in r
-               else ""))
+            + (f". Lost: {'; '.join(costs)}" if costs else ""))
     return session, session.code, seeds, settings
 
 

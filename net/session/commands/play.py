@@ -23,6 +23,8 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import Callable
+from typing import Any
 
 from net.session.commands.hosting import (
     EXIT_FAILED,
@@ -44,8 +46,9 @@ from net.session.features.liveness import GIVE_UP, gone_line
 from net.session.features.rematch import Expected
 from net.session.machines.conversation import printable_line
 from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
+from net.session.records.adopt import save_so_far, so_far_line
 from net.session.records.disk import check_writable
-from net.session.runners.peer import PeerGone, PeerRunner
+from net.session.runners.peer import LEAVE_TRY, PeerGone, PeerRunner
 from net.wire.errors import LocalProtocolError
 from net.wire.identity import Identity
 
@@ -119,14 +122,17 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
               verbose: bool = False, identity_spec: str | None = None,
               host_fingerprint: str | None = None, talk: list[str] | None = None,
               rematch: int = 1, pace: float = 0.0, retries: int = 5,
-              give_up: float = GIVE_UP) -> int:
+              give_up: float = GIVE_UP,
+              table_line: Callable[[dict[str, Any]], str] | None = None) -> int:
     """Join ``address`` and play up to ``rematch`` games with the same players
     (``net.session.features.rematch``: after each but the last, the seat asks for a rematch at once);
     with ``host_fingerprint`` (a game found on the LAN) only a host whose key has that
     fingerprint; ``talk``: lines said once seated. The exit status is the first game's that is
     not ``EXIT_OK``, else ``EXIT_OK``. ``pace``: the bot's least seconds a move
     (``PeerRunner``); ``retries``: the tries in a row to be taken in by a host that closes the
-    connection; ``give_up``: the seconds to keep trying to reach a host that went away."""
+    connection; ``give_up``: the seconds to keep trying to reach a host that went away;
+    ``table_line``: the table's settings in one line, from the host's lobby (said once, and
+    again if they change: the table's own words, ``tui.screens.lobby.settings_line``)."""
     say = _printable_lines(say)
     host, port = parse_address(address)
     check_writable()  # the journal and the record go there: refused before the lobby
@@ -142,7 +148,8 @@ def join_game(address: str, code: str | None, name: str, game_bot: str | None, s
                 session.say(text)
             except LocalProtocolError as e:
                 say(f"not said: {e}")
-        status = _join_one(session, host, port, game_bot, say, verbose, pace, retries, give_up)
+        status = _join_one(session, host, port, game_bot, say, verbose, pace, retries, give_up,
+                           table_line)
         if status != EXIT_OK or not session.rematch.go:
             return status
         assert session.table is not None
@@ -166,8 +173,9 @@ def _own(session: PeerSession, line: str) -> bool:
 
 def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, say: Say,
               verbose: bool, pace: float = 0.0, retries: int = 5,
-              give_up: float = GIVE_UP) -> int:
-    last_lobby = [""]
+              give_up: float = GIVE_UP,
+              table_line: Callable[[dict[str, Any]], str] | None = None) -> int:
+    last_lobby = ["", ""]  # the seats, the settings
     told = [0]
 
     def on_event(e: PeerEvent) -> None:
@@ -177,11 +185,16 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
                 say(e.data)  # seats; the seed; this seat's own moves
         elif e.kind == "lobby":
             seats = ", ".join(f"{x['name']} [{x['fp']}]" + ("" if x["online"] else " (away)")
+                              + (" (not responding)" if x.get("silent") else "")
                               for x in e.data.get("seats", []))
             line = f"lobby {len(e.data.get('seats', []))}/{e.data.get('players')}: {seats}"
             if line != last_lobby[0]:
                 say(line)
                 last_lobby[0] = line
+            settings = table_line(e.data) if table_line is not None else ""
+            if settings and settings != last_lobby[1]:
+                say(settings)
+                last_lobby[1] = settings
         elif e.kind == "said":
             say(f"{e.data['name']}: {e.data['text']}" + ("" if e.data["live"] else
                                                          " (from the record)"))
@@ -193,6 +206,9 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
             say("connection lost; rejoining")
         elif e.kind == "host-gone":
             say(gone_line(e.data - session.clock()))
+            path = save_so_far(session.table)  # a host that lost its own record takes it
+            if path is not None:
+                say(so_far_line(path))
         elif e.kind == "host-back":
             say(e.data)
         elif e.kind == "over" and session.table is not None:  # before any line on a rematch
@@ -212,9 +228,15 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
     async def play() -> None:
         loop = asyncio.get_running_loop()
         quits = (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM))
+        def leave() -> None:
+            again = runner.left
+            runner.leave()
+            if runner.session.leaving and not again:  # down: it reconnects to say so
+                say(f"leaving: telling the host (at most {LEAVE_TRY:g} s; again to quit now)")
+
         for sig in quits:  # quitting (or a closed terminal) tells the host first
             with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, runner.leave)
+                loop.add_signal_handler(sig, leave)
         await runner.run()
 
     try:
@@ -231,7 +253,8 @@ def _join_one(session: PeerSession, host: str, port: int, game_bot: str | None, 
         save_transcript(session.table, say)
         return exit_status(session, record_ok=end_audit(session.table, say))
     if runner.left:
-        say("you left the game; the host and the other players were told")
+        say("you left the game; the host and the other players were told" if runner.told else
+            "you left the game; the host could not be told (it did not answer)")
         save_transcript(session.table, say)
         return EXIT_FAILED
     say(f"error: {session.error}")

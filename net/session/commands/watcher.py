@@ -6,7 +6,9 @@ the end the record is read again from scratch and saved: the very bytes every se
 ``watch_game`` is the headless command: it prints the lobby as it changes, every line of the
 public log (a line that starts with a seat names its player: "Blue (Jo): ..."), the table talk
 ("Jo: Deal?") and the notes on who is here ("Jo lost the connection"), then the result, the
-audit and where the record was saved. Its exit status is a joiner's
+audit and where the record was saved. Evidence it checked and named someone by (a refused entry,
+two heads, a relayed entry, a conflict in talk) is kept as a seat keeps it, at once, and its
+file named (``palazzo verify FILE`` checks it again). Its exit status is a joiner's
 (``net.session.commands.hosting.exit_status``).
 
 A watcher that wants to (``rematch.wanted``; the watcher at the table does) keeps its connection
@@ -25,6 +27,7 @@ from net.session.commands.hosting import (
     exit_status,
     parse_address,
     result_line,
+    save_refused,
     save_transcript,
 )
 from net.session.features.liveness import gone_line
@@ -41,6 +44,7 @@ def lobby_line(lobby: dict[str, Any]) -> str:
     seats = [x for x in given if type(x) is dict] if type(given) is list else []
     line = f"lobby {len(seats)}/{lobby.get('players')}: " + (", ".join(
         f"{x.get('name')} [{x.get('fp')}]" + ("" if x.get("online") else " (away)")
+        + (" (not responding)" if x.get("silent") else "")
         for x in seats) or "no seat taken yet")
     watchers = lobby.get("watchers")
     if type(watchers) is list and watchers:  # the host's word: at most 8 names of 32
@@ -91,6 +95,10 @@ def watch_game(address: str, code: str | None, name: str, say: Say,
             show(gone_line(e.data - session.clock()))
         elif e.kind == "host-back":
             show(str(e.data))
+        elif e.kind == "cheat":  # named with evidence this program checked
+            show(f"{e.data} (evidence checked by this program)")
+        elif e.kind == "evidence":  # where it keeps it: ``palazzo verify FILE`` checks it again
+            show(f"evidence: {e.data}")
 
     show(f"watching {host}:{port} as {name} (key {identity.fingerprint})")
     try:
@@ -99,6 +107,7 @@ def watch_game(address: str, code: str | None, name: str, say: Say,
         show(f"error: {e}")
         save_transcript(session.table, show)
         return exit_status(session, gave_up=e.gave_up)
+    save_refused(session.table, session.refused, show)
     if session.state is PeerState.OVER:
         assert session.table is not None
         show(result_line(session.table))

@@ -264,7 +264,7 @@ class ChatHost:
             raise RemoteProtocolError("a message's ctx is the nonce that seated you",
                                       E_BAD_PARAMS)
         if not signed_by(said, key):
-            raise RemoteProtocolError("the message is not signed by your key", E_BAD_SIGNATURE)
+            raise RemoteProtocolError("signature check: the message is not signed by your key", E_BAD_SIGNATURE)
         s = self._state(key, ctx)
         if said.n <= s.last_n:
             raise RemoteProtocolError(f"message {said.n} out of order: it must come after "

@@ -24,13 +24,22 @@ Rules (``docs/protocol.md``, "Liveness"):
   ends (a killed host) or as it gives up on it (a stopped one). The host's next byte, on that
   connection or a new one, is "the host is back; the game goes on" (``BACK``). The same loop-lag
   rule keeps a peer that was itself busy from blaming its host.
+* **In the lobby** a seated connection silent for ``SEAT_QUIET`` seconds is "not responding"
+  too: the host's ``lobby`` gives its seat ``silent: true`` (``HostHeartbeat.quiet_lobby``), and
+  every screen shows it beside the name, until its next byte.
 * What a heartbeat proves: nothing but that bytes came. It is nobody's signature and is in no
   record; "not responding" is the host's word, like every presence (``docs/security.md``).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
+from typing import Any
+
+from net.wire.rpc import Request
+
+log = logging.getLogger("palazzo.net")
 
 BEAT_EVERY = 1.0  # seconds between two pings from the host to one connection
 SEAT_QUIET = 6.0  # seconds without a byte from a seat before the host says it is not responding
@@ -82,3 +91,68 @@ class Hearing:
 
     def quiet(self) -> float:
         return self.clock() - self.last
+
+
+class HostHeartbeat:
+    """The host's side: its pings and its word on who does not answer, in the game and in the
+    lobby; a mixin of ``HostSession``, whose attributes these are."""
+
+    conns: dict[int, Any]
+    seats: list[Any]
+    presence: Any
+    hearing: Hearing
+    clock: Callable[[], float]
+
+    def _send(self, conn: int, message: Any) -> None:
+        raise NotImplementedError  # the door's
+
+    def _broadcast_lobby(self) -> None:
+        raise NotImplementedError  # the session's
+
+    @property
+    def quiet_lobby(self) -> set[int]:
+        """The connections of seats that are not responding in the lobby."""
+        out: set[int] = self.__dict__.setdefault("_quiet_lobby", set())
+        return out
+
+    def _heard(self, c: Any) -> None:
+        """A byte from connection ``c``: it is alive."""
+        c.heard = self.clock()
+        if c.seat is None:
+            return
+        if self.presence.started and self.presence.state(c.seat) == "silent":
+            log.info("seat %s (%s) is responding again", c.seat, self.seats[c.seat].name)
+            self.presence.heard(c.seat)
+        quiet = self.quiet_lobby
+        if quiet:
+            conn = self.seats[c.seat].conn if 0 <= c.seat < len(self.seats) else None
+            if conn in quiet:
+                quiet.discard(conn)
+                self._broadcast_lobby()
+
+    def _heartbeat(self, now: float) -> None:
+        """Ping every seated connection and watcher every ``BEAT_EVERY`` seconds; a seat silent
+        for ``SEAT_QUIET`` is "not responding", in the game and in the lobby (the host's own
+        seats, in process, are never pinged)."""
+        lagged = self.hearing.tick()
+        quiet = self.quiet_lobby
+        was = set(quiet)
+        quiet.intersection_update(c.conn for c in self.seats if c.conn is not None)
+        for conn, c in list(self.conns.items()):
+            if c.closed or not c.address or (c.seat is None and c.watcher is None):
+                continue
+            if lagged:  # this loop did not run: nobody could be heard
+                c.heard = now
+            if now - c.beat >= BEAT_EVERY and not c.beating:  # one at a time: a peer that
+                c.beat, c.beating = now, True  # was stopped answers one, not a heap
+                self._send(conn, Request(c.codec.next_msgid(), "ping", ()))
+            if c.seat is None or now - c.heard < SEAT_QUIET:
+                continue
+            if not self.presence.started:
+                quiet.add(conn)
+                continue
+            if self.presence.state(c.seat) in ("here", "away"):
+                log.info("seat %s (%s) is not responding", c.seat, self.seats[c.seat].name)
+            self.presence.silent(c.seat)
+        if quiet != was and not self.presence.started:
+            self._broadcast_lobby()

@@ -14,8 +14,10 @@ Rules (``docs/protocol.md``, "Presence"; ``docs/security.md``: presence is the h
   tick). ``for`` is whole seconds in that state, ``due`` the seat due to write (-1 none),
   ``wait`` whole seconds before the host forfeits the seat due, or nil when it never will,
   ``turn`` whole seconds the seat due has been due on the host's clock, ``at`` the host's
-  transcript length it speaks of. **One clock**: every deadline is the host's, and every screen
-  counts down to it (``Presence.due_since``), across reconnects and restarts.
+  transcript length it speaks of; ``acks`` and ``ack_wait``, when the game waits on
+  acknowledgements (``net.session.features.acks``), the seats it waits on and whole seconds
+  before the host forfeits the first of them. **One clock**: every deadline is the host's, and
+  every screen counts down to it (``Presence.due_since``), across reconnects and restarts.
 * **Liveness** (``net.session.features.liveness``): a seat whose connection has sent nothing for
   ``liveness.SEAT_QUIET`` seconds (the host pings it every ``liveness.BEAT_EVERY``) is
   ``silent``, shown "not responding"; it counts as gone for the grace period, and is ``here``
@@ -32,7 +34,10 @@ Rules (``docs/protocol.md``, "Presence"; ``docs/security.md``: presence is the h
 * A peer reads a presence with ``read_presence``: a malformed one is refused (``ValueError``
   naming the field), the last good one stays. From two presences in a row ``notes`` gives the
   lines every table shows: "Jo left", "Jo lost the connection", "Jo is back", "Jo is away",
-  "Jo is here again", "Jo is not responding", "Jo is responding again". Presence changes no game state: nothing in ``Table`` reads it. A peer
+  "Jo is here again", "Jo is not responding", "Jo is responding again", and "waiting for Jo to
+  acknowledge" when the game comes to wait on Jo's acknowledgement (``acks``,
+  ``net.session.features.acks``). Presence changes no game state: nothing in ``Table`` reads
+  it. A peer
   keeps its notes in a ``NoteBook`` (the last ``NOTES_KEPT``), which a table reads from.
 """
 
@@ -158,7 +163,7 @@ class HostPresence:
         return min(found, default=None)
 
     def message(self, due: int | None, deadline: float | None, due_since: float | None = None,
-                at: int = 0) -> dict[str, Any]:
+                at: int = 0, acks: dict[str, Any] | None = None) -> dict[str, Any]:
         now = self.clock()
         seat = due if due is not None and 0 <= due < len(self.marks) else -1
         return {
@@ -170,21 +175,23 @@ class HostPresence:
             "turn": None if seat < 0 or due_since is None else
             min(MAX_SECONDS, max(0, math.ceil(now - due_since))),
             "at": min(MAX_SECONDS, max(0, at)),
+            **(acks or {}),
         }
 
     def take(self, due: int | None, deadline: float | None, due_since: float | None = None,
-             at: int = 0) -> dict[str, Any] | None:
+             at: int = 0, acks: dict[str, Any] | None = None) -> dict[str, Any] | None:
         """The presence to send now: one when something changed since the last one sent and
         ``PRESENCE_EVERY`` has passed since; else ``None``."""
         if not self.marks:
             return None
         key = (tuple(m.state for m in self.marks), due, at,
-               None if deadline is None else round(deadline, 1), tuple(self.watchers))
+               None if deadline is None else round(deadline, 1), tuple(self.watchers),
+               tuple((acks or {}).get("acks", ())))
         now = self.clock()
         if key == self._sent or now - self._sent_at < PRESENCE_EVERY:
             return None
         self._sent, self._sent_at = key, now
-        return self.message(due, deadline, due_since, at)
+        return self.message(due, deadline, due_since, at, acks)
 
 
 # -- the peer's side ----------------------------------------------------------------------------
@@ -211,6 +218,10 @@ class Presence:
     at: int | None = None
     #: whether ``due_since`` is the host's word (``turn``)
     hosts_clock: bool = False
+    #: the seats the game waits on for an acknowledgement (``net.session.features.acks``)
+    acks: tuple[int, ...] = ()
+    #: when the host says it forfeits the first of them; ``None``: never, or none
+    ack_deadline: float | None = None
 
     def seconds(self, seat: int, now: float) -> int:
         """Whole seconds seat ``seat`` has been in its state."""
@@ -219,6 +230,11 @@ class Presence:
     def wait(self, now: float) -> int | None:
         """Whole seconds left before the host forfeits the seat due, or ``None``."""
         return None if self.deadline is None else max(0, math.ceil(self.deadline - now))
+
+    def ack_wait(self, now: float) -> int | None:
+        """Whole seconds left before the host forfeits a seat the game waits on for an
+        acknowledgement, or ``None``."""
+        return None if self.ack_deadline is None else max(0, math.ceil(self.ack_deadline - now))
 
 
 def _whole(v: Any, name: str) -> int:
@@ -261,6 +277,12 @@ def read_presence(m: Any, players: int, now: float, last: Presence | None = None
     turn = m.get("turn")
     if turn is not None:
         turn = _whole(turn, "'turn'")
+    acks = m.get("acks", [])
+    if type(acks) is not list or len(acks) > players or len(set(acks)) != len(acks) or not all(
+            type(s) is int and 0 <= s < players for s in acks):
+        raise ValueError(f"presence: 'acks' must list distinct seats from 0 to {players - 1}")
+    ack_wait = m.get("ack_wait")
+    ack_deadline = None if ack_wait is None else now + _whole(ack_wait, "'ack_wait'")
     hosts = turn is not None and due >= 0 and at is not None and at == length
     if hosts and turn is not None:
         due_since = now - turn
@@ -270,7 +292,8 @@ def read_presence(m: Any, players: int, now: float, last: Presence | None = None
         due_since = last.due_since
     else:
         due_since = now
-    return Presence(tuple(read), due, due_since, deadline, tuple(watchers), at, hosts)
+    return Presence(tuple(read), due, due_since, deadline, tuple(watchers), at, hosts,
+                    tuple(acks), ack_deadline if acks else None)
 
 
 def notes(old: Presence | None, new: Presence, names: Sequence[str], me: int) -> list[str]:
@@ -298,6 +321,10 @@ def notes(old: Presence | None, new: Presence, names: Sequence[str], me: int) ->
             lines.append(f"{name} is back")
         else:
             lines.append(f"{name} is here again")
+    waited = old.acks if old is not None else ()
+    for i in new.acks:
+        if i != me and i not in waited and i < len(names):
+            lines.append(f"waiting for {names[i]} to acknowledge")
     return lines
 
 

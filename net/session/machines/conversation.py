@@ -147,7 +147,7 @@ def check_equivocation(table: Table, entry: Entry) -> None:
     author = entry.author
     key = table.author_key(author)
     if key is None or not entry.signed_by(key):
-        raise RemoteProtocolError(f"entry {entry.seq}: bad signature for its author", E_BAD_SIGNATURE)
+        raise RemoteProtocolError(f"entry {entry.seq}: signature check: bad signature for its author", E_BAD_SIGNATURE)
     if held[entry.seq].author == author:
         raise CheatDetected(author, entry.seq, "signed two different entries for one place in "
                             "the transcript")

@@ -26,19 +26,45 @@ A seat or watcher (``PeerAgreement``):
   the head it is written on;
 * re-checks every piece of evidence it is relayed before it names anyone: a refused entry on its
   own table (the author named only if the table refuses it too, and the game goes on), a
-  two-heads item by its signatures.
+  two-heads, relayed or talk item by its signatures;
+* names the host for a relayed entry that fails its format, chain, game or signature only when
+  the host signed it as relayed (``_bad_relay``, ``net.session.records.relayed``); otherwise
+  that is a fault that names nobody;
+* keeps at once, in a file ``palazzo verify`` checks again, every piece of evidence it names
+  someone by: an entry its table refused naming its author, two heads, a relayed item, and the
+  conflicts in talk the talk noted (``_keep_talk``: they stop no game);
+* stops on a fault when an entry it holds back has waited ``ACK_WAIT`` seconds (and twice the
+  turn limit) for acknowledgements of seats the host says are here (``_withheld``): the host
+  may be withholding them, and nothing signed shows it.
 """
 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
+from net.session.features.presence import DEFAULT_GRACE, GONE
 from net.session.machines.agreement import Agreement, ack_valid, attested, discloses, sign_ack
 from net.session.machines.conversation import check_equivocation
 from net.session.machines.entries import Phase
-from net.session.records.evidence import check_two_heads, save_two_heads, two_heads
-from net.wire.errors import E_OUT_OF_ORDER, HOST, CheatDetected, Fault, RemoteProtocolError
+from net.session.records.evidence import (
+    check_evidence,
+    clean,
+    save_evidence,
+    save_refused_entry,
+    two_heads,
+)
+from net.session.records.relayed import relayed
+from net.session.records.talk import talk
+from net.wire.errors import (
+    E_OUT_OF_ORDER,
+    HOST,
+    CheatDetected,
+    Fault,
+    ProtocolError,
+    RemoteProtocolError,
+)
 from net.wire.identity import Identity
 from net.wire.rpc import Notification
 from net.wire.transcript import Entry, chain
@@ -47,6 +73,11 @@ log = logging.getLogger("palazzo.net")
 
 #: acknowledgements of heads a reader does not hold yet that it keeps, at most
 AHEAD_LIMIT = 64
+#: seconds a seat's entry waits for acknowledgements of seats the host says are here, at most,
+#: before the seat stops on a fault (the host may be withholding them), and twice the turn limit
+#: more in a game with one: longer than the host's default grace period and its turn limit, so
+#: that an honest host forfeits a seat that does not acknowledge before this seat gives up
+ACK_WAIT = DEFAULT_GRACE + 60.0
 
 
 class HostAgreement:
@@ -56,6 +87,7 @@ class HostAgreement:
     table: Any
     conns: dict[int, Any]
     seats: list[Any]
+    acks: Any
 
     def _broadcast(self, method: str, payload: dict[str, Any], but: int | None = None,
                    first: tuple[int | None, ...] = ()) -> None:
@@ -64,9 +96,24 @@ class HostAgreement:
     def _warn(self, conn: int, msg: str) -> None:
         raise NotImplementedError  # the door's
 
+    #: (n, head) -> the host's signature of it (each head signed once)
+    _head_sigs: dict[tuple[int, bytes], bytes]
+    #: seat -> the longest head it acknowledged (one look per head)
+    _last_ack: dict[int, int]
+    #: seat -> its latest acknowledgement as relayed (sent again to a connection back)
+    _latest_acks: dict[int, dict[str, Any]]
+    #: (author, seq) of the refused posts shown to every other seat and watcher
+    _named: set[tuple[int, int]]
+
+    def _init_agreement(self) -> None:
+        self._head_sigs = {}
+        self._last_ack = {}
+        self._latest_acks = {}
+        self._named = set()
+
     def _sign_head(self, game: bytes, n: int, head: bytes) -> bytes:
         """The host's acknowledgement of ``head`` as the first ``n`` entries (signed once)."""
-        sigs: dict[tuple[int, bytes], bytes] = self.__dict__.setdefault("_head_sigs", {})
+        sigs = self._head_sigs
         if (n, head) not in sigs:
             sigs[(n, head)] = sign_ack(self.identity, game, n, head)
         return sigs[(n, head)]
@@ -90,15 +137,15 @@ class HostAgreement:
             return
         if event.method == "evidence":
             try:
-                finding = check_two_heads(t.transcript.entries[0], m)
+                finding = check_evidence(t.transcript.entries[0], m)
             except ValueError as e:
                 self._warn(conn, f"evidence: ignored ({e})")
                 return
             log.warning("evidence relayed: %s", finding.reason)
-            self._broadcast("evidence", two_heads(m["signer"], m["n"], m["a"], m["b"]), but=conn)
+            self._broadcast("evidence", clean(m), but=conn)
             return
         seat, n, head = c.seat, m.get("n"), m.get("head")
-        last: dict[int, int] = self.__dict__.setdefault("_last_ack", {})
+        last = self._last_ack
         if seat is None or type(n) is not int or not last.get(seat, 0) < n <= len(t.transcript):
             self._warn(conn, "ack: ignored (a watcher's, of no length the host holds, or of no "
                        "new head: one acknowledgement per head)")
@@ -110,26 +157,27 @@ class HostAgreement:
             self._warn(conn, f"ack: ignored (seat {seat} acknowledged another history of {n} "
                        "entries than the host's)")
         else:
-            relayed = {"seat": seat, "n": n, "head": head, "sig": m["sig"],
-                       "host": self._head_sig(n)}
-            self.__dict__.setdefault("_latest_acks", {})[seat] = relayed
-            self._broadcast("ack", relayed, but=conn)
+            note = {"seat": seat, "n": n, "head": head, "sig": m["sig"],
+                    "host": self._head_sig(n)}
+            self._latest_acks[seat] = note
+            self.acks.ack(seat, n)  # what it owes (``net.session.features.acks``)
+            self._broadcast("ack", note, but=conn)
 
     def _resend_acks(self, conn: int) -> None:
         """To a connection just seated or watching: each other seat's latest acknowledgement
         (those relayed while it was away are lost with its old connection)."""
-        latest: dict[int, dict[str, Any]] = self.__dict__.get("_latest_acks", {})
+        latest = self._latest_acks
         seat = self.conns[conn].seat
-        for s, relayed in latest.items():
+        for s, note in latest.items():
             if s != seat:
-                self._notify(conn, "ack", relayed)
+                self._notify(conn, "ack", note)
 
     def _notify(self, conn: int, method: str, payload: dict[str, Any]) -> None:
         raise NotImplementedError  # the door's
 
     def _name_refused(self, conn: int, entry: Entry, cheat: CheatDetected) -> None:
         """Show every other seat and watcher a post refused for its author's cheat."""
-        named: set[tuple[int, int]] = self.__dict__.setdefault("_named", set())
+        named = self._named
         if cheat.seat != entry.author or (entry.author, entry.seq) in named:
             return
         named.add((entry.author, entry.seq))
@@ -149,6 +197,27 @@ class PeerAgreement:
     _out: bytearray
     notes: Any
 
+    #: (kind, signer, n) of the evidence this reader has named someone by (each once)
+    _evidence_seen: set[tuple[str, int, int]]
+    #: where this reader keeps the evidence it checks (``None``: the user's games folder)
+    evidence_folder: Path | None
+    #: the entries shown refused that this table refused too (saved with the record)
+    refused: list[Entry]
+    #: the conflicts in talk (``chat.evidence``) looked at so far
+    _talk_kept: int
+    chat: Any
+    #: since when (on ``clock``) the held entry has waited for seats the host says are here
+    _gated_since: float
+    clock: Any
+    presence: Any
+
+    def _init_agreement(self) -> None:
+        self._evidence_seen = set()
+        self.evidence_folder = None
+        self.refused = []
+        self._talk_kept = 0
+        self._gated_since = 0.0
+
     def _send_note(self, method: str, payload: dict[str, Any]) -> None:
         self._out += self.codec.send(Notification(method, (payload,)))
 
@@ -166,11 +235,15 @@ class PeerAgreement:
 
     def _agreement_event(self, kind: str, data: Any) -> None:
         """An event of the agreement: ``cheat`` (named with evidence this program checked),
-        ``evidence`` (where it is kept) or ``note`` (a fault); the first and the last also go
-        to the table's log, as the presence notes do."""
+        ``evidence`` (where it is kept) or ``note`` (a fault); each also goes to the table's
+        log, as the presence notes do."""
         self._event(kind, data)
-        if kind in ("cheat", "note"):
-            self.notes.add(f"{data} (evidence checked)" if kind == "cheat" else str(data))
+        if kind == "cheat":
+            self.notes.add(f"{data} (evidence checked)")
+        elif kind == "evidence":  # a screen says where, as the commands do
+            self.notes.add(f"evidence kept in {data} (palazzo verify checks it again)")
+        elif kind == "note":
+            self.notes.add(str(data))
 
     # -- entries and heads --------------------------------------------------------------------
 
@@ -241,14 +314,14 @@ class PeerAgreement:
                     "entries, without a signature that names anyone: this game cannot be agreed "
                     "(the host may be showing seats different histories)")
 
-    def _two_entries(self, entry: Entry, ack: Any) -> None:
+    def _two_entries(self, entry: Entry, ack: Any) -> bool:
         """``entry`` came for a place this reader holds another entry at: if its author, or the
         host by its ``ack`` of the head after it, signed another head for one length than this
-        reader holds of theirs, name them with the pair."""
+        reader holds of theirs, name them with the pair (whether it named anyone)."""
         t = self.table
         key = t.author_key(entry.author)
         if key is None or not entry.signed_by(key) or entry.game_id != t.game_id:
-            return
+            return False
         items = []
         for n, head in attested(entry):
             mine = self.agreement.held.get((entry.author, n))
@@ -263,6 +336,7 @@ class PeerAgreement:
             items.append(two_heads(HOST, n, mine, {"head": head, "sig": ack}))
         for item in sorted(items, key=lambda i: i["signer"] == HOST):  # the host last: it stops
             self._name(item)
+        return bool(items)
 
     def _entry_again(self, entry: Entry, ack: Any) -> None:
         """An entry for a place this reader holds (a rejoin may resend what arrived before the
@@ -273,23 +347,43 @@ class PeerAgreement:
         try:
             check_equivocation(t, entry)
         except RemoteProtocolError as e:
-            raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
+            raise self._bad_relay(entry.seq, entry.body, entry.sig, ack,
+                                  f"the host relayed a bad entry: {e}") from None
         except CheatDetected:  # its author signed two entries: the pair is the evidence
             self._two_entries(entry, ack)
             raise
-        if t.transcript.entries[entry.seq].body != entry.body:
-            self._two_entries(entry, ack)
-            raise CheatDetected(HOST, entry.seq, "the host relayed two different entries for one "
-                                "place in the transcript")
+        if t.transcript.entries[entry.seq].body != entry.body and not self._two_entries(entry, ack):
+            raise Fault(f"history check: the host relayed another entry {entry.seq} than the one "
+                        "this reader holds there, and nothing it signed shows two histories (its "
+                        "acknowledgement of it does not check); join again")
+
+    def _bad_relay(self, n: int, body: Any, sig: Any, ack: Any, why: str) -> ProtocolError:
+        """An entry relayed for place ``n`` that fails a check before its author can be named
+        (its format, place, chain, game or signature): evidence against the host when the host
+        signed it as relayed after the ``n`` entries this reader holds
+        (``net.session.records.relayed``), the host named; else a fault that names nobody."""
+        t = self.table
+        before = self.agreement.held.get((HOST, n))
+        if n >= 1 and before is not None and "head" in before:
+            item = relayed(n, before, body, sig, ack)
+            try:
+                check_evidence(t.transcript.entries[0], item)
+            except ValueError:
+                pass
+            else:
+                return self._name(item)
+        return Fault(f"{why}: the host relayed it without its own acknowledgement of it, so "
+                     "nothing signed shows who is at fault (it may have been damaged on the "
+                     "way); join again, and the host sends it again", E_OUT_OF_ORDER)
 
     def _no_gap(self, entry: Entry) -> None:
         """An entry beyond this reader's length is a fault: nobody signed what is missing."""
         held = len(self.table.transcript)
         if entry.seq > held:
-            raise Fault(f"the host sent entry {entry.seq} while this seat holds {held} (the host "
-                        "may have lost part of its record, say to a disk failure); this seat's "
-                        "record is saved, and it may join again once the host has its record "
-                        "back", E_OUT_OF_ORDER)
+            raise Fault(f"sequence check: the host sent entry {entry.seq} while this seat holds "
+                        f"{held} (the host may have lost part of its record, say to a disk "
+                        "failure); this seat's record is saved, and it may join again once the "
+                        "host has its record back", E_OUT_OF_ORDER)
 
     # -- holding what discloses ---------------------------------------------------------------
 
@@ -298,6 +392,7 @@ class PeerAgreement:
         the head it is written on (``_release`` posts it)."""
         if self._gate(entry):
             self._gated = entry
+            self._gated_since = self.clock()
             return True
         return False
 
@@ -319,6 +414,30 @@ class PeerAgreement:
             self._gated = None
             self._send_post(entry)
 
+    def _withheld(self) -> None:
+        """The held entry has waited ``ACK_WAIT`` seconds for acknowledgements of seats that
+        the host said were here all along: a fault that names nobody (the host may withhold
+        them; nothing signed shows it). While the host says one of them is gone, its grace
+        period runs instead (the host forfeits it, which ends the wait), and the count starts
+        again when it is back."""
+        missing = self.waiting_for()
+        if not missing:
+            return
+        now, p = self.clock(), self.presence
+        if p is not None and any(s < len(p.seats) and p.seats[s].state in GONE for s in missing):
+            self._gated_since = now
+            return
+        t = self.table
+        wait = ACK_WAIT + (2 * t.timeout if t.timeout else 0)
+        if now - self._gated_since < wait:
+            return
+        names = ", ".join(t.seats[s].name for s in missing)
+        self._fail(Fault(f"agreement check: for {wait:g} seconds the host relayed no "
+                         f"acknowledgement by {names} of the history this seat's next entry is "
+                         "written on, though it says they are here; without them this seat "
+                         "discloses nothing (the host may be withholding them). This seat's "
+                         "record so far is saved; join again to wait once more"))
+
     def waiting_for(self) -> list[int]:
         """The seats whose acknowledgement this seat's held entry waits for."""
         t, entry = self.table, self._gated
@@ -328,28 +447,31 @@ class PeerAgreement:
 
     # -- evidence -----------------------------------------------------------------------------
 
-    def _name(self, item: dict[str, Any]) -> None:
-        """Evidence this reader found or was relayed, checked: name the signer, keep the
-        evidence, pass it on; a host named stops this game, a seat named does not."""
+    def _name(self, item: dict[str, Any], quiet: bool = False) -> CheatDetected:
+        """Evidence this reader found or was relayed, checked (``ValueError`` if it shows
+        nothing): name the signer, keep the evidence, pass it on; a host named stops this game,
+        a seat named does not. ``quiet``: kept and passed on, not said again (a conflict in
+        talk, which the talk said already)."""
         t = self.table
         start = t.transcript.entries[0]
-        finding = check_two_heads(start, item)
-        seen: set[tuple[int, int]] = self.__dict__.setdefault("_evidence_seen", set())
-        if (finding.signer, finding.n) in seen:
-            return
-        seen.add((finding.signer, finding.n))
-        self._send_note("evidence", item)
+        finding = check_evidence(start, item)
+        cheat = CheatDetected(finding.signer, finding.n, finding.reason)
+        cheat.evidence = item  # type: ignore[attr-defined]
+        seen = self._evidence_seen
+        if (item["kind"], finding.signer, finding.n) in seen:
+            return cheat
+        seen.add((item["kind"], finding.signer, finding.n))
+        self._send_note("evidence", clean(item))
         try:
-            where = save_two_heads(start, item, self.__dict__.get("evidence_folder"))
+            where = save_evidence(start, item, self.evidence_folder)
             self._agreement_event("evidence", str(where))
         except OSError as e:
             log.warning("the evidence could not be saved: %s", e)
-        cheat = CheatDetected(finding.signer, finding.n, finding.reason)
-        cheat.evidence = item  # type: ignore[attr-defined]
         if finding.signer == HOST:
             self._fail(cheat)
-        else:
+        elif not quiet:
             self._agreement_event("cheat", cheat)
+        return cheat
 
     def _on_evidence(self, m: dict[str, Any]) -> None:
         t = self.table
@@ -383,7 +505,7 @@ class PeerAgreement:
             if c.seat == entry.author:
                 cheat = CheatDetected(c.seat, c.step, c.reason, c.code)
                 cheat.evidence = {"kind": "refused", "entry": entry.to_wire()}  # type: ignore[attr-defined]
-                self.refused.append(entry)
+                self._keep_refused(entry)
                 self._agreement_event("cheat", cheat)
                 return
         except Exception:  # not checkable here (out of order, a bad signature): nobody named
@@ -393,9 +515,42 @@ class PeerAgreement:
                 dealer.defer = True
         log.info("the host showed a refused entry that this table does not refuse: ignored")
 
-    @property
-    def refused(self) -> list[Entry]:
-        """The entries shown refused that this table refused too (saved with the record)."""
-        out: list[Entry] = self.__dict__.setdefault("_refused", [])
-        return out
 
+    def _keep_refused(self, entry: Entry) -> None:
+        """An entry its author signed that this table refused, naming its author: kept with the
+        record up to it, a file ``palazzo verify`` names the author from."""
+        if entry in self.refused:
+            return
+        self.refused.append(entry)
+        try:
+            where = save_refused_entry(self.table, entry, self.evidence_folder)
+        except OSError as e:
+            log.warning("the evidence could not be saved: %s", e)
+            return
+        if where is not None:
+            self._agreement_event("evidence", str(where))
+
+    def _keep_talk(self) -> None:
+        """Each conflict in talk the talk noted (``chat.evidence``), once the start names the
+        seats: a talk item, kept and passed on (``_name``, quietly: the talk said it already).
+        It names the seat for its talk only and stops nothing."""
+        t = self.table
+        if t is None or not t.game_id:
+            return
+        found = self.chat.evidence
+        while self._talk_kept < len(found):
+            ev = found[self._talk_kept]
+            self._talk_kept += 1
+            if "body" not in ev:
+                continue  # the live form was not kept: nothing to show
+            first = {"say": {"body": ev["body"], "sig": ev["sig"]}}
+            if "body2" in ev:
+                second = {"say": {"body": ev["body2"], "sig": ev["sig2"]}}
+            elif 0 <= ev.get("entry", -1) < len(t.transcript):
+                second = {"entry": t.transcript.entries[ev["entry"]].to_wire()}
+            else:
+                continue
+            try:
+                self._name(talk(ev["seat"], ev["n"], first, second), quiet=True)
+            except ValueError as e:  # a lobby message of another contribution, say
+                log.info("a conflict in talk that shows nothing checkable: %s", e)

@@ -236,9 +236,9 @@ class HostDoor:
         try:
             check_public_key(key)
         except InvalidKey as e:
-            raise RemoteProtocolError(f"the key is refused ({e})", E_BAD_PARAMS) from None
+            raise RemoteProtocolError(f"key check: the key is refused ({e})", E_BAD_PARAMS) from None
         if not verify(key, HELLO_TAG, c.nonce + self.identity.public_key, sig):
-            raise RemoteProtocolError("the hello signature does not match the key", E_BAD_SIGNATURE)
+            raise RemoteProtocolError("signature check: the hello signature does not match the key", E_BAD_SIGNATURE)
         # a seat of the game under way may hold more than a host whose record was damaged:
         # it is seated, and gives the rest back (``supply``)
         seated = self.table.phase is not Phase.LOBBY and any(s.key == key for s in self.seats)

@@ -42,6 +42,7 @@ from collections.abc import Callable
 from typing import Any
 
 from net.session.features import limits, liveness, watch
+from net.session.features.acks import AckBook, HostDeadlines, resumed_since
 from net.session.features.chat import ChatHost
 from net.session.features.code import CodeGuard
 from net.session.features.limits import QuietLog, StrangerNews
@@ -84,7 +85,8 @@ log = logging.getLogger("palazzo.net")
 END_WAIT = 20.0
 
 
-class HostSession(HostGather, HostDoor, HostAgreement, HostRelay):
+class HostSession(HostGather, HostDoor, HostAgreement, HostRelay, HostDeadlines,
+                  liveness.HostHeartbeat):
     """The host: lobby, seats, the start, and the checked relay of every entry."""
 
     def __init__(
@@ -116,6 +118,7 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay):
         #: who is here, and the grace period for a seat that went (``net.session.features.presence``)
         self.presence = HostPresence(clock, grace)
         self.hearing = liveness.Hearing(clock)  # the loop-lag rule of the heartbeat
+        self.acks = AckBook(clock)  # who acknowledged what (``net.session.features.acks``)
         self.table = Table(identity.public_key, None)
         self.chat = ChatHost(self.table, clock)  # table talk (``net.session.features.chat``)
         self.seats: list[Seat] = []
@@ -155,6 +158,7 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay):
         self._held: list[tuple[int, Request]] = []  # posts that wait for the gathering to end
         self._tails: dict[int, list[Entry]] = {}  # a seat's own entries at the end of a supply
         self._turns: list[tuple[int, int, Request]] = []  # hellos waiting for a code check
+        self._init_agreement()  # the echo's (``net.session.machines.echo``)
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -180,11 +184,8 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay):
         c = self.conns.get(conn)
         if c is None or c.closed or c.muted:
             return []
-        c.heard = self.clock()  # a sign of life (``net.session.features.liveness``)
-        if c.seat is not None and self.presence.started and data \
-                and self.presence.state(c.seat) == "silent":
-            log.info("seat %s (%s) is responding again", c.seat, self.seats[c.seat].name)
-            self.presence.heard(c.seat)
+        if data:
+            self._heard(c)  # a sign of life (``net.session.features.liveness``)
         try:  # frames are parsed one by one: those after a close are never looked at
             for event in c.codec.iter_events(data):
                 if c.closed or c.muted:
@@ -262,38 +263,9 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay):
         deadline = self._deadline()
         if deadline is not None and now >= deadline[0] and not self._gathering() \
                 and self.pending is None:
-            self._write({"kind": "forfeit", "seat": self._due[0], "reason": deadline[1]})
+            self._write({"kind": "forfeit", "seat": deadline[2], "reason": deadline[1]})
         self._send_presence()
         return self.take_output()
-
-    def _heartbeat(self, now: float) -> None:
-        """Ping every seated connection and watcher every ``liveness.BEAT_EVERY`` seconds; a
-        seat silent for ``liveness.SEAT_QUIET`` is "not responding" (``net.session.features.liveness``;
-        the host's own seats, in process, are never pinged)."""
-        lagged = self.hearing.tick()
-        for conn, c in list(self.conns.items()):
-            if c.closed or not c.address or (c.seat is None and c.watcher is None):
-                continue
-            if lagged:  # this loop did not run: nobody could be heard
-                c.heard = now
-            if now - c.beat >= liveness.BEAT_EVERY and not c.beating:  # one at a time: a
-                c.beat, c.beating = now, True  # peer that was stopped answers one, not a heap
-                self._send(conn, Request(c.codec.next_msgid(), "ping", ()))
-            if c.seat is not None and self.presence.started and \
-                    now - c.heard >= liveness.SEAT_QUIET:
-                if self.presence.state(c.seat) in ("here", "away"):
-                    log.info("seat %s (%s) is not responding", c.seat, self.seats[c.seat].name)
-                self.presence.silent(c.seat)
-
-    def _deadline(self) -> tuple[float, str] | None:
-        """When the host forfeits the seat due now, and why (``HostPresence.deadline``)."""
-        who, _ = self._due
-        if who is None or who == HOST or self.table.phase in (
-                Phase.LOBBY, Phase.OVER):
-            return None
-        limit = None if self.turn_timeout is None else \
-            self.turn_timeout * (2 if self.on_timeout == "bot" else 1)
-        return self.presence.deadline(who, self._due_since, limit, self.seats[who].name)
 
     def _send_presence(self) -> None:
         """Tell every seated connection and every watcher who is here, when something changed
@@ -301,10 +273,9 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay):
         if self.finished or self.closed or not self.presence.started:
             return
         self.presence.watchers = self.watchers()
-        deadline = self._deadline()
+        deadline, start, acks = self._presence_now()  # ``net.session.features.acks``
         who = self._due[0] if self.table.phase is not Phase.OVER else None
-        m = self.presence.take(who, None if deadline is None else deadline[0],
-                               self._due_since, self._due[1])
+        m = self.presence.take(who, deadline, start, self._due[1], acks)
         if m is not None:
             self._broadcast("presence", m)
 
@@ -532,6 +503,8 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay):
         if self.on_entry is not None:
             self.on_entry(entry)
         self.chat.entry(entry)
+        self.acks.head(entry.seq + 1)
+        self.acks.ack(entry.author, entry.seq + 1)  # its entry signs the head after it
         self._send_entry(entry)  # or its confirmation (``net.session.machines.relay``)
         self._track_due()
         if self.table.phase is Phase.OVER and not self.finished:
@@ -541,8 +514,8 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay):
             for conn, c in list(self.conns.items()):  # a hello not yet answered gets the end
                 if not c.closed and (c.seat is not None or c.watcher is not None):
                     self._notify(conn, "bye", {"reason": "the game is over"})
-                    if c.seat is not None:
-                        self.ended_for.add(c.seat)
+                    if c.seat is not None and self.presence.state(c.seat) != "silent":
+                        self.ended_for.add(c.seat)  # a silent seat may never read it
             if self.rematch.begin([s.key for s in self.seats],
                                   [s.conn is not None for s in self.seats]):
                 self._rematch_news()
@@ -552,17 +525,23 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay):
         if due != self._due:
             self._due, self._due_since = due, self.clock()
 
-    def restore(self, entries: list[Entry]) -> None:
+    def restore(self, entries: list[Entry], written: float | None = None) -> None:
         """Go on with a game from its saved entries (a restarted host): each is checked again
         by the observer table; the start's seats are seated, away until their keys say hello;
-        the turn clock starts now."""
+        the turn clock runs from ``written`` (the wall-clock time its last entry was saved:
+        ``net.session.features.acks.resumed_since``), or from now."""
         if self.table.transcript.entries:
             raise LocalProtocolError("only a fresh host session takes a saved game")
+        self.acks.restored()
         for entry in entries:
             self.table.accept(entry)
+            self.acks.ack(entry.author, entry.seq + 1)
         self.seats = [Seat(s.name, s.key, None, s.nonce, ready=True) for s in self.table.seats]
         self.presence.begin([False] * len(self.seats))
         self._track_due()
+        if written is not None:  # one clock across restarts
+            self._due_since = resumed_since(self.clock(), self.wall(), written, self._limit())
+        self.acks.restored_at = len(entries)
         self.finished = self.table.phase is Phase.OVER
         self._gather_until = self.clock() + GATHER_WAIT
 
@@ -573,7 +552,8 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay):
         return {
             "game": self.game, "players": self.players,
             "seats": [{"seat": i, "name": s.name, "fp": fingerprint(s.key), "key": s.key,
-                       "ready": s.ready, "online": s.conn is not None}
+                       "ready": s.ready, "online": s.conn is not None,
+                       **({"silent": True} if s.conn in self.quiet_lobby else {})}
                       for i, s in enumerate(self.seats)],
             **({"watchers": watching} if watching else {}),
             "table": self.table_settings(),

@@ -3,8 +3,8 @@
 The ``start`` names every seat's key and fresh nonce; the game id must be ``derive_game_id`` of
 them (every reader checks), and a seat's own table follows only a start that carries a nonce its
 journal holds as a live contribution (``Journal.live``): a start replayed from an earlier game,
-of a game this seat has finished, or a second, different start of a game it joined is refused,
-naming the host. A seat signs through its journal (``_sign``): the entry is kept before it is
+of a game this seat has finished, or a second, different start of a game it joined is refused
+as a fault that names nobody: only this seat's journal shows it, which nobody else can check. A seat signs through its journal (``_sign``): the entry is kept before it is
 sent, and ``held`` gives it back, the same bytes, for the next place after a reconnect or a
 restart; it is never signed anew.
 
@@ -26,7 +26,10 @@ key: a fault too (the host cannot sign for the seat), and this program stops.
 
 Rule 2b of ``net.session.machines.table``: for a seat's own table (one given its ``Journal``),
 an entry of another author must not stand where the journal holds one of its own written after
-another history (the host showed this seat a fork): that names the host.
+another history (the host showed this seat a fork, or lost part of its record): a fault, since
+the journal keeps only this seat's entries, not what the host signed of the other history; the
+seat stops, never signing a second entry for that place. (A fork met in one run of the program
+is named by the host's two heads: ``net.session.machines.echo``.)
 
 ``OwnSeat`` is the part of ``Table`` that does this; an observer's table (no identity, no
 journal) never writes and never opens a note.
@@ -43,9 +46,9 @@ from net.session.machines.commit import commit, new_salt
 from net.session.machines.entries import Phase, SeatInfo
 from net.session.records.journal import Journal
 from net.wire.errors import (
-    E_CHEAT,
+    E_BAD_PARAMS,
+    E_OUT_OF_ORDER,
     HOST,
-    CheatDetected,
     Fault,
     LocalProtocolError,
 )
@@ -96,7 +99,7 @@ class OwnSeat(Generic[S, A, C]):
                             "signed it (one key, two machines or accounts?); this one stops so as "
                             "never to sign a second entry for one place")
         elif held is not None and held.fields["prev"] != entry.fields["prev"]:
-            raise CheatDetected(HOST, entry.seq, self._fork_reason(entry.seq), E_CHEAT)
+            raise Fault(self._fork_reason(entry.seq), E_OUT_OF_ORDER, final=True)
 
     def _adopt(self, entry: Entry) -> None:
         """An entry in this seat's name that its journal lacks (signed on another machine, or its
@@ -118,8 +121,11 @@ class OwnSeat(Generic[S, A, C]):
 
     @staticmethod
     def _fork_reason(seq: int) -> str:
-        return (f"journal check: the host showed this seat another history: it wrote entry {seq} "
-                "after a transcript that is not this one")
+        return (f"journal check: this seat wrote entry {seq} after another history than the one "
+                "the host shows now (the host showed seats different histories, or lost part of "
+                "its record); what the host signed of the other history is not kept here, so "
+                "nobody is named. This seat stops, so as never to sign a second entry for one "
+                "place; its record is saved")
 
     def _journaled(self, seq: int) -> Entry | None:
         if self.journal is None or self.me == HOST or not self.game_id:
@@ -128,12 +134,12 @@ class OwnSeat(Generic[S, A, C]):
 
     def held(self) -> Entry | None:
         """The entry this seat already signed for the next place, to send again as it is
-        (``None`` when it has signed none there). ``CheatDetected`` naming the host when it was
-        signed after another history than this transcript (the host showed this seat a fork)."""
+        (``None`` when it has signed none there). A ``Fault`` when it was signed after another
+        history than this transcript (a fork, or a host that lost part of its record)."""
         seq = len(self.transcript)
         held = self._journaled(seq)
         if held is not None and held.fields["prev"] != self.transcript.head:
-            raise CheatDetected(HOST, seq, self._fork_reason(seq), E_CHEAT)
+            raise Fault(self._fork_reason(seq), E_OUT_OF_ORDER, final=True)
         return held
 
     def _own_contribution(self, e: Entry, seats: list[SeatInfo]) -> bytes | None:
@@ -143,8 +149,8 @@ class OwnSeat(Generic[S, A, C]):
             return None
         mine = [s.nonce for s in seats if s.key == self.identity.public_key]
         if not mine:
-            raise CheatDetected(HOST, e.seq, "contribution check: the start does not seat this peer",
-                                E_CHEAT)
+            raise Fault("contribution check: the start does not seat this player: it is not a "
+                        "game this seat joined, and this seat does not follow it", E_BAD_PARAMS)
         if self.journal.lost(mine[0]) and not self.journal.finished(e.game_id):
             self._fault("this machine's journal does not hold this seat's contribution to this "
                         "game (it was joined from another machine or account, or the journal was "
@@ -152,9 +158,10 @@ class OwnSeat(Generic[S, A, C]):
                         "without its secrets")
             return mine[0]
         why = self.journal.live(mine[0], e.game_id, chain(e.prev, e))
-        if why is not None:
-            raise CheatDetected(HOST, e.seq, "contribution check: the start lacks this seat's fresh "
-                                f"contribution: {why} (a replayed or forged start)", E_CHEAT)
+        if why is not None:  # only this journal says so: nothing anyone else can check
+            raise Fault("contribution check: the start lacks this seat's fresh contribution: "
+                        f"{why} (a replayed or made-up start); it is not a game this seat joined "
+                        "now, and this seat does not follow it", E_BAD_PARAMS)
         return mine[0]
 
     # -- secrets --------------------------------------------------------------------------------

@@ -107,6 +107,7 @@ class PeerSession(PeerAgreement, PeerRelay):
         #: entry that waits for them before it is posted
         self.agreement = Agreement()
         self._gated: Entry | None = None
+        self._init_agreement()
         self._sync_to = 0
         self._bye = ""  # a bye the host sent before it answered this connection's hello
         #: when the latest entry reached this seat live (not in a rejoin's backlog), or None
@@ -130,6 +131,9 @@ class PeerSession(PeerAgreement, PeerRelay):
         self.rematch = PeerRematch()  # after the end (``net.session.features.rematch``)
         #: the start this seat's rematch must carry (``None``: not a rematch)
         self.expect: Expected | None = None
+        #: the player left while the host had no connection of this seat's: ``leave`` is said
+        #: as soon as the host answers a hello again (``net.session.runners.peer``)
+        self.leaving = False
 
     # -- the sans-IO surface ------------------------------------------------------------------
 
@@ -162,6 +166,8 @@ class PeerSession(PeerAgreement, PeerRelay):
             trouble.changed = False
             self.own_trouble = trouble.text
             self.events.append(PeerEvent("note", trouble.text or "saving again"))
+        if self._gated is not None and not self.failed:
+            self._withheld()  # a host that withholds acknowledgements: a fault, after a while
         out, self._out = bytes(self._out), bytearray()
         return out
 
@@ -229,9 +235,15 @@ class PeerSession(PeerAgreement, PeerRelay):
             self._out += self.codec.send(Notification("status", ({"away": away},)))
 
     def leave(self) -> None:
-        """Tell the host this seat leaves on purpose (then close the connection)."""
+        """Tell the host this seat leaves on purpose (then close the connection). A seat whose
+        connection is down (or not yet answered) says it as soon as the host takes it in again
+        (``leaving`` until then)."""
         if self.state in (PeerState.LOBBY, PeerState.PLAYING):
             self._out += self.codec.send(Notification("leave", ({},)))
+            self.leaving = False
+        elif self.seat is not None and self.state in (PeerState.CONNECTING,
+                                                      PeerState.DISCONNECTED):
+            self.leaving = True
 
     def say(self, text: str) -> None:
         """Say ``text`` at the table (sent when the one before it is answered);
@@ -357,7 +369,7 @@ class PeerSession(PeerAgreement, PeerRelay):
 
     def _on_welcome(self, result: Any) -> None:
         if type(result) is not dict or type(result.get("seat")) is not int:
-            raise RemoteProtocolError("a malformed hello answer", E_BAD_PARAMS)
+            raise RemoteProtocolError("hello check: a malformed hello answer", E_BAD_PARAMS)
         assert self.table is not None
         proof = result.get("proof")
         if type(proof) is not bytes or not verify(self.table.host_key, HOST_TAG,
@@ -380,8 +392,11 @@ class PeerSession(PeerAgreement, PeerRelay):
             self._acknowledge()  # when it already holds every entry, nothing else would
         else:
             self._go(Step.SEATED)
-            if self.auto_ready:
+            if self.auto_ready and not self.leaving:
                 self.ready()
+        if self.leaving:  # back only to say it leaves
+            self.leave()
+            return
         self._maybe_write()
 
     def _on_say_answer(self, event: Response) -> None:
@@ -397,6 +412,7 @@ class PeerSession(PeerAgreement, PeerRelay):
         if self.table is None:  # before the challenge: nobody to hear from
             raise RemoteProtocolError("a message before the challenge", E_WRONG_PHASE)
         self.chat.heard(m, self.table, self.lobby)
+        self._keep_talk()
         self._maybe_say()
 
     def _on_lobby(self, m: dict[str, Any]) -> None:
@@ -408,14 +424,16 @@ class PeerSession(PeerAgreement, PeerRelay):
         try:
             entry = Entry.parse(m.get("body"), m.get("sig"))
         except RemoteProtocolError as e:  # the host should have refused it
-            raise CheatDetected(HOST, len(self.table.transcript),
-                                f"the host relayed a malformed entry: {e}") from None
+            n = len(self.table.transcript)
+            raise self._bad_relay(n, m.get("body"), m.get("sig"), m.get("ack"),
+                                  f"the host relayed a malformed entry {n}: {e}") from None
         if len(self.table.transcript) > entry.seq:  # already held: the same, or two histories
             self._entry_again(entry, m.get("ack"))
             return
         why = self.expect.refuses(entry) if self.expect is not None and entry.seq == 0 else None
-        if why is not None:
-            raise CheatDetected(HOST, 0, f"rematch check: {why}")
+        if why is not None:  # nothing signed promised the rematch: nobody is named
+            raise Fault(f"rematch check: {why}: it is not the rematch this seat agreed to, and "
+                        "this seat does not follow it", E_BAD_PARAMS)
         self._no_gap(entry)
         if "ack" not in m and entry.author != HOST:  # pending: applied once confirmed (``relay``)
             self._on_pending(entry)
@@ -427,7 +445,12 @@ class PeerSession(PeerAgreement, PeerRelay):
         try:
             self.table.accept(entry)
         except RemoteProtocolError as e:
-            raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
+            raise self._bad_relay(entry.seq, entry.body, entry.sig, ack,
+                                  f"the host relayed a bad entry: {e}") from None
+        except CheatDetected as c:  # signed by the one it names: kept as evidence
+            if c.seat == entry.author:
+                self._keep_refused(entry)
+            raise
         self._agree_entry(entry, ack)
         if self._pending is not None and entry.seq >= self._pending:
             self._pending = None
@@ -435,6 +458,7 @@ class PeerSession(PeerAgreement, PeerRelay):
         self._go(Step.STARTED)  # the first entry: the game is under way
         t = self.table
         self.chat.entry(t, entry)
+        self._keep_talk()
         for line in t.log[self._logged :]:
             self.events.append(PeerEvent("log", line))
         self._logged = len(t.log)
@@ -551,7 +575,7 @@ class PeerSession(PeerAgreement, PeerRelay):
         if self.state is PeerState.OVER:  # the game ended as it did: only the rematch is off
             self._rematch_lines(self.rematch.stop(str(error)))
             return
-        if isinstance(error, CheatDetected):
+        if isinstance(error, CheatDetected) or (isinstance(error, Fault) and error.final):
             self.record_final()
         self._go(Step.FAILED)
         self.error = error

@@ -226,6 +226,10 @@ class PeerRelay:
 
         def _agreement_event(self, kind: str, data: Any) -> None: ...
 
+        def _keep_refused(self, entry: Entry) -> None: ...
+
+        def _bad_relay(self, n: int, body: Any, sig: Any, ack: Any, why: str) -> Exception: ...
+
         @property
         def refused(self) -> list[Entry]: ...
 
@@ -248,8 +252,8 @@ class PeerRelay:
             if e.seat != entry.author:  # the host's (a fork shown to this seat): at once
                 raise
             result = e
-        except RemoteProtocolError as e:  # malformed, out of order, forged: as in ``entry``
-            raise CheatDetected(HOST, entry.seq, f"the host relayed a bad entry: {e}") from None
+        except RemoteProtocolError as e:  # malformed, out of order, forged: nobody signed it
+            result = e  # as relayed yet: judged by the host's word on it
         self.__dict__["_pending_in"] = (entry, result)
 
     def _take_pending(self, n: Any) -> tuple[Entry, Any]:
@@ -274,6 +278,9 @@ class PeerRelay:
             raise Fault(f"agreement check: the host's confirmation of entry {entry.seq} does not "
                         "check (a host that does not sign what it relays, or a damaged "
                         "connection); join again")
+        if isinstance(result, RemoteProtocolError):  # the host signed it as relayed
+            raise self._bad_relay(entry.seq, entry.body, entry.sig, ack,
+                                  f"the host relayed a bad entry: {result}")
         if isinstance(result, Exception):
             cheat = CheatDetected(HOST, entry.seq, f"the host confirmed entry {entry.seq}, which "
                                   f"this table refuses: {result}")
@@ -310,7 +317,7 @@ class PeerRelay:
         if refused is not None and refused.seat == entry.author:
             cheat = CheatDetected(refused.seat, refused.step, refused.reason, refused.code)
             cheat.evidence = {"kind": "refused", "entry": entry.to_wire()}  # type: ignore[attr-defined]
-            self.refused.append(entry)
+            self._keep_refused(entry)  # saved as evidence, like any refused entry
             self._agreement_event("cheat", cheat)
             return
         if refused is not None or isinstance(result, Exception):  # unsigned, or not the author's

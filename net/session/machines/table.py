@@ -302,7 +302,7 @@ class Table(OwnSeat[S, A, C]):
             raise RemoteProtocolError(f"entry {seq}: its author's key is refused ({err})",
                                       E_BAD_PARAMS) from None
         if not entry.signed_by(key):
-            raise RemoteProtocolError(f"entry {seq}: bad signature for its author", E_BAD_SIGNATURE)
+            raise RemoteProtocolError(f"entry {seq}: signature check: bad signature for its author", E_BAD_SIGNATURE)
         self._check_own(entry)
         if kind not in CHECKS or (self.phase, kind) not in TRANSITIONS:
             raise CheatDetected(author, seq, f"a {kind!r} entry is not allowed in phase {self.phase}",
@@ -333,27 +333,27 @@ class Table(OwnSeat[S, A, C]):
             game = cast("GameEntry[S, A, C]", get_game(field(e, "rules", str)))
             config = game.rules.Config.from_data(e.fields.get("config"))
         except (ValueError, TypeError) as err:
-            raise CheatDetected(HOST, e.seq, f"bad game in start: {err}", E_BAD_PARAMS) from None
+            raise CheatDetected(HOST, e.seq, f"start check: the game: {err}", E_BAD_PARAMS) from None
         seats = []
         for i, s in enumerate(field_list(e, "seats")):
             if type(s) is not dict or set(s) != {"name", "key", "nonce"}:
-                raise CheatDetected(HOST, e.seq, "a seat is {name, key, nonce}", E_BAD_PARAMS)
+                raise CheatDetected(HOST, e.seq, "start check: a seat is {name, key, nonce}", E_BAD_PARAMS)
             name, key, nonce = s["name"], s["key"], s["nonce"]
             if type(name) is not str or not 1 <= len(name) <= NAME_LIMIT or not name.isprintable() \
                     or type(key) is not bytes or len(key) != PUBLIC_KEY_SIZE \
                     or type(nonce) is not bytes or len(nonce) != NONCE_SIZE:
-                raise CheatDetected(HOST, e.seq, f"a seat is {{name: 1 to {NAME_LIMIT} printable "
-                                    "characters, key: 32 bytes, nonce: 32 bytes}", E_BAD_PARAMS)
+                raise CheatDetected(HOST, e.seq, f"start check: a seat is {{name: 1 to {NAME_LIMIT} "
+                                    "printable characters, key, nonce: 32 bytes}", E_BAD_PARAMS)
             try:
                 check_public_key(key)
             except InvalidKey as err:
-                raise CheatDetected(HOST, e.seq, f"seat {i}'s key is refused ({err})",
+                raise CheatDetected(HOST, e.seq, f"key check: seat {i}'s key is refused ({err})",
                                     E_BAD_PARAMS) from None
             seats.append(SeatInfo(name, key, nonce))
         if len(seats) != config.players or len({s.key for s in seats}) != len(seats):
-            raise CheatDetected(HOST, e.seq, "the seats do not match the players", E_BAD_PARAMS)
+            raise CheatDetected(HOST, e.seq, "start check: the seats do not match the players", E_BAD_PARAMS)
         if field(e, "host", bytes, PUBLIC_KEY_SIZE) != self.host_key:
-            raise CheatDetected(HOST, e.seq, "the start names another host key", E_BAD_PARAMS)
+            raise CheatDetected(HOST, e.seq, "host key check: the start names another host key", E_BAD_PARAMS)
         game_id = e.fields["game"]
         if game_id != derive_game_id(self.host_key, [(s.key, s.nonce) for s in seats]):
             raise CheatDetected(HOST, e.seq, "game id check: the game id is not the one the host "
@@ -361,10 +361,10 @@ class Table(OwnSeat[S, A, C]):
         mine = self._own_contribution(e, seats)
         started = field(e, "time", int)
         if not 0 <= started <= MAX_TIME:
-            raise CheatDetected(HOST, e.seq, "the start time is not a time", E_BAD_PARAMS)
+            raise CheatDetected(HOST, e.seq, "start check: the start time is not a time", E_BAD_PARAMS)
         timeout, on_timeout = field(e, "timeout", int), field(e, "on_timeout", str)
         if not 0 <= timeout <= MAX_TIMEOUT or on_timeout not in ("forfeit", "bot"):
-            raise CheatDetected(HOST, e.seq, "bad turn timeout in start", E_BAD_PARAMS)
+            raise CheatDetected(HOST, e.seq, "start check: the turn timeout is out of range", E_BAD_PARAMS)
 
         def apply() -> None:
             self.game_id = game_id
@@ -428,7 +428,7 @@ class Table(OwnSeat[S, A, C]):
         except CheatDetected as err:
             raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
         except (ValueError, TypeError) as err:
-            raise CheatDetected(e.author, e.seq, f"bad deck message: {err}", E_BAD_PARAMS) from None
+            raise CheatDetected(e.author, e.seq, f"deck message check: {err}", E_BAD_PARAMS) from None
 
         def apply() -> None:
             self.dealer = fork
@@ -441,16 +441,16 @@ class Table(OwnSeat[S, A, C]):
         try:
             action = rules.action_from_data(e.fields.get("action"))
         except (InvalidActionError, ValueError) as err:
-            raise CheatDetected(e.author, e.seq, f"malformed action: {err}", E_BAD_PARAMS) from None
+            raise CheatDetected(e.author, e.seq, f"action check: {err}", E_BAD_PARAMS) from None
         if getattr(action, "seat", e.author) != e.author:
-            raise CheatDetected(e.author, e.seq, "an action for another seat", E_NOT_YOUR_TURN)
+            raise CheatDetected(e.author, e.seq, "seat check: an action for another seat", E_NOT_YOUR_TURN)
         bad_auto = check_auto(e.fields)
         if bad_auto is not None:
             raise CheatDetected(e.author, e.seq, bad_auto, E_BAD_PARAMS)
         auto = e.fields.get("auto") is True
         assert self.dealer is not None
         if self.dealer.due() is not None:
-            raise CheatDetected(e.author, e.seq, "the fair deck waits for a deck entry, not a move",
+            raise CheatDetected(e.author, e.seq, "phase check: the fair deck waits for a deck entry",
                                 E_WRONG_PHASE)
         fork = self.dealer.fork()
         try:
@@ -464,7 +464,7 @@ class Table(OwnSeat[S, A, C]):
                 raise CheatDetected(e.author, e.seq, str(illegal), E_ILLEGAL) from None
             raise CheatDetected(e.author, e.seq, str(err), E_CHEAT) from None
         except (ValueError, TypeError) as err:
-            raise CheatDetected(e.author, e.seq, f"bad cards: {err}", E_BAD_PARAMS) from None
+            raise CheatDetected(e.author, e.seq, f"card check: {err}", E_BAD_PARAMS) from None
         try:
             after = rules.apply(check, mine)
         except (IllegalActionError, InvalidActionError, ValueError) as err:
@@ -494,8 +494,8 @@ class Table(OwnSeat[S, A, C]):
                                 "characters", E_BAD_PARAMS)
         if not 0 <= seat < self.players or seat in self.forfeited:
             raise CheatDetected(HOST, e.seq, f"no seat {seat} to forfeit", E_BAD_PARAMS)
-        if seat != self.writer():  # only the seat the game waits for can have run out of time
-            raise CheatDetected(HOST, e.seq, f"seat {seat} is not the one due to write",
+        if seat in self.ended:  # the game waits for the writer and for acknowledgements
+            raise CheatDetected(HOST, e.seq, f"seat {seat} signed its end already",
                                 E_NOT_YOUR_TURN)
 
         in_end = self.phase is Phase.END

@@ -18,11 +18,19 @@ The rules (``docs/protocol.md``, section 8.2):
   sends what nobody signed) is a **fault**: it names nobody.
 * Evidence goes to the host as the notification ``evidence``; the host checks it as every reader
   does, and relays it to every seat and watcher, who check it again before naming anyone. Each
-  keeps it in a file of its own: two heads as ``EVIDENCE_MAGIC`` then one msgpack map
-  ``{start: [body, sig], item: {...}}`` (the start names the keys), which ``palazzo verify``
-  checks again (``verify_evidence``).
+  keeps it in a file of its own: two heads, relayed and talk items as ``EVIDENCE_MAGIC`` then
+  one msgpack map ``{start: [body, sig], item: {...}}`` (the start names the keys), which
+  ``palazzo verify`` checks again (``verify_evidence``).
 
-``check_two_heads`` returns the finding or raises ``ValueError`` naming the check that fails.
+  - **relayed** (``net.session.records.relayed``): an entry the host relayed with its
+    acknowledgement of the head after it, and its acknowledgement of the head before it, where
+    the entry fails a named check of its place (chain, format, sequence, game, author,
+    signature). It names the host: an honest host relays only what its table took.
+  - **talk** (``net.session.records.talk``): two different messages of table talk signed by one
+    seat for one number. It names the seat, and stops no game.
+
+``check_evidence`` returns the finding of any kind or raises ``ValueError`` naming the check
+that fails; ``clean`` gives the item with nothing but its kind's fields (what is passed on).
 """
 
 from __future__ import annotations
@@ -33,9 +41,11 @@ from pathlib import Path
 from typing import Any
 
 from net.session.machines.agreement import ack_valid, attested
+from net.session.records.relayed import check_relayed, relayed
+from net.session.records.talk import check_talk, talk
 from net.wire.errors import HOST, RemoteProtocolError
 from net.wire.identity import InvalidKey, check_public_key
-from net.wire.transcript import Entry, data_dir, pack, unpack
+from net.wire.transcript import Entry, Transcript, data_dir, file_name, pack, save, unpack
 
 EVIDENCE_MAGIC = b"palazzo evidence v1\n"
 
@@ -111,12 +121,41 @@ def check_two_heads(start: Entry, item: Any) -> Finding:
                    f"{n} entries")
 
 
-def save_two_heads(start: Entry, item: dict[str, Any], folder: Path | None = None) -> Path:
-    """Keep a two-heads item in a file of its own (never replacing one); where."""
+def check_evidence(start: Entry, item: Any) -> Finding:
+    """The finding of an item of any kind (two heads, relayed, talk) of the game ``start``
+    begins; ``ValueError`` naming the failed check when it shows nothing."""
+    kind = item.get("kind") if type(item) is dict else None
+    if kind == "two-heads":
+        return check_two_heads(start, item)
+    if kind == "relayed":
+        host, seats = _keys(start)
+        n, reason = check_relayed(start, item, host, seats)
+        return Finding(HOST, n, reason)
+    if kind == "talk":
+        _, seats = _keys(start)
+        seat, n, reason = check_talk(start, item, seats)
+        return Finding(seat, n, reason)
+    raise ValueError(f"evidence check: no kind of evidence {kind!r}")
+
+
+def clean(item: dict[str, Any]) -> dict[str, Any]:
+    """A checked item with nothing but its kind's fields (what a reader passes on)."""
+    if item["kind"] == "two-heads":
+        return two_heads(item["signer"], item["n"], item["a"], item["b"])
+    if item["kind"] == "relayed":
+        return relayed(item["n"], item["before"], item["entry"]["body"], item["entry"]["sig"],
+                       item["ack"])
+    return talk(item["seat"], item["n"], item["a"], item["b"])
+
+
+def save_evidence(start: Entry, item: dict[str, Any], folder: Path | None = None) -> Path:
+    """Keep a checked item in a file of its own (never replacing one); where."""
     folder = folder or data_dir()
     folder.mkdir(parents=True, exist_ok=True)
-    data = EVIDENCE_MAGIC + pack({"start": [start.body, start.sig], "item": item})
-    stem = f"evidence-{start.game_id.hex()[:8]}-{item['signer']}-{item['n']}"
+    finding = check_evidence(start, item)
+    data = EVIDENCE_MAGIC + pack({"start": [start.body, start.sig], "item": clean(item)})
+    tag = "" if item["kind"] == "two-heads" else f"{item['kind']}-"
+    stem = f"evidence-{start.game_id.hex()[:8]}-{tag}{finding.signer}-{finding.n}"
     for k in range(1, 1000):
         path = folder / (f"{stem}.evidence" if k == 1 else f"{stem}-{k}.evidence")
         try:
@@ -133,6 +172,25 @@ def save_two_heads(start: Entry, item: dict[str, Any], folder: Path | None = Non
     raise OSError(f"no free name for {stem} in {folder}")
 
 
+def save_refused_entry(table: Any, entry: Entry, folder: Path | None = None) -> Path | None:
+    """Keep an entry that ``table`` refused naming its author: the record up to it, then the
+    entry (``<record name>-refused-<seq>.palazzo``, which ``palazzo verify`` names the author
+    from); where (``None`` when the table holds no game, or less than the record before it)."""
+    if table is None or entry.seq > len(table.transcript):
+        return None
+    if table.game_id:
+        name = file_name(table.game, table.started, table.game_id)
+    elif entry.seq == 0:  # a start refused: the game it names never began here
+        name = f"start-{entry.game_id.hex()[:8]}.palazzo"
+    else:
+        return None
+    record = Transcript()
+    for e in table.transcript.entries[:entry.seq]:
+        record.append(e)
+    record.entries.append(entry)  # its sequence and chain need not hold: the table refused it
+    return save(record, name.replace(".palazzo", f"-refused-{entry.seq}.palazzo"), folder)
+
+
 def verify_evidence(data: bytes) -> tuple[Finding | None, str]:
     """Check an evidence file's bytes again: the finding and its line, or ``None`` and why not."""
     try:
@@ -140,7 +198,7 @@ def verify_evidence(data: bytes) -> tuple[Finding | None, str]:
         if type(m) is not dict or type(m.get("start")) is not list or len(m["start"]) != 2:
             raise ValueError("evidence check: the file holds no start")
         start = Entry.parse(m["start"][0], m["start"][1])
-        finding = check_two_heads(start, m.get("item"))
+        finding = check_evidence(start, m.get("item"))
     except (ValueError, RemoteProtocolError) as e:
         return None, f"rejected: {e}"
     seats: Any = start.fields["seats"]

@@ -34,14 +34,18 @@ Rules:
 * **One game, one program**: ``lock()`` takes the record's lock for this process, or raises
   ``ValueError`` naming the game when another program serves it.
 * **Damage is reported, never hidden**: ``HostRecord`` reads a record whose settings cannot be
-  read (the owner, game and seats then come from its start entry) and ``entries`` reads up to the
-  first entry that is torn or unreadable; ``damage`` says in plain words what was lost and what
-  was kept. ``resume_session`` checks every kept entry again with the observer table and keeps
+  read whole, keeping every field before the damage (the owner, game and seats, if lost, come
+  from its start entry; ``settings_lost`` says what the rest cost: ``COSTS``), and ``entries``
+  reads up to the first entry that is torn or unreadable; ``damage`` says in plain words what was
+  lost and what was kept. The settings are written with the fields that matter most first (the
+  host, the game, the code, the grace, the bots' keys), so a cut file keeps those. ``resume_session`` checks every kept entry again with the observer table and keeps
   the longest prefix that checks out (the rest, if any, is reported and cut off the file). A seat
   that holds more gives it back when it rejoins (``HostSession._supply``), each entry checked
   as any other.
 * ``resume_session`` builds a ``HostSession`` from a record: the seats are those of the start,
-  all away until they say hello with their keys, and the turn clock starts afresh. Peers that
+  all away until they say hello with their keys, and the turn clock runs from when the last
+  entry was saved (``written_at``, the entries file's time of change; one clock across
+  restarts, ``net.session.features.acks.resumed_since``). Peers that
   come back are served what they lack from their ``have``.
 * ``choose`` picks the record to resume: with a prefix, the one unfinished game of this host
   whose id starts with it; without, the one unfinished game of this game and number of players
@@ -87,6 +91,32 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+#: what a lost field of the settings costs (``settings_lost``); a field not named here comes
+#: from the start entry or from the command line
+COSTS = {
+    "code": "the game code (a new one is made: the players of a game under way need none)",
+    "bot_seeds": "the keys of the host's computer seats (they cannot come back)",
+    "grace": f"the grace (the one given now is used: --grace, {DEFAULT_GRACE:g} s by default)",
+}
+
+
+def _whole_fields(path: Path) -> dict[str, Any]:
+    """The fields of a settings map read up to where it is cut or garbled: every whole pair
+    before the damage (nothing if the map's header itself is gone)."""
+    out: dict[str, Any] = {}
+    try:
+        unpacker = record_unpacker(path.stat().st_size)
+        unpacker.feed(path.read_bytes())
+        for _ in range(unpacker.read_map_header()):
+            key, value = unpacker.unpack(), unpacker.unpack()
+            if type(key) is not str:
+                break
+            out[key] = value
+    except Exception:  # the damage: what came before it is kept
+        pass
+    return out
+
+
 class HostRecord:
     """One hosted game's folder (see the module docstring)."""
 
@@ -106,8 +136,10 @@ class HostRecord:
         except Exception as e:  # torn or garbled: the entries may still say whose game it is
             if not (folder / "entries").exists():
                 raise ValueError(f"{folder} is not a host record") from None
-            settings = {}
-            self._settings_damage.append(f"its settings cannot be read ({e})")
+            settings = _whole_fields(folder / "settings")
+            kept = ", ".join(settings) or "none"
+            self._settings_damage.append(f"its settings cannot be read whole ({e}); kept the "
+                                         f"fields before the damage: {kept}")
         self.settings: dict[str, Any] = settings
         self.trouble = Trouble()
         self._fd: int | None = None
@@ -202,6 +234,12 @@ class HostRecord:
         """What is wrong with this record, in plain words (empty: nothing)."""
         self._start()  # the entries read, if they were not
         return self._settings_damage + self._entries_damage
+
+    def settings_lost(self) -> list[str]:
+        """What a damaged settings file cost, in plain words (``COSTS``; empty: nothing)."""
+        if not self._settings_damage:
+            return []
+        return [cost for key, cost in COSTS.items() if key not in self.settings]
 
     @property
     def finished(self) -> bool:
@@ -349,6 +387,15 @@ class HostRecord:
                 f.flush()
                 os.fsync(f.fileno())
 
+    @property
+    def written_at(self) -> float | None:
+        """When an entry was last saved (wall-clock seconds: the entries file's time of
+        change), the start of the turn under way for a restarted host; ``None`` if unknown."""
+        try:
+            return os.stat(self.folder / "entries").st_mtime
+        except OSError:
+            return None
+
     def finish(self) -> None:
         self._finish = True
         self.flush()
@@ -449,6 +496,8 @@ def resume_session(identity: Identity, record: HostRecord, **kw: Any) -> HostSes
     except (KeyError, TypeError, ValueError) as e:
         raise ValueError(f"the record's start names no game: {e}") from None
     timeout = s.get("turn_timeout", start.get("timeout") or None)
+    written = record.written_at  # before any cut: when the last entry was saved
+
 
     def restored(entries: list[Entry]) -> HostSession:
         given: dict[str, Any] = {
@@ -457,7 +506,7 @@ def resume_session(identity: Identity, record: HostRecord, **kw: Any) -> HostSes
             "allow_hints": bool(s.get("allow_hints", start.get("hints", False))),
             "grace": s.get("grace", DEFAULT_GRACE), **kw}
         session = HostSession(identity, str(start["rules"]), config, **given)
-        session.restore(entries)
+        session.restore(entries, written)
         return session
 
     try:

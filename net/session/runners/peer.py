@@ -29,8 +29,12 @@ such connections in a row.
 
 A peer that quits on purpose calls ``leave()``: the host is told ``leave {}`` (written to the
 socket at once, so it goes out even if the program ends right after) and the run ends without
-trying again; the others see "Jo left" (``net.session.features.presence``). ``away(flag)`` tells the
-host the player is away or here again.
+trying again; the others see "Jo left" (``net.session.features.presence``). A peer that leaves
+while its connection is down (its host gone, restarting, or not answering its hello yet) makes
+a short reconnect just to say it: it tries every ``retry_delay`` seconds (at most 1) for
+``LEAVE_TRY`` seconds, and says ``leave`` as soon as a host answers its hello (its bot decides
+nothing meanwhile); a second ``leave()`` stops trying at once. ``told`` says whether the host
+was told. ``away(flag)`` tells the host the player is away or here again.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ READ_SIZE = 65536
 TICK = 0.5
 MAX_DELAY = 30.0  # seconds between two tries, at most
 LEAVE_WAIT = 5.0  # seconds for the leave to go out before the program ends
+LEAVE_TRY = 15.0  # seconds a peer that left while its connection was down tries to say so
 
 
 class PeerGone(Exception):
@@ -89,8 +94,10 @@ class PeerRunner:
         self._paced: asyncio.TimerHandle | None = None
         self._wake = asyncio.Event()
         self._writer: asyncio.StreamWriter | None = None
-        #: ``leave()`` was called: the run ends and does not reconnect
+        #: ``leave()`` was called: the run ends and does not reconnect (but to say it)
         self.left = False
+        self._leave_by = 0.0  # on ``session.clock``: when a leave not yet said is given up
+        self._leaving = asyncio.Event()  # set by ``leave()``: a pause between tries ends
 
     def act(self, action: Any) -> None:
         """This seat's decision, from outside (``LocalProtocolError`` if not legal or not due)."""
@@ -107,10 +114,16 @@ class PeerRunner:
         self._wake.set()
 
     def leave(self) -> None:
-        """Quit on purpose: tell the host ``leave`` now and end the run (no reconnect)."""
+        """Quit on purpose: tell the host ``leave`` now and end the run; with no connection
+        the host answers, reconnect for at most ``LEAVE_TRY`` seconds just to say it (a second
+        call gives up on that at once)."""
         if self.left:
+            self._leave_by = 0.0
+            self._wake.set()
+            self._leaving.set()
             return
         self.left = True
+        self._leave_by = self.session.clock() + LEAVE_TRY
         self.session.leave()
         out = self.session.data_to_send()
         writer = self._writer
@@ -118,6 +131,22 @@ class PeerRunner:
             with contextlib.suppress(ConnectionError, OSError, RuntimeError):
                 writer.write(out)  # a socket transport sends at once what it can
         self._wake.set()
+        self._leaving.set()
+
+    @property
+    def told(self) -> bool:
+        """After ``leave()``: whether the leave went to a host (not still waiting to be said)."""
+        return self.left and not self.session.leaving
+
+    def _telling(self) -> bool:
+        """A leave waits to be said, and there is still time to say it."""
+        return self.left and self.session.leaving and self.session.clock() < self._leave_by
+
+    async def _pause(self, delay: float) -> None:
+        """Wait ``delay`` seconds between two tries, or until ``leave()`` is called."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._leaving.wait(), delay)
+        self._leaving.clear()
 
     def _host_gone(self) -> None:
         """Say once that the host is gone, with the time this peer keeps trying."""
@@ -151,7 +180,7 @@ class PeerRunner:
         failed = 0  # tries in a row on which the host did not take this peer in
         refused = 0  # of them, connections the host opened and closed
         why = ""
-        while not self.left:
+        while not self.left or self._telling():
             try:
                 reader, writer = await asyncio.open_connection(self.host, self.port)
             except OSError as e:
@@ -161,7 +190,7 @@ class PeerRunner:
                 if session.table is None:
                     session.events.append(PeerEvent("note", f"{why}; trying again ..."))
                     self._emit()
-                if self._seated():  # the host is not there any more: it may be restarting
+                if self._seated() and not self.left:  # the host is not there: it may be restarting
                     self._host_gone()
             else:
                 if session.state is PeerState.DISCONNECTED:
@@ -176,7 +205,8 @@ class PeerRunner:
                     if self.left:  # the leave, and anything before it, reaches the host
                         await self._drain(reader, writer)
                     writer.close()
-                if session.state in (PeerState.OVER, PeerState.FAILED) or self.left:
+                if session.state in (PeerState.OVER, PeerState.FAILED) or (
+                        self.left and not self._telling()):
                     return
                 taken_in = session.state in (PeerState.LOBBY, PeerState.PLAYING)
                 session.connection_lost()
@@ -187,6 +217,10 @@ class PeerRunner:
                     refused += 1
                 why = session.refusal or f"{self.host}:{self.port} closed the connection"
             failed += 1
+            if self.left:  # only to say it leaves: soon again, while there is time
+                await self._pause(max(0.0, min(self.retry_delay, 1.0,
+                                               self._leave_by - session.clock())))
+                continue
             if session.seat is not None:  # taken in once: tried for ``give_up`` seconds
                 left = self.hearing.last + self.give_up - session.clock()
                 if left <= 0 or refused > self.retries:
@@ -198,7 +232,7 @@ class PeerRunner:
                                f"{why}", gave_up=True)
             else:
                 delay = min(self.retry_delay * 2 ** (failed - 1), MAX_DELAY)
-            await asyncio.sleep(delay)
+            await self._pause(delay)
 
     @staticmethod
     async def _drain(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -236,18 +270,22 @@ class PeerRunner:
                     self._host_back()
                     session.receive_data(data)
                     read = asyncio.ensure_future(reader.read(READ_SIZE))
+                elif self.left and not self._telling():
+                    return  # a leave that could not be said in time
                 elif self._seated() and self.hearing.quiet() >= liveness.HOST_QUIET:
                     self._host_gone()  # a stopped host: its connection stays, it says nothing
                     if self.hearing.quiet() >= self.give_up:
                         return  # given up on this connection: ``run`` decides what follows
-                self._decide()
+                if not self.left:
+                    self._decide()
                 out = session.data_to_send()
                 if out:
                     writer.write(out)
                     session.check_ahead()  # while the host checks what was just posted
                     await writer.drain()
                 self._emit()
-                if (session.state in (PeerState.OVER, PeerState.FAILED) and not session.lingers()) or self.left:
+                if (session.state in (PeerState.OVER, PeerState.FAILED) and not session.lingers()) or (
+                        self.left and not self._telling()):
                     return
         finally:
             read.cancel()

@@ -3,7 +3,6 @@ the same table screen as local play, with two bots on the host; and a join from 
 
 import asyncio
 import random
-import time
 from dataclasses import replace
 
 import pytest
@@ -12,30 +11,13 @@ from textual.widgets import Static
 
 from net.session.commands.hosting import HostSettings
 from net.session.records.resume import unfinished
+from tests.net.test_adapters import serve_on_loopback
+from tests.tui.conftest import asking, until
+from tests.tui.conftest import screen_text as text
 from tui.netapp import host_app, join_app
 from tui.netclient import NetClient
 from tui.screens.end import EndScreen, audit_line
 from tui.screens.lobby import LobbyScreen
-
-
-def text(app) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-
-
-async def until(pilot, condition, what, timeout=30.0):
-    """Let the app run until ``condition()`` holds; a hang fails it after ``timeout`` seconds of
-    this process's processor time (the machine's load does not count), or ten times that on the
-    wall clock."""
-    cpu, wall = time.process_time() + timeout, time.monotonic() + 10 * timeout
-    while not condition():
-        if time.process_time() > cpu or time.monotonic() > wall:
-            raise AssertionError(f"timed out waiting for {what}:\n{text(pilot.app)}")
-        await pilot.pause(0.01)
-
-
-def asking(app) -> bool:
-    s = app.screen
-    return getattr(s, "_question", None) is not None and s.view is not None and s.view.my_turn
 
 
 async def play_to_the_end(app, pilot):
@@ -45,13 +27,6 @@ async def play_to_the_end(app, pilot):
             return
         await pilot.press(app.screen._question.keys()[0])  # the first answer, by its own key
     raise AssertionError("the game did not end")
-
-
-@pytest.fixture
-def profile(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    return tmp_path
 
 
 @pytest.mark.parametrize("game, options", [("medici", {}), ("condottiere", {"hidden_cards": True})])
@@ -133,16 +108,12 @@ async def test_a_join_at_the_table_and_a_wrong_code(profile):
     from engine.registry import get_game
     from net.session.machines.host_session import HostSession
     from net.session.machines.peer_session import PeerSession
-    from net.session.runners.host import HostRunner
     from net.wire.identity import Identity
 
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}),
                        code="ROOK-1234")
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     import random
 
     for i in range(2):

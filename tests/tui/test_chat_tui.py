@@ -2,22 +2,15 @@
 Escape back to the game, a quick phrase by its number, the host's "slow down" shown plainly,
 and the talk in the log among the moves."""
 
-import pytest
 
 from net.session.commands.hosting import HostSettings
 from net.session.features.chat import SLOW_DOWN
-from tests.net.test_net_tui import asking, text, until
+from tests.tui.conftest import asking, until
+from tests.tui.conftest import screen_text as text
 from tui.chat import QUICK_PHRASES, TalkScreen
 from tui.netapp import host_app
 from tui.screens.lobby import LobbyScreen
 from tui.table import TableScreen
-
-
-@pytest.fixture
-def profile(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    return tmp_path
 
 
 async def test_the_talk_pane_in_the_lobby_and_at_the_table(profile):

@@ -14,12 +14,12 @@ from net.session.records.journal import Journal
 from net.session.records.resume import unfinished
 from net.session.runners.link import MemoryLink
 from net.wire.identity import Identity
-from tests.net.test_net_tui import asking, play_to_the_end, profile, text, until
+from tests.tui.conftest import asking, until
+from tests.tui.conftest import screen_text as text
+from tests.tui.test_net_tui import play_to_the_end
 from tui.netapp import host_app
 from tui.netclient import NetClient
 from tui.screens.end import EndScreen
-
-__all__ = ["profile"]  # the fixture, shared
 
 
 def _ended_game():
@@ -82,8 +82,9 @@ async def test_the_end_screen_counts_the_answers_and_says_who_left_at_80x24():
 
 
 async def test_a_host_at_the_table_plays_the_rematch_its_bots_agreed_to(profile):
-    settings = HostSettings(game="medici", players=3, options={}, port=0, bind="127.0.0.1",
-                            bots=2, open=True, name="Ada")
+    # two whole games by keyboard: the short game (the rematch is the same for every game)
+    settings = HostSettings(game="medici", players=3, options={"short_game": True}, port=0,
+                            bind="127.0.0.1", bots=2, open=True, name="Ada")
     app = host_app(settings)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: "palazzo join 127.0.0.1:" in text(app), "the join line")
@@ -118,7 +119,8 @@ async def test_a_join_at_the_table_plays_the_rematch_on_a_new_connection(profile
     from tui.netapp import join_app
 
     said = []
-    hosting = Hosting(HostSettings(game="medici", players=3, options={}, port=0,
+    # two whole games by keyboard: the short game (the rematch is the same for every game)
+    hosting = Hosting(HostSettings(game="medici", players=3, options={"short_game": True}, port=0,
                                    bind="127.0.0.1", seat=False, bots=2, open=True), said.append)
     line = asyncio.get_running_loop().create_future()
     serving = asyncio.create_task(hosting.serve(None, listening=line.set_result))

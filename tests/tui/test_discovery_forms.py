@@ -6,16 +6,17 @@ address is changed by hand; a host whose key is not the fingerprint listed is re
 saying so in full. Where the LAN cannot be searched, the list says why, and Escape
 goes back to the form as it was."""
 
-import asyncio
 
 from textual.widgets import Input, OptionList
 
 from engine.registry import get_game
 from net.session.commands.discovery import Advertiser, Offer
 from net.session.machines.host_session import HostSession
-from net.session.runners.host import HostRunner
 from net.wire.identity import Identity
-from tests.net.test_net_forms import free_port, profile, text, until  # noqa: F401 (a fixture)
+from tests.net.test_adapters import serve_on_loopback
+from tests.tui.conftest import screen_text as text
+from tests.tui.conftest import until
+from tests.tui.test_net_forms import free_port
 from tui.app import PalazzoApp
 from tui.screens.find import FindGames
 from tui.screens.network import JoinScreen
@@ -80,10 +81,7 @@ async def test_find_games_where_the_lan_cannot_be_searched_says_why_at_80x24(pro
 
 async def test_attack_the_join_form_refuses_a_host_a_forged_advertisement_led_it_to(profile):  # noqa: F811
     host = HostSession(Identity.generate(), "medici", get_game("medici").rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     liar = Identity.generate().fingerprint  # the real host's address, another key's fingerprint
     forged = Advertiser(Offer("medici", 3, 0, "Trusty", liar, False, port, ("127.0.0.1",)),
                         ["127.0.0.1"])

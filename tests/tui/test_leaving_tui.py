@@ -17,19 +17,13 @@ from net.session.machines.peer_session import PeerSession
 from net.session.runners.host import HostRunner
 from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
+from tests.net.test_adapters import serve_on_loopback
+from tests.tui.conftest import asking, until
+from tests.tui.conftest import screen_text as text
 from tui.app import PalazzoApp
 from tui.netapp import NetApp, host_app
 from tui.netgame import host_net, join_net
 from tui.screens.start import StartScreen
-
-from .test_net_tui import asking, text, until
-
-
-@pytest.fixture
-def profile(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    return tmp_path
 
 
 @pytest.fixture
@@ -144,10 +138,8 @@ async def _vanishing_proxy(upstream):
 async def test_a_joiner_whose_host_vanished_says_so_in_one_line_with_its_record(profile):
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port, vanish = await _vanishing_proxy((await started)[0][1])
+    runner, serving, port = await serve_on_loopback(host)
+    port, vanish = await _vanishing_proxy(port)
     for i in range(2):
         runner.add(PeerSession(Identity.generate(), f"b{i}"), entry.make_bot("greedy",
                                                                           random.Random(i)))
@@ -163,8 +155,12 @@ async def test_a_joiner_whose_host_vanished_says_so_in_one_line_with_its_record(
             await until(pilot, lambda: "went away" in text(app), "the line")
             shown = text(app)
             games = profile / "data" / "palazzo" / "games"
-            saved = list(games.iterdir())
+            saved = [p for p in games.iterdir() if "-so-far" not in p.name]
             assert len(saved) == 1
+            # saved too as soon as the host was gone, for a host that lost its own record
+            (so_far,) = [p for p in games.iterdir() if "-so-far" in p.name]
+            assert any(f"the record so far is saved in {so_far}" in str(n.message)
+                       for n in app._notifications)
             line = f"The host at 127.0.0.1:{port} went away; the record so far is saved in"
             assert line in app.failure and str(saved[0]) in app.failure
             assert line in " ".join(shown.replace("│", " ").split())  # on the move box
@@ -181,10 +177,8 @@ async def test_a_joiner_whose_host_vanished_says_so_in_one_line_with_its_record(
 async def test_a_joiner_in_the_lobby_whose_host_vanished_says_so_and_waits_no_more(profile):
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port, vanish = await _vanishing_proxy((await started)[0][1])
+    runner, serving, port = await serve_on_loopback(host)
+    port, vanish = await _vanishing_proxy(port)
     app = NetApp(join_net("127.0.0.1", port, None, "Bea", Identity.generate(), retries=2,
                           retry_delay=0.01, give_up=0.5))
     try:
@@ -208,10 +202,7 @@ async def test_a_joiner_quitting_the_app_at_once_tells_its_host_it_left(profile,
     once, and the others see "left", not a lost connection and a grace period."""
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     for i in range(2):
         runner.add(PeerSession(Identity.generate(), f"b{i}"), entry.make_bot("greedy",
                                                                           random.Random(i)))
@@ -231,3 +222,70 @@ async def test_a_joiner_quitting_the_app_at_once_tells_its_host_it_left(profile,
         runner.stop()
         await asyncio.wait_for(serving, 30)
     assert host.presence.state(2) == "left"
+
+
+async def test_a_joiner_that_quits_while_its_host_is_gone_tells_it_once_it_is_back(
+        profile, no_asyncio_errors):
+    """Ctrl+Q at the table while the host cannot be reached: the app stays until a host
+    answers again (at most ``LEAVE_TRY`` seconds), says ``leave`` to it, then closes; the host
+    has the seat "left", not lost."""
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    runner = HostRunner(host)
+    started = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
+    upstream = (await started)[0][1]
+    port, vanish = await _vanishing_proxy(upstream)
+    for i in range(2):
+        runner.add(PeerSession(Identity.generate(), f"b{i}"), entry.make_bot("greedy",
+                                                                          random.Random(i)))
+    runner.pump()
+    app = NetApp(join_net("127.0.0.1", port, None, "Bea", Identity.generate(),
+                          retry_delay=0.2))
+    again = None
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "Press r when you are ready" in text(app), "the lobby")
+            await pilot.press("r")
+            await until(pilot, lambda: asking(app), "Bea's first question")
+            vanish()
+            await until(pilot, lambda: app.session.state == "disconnected", "the drop")
+            proxies = []
+
+            async def back_later():  # the host can be reached again a second after the quit
+                await asyncio.sleep(1.0)
+                assert host.presence.state(2) == "reconnecting"  # nothing said yet
+                proxies.append(await _proxy_on(port, upstream))
+
+            later = asyncio.create_task(back_later())
+            await pilot.press("ctrl+q")  # the app waits for the leave to be said
+            await asyncio.wait_for(later, 30)
+            again = proxies[0][0]
+            for _ in range(1000):  # a hang guard
+                if host.presence.state(2) == "left":
+                    break
+                await asyncio.sleep(0.01)
+    finally:
+        runner.stop()
+        await asyncio.wait_for(serving, 30)
+        if again is not None:
+            again.close()
+    assert host.presence.state(2) == "left"
+
+
+async def _proxy_on(port, upstream):
+    """A proxy to the host on ``upstream`` listening on ``port`` (one that vanished before)."""
+    async def handle(reader, writer):
+        up_r, up_w = await asyncio.open_connection("127.0.0.1", upstream)
+
+        async def pipe(src, dst):
+            try:
+                while data := await src.read(65536):
+                    dst.write(data)
+            except (ConnectionError, OSError):
+                pass
+            dst.close()
+
+        await asyncio.gather(pipe(reader, up_w), pipe(up_r, writer))
+
+    return await asyncio.start_server(handle, "127.0.0.1", port), handle

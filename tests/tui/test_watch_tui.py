@@ -11,8 +11,10 @@ import pytest
 from engine.registry import get_game
 from net.session.machines.host_session import HostSession
 from net.session.machines.peer_session import PeerSession
-from net.session.runners.host import HostRunner
 from net.wire.identity import Identity
+from tests.net.test_adapters import serve_on_loopback
+from tests.tui.conftest import screen_text as text
+from tests.tui.conftest import until
 from tui import cli
 from tui.netapp import NetApp
 from tui.presence import watcher_news
@@ -20,18 +22,13 @@ from tui.screens.end import EndScreen
 from tui.screens.lobby import LobbyScreen, lobby_text
 from tui.watch import WatchKeys, watch_net
 
-from .test_net_tui import profile, text, until  # noqa: F401  (profile: a fixture)
-
 
 @pytest.mark.parametrize("game, options", [("medici", {}), ("condottiere", {"hidden_cards": True})])
 async def test_a_watcher_follows_the_game_at_80x24_seeing_nobodys_hand(profile, game, options):  # noqa: F811
     entry = get_game(game)
     host = HostSession(Identity.generate(), game, entry.rules.make_config(3, options),
                        code="ROOK-1234")
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     seats = [PeerSession(Identity.generate(), f"b{i}", "ROOK-1234") for i in range(3)]
     held = runner.add(seats[0], None)  # the game waits on it while the watcher looks
     for i in (1, 2):
@@ -78,10 +75,7 @@ async def test_a_watcher_follows_the_game_at_80x24_seeing_nobodys_hand(profile, 
 async def test_the_watchers_lobby_says_it_takes_no_seat_and_the_host_lists_it(profile):  # noqa: F811
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     seat = PeerSession(Identity.generate(), "Ada", auto_ready=False)
     runner.add(seat, None)
     runner.pump()
@@ -198,10 +192,7 @@ async def test_a_watcher_with_a_wrong_code_is_told_at_80x24_and_exits_1(profile)
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}),
                        code="ROOK-1234")
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     app = NetApp(watch_net("127.0.0.1", port, "ROOK-9999", "Wanda", Identity.generate()))
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: "Cannot watch:" in text(app), "the refusal")

@@ -10,15 +10,12 @@ from textual.app import App
 from engine.registry import get_game
 from net.session.machines.peer_session import PeerSession
 from net.wire.identity import Identity
+from tests.tui.conftest import screen_text as text
 from tui import status
 from tui.netclient import NetClient
 from tui.setup import adapter
 
 NAMES = ("Ada", "Bo", "Jo")
-
-
-def text(app) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 def client_of(peer):

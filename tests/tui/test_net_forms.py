@@ -2,12 +2,13 @@
 with the line to give to friends and the computer seats, then the table; the join form says
 plainly on the form when no host listens, or when the code is wrong, and stays there."""
 
-import asyncio
 import socket
-import time
 
 import pytest
 
+from tests.net.test_adapters import serve_on_loopback
+from tests.tui.conftest import asking, until
+from tests.tui.conftest import screen_text as text
 from tui.app import PalazzoApp
 from tui.screens.lobby import LobbyScreen
 from tui.screens.network import HostScreen, JoinScreen
@@ -15,37 +16,10 @@ from tui.screens.start import StartScreen
 from tui.setup import GameSetup
 
 
-def text(app) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-
-
-async def until(pilot, condition, what, timeout=30.0):
-    """Let the app run until ``condition()`` holds; a hang fails it after ``timeout`` seconds of
-    this process's processor time (the machine's load does not count), or ten times that on the
-    wall clock."""
-    cpu, wall = time.process_time() + timeout, time.monotonic() + 10 * timeout
-    while not condition():
-        if time.process_time() > cpu or time.monotonic() > wall:
-            raise AssertionError(f"timed out waiting for {what}:\n{text(pilot.app)}")
-        await pilot.pause(0.01)
-
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def asking(app) -> bool:
-    s = app.screen
-    return getattr(s, "_question", None) is not None and s.view is not None and s.view.my_turn
-
-
-@pytest.fixture
-def profile(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    return tmp_path
 
 
 async def fill(pilot, selector, value):
@@ -115,15 +89,11 @@ async def test_join_form_when_nothing_listens_stays_with_the_reason(profile):
 async def test_join_form_with_a_wrong_code(profile):
     from engine.registry import get_game
     from net.session.machines.host_session import HostSession
-    from net.session.runners.host import HostRunner
     from net.wire.identity import Identity
 
     host = HostSession(Identity.generate(), "medici", get_game("medici").rules.make_config(3, {}),
                        code="ROOK-1234")
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     app = PalazzoApp(GameSetup())
     try:
         async with app.run_test(size=(110, 34)) as pilot:
@@ -416,3 +386,35 @@ async def test_host_form_asks_whether_to_resume_an_unfinished_game_or_host_a_new
         await until(pilot, lambda: f"palazzo join 127.0.0.1:{port} --code " in text(app),
                     "a new lobby")
         assert f"--code {old}" not in text(app)
+
+
+async def test_host_form_offers_a_players_record_when_the_hosts_own_is_damaged(profile):
+    """A record that lost its game (its entries garbled) is said damaged, and the question
+    offers to take the game from a player's record; a file that does not check out is refused
+    on the form in one line, and nothing is hosted."""
+    from net.session.records.resume import hosting_dir
+    from tui.screens.modals import ResumeOrNew
+
+    port = free_port()
+    _abandoned_lobby(port)
+    (folder,) = list(hosting_dir().iterdir())
+    (folder / "game").write_bytes(bytes(range(16)))  # a game had started in it ...
+    (folder / "entries").write_bytes(b"\xc1" * 100)  # ... and its entries are lost
+    bad = profile / "garbled.palazzo"
+    bad.write_bytes(b"PALAZZO" + b"\xc1" * 50)
+    app = PalazzoApp(GameSetup())
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.press("f3")
+        await fill(pilot, "#players", 3)
+        await fill(pilot, "#port", str(port))
+        await fill(pilot, "#bind", "127.0.0.1")
+        await pilot.click("#go")
+        await until(pilot, lambda: isinstance(app.screen, ResumeOrNew), "the question")
+        asked = app.screen.text
+        assert "Its record is damaged: its entries file does not begin as a host record" in asked
+        assert "A player's record of the game can take its place" in asked
+        await fill(pilot, "#record-file", str(bad))
+        await pilot.click("#from")
+        await until(pilot, lambda: isinstance(app.screen, HostScreen), "back on the form")
+        await until(pilot, lambda: "nothing was resumed" in text(app), "the refusal")
+        assert "garbled.palazzo does not" in text(app) and "Cannot go on" in text(app)

@@ -15,9 +15,13 @@ from net.session.machines.host_session import HostSession
 from net.session.machines.peer_session import PeerSession
 from net.session.machines.watch_session import WatchSession
 from net.session.records.journal import Journal
-from net.session.runners.host import HostRunner
 from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
+from tests.net.test_adapters import serve_on_loopback
+from tests.tui.conftest import asking, until
+from tests.tui.conftest import screen_text as text
+from tests.tui.test_net_tui import EndApp
+from tests.tui.test_rematch_tui import RematchEndApp, _ended_game
 from tui.app import PalazzoApp
 from tui.chat import TalkScreen, phrases
 from tui.netapp import NetApp
@@ -29,9 +33,6 @@ from tui.screens.network import HostScreen, JoinScreen
 from tui.screens.start import StartScreen
 from tui.setup import GameSetup
 from tui.watch import WatchKeys, watch_net
-
-from .test_net_tui import EndApp, asking, text, until
-from .test_rematch_tui import RematchEndApp, _ended_game
 
 
 class StopsOnceScored:
@@ -112,10 +113,7 @@ async def test_leaving_a_game_joined_through_the_join_form_tells_the_host_at_onc
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     for i in range(2):
         runner.add(PeerSession(Identity.generate(), f"b{i}"),
                    entry.make_bot("greedy", random.Random(i)))

@@ -9,7 +9,9 @@ from net.session.features.presence import Presence, SeatPresence
 from net.session.machines.peer_session import PeerSession
 from net.session.runners.peer import PeerRunner
 from net.wire.identity import Identity
-from tests.net.test_net_tui import asking, profile, text, until  # noqa: F401 (a fixture)
+from tests.net.test_adapters import serve_on_loopback
+from tests.tui.conftest import asking, until
+from tests.tui.conftest import screen_text as text
 from tui.netapp import host_app
 from tui.presence import AWAY_AFTER, PresenceLine, presence_text, waiting_text
 
@@ -31,6 +33,17 @@ def test_the_words_of_presence():
     away = _p(["here", "away"], due=1)
     assert waiting_text(away, ["Ann", "Jo"], "palazzo join h:1", 100.0) == \
         "Waiting for Jo to come back"  # away, not gone: no join line to give
+
+
+def test_the_waiting_line_names_the_seat_whose_acknowledgement_the_game_waits_on():
+    from dataclasses import replace
+
+    p = replace(_p(["here", "here", "silent"], due=0, wait=300), acks=(2,), ack_deadline=142.0)
+    names = ["Ann", "Jo", "Cy"]
+    assert waiting_text(p, names, "palazzo join h:1", 100.0) == \
+        "Waiting for Cy to acknowledge, who is not responding (0:42 left): palazzo join h:1"
+    here = replace(p, seats=p.seats[:2] + (SeatPresence("here", 25.0),), ack_deadline=None)
+    assert waiting_text(here, names, "palazzo join h:1", 100.0) == "Waiting for Cy to acknowledge"
 
 
 class _Source:
@@ -113,15 +126,11 @@ async def test_a_joiner_that_leaves_the_table_is_left_for_the_others(profile):  
 
     from engine.registry import get_game
     from net.session.machines.host_session import HostSession
-    from net.session.runners.host import HostRunner
     from tui.netapp import join_app
 
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
-    runner = HostRunner(host)
-    started = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(runner.run("127.0.0.1", 0, started))
-    port = (await started)[0][1]
+    runner, serving, port = await serve_on_loopback(host)
     others = [PeerSession(Identity.generate(), f"b{i}") for i in range(2)]
     for i, peer in enumerate(others):
         runner.add(peer, entry.make_bot("random", random.Random(i)))

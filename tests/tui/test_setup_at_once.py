@@ -11,11 +11,11 @@ import pytest
 from engine.core import UNKNOWN
 from engine.medici import RULES
 from engine.medici.state import NO_CARD
+from tests.tui.conftest import screen_text as text
+from tests.tui.test_status import client_of, hold_back, seated, table_app
 from tui.ahead import Ahead
 from tui.client import NotYourTurn
 from tui.setup import GameSetup, make_client
-
-from .test_status import client_of, hold_back, seated, table_app, text
 
 
 def test_a_local_seat_chooses_its_hidden_cards_ahead_and_they_go_out_at_its_turn():
