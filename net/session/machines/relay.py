@@ -273,14 +273,14 @@ class PeerRelay:
             return  # a confirm of an entry this reader holds (its rejoin sent it confirmed)
         entry, result = self._take_pending(n)
         ack = m.get("ack")
+        if isinstance(result, RemoteProtocolError):  # named if the host signed it as relayed
+            raise self._bad_relay(entry.seq, entry.body, entry.sig, ack,
+                                  f"the host relayed a bad entry: {result}")
         head = chain(entry.prev, entry)
         if not ack_valid(t.host_key, t.game_id, entry.seq + 1, head, ack):
             raise Fault(f"agreement check: the host's confirmation of entry {entry.seq} does not "
                         "check (a host that does not sign what it relays, or a damaged "
                         "connection); join again")
-        if isinstance(result, RemoteProtocolError):  # the host signed it as relayed
-            raise self._bad_relay(entry.seq, entry.body, entry.sig, ack,
-                                  f"the host relayed a bad entry: {result}")
         if isinstance(result, Exception):
             cheat = CheatDetected(HOST, entry.seq, f"the host confirmed entry {entry.seq}, which "
                                   f"this table refuses: {result}")
