@@ -25,7 +25,14 @@ from pathlib import Path
 import pytest
 
 from net.session.commands.hosting import EXIT_FAILED, EXIT_ONE_SIDE
-from tests.e2e.test_liveness_e2e import SEATS, _free_port, _has, _host_args, _join, _until
+from tests.e2e.test_liveness_e2e import (
+    _free_port,
+    _has,
+    _host_args,
+    _join,
+    _until,
+    game_night,
+)
 from tests.e2e.test_network_e2e import TIMEOUT, _env, _join_line, _palazzo
 
 LEFT = "you left the game; the host and the other players were told"
@@ -48,13 +55,8 @@ def _others_end_by_forfeit(logs, procs, reason: str) -> None:
 
 
 def test_a_join_that_quits_while_its_host_is_gone_tells_the_restarted_host(tmp_path):
-    port = _free_port()
-    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
-    host = _palazzo(_host_args(port, "--grace", "3"), tmp_path / "p0", logs[0])
-    procs = [host]
-    try:
-        line = _join_line(logs[0], host)
-        procs += [_join(tmp_path, line, i, logs[i]) for i in SEATS]
+    with game_night(tmp_path, "--grace", "3") as (port, logs, procs, line):
+        host = procs[0]
         _until("the game under way", lambda: _has(logs[2], "the seats agreed on a seed"))
         host.send_signal(signal.SIGKILL)
         host.wait(TIMEOUT)
@@ -68,8 +70,6 @@ def test_a_join_that_quits_while_its_host_is_gone_tells_the_restarted_host(tmp_p
         assert procs[2].wait(TIMEOUT) == EXIT_FAILED, logs[2].read_text()[-3000:]
         _others_end_by_forfeit(logs, procs, "bot2 did not come back within 3 seconds")
         assert again.wait(TIMEOUT) == 0, again_log.read_text()[-3000:]
-    finally:
-        _stop(procs)
     said = logs[2].read_text()
     assert LEFT in said and "transcript: " in said and "Traceback" not in said, said[-3000:]
     assert "(bot2) leaves" in again_log.read_text()
@@ -78,20 +78,13 @@ def test_a_join_that_quits_while_its_host_is_gone_tells_the_restarted_host(tmp_p
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_a_headless_join_closed_by_a_signal_has_left_at_once(tmp_path, sig):
-    port = _free_port()
-    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
-    host = _palazzo(_host_args(port, "--grace", "3"), tmp_path / "p0", logs[0])
-    procs = [host]
-    try:
-        line = _join_line(logs[0], host)
-        procs += [_join(tmp_path, line, i, logs[i]) for i in SEATS]
+    with game_night(tmp_path, "--grace", "3") as (port, logs, procs, line):
+        host = procs[0]
         _until("the game under way", lambda: _has(logs[2], "the seats agreed on a seed"))
         procs[2].send_signal(sig)
         assert procs[2].wait(TIMEOUT) == EXIT_FAILED, logs[2].read_text()[-3000:]
         _others_end_by_forfeit(logs, procs, "bot2 did not come back within 3 seconds")
         assert host.wait(TIMEOUT) == 0, logs[0].read_text()[-3000:]
-    finally:
-        _stop(procs)
     said = logs[2].read_text()
     assert LEFT in said and "transcript: " in said and "Traceback" not in said, said[-3000:]
     assert "(bot2) leaves" in logs[0].read_text()

@@ -20,6 +20,7 @@ import re
 import signal
 import socket
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from net.session.commands.hosting import EXIT_ONE_SIDE
@@ -54,6 +55,26 @@ def _until(what: str, done, procs=()) -> None:
         time.sleep(0.05)
 
 
+@contextmanager
+def game_night(tmp_path: Path, *host_extra: str):
+    """A relay-only Condottiere host on a free port of 127.0.0.1 (``_host_args`` and
+    ``host_extra``) and the three paced joins of ``SEATS``: the port, the logs (``0`` the host's),
+    the processes (``0`` the host; a test adds the ones it starts) and the join line. Every
+    process still running at the end is woken (a test may have frozen it) and killed."""
+    port = _free_port()
+    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
+    procs = [_palazzo(_host_args(port, *host_extra), tmp_path / "p0", logs[0])]
+    try:
+        line = _join_line(logs[0], procs[0])
+        procs += [_join(tmp_path, line, i, logs[i]) for i in SEATS]
+        yield port, logs, procs, line
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGCONT)
+                p.kill()
+
+
 def _has(log: Path, words: str) -> bool:
     return words in log.read_text()
 
@@ -72,13 +93,8 @@ def _verified_and_same(tmp_path: Path, logs, seats=SEATS) -> None:
 
 
 def test_a_host_killed_mid_game_is_told_by_every_join_and_the_same_command_finishes_it(tmp_path):
-    port = _free_port()
-    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
-    host = _palazzo(_host_args(port), tmp_path / "p0", logs[0])
-    procs = [host]
-    try:
-        line = _join_line(logs[0], host)
-        procs += [_join(tmp_path, line, i, logs[i]) for i in SEATS]
+    with game_night(tmp_path) as (port, logs, procs, line):
+        host = procs[0]
         _under_way(logs)
         host.send_signal(signal.SIGKILL)
         host.wait(TIMEOUT)
@@ -95,24 +111,14 @@ def test_a_host_killed_mid_game_is_told_by_every_join_and_the_same_command_finis
         for i in SEATS:
             assert procs[i].wait(TIMEOUT) == 0, logs[i].read_text()[-3000:]
         assert again.wait(TIMEOUT) == 0, again_log.read_text()[-3000:]
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
     for i in SEATS:
         assert "the host is back; the game goes on" in logs[i].read_text()
     _verified_and_same(tmp_path, logs)
 
 
 def test_a_frozen_join_is_not_responding_and_a_frozen_host_is_gone_then_back(tmp_path):
-    port = _free_port()
-    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
-    host = _palazzo(_host_args(port, "--option", "playing_for_points=12"), tmp_path / "p0",
-                    logs[0])
-    procs = [host]
-    try:
-        line = _join_line(logs[0], host)
-        procs += [_join(tmp_path, line, i, logs[i]) for i in SEATS]
+    with game_night(tmp_path, "--option", "playing_for_points=12") as (port, logs, procs, line):
+        host = procs[0]
         _under_way(logs)
         procs[2].send_signal(signal.SIGSTOP)
         try:
@@ -131,11 +137,6 @@ def test_a_frozen_join_is_not_responding_and_a_frozen_host_is_gone_then_back(tmp
         for i in SEATS:
             assert procs[i].wait(TIMEOUT) == 0, logs[i].read_text()[-3000:]
         assert host.wait(TIMEOUT) == 0, logs[0].read_text()[-3000:]
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGCONT)
-                p.kill()
     for i in SEATS:
         text = logs[i].read_text()
         assert "the host is back; the game goes on" in text, text[-2000:]
@@ -148,13 +149,8 @@ def test_a_join_killed_before_the_end_and_run_again_after_it_receives_the_end(tm
     """The game ends while a seat is away: bot2 is frozen while due, forfeits after a short
     grace, and its program is killed; the same join line run after the end is sent the end by a
     host that waited for it, and saves a complete record."""
-    port = _free_port()
-    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
-    host = _palazzo(_host_args(port, "--grace", "2"), tmp_path / "p0", logs[0])
-    procs = [host]
-    try:
-        line = _join_line(logs[0], host)
-        procs += [_join(tmp_path, line, i, logs[i]) for i in SEATS]
+    with game_night(tmp_path, "--grace", "2") as (port, logs, procs, line):
+        host = procs[0]
         _under_way(logs)
         procs[2].send_signal(signal.SIGSTOP)
         _until("the game ends by bot2's forfeit", lambda: _has(logs[0], "forfeit"), [host])
@@ -166,11 +162,6 @@ def test_a_join_killed_before_the_end_and_run_again_after_it_receives_the_end(tm
         for i in SEATS:
             assert procs[i].wait(TIMEOUT) == EXIT_ONE_SIDE, logs[i].read_text()[-3000:]
         assert host.wait(TIMEOUT) == 0, logs[0].read_text()[-3000:]
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGCONT)
-                p.kill()
     assert "did not come back within 2 seconds" in logs[2].read_text()
     assert "one side's record: seats bot2 did not sign" in logs[2].read_text()
     _verified_and_same(tmp_path, logs)
@@ -187,13 +178,8 @@ def test_a_join_frozen_while_another_is_due_under_a_turn_limit_is_the_one_forfei
     """bot2 is frozen just after a move of its own, while another seat writes: the disclosures
     that wait on its acknowledgement make it the seat the game waits on, and it is the one
     forfeited at the turn limit, never the seat that waited on it."""
-    port = _free_port()
-    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
-    host = _palazzo(_host_args(port, "--turn-timeout", "10"), tmp_path / "p0", logs[0])
-    procs = [host]
-    try:
-        line = _join_line(logs[0], host)
-        procs += [_join(tmp_path, line, i, logs[i]) for i in SEATS]
+    with game_night(tmp_path, "--turn-timeout", "10") as (port, logs, procs, line):
+        host = procs[0]
         _under_way(logs)
         moved = _own_moves(logs[2])
         _until("a move of bot2's", lambda: _own_moves(logs[2]) > moved, procs)
@@ -206,11 +192,6 @@ def test_a_join_frozen_while_another_is_due_under_a_turn_limit_is_the_one_forfei
             assert procs[i].wait(TIMEOUT) == EXIT_ONE_SIDE, logs[i].read_text()[-3000:]
         procs[2].wait(TIMEOUT)
         assert host.wait(TIMEOUT) == 0, logs[0].read_text()[-3000:]
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGCONT)
-                p.kill()
     forfeits = re.findall(r"^(\w+) forfeits: (.*)$", logs[0].read_text(), re.M)
     assert forfeits == [("bot2", "bot2 did not acknowledge within 10 seconds")], forfeits
     for i in (1, 3):

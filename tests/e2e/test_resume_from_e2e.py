@@ -17,23 +17,18 @@ from tests.e2e.test_liveness_e2e import (
     _free_port,
     _has,
     _host_args,
-    _join,
     _until,
     _verified_and_same,
+    game_night,
 )
-from tests.e2e.test_network_e2e import TIMEOUT, _join_line, _palazzo
+from tests.e2e.test_network_e2e import TIMEOUT, _palazzo
 
 SO_FAR = re.compile(r"the record so far is saved in (\S+) \(")
 
 
 def test_a_host_that_lost_its_record_resumes_the_game_from_a_players_record(tmp_path):
-    port = _free_port()
-    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
-    host = _palazzo(_host_args(port), tmp_path / "p0", logs[0])
-    procs = [host]
-    try:
-        line = _join_line(logs[0], host)
-        procs += [_join(tmp_path, line, i, logs[i]) for i in SEATS]
+    with game_night(tmp_path) as (port, logs, procs, line):
+        host = procs[0]
         _until("the game under way", lambda: _has(logs[1], "the seats agreed on a seed"))
         host.send_signal(signal.SIGKILL)
         host.wait(TIMEOUT)
@@ -49,10 +44,6 @@ def test_a_host_that_lost_its_record_resumes_the_game_from_a_players_record(tmp_
         for i in SEATS:
             assert procs[i].wait(TIMEOUT) == 0, logs[i].read_text()[-3000:]
         assert again.wait(TIMEOUT) == 0, again_log.read_text()[-3000:]
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
     said = again_log.read_text()
     assert "taking game " in said and "every one checked from scratch" in said, said[-3000:]
     assert "Traceback" not in said

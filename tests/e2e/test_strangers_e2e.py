@@ -11,14 +11,12 @@ import time
 from net.wire.rpc import Codec, Request
 from tests.e2e.test_liveness_e2e import (
     SEATS,
-    _free_port,
     _has,
-    _host_args,
-    _join,
     _until,
     _verified_and_same,
+    game_night,
 )
-from tests.e2e.test_network_e2e import TIMEOUT, _join_line, _palazzo
+from tests.e2e.test_network_e2e import TIMEOUT
 
 FLOOD = 300
 
@@ -34,14 +32,8 @@ def _stranger(port: int, frame: bytes) -> bool:
 
 
 def test_a_flood_of_strangers_never_reaches_a_players_screen_and_the_game_ends_verified(tmp_path):
-    port = _free_port()
-    logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
-    host = _palazzo(_host_args(port, "--option", "playing_for_points=12"), tmp_path / "p0",
-                    logs[0])
-    procs = [host]
-    try:
-        line = _join_line(logs[0], host)
-        procs += [_join(tmp_path, line, i, logs[i]) for i in SEATS]
+    with game_night(tmp_path, "--option", "playing_for_points=12") as (port, logs, procs, line):
+        host = procs[0]
         _until("the game under way", lambda: _has(logs[1], "the seats agreed on a seed"))
         before = logs[0].read_text().count("\n")
         frame = Codec().send(Request(1, "ready", ()))
@@ -54,10 +46,6 @@ def test_a_flood_of_strangers_never_reaches_a_players_screen_and_the_game_ends_v
             assert procs[i].wait(TIMEOUT) == 0, logs[i].read_text()[-3000:]
         assert host.wait(TIMEOUT) == 0, logs[0].read_text()[-3000:]
         minutes = int((time.monotonic() - started) // 60)
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
     host_lines = logs[0].read_text().splitlines()[before:]
     about = [x for x in host_lines if "without a seat" in x or "before its hello" in x
              or "refus" in x]

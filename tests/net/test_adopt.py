@@ -57,3 +57,13 @@ def test_attack_a_players_record_with_an_entry_changed_is_refused(make_game, pro
     with pytest.raises(ValueError, match="does not check out, nothing was resumed"):
         adopt(g.host.identity, path, {}, base=profile / "hosting")
     assert sorted((profile / "hosting").iterdir()) == before  # nothing made
+
+
+def test_a_whole_own_record_that_holds_as_much_is_not_replaced_by_a_players(make_game, profile):
+    """The same ``--resume-from`` command run again after the host resumed (and went on) does
+    not go back to the player's older copy: the host's own whole record is kept."""
+    g, own = _recorded_game(make_game, profile / "hosting", steps=30)
+    path = _players_file(g, profile)
+    with pytest.raises(ValueError, match="own record of game .* is whole"):
+        adopt(g.host.identity, path, {}, base=profile / "hosting")
+    assert not own.aside

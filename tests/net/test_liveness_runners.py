@@ -94,12 +94,39 @@ async def test_attack_a_host_withholding_its_heartbeat_from_one_peer_is_gone_the
     assert sessions[2].table.result()["verdict"] == "verified"
 
 
+async def _vanishing_proxy(upstream):
+    """A proxy to the host on ``upstream``; ``vanish()`` closes it and every connection at
+    once, without a word, as a host killed with SIGKILL does."""
+    links = []
+
+    async def handle(reader, writer):
+        up_r, up_w = await asyncio.open_connection("127.0.0.1", upstream)
+        links.extend([writer, up_w])
+
+        async def pipe(src, dst):
+            try:
+                while data := await src.read(65536):
+                    dst.write(data)
+            except (ConnectionError, OSError):
+                pass
+            dst.close()
+
+        await asyncio.gather(pipe(reader, up_w), pipe(up_r, writer))
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+
+    def vanish():
+        server.close()
+        for w in links:
+            w.transport.abort()
+
+    return server.sockets[0].getsockname()[1], vanish
+
+
 async def test_a_leave_while_no_host_answers_is_given_up_after_its_time_and_says_so(monkeypatch):
     """A seat whose host vanished quits: it tries to say it for ``LEAVE_TRY`` seconds only,
     then its run ends, not told; a second ``leave()`` ends the trying at once."""
     from net.session.runners import peer as peer_runner
-
-    from .test_leaving_tui import _vanishing_proxy
 
     monkeypatch.setattr(peer_runner, "LEAVE_TRY", 3600.0)  # only a second leave ends it
     entry = get_game("medici")

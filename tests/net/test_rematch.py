@@ -12,6 +12,7 @@ import pytest
 from engine.registry import get_game
 from net.session.features import rematch
 from net.session.features.rematch import REMATCH_WAIT, Expected
+from net.session.machines.agreement import sign_ack
 from net.session.machines.host_session import HostSession
 from net.session.machines.peer_session import PeerSession
 from net.session.records.journal import Journal
@@ -20,6 +21,7 @@ from net.session.runners.link import MemoryLink
 from net.wire.errors import E_BAD_PARAMS, E_WRONG_PHASE, Fault
 from net.wire.identity import Identity
 from net.wire.rpc import Notification
+from net.wire.transcript import chain
 from tests.net.conftest import FakeClock, Game, TolerantPeer
 
 NAMES = ["Ada", "Bo", "Jo"]
@@ -263,7 +265,9 @@ def test_attack_a_host_that_replays_the_old_start_as_the_rematch_is_refused(make
     def change(event):
         if isinstance(event, Notification) and event.method == "entry" and not swapped:
             swapped.append(event)
-            return [Notification("entry", (old_start.to_wire(),))]
+            # the old start as the host relays its own entries: with its signature of the head
+            ack = sign_ack(n.host.identity, old_start.game_id, 1, chain(old_start.prev, old_start))
+            return [Notification("entry", ({**old_start.to_wire(), "ack": ack},))]
         return [event]
 
     tamper(n, n.conns[1], change)

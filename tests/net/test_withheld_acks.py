@@ -23,16 +23,17 @@ PLAYERS = 3
 
 
 class Withholding(HostSession):
-    """Relays every entry, and not one acknowledgement; keeps every post it is sent."""
+    """Takes every acknowledgement (so it holds no seat late for one) and relays none; relays
+    every entry; keeps every post it is sent."""
 
     def __init__(self, *a, **kw):
         super().__init__(*a, **kw)
         self.posted = []
 
-    def _agreement_note(self, conn, event):
-        if event.method != "ack":
-            return super()._agreement_note(conn, event)
-        return None  # taken, never relayed
+    def _broadcast(self, method, payload, but=None, first=()):
+        if method == "ack":
+            return None  # taken, never relayed
+        return super()._broadcast(method, payload, but, first)
 
     def _resend_acks(self, conn):
         return None

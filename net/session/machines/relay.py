@@ -48,7 +48,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from net.session.machines.agreement import ack_valid
-from net.wire.errors import E_INTERNAL, HOST, CheatDetected, Fault, RemoteProtocolError
+from net.wire.errors import (
+    E_INTERNAL,
+    HOST,
+    CheatDetected,
+    Fault,
+    ProtocolError,
+    RemoteProtocolError,
+)
 from net.wire.identity import SIGNATURE_SIZE, Identity, verify
 from net.wire.rpc import Request, RpcError
 from net.wire.transcript import Entry, chain
@@ -226,9 +233,10 @@ class PeerRelay:
 
         def _agreement_event(self, kind: str, data: Any) -> None: ...
 
-        def _keep_refused(self, entry: Entry) -> None: ...
+        def _bad_relay(self, n: int, body: Any, sig: Any, ack: Any,
+                       why: str) -> ProtocolError: ...
 
-        def _bad_relay(self, n: int, body: Any, sig: Any, ack: Any, why: str) -> Exception: ...
+        def _keep_refused(self, entry: Entry) -> None: ...
 
         @property
         def refused(self) -> list[Entry]: ...
@@ -273,14 +281,14 @@ class PeerRelay:
             return  # a confirm of an entry this reader holds (its rejoin sent it confirmed)
         entry, result = self._take_pending(n)
         ack = m.get("ack")
-        if isinstance(result, RemoteProtocolError):  # named if the host signed it as relayed
-            raise self._bad_relay(entry.seq, entry.body, entry.sig, ack,
-                                  f"the host relayed a bad entry: {result}")
         head = chain(entry.prev, entry)
         if not ack_valid(t.host_key, t.game_id, entry.seq + 1, head, ack):
             raise Fault(f"agreement check: the host's confirmation of entry {entry.seq} does not "
                         "check (a host that does not sign what it relays, or a damaged "
                         "connection); join again")
+        if isinstance(result, RemoteProtocolError):  # evidence against the host, or a fault
+            raise self._bad_relay(entry.seq, entry.body, entry.sig, ack,
+                                  f"the host relayed a bad entry: {result}")
         if isinstance(result, Exception):
             cheat = CheatDetected(HOST, entry.seq, f"the host confirmed entry {entry.seq}, which "
                                   f"this table refuses: {result}")
@@ -317,7 +325,7 @@ class PeerRelay:
         if refused is not None and refused.seat == entry.author:
             cheat = CheatDetected(refused.seat, refused.step, refused.reason, refused.code)
             cheat.evidence = {"kind": "refused", "entry": entry.to_wire()}  # type: ignore[attr-defined]
-            self._keep_refused(entry)  # saved as evidence, like any refused entry
+            self._keep_refused(entry)  # kept at once, in a file verify names the author from
             self._agreement_event("cheat", cheat)
             return
         if refused is not None or isinstance(result, Exception):  # unsigned, or not the author's

@@ -21,7 +21,9 @@ Rules:
   come back, and forfeit after the grace).
 * **One record per game.** Any other unfinished record of this host for the same game (a
   damaged one) is set aside (``--resume`` names it to take it up again); one that another
-  program serves makes this a ``ValueError`` (one game, one program).
+  program serves makes this a ``ValueError`` (one game, one program), and so does one that is
+  whole and holds as much as the file (the same command run again after a resume does not go
+  back to the player's older copy).
 * The players then rejoin as after any restart; one that holds more entries than the file gives
   them back (``HostSession._supply``), each checked as any other.
 """
@@ -95,12 +97,17 @@ def adopt(identity: Identity, path: str | os.PathLike[str], own: dict[str, Any],
                          f"host's ({identity.fingerprint})")
     game_id = start.game_id
     folder = base or hosting_dir()
-    for old in unfinished(identity.public_key, folder):
-        if game_id in (old.game_id, old.lost_game):
-            if old.served():
-                raise ValueError(f"game {game_id.hex()[:8]} is being served by another palazzo "
-                                 "host with this identity (one game, one program)")
-            old.set_aside()
+    olds = [r for r in unfinished(identity.public_key, folder)
+            if game_id in (r.game_id, r.lost_game)]
+    for old in olds:
+        if old.served():
+            raise ValueError(f"game {game_id.hex()[:8]} is being served by another palazzo "
+                             "host with this identity (one game, one program)")
+        if not old.damage and len(old.entries()) >= len(entries):
+            raise ValueError(f"this host's own record of game {game_id.hex()[:8]} is whole and "
+                             f"holds as much as {path} or more: resume it without --resume-from")
+    for old in olds:
+        old.set_aside()
     f = start.fields
     seats = f.get("seats")
     players = len(seats) if isinstance(seats, list) else 0
