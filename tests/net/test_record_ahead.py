@@ -29,7 +29,7 @@ def test_every_relayed_entry_is_in_the_record_and_synced_before_it_is_sent(make_
                                                                            monkeypatch):
     g, record = _recorded_game(make_game, tmp_path, steps=3)
     path = record.folder / "entries"
-    synced = [0]  # the size of the record at its last fsync that has returned
+    synced = [path.stat().st_size]  # the size of the record at its last fsync that has returned
     fsync = os.fsync
 
     def recording(fd):
@@ -51,6 +51,19 @@ def test_every_relayed_entry_is_in_the_record_and_synced_before_it_is_sent(make_
         return out
 
     g.host.receive_data = checking
+    settle = g.host.settle
+
+    def settling(wait=False):  # a seat's entry relayed pending goes in once confirmed
+        return _checked(settle(wait))
+
+    def _checked(out):
+        saved = HostRecord(record.folder).entries()
+        assert [e.body for e in saved] == [e.body for e in g.host.table.transcript.entries]
+        assert synced[0] == path.stat().st_size
+        checked.append(len(saved))
+        return out
+
+    g.host.settle = settling
     g.link.pump()
     assert g.host.finished and len(checked) > 100
 

@@ -45,6 +45,7 @@ from net.wire.errors import (
     E_BAD_SIGNATURE,
     E_UNKNOWN_METHOD,
     E_WRONG_PHASE,
+    HOST,
     CheatDetected,
     Fault,
     LocalProtocolError,
@@ -434,7 +435,7 @@ class PeerSession(PeerAgreement, PeerRelay):
             raise Fault(f"rematch check: {why}: it is not the rematch this seat agreed to, and "
                         "this seat does not follow it", E_BAD_PARAMS)
         self._no_gap(entry)
-        if "ack" not in m:  # pending: checked now, applied once confirmed (``relay``)
+        if "ack" not in m and entry.author != HOST:  # pending: applied once confirmed (``relay``)
             self._on_pending(entry)
             return
         self._take_entry(entry, m.get("ack"))

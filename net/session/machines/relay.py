@@ -249,15 +249,19 @@ class PeerRelay:
             raise Fault(f"the host relayed entry {entry.seq} before it settled entry "
                         f"{held[0].seq}; join again")
         result: Any = None
-        if entry.author == t.me:
-            pass  # its own: checked as it is accepted (or ahead, as it was posted)
-        else:
-            try:
+        try:
+            if entry.author == t.me:  # its own: only its frame now; the rest as it is accepted
+                t.transcript.check_next(entry)
+                if not entry.signed_by(t.identity.public_key):
+                    raise RemoteProtocolError(f"entry {entry.seq}: bad signature for its author")
+            else:
                 result = t._check(entry)
-            except CheatDetected as e:
-                result = e
-            except RemoteProtocolError as e:  # malformed, out of order, forged: judged when the
-                result = e  # host confirms it, with its signature (``_bad_relay``), or withdraws it
+        except CheatDetected as e:
+            if e.seat != entry.author:  # the host's (a fork shown to this seat): at once
+                raise
+            result = e
+        except RemoteProtocolError as e:  # malformed, out of order, forged: nobody signed it
+            result = e  # as relayed yet: judged by the host's word on it
         self.__dict__["_pending_in"] = (entry, result)
 
     def _take_pending(self, n: Any) -> tuple[Entry, Any]:
