@@ -129,6 +129,10 @@ class TimedPeer(PeerSession):
         super()._on_entry(m)
         self._stamp()  # the last entry of the game (nothing is written after it)
 
+    def _on_confirm(self, m):  # type: ignore[no-untyped-def]
+        super()._on_confirm(m)
+        self._stamp()  # an entry relayed at once is held once it is confirmed
+
 
 def make_peer(i: int, seed: int, memory: bool) -> TimedPeer:
     key = Identity.generate()

@@ -12,7 +12,7 @@ from net.session.features.chat import SLOW_DOWN, TEXT_LIMIT, check_record, confl
 from net.session.machines.peer_session import PeerSession
 from net.session.records.journal import Journal
 from net.session.records.verify import verify_bytes
-from net.wire.errors import CheatDetected
+from net.wire.errors import HOST, CheatDetected
 from net.wire.identity import Identity
 from net.wire.rpc import Codec, Notification, Request
 from net.wire.transcript import pack
@@ -325,7 +325,11 @@ def test_attack_verify_names_a_seat_whose_entry_carries_bad_talk(make_game):
     g.host.table._check_said = lambda entry: []  # a host that checks nothing
     a.act(_bot().choose(a.view, 0))
     g.link.pump()
-    assert all(p.state == "failed" and p.error.seat == 0 for p in g.peers[1:])
+    # every reader refuses the entry; the host that confirmed it anyway is named, with its
+    # signed confirmation of the seat's signed entry as the evidence
+    for p in g.peers[1:]:
+        assert p.state == "failed" and p.error.seat == HOST and "table talk" in str(p.error)
+        assert p.error.evidence["kind"] == "confirmed"
     verdict = verify_bytes(g.host.table.transcript.to_bytes())
     assert verdict.kind == "cheat" and verdict.seat == 0 and "table talk" in verdict.text
 

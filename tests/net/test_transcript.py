@@ -77,7 +77,7 @@ def test_a_changed_byte_breaks_the_signature():
 @pytest.mark.parametrize("body", [
     msgpack.packb([1, 2]),
     msgpack.packb({"v": 1}),
-    msgpack.packb({"v": 3, "game": GAME, "seq": 0, "prev": GENESIS, "author": 0, "kind": "x"}),
+    msgpack.packb({"v": 4, "game": GAME, "seq": 0, "prev": GENESIS, "author": 0, "kind": "x"}),
     msgpack.packb({"v": 1, "game": b"short", "seq": 0, "prev": GENESIS, "author": 0, "kind": "x"}),
     msgpack.packb({"v": 1, "game": GAME, "seq": -1, "prev": GENESIS, "author": 0, "kind": "x"}),
     msgpack.packb({"v": 1, "game": GAME, "seq": 0, "prev": GENESIS, "author": 0, "kind": 3}),

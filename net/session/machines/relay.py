@@ -184,7 +184,11 @@ class HostRelay:
     def _confirm(self, p: Pending, change: Callable[[], None]) -> None:
         t = self.table
         t._ahead = (p.entry.seq, p.entry, change)  # checked: ``accept`` only applies it
-        t.accept(p.entry)
+        try:
+            t.accept(p.entry)
+        except (CheatDetected, RemoteProtocolError) as e:  # a check left to ``accept``
+            self._withdraw(p, e)
+            return
         self._relay_state()["confirming"] = p.entry
         try:
             self._relay(p.entry)  # the record, the chat, the turn, the end: as any entry

@@ -265,8 +265,7 @@ class Table(OwnSeat[S, A, C]):
         self._advance()
         self._follow(None)
         if self.dealer is not None and self.phase in (Phase.END, Phase.OVER):
-            # a shuffle no card was dealt from since: its proof too holds before this seat
-            # signs the end or says the game was verified
+            # a shuffle no card was dealt from since: its proof holds before the end is signed
             self.dealer.require_checked()
 
     def check_ahead(self, entry: Entry) -> None:
@@ -312,6 +311,7 @@ class Table(OwnSeat[S, A, C]):
             who = "the host" if due == HOST else f"seat {due}"
             raise CheatDetected(author, seq, f"out of turn: {who} must write now", E_NOT_YOUR_TURN)
         check_fields(entry, self.dealer)
+        self._check_said(entry)  # the talk it records: cheap, so before a relay at once too
 
     def _check_said(self, entry: Entry) -> list[tuple[int, int, str]]:
         """The messages ``entry`` records (``net.session.features.chat.check_record``)."""
