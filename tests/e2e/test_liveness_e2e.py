@@ -193,7 +193,10 @@ def test_a_join_frozen_while_another_is_due_under_a_turn_limit_is_the_one_forfei
         procs[2].wait(TIMEOUT)
         assert host.wait(TIMEOUT) == 0, logs[0].read_text()[-3000:]
     forfeits = re.findall(r"^(\w+) forfeits: (.*)$", logs[0].read_text(), re.M)
-    assert forfeits == [("bot2", "bot2 did not acknowledge within 10 seconds")], forfeits
+    # the frozen seat, never the one that waited on it: for its acknowledgement, or for its own
+    # move when its turn came first (a three-seat game comes back to it soon)
+    assert forfeits in ([("bot2", "bot2 did not acknowledge within 10 seconds")],
+                        [("bot2", "no move within 10 seconds")]), forfeits
     for i in (1, 3):
         text = logs[i].read_text()
         assert "waiting for bot2 to acknowledge" in text, text[-2000:]

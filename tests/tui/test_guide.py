@@ -84,6 +84,10 @@ async def _walk(ui, pilot, app, until):
         if isinstance(screen, EndScreen):
             return seen
         if ui.asking(app):
+            app._guide_tick()  # the guide's timer, ticked now: a question is never answered
+            await pilot.pause()  # before the guide has looked at it (a person is not so quick)
+            if isinstance(app.screen, GuideNote):
+                continue
             await pilot.press(screen._question.keys()[0])
     raise AssertionError(f"the guided game did not get there: {seen}")
 
