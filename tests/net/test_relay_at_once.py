@@ -8,9 +8,11 @@ import random
 from engine.registry import get_game
 from net.session.machines.agreement import ack_valid
 from net.session.machines.relay import withdraw_valid
+from net.session.records.evidence import EVIDENCE_MAGIC
+from net.session.records.verify import verify_bytes, verify_file
 from net.wire.errors import HOST, CheatDetected, Fault
 from net.wire.rpc import Codec, Notification
-from net.wire.transcript import Entry, chain
+from net.wire.transcript import Entry, chain, pack, unpack
 
 
 def _to_seed_open(g, cheat, conn):
@@ -140,6 +142,7 @@ def test_attack_a_host_that_withdraws_a_good_entry_is_named_by_every_other_reade
         assert peer.error.seat == HOST and "which this table accepts" in str(peer.error)
         assert peer.error.evidence["kind"] == "withdrawn"
         assert not [e for e in peer.events if e.kind == "cheat"]  # the author is not named
+        _kept_names_the_host(peer, "withdrew")
     assert author.state == "failed" and "the host refused post" in str(author.error)
     # nobody holds the withdrawn entry: one history, up to it
     assert len({p.table.transcript.to_bytes() for p in g.peers}) == 1
@@ -164,6 +167,26 @@ def test_attack_a_host_that_confirms_a_bad_entry_is_named_with_its_signed_ack(to
         t = peer.table
         assert ack_valid(t.host_key, t.game_id, bad.seq + 1, chain(bad.prev, bad), evidence["ack"])
         assert len(t.transcript) == bad.seq  # never taken
+        path = _kept_names_the_host(peer, "confirmed")
+    # the file holds nothing but what it shows: changed, it names nobody
+    data = bytes(open(path, "rb").read())
+    m = unpack(data[len(EVIDENCE_MAGIC):])
+    honest_ack = {**m["item"], "entry": {"body": honest.body, "sig": honest.sig}}
+    cut = {**m["item"], "record": m["item"]["record"][:-1]}
+    for item in (honest_ack, cut):
+        verdict = verify_bytes(EVIDENCE_MAGIC + pack({**m, "item": item}))
+        assert verdict.kind == "rejected" and verdict.seat is None, verdict.text
+
+
+def _kept_names_the_host(peer, word):
+    """The evidence file ``peer`` kept when it named the host: ``palazzo verify`` checks it again
+    on its own (the record before the entry, the entry, the host's signed settlement) and names
+    the host; its path."""
+    (path,) = [e.data for e in peer.events if e.kind == "evidence"]
+    verdict = verify_file(path)
+    assert verdict.kind == "cheat" and verdict.seat == HOST, verdict.text
+    assert f"the host {word} entry" in verdict.text and "settlement check" in verdict.text
+    return path
 
 
 def test_attack_a_settlement_the_host_did_not_sign_is_a_fault_that_names_nobody(make_game, tamper):

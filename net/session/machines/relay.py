@@ -45,6 +45,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from net.session.machines.agreement import ack_valid
@@ -229,6 +230,7 @@ class PeerRelay:
     """A reader's side (see the module docstring); a mixin of ``PeerSession``."""
 
     table: Any
+    evidence_folder: Path | None  # the agreement's: where evidence is kept
 
     if TYPE_CHECKING:  # the session's and the agreement's
         def _fail(self, error: Exception) -> None: ...
@@ -284,7 +286,7 @@ class PeerRelay:
         if type(n) is int and n <= len(t.transcript):
             return  # a confirm of an entry this reader holds (its rejoin sent it confirmed)
         entry, result = self._take_pending(n)
-        ack = m.get("ack")
+        ack: Any = m.get("ack")
         head = chain(entry.prev, entry)
         if not ack_valid(t.host_key, t.game_id, entry.seq + 1, head, ack):
             raise Fault(f"agreement check: the host's confirmation of entry {entry.seq} does not "
@@ -298,6 +300,7 @@ class PeerRelay:
                                   f"this table refuses: {result}")
             cheat.evidence = {"kind": "confirmed", "entry": entry.to_wire(),  # type: ignore[attr-defined]
                               "ack": ack}
+            self._keep_settled("confirmed", entry, ack)  # (checked: bytes)
             raise cheat
         if result is not None:
             t._ahead = (entry.seq, entry, result)
@@ -340,7 +343,25 @@ class PeerRelay:
                               f"{str(m.get('reason'))[:REASON_LIMIT]!r})")
         cheat.evidence = {"kind": "withdrawn", "entry": entry.to_wire(),  # type: ignore[attr-defined]
                           "sig": m.get("sig")}
+        self._keep_settled("withdrawn", entry, m["sig"])
         self._fail(cheat)
+
+    def _keep_settled(self, kind: str, entry: Entry, proof: bytes) -> None:
+        """Keep the host's settlement of ``entry`` that this table contradicts, with the record
+        before it, in a file ``palazzo verify`` names the host from
+        (``net.session.records.settled``)."""
+        from net.session.records.evidence import save_evidence
+        from net.session.records.settled import settled
+
+        t = self.table
+        record = t.transcript.entries[:entry.seq]
+        try:
+            where = save_evidence(record[0], settled(kind, record, entry, proof),
+                                  self.evidence_folder)
+        except (OSError, ValueError) as e:  # not checkable here, or no disk: the verdict stands
+            log.warning("the evidence could not be saved: %s", e)
+            return
+        self._agreement_event("evidence", str(where))
 
     def _recheck(self, entry: Entry) -> CheatDetected | None:
         """Check ``entry`` again with every proof (none left to a worker thread): the

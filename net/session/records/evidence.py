@@ -28,6 +28,9 @@ The rules (``docs/protocol.md``, section 8.2):
     signature). It names the host: an honest host relays only what its table took.
   - **talk** (``net.session.records.talk``): two different messages of table talk signed by one
     seat for one number. It names the seat, and stops no game.
+  - **confirmed** and **withdrawn** (``net.session.records.settled``): the signed record before
+    an entry relayed at once, the entry, and the host's settlement of it that contradicts the
+    entry's check at its place. It names the host.
 
 ``check_evidence`` returns the finding of any kind or raises ``ValueError`` naming the check
 that fails; ``clean`` gives the item with nothing but its kind's fields (what is passed on).
@@ -42,6 +45,8 @@ from typing import Any
 
 from net.session.machines.agreement import ack_valid, attested
 from net.session.records.relayed import check_relayed, relayed
+from net.session.records.settled import KINDS as SETTLED
+from net.session.records.settled import check_settled, clean_settled
 from net.session.records.talk import check_talk, talk
 from net.wire.errors import HOST, RemoteProtocolError
 from net.wire.identity import InvalidKey, check_public_key
@@ -122,7 +127,7 @@ def check_two_heads(start: Entry, item: Any) -> Finding:
 
 
 def check_evidence(start: Entry, item: Any) -> Finding:
-    """The finding of an item of any kind (two heads, relayed, talk) of the game ``start``
+    """The finding of an item of any kind (two heads, relayed, talk, settled) of the game ``start``
     begins; ``ValueError`` naming the failed check when it shows nothing."""
     kind = item.get("kind") if type(item) is dict else None
     if kind == "two-heads":
@@ -135,6 +140,10 @@ def check_evidence(start: Entry, item: Any) -> Finding:
         _, seats = _keys(start)
         seat, n, reason = check_talk(start, item, seats)
         return Finding(seat, n, reason)
+    if kind in SETTLED:
+        host, _ = _keys(start)
+        n, reason = check_settled(start, item, host)
+        return Finding(HOST, n, reason)
     raise ValueError(f"evidence check: no kind of evidence {kind!r}")
 
 
@@ -145,6 +154,8 @@ def clean(item: dict[str, Any]) -> dict[str, Any]:
     if item["kind"] == "relayed":
         return relayed(item["n"], item["before"], item["entry"]["body"], item["entry"]["sig"],
                        item["ack"])
+    if item["kind"] in SETTLED:
+        return clean_settled(item)
     return talk(item["seat"], item["n"], item["a"], item["b"])
 
 
