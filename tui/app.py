@@ -74,6 +74,7 @@ class PalazzoApp(App[None]):
         self.replay = replay
         #: the networked game under way (given: the one this app opens on, ``NetApp``)
         self.net: NetGame | None = net
+        self._quitting = False  # Ctrl+Q waits for a network to end by itself (once)
         #: shows the network's log lines as notes while a networked game runs
         self.note_handler: logging.Handler | None = None
         #: the host form's values when it was last left: it opens with them again
@@ -385,11 +386,20 @@ class PalazzoApp(App[None]):
         """Ctrl+Q: quit at once; a host of a networked game tells every peer first, a joiner
         tells its host it leaves."""
         net = self.net
-        if net is not None:
+        if net is not None and not self._quitting:
             net.leave_game()
             net.close()
-            if net.ends_by_itself:
-                await net.wait_closed()
+            if net.ends_by_itself:  # the screen stays alive meanwhile; Ctrl+Q again quits at once
+                self._quitting = True
+                if net.telling:
+                    self.notify("telling the host you leave (its connection is down) ... "
+                                "Ctrl+Q again quits at once", timeout=20)
+                self.run_worker(self._quit_when_closed(net), group="closing")
+                return
+        self.exit()
+
+    async def _quit_when_closed(self, net: NetGame) -> None:
+        await net.wait_closed()
         self.exit()
 
     # -- help and rules, from any screen ---------------------------------------------------------

@@ -224,11 +224,13 @@ async def test_a_joiner_quitting_the_app_at_once_tells_its_host_it_left(profile,
     assert host.presence.state(2) == "left"
 
 
+@pytest.mark.parametrize("kind", ["join table", "app"])
 async def test_a_joiner_that_quits_while_its_host_is_gone_tells_it_once_it_is_back(
-        profile, no_asyncio_errors):
-    """Ctrl+Q at the table while the host cannot be reached: the app stays until a host
-    answers again (at most ``LEAVE_TRY`` seconds), says ``leave`` to it, then closes; the host
-    has the seat "left", not lost."""
+        profile, no_asyncio_errors, kind):
+    """Ctrl+Q at the table while the host cannot be reached (the ``palazzo join`` table, or a
+    game joined from the app): the app says it is telling the host, stays until a host answers
+    again (at most ``LEAVE_TRY`` seconds), says ``leave`` to it, then closes; the host has the
+    seat "left", not lost."""
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
     runner = HostRunner(host)
@@ -240,8 +242,8 @@ async def test_a_joiner_that_quits_while_its_host_is_gone_tells_it_once_it_is_ba
         runner.add(PeerSession(Identity.generate(), f"b{i}"), entry.make_bot("greedy",
                                                                           random.Random(i)))
     runner.pump()
-    app = NetApp(join_net("127.0.0.1", port, None, "Bea", Identity.generate(),
-                          retry_delay=0.2))
+    net = join_net("127.0.0.1", port, None, "Bea", Identity.generate(), retry_delay=0.2)
+    app = NetApp(net) if kind == "join table" else PalazzoApp(net=net)
     again = None
     try:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -249,7 +251,7 @@ async def test_a_joiner_that_quits_while_its_host_is_gone_tells_it_once_it_is_ba
             await pilot.press("r")
             await until(pilot, lambda: asking(app), "Bea's first question")
             vanish()
-            await until(pilot, lambda: app.session.state == "disconnected", "the drop")
+            await until(pilot, lambda: net.session.state == "disconnected", "the drop")
             proxies = []
 
             async def back_later():  # the host can be reached again a second after the quit
@@ -258,7 +260,9 @@ async def test_a_joiner_that_quits_while_its_host_is_gone_tells_it_once_it_is_ba
                 proxies.append(await _proxy_on(port, upstream))
 
             later = asyncio.create_task(back_later())
-            await pilot.press("ctrl+q")  # the app waits for the leave to be said
+            await pilot.press("ctrl+q")  # the app waits for the leave to be said, and says so
+            await until(pilot, lambda: any("telling the host you leave" in str(n.message)
+                                           for n in app._notifications), "the note")
             await asyncio.wait_for(later, 30)
             again = proxies[0][0]
             for _ in range(1000):  # a hang guard
