@@ -3,6 +3,9 @@
 - A player at the table (Textual, in a real terminal under tmux) who stops playing once a
   battle is won forfeits at the turn limit: the end screen gives the scores as the game stood,
   places the forfeiter last and says why the game ended.
+- A watcher at the table (``palazzo watch HOST:PORT``, in a real terminal under tmux) follows
+  the table into the rematch every seat agreed to: it shows the rematch's end, checked again,
+  and saves the record of both games, the very records every seat saved.
 """
 
 import os
@@ -20,6 +23,8 @@ from net.session.commands.hosting import EXIT_ONE_SIDE
 from tests.e2e.test_leaving_e2e import _screen
 from tests.e2e.test_liveness_e2e import _free_port, _has, _join, _until
 from tests.e2e.test_network_e2e import TIMEOUT, _env, _join_line, _palazzo
+from tests.e2e.test_one_identity_e2e import SHORT, _wait_for, hosted
+from tests.e2e.test_rematch_e2e import _records
 
 
 def _tui(tmp_path: Path, args: list[str], who: str, sock: str, err: bool = False) -> Path:
@@ -100,3 +105,34 @@ def test_a_forfeit_end_at_the_table_shows_the_scores_as_the_game_stood_the_place
         text = logs[i].read_text()
         assert "game over: Jo forfeited (no move within 10 seconds)" in text, text[-2000:]
         assert "Traceback" not in text
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux for a real terminal")
+def test_a_watcher_at_the_table_follows_the_seats_into_the_rematch_and_saves_both_records(
+        tmp_path):
+    sock = f"palazzo-test-{os.getpid()}-watch"
+    with hosted(tmp_path, SHORT) as (logs, host, procs, line):
+        try:
+            home = _tui(tmp_path, ["watch", line, "--name", "Wanda"], "wanda", sock)
+            _wait_for(logs[0], "watcher Wanda", "the host lists the watcher")
+            procs += [_palazzo(["join", line, "--name", f"bot{i}", "--bot", "greedy",
+                                "--rematch", "2"], tmp_path / f"p{i}", logs[i])
+                      for i in (1, 2, 3)]
+            for i in (1, 2, 3):
+                assert procs[i].wait(TIMEOUT) == 0, logs[i].read_text()[-2000:]
+            assert host.wait(TIMEOUT) == 0, logs[0].read_text()[-2000:]
+            seats = _records(logs[1])
+            assert len(seats) == 2 and seats[0] != seats[1]
+            _until("the watcher saves the rematch's record too",
+                   lambda: len(_kept(home)) >= 2)
+            # its screen shows the rematch's end, checked again
+            deadline = time.time() + 120  # a hang guard
+            while not ("Audit: verified" in (shown := _flat(sock))
+                       and "agreed by all 3 seats" in shown):
+                assert time.time() < deadline, shown
+                time.sleep(0.2)
+        finally:
+            subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True)
+    assert _kept(home) == seats  # the very records every seat saved, both games
+    for i in (1, 2, 3):
+        assert _records(logs[i]) == seats
