@@ -162,7 +162,10 @@ class EndScreen(ModalScreen[str | None]):
                     yield Button(f"{self.choices['quit']} (q)", id="quit", variant="error")
 
     def on_mount(self) -> None:
-        self.query(Button).first().focus()
+        # none when the screen was taken away as it came (a watcher's table gone to a rematch)
+        for button in self.query(Button).results(Button):
+            button.focus()
+            break
         status = self.rematch.rematch_status() if self.rematch is not None else None
         if status is not None:
             self.show_rematch(*status)
