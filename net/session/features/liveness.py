@@ -109,11 +109,8 @@ class HostHeartbeat:
     def _broadcast_lobby(self) -> None:
         raise NotImplementedError  # the session's
 
-    @property
-    def quiet_lobby(self) -> set[int]:
-        """The connections of seats that are not responding in the lobby."""
-        out: set[int] = self.__dict__.setdefault("_quiet_lobby", set())
-        return out
+    #: the connections of seats that are not responding in the lobby (set by the session)
+    quiet_lobby: set[int]
 
     def _heard(self, c: Any) -> None:
         """A byte from connection ``c``: it is alive."""

@@ -118,6 +118,7 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay, HostDeadlines,
         #: who is here, and the grace period for a seat that went (``net.session.features.presence``)
         self.presence = HostPresence(clock, grace)
         self.hearing = liveness.Hearing(clock)  # the loop-lag rule of the heartbeat
+        self.quiet_lobby: set[int] = set()  # seats not responding in the lobby
         self.acks = AckBook(clock)  # who acknowledged what (``net.session.features.acks``)
         self.table = Table(identity.public_key, None)
         self.chat = ChatHost(self.table, clock)  # table talk (``net.session.features.chat``)
@@ -159,6 +160,7 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay, HostDeadlines,
         self._tails: dict[int, list[Entry]] = {}  # a seat's own entries at the end of a supply
         self._turns: list[tuple[int, int, Request]] = []  # hellos waiting for a code check
         self._init_agreement()  # the echo's (``net.session.machines.echo``)
+        self._init_relay()  # the relay at once's (``net.session.machines.relay``)
 
     # -- the sans-IO surface ------------------------------------------------------------------
 

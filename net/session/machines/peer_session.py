@@ -108,6 +108,7 @@ class PeerSession(PeerAgreement, PeerRelay):
         self.agreement = Agreement()
         self._gated: Entry | None = None
         self._init_agreement()
+        self._init_relay()
         self._sync_to = 0
         self._bye = ""  # a bye the host sent before it answered this connection's hello
         #: when the latest entry reached this seat live (not in a rejoin's backlog), or None
@@ -182,7 +183,7 @@ class PeerSession(PeerAgreement, PeerRelay):
         self._pending = None
         self._posted = None
         self._gated = None  # it goes out again from the journal (``held``)
-        self.__dict__["_pending_in"] = None  # the host sends what is still pending again
+        self._pending_in = None  # the host sends what is still pending again
         self.agreement.sent = 0  # acknowledged again once back: the host may have restarted
         self._go(Step.RECONNECTED)
 

@@ -131,28 +131,30 @@ class HostRelay:
 
         def _wire(self, entry: Entry) -> dict[str, bytes]: ...
 
-    def _relay_state(self) -> dict[str, Any]:
-        state: dict[str, Any] = self.__dict__.setdefault("_pending_relay", {"pending": None, "waiting": []})
-        return state
+    #: the entry relayed and not yet settled, if any
+    pending: Pending | None
+    #: the posts that came while an entry was pending (taken once it is settled)
+    _waiting_posts: list[tuple[int, Request]]
+    #: the pending entry being confirmed now (sent as ``confirm``, not ``entry``)
+    _confirming: Entry | None
 
-    @property
-    def pending(self) -> Pending | None:
-        """The entry relayed and not yet settled, if any."""
-        p: Pending | None = self._relay_state()["pending"]
-        return p
+    def _init_relay(self) -> None:
+        self.pending = None
+        self._waiting_posts = []
+        self._confirming = None
 
     def _wait_post(self, conn: int, req: Request) -> bool:
         """Keep a post that came while an entry is pending (answered once it is settled)."""
         if self.pending is None:
             return False
-        self._relay_state()["waiting"].append((conn, req))
+        self._waiting_posts.append((conn, req))
         return True
 
     def _relay_pending(self, conn: int, req: Request, entry: Entry) -> None:
         """Relay ``entry`` (past ``check_frame``) at once, pending, and check it beside."""
         table = self.table
         check = check_pool().submit(table._check, entry)
-        self._relay_state()["pending"] = Pending(conn, req.msgid, entry, check)
+        self.pending = Pending(conn, req.msgid, entry, check)
         # first to its author (its post is answered once settled), then to the seat after it
         self._broadcast("entry", entry.to_wire(), first=(entry.author,))
 
@@ -163,9 +165,8 @@ class HostRelay:
         return self.take_output()
 
     def _settle_pending(self, wait: bool = False) -> None:
-        state = self._relay_state()
-        while (p := state["pending"]) is not None and (wait or p.check.done()):
-            state["pending"] = None
+        while (p := self.pending) is not None and (wait or p.check.done()):
+            self.pending = None
             try:
                 change = p.check.result()
             except CheatDetected as e:
@@ -176,7 +177,7 @@ class HostRelay:
                                                       E_INTERNAL))
             else:
                 self._confirm(p, change)
-            waiting, state["waiting"] = state["waiting"], []
+            waiting, self._waiting_posts = self._waiting_posts, []
             for conn, req in waiting:
                 c = self.conns.get(conn)
                 if c is not None and not c.closed:
@@ -190,11 +191,11 @@ class HostRelay:
         except (CheatDetected, RemoteProtocolError) as e:  # a check left to ``accept``
             self._withdraw(p, e)
             return
-        self._relay_state()["confirming"] = p.entry
+        self._confirming = p.entry
         try:
             self._relay(p.entry)  # the record, the chat, the turn, the end: as any entry
         finally:
-            self._relay_state()["confirming"] = None
+            self._confirming = None
         self._respond(p.conn, p.msgid, {"seq": p.entry.seq})
 
     def _send_entry(self, entry: Entry) -> None:
@@ -203,7 +204,7 @@ class HostRelay:
         is answered), then to the seat that writes next."""
         first = (entry.author, self.table.writer())
         wire = self._wire(entry)
-        if self._relay_state().get("confirming") is entry:
+        if self._confirming is entry:
             self._broadcast("confirm", {"n": entry.seq + 1, "ack": wire["ack"]}, first=first)
         else:
             self._broadcast("entry", wire, first=first)
@@ -231,6 +232,11 @@ class PeerRelay:
 
     table: Any
     evidence_folder: Path | None  # the agreement's: where evidence is kept
+    #: the pending entry for this reader's next place and its check's result, if any
+    _pending_in: tuple[Entry, Any] | None
+
+    def _init_relay(self) -> None:
+        self._pending_in = None
 
     if TYPE_CHECKING:  # the session's and the agreement's
         def _fail(self, error: Exception) -> None: ...
@@ -250,7 +256,7 @@ class PeerRelay:
     def _on_pending(self, entry: Entry) -> None:
         """A pending entry for the next place: checked now, applied on ``confirm``."""
         t = self.table
-        held = self.__dict__.get("_pending_in")
+        held = self._pending_in
         if held is not None and held[0] != entry:
             raise Fault(f"the host relayed entry {entry.seq} before it settled entry "
                         f"{held[0].seq}; join again")
@@ -268,15 +274,15 @@ class PeerRelay:
             result = e
         except RemoteProtocolError as e:  # malformed, out of order, forged: nobody signed it
             result = e  # as relayed yet: judged by the host's word on it
-        self.__dict__["_pending_in"] = (entry, result)
+        self._pending_in = (entry, result)
 
     def _take_pending(self, n: Any) -> tuple[Entry, Any]:
-        held = self.__dict__.get("_pending_in")
+        held = self._pending_in
         if held is None or held[0].seq + 1 != n:
             raise Fault(f"the host settled entry {n - 1 if type(n) is int else n!r}, which it "
                         "did not relay to this seat (an entry withheld, or lost); join again")
-        self.__dict__["_pending_in"] = None
-        return held  # type: ignore[no-any-return]
+        self._pending_in = None
+        return held
 
     def _on_confirm(self, m: dict[str, Any]) -> None:
         t = self.table
