@@ -45,3 +45,30 @@ def test_an_in_process_seat_keeps_its_seat_against_a_second_one_with_its_key():
     assert first.state == "lobby"
     assert old in runner.peers and old in host.conns
     assert host.seats[0].conn == old and len(host.seats) == 1
+
+
+async def test_what_follows_a_check_on_the_worker_thread_runs_in_the_serving_context():
+    """A relayed entry's check ends on a worker thread; the host settles it on its loop in the
+    context it serves from, so what a change opens (a screen of the app that runs the loop)
+    finds that app. Settled in the worker's context, a rematch's table opened without one."""
+    import asyncio
+    import contextvars
+    import random
+
+    where: contextvars.ContextVar[str] = contextvars.ContextVar("where", default="a worker")
+    where.set("the host's loop")
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici",
+                       entry.rules.make_config(3, {"short_game": True}))
+    runner = HostRunner(host)
+    seen: list[str] = []
+    runner.on_change = lambda: seen.append(where.get())
+    seats = [PeerSession(Identity.generate(), name, auto_ready=True) for name in ("a", "b", "c")]
+    for i, seat in enumerate(seats):
+        runner.add_local(seat, entry.make_bot("greedy", random.Random(i)))
+    for _ in range(2000):  # a hang guard: the game ends in a few hundred settles
+        if host.finished:
+            break
+        await asyncio.sleep(0.005)
+    assert host.finished and seen
+    assert set(seen) == {"the host's loop"}

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import ctypes
 import logging
 from typing import Any
@@ -170,7 +171,11 @@ class HostRunner(MemoryLink):
             self.pump()
             return
         self._watched = p
-        p.check.add_done_callback(lambda _: loop.call_soon_threadsafe(self._settled))
+        # the check ends on a worker thread: settle in this context (a screen opened by what
+        # follows must find the app that runs this loop)
+        here = contextvars.copy_context()
+        p.check.add_done_callback(
+            lambda _: loop.call_soon_threadsafe(self._settled, context=here))
 
     def _settled(self) -> None:
         self.deliver(self.host.settle())
