@@ -75,6 +75,9 @@ async def _walk(ui, pilot, app, until):
         if isinstance(screen, GuideNote):
             table = app.screen_stack[-2]
             kinds = {getattr(a, "kind", "") for a in table.view.legal}
+            title = screen.notes[0][0]
+            await ui.until(pilot, lambda: title in ui.text(app),
+                           what="the note drawn")  # a loaded machine draws it a moment later
             seen.append(([t for t, _ in screen.notes], ui.text(app), kinds))
             await pilot.press("enter")
             await ui.until(pilot, lambda: not isinstance(app.screen, GuideNote), what="the note closed")
