@@ -388,7 +388,6 @@ async def test_host_form_asks_whether_to_resume_an_unfinished_game_or_host_a_new
         assert f"--code {old}" not in text(app)
 
 
-@pytest.mark.xfail(strict=False, reason="known: the damaged-record line is cut short on the form after the last merges; under investigation")
 async def test_host_form_offers_a_players_record_when_the_hosts_own_is_damaged(profile):
     """A record that lost its game (its entries garbled) is said damaged, and the question
     offers to take the game from a player's record; a file that does not check out is refused
@@ -418,4 +417,7 @@ async def test_host_form_offers_a_players_record_when_the_hosts_own_is_damaged(p
         await pilot.click("#from")
         await until(pilot, lambda: isinstance(app.screen, HostScreen), "back on the form")
         await until(pilot, lambda: "nothing was resumed" in text(app), "the refusal")
-        assert "garbled.palazzo does not" in text(app) and "Cannot go on" in text(app)
+        # the notice wraps where the path (a temporary folder) ends: read it as one line
+        said = " ".join(text(app).replace("│", " ").split())
+        assert "garbled.palazzo does not check out, nothing was resumed" in said
+        assert "Cannot go on" in said
