@@ -51,6 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from net.deck import fair_deck, group  # noqa: E402
 from net.deck import shuffle_proof as sp  # noqa: E402
+from net.deck.checks import check_beside  # noqa: E402
 from net.deck.cipher import CardTable, apply_draw, fresh_draw, public_mask  # noqa: E402
 from net.deck.edwards import EDWARDS25519  # noqa: E402
 from net.deck.fair_deck import FairDeck  # noqa: E402
@@ -282,9 +283,6 @@ def critical_path(steps: dict[str, float], seats: int = 6) -> tuple[float, float
 def _peer_process(conn: Any, table: LocalTable, seat: int, defer: bool) -> None:
     """A peer: its decks, fed commands and messages through a pipe, in order. ``defer``: it
     takes a shuffle at once and checks its proof in a worker thread."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    checker = ThreadPoolExecutor(1)
     peer = table.peers[seat]
     tables = {"condottiere": CONDOTTIERE, "medici": MEDICI}
     decks: dict[str, FairDeck] = {}
@@ -301,10 +299,7 @@ def _peer_process(conn: Any, table: LocalTable, seat: int, defer: bool) -> None:
             author, msg, context = args
             deck = decks[msg["deck"]]
             deck.receive(author, msg, context, defer=defer)
-            for check in deck.unchecked:
-                if not check.queued:
-                    check.queued = True
-                    checker.submit(check.run)
+            check_beside(deck.unchecked)  # the worker thread a seat's table uses
         elif cmd == "deal":  # deal_to: {seat: count}; answer my shares for the others' cards
             deck_id, deal_to, context = args
             mine = []

@@ -13,11 +13,19 @@ Rules:
   before it deals a card or makes a decryption share (``require_checked``): whatever a caller
   does with the checks, no card is dealt and no share made until every proof of the chain holds,
   and the first bad one names its author.
+* ``run_all(checks)`` runs several checks, in the order given, as ``run`` runs each: those still
+  to do are first checked together (``together``: every equation of every proof as one random
+  linear combination, ``shuffle_proof.verify_all``, so that a pile between two shuffles, the
+  generators and the key are multiplied once for all of them); if that holds, each is done;
+  if not, nothing is decided, and each is checked on its own, in order, so the first bad one
+  names its author as ``run`` would. A check another thread is running is left to it.
 * ``check_beside(checks)`` hands every check not yet done nor queued to this process's one
   worker thread (made on first use; one for every table of the process, so a host's bots share
-  it). A check that fails there keeps its error for ``run``: the worker never raises, and a
-  check it could not finish is run again by the caller. ``where`` (set by a caller) is the place
-  of the message in the caller's record, named in the error instead of ``"shuffle"``.
+  it), which runs everything queued since it last looked with ``run_all``: checks that arrive
+  while it is busy are checked together. A check that fails there keeps its error for ``run``:
+  the worker never raises, and a check it could not finish is run again by the caller.
+  ``where`` (set by a caller) is the place of the message in the caller's record, named in the
+  error instead of ``"shuffle"``.
 * ``SHUFFLES_CHECKED`` remembers the digests of the shuffles this process has seen pass, so that
   several tables in one process (a host and its bots) check each proof once. The digest covers
   every input of the check. ``size = 0`` turns it off (a benchmark of every peer's own work).
@@ -26,6 +34,7 @@ Rules:
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -100,15 +109,65 @@ class ShuffleCheck:
             raise CheatDetected(self._error.seat, self._error.step, self._error.reason)
 
 
+def together(checks: Iterable[ShuffleCheck]) -> None:
+    """Check every one of ``checks`` not yet done (nor running in another thread) together, when
+    there are two or more of one group: all are done if every proof holds; else nothing changes
+    (``run`` then names the bad one)."""
+    held: list[ShuffleCheck] = []
+    try:
+        for check in checks:
+            if check.done or not check._lock.acquire(blocking=False):
+                continue
+            if check.done or (held and check._group is not held[0]._group):
+                check._lock.release()
+                continue
+            held.append(check)
+        if len(held) > 1 and sp.verify_all([c._args for c in held], group=held[0]._group):
+            for check in held:
+                check.done = True
+                if SHUFFLES_CHECKED.size:
+                    SHUFFLES_CHECKED.add(check._digest)
+    finally:
+        for check in held:
+            check._lock.release()
+
+
+def run_all(checks: Sequence[ShuffleCheck]) -> None:
+    """Run ``checks`` in order, as ``run`` runs each (``CheatDetected`` for the first bad one),
+    those still to do checked together first."""
+    together(checks)
+    for check in checks:
+        check.run()
+
+
 _worker: ThreadPoolExecutor | None = None
 _worker_lock = threading.Lock()
+_queue: list[ShuffleCheck] = []  # handed to the worker, not yet taken by it
 
 
-def _run_quietly(check: ShuffleCheck) -> None:
+def _forget_worker() -> None:
+    global _worker
+    _worker = None  # a child process has none of its parent's threads: it makes its own
+    _queue.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_worker)
+
+
+def _run_queued() -> None:
+    with _worker_lock:
+        checks = list(_queue)
+        _queue.clear()
     try:
-        check.run()
-    except Exception:  # kept in the check (or left for the caller to run again)
+        together(checks)
+    except Exception:  # each is run on its own below
         pass
+    for check in checks:
+        try:
+            check.run()
+        except Exception:  # kept in the check (or left for the caller to run again)
+            pass
 
 
 def check_beside(checks: Iterable[ShuffleCheck]) -> None:
@@ -121,5 +180,6 @@ def check_beside(checks: Iterable[ShuffleCheck]) -> None:
         with _worker_lock:
             if _worker is None:
                 _worker = ThreadPoolExecutor(1, thread_name_prefix="palazzo-proofs")
-        check.queued = True
-        _worker.submit(_run_quietly, check)
+            check.queued = True
+            _queue.append(check)
+            _worker.submit(_run_queued)

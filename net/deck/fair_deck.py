@@ -72,7 +72,7 @@ from net.deck import group as g
 from net.deck import proofs as dp
 from net.deck import shuffle_proof as sp
 from net.deck.checks import SHUFFLES_CHECKED as SHUFFLES_CHECKED
-from net.deck.checks import ShuffleCheck
+from net.deck.checks import ShuffleCheck, run_all
 from net.deck.events import CARD_BYTES, HANDLE_BYTES
 from net.deck.events import CardKnown as CardKnown
 from net.deck.events import CardOpened as CardOpened
@@ -219,10 +219,10 @@ class FairDeck:
 
     def require_checked(self) -> None:
         """Check every shuffle proof still pending, in chain order (each once: those a worker
-        thread ran are not run again); ``CheatDetected`` naming the first bad one's author.
+        thread ran are not run again; the others together, ``net.deck.checks.run_all``);
+        ``CheatDetected`` naming the first bad one's author.
         Every deal and every share comes after this."""
-        for check in self._unchecked:
-            check.run()
+        run_all(self._unchecked)
         self._unchecked = []
 
     def missing_shares(self, handle: int) -> list[int]:

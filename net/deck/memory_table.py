@@ -10,8 +10,9 @@ from the operating system. ``cpu[seat]`` adds up the processor time spent in eac
 that peer's own machine would spend), for the benchmark.
 
 ``defer=True`` plays the shuffles as a session may: each peer takes a shuffle once its points are
-checked (``FairDeck.receive(..., defer=True)``) and its proof is checked in a worker thread while
-the next seat shuffles; every deck checks every proof of its chain before the first deal.
+checked (``FairDeck.receive(..., defer=True)``) and its proof is checked in the process's worker
+thread (``net.deck.checks.check_beside``, shared by every peer of the table) while the next seat
+shuffles; every deck checks every proof of its chain before the first deal.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ import os
 import random
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
 from net.deck import group as g
+from net.deck.checks import check_beside
 from net.deck.cipher import CardTable
 from net.deck.fair_deck import Event, FairDeck
 from net.deck.keys import PublicKeys, key_message
@@ -51,7 +52,6 @@ class LocalTable:
     ) -> None:
         self.rng = rng
         self.defer = defer
-        self._checker = ThreadPoolExecutor(1) if defer else None
         self.game_id = game_id
         self.tamper = tamper
         self.context = hashlib.sha256(b"transcript:" + game_id).digest()
@@ -92,10 +92,8 @@ class LocalTable:
             receive = functools.partial(deck.receive, defer=self.defer)
             for e in self._timed(p.seat, receive, author, msg, context):
                 p.events.append((deck_id, e))
-            for check in deck.unchecked:
-                if self._checker is not None and not check.queued:  # checked beside the game
-                    check.queued = True
-                    self._checker.submit(check.run)
+            if self.defer:  # checked beside the game, as a seat's table does
+                check_beside(deck.unchecked)
         self.context = hashlib.sha256(context + repr((author, msg)).encode()).digest()
 
     def shuffle(self, deck_id: str) -> None:

@@ -362,6 +362,30 @@ def prove(
 # -- checking --------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Claim:
+    """A proof read against its statement: what the checks sum."""
+
+    key: bytes
+    inputs: Sequence[Ciphertext]
+    outputs: Sequence[Ciphertext]
+    p: ShuffleProof
+    u: list[int]
+    c: int
+
+
+def _read(key: bytes, inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], proof: object,
+          context: bytes) -> _Claim:
+    """The proof cut into its fields with its challenges; ``ShuffleProofError`` (format)."""
+    n = len(inputs)
+    if not n or len(outputs) != n:
+        raise ShuffleProofError(f"format: {n} cards shuffled into {len(outputs)}")
+    p = ShuffleProof.decode(proof, n)
+    statement = _statement(key, inputs, outputs, context)
+    d, u = _challenges(statement, p.commitments)
+    return _Claim(key, inputs, outputs, p, u, _challenge(d, p.chain, p.t, p.t_hat))
+
+
 def verify(
     key: bytes, inputs: Sequence[Ciphertext], outputs: Sequence[Ciphertext], proof: object,
     context: bytes, *, group: g.Group = g.RISTRETTO255,
@@ -369,16 +393,11 @@ def verify(
     """Check that ``outputs`` is a shuffle of ``inputs`` (checked points) under ``key``, bound
     to ``context``; raise ``ShuffleProofError`` naming the first check that fails. The outputs'
     points may come from outside: each is checked here."""
-    n = len(inputs)
-    if not n or len(outputs) != n:
-        raise ShuffleProofError(f"format: {n} cards shuffled into {len(outputs)}")
-    p = ShuffleProof.decode(proof, n)
-    statement = _statement(key, inputs, outputs, context)
-    d, u = _challenges(statement, p.commitments)
-    c = _challenge(d, p.chain, p.t, p.t_hat)
-    if BATCHED and _batch_holds(group, key, inputs, outputs, p, u, c):
+    claim = _read(key, inputs, outputs, proof, context)
+    if BATCHED and _holds(group, [claim]):
         return
-    expected = _recompute(group, key, inputs, outputs, p, u, c)
+    p, n = claim.p, len(inputs)
+    expected = _recompute(group, key, inputs, outputs, p, claim.u, claim.c)
     names = [T1, T2, T3, T4, T4, *(T_HAT.format(i) for i in range(1, n + 1))]
     labels = ["t1", "t2", "t3", "t4,1", "t4,2", *(f"t-hat {i}" for i in range(1, n + 1))]
     sent = [*p.t, *p.t_hat]
@@ -390,6 +409,22 @@ def verify(
             raise ShuffleProofError(f"format: {labels[k]}: {e}") from None
     if wrong:
         raise ShuffleProofError(names[wrong[0]])
+
+
+def verify_all(
+    statements: Sequence[tuple[bytes, Sequence[Ciphertext], Sequence[Ciphertext], object, bytes]],
+    *, group: g.Group = g.RISTRETTO255,
+) -> bool:
+    """Whether every proof of ``statements`` (each ``(key, inputs, outputs, proof, context)`` as
+    ``verify`` takes them) holds, every equation of every proof checked as one random linear
+    combination (``_holds``): a pile that is one shuffle's output and the next one's input, the
+    generators, the key and ``G`` are multiplied once for them all. ``False`` if any fails, or
+    any point is no point: ``verify`` each one to name it. Never raises for bad input."""
+    try:
+        claims = [_read(*s) for s in statements]
+    except ShuffleProofError:
+        return False
+    return bool(claims) and _holds(group, claims)
 
 
 def _recompute(group: g.Group, key: bytes, inputs: Sequence[Ciphertext],
@@ -430,50 +465,56 @@ def _recompute(group: g.Group, key: bytes, inputs: Sequence[Ciphertext],
     ]
 
 
-def _batch_holds(group: g.Group, key: bytes, inputs: Sequence[Ciphertext],
-                 outputs: Sequence[Ciphertext], p: ShuffleProof, u: Sequence[int],
-                 c: int) -> bool:
-    """Whether every equation holds, ``t1``, ``t2``, ``t3`` and the ``t-hat`` ones checked as one
-    random linear combination (weights ``w1``, ``w2``, 1 and ``w_i``, fresh from the operating
-    system, unknown to the prover: a false proof passes with probability about ``N/L``). Their
-    terms share points, each multiplied once: ``G`` (one fixed-base multiplication for ``N +
-    3``), ``c_j``, ``h_i`` and ``chat_i``. Every point from outside is checked where it is first
-    multiplied, in ``_recompute``'s order; ``False`` sends the caller to the plain checks."""
-    L, n = g.L, len(inputs)
-    s1, s2, s3, s4 = p.s
-    minus_c = -c % L
-    w1, w2 = g.random_scalar(), g.random_scalar()
-    w = [g.random_scalar() for _ in range(n)]
-    u_product = 1
-    for uj in u:
-        u_product = u_product * uj % L
-    c_terms = [_checked(group, minus_c * (uj + w1) % L, cj, f"permutation commitment {j}")
-               for j, (uj, cj) in enumerate(zip(u, p.commitments, strict=True), 1)]
-    chain_k = [(w[i + 1] * p.s_prime[i + 1] - w[i] * c) % L for i in range(n - 1)]
-    chain_k.append(-(w2 + w[-1]) * c % L)
-    chain_terms = [_checked(group, k, ch, f"commitment chain {i}")
-                   for i, (k, ch) in enumerate(zip(chain_k, p.chain, strict=True), 1)]
-    pairs = list(enumerate(zip(p.s_prime, outputs, strict=True)))
-    a_out = [_checked(group, k, ct.c2, f"masked card {j}") for j, (k, ct) in pairs]
-    b_out = [_checked(group, k, ct.c1, f"masked card {j}") for j, (k, ct) in pairs]
-    cu = [minus_c * uj % L for uj in u]
-    a_in = [*zip(cu, [ct.c2 for ct in inputs], strict=True), (-s4, key)]
-    b_in = [*zip(cu, [ct.c1 for ct in inputs], strict=True), (-s4, group.BASE)]
-    if (_sum(group, [*a_out, _combination(group, a_in)]) != p.t[3]
-            or _sum(group, [*b_out, _combination(group, b_in)]) != p.t[4]):
-        return False
-    try:
-        sent = [_checked(group, -k % L, t, "t") for k, t in ((w1, p.t[0]), (w2, p.t[1]))]
-        sent.append(_checked(group, L - 1, p.t[2], "t"))
-        sent += [_checked(group, -k % L, t, "t") for k, t in zip(w, p.t_hat, strict=True)]
-    except ShuffleProofError:
-        return False  # named by the plain checks
-    hs = generators(n, group)
-    base = (w1 * s1 + w2 * s2 + s3 + sum(k * sh for k, sh in zip(w, p.s_hat, strict=True))) % L
-    h_terms = [((k + w1 * c) % L, hi) for k, hi in zip(p.s_prime, hs, strict=True)]
-    h_terms.append(((w2 * c * u_product + w[0] * p.s_prime[0]) % L,
-                    chain_base(group)))
-    total = _sum(group, [group.base_mul(base), *c_terms, *chain_terms,
-                         _combination(group, h_terms), *sent])
-    return total == group.IDENTITY
+def _holds(group: g.Group, claims: Sequence[_Claim]) -> bool:
+    """Whether every equation of every claim holds, as one random linear combination: each
+    equation (``t1``, ``t2``, ``t3``, ``t4,1``, ``t4,2``, every ``t-hat``) of each claim weighted by
+    its own scalar, fresh from the operating system and unknown to any prover, so that a false
+    equation passes with probability ``1/L``. Terms on one point are merged before it is
+    multiplied: ``G`` once (fixed-base) for everything, and each other point once, whatever its
+    roles (the generators, the key, a pile between two claims). Every point goes through
+    ``mul_checked``; one that is no point (or the identity) gives ``False``."""
+    L = g.L
+    terms: dict[bytes, int] = {}
+    base = 0
 
+    def put(k: int, point: bytes) -> None:
+        terms[point] = terms.get(point, 0) + k
+
+    for cl in claims:
+        p, u, c, n = cl.p, cl.u, cl.c, len(cl.inputs)
+        s1, s2, s3, s4 = p.s
+        w1, w2, w3, w4, w5 = (g.random_scalar() for _ in range(5))
+        v = [g.random_scalar() for _ in range(n)]
+        u_product = 1
+        for uj in u:
+            u_product = u_product * uj % L
+        base += w1 * s1 + w2 * s2 + w3 * s3 - w5 * s4 + sum(
+            vi * sh for vi, sh in zip(v, p.s_hat, strict=True))
+        for uj, cj in zip(u, p.commitments, strict=True):  # t1 and t3
+            put(-c * (w1 + w3 * uj), cj)
+        hs = generators(n, group)
+        for sp_i, hi in zip(p.s_prime, hs, strict=True):  # t1 and t3
+            put(c * w1 + w3 * sp_i, hi)
+        put(w2 * c * u_product + v[0] * p.s_prime[0], chain_base(group))  # t2, that_1
+        for i in range(n - 1):  # that_i and that_{i+1}
+            put(v[i + 1] * p.s_prime[i + 1] - v[i] * c, p.chain[i])
+        put(-(w2 + v[-1]) * c, p.chain[-1])  # t2 and that_N
+        for sp_i, ct in zip(p.s_prime, cl.outputs, strict=True):  # t4,1 and t4,2
+            put(w4 * sp_i, ct.c2)
+            put(w5 * sp_i, ct.c1)
+        for uj, ct in zip(u, cl.inputs, strict=True):
+            put(-w4 * c * uj, ct.c2)
+            put(-w5 * c * uj, ct.c1)
+        put(-w4 * s4, cl.key)
+        for k, t in zip((w1, w2, w3, w4, w5), p.t, strict=True):
+            put(-k, t)
+        for vi, t in zip(v, p.t_hat, strict=True):
+            put(-vi, t)
+    base += terms.pop(group.BASE, 0)
+    total = group.base_mul(base % L)
+    try:
+        for point, k in terms.items():
+            total = group.add(total, group.mul_checked(k % L, point))
+    except g.InvalidPoint:
+        return False
+    return total == group.IDENTITY

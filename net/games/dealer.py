@@ -62,7 +62,7 @@ from typing import Generic
 
 from engine.core import UNKNOWN, A, C, GameAction, GameConfig, GameState, S
 from net.deck import group as g
-from net.deck.checks import check_beside
+from net.deck.checks import check_beside, together
 from net.deck.cipher import CardTable
 from net.deck.fair_deck import CardOpened, DeckFault, FairDeck, pack_handles, unpack_handles
 from net.deck.keys import PublicKeys, key_message, read_key_message
@@ -121,6 +121,9 @@ class FairDealer(Generic[S, A, C]):
         self.lots = 0
         #: take shuffles once their points are checked and check their proofs beside the game
         self.defer = False
+        #: hand those proofs to the worker thread (``check_beside``); ``False``: they wait for
+        #: ``require_checked`` (``palazzo verify``, one thread: a chain's proofs checked together)
+        self.beside = True
 
     # -- what each game says ------------------------------------------------------------------
 
@@ -229,6 +232,7 @@ class FairDealer(Generic[S, A, C]):
             planned = self.plan(view)
             if not planned:
                 return self._immediate(view)
+            self.require_checked()  # every deck's pending proofs together, before any deal
             for deck, to in planned:
                 self.pending.append(Pending(deck, self.decks[deck].deal(to), to))
         p = self.pending[0]
@@ -306,12 +310,16 @@ class FairDealer(Generic[S, A, C]):
         self.regiven = [p for p in self.regiven if self.decks[p.deck].missing_shares(p.handle)]
 
     def require_checked(self) -> None:
-        """Check every proof still pending, of every deck (``FairDeck.require_checked``)."""
+        """Check every proof still pending, of every deck (``FairDeck.require_checked``), those
+        of all the decks together first (``net.deck.checks.together``)."""
+        together([c for deck in self.decks.values() for c in deck.unchecked])
         for deck in self.decks.values():
             deck.require_checked()
 
     def check_beside(self) -> None:
         """Hand every proof taken unchecked to the worker thread (``net.deck.checks``)."""
+        if not self.beside:
+            return
         for deck in self.decks.values():
             check_beside(deck.unchecked)
 

@@ -871,9 +871,11 @@ def test_a_proof_checked_in_a_worker_is_not_checked_again_before_the_deal(monkey
     from net.deck import fair_deck
 
     fair_deck.SHUFFLES_CHECKED.size, size = 0, fair_deck.SHUFFLES_CHECKED.size
-    calls = []
-    real = sp.verify
+    calls = []  # the context of each proof checked, alone or with others
+    real, real_all = sp.verify, sp.verify_all
     monkeypatch.setattr(sp, "verify", lambda *a, **kw: (calls.append(a[-1]), real(*a, **kw))[1])
+    monkeypatch.setattr(sp, "verify_all", lambda s, **kw: (
+        calls.extend(x[-1] for x in s), real_all(s, **kw))[1])
     try:
         t = LocalTable(3, game_id=b"checked once", rng=random.Random(5), defer=True)
         t.new_deck("d", TABLE, range(9))

@@ -445,3 +445,85 @@ def test_checked_multiplication_refuses_what_decode_point_refuses():
     assert g.mul_checked(0, p) == g.IDENTITY
     with pytest.raises(g.InvalidPoint):
         g.mul_checked(3, p[:31])
+
+
+# -- several proofs checked together ---------------------------------------------------------
+
+
+def chain_of_shuffles(shuffles=3):
+    """Honest shuffles in turn, each of the pile the one before made: their statements, as
+    ``verify`` takes them (key, inputs, outputs, proof, context)."""
+    pile, statements = INPUTS, []
+    for k in range(shuffles):
+        context = CTX + bytes([k])
+        outputs, proof, _ = proved(pile, seed=bytes([k + 1]) * 32, context=context)
+        statements.append((KEY, pile, outputs, proof, context))
+        pile = outputs
+    return statements
+
+
+def test_the_proofs_of_a_chain_checked_together_hold():
+    statements = chain_of_shuffles()
+    assert sp.verify_all(statements)
+    assert sp.verify_all(statements[1:2])
+    assert sp.verify_all(statements + statements)  # the same proof twice: still every equation
+    assert not sp.verify_all([])
+
+
+TAMPERED = [("s", 1), ("s", 3), ("s", 4), ("shat", 1), ("shat", N), ("s'", 2), ("c", 1),
+            ("chat", N), ("t", 2), ("t", 5), ("that", 3)]
+
+
+@pytest.mark.parametrize("bad", range(3))
+@pytest.mark.parametrize("field, i", TAMPERED)
+def test_one_false_proof_among_proofs_checked_together_fails_them_all(bad, field, i):
+    """A proof with one response or one commitment changed, first, in the middle or last of
+    the chain: the proofs checked together do not hold, and checked alone only that one fails."""
+    statements = chain_of_shuffles()
+    key, inputs, outputs, proof, context = statements[bad]
+    at = offset(field, i)
+    if field in ("s", "shat", "s'"):
+        item = ((int.from_bytes(proof[at:at + 32], "little") + 1) % g.L).to_bytes(32, "little")
+    else:
+        item = g.add(proof[at:at + 32], g.BASE)
+    statements[bad] = (key, inputs, outputs, put(proof, at, item), context)
+    assert not sp.verify_all(statements)
+    for k, statement in enumerate(statements):
+        if k == bad:
+            with pytest.raises(sp.ShuffleProofError):
+                sp.verify(*statement)
+        else:
+            sp.verify(*statement)
+
+
+def test_a_pile_that_is_not_the_one_proved_fails_proofs_checked_together():
+    """Each proof honest for its own statement, yet the second shuffle claims a pile the first
+    did not make (two of its cards swapped): the statements as given do not hold together."""
+    statements = chain_of_shuffles()
+    key, inputs, outputs, proof, context = statements[1]
+    swapped = [inputs[1], inputs[0], *inputs[2:]]
+    statements[1] = (key, swapped, outputs, proof, context)
+    assert not sp.verify_all(statements)
+
+
+@pytest.mark.parametrize("bad, words", BAD_POINTS)
+@pytest.mark.parametrize("where", ["output", "proof"])
+def test_a_point_that_is_no_point_fails_proofs_checked_together(bad, words, where):
+    """Never an exception: a pile between two shuffles, or a point of a proof, that is no
+    point of the group makes the proofs checked together fail."""
+    statements = chain_of_shuffles()
+    key, inputs, outputs, proof, context = statements[1]
+    if where == "output":
+        outputs = [dc.Ciphertext(outputs[0].c1, bad), *outputs[1:]]
+        after = statements[2]
+        statements[2] = (after[0], outputs, *after[2:])
+    else:
+        proof = put(proof, offset("chat", 2), bad)
+    statements[1] = (key, inputs, outputs, proof, context)
+    assert not sp.verify_all(statements)
+
+
+def test_proofs_checked_together_refuse_a_malformed_proof_without_raising():
+    statements = chain_of_shuffles()
+    for proof in (None, b"", statements[0][3][:-1], "x"):
+        assert not sp.verify_all([*statements[:1], (*statements[1][:3], proof, statements[1][4])])

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from net.session.records.verify import Verdict, read_entries, verify_bytes, verify_file
 from net.wire.errors import HOST
 from net.wire.identity import Identity
-from net.wire.transcript import MAGIC, Entry, Transcript
+from net.wire.transcript import MAGIC, Entry, Transcript, pack
 from tui.cli import main
 
 GAMES = [("medici", 3, {}), ("condottiere", 3, {"hidden_cards": True})]
@@ -252,6 +252,29 @@ def test_a_shuffle_that_fails_its_proof_is_named_at_its_entry(finished):
     assert not v.ok and v.kind == "cheat" and v.seat == entry.author and v.step == entry.seq
     assert v.text == (f"cheat: Ada{entry.author} (seat {entry.author}) at entry {entry.seq}: "
                       "shuffle: t1: permutation commitment product")
+def test_a_bad_shuffle_is_named_before_a_fault_found_after_it(finished):
+    """verify takes a shuffle once its points are checked and checks the chain's proofs
+    together before the deal: a bad proof followed by an entry that breaks the chain is still
+    named first, at its own entry, as when each proof was checked at once."""
+    g, keys = signed_game(finished)
+    entries = g.host.table.transcript.entries
+    entry = next(e for e in entries
+                 if e.kind == "deck" and e.fields["msgs"][0]["type"] == "deck/shuffle")
+    msgs = [dict(m) for m in entry.fields["msgs"]]
+    proof = bytearray(msgs[0]["proof"])
+    proof[-32] ^= 1  # a response changed: every point valid, the proof false
+    msgs[0]["proof"] = bytes(proof)
+    fields = {k: v for k, v in entry.fields.items()
+              if k not in ("game", "seq", "prev", "author", "kind", "v")}
+    data = forge(g, keys, entry.seq, entry.author, "deck", **dict(fields, msgs=msgs))
+    after = entries[entry.seq + 1]  # the honest next entry: its chain is now broken
+    v = verify_bytes(data + pack([after.body, after.sig]))
+    assert not v.ok and v.kind == "cheat" and v.seat == entry.author and v.step == entry.seq
+    assert v.entries == entry.seq
+    assert v.text.startswith(f"cheat: Ada{entry.author} (seat {entry.author}) at entry "
+                             f"{entry.seq}: shuffle: ")
+
+
 def _resigned(g, keys, entry, **changes):
     """The honest record up to ``entry``, then ``entry`` with ``changes``, signed by its author."""
     header = ("v", "game", "seq", "prev", "author", "kind")

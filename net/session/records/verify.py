@@ -160,8 +160,10 @@ def verify_bytes(data: bytes) -> Verdict:
         try:
             table.accept(entry)
         except CheatDetected as c:
-            return _cheat(table, c, len(table.transcript))
+            return _cheat(table, _pending_cheat(table) or c, len(table.transcript))
         except RemoteProtocolError as e:
+            if (pending := _pending_cheat(table)) is not None:
+                return _cheat(table, pending, len(table.transcript))
             reason = str(e)
             for prefix, then in ((f"entry {entry.seq}: ", ""), (f"entry {entry.seq} ", "it ")):
                 if reason.startswith(prefix):
@@ -170,8 +172,14 @@ def verify_bytes(data: bytes) -> Verdict:
             return _rejected(f"rejected: entry {entry.seq}: {reason}", step=entry.seq,
                              entries=len(table.transcript), game=table.game)
         except Exception as e:  # signed by its author, yet beyond what the table can read
+            if (pending := _pending_cheat(table)) is not None:
+                return _cheat(table, pending, len(table.transcript))
             return _rejected(f"rejected: entry {entry.seq}: unreadable ({type(e).__name__}: {e})",
                              step=entry.seq, entries=len(table.transcript), game=table.game)
+        if table.dealer is not None and not table.dealer.defer:
+            table.dealer.defer, table.dealer.beside = True, False  # see _pending_cheat
+    if (pending := _pending_cheat(table)) is not None:
+        return _cheat(table, pending, len(table.transcript))
     n = len(table.transcript)
     if table.phase is not Phase.OVER:
         text = f"incomplete: the record stops at entry {n - 1} in phase {table.phase}"
@@ -193,6 +201,24 @@ def verify_bytes(data: bytes) -> Verdict:
     return Verdict(True, printable_line(text), "verified", None, None, n, table.game, talk)
 
 
+def _pending_cheat(table: Any) -> CheatDetected | None:
+    """The first shuffle whose proof fails among those taken and not yet checked, if any.
+
+    verify reads the shuffles as a seat does (``FairDealer.defer``), without the worker thread:
+    it takes a pile once its points are checked and checks the proofs of a chain together
+    (``net.deck.checks``) before the first card is dealt from it, so that a pile between two
+    shuffles, the generators and the key are multiplied once for them all. Every proof is still
+    checked in full, and a bad one is named at its entry (``CheatDetected.step``), before any
+    fault found at a later entry."""
+    if table.dealer is None:
+        return None
+    try:
+        table.dealer.require_checked()
+    except CheatDetected as c:
+        return c
+    return None
+
+
 def _rejected(text: str, step: int | str | None = None, entries: int = 0,
               game: str = "") -> Verdict:
     return Verdict(False, printable_line(text), "rejected", None, step, entries, game)
@@ -206,6 +232,8 @@ def _cheat(table: Any, c: CheatDetected, entries: int) -> Verdict:
     else:
         who = f"seat {c.seat}"
     text = f"cheat: {who} at {_where(c.step)}: {c.reason}"
+    if isinstance(c.step, int):  # a proof checked after its entry: the entries before it
+        entries = min(entries, c.step)
     return Verdict(False, printable_line(text), "cheat", c.seat, c.step, entries, table.game)
 
 
