@@ -20,9 +20,13 @@ Rules:
   if not, nothing is decided, and each is checked on its own, in order, so the first bad one
   names its author as ``run`` would. A check another thread is running is left to it.
 * ``check_beside(checks)`` hands every check not yet done nor queued to this process's one
-  worker thread (made on first use; one for every table of the process, so a host's bots share
-  it), which runs everything queued since it last looked with ``run_all``: checks that arrive
-  while it is busy are checked together. A check that fails there keeps its error for ``run``:
+  worker thread (``WORKER``, made on first use; one for every table of the process, so a host's
+  bots share it), which runs everything queued since it last looked as ``run_all`` does: checks
+  that arrive while it is busy are checked together. Its thread runs ``BEHIND`` nice levels
+  below the game's where the system sets a priority per thread (Linux): what a seat waits on
+  (its own shuffle, its shares, the screen) goes first on a busy machine, and the checks that
+  queue meanwhile are checked together, for less. A ``Worker`` of its own stands for another
+  machine's (the in-memory table gives one to each peer). A check that fails there keeps its error for ``run``:
   the worker never raises, and a check it could not finish is run again by the caller.
   ``where`` (set by a caller) is the place of the message in the caller's record, named in the
   error instead of ``"shuffle"``.
@@ -33,8 +37,10 @@ Rules:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -140,46 +146,67 @@ def run_all(checks: Sequence[ShuffleCheck]) -> None:
         check.run()
 
 
-_worker: ThreadPoolExecutor | None = None
-_worker_lock = threading.Lock()
-_queue: list[ShuffleCheck] = []  # handed to the worker, not yet taken by it
+#: how much lower the worker thread's scheduling priority is than the game's (its nice value
+#: above the process's, where the system sets it per thread: Linux)
+BEHIND = 10
 
 
-def _forget_worker() -> None:
-    global _worker
-    _worker = None  # a child process has none of its parent's threads: it makes its own
-    _queue.clear()
+def _behind() -> None:
+    """Lower this thread's scheduling priority (Linux: a thread is a task of its own)."""
+    if sys.platform.startswith("linux") and BEHIND:
+        with contextlib.suppress(OSError, AttributeError):
+            tid = threading.get_native_id()
+            os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + BEHIND)
 
 
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_worker)
+class Worker:
+    """A thread that checks what it is handed: everything queued since it last looked, together
+    (``together``, then ``run`` for each). Made on first use; ``WORKER`` is this process's."""
 
+    def __init__(self, name: str = "palazzo-proofs") -> None:
+        self.name = name
+        self._executor: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self._queue: list[ShuffleCheck] = []  # handed over, not yet taken
 
-def _run_queued() -> None:
-    with _worker_lock:
-        checks = list(_queue)
-        _queue.clear()
-    try:
-        together(checks)
-    except Exception:  # each is run on its own below
-        pass
-    for check in checks:
+    def forget(self) -> None:
+        """A child process has none of its parent's threads: it makes its own."""
+        self._executor = None
+        self._lock = threading.Lock()
+        self._queue = []
+
+    def submit(self, checks: Iterable[ShuffleCheck]) -> None:
+        for check in checks:
+            if check.done or check.queued:
+                continue
+            with self._lock:
+                if self._executor is None:
+                    self._executor = ThreadPoolExecutor(1, thread_name_prefix=self.name,
+                                                        initializer=_behind)
+                check.queued = True
+                self._queue.append(check)
+                self._executor.submit(self._run_queued)
+
+    def _run_queued(self) -> None:
+        with self._lock:
+            checks, self._queue = self._queue, []
         try:
-            check.run()
-        except Exception:  # kept in the check (or left for the caller to run again)
+            together(checks)
+        except Exception:  # each is run on its own below
             pass
+        for check in checks:
+            try:
+                check.run()
+            except Exception:  # kept in the check (or left for the caller to run again)
+                pass
 
 
-def check_beside(checks: Iterable[ShuffleCheck]) -> None:
-    """Check each of ``checks`` not yet done nor queued in this process's worker thread, in
-    the order given (see the module docstring)."""
-    global _worker
-    for check in checks:
-        if check.done or check.queued:
-            continue
-        with _worker_lock:
-            if _worker is None:
-                _worker = ThreadPoolExecutor(1, thread_name_prefix="palazzo-proofs")
-            check.queued = True
-            _queue.append(check)
-            _worker.submit(_run_queued)
+WORKER = Worker()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=WORKER.forget)
+
+
+def check_beside(checks: Iterable[ShuffleCheck], worker: Worker = WORKER) -> None:
+    """Check each of ``checks`` not yet done nor queued in ``worker`` (this process's, unless
+    given), in the order given (see the module docstring)."""
+    worker.submit(checks)

@@ -10,9 +10,8 @@ from the operating system. ``cpu[seat]`` adds up the processor time spent in eac
 that peer's own machine would spend), for the benchmark.
 
 ``defer=True`` plays the shuffles as a session may: each peer takes a shuffle once its points are
-checked (``FairDeck.receive(..., defer=True)``) and its proof is checked in the process's worker
-thread (``net.deck.checks.check_beside``, shared by every peer of the table) while the next seat
-shuffles; every deck checks every proof of its chain before the first deal.
+checked (``FairDeck.receive(..., defer=True)``) and its proof is checked in that peer's worker
+thread (``net.deck.checks.check_beside``) while the next seat shuffles; every deck checks every proof of its chain before the first deal.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import ParamSpec, TypeVar
 
 from net.deck import group as g
-from net.deck.checks import check_beside
+from net.deck.checks import Worker, check_beside
 from net.deck.cipher import CardTable
 from net.deck.fair_deck import Event, FairDeck
 from net.deck.keys import PublicKeys, key_message
@@ -60,6 +59,8 @@ class LocalTable:
                     for s, x in enumerate(secrets)]
         self.keys = PublicKeys.from_messages(game_id, messages, group=group)
         self.peers = [Peer(s, x) for s, x in enumerate(secrets)]
+        #: each peer's worker thread, as on a machine of its own (``defer``)
+        self.workers = [Worker(f"proofs-{s}") for s in range(seats)]
         self.cpu = [0.0] * seats
 
     def _bytes(self, n: int = 32) -> bytes:
@@ -93,7 +94,7 @@ class LocalTable:
             for e in self._timed(p.seat, receive, author, msg, context):
                 p.events.append((deck_id, e))
             if self.defer:  # checked beside the game, as a seat's table does
-                check_beside(deck.unchecked)
+                check_beside(deck.unchecked, self.workers[p.seat])
         self.context = hashlib.sha256(context + repr((author, msg)).encode()).digest()
 
     def shuffle(self, deck_id: str) -> None:
