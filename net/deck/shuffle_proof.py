@@ -43,10 +43,13 @@ each failure named (``ShuffleProofError.check``):
   ``t4,2 == -s4*G + sum s'_i*b'_i - c*sum u_j*b_j``;
 * ``t-hat i``: commitment chain, ``that_i == shat_i*G + s'_i*chat_{i-1} - c*chat_i``.
 
-The check takes ``t1``, ``t2``, ``t3`` and every ``t-hat`` as one random linear combination
-(``_batch_holds``: fresh weights from the operating system, so a false proof passes with
-probability about ``N/L``), which multiplies ``G`` and each chain point once for all of them;
-a proof that fails it is checked again equation by equation, so the failure named is the same.
+The check takes every equation as one random linear combination (``_holds``: each weighted by a
+scalar fresh from the operating system, so a false proof passes with probability about ``1/L``),
+which multiplies ``G`` and each chain point once for all of them; a proof that fails it is
+checked again equation by equation, so the failure named is the same. ``verify_all`` takes the
+equations of several proofs so: a pile that is one shuffle's output and the next one's input, the
+generators ``h_i`` and ``h``, the key and ``G`` are multiplied once for all of them (a caller checks
+each proof on its own, in order, to name one that fails).
 
 Before those, ``format``: the proof's length, every scalar canonical (below ``L``), and every point
 of the proof and of the output a point of the subgroup. A point is checked once, where it is first
@@ -91,8 +94,10 @@ offset                    bytes           field
 Cost (libsodium calls; on ristretto255 a variable-base multiplication costs about 3 fixed-base
 ones or 3.5 additions): proving ``3N + 3`` fixed-base and ``5N + 1`` variable-base multiplications and about
 ``6N`` additions (one variable-base multiplication fewer per card when every input's ``C1`` is
-``G``, as in a new deck); checking 2 fixed-base, ``8N + 5`` variable-base and about ``8N``
-additions, no separate point check (``N`` variable-base fewer for a new deck).
+``G``, as in a new deck); checking 1 fixed-base, ``8N + 7`` variable-base multiplications and as
+many additions, no separate point check (``N`` variable-base fewer for a new deck). ``K`` proofs of
+a chain checked together (``verify_all``): ``K(5N + 5) + 3N + 2`` of each (``N`` fewer for a new
+deck), so about ``5.5N`` a proof for the six shuffles of a 6-seat deal.
 """
 
 from __future__ import annotations
@@ -118,8 +123,8 @@ T4 = "t4: re-encryption"
 T_HAT = "t-hat {}: commitment chain"
 
 _P = g.POINT_BYTES
-#: check ``t1``, ``t2``, ``t3`` and every ``t-hat`` as one random linear combination (below); a
-#: proof that fails it is checked again equation by equation, to name the check it breaks
+#: check every equation as one random linear combination (``_holds``); a proof that fails it is
+#: checked again equation by equation, to name the check it breaks
 BATCHED = True
 
 
