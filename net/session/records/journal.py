@@ -68,13 +68,23 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import Any
-
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from typing import TYPE_CHECKING, Any
 
 from net.session.records.disk import Trouble
 from net.wire.errors import LocalProtocolError
 from net.wire.transcript import GAME_ID_SIZE, HASH_SIZE, NONCE_SIZE, Entry, pack, unpack
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+
+def _aead(key: bytes) -> ChaCha20Poly1305:
+    """ChaCha20-Poly1305 with ``key``, imported where a secret is sealed or opened: a process
+    that keeps none (``palazzo verify``, a watcher) does not load the cipher."""
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    return ChaCha20Poly1305(key)
+
 
 _FREE = b""  # a nonce contributed and not yet in a game
 _BOUND = GAME_ID_SIZE + HASH_SIZE
@@ -190,7 +200,7 @@ class Journal:
             self._secrets[(game, slot)] = plain
             return
         nonce = os.urandom(12)
-        sealed = nonce + ChaCha20Poly1305(self._game_key(game)).encrypt(
+        sealed = nonce + _aead(self._game_key(game)).encrypt(
             nonce, plain, game + b"/" + slot.encode())
         self._store(f"{game.hex()}/secret-{slot}", sealed)
 
@@ -205,7 +215,7 @@ class Journal:
             plain = None
             if sealed is not None and key is not None and len(key) == KEY_SIZE:
                 try:
-                    plain = ChaCha20Poly1305(key).decrypt(sealed[:12], sealed[12:],
+                    plain = _aead(key).decrypt(sealed[:12], sealed[12:],
                                                           game + b"/" + slot.encode())
                 except Exception:
                     self.damaged.append(f"{game.hex()}/secret-{slot}")
