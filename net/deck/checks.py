@@ -26,10 +26,10 @@ Rules:
   below the game's where the system sets a priority per thread (Linux): what a seat waits on
   (its own shuffle, its shares, the screen) goes first on a busy machine, and the checks that
   queue meanwhile are checked together, for less. A ``Worker`` of its own stands for another
-  machine's (the in-memory table gives one to each peer). A check that fails there keeps its error for ``run``:
-  the worker never raises, and a check it could not finish is run again by the caller.
-  ``where`` (set by a caller) is the place of the message in the caller's record, named in the
-  error instead of ``"shuffle"``.
+  machine's (the in-memory table gives one to each peer). A check that fails there keeps its
+  error for ``run``: the worker never raises, and a check it could not finish is run again by
+  the caller. ``where`` (set by a caller) is the place of the message in the caller's record,
+  named in the error instead of ``"shuffle"``.
 * ``SHUFFLES_CHECKED`` remembers the digests of the shuffles this process has seen pass, so that
   several tables in one process (a host and its bots) check each proof once. The digest covers
   every input of the check. ``size = 0`` turns it off (a benchmark of every peer's own work).

@@ -867,6 +867,36 @@ def test_attack_a_bad_proof_early_in_the_chain_is_caught_before_any_card_opens()
     assert not any(isinstance(e, CardKnown | CardOpened) for p in t.peers for _, e in p.events)
 
 
+def test_attack_two_bad_proofs_checked_together_name_the_first_of_the_chain(monkeypatch):
+    """Seats 3 and 1 of five both send a false proof; a reader that took every shuffle
+    unchecked checks them together at the deal: they fail together, and the proofs checked
+    one by one in chain order name seat 1, the first, before any card is dealt."""
+    bad_1, bad_3 = _wrong_proof(1), _wrong_proof(3)
+    t = LocalTable(5, rng=random.Random(9), tamper=lambda a, m: bad_3(a, bad_1(a, m)))
+    t.new_deck("d", TABLE, range(15))
+    observer = FairDeck(t.keys, "d", TABLE, range(15))
+    lead = t.peers[0].decks["d"]
+    while lead.shuffling:  # each seat shuffles what it holds, the reader takes it unchecked
+        seat = lead.next_shuffler
+        msg = t.tamper(seat, t.peers[seat].decks["d"].make_shuffle(t.context))
+        for deck in [p.decks["d"] for p in t.peers] + [observer]:
+            deck.receive(seat, msg, t.context, defer=True)
+        t.context = hashlib.sha256(t.context + repr(msg).encode()).digest()
+    assert [c.author for c in observer.unchecked] == [0, 1, 2, 3, 4]
+    together = []
+    real = sp.verify_all
+    monkeypatch.setattr(sp, "verify_all", lambda s, **kw: together.append(
+        (len(s), real(s, **kw))) or together[-1][1])
+    with pytest.raises(CheatDetected, match="t-hat|t[1-4]") as e:
+        observer.deal(None)
+    assert together == [(5, False)]
+    assert (e.value.seat, e.value.step) == (1, "shuffle")
+    assert observer.handles == 0
+    with pytest.raises(CheatDetected) as again:  # asked again, the same answer
+        observer.require_checked()
+    assert again.value.seat == 1
+
+
 def test_a_proof_checked_in_a_worker_is_not_checked_again_before_the_deal(monkeypatch):
     from net.deck import fair_deck
 
