@@ -518,7 +518,8 @@ class FairDeck:
                       defer: bool) -> list[dc.Ciphertext]:
         """The masked cards of a shuffle once its proof holds against the pile (this peer's own
         shuffle trusted); the proof's check also checks every point. ``defer``: every point is
-        checked now, the proof later (``require_checked``)."""
+        checked now, the proof later (``require_checked``); an observer, which never shuffles
+        on the pile, leaves its points to the proof's check too (``palazzo verify``)."""
         out = [dc.Ciphertext(data[:32], data[32:]) for data in raw]
         if author == self.seat:
             return out
@@ -527,7 +528,7 @@ class FairDeck:
         if not defer:
             check.run()
             return out
-        for j, data in enumerate(raw):
+        for j, data in enumerate(raw if self.seat is not None else ()):
             try:
                 dc.Ciphertext.decode(data, group=self.group)
             except g.InvalidPoint as e:

@@ -252,6 +252,24 @@ def test_a_shuffle_that_fails_its_proof_is_named_at_its_entry(finished):
     assert not v.ok and v.kind == "cheat" and v.seat == entry.author and v.step == entry.seq
     assert v.text == (f"cheat: Ada{entry.author} (seat {entry.author}) at entry {entry.seq}: "
                       "shuffle: t1: permutation commitment product")
+def test_a_shuffle_with_a_point_that_is_no_point_is_named_at_its_entry(finished):
+    """verify leaves a shuffle's points to its proof's check, before the deal: a masked card
+    that is no point of the group, signed by its seat, is named at that entry, as a seat names
+    it when the entry comes."""
+    g, keys = signed_game(finished)
+    entry = next(e for e in g.host.table.transcript.entries
+                 if e.kind == "deck" and e.fields["msgs"][0]["type"] == "deck/shuffle")
+    msgs = [dict(m) for m in entry.fields["msgs"]]
+    cards = msgs[0]["cards"]
+    msgs[0]["cards"] = cards[:96] + (2).to_bytes(32, "little") + cards[128:]  # card 1, C2
+    fields = {k: v for k, v in entry.fields.items()
+              if k not in ("game", "seq", "prev", "author", "kind", "v")}
+    v = verify_bytes(forge(g, keys, entry.seq, entry.author, "deck", **dict(fields, msgs=msgs)))
+    assert not v.ok and v.kind == "cheat" and v.seat == entry.author and v.step == entry.seq
+    assert v.text == (f"cheat: Ada{entry.author} (seat {entry.author}) at entry {entry.seq}: "
+                      "shuffle: format: masked card 1: not the encoding of a ristretto255 point")
+
+
 def test_a_bad_shuffle_is_named_before_a_fault_found_after_it(finished):
     """verify takes a shuffle once its points are checked and checks the chain's proofs
     together before the deal: a bad proof followed by an entry that breaks the chain is still
