@@ -32,7 +32,8 @@ configuration types. Beside the interface it holds the optional capabilities, ea
 base, that a client turns on by overriding it, so the table screen asks each by name:
 ``undoable`` with ``can_undo()`` and ``undo()`` (taking a move back, a local game),
 ``can_talk`` (table talk), ``clock`` (a turn limit's clock), ``hints_allowed`` (the coach),
-``shows_presence`` (who is here), ``bot_kinds`` (the computer's seats and their bots).
+``shows_presence`` (who is here), ``bot_kinds`` (the computer's seats and their bots),
+``saved_note`` (where a networked game's signed record went, said on its end screen).
 
 ``LocalClient`` runs the rules and the bots in process through ``engine.core.LocalGame``: it
 resolves chance and reveal steps from the seeded generator, lets each bot decide from its own
@@ -134,6 +135,8 @@ class GameClient(Generic[S, A, C]):
     _hints = True
     #: the computer's seats and the bot each plays (a local game, a replay of one)
     bot_kinds: Mapping[int, str] = MappingProxyType({})
+    #: where the game's signed record was saved, or why it could not be (a networked game's)
+    saved_note = ""
 
     def snapshot(self) -> TableView[S, A]:
         raise NotImplementedError

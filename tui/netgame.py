@@ -382,8 +382,21 @@ class NetGame:
         self.saved = True
         app = self.app
         if app is not None:
-            save_transcript(self.session.table, lambda line: app.notify(
-                line, title="The game's signed record is saved", timeout=12))  # it covers the end screen at 80x24
+            save_transcript(self.session.table, self._tell_saved)
+
+    def _tell_saved(self, line: str) -> None:
+        """Where the record went, said on the end screen (a note would cover its buttons at
+        80x24); a note only while no end screen is up, the end screen saying it when it opens."""
+        app = self.app
+        assert app is not None
+        note = f"The signed record is saved: {line.removeprefix('transcript: ')}" \
+            if line.startswith("transcript: ") else line
+        if self.client is not None:
+            self.client.saved_note = note
+        if isinstance(app.screen, EndScreen):
+            app.screen.show_record(note)
+        else:
+            app.notify(line, title="The game's signed record is saved", timeout=12)
 
     def save_again(self, say: Callable[[str], None]) -> None:
         """Save the transcript (again after a failure; the same file at the end) and say where."""

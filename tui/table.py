@@ -795,10 +795,13 @@ class TableScreen(Screen[str]):
                                        self.end_rematch, self.record_words()), self._after_end)
 
     def record_words(self) -> str:
-        """The player's record at this kind of game (a local game against bots), or ""."""
+        """The player's record at this kind of game (a local game against bots), where a
+        networked game's signed record was saved, or ""."""
         from tui import history
         from tui.names import level_name
 
+        if self.client.saved_note:  # a networked game: its signed record
+            return self.client.saved_note
         bots = self.client.bot_kinds
         setup = self.setup
         if not bots or setup is None or self.client.can_talk:

@@ -62,3 +62,36 @@ def test_the_join_help_names_the_pace_and_its_default(capsys):
         main(["join", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "--pace SECONDS" in out and f"(default {DEFAULT_PACE:g}; 0: at once)" in out
+
+
+class Acknowledged:
+    """A greedy bot that notes, each time it is asked, whether its seat had already handed the
+    socket its acknowledgement of every entry it holds (nothing left to send, the head said)."""
+
+    def __init__(self, session: PeerSession, seed: int) -> None:
+        self.session, self.told = session, []
+        self.bot = get_game("medici").make_bot("greedy", random.Random(seed))
+
+    def choose(self, view, seat):
+        s = self.session
+        self.told.append(s.data_to_send() == b"" and s.agreement.sent >= len(s.table.transcript))
+        return self.bot.choose(view, seat)
+
+
+async def test_a_seat_sends_its_acknowledgements_before_it_decides():
+    """The others' disclosures wait on this seat's acknowledgements: a seat sends them as soon
+    as it has what it acknowledges, not after its own decision (a person's, a slow bot's) or its
+    own deck work."""
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    runner, serving, port = await serve_on_loopback(host)
+    peers = [PeerSession(Identity.generate(), f"p{i}") for i in range(3)]
+    bots = [Acknowledged(p, i) for i, p in enumerate(peers)]
+    runners = [PeerRunner(p, "127.0.0.1", port, b) for p, b in zip(peers, bots, strict=True)]
+    await asyncio.wait_for(asyncio.gather(*(r.run() for r in runners)), HANG)
+    await asyncio.wait_for(serving, HANG)
+    assert [p.state for p in peers] == ["over"] * 3
+    record = peers[0].table.transcript.to_bytes()
+    assert {p.table.transcript.to_bytes() for p in peers} == {record} and verify_bytes(record).ok
+    for bot in bots:
+        assert bot.told and all(bot.told), bot.told.count(False)

@@ -330,3 +330,28 @@ def test_a_fallback_bot_on_the_link_plays_a_seat_left_past_the_timeout(make_game
         g.link.pump()
     assert g.host.finished and person.state == "over"
     assert g.host.table.result()["end"] != "forfeit"
+
+
+def test_a_forfeit_is_told_in_one_line_with_the_scores_as_the_game_stood(make_game, clock):
+    """What a headless join prints at a forfeit: who forfeited and why, every seat's score as the
+    game stood (the forfeiter marked), and who was ahead of those left, as the end screen says."""
+    from net.session.commands.hosting import result_line
+
+    g = make_game(3, turn_timeout=30, clock=clock)
+    g.add_bot(0)
+    g.add_bot(1)
+    g.add_bot(2, bot=None)  # never decides
+    g.link.pump()
+    clock.now += 31
+    g.link.pump()
+    table = g.peers[0].table
+    names = [s.name for s in table.seats]
+    stood = table.rules.scores(table.view)
+    line = result_line(table)
+    assert line.startswith(f"game over: {names[2]} forfeited (no move within 30 seconds)"), line
+    assert f"the scores as it stood: {names[0]} {stood[0]}, {names[1]} {stood[1]}, " \
+           f"{names[2]} {stood[2]} (forfeited)" in line
+    best = max(stood[0], stood[1])
+    ahead = " and ".join(names[i] for i in (0, 1) if stood[i] == best)
+    assert line.endswith(f"; ahead: {ahead}")
+    assert result_line(g.peers[1].table) == line  # every seat tells it alike

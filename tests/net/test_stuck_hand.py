@@ -69,12 +69,13 @@ def test_attack_stuck_hand(cheat_game):  # noqa: F811
         return Entry.sign(cheat.identity, {**t._header("act"), "action": stuck,
                                            "handles": pack_handles(hand), **fields})
 
-    # a proof of the right size over another set: one that holds the playable card
-    swapped = list(unplayable)
-    for i, h in enumerate(playable[:len(swapped)]):
-        swapped[i] = deck.card(h)
+    # a proof of the right size over another set: one that holds the playable card (however
+    # many playable cards the hand holds, each gets a set of its own)
+    def another(card):
+        return [card] + [c for c in unplayable if c != card][:len(unplayable) - 1]
+
     forged = b"".join(deck.prove_one_of(h, unplayable if deck.card(h) in unplayable
-                                        else swapped, head) for h in hidden)
+                                        else another(deck.card(h)), head) for h in hidden)
     _refused_by_everyone(g, cheat, conn, entry(stuck_proof=forged),
                          f"stuck check: card {playable[0]} of the hand is not shown to be one it "
                          "may not play under its limit (its one-of proof fails)")

@@ -76,7 +76,7 @@ async def _walk(ui, pilot, app, until):
             table = app.screen_stack[-2]
             kinds = {getattr(a, "kind", "") for a in table.view.legal}
             title = screen.notes[0][0]
-            await ui.until(pilot, lambda: title in ui.text(app),
+            await ui.until(pilot, lambda title=title: title in ui.text(app),
                            what="the note drawn")  # a loaded machine draws it a moment later
             seen.append(([t for t, _ in screen.notes], ui.text(app), kinds))
             await pilot.press("enter")

@@ -48,6 +48,11 @@ async def test_the_host_plays_its_seat_at_the_table(profile, game, options):
         assert view.over and app.session.table.result()["verdict"] == "verified"
         assert view.audit.startswith("verified; record: agreed by all ")
         assert "Audit: verified: every signature, proof and move checks out" in text(app)
+        # where its signed record went, said on the end screen itself (no note over its buttons)
+        await until(pilot, lambda: "The signed record is saved:" in text(app), "the record's line")
+        (saved,) = (profile / "data" / "palazzo" / "games").iterdir()
+        shown = app.screen.query_one("#record")
+        assert shown.display and str(shown.content) == f"The signed record is saved: {saved}"
         await pilot.press("q")
     assert app.exit_status() == 0
     host_table = app.host_session.table

@@ -143,8 +143,9 @@ class EndScreen(ModalScreen[str | None]):
         with Vertical(id="end"):
             yield Static("Game over", id="end-title")
             yield Static(result_text(self.view, *self.words), id="result")
-            if self.record:
-                yield Static(self.record, id="record")
+            record = Static(self.record, id="record")
+            record.display = bool(self.record)
+            yield record
             audit = audit_line(self.view.audit)
             if audit is not None:
                 ok = self.view.audit.startswith("verified")
@@ -190,6 +191,13 @@ class EndScreen(ModalScreen[str | None]):
                 self.rematch.again()
             return
         self.dismiss(choice)
+
+    def show_record(self, line: str) -> None:
+        """Where the game's signed record was saved (it came after the screen opened)."""
+        self.record = line
+        for shown in self.query("#record").results(Static):
+            shown.update(line)
+            shown.display = bool(line)
 
     def show_rematch(self, line: str, open_: bool = True, off: bool = False) -> None:
         """The rematch's answers so far (``open_``: "Play again" may still be pressed; ``off``:

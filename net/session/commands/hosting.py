@@ -250,10 +250,30 @@ def end_audit(table: Table, say: Say) -> bool:
 
 
 def result_line(table: Table) -> str:
+    """How the game ended, in one line: every seat's score and the winner; after a forfeit, why
+    it stopped, the scores as the game stood then (what every seat sees on the table), and the
+    best of those that did not forfeit, as the end screen tells it."""
     r = table.result()
-    if r.get("end") == "forfeit":
-        return f"game over: {r['text']}"
     names = [s.name for s in table.seats]
+    if r.get("end") == "forfeit":
+        line = f"game over: {r['text']}"
+        forfeited = {int(s) for s in r.get("forfeited", ())}
+        try:
+            rules, view = table.rules, table.view
+            assert rules is not None and view is not None
+            stood = [int(x) for x in rules.scores(view)]
+        except Exception:  # no deal yet (a forfeit in the seed phases): nothing scored
+            return line
+        if len(stood) != len(names):
+            return line
+        rest = [i for i in range(len(names)) if i not in forfeited]
+        best = max((stood[i] for i in rest), default=None)
+        scores = ", ".join(f"{names[i]} {x}" + (" (forfeited)" if i in forfeited else "")
+                           for i, x in enumerate(stood))
+        line += f"; the scores as it stood: {scores}"
+        if best is not None:
+            line += "; ahead: " + " and ".join(names[i] for i in rest if stood[i] == best)
+        return line
     scores = ", ".join(f"{names[i]} {x}" for i, x in enumerate(r["scores"]))
     winners = " and ".join(names[w] for w in r["winners"])
     return f"game over ({r['text']}): {scores}; winner: {winners}"

@@ -103,6 +103,10 @@ class PeerSession(PeerAgreement, PeerRelay):
         self._calls: dict[int, str] = {}
         self._pending: int | None = None
         self._posted: Entry | None = None  # the entry just posted, to check ahead
+        #: a runner that sends what this seat received is acknowledged before the seat's own
+        #: work (its deck entries, its decisions): writing waits for ``write_due``
+        self.acks_first = False
+        self._write_wanted = False
         #: who acknowledged which heads (``net.session.machines.agreement``), and this seat's
         #: entry that waits for them before it is posted
         self.agreement = Agreement()
@@ -524,7 +528,20 @@ class PeerSession(PeerAgreement, PeerRelay):
     def _synced(self) -> bool:
         return self.table is not None and len(self.table.transcript) >= self._sync_to
 
+    def write_due(self) -> None:
+        """Write the seat's entry that is due, held back by ``acks_first`` until the runner had
+        sent the acknowledgements of what it received (the others' disclosures wait on them)."""
+        if self._write_wanted:
+            self._write_wanted = False
+            self._write()
+
     def _maybe_write(self) -> None:
+        if self.acks_first:
+            self._write_wanted = True
+            return
+        self._write()
+
+    def _write(self) -> None:
         if self.state is not PeerState.PLAYING or self._pending is not None or not self._synced():
             return
         assert self.table is not None

@@ -81,6 +81,7 @@ class PeerRunner:
         give_up: float = liveness.GIVE_UP,
     ) -> None:
         self.session, self.host, self.port = session, host, port
+        session.acks_first = True  # ``_converse`` sends them before the seat's own work
         self.first_tries = first_tries
         self.bot, self.fallback, self.on_event = bot, fallback, on_event
         self.retries, self.retry_delay = retries, retry_delay
@@ -269,6 +270,7 @@ class PeerRunner:
                         return
                     self._host_back()
                     session.receive_data(data)
+                    self._send(writer)  # its acknowledgements go before this seat's own work
                     read = asyncio.ensure_future(reader.read(READ_SIZE))
                 elif self.left and not self._telling():
                     return  # a leave that could not be said in time
@@ -276,12 +278,10 @@ class PeerRunner:
                     self._host_gone()  # a stopped host: its connection stays, it says nothing
                     if self.hearing.quiet() >= self.give_up:
                         return  # given up on this connection: ``run`` decides what follows
+                session.write_due()
                 if not self.left:
                     self._decide()
-                out = session.data_to_send()
-                if out:
-                    writer.write(out)
-                    session.check_ahead()  # while the host checks what was just posted
+                if self._send(writer):
                     await writer.drain()
                 self._emit()
                 if (session.state in (PeerState.OVER, PeerState.FAILED) and not session.lingers()) or (
@@ -291,6 +291,15 @@ class PeerRunner:
             read.cancel()
             with contextlib.suppress(asyncio.CancelledError, ConnectionError, OSError):
                 await read
+
+    def _send(self, writer: asyncio.StreamWriter) -> bool:
+        """Hand the session's bytes to the socket, which sends at once what it can (whether
+        there were any)."""
+        out = self.session.data_to_send()
+        if out:
+            writer.write(out)
+            self.session.check_ahead()  # while the host checks what was just posted
+        return bool(out)
 
     def _decide(self) -> None:
         session = self.session
