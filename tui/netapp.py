@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
+import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from net.session.commands.hosting import HostSettings
+from net.session.runners.peer import LEAVE_TRY
 from net.wire.identity import Identity
 from tui.app import PalazzoApp
 from tui.netgame import NetGame, host_net, join_net, remove_note_handler
@@ -69,6 +73,14 @@ class NetApp(PalazzoApp):
             return
         self._signalled = True
         self._leave()
+        threading.Thread(target=self._end_anyway, name="palazzo-signalled", daemon=True).start()
+
+    def _end_anyway(self) -> None:
+        """After a signal the program ends, whatever keeps the screen from closing: a terminal
+        that is gone (SIGHUP) can hold the screen's input thread for good. The leave has had its
+        time by then (``LEAVE_TRY``), and the record was saved when the signal came."""
+        time.sleep(LEAVE_TRY + SIGNAL_SLACK)
+        os._exit(self.exit_status())
 
     def _leave(self) -> None:
         """Close the app; a host tells every peer "the host closed the game" first, a joiner
@@ -103,6 +115,10 @@ class NetApp(PalazzoApp):
     async def _exit_when_told(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         await self.game.wait_closed()
         super().exit(*args, **kwargs)
+
+
+#: seconds after ``LEAVE_TRY`` that a signalled program ends even if its screen does not close
+SIGNAL_SLACK = 10.0
 
 
 def join_app(host: str, port: int, code: str | None, name: str,
