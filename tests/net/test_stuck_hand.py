@@ -31,6 +31,15 @@ def _truly_stuck(g, t):
             and t.rules.legal_actions(t.view) == [medici_mk("stuck", t.me)])
 
 
+def _truly_stuck_hiding(g, t):
+    """Truly stuck, with a card of the hand not shown yet (what an honest stuck must keep)."""
+    if not _truly_stuck(g, t):
+        return False
+    d = t.dealer
+    deck = d.decks[d.deck_of(t.me)]
+    return any(not deck.is_open(h) for h in d.hands[t.me])
+
+
 def _refused_by_everyone(g, cheat, conn, entry, why):
     """Every honest seat's table and ``verify`` name the author with the check; the host
     refuses the post; nothing changes."""
@@ -92,7 +101,7 @@ def test_attack_stuck_hand(cheat_game):  # noqa: F811
 
 
 def test_an_honest_stuck_reveals_nothing_and_ends_the_game(cheat_game):  # noqa: F811
-    g, cheat, conn, t = drive_anew(cheat_game, _truly_stuck, bot="random", options=SHORT,
+    g, cheat, conn, t = drive_anew(cheat_game, _truly_stuck_hiding, bot="random", options=SHORT,
                                    attempts=30)
     d = t.dealer
     deck_id = d.deck_of(t.me)
