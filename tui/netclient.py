@@ -35,6 +35,7 @@ from engine.core import (
     IllegalActionError,
     Outcome,
 )
+from net.session.commands.hosting import standing
 from net.session.features.timeout import timed_out_text
 from net.session.machines.entries import Phase
 from net.session.machines.peer_session import PeerSession, PeerState
@@ -330,15 +331,11 @@ def forfeit_outcome(rules: Any, view: Any, players: int, result: dict[str, Any])
     alike), the seats that forfeited placed after the others, and the win to the best score of
     those that did not (``detail``: ``text`` why it ended, ``forfeited`` the seats)."""
     forfeited = tuple(sorted(int(s) for s in result.get("forfeited", ())))
-    try:
-        scores = tuple(int(x) for x in rules.scores(view))
-    except Exception:  # no deal yet (a forfeit in the seed phases): nothing scored
-        scores = ()
-    if len(scores) != players:
-        scores = (0,) * players
-    rest = [s for s in range(players) if s not in forfeited]
-    best = max((scores[s] for s in rest), default=0)
-    winners = tuple(s for s in rest if scores[s] == best)
+    found = standing(rules, view, players, forfeited)
+    if found is None:  # nothing scored yet: every seat at 0, the rest ahead alike
+        rest = tuple(s for s in range(players) if s not in forfeited)
+        found = ((0,) * players, rest)
+    scores, winners = found
     return Outcome(scores, winners, "forfeit", getattr(view, "turns", 0),
                    {"text": str(result.get("text", "")), "forfeited": forfeited})
 

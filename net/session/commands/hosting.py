@@ -38,7 +38,7 @@ import logging
 import os
 import random
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -249,6 +249,22 @@ def end_audit(table: Table, say: Say) -> bool:
     return False
 
 
+def standing(rules: Any, view: Any, players: int,
+             forfeited: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """A game a forfeit cut short: every seat's score as it stood (the rules' count of what is on
+    the table, which every seat sees alike) and the best of those that did not forfeit; ``None``
+    before anything is scored (a forfeit in the seed phases)."""
+    try:
+        scores = tuple(int(x) for x in rules.scores(view))
+    except Exception:  # no deal yet: nothing scored
+        return None
+    if len(scores) != players:
+        return None
+    rest = [s for s in range(players) if s not in forfeited]
+    best = max((scores[s] for s in rest), default=0)
+    return scores, tuple(s for s in rest if scores[s] == best)
+
+
 def result_line(table: Table) -> str:
     """How the game ended, in one line: every seat's score and the winner; after a forfeit, why
     it stopped, the scores as the game stood then (what every seat sees on the table), and the
@@ -257,22 +273,16 @@ def result_line(table: Table) -> str:
     names = [s.name for s in table.seats]
     if r.get("end") == "forfeit":
         line = f"game over: {r['text']}"
-        forfeited = {int(s) for s in r.get("forfeited", ())}
-        try:
-            rules, view = table.rules, table.view
-            assert rules is not None and view is not None
-            stood = [int(x) for x in rules.scores(view)]
-        except Exception:  # no deal yet (a forfeit in the seed phases): nothing scored
+        forfeited = [int(s) for s in r.get("forfeited", ())]
+        found = standing(table.rules, table.view, len(names), forfeited)
+        if found is None:
             return line
-        if len(stood) != len(names):
-            return line
-        rest = [i for i in range(len(names)) if i not in forfeited]
-        best = max((stood[i] for i in rest), default=None)
+        stood, ahead = found
         scores = ", ".join(f"{names[i]} {x}" + (" (forfeited)" if i in forfeited else "")
                            for i, x in enumerate(stood))
         line += f"; the scores as it stood: {scores}"
-        if best is not None:
-            line += "; ahead: " + " and ".join(names[i] for i in rest if stood[i] == best)
+        if ahead:
+            line += "; ahead: " + " and ".join(names[i] for i in ahead)
         return line
     scores = ", ".join(f"{names[i]} {x}" for i, x in enumerate(r["scores"]))
     winners = " and ".join(names[w] for w in r["winners"])
