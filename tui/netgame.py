@@ -378,25 +378,24 @@ class NetGame:
         self._watchers = now
 
     def _save(self) -> None:
-        """Save the transcript the moment the game ends, and show where it went."""
+        """Save the transcript the moment the game ends, and show where it went (or why it
+        could not be saved): on the end screen, since a note would cover its buttons at 80x24;
+        a note only while no end screen is up, the end screen saying it when it opens."""
         self.saved = True
         app = self.app
-        if app is not None:
-            save_transcript(self.session.table, self._tell_saved)
-
-    def _tell_saved(self, line: str) -> None:
-        """Where the record went, said on the end screen (a note would cover its buttons at
-        80x24); a note only while no end screen is up, the end screen saying it when it opens."""
-        app = self.app
-        assert app is not None
-        note = f"The signed record is saved: {line.removeprefix('transcript: ')}" \
-            if line.startswith("transcript: ") else line
+        if app is None:
+            return
+        said: list[str] = []
+        path = save_transcript(self.session.table, said.append)
+        if path is None and not said:
+            return  # no game started: nothing to keep
+        note = f"The signed record is saved: {path}" if path is not None else said[-1]
         if self.client is not None:
             self.client.saved_note = note
         if isinstance(app.screen, EndScreen):
             app.screen.show_record(note)
         else:
-            app.notify(line, title="The game's signed record is saved", timeout=12)
+            app.notify(said[-1], title="The game's signed record is saved", timeout=12)
 
     def save_again(self, say: Callable[[str], None]) -> None:
         """Save the transcript (again after a failure; the same file at the end) and say where."""
