@@ -17,7 +17,9 @@ Generators
 ``h = hash_to_point(GENERATOR_TAG, b"h")`` and ``h_i = hash_to_point(GENERATOR_TAG, b"h_i", i)``
 (``i`` as 4 bytes, big-endian) for ``i = 1..N``, with ``GENERATOR_TAG =
 b"palazzo/deck/shuffle-generator/v1"``: nobody knows a discrete logarithm between any two of them
-or ``G``. They are made once per process (``generators``).
+or ``G``. They are made once per process (``generators``), under a lock: a seat proves its
+shuffle while a worker thread checks another's (``net.deck.checks``), and two threads extending
+the list at once would give one of them the wrong ``h_i``.
 
 Proof (prover, with ``psi``, the ``r'_i`` and fresh ``r_i, rhat_i, w_1..w_4, what_i, w'_i``)
 ------------------------------------------------------------------------------------------
@@ -104,6 +106,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -146,6 +149,7 @@ class ShuffleProofError(ValueError):
 
 _GENERATORS: dict[str, list[bytes]] = {}  # by group: h, then h_1, h_2, ...
 _GENERATOR_SUMS: dict[tuple[str, int], bytes] = {}
+_GENERATORS_LOCK = threading.Lock()  # both dicts are written under it
 
 
 def chain_base(group: g.Group = g.RISTRETTO255) -> bytes:
@@ -159,18 +163,26 @@ def generators(n: int, group: g.Group = g.RISTRETTO255) -> list[bytes]:
 
 
 def _generators(group: g.Group, n: int) -> list[bytes]:
-    made = _GENERATORS.setdefault(group.name, [])
-    if not made:
-        made.append(group.hash_to_point(GENERATOR_TAG, b"h"))
-    while len(made) < n + 1:
-        made.append(group.hash_to_point(GENERATOR_TAG, b"h_i", len(made).to_bytes(4, "big")))
-    return made
+    made = _GENERATORS.get(group.name)
+    if made is not None and len(made) > n:
+        return made
+    with _GENERATORS_LOCK:
+        made = list(_GENERATORS.get(group.name, ()))
+        if not made:
+            made.append(group.hash_to_point(GENERATOR_TAG, b"h"))
+        while len(made) < n + 1:
+            made.append(group.hash_to_point(GENERATOR_TAG, b"h_i", len(made).to_bytes(4, "big")))
+        _GENERATORS[group.name] = made  # a new list: a reader holding the old one keeps it whole
+        return made
 
 
 def _generator_sum(group: g.Group, n: int) -> bytes:
-    if (group.name, n) not in _GENERATOR_SUMS:
-        _GENERATOR_SUMS[group.name, n] = _sum(group, generators(n, group))
-    return _GENERATOR_SUMS[group.name, n]
+    total = _GENERATOR_SUMS.get((group.name, n))
+    if total is None:
+        total = _sum(group, generators(n, group))
+        with _GENERATORS_LOCK:
+            _GENERATOR_SUMS[group.name, n] = total
+    return total
 
 
 # -- the proof as bytes ----------------------------------------------------------------------

@@ -90,3 +90,39 @@ def test_attack_a_bad_proof_early_in_the_chain_is_caught_before_any_card_opens(c
     assert not _shares_in(g.host.table)  # no share made, so no card opened
     v = verify_bytes(g.host.table.transcript.to_bytes())
     assert not v.ok and v.seat == 1 and f"entry {bad.seq}" in v.text
+
+
+
+def test_a_seat_proving_while_its_worker_checks_in_a_new_process_uses_the_right_generators(
+        monkeypatch):
+    """A new process makes the generators ``h_i`` on first use; its seat proves its own shuffle
+    while the worker thread checks the one before, both asking for them at once. Each must get
+    every ``h_i`` right, and so must every later proof: a wrong one made an honest seat's proof
+    fail (``t1``) for everyone."""
+    from net.deck import cipher as dc
+    from net.deck import group as g
+
+    reference = sp.generators(60)
+    key = g.RISTRETTO255.base_mul(12345)
+    pile = [dc.Ciphertext(g.RISTRETTO255.BASE, g.RISTRETTO255.base_mul(k + 1)) for k in range(60)]
+    for _ in range(20):
+        monkeypatch.setattr(sp, "_GENERATORS", {})
+        monkeypatch.setattr(sp, "_GENERATOR_SUMS", {})
+        start = threading.Barrier(2)
+        got: list[list[bytes]] = []
+
+        def first_use(start=start, got=got):
+            start.wait()
+            got.append(sp.generators(60))
+
+        threads = [threading.Thread(target=first_use) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert got == [reference, reference]
+    draw = dc.shuffle_draw(bytes(32), len(pile))
+    out = dc.apply_draw(pile, draw, key)
+    proof = sp.prove(key, pile, out, draw.order, draw.scalars, b"ctx")
+    monkeypatch.setattr(sp, "_GENERATORS", {})  # checked with generators made afresh
+    sp.verify(key, pile, out, proof, b"ctx")
