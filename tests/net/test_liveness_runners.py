@@ -155,3 +155,34 @@ async def test_a_leave_while_no_host_answers_is_given_up_after_its_time_and_says
     finally:
         runner.stop()
         await asyncio.wait_for(serving, 30)
+
+
+async def test_a_host_given_up_on_at_once_is_still_said_gone_first():
+    """A seat whose host vanished when it had not heard it for longer than it waits
+    (``give_up``) gives up at once; it still says "host-gone" first, once, so its screen saves
+    the record so far (``save_so_far``) before the last line."""
+    from net.session.runners.peer import PeerGone
+
+    entry = get_game("medici")
+    host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
+    runner, serving, port = await serve_on_loopback(host)
+    proxied, vanish = await _vanishing_proxy(port)
+    heard = []
+    session = PeerSession(Identity.generate(), "Bea")
+    peer = PeerRunner(session, "127.0.0.1", proxied, on_event=lambda e: heard.append(e.kind),
+                      retry_delay=0.01, give_up=0.05)
+    task = asyncio.create_task(peer.run())
+    try:
+        await _until(lambda: session.state == "lobby", "Bea in the lobby")
+        await asyncio.sleep(0.2)  # longer than give_up since the host last spoke
+        vanish()
+        try:
+            await asyncio.wait_for(task, 30)
+        except PeerGone as e:
+            assert e.gave_up
+        else:
+            raise AssertionError("the run ended without giving up")
+    finally:
+        runner.stop()
+        await asyncio.wait_for(serving, 30)
+    assert heard.count("host-gone") == 1

@@ -23,7 +23,9 @@ A host that is gone once this peer was taken in (it may be restarting,
 ``liveness.GONE_RETRY``, until ``give_up`` seconds after it was last heard
 (``net.session.features.liveness``): a killed host's connection ends, a stopped one goes quiet
 for ``liveness.HOST_QUIET`` seconds. The ``host-gone`` event says so once (its data the time, on
-the session's clock, when this peer gives up); the host's next byte is the ``host-back`` event.
+the session's clock, when this peer gives up), even for a host given up on at once (its last word
+older than ``give_up``: the record so far is saved all the same); the host's next byte is the
+``host-back`` event.
 A host that answers and closes without taking it in again is still given up on after ``retries``
 such connections in a row.
 
@@ -225,6 +227,8 @@ class PeerRunner:
             if session.seat is not None:  # taken in once: tried for ``give_up`` seconds
                 left = self.hearing.last + self.give_up - session.clock()
                 if left <= 0 or refused > self.retries:
+                    if self._seated():  # said even when given up at once: its record is saved
+                        self._host_gone()
                     raise PeerGone(f"gave up after {failed} tries to reach {self.host}:"
                                    f"{self.port} again: {why}", gave_up=True)
                 delay = min(self.retry_delay * 2 ** min(failed - 1, 8), liveness.GONE_RETRY, left)
