@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from net.session.commands.hosting import EXIT_FAILED, EXIT_ONE_SIDE
+from net.session.records.adopt import SO_FAR
 from tests.e2e.test_liveness_e2e import (
     _free_port,
     _has,
@@ -150,7 +151,10 @@ def test_a_join_at_the_table_killed_or_whose_terminal_closes_has_left_at_once(tm
     assert "(Jo) leaves" in logs[0].read_text()
     err = (tmp_path / "jo.err").read_text()
     assert "Traceback" not in err and "Error" not in err, err[-3000:]
-    saved = list((home / "data" / "palazzo" / "games").glob("*.palazzo"))
+    # the record Jo left with (a busy machine may also have had Jo save its record so far, on a
+    # host quiet for a moment: ``save_so_far``; never any evidence: nobody cheated)
+    saved = [p for p in (home / "data" / "palazzo" / "games").glob("*.palazzo")
+             if not p.name.endswith(f"{SO_FAR}.palazzo")]
     assert len(saved) == 1, saved
     kept = saved[0].read_bytes()
     assert len(kept) > 100 and _transcript_of(logs[1]).startswith(kept)  # as far as Jo went
