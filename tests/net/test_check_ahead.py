@@ -35,14 +35,14 @@ def _pump_checking_ahead(g):
 def test_a_game_checked_ahead_ends_verified_each_entry_checked_once_per_table(make_game, game,
                                                                               monkeypatch):
     checked = {}
-    check = table_module.Table._check
+    check = table_module.Table.check_content  # a pending entry's frame is checked on its own
 
     def counting(self, entry):
         key = (id(self), entry.seq)
         checked[key] = checked.get(key, 0) + 1
         return check(self, entry)
 
-    monkeypatch.setattr(table_module.Table, "_check", counting)
+    monkeypatch.setattr(table_module.Table, "check_content", counting)
     g = make_game(3, game=game)
     for i in range(3):
         g.add_bot(i)

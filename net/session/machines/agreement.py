@@ -100,6 +100,9 @@ class Agreement:
     #: (signer, n) -> (head, statement) this reader holds: an acknowledgement ``{"head", "sig"}``
     #: or an entry ``{"body", "sig"}``, for the evidence of two heads
     held: dict[tuple[int, int], dict[str, bytes]] = field(default_factory=dict)
+    #: acknowledgements of this reader's own heads whose signatures are not checked yet:
+    #: (seat, n) -> (head, sig); checked when they are used (``PeerAgreement._check_acks``)
+    unchecked: dict[tuple[int, int], tuple[bytes, Any]] = field(default_factory=dict)
     #: acknowledgements of heads this reader does not hold yet: (seat, n, head, sig, host sig)
     ahead: list[tuple[int, int, Any, Any, Any]] = field(default_factory=list)
     #: the longest prefix this seat has acknowledged itself (or signed an entry after)

@@ -41,6 +41,7 @@ A seat or watcher (``PeerAgreement``):
 from __future__ import annotations
 
 import logging
+from concurrent.futures import Future, wait
 from pathlib import Path
 from typing import Any
 
@@ -208,6 +209,7 @@ class PeerAgreement:
     chat: Any
     #: since when (on ``clock``) the held entry has waited for seats the host says are here
     _gated_since: float
+    _sync_to: int
     clock: Any
     presence: Any
 
@@ -279,6 +281,26 @@ class PeerAgreement:
         self._send_note("ack", {"n": n, "head": head,
                                 "sig": sign_ack(t.identity, t.game_id, n, head)})
 
+    #: set by a runner: sends at once what waits to be sent (an acknowledgement that others'
+    #: disclosures wait on, before this seat's own check of the entry is done)
+    flush: Any = None
+
+    def _acknowledge_settled(self, entry: Entry, head: bytes) -> None:
+        """Acknowledge the head after ``entry``, which the host confirmed, at once: before
+        this seat's own check of it is done (an acknowledgement says which entries this seat
+        holds, not that they are good: a bad one is refused all the same, and its author or
+        the host named), so that the seats whose disclosures wait on it wait less."""
+        t = self.table
+        n = entry.seq + 1
+        if self.WATCH or t.me < 0 or entry.author == t.me or entry.kind == "end" \
+                or n <= self.agreement.sent or n < self._sync_to:
+            return
+        self.agreement.sent = n
+        self._send_note("ack", {"n": n, "head": head,
+                                "sig": sign_ack(t.identity, t.game_id, n, head)})
+        if self.flush is not None:
+            self.flush()
+
     def _on_ack(self, m: dict[str, Any]) -> None:
         t = self.table
         seat, n, head, sig, host = (m.get(k) for k in ("seat", "n", "head", "sig", "host"))
@@ -297,13 +319,12 @@ class PeerAgreement:
         t = self.table
         key = t.seats[seat].key
         if head == t.transcript.head_at(n):
-            if ack_valid(key, t.game_id, n, head, sig):
-                self.agreement.mark(seat, n)
-                self.agreement.hold(seat, n, {"head": head, "sig": sig})
+            if (seat, n) not in self.agreement.held:  # its signature checked when it is used
+                self.agreement.unchecked[(seat, n)] = (head, sig)
             return
         items = []
         for signer, signed, k in ((seat, sig, key), (HOST, host, t.host_key)):
-            mine = self.agreement.held.get((signer, n))
+            mine = self._held(signer, n)
             if mine is not None and ack_valid(k, t.game_id, n, head, signed):
                 items.append(two_heads(signer, n, mine, {"head": head, "sig": signed}))
         for item in items:  # a seat named first: naming the host stops this game
@@ -313,6 +334,29 @@ class PeerAgreement:
         self._agreement_event("note", f"{t.seats[seat].name} acknowledged another history of the first {n} "
                     "entries, without a signature that names anyone: this game cannot be agreed "
                     "(the host may be showing seats different histories)")
+
+    def _held(self, signer: int, n: int) -> dict[str, bytes] | None:
+        """What this reader holds that ``signer`` signed of the first ``n`` entries (an
+        acknowledgement of a seat's checked now, if it was not yet)."""
+        unchecked = self.agreement.unchecked.pop((signer, n), None)
+        if unchecked is not None:
+            self._take_ack(signer, n, *unchecked)
+        return self.agreement.held.get((signer, n))
+
+    def _take_ack(self, seat: int, n: int, head: bytes, sig: Any) -> None:
+        t = self.table
+        if ack_valid(t.seats[seat].key, t.game_id, n, head, sig):
+            self.agreement.mark(seat, n)
+            self.agreement.hold(seat, n, {"head": head, "sig": sig})
+
+    def _check_acks(self) -> None:
+        """Check the signatures of the acknowledgements kept unchecked (of this reader's own
+        heads): before they count for a disclosure. A reader that discloses nothing now never
+        checks them (most acknowledgements), unless one is used as evidence."""
+        unchecked, acked = self.agreement.unchecked, self.agreement.acked
+        for seat, n in sorted(unchecked, key=lambda k: -k[1]):  # the latest first: it may do
+            if acked.get(seat, 0) < n:
+                self._take_ack(seat, n, *unchecked.pop((seat, n)))
 
     def _two_entries(self, entry: Entry, ack: Any) -> bool:
         """``entry`` came for a place this reader holds another entry at: if its author, or the
@@ -324,7 +368,7 @@ class PeerAgreement:
             return False
         items = []
         for n, head in attested(entry):
-            mine = self.agreement.held.get((entry.author, n))
+            mine = self._held(entry.author, n)
             if mine is not None and n <= len(t.transcript) and head != t.transcript.head_at(n):
                 items.append(two_heads(entry.author, n, mine,
                                        {"body": entry.body, "sig": entry.sig}))
@@ -401,6 +445,7 @@ class PeerAgreement:
         t = self.table
         if not discloses(entry):
             return False
+        self._check_acks()
         return bool(self.agreement.missing(entry.seq, t.players, t.me, t.forfeited))
 
     def _release(self) -> None:
@@ -443,6 +488,7 @@ class PeerAgreement:
         t, entry = self.table, self._gated
         if entry is None or t is None:
             return []
+        self._check_acks()
         return self.agreement.missing(entry.seq, t.players, t.me, t.forfeited)
 
     # -- evidence -----------------------------------------------------------------------------
@@ -495,6 +541,9 @@ class PeerAgreement:
         if entry is None or entry.seq != len(t.transcript) or entry.author < 0:
             log.info("evidence of a refused entry that is not for this place: ignored")
             return
+        pending = getattr(self, "_pending_in", None)
+        if pending is not None and isinstance(pending[1], Future):
+            wait([pending[1]])  # this table's check beside ends first: one check at a time
         dealer = t.dealer
         deferred = dealer is not None and dealer.defer
         if deferred:  # every proof of it checked now, as the host checked it

@@ -80,6 +80,30 @@ def check_pool() -> ThreadPoolExecutor:
         return _pool
 
 
+_readers: ThreadPoolExecutor | None = None
+
+
+def reader_pool() -> ThreadPoolExecutor:
+    """This process's one worker thread for a reader's checks of pending entries, behind the
+    game's priority (``net.deck.checks.BEHIND``): on a machine shared with the host, the host's
+    check, which every seat waits on, goes first (made on first use)."""
+    global _readers
+    with _pool_lock:
+        if _readers is None:
+            from net.deck.checks import _behind
+            _readers = ThreadPoolExecutor(1, thread_name_prefix="palazzo-reader",
+                                          initializer=_behind)
+        return _readers
+
+
+def _content(table: Any, entry: Entry) -> Any:
+    """The change ``entry`` makes, or the error its content check raised."""
+    try:
+        return table.check_content(entry)
+    except (CheatDetected, RemoteProtocolError) as e:
+        return e
+
+
 def withdraw_message(game_id: bytes, entry: Entry) -> bytes:
     """The bytes a withdrawal signs (after ``WITHDRAW_TAG``)."""
     return game_id + struct.pack(">I", entry.seq) + hashlib.sha256(entry.body + entry.sig).digest()
@@ -250,11 +274,14 @@ class PeerRelay:
 
         def _keep_refused(self, entry: Entry) -> None: ...
 
+        def _acknowledge_settled(self, entry: Entry, head: bytes) -> None: ...
+
         @property
         def refused(self) -> list[Entry]: ...
 
     def _on_pending(self, entry: Entry) -> None:
-        """A pending entry for the next place: checked now, applied on ``confirm``."""
+        """A pending entry for the next place: its frame checked now, its content beside
+        (``reader_pool``), applied on ``confirm``."""
         t = self.table
         held = self._pending_in
         if held is not None and held[0] != entry:
@@ -267,7 +294,8 @@ class PeerRelay:
                 if not entry.signed_by(t.identity.public_key):
                     raise RemoteProtocolError(f"entry {entry.seq}: bad signature for its author")
             else:
-                result = t._check(entry)
+                t.check_frame(entry)
+                result = reader_pool().submit(_content, t, entry)
         except CheatDetected as e:
             if e.seat != entry.author:  # the host's (a fork shown to this seat): at once
                 raise
@@ -282,7 +310,12 @@ class PeerRelay:
             raise Fault(f"the host settled entry {n - 1 if type(n) is int else n!r}, which it "
                         "did not relay to this seat (an entry withheld, or lost); join again")
         self._pending_in = None
-        return held
+        entry, result = held
+        if isinstance(result, Future):
+            result = result.result()
+            if isinstance(result, CheatDetected) and result.seat != entry.author:
+                raise result
+        return entry, result
 
     def _on_confirm(self, m: dict[str, Any]) -> None:
         t = self.table
@@ -291,13 +324,17 @@ class PeerRelay:
         n = m.get("n")
         if type(n) is int and n <= len(t.transcript):
             return  # a confirm of an entry this reader holds (its rejoin sent it confirmed)
-        entry, result = self._take_pending(n)
+        held = self._pending_in
         ack: Any = m.get("ack")
-        head = chain(entry.prev, entry)
-        if not ack_valid(t.host_key, t.game_id, entry.seq + 1, head, ack):
-            raise Fault(f"agreement check: the host's confirmation of entry {entry.seq} does not "
-                        "check (a host that does not sign what it relays, or a damaged "
-                        "connection); join again")
+        if held is not None and held[0].seq + 1 == n:
+            entry = held[0]
+            head = chain(entry.prev, entry)
+            if not ack_valid(t.host_key, t.game_id, entry.seq + 1, head, ack):
+                raise Fault(f"agreement check: the host's confirmation of entry {entry.seq} does "
+                            "not check (a host that does not sign what it relays, or a damaged "
+                            "connection); join again")
+            self._acknowledge_settled(entry, head)
+        entry, result = self._take_pending(n)
         if isinstance(result, RemoteProtocolError):  # evidence against the host, or a fault
             raise self._bad_relay(entry.seq, entry.body, entry.sig, ack,
                                   f"the host relayed a bad entry: {result}")

@@ -284,6 +284,11 @@ class Table(OwnSeat[S, A, C]):
     def _check(self, entry: Entry) -> Change:
         """Every check of ``accept`` (the module docstring's 1-4); the change to make."""
         self.check_frame(entry)
+        return self.check_content(entry)
+
+    def check_content(self, entry: Entry) -> Change:
+        """Check 4, on an entry past ``check_frame``: the change to make. It changes nothing of
+        this table, so a worker thread may run it while the table waits for it."""
         return CHECKS[entry.kind](self, entry)  # checks everything, returns the change to make
 
     def check_frame(self, entry: Entry) -> None:

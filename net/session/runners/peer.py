@@ -260,6 +260,7 @@ class PeerRunner:
         session = self.session
         read = asyncio.ensure_future(reader.read(READ_SIZE))
         self.hearing.awake()
+        session.flush = lambda: self._send(writer)  # an acknowledgement out before own checks
         try:
             while True:
                 wake = asyncio.ensure_future(self._wake.wait())
@@ -292,6 +293,7 @@ class PeerRunner:
                         self.left and not self._telling()):
                     return
         finally:
+            session.flush = None
             read.cancel()
             with contextlib.suppress(asyncio.CancelledError, ConnectionError, OSError):
                 await read
