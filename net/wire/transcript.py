@@ -273,9 +273,10 @@ def file_name(game: str, started: int, game_id: bytes) -> str:
 
 def save(transcript: Transcript, name: str, folder: Path | None = None) -> Path:
     """Write the transcript atomically under ``folder`` (default: the user's games folder), and
-    say where. It never replaces a file: when ``name`` holds other bytes, the next free of
-    ``stem-2.palazzo``, ``stem-3.palazzo``, ... is used (the same bytes saved again stay one
-    file)."""
+    say where. It never replaces another record: when ``name`` holds other bytes, the next free
+    of ``stem-2.palazzo``, ``stem-3.palazzo``, ... is used. The same game saved again stays one
+    file: the same bytes, or a part of them, leave the file as it is; the same record further
+    along (the file's bytes begin it) takes the file's place at once (nothing in it is lost)."""
     folder = folder or data_dir()
     folder.mkdir(parents=True, exist_ok=True)
     data = transcript.to_bytes()
@@ -294,8 +295,13 @@ def save(transcript: Transcript, name: str, folder: Path | None = None) -> Path:
                 os.link(tmp, path)  # fails when the name is taken: nothing is ever replaced
                 return path
             except FileExistsError:
-                if path.read_bytes() == data:
+                kept = path.read_bytes()
+                if data.startswith(kept):  # the same record, as far or further along
+                    if kept != data:
+                        os.replace(tmp, path)
+                    return path
+                if kept.startswith(data):  # the file already holds this and more
                     return path
         raise OSError(f"no free name for {name} in {folder}")
     finally:
-        tmp.unlink()
+        tmp.unlink(missing_ok=True)

@@ -714,3 +714,15 @@ def test_two_games_of_the_same_players_in_one_second_are_saved_apart(tmp_path, m
     assert a != b and a.read_bytes() == one.to_bytes() and b.read_bytes() == two.to_bytes()
     assert save(one, "same.palazzo", tmp_path) == a
     assert b.name == "same-2.palazzo"
+    # the same game saved again further along (a record so far, then the whole): one file, the
+    # longer record in it; a part of it saved later leaves it whole
+    part, whole = Transcript(), Transcript()
+    for i, e in enumerate(read_entries(open(paths[0], "rb").read())):
+        whole.append(e)
+        if i < 3:
+            part.append(e)
+    c = save(part, "one-game.palazzo", tmp_path)
+    assert c.read_bytes() == part.to_bytes()
+    assert save(whole, "one-game.palazzo", tmp_path) == c and c.read_bytes() == whole.to_bytes()
+    assert save(part, "one-game.palazzo", tmp_path) == c and c.read_bytes() == whole.to_bytes()
+    assert not list(tmp_path.glob("one-game-*")) and not list(tmp_path.glob(".*.tmp"))
