@@ -29,9 +29,11 @@ from engine.registry import GameEntry, Settings
 @cache
 def _search_factory() -> Callable[[random.Random, Settings], Any]:
     from engine.search import bot as search_bot
-    from engine.search.condottiere import GAME as SEARCH_GAME
+    from engine.search.condottiere import JUDGES
 
-    return search_bot.factory(SEARCH_GAME, defaults={"rollout": "light"})
+    # the first judge is the default
+    judges = {name: JUDGES[name] for name in ("progress", "fitted")}
+    return search_bot.factory(judges["progress"], defaults={"rollout": "light"}, judges=judges)
 
 
 def _ismcts(rng: random.Random, settings: Settings) -> Any:
