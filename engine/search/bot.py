@@ -19,8 +19,8 @@ Settings (from the registry's levels and the command line):
 ``beliefs``     how the hidden cards are drawn: ``"model"`` (the game's model of what each
                 seat's choices show, e.g. ``engine.search.medici_beliefs``) or ``"uniform"``
 ``judge``       how a rollout that stops at the horizon judges the position, where a game
-                offers more than one way (Condottiere: ``"progress"``, the default, or
-                ``"fitted"``, ``engine.search.condottiere``)
+                offers more than one way (Condottiere: ``"fitted"``, the default, or
+                ``"progress"``, ``engine.search.condottiere``)
 ``path``        ``"fast"`` (in place, the game's rollout loops) or ``"legacy"`` (a state copy
                 a step, the policy called step by step): the same moves, only slower; kept
                 to measure the speed against (``scripts/bench_search.py``)

@@ -25,7 +25,7 @@ noisy game to its end and costs a fraction of it: against three greedy bots, 100
 decision won 18 of 24 games so, 14 of 24 played to the end. ``evaluate_fitted`` judges the
 same figures with weights fitted to how games of ``normal`` bots ended (``FITTED``): it reads
 the winner better than ``evaluate`` does, and it counts the cards in a hand, which win the
-battles left in a round. The bot's setting ``judge`` picks one (``progress``: ``evaluate``). With ``horizon=0`` in the bot's
+battles left in a round. The bot's setting ``judge`` picks one (``fitted``, the default, or ``progress``). With ``horizon=0`` in the bot's
 settings, rollouts play to the end. Either way ``condottiere_sim`` plays them in place (the same
 moves, faster: a judged rollout about twice as fast as one step by step).
 
@@ -294,6 +294,7 @@ def _search_game(judge: Callable[[State, int], list[float] | None]) -> SearchGam
     )
 
 
-#: the search's Condottiere (judging by ``evaluate``); ``JUDGES``: by each judgement, by name
-GAME = _search_game(evaluate)
-JUDGES = {"progress": GAME, "fitted": _search_game(evaluate_fitted)}
+#: the search's Condottiere (judging by ``evaluate_fitted``); ``JUDGES``: by each judgement,
+#: by name
+GAME = _search_game(evaluate_fitted)
+JUDGES = {"fitted": GAME, "progress": _search_game(evaluate)}
