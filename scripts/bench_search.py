@@ -21,12 +21,20 @@ of the default bot gets now, in iterations per CPU second, against what it got b
     scripts/bench_search.py --games 2 --iterations 200 --rounds 3
 
 With no game named, both games are measured one after the other at the same settings.
+
+``--level LEVEL`` measures instead how long that level's decisions take: ``--games`` seeded
+games with the level in every seat, each decision that offers a choice timed in CPU seconds of
+the deciding thread (the time its ``think`` caps), and prints their median, 95th percentile and
+most, with the load average before and after.
+
+    scripts/bench_search.py condottiere --level hard --games 2
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import math
 import os
 import pstats
 import random
@@ -89,6 +97,47 @@ def run(game: str, settings: dict[str, Any], path: str, views: list[tuple[Any, i
     return len(views) * iterations / (time.process_time() - start), moves
 
 
+def percentile(xs: list[float], q: float) -> float:
+    """The ``q`` quantile of ``xs`` (nearest rank)."""
+    ordered = sorted(xs)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def decision_times(game: str, level: str, players: int, games: int, settings: dict[str, Any]) -> list[float]:
+    """CPU seconds of every decision with a choice that ``level`` makes in ``games`` seeded
+    games with it in every seat."""
+    entry = get_game(game)
+    rules = entry.rules
+    times = []
+    for g in range(games):
+        local = LocalGame(rules, rules.make_config(players, {}), g)
+        bots = [entry.make_bot(level, random.Random(1000 * g + i), **settings) for i in range(players)]
+        while True:
+            local.advance()
+            who = rules.current_player(local.state)
+            if who < 0:
+                break
+            view = rules.view(local.state, who)
+            start = time.thread_time()
+            action = bots[who].choose(view, who)
+            spent = time.thread_time() - start
+            if len(rules.legal_actions(view)) > 1:
+                times.append(spent)
+            local.step(action, checked=False)
+    return times
+
+
+def bench_level(args: argparse.Namespace) -> None:
+    load = os.getloadavg()[0]
+    times = decision_times(args.game, args.level, args.players, args.games, parse_set(args.set))
+    print(
+        f"{args.game}, {args.players} players, level {args.level}: {len(times)} decisions with a "
+        f"choice in {args.games} games; CPU seconds a decision: median {percentile(times, 0.5):.3f}, "
+        f"95th percentile {percentile(times, 0.95):.3f}, most {max(times):.3f}; "
+        f"load average {load:.2f} before, {os.getloadavg()[0]:.2f} after"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game", nargs="?", default="both", help="medici, condottiere or both (the default)")
@@ -100,11 +149,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--min-legal", type=int, default=3)
     p.add_argument("--set", action="append", default=[], help="a search setting, KEY=VALUE")
     p.add_argument("--profile", action="store_true")
+    p.add_argument("--level", default="", help="time this level's decisions in its own games instead")
     args = p.parse_args(argv)
     games = ["medici", "condottiere"] if args.game == "both" else [args.game]
     ok = True
     for game in games:
         args.game = game
+        if args.level:
+            bench_level(args)
+            continue
         ok = bench(args) and ok
     return 0 if ok else 1
 

@@ -5,7 +5,9 @@ A *match* is a line-up of bots, one per seat (``ismcts,greedy,greedy,greedy``). 
 match plays the line-up rotated by ``i`` seats, so every bot sits in every seat equally often
 (use a multiple of the player count). After each match's table come the figures of how the
 games went (``engine.report``: length in turns and moves a seat, end reasons, games ended by a
-seat that lost them, and each game's shares of senseless plays, per bot). ``--round-robin A,B,C`` plays a match for every ordered
+seat that lost them, and each game's shares of senseless plays, per bot), for a bot seated more
+than once the games won by any of its seats (two against two: its team's share), and each
+bot's CPU time a decision (those with a choice: median, 95th percentile, most). ``--round-robin A,B,C`` plays a match for every ordered
 pair of distinct bots: one ``A`` against ``players - 1`` copies of ``B``, and so on.
 
 A bot is a name the game's registry knows (a kind such as ``greedy`` or ``ismcts``, or a level
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import sys
 import time
@@ -57,6 +60,29 @@ def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
     return name, settings
 
 
+class Timed:
+    """A bot whose decisions are timed in CPU seconds of the deciding thread; only decisions
+    with a choice (more than one legal action) are kept."""
+
+    def __init__(self, bot: Any, rules: Any) -> None:
+        self.bot, self.rules = bot, rules
+        self.times: list[float] = []
+
+    def choose(self, view: Any, seat: int) -> Any:
+        start = time.thread_time()
+        action = self.bot.choose(view, seat)
+        spent = time.thread_time() - start
+        if len(self.rules.legal_actions(view)) > 1:
+            self.times.append(round(spent, 4))
+        return action
+
+
+def percentile(xs: list[float], q: float) -> float:
+    """The ``q`` quantile of ``xs`` (nearest rank)."""
+    ordered = sorted(xs)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
 def play_game(task: tuple[str, int, dict[str, Any], int, int, list[str], float | None]) -> dict[str, Any]:
     game_name, players, options, run_seed, index, lineup, think = task
     entry = get_game(game_name)
@@ -69,7 +95,7 @@ def play_game(task: tuple[str, int, dict[str, Any], int, int, list[str], float |
         name, settings = parse_bot(spec)
         if think is not None and "think" not in settings:
             settings["think"] = think
-        bots.append(entry.make_bot(name, bot_rng(seed, i), **settings))
+        bots.append(Timed(entry.make_bot(name, bot_rng(seed, i), **settings), entry.rules))
     start = time.perf_counter()
     game = LocalGame(entry.rules, config, seed)
     outcome = game.play_out(bots, checked=False)
@@ -83,6 +109,7 @@ def play_game(task: tuple[str, int, dict[str, Any], int, int, list[str], float |
         "end": outcome.end,
         "figures": entry.report.figures(game.history, outcome),
         "seconds": round(time.perf_counter() - start, 2),
+        "cpu": [bot.times for bot in bots],
     }
 
 
@@ -93,14 +120,20 @@ def run_match(args: argparse.Namespace, lineup: list[str], pool: Any) -> dict[st
     ]
     wins: dict[str, float] = defaultdict(float)
     seat_games: dict[str, int] = defaultdict(int)
+    #: per bot, games that a seat of it won (a line-up that seats a bot twice: its team's share)
+    team_wins: dict[str, int] = defaultdict(int)
+    cpu: dict[str, list[float]] = defaultdict(list)
     tally = Tally(get_game(args.game).report)
     start = time.time()
     log = open(args.log, "a") if args.log else None  # noqa: SIM115
     for done, result in enumerate(pool.imap_unordered(play_game, tasks), 1):
         for seat, spec in enumerate(result["seats"]):
             seat_games[spec] += 1
+            cpu[spec].extend(result["cpu"][seat])
             if seat in result["winners"]:
                 wins[spec] += 1
+        for spec in {result["seats"][q] for q in result["winners"]}:
+            team_wins[spec] += 1
         tally.add(result["seats"], result["turns"], result["end"], result["figures"])
         if log:
             log.write(json.dumps(result) + "\n")
@@ -115,6 +148,7 @@ def run_match(args: argparse.Namespace, lineup: list[str], pool: Any) -> dict[st
     if log:
         log.close()
     return {"lineup": lineup, "wins": dict(wins), "seat_games": dict(seat_games),
+            "team_wins": dict(team_wins), "games": args.games, "cpu": dict(cpu),
             "seconds": time.time() - start, "tally": tally}
 
 
@@ -146,6 +180,18 @@ def print_table(args: argparse.Namespace, match: dict[str, Any]) -> None:
         lo, hi = wilson(w, n)
         rate = w / n if n else 0.0
         print(f"| {spec:<40} | {n:>10} | {w:>4.0f} | {rate:>8.1%} | {lo:.1%}-{hi:.1%} |")
+    games = match["games"]
+    for spec in dict.fromkeys(lineup):
+        if lineup.count(spec) > 1:
+            w = match["team_wins"].get(spec, 0)
+            lo, hi = wilson(w, games)
+            print(f"  games won by a seat of {spec}: {w}/{games} = {w / games:.1%} ({lo:.1%}-{hi:.1%})")
+    for spec in dict.fromkeys(lineup):
+        xs = match["cpu"].get(spec, [])
+        if xs:
+            print(f"  {spec}: CPU s a decision with a choice, over {len(xs)}: median "
+                  f"{percentile(xs, 0.5):.3f}, 95th percentile {percentile(xs, 0.95):.3f}, "
+                  f"most {max(xs):.3f}")
     for line in match["tally"].lines():
         print(f"  {line}")
     if args.row:

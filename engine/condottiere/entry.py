@@ -6,8 +6,10 @@
 Levels (a ladder: each beats three of the level below, see the README): ``easy`` is the
 greedy bot; ``normal`` the search bot with 64 iterations a decision, ``hard`` with 1000, each
 under a cap in CPU time (0.25 s and 1 s; ``--think`` sets the cap). Its rollouts stop two
-battles ahead and judge the position (``engine.search.condottiere.evaluate``), which makes an
-iteration several times cheaper than one played to the end of the game.
+battles ahead and judge the position (``engine.search.condottiere.evaluate_fitted``), which
+makes an iteration several times cheaper than one played to the end of the game. The setting
+``judge=progress`` judges as the search did before (``evaluate``):
+``ismcts:iterations=1000:think=1.0:judge=progress`` is the hard level of that time.
 
 The search's modules are imported when the first search bot is made, not with the registry:
 the start screen reads the game's rules without them.
@@ -29,9 +31,11 @@ from engine.registry import GameEntry, Settings
 @cache
 def _search_factory() -> Callable[[random.Random, Settings], Any]:
     from engine.search import bot as search_bot
-    from engine.search.condottiere import GAME as SEARCH_GAME
+    from engine.search.condottiere import JUDGES
 
-    return search_bot.factory(SEARCH_GAME, defaults={"rollout": "light"})
+    # the first judge is the default
+    judges = {name: JUDGES[name] for name in ("fitted", "progress")}
+    return search_bot.factory(judges["fitted"], defaults={"rollout": "light"}, judges=judges)
 
 
 def _ismcts(rng: random.Random, settings: Settings) -> Any:

@@ -18,6 +18,9 @@ Settings (from the registry's levels and the command line):
                 under a cap in CPU seconds; by default the budget of any decision)
 ``beliefs``     how the hidden cards are drawn: ``"model"`` (the game's model of what each
                 seat's choices show, e.g. ``engine.search.medici_beliefs``) or ``"uniform"``
+``judge``       how a rollout that stops at the horizon judges the position, where a game
+                offers more than one way (Condottiere: ``"fitted"``, the default, or
+                ``"progress"``, ``engine.search.condottiere``)
 ``path``        ``"fast"`` (in place, the game's rollout loops) or ``"legacy"`` (a state copy
                 a step, the policy called step by step): the same moves, only slower; kept
                 to measure the speed against (``scripts/bench_search.py``)
@@ -131,18 +134,31 @@ def factory(
     setup_phases: tuple[str, ...] = (),
     defaults: Settings | None = None,
     beliefs: dict[str, SearchGame[S, A]] | None = None,
+    judges: dict[str, SearchGame[S, A]] | None = None,
 ) -> Callable[[random.Random, Settings], SearchBot[S, A]]:
     """A registry bot factory ``(rng, settings) -> SearchBot`` for ``game``; ``defaults`` are
     the game's best settings, which the given ones override. ``beliefs`` names other ways the
     game draws its hidden cards (``"uniform"``, ...): the setting ``beliefs`` picks one
-    (``"model"``, the default, is ``game``)."""
+    (``"model"``, the default, is ``game``). ``judges`` likewise names other ways it judges a
+    position at the horizon, which the setting ``judge`` picks (the first name is ``game``'s)."""
     games = {"model": game, **(beliefs or {})}
+    judged = dict(judges or {})
+    default_judge = next(iter(judged), "")
 
     def make(rng: random.Random, given: Settings) -> SearchBot[S, A]:
         settings = {**(defaults or {}), **given}
         belief = str(settings.get("beliefs", "model"))
         if belief not in games:
             raise ValueError(f"beliefs must be one of {', '.join(games)}, not {belief!r}")
+        judge = str(settings.get("judge", default_judge))
+        if judge != default_judge:
+            if judge not in judged:
+                raise ValueError(f"judge must be one of {', '.join(judged) or 'none'}, not {judge!r}")
+            if belief != "model":
+                raise ValueError("a judge other than the default takes the default beliefs")
+            chosen = judged[judge]
+        else:
+            chosen = games[belief]
         think = _number(settings, "think")
         iterations = _number(settings, "iterations")
         exploration, bias = _number(settings, "exploration"), _number(settings, "bias")
@@ -151,7 +167,7 @@ def factory(
             raise ValueError(f"setup must be greedy or search, not {setup!r}")
         fallback = make_fallback(rng) if setup == "greedy" and make_fallback else None
         return SearchBot(
-            games[belief],
+            chosen,
             rng,
             think=1.0 if think is None else think,
             iterations=None if iterations is None else int(iterations),

@@ -14,8 +14,12 @@ for every variant). It is faster because:
 * a deal is played out in one loop over lists, the pile, hand and debts written back once;
 * a reveal needs no list of the one card it can show; the commonest actions are built once.
 
-The rarer decisions (take, keep) go through the policy itself. ``sample_play`` is the uniform
-draw among the legal actions of the play phase (``random``'s move there), usable on its own.
+The rarer decisions (take, keep) go through the policy itself. Given the search's judgement of
+a position (``judge``, ``until``), ``simulate`` stops where the search's loop would stop and
+judge (``engine.search.ismcts``: rollouts that end at a horizon); a deal never crosses such a
+point, since the judgement reads only the battles fought and the phase, which a deal leaves
+as they were until its last card. ``sample_play`` is the uniform draw among the legal actions
+of the play phase (``random``'s move there), usable on its own.
 """
 
 from __future__ import annotations
@@ -253,15 +257,24 @@ def simulate(
     light: bool,
     policy: Callable[[State, int, random.Random], Action],
     rewards: Callable[[State], list[float]],
+    judge: Callable[[State, int], list[float] | None] | None = None,
+    until: int = 0,
 ) -> list[float]:
     """Play private full state ``s`` to its end in place as the ``light`` policy (or, with
     ``light`` false, ``random``) would, which ``policy`` is (it decides the rare phases, take
-    and keep), and return ``rewards`` of the end."""
+    and keep), and return ``rewards`` of the end. With a ``judge`` (the search's ``evaluate``),
+    stop instead at the first state it judges against horizon ``until`` (checked before every
+    step, as the search's own loop does; it judges nothing in the play phase) and return its
+    judgement."""
     play = rules._APPLY
     random_, randrange = rng.random, rng.randrange
     memo: list[Any] = [None, None]
     while True:
         phase = s.phase
+        if judge is not None and phase != "over" and phase != "play" and s.battles >= until:
+            judged = judge(s, until)
+            if judged is not None:
+                return judged
         if phase == "play":
             seat = s.turn
             a = _light_play(s, seat, rng, memo) if light else sample_play(s, seat, rng)

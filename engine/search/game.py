@@ -40,6 +40,11 @@ Optionally, for speed (the search works without them, at the cost of a state cop
   policy, ``sample_chance`` and ``play`` (the same moves from the same generator state), only
   faster: it may pick moves without listing every legal action and deal many cards at once.
 
+* ``judged_simulations``: the same, for rollouts that stop at the horizon: per policy's name,
+  a function ``(state, horizon, rng) -> rewards`` that plays as the search's loop does until the
+  game ends or ``evaluate(state, horizon)`` judges the state, and returns the rewards or that
+  judgement.
+
 A simulation is a copy of the rules written for speed, so it is written for the options it
 knows: ``mirrored`` runs it only on a game that plays none other, and plays any other game
 step by step with the rules themselves.
@@ -101,6 +106,40 @@ def mirrored(
     return run
 
 
+def mirrored_judged(
+    fast: Callable[[S, int, random.Random], list[float]],
+    rules: _InPlace[S, A],
+    variants: Sequence[Option],
+    names: frozenset[str],
+    policy: Callable[[S, int, random.Random], A],
+    sample_chance: Callable[[S, random.Random], A],
+    rewards: Callable[[S], list[float]],
+    evaluate: Callable[[S, int], list[float] | None],
+) -> Callable[[S, int, random.Random], list[float]]:
+    """``mirrored`` for a rollout that stops at the horizon: ``fast(state, horizon, rng)`` on a
+    game that plays only the options ``names``, else the rules step by step, stopping at the
+    first state ``evaluate`` judges."""
+
+    def slow(s: S, until: int, rng: random.Random) -> list[float]:
+        current_player, play = rules.current_player, rules.apply_in_place
+        while True:
+            p = current_player(s)
+            if p == TERMINAL:
+                return rewards(s)
+            judged = evaluate(s, until)
+            if judged is not None:
+                return judged
+            play(s, sample_chance(s, rng) if p < 0 else policy(s, p, rng))
+
+    def run(s: S, until: int, rng: random.Random) -> list[float]:
+        config: object = getattr(s, "config")  # noqa: B009 - every game's state has one
+        if options_on(variants, config) <= names:
+            return fast(s, until, rng)
+        return slow(s, until, rng)
+
+    return run
+
+
 def outcome_rewards(outcome: Outcome, scale: float, margin_weight: float = 0.1) -> list[float]:
     """Per-seat rewards in [0, 1]: the share of the win, with a score-margin tiebreak."""
     scores = outcome.scores
@@ -138,3 +177,6 @@ class SearchGame(Generic[S, A]):
     prepare: Callable[[S, int], Callable[[random.Random], S]] | None = None
     play: Callable[[S, A], None] | None = None
     simulations: Mapping[str, Callable[[S, random.Random], list[float]]] = field(default_factory=dict)
+    judged_simulations: Mapping[str, Callable[[S, int, random.Random], list[float]]] = field(
+        default_factory=dict
+    )

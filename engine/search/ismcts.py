@@ -43,7 +43,8 @@ Speed. Each iteration's determinization is its own: when the game offers ``copy`
 ``play``, the search copies it once (or draws it fresh from the game's ``prepare``, which
 counts the view's hidden cards once a search) and plays every step of the iteration on it in
 place; a rollout policy with a ``simulation`` plays the whole rollout in the game's own loop
-(moves picked without listing every legal action, many cards dealt at once); the observer's
+(moves picked without listing every legal action, many cards dealt at once), and one that stops
+at the game's horizon does so too when the game offers it (``judged_simulations``); the observer's
 actions at the root are listed once, from the view. All of it makes exactly the moves the
 step-by-step loop makes from the same generator state, so a seeded search decides the same
 either way. ``path="legacy"`` keeps the step-by-step loop, a copy a step (for comparison, and
@@ -130,6 +131,9 @@ class Search(Generic[S, A]):
         self.rollout_policy = game.rollouts[rollout]
         self.fast = path == "fast" and game.copy is not None and game.play is not None
         self.simulation = game.simulations.get(rollout) if self.fast else None
+        self.judged_simulation = (
+            game.judged_simulations.get(rollout) if self.fast and self.judged else None
+        )
         self._iterate = self._iterate_fast if self.fast else self._iterate_legacy
 
     def run(self, view: S, seat: int, budget: Budget) -> SearchResult[A]:
@@ -233,7 +237,11 @@ class Search(Generic[S, A]):
             options = groups[key]
             play(state, options[rng.randrange(len(options))] if len(options) > 1 else options[0])
         sim = self.simulation
-        if self.judged:
+        judged = self.judged_simulation
+        if judged is not None:
+            assert g.horizon is not None
+            rewards = judged(state, g.horizon(state), rng)
+        elif self.judged:
             rewards = self._rollout_to(state, True)
         else:
             rewards = sim(state, rng) if sim is not None else self._rollout_in_place(state)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -103,14 +104,14 @@ def test_the_choice_does_not_depend_on_cards_the_seat_cannot_see():
 
 def test_it_beats_random_bots():
     wins = 0
-    games = 4
+    games = 24
     for i in range(games):
         game = LocalGame(RULES, RULES.make_config(4, {}), 300 + i)
         seat = i % 4
         bots = [ENTRY.make_bot("random", random.Random(i * 4 + k)) for k in range(4)]
         bots[seat] = bot(i, iterations=40)
         wins += seat in game.play_out(bots, checked=True).winners
-    assert wins >= 3  # a fair share would be 1
+    assert wins >= 12  # a fair share would be 6
 
 
 def test_levels_name_their_bots():
@@ -118,3 +119,38 @@ def test_levels_name_their_bots():
     assert ENTRY.make_bot("hard", random.Random(0), think=0.05).budget.seconds == 0.05
     assert ENTRY.make_bot("easy", random.Random(0)).name == "greedy"
     assert {"easy", "normal", "hard", "ismcts"} <= set(ENTRY.bot_names())
+
+
+def test_the_judge_setting_picks_how_the_horizon_is_judged():
+    from engine.search import condottiere as csearch
+
+    assert ENTRY.make_bot("hard", random.Random(0)).game.evaluate is csearch.evaluate_fitted
+    old = ENTRY.make_bot("ismcts", random.Random(0), iterations=1000, think=1.0, judge="progress")
+    assert old.game.evaluate is csearch.evaluate
+    with pytest.raises(ValueError, match="judge"):
+        ENTRY.make_bot("hard", random.Random(0), judge="guess")
+
+
+def test_the_fitted_judgement_favours_the_seat_nearer_victory_and_holding_more():
+    from engine.search.condottiere import evaluate_fitted
+
+    for seed in range(1, 40):
+        s = game_position(RULES, RULES.make_config(4, {}), seed, 120)
+        if s.phase not in ("play", "over"):
+            break
+    else:
+        raise AssertionError("no position between battles")
+    assert evaluate_fitted(s, s.battles + 1) is None  # before the horizon it does not judge
+    even = s.copy()
+    even.owner = (-1,) * len(s.owner)
+    even.hands = ((0, 1),) * 4
+    base = evaluate_fitted(even, even.battles)
+    assert base is not None and abs(sum(base) - 1) < 1e-9
+    ahead = even.copy()
+    ahead.owner = (2, 2) + (-1,) * (len(s.owner) - 2)  # seat 2 holds two regions
+    judged = evaluate_fitted(ahead, ahead.battles)
+    assert judged is not None and judged[2] > base[2] and judged[2] == max(judged)
+    richer = even.copy()
+    richer.hands = ((0, 1), (0, 1), (6, 7, 7), (0, 1))  # seat 2 holds a 10, two Heroines
+    judged = evaluate_fitted(richer, richer.battles)
+    assert judged is not None and judged[2] == max(judged) and judged[2] > base[2]

@@ -86,6 +86,34 @@ def test_a_condottiere_simulation_is_the_step_by_step_rollout(truth, seed):
     assert_simulations_match(csearch.GAME, truth, seed)
 
 
+def judged_step_by_step(game: SearchGame, policy: str, state: Any, rng: random.Random) -> tuple[Any, list[float]]:
+    """The rollout the search's own loop plays to its horizon: a chance step or the policy's
+    move, until the game ends or ``evaluate`` judges the state."""
+    move, until = game.rollouts[policy], game.horizon(state)
+    while True:
+        p = game.current_player(state)
+        if p == TERMINAL:
+            return state, game.rewards(state)
+        judged = game.evaluate(state, until)
+        if judged is not None:
+            return state, judged
+        a = game.sample_chance(state, rng) if p < 0 else move(state, p, rng)
+        state = game.apply(state, a)
+
+
+@given(condottiere_positions, seeds)
+def test_a_condottiere_rollout_to_the_horizon_is_the_step_by_step_one(truth, seed):
+    game = csearch.GAME
+    assert set(game.judged_simulations) == set(game.rollouts)
+    for policy, simulate in game.judged_simulations.items():
+        old_rng, new_rng = random.Random(seed), random.Random(seed)
+        end, rewards = judged_step_by_step(game, policy, truth, old_rng)
+        mine = truth.copy()
+        assert simulate(mine, game.horizon(truth), new_rng) == rewards
+        assert mine == end
+        assert new_rng.getstate() == old_rng.getstate()
+
+
 def assert_prepared_draws_match(game: SearchGame, view: Any, seat: int, seed: int) -> None:
     assert game.prepare is not None
     draw = game.prepare(view, seat)

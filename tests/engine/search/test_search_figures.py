@@ -1,0 +1,57 @@
+"""The scripts that measure the bots print what they promise: a two-against-two match's share
+of games won by each side, and the CPU time of a level's decisions (median, 95th percentile)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+SCRIPTS = Path(__file__).resolve().parents[3] / "scripts"
+
+
+def load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"script_{name}", SCRIPTS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # the tournament's worker processes find its functions
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_95th_percentile_is_the_nearest_rank():
+    for script in (load("tournament"), load("bench_search")):
+        xs = [float(x) for x in range(20, 0, -1)]  # 1..20, unsorted
+        assert script.percentile(xs, 0.95) == 19.0
+        assert script.percentile(xs, 0.5) == 10.0
+        assert script.percentile([3.0], 0.95) == 3.0
+
+
+def test_a_two_against_two_match_counts_the_games_each_side_won(tmp_path, capsys):
+    log = tmp_path / "games.jsonl"
+    tournament = load("tournament")
+    assert tournament.main(["condottiere", "--players", "4", "--games", "4", "--seed", "3",
+                            "--workers", "1", "--lineup", "random,easy,random,easy",
+                            "--log", str(log)]) == 0
+    out = capsys.readouterr().out
+    games = [json.loads(line) for line in log.read_text().splitlines()]
+    for side in ("random", "easy"):
+        won = sum(1 for g in games if any(g["seats"][q] == side for q in g["winners"]))
+        assert f"games won by a seat of {side}: {won}/4 " in out
+        # every decision with a choice that a seat of the side made, timed
+        timed = sum(len(g["cpu"][q]) for g in games for q in range(4) if g["seats"][q] == side)
+        assert timed > 0
+        assert re.search(rf"{side}: CPU s a decision with a choice, over {timed}: median ", out)
+
+
+def test_a_levels_decisions_are_timed_in_its_own_games(capsys):
+    bench = load("bench_search")
+    times = bench.decision_times("condottiere", "normal", 3, 1, {})
+    assert times and all(t >= 0 for t in times)
+    bench.main(["condottiere", "--level", "normal", "--games", "1", "--players", "3"])
+    out = capsys.readouterr().out
+    assert f"level normal: {len(times)} decisions with a choice in 1 games" in out
+    assert "95th percentile" in out
