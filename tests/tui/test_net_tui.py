@@ -47,7 +47,9 @@ async def test_the_host_plays_its_seat_at_the_table(profile, game, options):
         view = app.client.snapshot()
         assert view.over and app.session.table.result()["verdict"] == "verified"
         assert view.audit.startswith("verified; record: agreed by all ")
-        assert "Audit: verified: every signature, proof and move checks out" in text(app)
+        # the end screen says so once it is drawn (it may be up and still empty a moment)
+        await until(pilot, lambda: "Audit: verified: every signature, proof and move checks out"
+                    in text(app), "the audit line on the end screen")
         # where its signed record went, said on the end screen itself (no note over its buttons)
         await until(pilot, lambda: "The signed record is saved:" in text(app), "the record's line")
         (saved,) = (profile / "data" / "palazzo" / "games").iterdir()
