@@ -54,31 +54,38 @@ def _refuse_ext(code: int, data: bytes) -> object:
     raise ValueError(f"extension type {code} is not allowed")
 
 
+_LEAVES = frozenset({type(None), bool, str, bytes})
+
+
 def check_value(value: object, depth: int = 0) -> None:
     """Raise ``ValueError`` unless ``value`` is plain protocol data (see the module rules)."""
     if depth > MAX_DEPTH:
         raise ValueError("value nested too deeply")
-    if value is None or type(value) in (bool, str, bytes):
+    kind = type(value)
+    if kind in _LEAVES:
         return
-    if type(value) is int:
-        if not -(1 << 63) <= value < (1 << 64):
+    if kind is int:
+        if not -(1 << 63) <= value < (1 << 64):  # type: ignore[operator]
             raise ValueError("integer out of range")
         return
-    if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
-        if len(value) > MAX_ARRAY:
+    inner = depth < MAX_DEPTH  # a leaf one level down needs no call of its own
+    if kind is list or kind is tuple:
+        if len(value) > MAX_ARRAY:  # type: ignore[arg-type]
             raise ValueError(f"array longer than {MAX_ARRAY}")
-        for v in value:
-            check_value(v, depth + 1)
+        for v in value:  # type: ignore[attr-defined]
+            if not (inner and type(v) in _LEAVES):
+                check_value(v, depth + 1)
         return
-    if isinstance(value, dict) and type(value) is dict:
-        if len(value) > MAX_MAP:
+    if kind is dict:
+        if len(value) > MAX_MAP:  # type: ignore[arg-type]
             raise ValueError(f"map larger than {MAX_MAP}")
-        for k in value:
+        for k, v in value.items():  # type: ignore[attr-defined]
             if type(k) is not str:
                 raise ValueError("map keys must be strings")
-            check_value(value[k], depth + 1)
+            if not (inner and type(v) in _LEAVES):
+                check_value(v, depth + 1)
         return
-    raise ValueError(f"values of type {type(value).__name__} are not allowed")
+    raise ValueError(f"values of type {kind.__name__} are not allowed")
 
 
 def is_value(value: object) -> TypeGuard[Value]:

@@ -30,6 +30,7 @@ nothing of it is in the record.
 
 from __future__ import annotations
 
+import functools
 import struct
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,7 +52,14 @@ def sign_ack(identity: Identity, game_id: bytes, n: int, head: bytes) -> bytes:
 
 def ack_valid(key: bytes, game_id: bytes, n: int, head: Any, sig: Any) -> bool:
     return (type(sig) is bytes and len(sig) == SIGNATURE_SIZE and type(head) is bytes
-            and len(head) == HASH_SIZE and verify(key, ACK_TAG, ack_message(game_id, n, head), sig))
+            and len(head) == HASH_SIZE and _ack_verifies(key, game_id, n, head, sig))
+
+
+@functools.lru_cache(maxsize=64)
+def _ack_verifies(key: bytes, game_id: bytes, n: int, head: bytes, sig: bytes) -> bool:
+    """One signature check of an acknowledgement, remembered a while: a reader checks the
+    host's acknowledgement of an entry when the host confirms it and again when it takes it."""
+    return verify(key, ACK_TAG, ack_message(game_id, n, head), sig)
 
 
 def discloses(entry: Entry) -> bool:
@@ -103,6 +111,10 @@ class Agreement:
     #: acknowledgements of this reader's own heads whose signatures are not checked yet:
     #: (seat, n) -> (head, sig); checked when they are used (``PeerAgreement._check_acks``)
     unchecked: dict[tuple[int, int], tuple[bytes, Any]] = field(default_factory=dict)
+    #: seat -> the lengths of its unchecked acknowledgements that may still count (longer than
+    #: it is known to have acknowledged): what ``_check_acks`` looks through, pruned as it goes,
+    #: so that a game's older acknowledgements (kept for evidence) cost nothing each time
+    counting: dict[int, list[int]] = field(default_factory=dict)
     #: acknowledgements of heads this reader does not hold yet: (seat, n, head, sig, host sig)
     ahead: list[tuple[int, int, Any, Any, Any]] = field(default_factory=list)
     #: the longest prefix this seat has acknowledged itself (or signed an entry after)
@@ -111,6 +123,12 @@ class Agreement:
     def mark(self, seat: int, n: int) -> None:
         if n > self.acked.get(seat, 0):
             self.acked[seat] = n
+
+    def keep_unchecked(self, seat: int, n: int, head: bytes, sig: Any) -> None:
+        """An acknowledgement of this reader's own head ``n``, its signature checked when used."""
+        self.unchecked[(seat, n)] = (head, sig)
+        if n > self.acked.get(seat, 0):
+            self.counting.setdefault(seat, []).append(n)
 
     def hold(self, signer: int, n: int, statement: dict[str, bytes]) -> None:
         self.held.setdefault((signer, n), statement)

@@ -320,7 +320,7 @@ class PeerAgreement:
         key = t.seats[seat].key
         if head == t.transcript.head_at(n):
             if (seat, n) not in self.agreement.held:  # its signature checked when it is used
-                self.agreement.unchecked[(seat, n)] = (head, sig)
+                self.agreement.keep_unchecked(seat, n, head, sig)
             return
         items = []
         for signer, signed, k in ((seat, sig, key), (HOST, host, t.host_key)):
@@ -353,10 +353,16 @@ class PeerAgreement:
         """Check the signatures of the acknowledgements kept unchecked (of this reader's own
         heads): before they count for a disclosure. A reader that discloses nothing now never
         checks them (most acknowledgements), unless one is used as evidence."""
-        unchecked, acked = self.agreement.unchecked, self.agreement.acked
-        for seat, n in sorted(unchecked, key=lambda k: -k[1]):  # the latest first: it may do
-            if acked.get(seat, 0) < n:
-                self._take_ack(seat, n, *unchecked.pop((seat, n)))
+        a = self.agreement
+        for seat, lengths in a.counting.items():
+            # the latest first: it may do for the older ones (a bad one: the next is tried)
+            for n in sorted(set(lengths), reverse=True):
+                if a.acked.get(seat, 0) >= n:
+                    break
+                if (seat, n) in a.unchecked:
+                    self._take_ack(seat, n, *a.unchecked.pop((seat, n)))
+            lengths[:] = [n for n in lengths
+                          if n > a.acked.get(seat, 0) and (seat, n) in a.unchecked]
 
     def _two_entries(self, entry: Entry, ack: Any) -> bool:
         """``entry`` came for a place this reader holds another entry at: if its author, or the
