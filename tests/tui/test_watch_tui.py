@@ -58,11 +58,12 @@ async def test_a_watcher_follows_the_game_at_80x24_seeing_nobodys_hand(profile, 
         assert app.client.snapshot().legal == ()  # nothing is ever asked
         # the log is the public words: the host's observer hears the same
         await until(pilot, lambda: len(app.client.snapshot().log) > 0, "a move in the log")
-        # the held seat plays now, and the game goes to its end
+        # the held seat plays now, and the game goes to its end (the whole game's deck work,
+        # every seat's and the host's, runs in this process: its bound is a whole game's)
         runner.bots[held] = entry.make_bot("greedy", random.Random(0))
         runner.pump()
         await until(pilot, lambda: isinstance(app.screen, EndScreen)
-                    and "Audit: verified" in text(app), "the end screen, verified")
+                    and "Audit: verified" in text(app), "the end screen, verified", timeout=300)
         assert "You win" not in text(app) and "You finish" not in text(app)  # nobody's end
         games = profile / "data" / "palazzo" / "games"
         await until(pilot, lambda: games.is_dir() and any(games.iterdir()), "the saved record")
