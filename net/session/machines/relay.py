@@ -7,8 +7,12 @@ milliseconds) no longer stands between a post and the other seats. Rules:
   parses, is its poster's, is the next in sequence and chain, bears its author's signature, is
   of a kind the phase takes from the seat due, with the fields of its kind:
   ``Table.check_frame``), and relays it at once as ``entry {body, sig}`` *without* ``ack``: a
-  *pending* entry. It then checks the entry in full in a worker thread (``check_pool``, one for
-  the process; libsodium releases Python's lock).
+  *pending* entry. It then checks the entry in full: a small entry (under ``INLINE_LIMIT``
+  bytes: a move, decryption shares; about a millisecond) on the host's own loop as soon as the
+  relay is out (``Pending.later``, run by ``settle``), a larger one (a shuffle and its proof:
+  tens of milliseconds) in a worker thread (``check_pool``, one for the process; libsodium
+  releases Python's lock), so that it never holds the host's loop. A thread's start and its
+  hand-back cost about half a small entry's check, on the path of every move.
 * **One at a time.** While an entry is pending the host changes nothing: a post that comes
   meanwhile waits (it is answered once the pending entry is settled, in the order posts came),
   and the host writes no forfeit; a restarted host's ``supply`` settles it first.
@@ -66,6 +70,9 @@ log = logging.getLogger("palazzo.net")
 WITHDRAW_TAG = b"palazzo/withdraw/v1\x00"
 #: the longest reason a withdrawal gives, in characters
 REASON_LIMIT = 300
+
+#: an entry's body at least this long is checked in the worker thread, a shorter one on the loop
+INLINE_LIMIT = 1024
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -126,6 +133,18 @@ class Pending:
     msgid: int
     entry: Entry
     check: Future[Callable[[], None]]
+    #: the check still to run on the host's loop (a small entry), once its relay is out
+    later: Callable[[], Callable[[], None]] | None = None
+
+    def run_later(self) -> None:
+        """Run the check left for the loop, if any, into ``check``."""
+        run, self.later = self.later, None
+        if run is None:
+            return
+        try:
+            self.check.set_result(run())
+        except Exception as e:  # the check's verdict or fault: ``settle`` reads it
+            self.check.set_exception(e)
 
 
 class HostRelay:
@@ -177,8 +196,11 @@ class HostRelay:
     def _relay_pending(self, conn: int, req: Request, entry: Entry) -> None:
         """Relay ``entry`` (past ``check_frame``) at once, pending, and check it beside."""
         table = self.table
-        check = check_pool().submit(table._check, entry)
-        self.pending = Pending(conn, req.msgid, entry, check)
+        if len(entry.body) < INLINE_LIMIT:
+            self.pending = Pending(conn, req.msgid, entry, Future(),
+                                   later=lambda: table._check(entry))
+        else:
+            self.pending = Pending(conn, req.msgid, entry, check_pool().submit(table._check, entry))
         # first to its author (its post is answered once settled), then to the seat after it
         self._broadcast("entry", entry.to_wire(), first=(entry.author,))
 
@@ -189,7 +211,10 @@ class HostRelay:
         return self.take_output()
 
     def _settle_pending(self, wait: bool = False) -> None:
-        while (p := self.pending) is not None and (wait or p.check.done()):
+        while (p := self.pending) is not None:
+            p.run_later()
+            if not (wait or p.check.done()):
+                return
             self.pending = None
             try:
                 change = p.check.result()

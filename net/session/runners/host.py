@@ -171,9 +171,13 @@ class HostRunner(MemoryLink):
             self.pump()
             return
         self._watched = p
-        # the check ends on a worker thread: settle in this context (a screen opened by what
-        # follows must find the app that runs this loop)
+        # settle in this context (a screen opened by what follows must find the app that runs
+        # this loop): a check left for the loop runs at its next turn, the relay being out now;
+        # one on a worker thread when it ends
         here = contextvars.copy_context()
+        if p.later is not None:
+            loop.call_soon(self._settled, context=here)
+            return
         p.check.add_done_callback(
             lambda _: loop.call_soon_threadsafe(self._settled, context=here))
 
