@@ -6,11 +6,10 @@ which entry each phase takes and which phase follows (its ``TRANSITIONS``). A ph
 as a ``Phase`` member everywhere (its value is the name ``docs/protocol.md`` uses, and what a
 message prints).
 
-============  ===========  =================================  ================================
-
 Every reader checks an entry's fields the same way before anything else of it (``FIELDS``): a
 field the kind does not have, a missing one or one of another type is refused, naming the field
 and the author. So the host's observer table, every peer's table and ``palazzo verify`` accept
+exactly the same entries; ``read_start`` checks what a start entry says.
 
 The limits here are the protocol's (``docs/protocol.md`` gives each field): a seat's name, the
 start time, a forfeit's reason, the turn timeout, a sealed note's overhead. ``DEALERS`` names
@@ -23,13 +22,15 @@ import importlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from engine.core import A, C, S
+from engine.registry import GameEntry, get_game
 from net.games.dealer import FairDealer
-from net.wire.errors import E_BAD_PARAMS, CheatDetected
+from net.wire.errors import E_BAD_PARAMS, HOST, CheatDetected
+from net.wire.identity import PUBLIC_KEY_SIZE, InvalidKey, check_public_key
 from net.wire.rpc import Value
-from net.wire.transcript import Entry
+from net.wire.transcript import NONCE_SIZE, Entry, derive_game_id
 
 
 class Phase(str, Enum):
@@ -99,6 +100,62 @@ class SeatInfo:
     name: str
     key: bytes
     nonce: bytes = b""
+
+
+@dataclass(frozen=True)
+class Start(Generic[S, A, C]):
+    """What a start entry says, checked (``read_start``)."""
+
+    game: GameEntry[S, A, C]
+    config: C
+    seats: list[SeatInfo]
+    game_id: bytes
+    time: int
+    timeout: int
+    on_timeout: str
+
+
+def read_start(e: Entry, host_key: bytes) -> Start[Any, Any, Any]:
+    """The start entry ``e`` of a game hosted under ``host_key``, checked: its game and
+    configuration, its seats (names, keys that are valid Ed25519 keys, nonces; as many as the
+    players, no key twice), the host key, the game id they make, the start time and the turn
+    timeout. ``CheatDetected`` naming the host (who signs the start) for what is wrong."""
+    try:
+        game: GameEntry[Any, Any, Any] = get_game(field(e, "rules", str))
+        config = game.rules.Config.from_data(e.fields.get("config"))
+    except (ValueError, TypeError) as err:
+        raise CheatDetected(HOST, e.seq, f"start check: the game: {err}", E_BAD_PARAMS) from None
+    seats = []
+    for i, s in enumerate(field_list(e, "seats")):
+        if type(s) is not dict or set(s) != {"name", "key", "nonce"}:
+            raise CheatDetected(HOST, e.seq, "start check: a seat is {name, key, nonce}", E_BAD_PARAMS)
+        name, key, nonce = s["name"], s["key"], s["nonce"]
+        if type(name) is not str or not 1 <= len(name) <= NAME_LIMIT or not name.isprintable() \
+                or type(key) is not bytes or len(key) != PUBLIC_KEY_SIZE \
+                or type(nonce) is not bytes or len(nonce) != NONCE_SIZE:
+            raise CheatDetected(HOST, e.seq, f"start check: a seat is {{name: 1 to {NAME_LIMIT} "
+                                "printable characters, key, nonce: 32 bytes}", E_BAD_PARAMS)
+        try:
+            check_public_key(key)
+        except InvalidKey as err:
+            raise CheatDetected(HOST, e.seq, f"key check: seat {i}'s key is refused ({err})",
+                                E_BAD_PARAMS) from None
+        seats.append(SeatInfo(name, key, nonce))
+    if len(seats) != config.players or len({s.key for s in seats}) != len(seats):
+        raise CheatDetected(HOST, e.seq, "start check: the seats do not match the players", E_BAD_PARAMS)
+    if field(e, "host", bytes, PUBLIC_KEY_SIZE) != host_key:
+        raise CheatDetected(HOST, e.seq, "host key check: the start names another host key", E_BAD_PARAMS)
+    game_id = e.fields["game"]
+    if game_id != derive_game_id(host_key, [(s.key, s.nonce) for s in seats]):
+        raise CheatDetected(HOST, e.seq, "game id check: the game id is not the one the host "
+                            "key and the seats' keys and nonces make", E_BAD_PARAMS)
+    started = field(e, "time", int)
+    if not 0 <= started <= MAX_TIME:
+        raise CheatDetected(HOST, e.seq, "start check: the start time is not a time", E_BAD_PARAMS)
+    timeout, on_timeout = field(e, "timeout", int), field(e, "on_timeout", str)
+    if not 0 <= timeout <= MAX_TIMEOUT or on_timeout not in ("forfeit", "bot"):
+        raise CheatDetected(HOST, e.seq, "start check: the turn timeout is out of range", E_BAD_PARAMS)
+    return Start(game, config, seats, game_id, started, timeout, on_timeout)
 
 
 

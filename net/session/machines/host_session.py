@@ -56,9 +56,9 @@ from net.session.machines.conversation import (
     check_equivocation,
     param_map,
 )
-from net.session.machines.echo import HostAgreement
 from net.session.machines.entries import MAX_TIMEOUT, Phase
 from net.session.machines.host_door import DEFERRED, Claim, Conn, ConnState, HostDoor, Seat
+from net.session.machines.host_echo import HostAgreement
 from net.session.machines.host_gather import GATHER_WAIT, HostGather
 from net.session.machines.relay import HostRelay
 from net.session.machines.table import Table
@@ -159,7 +159,7 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay, HostDeadlines,
         self._held: list[tuple[int, Request]] = []  # posts that wait for the gathering to end
         self._tails: dict[int, list[Entry]] = {}  # a seat's own entries at the end of a supply
         self._turns: list[tuple[int, int, Request]] = []  # hellos waiting for a code check
-        self._init_agreement()  # the echo's (``net.session.machines.echo``)
+        self._init_agreement()  # the echo's (``net.session.machines.host_echo``)
         self._init_relay()  # the relay at once's (``net.session.machines.relay``)
 
     # -- the sans-IO surface ------------------------------------------------------------------

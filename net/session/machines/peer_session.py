@@ -33,6 +33,7 @@ from net.session.machines.conversation import (
 )
 from net.session.machines.echo import PeerAgreement
 from net.session.machines.entries import Phase
+from net.session.machines.peer_states import PEER_NOTES
 from net.session.machines.peer_states import PEER_TRANSITIONS as PEER_TRANSITIONS
 from net.session.machines.peer_states import PeerEvent as PeerEvent
 from net.session.machines.peer_states import PeerState as PeerState
@@ -150,12 +151,10 @@ class PeerSession(PeerAgreement, PeerRelay):
                 self._handle(event)
                 if self.failed:
                     return
-        except Fault as e:  # names nobody: it says what happened
+        except (Fault, CheatDetected) as e:  # a fault names nobody; a cheat, with its evidence
             self._fail(e)
         except RemoteProtocolError as e:
             self._fail(RemoteProtocolError(f"the host sent a malformed frame: {e}", e.code))
-        except CheatDetected as e:
-            self._fail(e)
         except Exception as e:  # a fault of this program: stop cleanly and say so
             log.exception("peer: internal error")
             self._fail(LocalProtocolError(f"internal error: {e!r}"))
@@ -312,7 +311,7 @@ class PeerSession(PeerAgreement, PeerRelay):
             self._after_end(event)
         elif isinstance(event, Notification):
             payload = event.params[0] if event.params and type(event.params[0]) is dict else {}
-            name = _PEER_NOTES.get(event.method)
+            name = PEER_NOTES.get(event.method)
             if name is None:
                 raise RemoteProtocolError(f"unknown notification {event.method!r}", E_UNKNOWN_METHOD)
             getattr(self, name)(payload)
@@ -598,19 +597,3 @@ class PeerSession(PeerAgreement, PeerRelay):
         self._go(Step.FAILED)
         self.error = error
         self.events.append(PeerEvent("failed", error))
-
-_PEER_NOTES: dict[str, str] = {
-    "challenge": "_on_challenge",
-    "lobby": "_on_lobby",
-    "entry": "_on_entry",
-    "error": "_on_error",
-    "bye": "_on_bye",
-    "presence": "_on_presence",
-    "said": "_on_said",
-    "rematch": "_on_early_rematch",
-    "ack": "_on_ack",
-    "evidence": "_on_evidence",
-    "confirm": "_on_confirm",
-    "withdraw": "_on_withdraw",
-    "disk": "_on_disk",
-}

@@ -53,6 +53,24 @@ PEER_TRANSITIONS: dict[PeerState, dict[Step, PeerState]] = {
     PeerState.FAILED: {Step.FAILED: PeerState.FAILED},
 }
 
+#: each notification the host sends a seat -> the session's method that takes it (any other is
+#: refused, ``E_UNKNOWN_METHOD``)
+PEER_NOTES: dict[str, str] = {
+    "challenge": "_on_challenge",
+    "lobby": "_on_lobby",
+    "entry": "_on_entry",
+    "error": "_on_error",
+    "bye": "_on_bye",
+    "presence": "_on_presence",
+    "said": "_on_said",
+    "rematch": "_on_early_rematch",
+    "ack": "_on_ack",
+    "evidence": "_on_evidence",
+    "confirm": "_on_confirm",
+    "withdraw": "_on_withdraw",
+    "disk": "_on_disk",
+}
+
 
 @dataclass
 class PeerEvent:

@@ -56,7 +56,6 @@ from enum import Enum
 from typing import Any, cast
 
 from engine.core import CHANCE, REVEAL, TERMINAL, GameRules, IllegalActionError, InvalidActionError
-from engine.registry import GameEntry, get_game
 from net.deck import group
 from net.games.dealer import FairDealer, MoveError
 from net.games.types import A, C, S
@@ -66,15 +65,13 @@ from net.session.machines.agreement import record_agreement
 from net.session.machines.commit import COMMIT_SIZE, SALT_SIZE, opens
 from net.session.machines.entries import (
     DEALERS,
-    MAX_TIME,
-    MAX_TIMEOUT,
-    NAME_LIMIT,
     REASON_LIMIT,
     Phase,
     SeatInfo,
+    Start,
     check_fields,
     field,
-    field_list,
+    read_start,
 )
 from net.session.machines.own_seat import OwnSeat
 from net.session.records.journal import Journal
@@ -89,9 +86,9 @@ from net.wire.errors import (
     CheatDetected,
     RemoteProtocolError,
 )
-from net.wire.identity import PUBLIC_KEY_SIZE, Identity, InvalidKey, check_public_key
+from net.wire.identity import Identity, InvalidKey, check_public_key
 from net.wire.rpc import Fields
-from net.wire.transcript import NONCE_SIZE, Entry, Transcript, derive_game_id
+from net.wire.transcript import Entry, Transcript
 
 #: what a check returns: the change that applies the entry it passed
 Change = Callable[[], None]
@@ -332,44 +329,12 @@ class Table(OwnSeat[S, A, C]):
         return self.seats[author].key if 0 <= author < len(self.seats) else None
 
     def _on_start(self, e: Entry) -> Change:
-        try:
-            # the start names the game: a table made for a known game (``Table[X, ...]``) is
-            # its holder's word that the start names that one
-            game = cast("GameEntry[S, A, C]", get_game(field(e, "rules", str)))
-            config = game.rules.Config.from_data(e.fields.get("config"))
-        except (ValueError, TypeError) as err:
-            raise CheatDetected(HOST, e.seq, f"start check: the game: {err}", E_BAD_PARAMS) from None
-        seats = []
-        for i, s in enumerate(field_list(e, "seats")):
-            if type(s) is not dict or set(s) != {"name", "key", "nonce"}:
-                raise CheatDetected(HOST, e.seq, "start check: a seat is {name, key, nonce}", E_BAD_PARAMS)
-            name, key, nonce = s["name"], s["key"], s["nonce"]
-            if type(name) is not str or not 1 <= len(name) <= NAME_LIMIT or not name.isprintable() \
-                    or type(key) is not bytes or len(key) != PUBLIC_KEY_SIZE \
-                    or type(nonce) is not bytes or len(nonce) != NONCE_SIZE:
-                raise CheatDetected(HOST, e.seq, f"start check: a seat is {{name: 1 to {NAME_LIMIT} "
-                                    "printable characters, key, nonce: 32 bytes}", E_BAD_PARAMS)
-            try:
-                check_public_key(key)
-            except InvalidKey as err:
-                raise CheatDetected(HOST, e.seq, f"key check: seat {i}'s key is refused ({err})",
-                                    E_BAD_PARAMS) from None
-            seats.append(SeatInfo(name, key, nonce))
-        if len(seats) != config.players or len({s.key for s in seats}) != len(seats):
-            raise CheatDetected(HOST, e.seq, "start check: the seats do not match the players", E_BAD_PARAMS)
-        if field(e, "host", bytes, PUBLIC_KEY_SIZE) != self.host_key:
-            raise CheatDetected(HOST, e.seq, "host key check: the start names another host key", E_BAD_PARAMS)
-        game_id = e.fields["game"]
-        if game_id != derive_game_id(self.host_key, [(s.key, s.nonce) for s in seats]):
-            raise CheatDetected(HOST, e.seq, "game id check: the game id is not the one the host "
-                                "key and the seats' keys and nonces make", E_BAD_PARAMS)
+        # the start names the game: a table made for a known game (``Table[X, ...]``) is its
+        # holder's word that the start names that one
+        start = cast("Start[S, A, C]", read_start(e, self.host_key))
+        game, config, seats, game_id = start.game, start.config, start.seats, start.game_id
         mine = self._own_contribution(e, seats)
-        started = field(e, "time", int)
-        if not 0 <= started <= MAX_TIME:
-            raise CheatDetected(HOST, e.seq, "start check: the start time is not a time", E_BAD_PARAMS)
-        timeout, on_timeout = field(e, "timeout", int), field(e, "on_timeout", str)
-        if not 0 <= timeout <= MAX_TIMEOUT or on_timeout not in ("forfeit", "bot"):
-            raise CheatDetected(HOST, e.seq, "start check: the turn timeout is out of range", E_BAD_PARAMS)
+        started, timeout, on_timeout = start.time, start.timeout, start.on_timeout
 
         def apply() -> None:
             self.game_id = game_id
