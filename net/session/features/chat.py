@@ -52,7 +52,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from typing_extensions import Required
 
 from net.wire.errors import (
     E_BAD_PARAMS,
@@ -92,6 +94,20 @@ def text_problem(text: Any) -> str | None:
     if not text.isprintable() or not text.strip():
         return "a message is printable characters, not only spaces"
     return None
+
+
+class TalkConflict(TypedDict, total=False):
+    """A conflict in talk a reader noted: the author's seat and message number, the form it saw
+    live (``body``, ``sig``; absent when it was not kept), and the other form: live too
+    (``body2``, ``sig2``) or in the entry at ``entry``."""
+
+    seat: Required[int]
+    n: Required[int]
+    entry: int
+    body: bytes
+    sig: bytes
+    body2: bytes
+    sig2: bytes
 
 
 @dataclass(frozen=True)
@@ -347,7 +363,7 @@ class ChatPeer:
         #: (key, ctx, n) -> the signed message seen live, kept as evidence of a conflict
         self.signed: dict[tuple[bytes, bytes, int], Said] = {}
         #: conflicts in talk noted so far: each the author's seat and both signed forms
-        self.evidence: list[dict[str, Any]] = []
+        self.evidence: list[TalkConflict] = []
         self._conflicts_seen = 0
 
     def emit(self, kind: str, data: Any) -> None:
@@ -392,8 +408,10 @@ class ChatPeer:
         for seat, n, live, recorded, seq in table.talk_conflicts[self._conflicts_seen:]:
             info = table.seats[seat]
             said = self.signed.get((info.key, info.nonce, n))
-            self.evidence.append({"seat": seat, "n": n, "entry": seq,
-                                  **({"body": said.body, "sig": said.sig} if said else {})})
+            conflict: TalkConflict = {"seat": seat, "n": n, "entry": seq}
+            if said:
+                conflict["body"], conflict["sig"] = said.body, said.sig
+            self.evidence.append(conflict)
             self.emit("note", conflict_note(info.name, n, live[1], recorded[1],
                                             f"live, and in entry {seq}"))
         self._conflicts_seen = len(table.talk_conflicts)

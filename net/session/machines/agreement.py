@@ -33,9 +33,9 @@ from __future__ import annotations
 import functools
 import struct
 from dataclasses import dataclass, field
-from typing import Any
 
 from net.wire.identity import SIGNATURE_SIZE, Identity, verify
+from net.wire.rpc import Value
 from net.wire.transcript import HASH_SIZE, Entry, chain
 
 ACK_TAG = b"palazzo/ack/v1\x00"
@@ -50,7 +50,7 @@ def sign_ack(identity: Identity, game_id: bytes, n: int, head: bytes) -> bytes:
     return identity.sign(ACK_TAG, ack_message(game_id, n, head))
 
 
-def ack_valid(key: bytes, game_id: bytes, n: int, head: Any, sig: Any) -> bool:
+def ack_valid(key: bytes, game_id: bytes, n: int, head: object, sig: object) -> bool:
     return (type(sig) is bytes and len(sig) == SIGNATURE_SIZE and type(head) is bytes
             and len(head) == HASH_SIZE and _ack_verifies(key, game_id, n, head, sig))
 
@@ -110,13 +110,13 @@ class Agreement:
     held: dict[tuple[int, int], dict[str, bytes]] = field(default_factory=dict)
     #: acknowledgements of this reader's own heads whose signatures are not checked yet:
     #: (seat, n) -> (head, sig); checked when they are used (``PeerAgreement._check_acks``)
-    unchecked: dict[tuple[int, int], tuple[bytes, Any]] = field(default_factory=dict)
+    unchecked: dict[tuple[int, int], tuple[bytes, Value]] = field(default_factory=dict)
     #: seat -> the lengths of its unchecked acknowledgements that may still count (longer than
     #: it is known to have acknowledged): what ``_check_acks`` looks through, pruned as it goes,
     #: so that a game's older acknowledgements (kept for evidence) cost nothing each time
     counting: dict[int, list[int]] = field(default_factory=dict)
     #: acknowledgements of heads this reader does not hold yet: (seat, n, head, sig, host sig)
-    ahead: list[tuple[int, int, Any, Any, Any]] = field(default_factory=list)
+    ahead: list[tuple[int, int, Value, Value, Value]] = field(default_factory=list)
     #: the longest prefix this seat has acknowledged itself (or signed an entry after)
     sent: int = 0
 
@@ -124,7 +124,7 @@ class Agreement:
         if n > self.acked.get(seat, 0):
             self.acked[seat] = n
 
-    def keep_unchecked(self, seat: int, n: int, head: bytes, sig: Any) -> None:
+    def keep_unchecked(self, seat: int, n: int, head: bytes, sig: Value) -> None:
         """An acknowledgement of this reader's own head ``n``, its signature checked when used."""
         self.unchecked[(seat, n)] = (head, sig)
         if n > self.acked.get(seat, 0):

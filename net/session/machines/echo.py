@@ -30,14 +30,17 @@ A seat or watcher (``PeerAgreement``):
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from concurrent.futures import Future, wait
 from pathlib import Path
-from typing import Any
 
-from net.session.features.presence import DEFAULT_GRACE, GONE
+from net.session.features.chat import ChatPeer
+from net.session.features.presence import DEFAULT_GRACE, GONE, NoteBook, Presence
 from net.session.machines.agreement import Agreement, ack_valid, attested, discloses, sign_ack
 from net.session.machines.conversation import check_equivocation
 from net.session.machines.entries import Phase
+from net.session.machines.peer_states import PeerEvent
+from net.session.machines.table import Table
 from net.session.records.evidence import (
     check_evidence,
     clean,
@@ -55,7 +58,7 @@ from net.wire.errors import (
     ProtocolError,
     RemoteProtocolError,
 )
-from net.wire.rpc import Notification
+from net.wire.rpc import Codec, Fields, Notification, Value
 from net.wire.transcript import Entry
 
 log = logging.getLogger("palazzo.net")
@@ -72,15 +75,15 @@ ACK_WAIT = DEFAULT_GRACE + 60.0
 class PeerAgreement:
     """A seat's (or a watcher's) side (see the module docstring); a mixin of ``PeerSession``."""
 
-    table: Any
+    table: Table | None
     agreement: Agreement
-    events: list[Any]
+    events: list[PeerEvent]
     _gated: Entry | None
     WATCH: bool
 
-    codec: Any
+    codec: Codec
     _out: bytearray
-    notes: Any
+    notes: NoteBook
 
     #: (kind, signer, n) of the evidence this reader has named someone by (each once)
     _evidence_seen: set[tuple[str, int, int]]
@@ -90,12 +93,12 @@ class PeerAgreement:
     refused: list[Entry]
     #: the conflicts in talk (``chat.evidence``) looked at so far
     _talk_kept: int
-    chat: Any
+    chat: ChatPeer
     #: since when (on ``clock``) the held entry has waited for seats the host says are here
     _gated_since: float
     _sync_to: int
-    clock: Any
-    presence: Any
+    clock: Callable[[], float]
+    presence: Presence | None
 
     def _init_agreement(self) -> None:
         self._evidence_seen = set()
@@ -104,8 +107,15 @@ class PeerAgreement:
         self._talk_kept = 0
         self._gated_since = 0.0
 
-    def _send_note(self, method: str, payload: dict[str, Any]) -> None:
+    def _send_note(self, method: str, payload: Fields) -> None:
         self._out += self.codec.send(Notification(method, (payload,)))
+
+    def _table(self) -> Table:
+        """The table: a reader has one from the host's challenge on, before any entry, head or
+        evidence reaches it."""
+        t = self.table
+        assert t is not None
+        return t
 
     def _send_post(self, entry: Entry) -> None:
         raise NotImplementedError  # the session's
@@ -116,10 +126,10 @@ class PeerAgreement:
     def _synced(self) -> bool:
         raise NotImplementedError  # the session's
 
-    def _event(self, kind: str, data: Any) -> None:
+    def _event(self, kind: str, data: object) -> None:
         raise NotImplementedError  # the session's
 
-    def _agreement_event(self, kind: str, data: Any) -> None:
+    def _agreement_event(self, kind: str, data: object) -> None:
         """An event of the agreement: ``cheat`` (named with evidence this program checked),
         ``evidence`` (where it is kept) or ``note`` (a fault); each also goes to the table's
         log, as the presence notes do."""
@@ -133,12 +143,12 @@ class PeerAgreement:
 
     # -- entries and heads --------------------------------------------------------------------
 
-    def _agree_entry(self, entry: Entry, ack: Any) -> None:
+    def _agree_entry(self, entry: Entry, ack: Value) -> None:
         """After ``entry`` was accepted: the host's acknowledgement of the head after it."""
-        t = self.table
+        t = self._table()
         n = entry.seq + 1
         head = t.transcript.head_at(n)
-        if not ack_valid(t.host_key, t.game_id, n, head, ack):
+        if type(ack) is not bytes or not ack_valid(t.host_key, t.game_id, n, head, ack):
             raise Fault(f"agreement check: the host's acknowledgement of entry {entry.seq} does "
                         "not check (a host that does not sign what it relays, or a damaged "
                         "connection); join again")
@@ -154,8 +164,8 @@ class PeerAgreement:
 
     def _acknowledge(self) -> None:
         t = self.table
-        if self.WATCH or t is None or t.me < 0 or not t.game_id or not self._synced() \
-                or t.phase is Phase.OVER:
+        if self.WATCH or t is None or t.identity is None or t.me < 0 or not t.game_id \
+                or not self._synced() or t.phase is Phase.OVER:
             return
         n = len(t.transcript)
         if n <= self.agreement.sent:
@@ -167,17 +177,17 @@ class PeerAgreement:
 
     #: set by a runner: sends at once what waits to be sent (an acknowledgement that others'
     #: disclosures wait on, before this seat's own check of the entry is done)
-    flush: Any = None
+    flush: Callable[[], object] | None = None
 
     def _acknowledge_settled(self, entry: Entry, head: bytes) -> None:
         """Acknowledge the head after ``entry``, which the host confirmed, at once: before
         this seat's own check of it is done (an acknowledgement says which entries this seat
         holds, not that they are good: a bad one is refused all the same, and its author or
         the host named), so that the seats whose disclosures wait on it wait less."""
-        t = self.table
+        t = self._table()
         n = entry.seq + 1
-        if self.WATCH or t.me < 0 or entry.author == t.me or entry.kind == "end" \
-                or n <= self.agreement.sent or n < self._sync_to:
+        if self.WATCH or t.identity is None or t.me < 0 or entry.author == t.me \
+                or entry.kind == "end" or n <= self.agreement.sent or n < self._sync_to:
             return
         self.agreement.sent = n
         self._send_note("ack", {"n": n, "head": head,
@@ -185,7 +195,7 @@ class PeerAgreement:
         if self.flush is not None:
             self.flush()
 
-    def _on_ack(self, m: dict[str, Any]) -> None:
+    def _on_ack(self, m: Fields) -> None:
         t = self.table
         seat, n, head, sig, host = (m.get(k) for k in ("seat", "n", "head", "sig", "host"))
         if t is None or not t.game_id or type(seat) is not int or type(n) is not int \
@@ -199,10 +209,10 @@ class PeerAgreement:
         self._check_ack(seat, n, head, sig, host)
         self._release()
 
-    def _check_ack(self, seat: int, n: int, head: Any, sig: Any, host: Any) -> None:
-        t = self.table
+    def _check_ack(self, seat: int, n: int, head: Value, sig: Value, host: Value) -> None:
+        t = self._table()
         key = t.seats[seat].key
-        if head == t.transcript.head_at(n):
+        if type(head) is bytes and head == t.transcript.head_at(n):
             if (seat, n) not in self.agreement.held:  # its signature checked when it is used
                 self.agreement.keep_unchecked(seat, n, head, sig)
             return
@@ -227,9 +237,9 @@ class PeerAgreement:
             self._take_ack(signer, n, *unchecked)
         return self.agreement.held.get((signer, n))
 
-    def _take_ack(self, seat: int, n: int, head: bytes, sig: Any) -> None:
-        t = self.table
-        if ack_valid(t.seats[seat].key, t.game_id, n, head, sig):
+    def _take_ack(self, seat: int, n: int, head: bytes, sig: Value) -> None:
+        t = self._table()
+        if type(sig) is bytes and ack_valid(t.seats[seat].key, t.game_id, n, head, sig):
             self.agreement.mark(seat, n)
             self.agreement.hold(seat, n, {"head": head, "sig": sig})
 
@@ -248,11 +258,11 @@ class PeerAgreement:
             lengths[:] = [n for n in lengths
                           if n > a.acked.get(seat, 0) and (seat, n) in a.unchecked]
 
-    def _two_entries(self, entry: Entry, ack: Any) -> bool:
+    def _two_entries(self, entry: Entry, ack: Value) -> bool:
         """``entry`` came for a place this reader holds another entry at: if its author, or the
         host by its ``ack`` of the head after it, signed another head for one length than this
         reader holds of theirs, name them with the pair (whether it named anyone)."""
-        t = self.table
+        t = self._table()
         key = t.author_key(entry.author)
         if key is None or not entry.signed_by(key) or entry.game_id != t.game_id:
             return False
@@ -268,16 +278,17 @@ class PeerAgreement:
         if entry.author != HOST and mine is not None and n <= len(t.transcript) \
                 and head != t.transcript.head_at(n) and ack_valid(t.host_key, t.game_id, n, head, ack):
             items.append(two_heads(HOST, n, mine, {"head": head, "sig": ack}))
-        for item in sorted(items, key=lambda i: i["signer"] == HOST):  # the host last: it stops
+        items = [i for i in items if i["signer"] != HOST] + [i for i in items if i["signer"] == HOST]
+        for item in items:  # the host last: it stops
             self._name(item)
         return bool(items)
 
-    def _entry_again(self, entry: Entry, ack: Any) -> None:
+    def _entry_again(self, entry: Entry, ack: Value) -> None:
         """An entry for a place this reader holds (a rejoin may resend what arrived before the
         drop): the same bytes change nothing; a different entry signed for the same place is an
         equivocation by its author, and one of another author a second history shown by the
         host, named with the two heads when this reader holds them."""
-        t = self.table
+        t = self._table()
         try:
             check_equivocation(t, entry)
         except RemoteProtocolError as e:
@@ -291,12 +302,12 @@ class PeerAgreement:
                         "this reader holds there, and nothing it signed shows two histories (its "
                         "acknowledgement of it does not check); join again")
 
-    def _bad_relay(self, n: int, body: Any, sig: Any, ack: Any, why: str) -> ProtocolError:
+    def _bad_relay(self, n: int, body: Value, sig: Value, ack: Value, why: str) -> ProtocolError:
         """An entry relayed for place ``n`` that fails a check before its author can be named
         (its format, place, chain, game or signature): evidence against the host when the host
         signed it as relayed after the ``n`` entries this reader holds
         (``net.session.records.relayed``), the host named; else a fault that names nobody."""
-        t = self.table
+        t = self._table()
         before = self.agreement.held.get((HOST, n))
         if n >= 1 and before is not None and "head" in before:
             item = relayed(n, before, body, sig, ack)
@@ -312,7 +323,7 @@ class PeerAgreement:
 
     def _no_gap(self, entry: Entry) -> None:
         """An entry beyond this reader's length is a fault: nobody signed what is missing."""
-        held = len(self.table.transcript)
+        held = len(self._table().transcript)
         if entry.seq > held:
             raise Fault(f"sequence check: the host sent entry {entry.seq} while this seat holds "
                         f"{held} (the host may have lost part of its record, say to a disk "
@@ -332,7 +343,7 @@ class PeerAgreement:
 
     def _gate(self, entry: Entry) -> bool:
         """Whether ``entry`` must wait for acknowledgements before it is posted."""
-        t = self.table
+        t = self._table()
         if not discloses(entry):
             return False
         self._check_acks()
@@ -362,7 +373,7 @@ class PeerAgreement:
         if p is not None and any(s < len(p.seats) and p.seats[s].state in GONE for s in missing):
             self._gated_since = now
             return
-        t = self.table
+        t = self._table()
         wait = ACK_WAIT + (2 * t.timeout if t.timeout else 0)
         if now - self._gated_since < wait:
             return
@@ -383,20 +394,20 @@ class PeerAgreement:
 
     # -- evidence -----------------------------------------------------------------------------
 
-    def _name(self, item: dict[str, Any], quiet: bool = False) -> CheatDetected:
+    def _name(self, item: Fields, quiet: bool = False) -> CheatDetected:
         """Evidence this reader found or was relayed, checked (``ValueError`` if it shows
         nothing): name the signer, keep the evidence, pass it on; a host named stops this game,
         a seat named does not. ``quiet``: kept and passed on, not said again (a conflict in
         talk, which the talk said already)."""
-        t = self.table
+        t = self._table()
         start = t.transcript.entries[0]
         finding = check_evidence(start, item)
         cheat = CheatDetected(finding.signer, finding.n, finding.reason)
         cheat.evidence = item  # type: ignore[attr-defined]
-        seen = self._evidence_seen
-        if (item["kind"], finding.signer, finding.n) in seen:
+        seen, kind = self._evidence_seen, str(item["kind"])  # a kind ``check_evidence`` knows
+        if (kind, finding.signer, finding.n) in seen:
             return cheat
-        seen.add((item["kind"], finding.signer, finding.n))
+        seen.add((kind, finding.signer, finding.n))
         self._send_note("evidence", clean(item))
         try:
             where = save_evidence(start, item, self.evidence_folder)
@@ -409,7 +420,7 @@ class PeerAgreement:
             self._agreement_event("cheat", cheat)
         return cheat
 
-    def _on_evidence(self, m: dict[str, Any]) -> None:
+    def _on_evidence(self, m: Fields) -> None:
         t = self.table
         if t is None or not t.game_id:
             return
@@ -421,9 +432,9 @@ class PeerAgreement:
         except ValueError as e:
             log.warning("evidence from the host that shows nothing, ignored: %s", e)
 
-    def _check_refused(self, wire: Any) -> None:
+    def _check_refused(self, wire: Value) -> None:
         """A post the host refused: name its author only if this table refuses it too."""
-        t = self.table
+        t = self._table()
         try:
             entry = Entry.parse(wire.get("body"), wire.get("sig")) if type(wire) is dict else None
         except RemoteProtocolError:
@@ -434,9 +445,8 @@ class PeerAgreement:
         pending = getattr(self, "_pending_in", None)
         if pending is not None and isinstance(pending[1], Future):
             wait([pending[1]])  # this table's check beside ends first: one check at a time
-        dealer = t.dealer
-        deferred = dealer is not None and dealer.defer
-        if deferred:  # every proof of it checked now, as the host checked it
+        dealer = t.dealer if t.dealer is not None and t.dealer.defer else None
+        if dealer is not None:  # every proof of it checked now, as the host checked it
             dealer.defer = False
         try:
             t._check(entry)
@@ -450,7 +460,7 @@ class PeerAgreement:
         except Exception:  # not checkable here (out of order, a bad signature): nobody named
             pass
         finally:
-            if deferred:
+            if dealer is not None:
                 dealer.defer = True
         log.info("the host showed a refused entry that this table does not refuse: ignored")
 
@@ -482,11 +492,13 @@ class PeerAgreement:
             self._talk_kept += 1
             if "body" not in ev:
                 continue  # the live form was not kept: nothing to show
-            first = {"say": {"body": ev["body"], "sig": ev["sig"]}}
+            first: Fields = {"say": {"body": ev["body"], "sig": ev["sig"]}}
+            second: Fields
             if "body2" in ev:
                 second = {"say": {"body": ev["body2"], "sig": ev["sig2"]}}
             elif 0 <= ev.get("entry", -1) < len(t.transcript):
-                second = {"entry": t.transcript.entries[ev["entry"]].to_wire()}
+                held = t.transcript.entries[ev["entry"]]
+                second = {"entry": {"body": held.body, "sig": held.sig}}
             else:
                 continue
             try:

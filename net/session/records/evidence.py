@@ -39,6 +39,7 @@ that fails; ``clean`` gives the item with nothing but its kind's fields (what is
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,7 @@ from net.session.records.settled import check_settled, clean_settled
 from net.session.records.talk import check_talk, talk
 from net.wire.errors import HOST, RemoteProtocolError
 from net.wire.identity import InvalidKey, check_public_key
+from net.wire.rpc import Fields, Value
 from net.wire.transcript import Entry, Transcript, data_dir, file_name, pack, save, unpack
 
 EVIDENCE_MAGIC = b"palazzo evidence v1\n"
@@ -64,7 +66,7 @@ class Finding:
     reason: str
 
 
-def two_heads(signer: int, n: int, a: dict[str, bytes], b: dict[str, bytes]) -> dict[str, Any]:
+def two_heads(signer: int, n: int, a: Mapping[str, Value], b: Mapping[str, Value]) -> Fields:
     return {"kind": "two-heads", "signer": signer, "n": n, "a": dict(a), "b": dict(b)}
 
 
@@ -106,7 +108,7 @@ def _head(statement: Any, signer: int, n: int, game: bytes, key: bytes) -> bytes
     return head
 
 
-def check_two_heads(start: Entry, item: Any) -> Finding:
+def check_two_heads(start: Entry, item: Value) -> Finding:
     """The finding of a two-heads item of the game ``start`` begins; ``ValueError`` naming the
     failed check when it shows nothing."""
     if type(item) is not dict or item.get("kind") != "two-heads":
@@ -126,10 +128,12 @@ def check_two_heads(start: Entry, item: Any) -> Finding:
                    f"{n} entries")
 
 
-def check_evidence(start: Entry, item: Any) -> Finding:
+def check_evidence(start: Entry, item: Value) -> Finding:
     """The finding of an item of any kind (two heads, relayed, talk, settled) of the game ``start``
     begins; ``ValueError`` naming the failed check when it shows nothing."""
-    kind = item.get("kind") if type(item) is dict else None
+    if type(item) is not dict:
+        raise ValueError("evidence check: no kind of evidence None")
+    kind = item.get("kind")
     if kind == "two-heads":
         return check_two_heads(start, item)
     if kind == "relayed":
@@ -147,25 +151,34 @@ def check_evidence(start: Entry, item: Any) -> Finding:
     raise ValueError(f"evidence check: no kind of evidence {kind!r}")
 
 
-def clean(item: dict[str, Any]) -> dict[str, Any]:
-    """A checked item with nothing but its kind's fields (what a reader passes on)."""
-    if item["kind"] == "two-heads":
-        return two_heads(item["signer"], item["n"], item["a"], item["b"])
-    if item["kind"] == "relayed":
-        return relayed(item["n"], item["before"], item["entry"]["body"], item["entry"]["sig"],
-                       item["ack"])
-    if item["kind"] in SETTLED:
+def clean(item: Fields) -> Fields:
+    """A checked item with nothing but its kind's fields (what a reader passes on); the
+    asserts hold what ``check_evidence`` found of it."""
+    kind = item["kind"]
+    if kind in SETTLED:
         return clean_settled(item)
-    return talk(item["seat"], item["n"], item["a"], item["b"])
+    n = item["n"]
+    assert type(n) is int
+    if kind == "relayed":
+        before, wire = item["before"], item["entry"]
+        assert type(before) is dict and type(wire) is dict
+        return relayed(n, before, wire["body"], wire["sig"], item["ack"])
+    a, b = item["a"], item["b"]
+    assert type(a) is dict and type(b) is dict
+    who = item["signer"] if kind == "two-heads" else item["seat"]
+    assert type(who) is int
+    return two_heads(who, n, a, b) if kind == "two-heads" else talk(who, n, a, b)
 
 
-def save_evidence(start: Entry, item: dict[str, Any], folder: Path | None = None) -> Path:
+def save_evidence(start: Entry, item: Fields, folder: Path | None = None) -> Path:
     """Keep a checked item in a file of its own (never replacing one); where."""
     folder = folder or data_dir()
     folder.mkdir(parents=True, exist_ok=True)
     finding = check_evidence(start, item)
     data = EVIDENCE_MAGIC + pack({"start": [start.body, start.sig], "item": clean(item)})
-    tag = "" if item["kind"] == "two-heads" else f"{item['kind']}-"
+    kind = item["kind"]
+    assert type(kind) is str  # a kind ``check_evidence`` knows
+    tag = "" if kind == "two-heads" else f"{kind}-"
     stem = f"evidence-{start.game_id.hex()[:8]}-{tag}{finding.signer}-{finding.n}"
     for k in range(1, 1000):
         path = folder / (f"{stem}.evidence" if k == 1 else f"{stem}-{k}.evidence")

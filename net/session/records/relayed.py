@@ -25,14 +25,15 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from typing import Any
+from collections.abc import Mapping
 
 from net.session.machines.agreement import ack_valid
 from net.wire.errors import HOST, RemoteProtocolError
+from net.wire.rpc import Fields, Value
 from net.wire.transcript import Entry, chain
 
 
-def relayed(n: int, before: dict[str, bytes], body: Any, sig: Any, ack: Any) -> dict[str, Any]:
+def relayed(n: int, before: Mapping[str, Value], body: Value, sig: Value, ack: Value) -> Fields:
     """The item for an entry relayed at place ``n`` (``before``: the host's acknowledgement of
     the ``n`` entries this reader holds)."""
     return {"kind": "relayed", "n": n, "before": {"head": before["head"], "sig": before["sig"]},
@@ -44,7 +45,7 @@ def _after(head: bytes, body: bytes, sig: bytes) -> bytes:
     return hashlib.sha256(head + struct.pack(">I", len(body)) + body + sig).digest()
 
 
-def check_relayed(start: Entry, item: Any, host: bytes, seats: list[bytes]) -> tuple[int, str]:
+def check_relayed(start: Entry, item: Fields, host: bytes, seats: list[bytes]) -> tuple[int, str]:
     """``(n, reason)`` of a relayed item of the game ``start`` begins (keys ``host``, ``seats``
     already checked against it); ``ValueError`` naming the failed check when it shows nothing."""
     game = start.game_id

@@ -21,10 +21,11 @@ from typing import Any
 
 from net.session.features.chat import read_say, signed_by
 from net.wire.errors import RemoteProtocolError
+from net.wire.rpc import Fields
 from net.wire.transcript import Entry
 
 
-def talk(seat: int, n: int, a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+def talk(seat: int, n: int, a: Fields, b: Fields) -> Fields:
     """The item for two forms of message ``n`` of ``seat``: each ``{"say": {body, sig}}`` or
     ``{"entry": {body, sig}}``."""
     return {"kind": "talk", "seat": seat, "n": n, "a": dict(a), "b": dict(b)}
@@ -63,7 +64,7 @@ def _form(stmt: Any, seat: int, n: int, start: Entry, key: bytes) -> tuple[int, 
     raise ValueError(f"evidence check: the entry does not carry message {n}")
 
 
-def check_talk(start: Entry, item: dict[str, Any], seats: list[bytes]) -> tuple[int, int, str]:
+def check_talk(start: Entry, item: Fields, seats: list[bytes]) -> tuple[int, int, str]:
     """``(seat, n, reason)`` of a talk item of the game ``start`` begins (``seats``: the keys it
     names, checked); ``ValueError`` naming the failed check when it shows nothing."""
     seat, n = item.get("seat"), item.get("n")
