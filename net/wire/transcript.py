@@ -201,7 +201,7 @@ class Entry:
     def kind(self) -> str:
         return _header(self.fields, "kind", str)
 
-    def to_wire(self) -> dict[str, bytes]:
+    def to_wire(self) -> Fields:
         return {"body": self.body, "sig": self.sig}
 
 

@@ -17,14 +17,19 @@ The host (``HostAgreement``, a mixin of ``HostSession``):
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
 
 from net.session.machines.agreement import ack_valid, sign_ack
 from net.session.records.evidence import check_evidence, clean
 from net.wire.errors import CheatDetected
 from net.wire.identity import Identity
-from net.wire.rpc import Notification
+from net.wire.rpc import Fields, Notification
 from net.wire.transcript import Entry, chain
+
+if TYPE_CHECKING:  # the session's parts
+    from net.session.features.acks import AckBook
+    from net.session.machines.host_door import Conn, Seat
+    from net.session.machines.table import Table
 
 log = logging.getLogger("palazzo.net")
 
@@ -33,12 +38,12 @@ class HostAgreement:
     """The host's side (see the module docstring); a mixin of ``HostSession``."""
 
     identity: Identity
-    table: Any
-    conns: dict[int, Any]
-    seats: list[Any]
-    acks: Any
+    table: Table
+    conns: dict[int, Conn]
+    seats: list[Seat]
+    acks: AckBook
 
-    def _broadcast(self, method: str, payload: dict[str, Any], but: int | None = None,
+    def _broadcast(self, method: str, payload: Fields, but: int | None = None,
                    first: tuple[int | None, ...] = ()) -> None:
         raise NotImplementedError  # the door's
 
@@ -50,7 +55,7 @@ class HostAgreement:
     #: seat -> the longest head it acknowledged (one look per head)
     _last_ack: dict[int, int]
     #: seat -> its latest acknowledgement as relayed (sent again to a connection back)
-    _latest_acks: dict[int, dict[str, Any]]
+    _latest_acks: dict[int, Fields]
     #: (author, seq) of the refused posts shown to every other seat and watcher
     _named: set[tuple[int, int]]
 
@@ -72,14 +77,14 @@ class HostAgreement:
         t = self.table
         return self._sign_head(t.game_id, n, t.transcript.head_at(n))
 
-    def _wire(self, entry: Entry) -> dict[str, bytes]:
+    def _wire(self, entry: Entry) -> Fields:
         """``entry`` as the host relays it: with its signature of the head after it."""
         head = chain(entry.prev, entry)
         return {**entry.to_wire(), "ack": self._sign_head(entry.game_id, entry.seq + 1, head)}
 
     def _agreement_note(self, conn: int, event: Notification) -> None:
         c = self.conns[conn]
-        m: Any = event.params[0] if len(event.params) == 1 and type(event.params[0]) is dict else None
+        m = event.params[0] if len(event.params) == 1 and type(event.params[0]) is dict else None
         t = self.table
         if m is None or (c.seat is None and c.watcher is None) or not t.game_id:
             self._warn(conn, f"{event.method}: ignored (no game, no seat, or not one map)")
@@ -100,13 +105,14 @@ class HostAgreement:
                        "new head: one acknowledgement per head)")
             return
         last[seat] = n  # one look per head, whatever it holds
-        if not ack_valid(self.seats[seat].key, t.game_id, n, head, m.get("sig")):
+        sig = m.get("sig")
+        if not ack_valid(self.seats[seat].key, t.game_id, n, head, sig):
             self._warn(conn, "ack: ignored (its signature does not check)")
         elif head != t.transcript.head_at(n):
             self._warn(conn, f"ack: ignored (seat {seat} acknowledged another history of {n} "
                        "entries than the host's)")
         else:
-            note = {"seat": seat, "n": n, "head": head, "sig": m["sig"],
+            note: Fields = {"seat": seat, "n": n, "head": head, "sig": sig,
                     "host": self._head_sig(n)}
             self._latest_acks[seat] = note
             self.acks.ack(seat, n)  # what it owes (``net.session.features.acks``)
@@ -121,7 +127,7 @@ class HostAgreement:
             if s != seat:
                 self._notify(conn, "ack", note)
 
-    def _notify(self, conn: int, method: str, payload: dict[str, Any]) -> None:
+    def _notify(self, conn: int, method: str, payload: Fields) -> None:
         raise NotImplementedError  # the door's
 
     def _name_refused(self, conn: int, entry: Entry, cheat: CheatDetected) -> None:

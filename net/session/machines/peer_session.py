@@ -60,7 +60,7 @@ from net.wire.identity import (
     fingerprint,
     verify,
 )
-from net.wire.rpc import Codec, Notification, Request, Response
+from net.wire.rpc import Codec, Event, Fields, Notification, Request, Response, Value
 from net.wire.transcript import NONCE_SIZE, Entry
 
 log = logging.getLogger("palazzo.net")
@@ -285,7 +285,7 @@ class PeerSession(PeerAgreement, PeerRelay):
         self.rematch.asked = self.rematch.wanted = True
         self._call("again", ({},))
 
-    def _after_end(self, event: Any) -> None:
+    def _after_end(self, event: Event) -> None:
         """After the end only the rematch is talked about; the rest is not looked at."""
         if not self.rematch.waiting():
             return
@@ -306,7 +306,7 @@ class PeerSession(PeerAgreement, PeerRelay):
 
     # -- handling -------------------------------------------------------------------------------
 
-    def _handle(self, event: Any) -> None:
+    def _handle(self, event: Event) -> None:
         if self.state is PeerState.OVER:
             self._after_end(event)
         elif isinstance(event, Notification):
@@ -338,7 +338,7 @@ class PeerSession(PeerAgreement, PeerRelay):
         else:
             raise RemoteProtocolError("the host sent a request", E_UNKNOWN_METHOD)
 
-    def _on_challenge(self, m: dict[str, Any]) -> None:
+    def _on_challenge(self, m: Fields) -> None:
         nonce = typed(m, "nonce", bytes, size=NONCE_SIZE)
         host = typed(m, "host", bytes, size=PUBLIC_KEY_SIZE)
         if m.get("version") != VERSION:
@@ -371,8 +371,9 @@ class PeerSession(PeerAgreement, PeerRelay):
             "nonce": self._nonce, "version": VERSION, **({"watch": True} if self.WATCH else {}),
         },))
 
-    def _on_welcome(self, result: Any) -> None:
-        if type(result) is not dict or type(result.get("seat")) is not int:
+    def _on_welcome(self, result: Value) -> None:
+        seat = result.get("seat") if type(result) is dict else None
+        if type(result) is not dict or type(seat) is not int:
             raise RemoteProtocolError("hello check: a malformed hello answer", E_BAD_PARAMS)
         assert self.table is not None
         proof = result.get("proof")
@@ -381,10 +382,11 @@ class PeerSession(PeerAgreement, PeerRelay):
             raise RemoteProtocolError("host key check: the host did not prove its key (its answer "
                                       "to this peer's challenge is not signed by the key it "
                                       "announced)", E_BAD_SIGNATURE)
-        self.seat = result["seat"]
+        self.seat = seat
         if result.get("resume") and self.table.game_id and self.table.me >= 0:
             self.seat = self.table.me  # its own start says which (a host may have lost it)
-        self._sync_to = result.get("length", 0) if type(result.get("length")) is int else 0
+        length = result.get("length")
+        self._sync_to = length if type(length) is int else 0
         held = self.table.transcript.entries
         if result.get("resume") and 0 <= self._sync_to < len(held):  # the host lost some
             self.events.append(PeerEvent("note", f"the host holds {self._sync_to} of this "
@@ -412,18 +414,18 @@ class PeerSession(PeerAgreement, PeerRelay):
             self.chat.accepted(self.table, me)
         self._maybe_say()
 
-    def _on_said(self, m: dict[str, Any]) -> None:
+    def _on_said(self, m: Fields) -> None:
         if self.table is None:  # before the challenge: nobody to hear from
             raise RemoteProtocolError("a message before the challenge", E_WRONG_PHASE)
         self.chat.heard(m, self.table, self.lobby)
         self._keep_talk()
         self._maybe_say()
 
-    def _on_lobby(self, m: dict[str, Any]) -> None:
+    def _on_lobby(self, m: Fields) -> None:
         self.lobby = m
         self.events.append(PeerEvent("lobby", m))
 
-    def _on_entry(self, m: dict[str, Any]) -> None:
+    def _on_entry(self, m: Fields) -> None:
         assert self.table is not None
         try:
             entry = Entry.parse(m.get("body"), m.get("sig"))
@@ -444,7 +446,7 @@ class PeerSession(PeerAgreement, PeerRelay):
             return
         self._take_entry(entry, m.get("ack"))
 
-    def _take_entry(self, entry: Entry, ack: Any) -> None:
+    def _take_entry(self, entry: Entry, ack: Value) -> None:
         assert self.table is not None
         try:
             self.table.accept(entry)
@@ -477,14 +479,15 @@ class PeerSession(PeerAgreement, PeerRelay):
         self._maybe_write()
         self._maybe_say()
 
-    def _on_error(self, m: dict[str, Any]) -> None:
+    def _on_error(self, m: Fields) -> None:
         message = printable(m.get("message"))
         if m.get("code") in RETRY:  # the host makes room or is busy: it closes, a retry may do
             self.refusal = f"the host says: {message}"
             return
-        self._fail(RemoteProtocolError(f"the host says: {message}", m.get("code") or 1))
+        code = m.get("code")
+        self._fail(RemoteProtocolError(f"the host says: {message}", code if type(code) is int and code else 1))
 
-    def _on_disk(self, m: dict[str, Any]) -> None:
+    def _on_disk(self, m: Fields) -> None:
         """The host cannot write its record (``cannot save: <reason>``), or can again (``""``)."""
         text = printable(m.get("text")) if type(m.get("text")) is str else ""
         if text != self.host_trouble:
@@ -492,14 +495,14 @@ class PeerSession(PeerAgreement, PeerRelay):
             self.events.append(PeerEvent("note", f"the host {text}" if text
                                          else "the host saves its record again"))
 
-    def _on_bye(self, m: dict[str, Any]) -> None:
+    def _on_bye(self, m: Fields) -> None:
         if self.state is PeerState.CONNECTING:  # its hello not answered yet: an answer that
             self._bye = printable(m.get("reason"))  # follows wins (a reconnect at the end)
             return
         if self.state is not PeerState.OVER:
             self._fail(RemoteProtocolError(f"the host ended the session: {printable(m.get('reason'))}"))
 
-    def _on_presence(self, m: dict[str, Any]) -> None:
+    def _on_presence(self, m: Fields) -> None:
         t = self.table
         if t is None or not t.seats:
             return  # before the start entry: nothing to say it of
@@ -519,7 +522,7 @@ class PeerSession(PeerAgreement, PeerRelay):
             self.notes.add(line)
             self.events.append(PeerEvent("note", line))
         self.events.append(PeerEvent("presence", p))
-    def _on_early_rematch(self, m: dict[str, Any]) -> None:
+    def _on_early_rematch(self, m: Fields) -> None:
         """A rematch is talked about only after the end: before it, the host's word is not
         followed (it changes nothing in the game under way)."""
         log.warning("ignoring a rematch message from the host before the end of the game")
@@ -560,7 +563,7 @@ class PeerSession(PeerAgreement, PeerRelay):
         self._posted = entry
         self._call("post", (entry.to_wire(),))
 
-    def _event(self, kind: str, data: Any) -> None:
+    def _event(self, kind: str, data: object) -> None:
         self.events.append(PeerEvent(kind, data))
 
     def check_ahead(self) -> None:
@@ -571,7 +574,7 @@ class PeerSession(PeerAgreement, PeerRelay):
         if entry is not None and self.table is not None and self.state is PeerState.PLAYING:
             self.table.check_ahead(entry)
 
-    def _call(self, method: str, params: tuple[Any, ...]) -> None:
+    def _call(self, method: str, params: tuple[Value, ...]) -> None:
         msgid = self.codec.next_msgid()
         self._calls[msgid] = method
         self._out += self.codec.send(Request(msgid, method, params))

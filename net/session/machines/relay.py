@@ -50,7 +50,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Union
 
 from net.session.machines.agreement import ack_valid
 from net.wire.errors import (
@@ -62,8 +62,13 @@ from net.wire.errors import (
     RemoteProtocolError,
 )
 from net.wire.identity import SIGNATURE_SIZE, Identity, verify
-from net.wire.rpc import Request, RpcError
+from net.wire.rpc import Fields, Request, RpcError, Value
 from net.wire.transcript import Entry, chain
+
+if TYPE_CHECKING:  # the table's types only (it is the caller's)
+    from net.session.machines.conversation import Output
+    from net.session.machines.host_door import Conn
+    from net.session.machines.table import Change, Table
 
 log = logging.getLogger("palazzo.net")
 
@@ -103,7 +108,12 @@ def reader_pool() -> ThreadPoolExecutor:
         return _readers
 
 
-def _content(table: Any, entry: Entry) -> Any:
+#: what a reader's check of a pending entry gives: the change it makes, or the error its
+#: content check raised
+Checked = Union["Change", CheatDetected, RemoteProtocolError]
+
+
+def _content(table: Table, entry: Entry) -> Checked:
     """The change ``entry`` makes, or the error its content check raised."""
     try:
         return table.check_content(entry)
@@ -120,7 +130,7 @@ def sign_withdraw(identity: Identity, game_id: bytes, entry: Entry) -> bytes:
     return identity.sign(WITHDRAW_TAG, withdraw_message(game_id, entry))
 
 
-def withdraw_valid(key: bytes, game_id: bytes, entry: Entry, sig: Any) -> bool:
+def withdraw_valid(key: bytes, game_id: bytes, entry: Entry, sig: object) -> bool:
     return type(sig) is bytes and len(sig) == SIGNATURE_SIZE and \
         verify(key, WITHDRAW_TAG, withdraw_message(game_id, entry), sig)
 
@@ -151,28 +161,29 @@ class HostRelay:
     """The host's side (see the module docstring); a mixin of ``HostSession``."""
 
     identity: Identity
-    table: Any
-    conns: dict[int, Any]
+    table: Table
+    conns: dict[int, Conn]
     #: ``False``: every post is checked in full before it is relayed (version 2's way)
     relay_at_once: bool = True
 
     if TYPE_CHECKING:  # the session's and the door's
-        def _broadcast(self, method: str, payload: dict[str, Any], but: int | None = None,
+        def _broadcast(self, method: str, payload: Fields, but: int | None = None,
                        first: tuple[int | None, ...] = ()) -> None: ...
 
-        def _respond(self, conn: int, msgid: int, result: Any, error: Any = None) -> None: ...
+        def _respond(self, conn: int, msgid: int, result: Value,
+                     error: RpcError | None = None) -> None: ...
 
         def _relay(self, entry: Entry) -> None: ...
 
-        def _handle(self, conn: int, event: Any) -> None: ...
+        def _handle(self, conn: int, event: Request) -> None: ...
 
         def _warn(self, conn: int, msg: str) -> None: ...
 
-        def _notify(self, conn: int, method: str, payload: dict[str, Any]) -> None: ...
+        def _notify(self, conn: int, method: str, payload: Fields) -> None: ...
 
-        def take_output(self) -> list[Any]: ...
+        def take_output(self) -> list[Output]: ...
 
-        def _wire(self, entry: Entry) -> dict[str, bytes]: ...
+        def _wire(self, entry: Entry) -> Fields: ...
 
     #: the entry relayed and not yet settled, if any
     pending: Pending | None
@@ -204,7 +215,7 @@ class HostRelay:
         # first to its author (its post is answered once settled), then to the seat after it
         self._broadcast("entry", entry.to_wire(), first=(entry.author,))
 
-    def settle(self, wait: bool = False) -> list[Any]:
+    def settle(self, wait: bool = False) -> list[Output]:
         """Confirm or withdraw the pending entry once its check is done (``wait``: wait for
         it), then take the posts that waited; the output to send."""
         self._settle_pending(wait)
@@ -279,10 +290,11 @@ class HostRelay:
 class PeerRelay:
     """A reader's side (see the module docstring); a mixin of ``PeerSession``."""
 
-    table: Any
+    table: Table | None
     evidence_folder: Path | None  # the agreement's: where evidence is kept
-    #: the pending entry for this reader's next place and its check's result, if any
-    _pending_in: tuple[Entry, Any] | None
+    #: the pending entry for this reader's next place and its check's result, if any (a
+    #: future while the worker thread checks it; ``None`` for this seat's own entry)
+    _pending_in: tuple[Entry, Checked | Future[Checked] | None] | None
 
     def _init_relay(self) -> None:
         self._pending_in = None
@@ -290,11 +302,13 @@ class PeerRelay:
     if TYPE_CHECKING:  # the session's and the agreement's
         def _fail(self, error: Exception) -> None: ...
 
-        def _take_entry(self, entry: Entry, ack: Any) -> None: ...
+        def _table(self) -> Table: ...
 
-        def _agreement_event(self, kind: str, data: Any) -> None: ...
+        def _take_entry(self, entry: Entry, ack: Value) -> None: ...
 
-        def _bad_relay(self, n: int, body: Any, sig: Any, ack: Any,
+        def _agreement_event(self, kind: str, data: object) -> None: ...
+
+        def _bad_relay(self, n: int, body: Value, sig: Value, ack: Value,
                        why: str) -> ProtocolError: ...
 
         def _keep_refused(self, entry: Entry) -> None: ...
@@ -307,14 +321,15 @@ class PeerRelay:
     def _on_pending(self, entry: Entry) -> None:
         """A pending entry for the next place: its frame checked now, its content beside
         (``reader_pool``), applied on ``confirm``."""
-        t = self.table
+        t = self._table()
         held = self._pending_in
         if held is not None and held[0] != entry:
             raise Fault(f"the host relayed entry {entry.seq} before it settled entry "
                         f"{held[0].seq}; join again")
-        result: Any = None
+        result: Checked | Future[Checked] | None = None
         try:
             if entry.author == t.me:  # its own: only its frame now; the rest as it is accepted
+                assert t.identity is not None  # a seat's own table
                 t.transcript.check_next(entry)
                 if not entry.signed_by(t.identity.public_key):
                     raise RemoteProtocolError(f"entry {entry.seq}: bad signature for its author")
@@ -329,20 +344,21 @@ class PeerRelay:
             result = e  # as relayed yet: judged by the host's word on it
         self._pending_in = (entry, result)
 
-    def _take_pending(self, n: Any) -> tuple[Entry, Any]:
+    def _take_pending(self, n: Value) -> tuple[Entry, Checked | None]:
         held = self._pending_in
         if held is None or held[0].seq + 1 != n:
             raise Fault(f"the host settled entry {n - 1 if type(n) is int else n!r}, which it "
                         "did not relay to this seat (an entry withheld, or lost); join again")
         self._pending_in = None
-        entry, result = held
-        if isinstance(result, Future):
-            result = result.result()
-            if isinstance(result, CheatDetected) and result.seat != entry.author:
-                raise result
+        entry, checking = held
+        if not isinstance(checking, Future):
+            return entry, checking
+        result = checking.result()
+        if isinstance(result, CheatDetected) and result.seat != entry.author:
+            raise result
         return entry, result
 
-    def _on_confirm(self, m: dict[str, Any]) -> None:
+    def _on_confirm(self, m: Fields) -> None:
         t = self.table
         if t is None or not t.game_id:
             return
@@ -350,7 +366,7 @@ class PeerRelay:
         if type(n) is int and n <= len(t.transcript):
             return  # a confirm of an entry this reader holds (its rejoin sent it confirmed)
         held = self._pending_in
-        ack: Any = m.get("ack")
+        ack = m.get("ack")
         if held is not None and held[0].seq + 1 == n:
             entry = held[0]
             head = chain(entry.prev, entry)
@@ -368,13 +384,14 @@ class PeerRelay:
                                   f"this table refuses: {result}")
             cheat.evidence = {"kind": "confirmed", "entry": entry.to_wire(),  # type: ignore[attr-defined]
                               "ack": ack}
-            self._keep_settled("confirmed", entry, ack)  # (checked: bytes)
+            assert type(ack) is bytes  # checked with the pending entry (``ack_valid``)
+            self._keep_settled("confirmed", entry, ack)
             raise cheat
         if result is not None:
             t._ahead = (entry.seq, entry, result)
         self._take_entry(entry, ack)
 
-    def _on_withdraw(self, m: dict[str, Any]) -> None:
+    def _on_withdraw(self, m: Fields) -> None:
         t = self.table
         if t is None or not t.game_id:
             return
@@ -385,7 +402,8 @@ class PeerRelay:
             entry = None
         if entry is None:
             raise Fault("the host withdrew an entry it does not show; join again")
-        if not withdraw_valid(t.host_key, t.game_id, entry, m.get("sig")):
+        sig = m.get("sig")
+        if type(sig) is not bytes or not withdraw_valid(t.host_key, t.game_id, entry, sig):
             raise Fault(f"the host's withdrawal of entry {entry.seq} does not check (a damaged "
                         "connection); join again")
         held, result = self._take_pending(entry.seq + 1)
@@ -410,8 +428,8 @@ class PeerRelay:
                               f"{entry.author}, which this table accepts (its reason: "
                               f"{str(m.get('reason'))[:REASON_LIMIT]!r})")
         cheat.evidence = {"kind": "withdrawn", "entry": entry.to_wire(),  # type: ignore[attr-defined]
-                          "sig": m.get("sig")}
-        self._keep_settled("withdrawn", entry, m["sig"])
+                          "sig": sig}
+        self._keep_settled("withdrawn", entry, sig)
         self._fail(cheat)
 
     def _keep_settled(self, kind: str, entry: Entry, proof: bytes) -> None:
@@ -421,7 +439,7 @@ class PeerRelay:
         from net.session.records.evidence import save_evidence
         from net.session.records.settled import settled
 
-        t = self.table
+        t = self._table()
         record = t.transcript.entries[:entry.seq]
         try:
             where = save_evidence(record[0], settled(kind, record, entry, proof),
@@ -434,10 +452,9 @@ class PeerRelay:
     def _recheck(self, entry: Entry) -> CheatDetected | None:
         """Check ``entry`` again with every proof (none left to a worker thread): the
         reason it is refused for (a fault of its frame: named as the host's), or ``None``."""
-        t = self.table
-        dealer = t.dealer
-        deferred = dealer is not None and dealer.defer
-        if deferred:
+        t = self._table()
+        dealer = t.dealer if t.dealer is not None and t.dealer.defer else None
+        if dealer is not None:
             dealer.defer = False
         try:
             t._check(entry)
@@ -446,6 +463,6 @@ class PeerRelay:
         except Exception as e:  # not the author's: nobody named for it
             return CheatDetected(HOST, entry.seq, str(e))
         finally:
-            if deferred:
+            if dealer is not None:
                 dealer.defer = True
         return None
