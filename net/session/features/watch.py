@@ -40,10 +40,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
 
 from net.session.features.limits import Bucket
 from net.wire.errors import E_FULL, E_NOT_YOUR_SEAT, RemoteProtocolError
+from net.wire.rpc import Fields
 
 MAX_WATCHERS = 8
 RATE = 2.0  # messages a second a watcher may send, after its burst
@@ -79,7 +79,7 @@ def check_room(watching: int) -> None:
                                   "watch", E_FULL)
 
 
-def welcome(players: int, length: int, started: bool, proof: bytes) -> dict[str, Any]:
+def welcome(players: int, length: int, started: bool, proof: bytes) -> Fields:
     """The answer to a watcher's hello."""
     return {"seat": -1, "players": players, "length": length, "resume": started,
             "proof": proof, "watch": True}

@@ -29,7 +29,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Final, TypeAlias
 
 from net.session.features import limits, watch
 from net.session.features.code import QUEUE_WAIT, CodeGuard, same_code
@@ -68,7 +68,7 @@ from net.wire.identity import (
     fingerprint,
     verify,
 )
-from net.wire.rpc import Codec, Notification, Request, Response, RpcError
+from net.wire.rpc import Codec, Event, Fields, Notification, Request, Response, RpcError, Value
 from net.wire.transcript import NONCE_SIZE
 
 log = logging.getLogger("palazzo.net")
@@ -169,8 +169,16 @@ class Claim:
     deadline: float
 
 
+class Deferred(Enum):
+    """The answer of a request answered later (``DEFERRED``)."""
+
+    DEFERRED = "deferred"
+
+
 #: what ``_hello`` returns for a hello answered later
-DEFERRED = object()
+DEFERRED: Final = Deferred.DEFERRED
+#: what a request's method gives: its answer's result, or ``DEFERRED``
+Answer: TypeAlias = Value | Deferred
 #: the refusal of a second live connection with a seated key
 IN_USE = ("this player is already at the table from another program; to play as a second "
           "player on this account use --identity FILE (or a profile name)")
@@ -201,7 +209,7 @@ class HostDoor:
     _turns: list[tuple[int, int, Request]]  # hellos waiting to have their code checked
     lost_game: bytes | None  # the game whose start this host lost (``host_gather``)
 
-    def _handle(self, conn: int, event: Any) -> None:
+    def _handle(self, conn: int, event: Event) -> None:
         """Handle one message (the session's)."""
         raise NotImplementedError
 
@@ -211,7 +219,7 @@ class HostDoor:
 
     # -- who comes in -------------------------------------------------------------------------
 
-    def _hello(self, conn: int, req: Request) -> Any:
+    def _hello(self, conn: int, req: Request) -> Answer:
         m = param_map(req)
         c = self.conns[conn]
         # a program of version 2 stops at the challenge (its version named there), before any
@@ -277,7 +285,7 @@ class HostDoor:
         return {"seat": c.seat, "players": self.players, "length": 0, "resume": False,
                 "proof": host_proof(self.identity, nonce, key)}
 
-    def _watch(self, conn: int, name: str, key: bytes, nonce: bytes, have: int) -> Any:
+    def _watch(self, conn: int, name: str, key: bytes, nonce: bytes, have: int) -> Answer:
         """Let ``conn`` watch (``net.session.features.watch``): no seat, the entries from ``have`` on."""
         watch.check_room(len(self.watchers()))
         c = self.conns[conn]
@@ -295,7 +303,7 @@ class HostDoor:
         """The names of the watchers, in the order they came."""
         return [c.watcher for c in self.conns.values() if c.watcher is not None and not c.closed]
 
-    def _seat(self, conn: int, i: int, nonce: bytes, have: int) -> dict[str, Any]:
+    def _seat(self, conn: int, i: int, nonce: bytes, have: int) -> Fields:
         """Seat ``conn`` on seat ``i``, whose key its hello proved: the welcome."""
         seat, c = self.seats[i], self.conns[conn]
         seat.conn, c.seat, c.resume_from = conn, i, have
@@ -311,7 +319,7 @@ class HostDoor:
                 "resume": started, "proof": host_proof(self.identity, nonce, seat.key)}
 
     def _claim(self, conn: int, msgid: int, i: int, nonce: bytes, have: int,
-               same_name: bool) -> object:
+               same_name: bool) -> Answer:
         """A hello that proves the key of seat ``i`` while another connection holds it: the
         host pings the holder and answers the hello later (``DEFERRED``), refusing it if the
         holder answers within ``limits.PING_WAIT`` and seating it otherwise (the holder was a
@@ -381,7 +389,7 @@ class HostDoor:
             return
         self._warn(conn, f"ignoring a response (msgid {event.msgid})")
 
-    def _check_code(self, conn: int, c: Conn, m: dict[str, Any], req: Request) -> bool:
+    def _check_code(self, conn: int, c: Conn, m: Fields, req: Request) -> bool:
         """The game code of a hello (``net.session.features.code``): ``True`` when it is right;
         ``False`` when the hello must wait for its turn (its address's delay, the host's budget
         of checks, or hellos ahead of it); ``E_WRONG_CODE`` for a missing or wrong one, which
@@ -432,7 +440,7 @@ class HostDoor:
             c.checked, c.queued = True, None
             self._handle(best[1], best[2])
 
-    def _proves_seated_key(self, c: Conn, m: dict[str, Any]) -> bool:
+    def _proves_seated_key(self, c: Conn, m: Fields) -> bool:
         key, sig = m.get("key"), m.get("sig")
         return (type(key) is bytes and type(sig) is bytes and any(s.key == key for s in self.seats)
                 and verify(key, HELLO_TAG, c.nonce + self.identity.public_key, sig))
@@ -531,15 +539,15 @@ class HostDoor:
 
     # -- output -------------------------------------------------------------------------------
 
-    def _send(self, conn: int, event: Any) -> None:
+    def _send(self, conn: int, event: Event) -> None:
         c = self.conns.get(conn)
         if c is not None and not c.closed:
             self._out.append(Send(conn, c.codec.send(event)))
 
-    def _notify(self, conn: int, method: str, payload: dict[str, Any]) -> None:
+    def _notify(self, conn: int, method: str, payload: Fields) -> None:
         self._send(conn, Notification(method, (payload,)))
 
-    def _respond(self, conn: int, msgid: int, result: Any, error: RpcError | None = None) -> None:
+    def _respond(self, conn: int, msgid: int, result: Value, error: RpcError | None = None) -> None:
         self._send(conn, Response(msgid, error, result))
 
     def _close(self, conn: int, reason: str) -> None:
@@ -548,7 +556,7 @@ class HostDoor:
             c.go(Turn.CLOSE)
             self._out.append(Close(conn, reason))
 
-    def _broadcast(self, method: str, payload: dict[str, Any], but: int | None = None,
+    def _broadcast(self, method: str, payload: Fields, but: int | None = None,
                    first: tuple[int | None, ...] = ()) -> None:
         """Notify every seated connection and every watcher, but ``but`` (what everyone at the
         table may know goes through here, so that watchers hear it too); the seats in ``first``

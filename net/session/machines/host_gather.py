@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 from net.session.machines.conversation import SUPPLY_CHUNK, check_equivocation, param_map
 from net.session.machines.entries import Phase
-from net.session.machines.host_door import Conn, Seat
+from net.session.machines.host_door import Answer, Conn, Seat
 from net.session.machines.table import Table
 from net.wire.errors import E_BAD_PARAMS, E_WRONG_PHASE, CheatDetected, RemoteProtocolError
-from net.wire.rpc import Request
+from net.wire.rpc import Event, Fields, Request
 from net.wire.transcript import Entry
 
 log = logging.getLogger("palazzo.net")
@@ -60,7 +60,7 @@ class HostGather:
     lost_game: bytes | None = None
 
     if TYPE_CHECKING:  # the session's (``HostSession``, ``HostDoor``)
-        def _handle(self, conn: int, event: Any) -> None:
+        def _handle(self, conn: int, event: Event) -> None:
             ...
 
         def _send_presence(self) -> None:
@@ -78,7 +78,7 @@ class HostGather:
         def _settle_pending(self, wait: bool = False) -> None:
             ...
 
-        def _seat(self, conn: int, i: int, nonce: bytes, have: int) -> dict[str, Any]:
+        def _seat(self, conn: int, i: int, nonce: bytes, have: int) -> Fields:
             ...
 
     def _gathering(self) -> bool:
@@ -103,7 +103,7 @@ class HostGather:
                 self._handle(conn, req)
         self._send_presence()
 
-    def _supply(self, conn: int, req: Request) -> Any:
+    def _supply(self, conn: int, req: Request) -> Answer:
         """A seat gives back entries the host lacks (its record was damaged): each is checked
         by the observer table, in order, and relayed; the first that is not the next valid
         entry stops the supply (see the module docstring)."""

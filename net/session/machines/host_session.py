@@ -39,8 +39,8 @@ import math
 import os
 import time
 from collections.abc import Callable
-from typing import Any
 
+from engine.core import GameConfig
 from net.session.features import limits, liveness, watch
 from net.session.features.acks import AckBook, HostDeadlines, resumed_since
 from net.session.features.chat import ChatHost
@@ -57,7 +57,7 @@ from net.session.machines.conversation import (
     param_map,
 )
 from net.session.machines.entries import MAX_TIMEOUT, Phase
-from net.session.machines.host_door import DEFERRED, Claim, Conn, ConnState, HostDoor, Seat
+from net.session.machines.host_door import DEFERRED, Answer, Claim, Conn, ConnState, HostDoor, Seat
 from net.session.machines.host_echo import HostAgreement
 from net.session.machines.host_gather import GATHER_WAIT, HostGather
 from net.session.machines.relay import HostRelay
@@ -77,7 +77,7 @@ from net.wire.identity import (
     Identity,
     fingerprint,
 )
-from net.wire.rpc import Codec, Notification, Request, RpcError
+from net.wire.rpc import Codec, Event, Fields, Notification, Request, RpcError, Value
 from net.wire.transcript import NONCE_SIZE, Entry, derive_game_id, genesis
 
 log = logging.getLogger("palazzo.net")
@@ -93,7 +93,7 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay, HostDeadlines,
         self,
         identity: Identity,
         game: str,
-        config: Any,
+        config: GameConfig,
         *,
         code: str | None = None,
         turn_timeout: float | None = None,
@@ -311,13 +311,14 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay, HostDeadlines,
 
     # -- handling -------------------------------------------------------------------------------
 
-    def _handle(self, conn: int, event: Any) -> None:
+    def _handle(self, conn: int, event: Event) -> None:
         if isinstance(event, Request):
             name = _METHODS.get(event.method)
             try:
                 if name is None:
                     raise RemoteProtocolError(f"unknown method {event.method!r}", E_UNKNOWN_METHOD)
-                result = getattr(self, name)(conn, event)
+                method: Callable[[int, Request], Answer] = getattr(self, name)
+                result = method(conn, event)
             except (RemoteProtocolError, CheatDetected) as e:
                 self._warn(conn, f"{event.method}: {e}")
                 self._respond(conn, event.msgid, None, RpcError(e.code, str(e)))
@@ -360,13 +361,13 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay, HostDeadlines,
         elif not self.presence.status(seat, away):
             self._warn(conn, "status: ignored (more changes than the status budget allows)")
 
-    def _ready(self, conn: int, req: Request) -> Any:
+    def _ready(self, conn: int, req: Request) -> Answer:
         seat = self._seat_of(conn, "say it is ready")
         self._lobby_changed = not self.seats[seat].ready  # a second ready tells nobody
         self.seats[seat].ready = True
         return None
 
-    def _post(self, conn: int, req: Request) -> Any:
+    def _post(self, conn: int, req: Request) -> Answer:
         seat = self._seat_of(conn, "post an entry")
         m = param_map(req)
         entry = Entry.parse(m.get("body"), m.get("sig"))
@@ -403,7 +404,7 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay, HostDeadlines,
         self._relay(entry)
         return {"seq": entry.seq}
 
-    def _say(self, conn: int, req: Request) -> Any:
+    def _say(self, conn: int, req: Request) -> Answer:
         """Table talk (``net.session.features.chat``): check the message, relay it to the other seats."""
         seat = self._seat_of(conn)
         if not 0 <= seat < len(self.seats):  # a watcher (seat -1) has no voice
@@ -442,7 +443,7 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay, HostDeadlines,
             self._rematch_news()
         self._release()
 
-    def _again(self, conn: int, req: Request) -> Any:
+    def _again(self, conn: int, req: Request) -> Answer:
         seat = self._seat_of(conn)
         if param_map(req):  # the seat is the connection's: nobody asks for another
             raise RemoteProtocolError("again takes an empty map", E_BAD_PARAMS)
@@ -491,7 +492,7 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay, HostDeadlines,
         self.presence.begin([s.conn is not None for s in self.seats])
         log.info("the game starts: %s", ", ".join(s.name for s in self.seats))
 
-    def _write(self, fields: dict[str, Any], game_id: bytes | None = None) -> None:
+    def _write(self, fields: Fields, game_id: bytes | None = None) -> None:
         t = self.table
         game = game_id or t.game_id
         header = {"game": game, "seq": len(t.transcript),
@@ -549,8 +550,8 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay, HostDeadlines,
 
     # -- what everyone hears ----------------------------------------------------------
 
-    def lobby(self) -> dict[str, Any]:
-        watching = self.watchers()
+    def lobby(self) -> Fields:
+        watching: list[Value] = list(self.watchers())
         return {
             "game": self.game, "players": self.players,
             "seats": [{"seat": i, "name": s.name, "fp": fingerprint(s.key), "key": s.key,
@@ -561,7 +562,7 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay, HostDeadlines,
             "table": self.table_settings(),
         }
 
-    def table_settings(self) -> dict[str, Any]:
+    def table_settings(self) -> Fields:
         """The settings the table is played with, as the lobby shows them before the start
         (the start entry then binds them): the turn limit and grace in whole seconds (0:
         none), what follows a turn let pass, whether hints are allowed, and the options."""
