@@ -47,11 +47,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from net.session.features.presence import DEFAULT_GRACE, GONE, HostPresence
 from net.session.machines.entries import Phase
 from net.wire.errors import HOST
+from net.wire.rpc import Fields
+
+if TYPE_CHECKING:  # the host session's parts
+    from net.session.machines.host_door import Seat
+    from net.session.machines.table import Table
 
 #: seconds an acknowledgement may take before the game is said to wait on it
 ACK_SLACK = 1.0
@@ -154,14 +159,14 @@ def ack_deadline(owing: dict[int, float], presence: HostPresence, limit: float |
 
 
 def presence_fields(owing: dict[int, float], deadline: tuple[float, str, int] | None,
-                    now: float) -> dict[str, Any]:
+                    now: float) -> Fields:
     """What a presence says of the acknowledgements the game waits on: ``acks`` (the seats
     that have owed one for ``ACK_SLACK`` seconds) and ``ack_wait``; nothing when none."""
     late = sorted(s for s, since in owing.items() if now - since >= ACK_SLACK)
     if not late:
         return {}
     wait = None if deadline is None else max(0, math.ceil(deadline[0] - now))
-    return {"acks": late, "ack_wait": wait}
+    return {"acks": [*late], "ack_wait": wait}
 
 
 class HostDeadlines:
@@ -170,8 +175,8 @@ class HostDeadlines:
     these are."""
 
     clock: Callable[[], float]
-    table: Any
-    seats: list[Any]
+    table: Table
+    seats: list[Seat]
     presence: HostPresence
     acks: AckBook
     turn_timeout: float | None
@@ -233,7 +238,7 @@ class HostDeadlines:
             found.append(owed)
         return min(found, default=None)
 
-    def _presence_now(self) -> tuple[float | None, float, dict[str, Any]]:
+    def _presence_now(self) -> tuple[float | None, float, Fields]:
         """For a presence: the writer's deadline, its turn's start, and the acknowledgements
         the game waits on (``presence_fields``)."""
         writer = self._writer_deadline()

@@ -52,7 +52,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from typing_extensions import Required
 
@@ -66,6 +66,7 @@ from net.wire.errors import (
     RemoteProtocolError,
 )
 from net.wire.identity import SIGNATURE_SIZE, Identity, verify
+from net.wire.rpc import Fields, Value
 from net.wire.transcript import NONCE_SIZE, pack, unpack
 
 if TYPE_CHECKING:
@@ -83,9 +84,10 @@ SLOW_DOWN = (f"slow down: at most {BURST} messages in {BURST_SECONDS:g} seconds 
              f"{PER_MINUTE} a minute")
 RECORD_FIELDS = ("n", "after", "text")
 BODY_FIELDS = {"ctx": bytes, "seat": int, "n": int, "after": int, "text": str}
+_F = TypeVar("_F", bytes, int, str)
 
 
-def text_problem(text: Any) -> str | None:
+def text_problem(text: object) -> str | None:
     """Why ``text`` cannot be said (``None`` when it can)."""
     if type(text) is not str:
         return "a message's text is a string"
@@ -122,11 +124,11 @@ class Said:
     body: bytes
     sig: bytes
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> Fields:
         """The message as its author's next entry carries it."""
         return {"n": self.n, "after": self.after, "text": self.text}
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> Fields:
         return {"seat": self.seat, "body": self.body, "sig": self.sig}
 
 
@@ -135,7 +137,7 @@ def make_say(identity: Identity, ctx: bytes, seat: int, n: int, after: int, text
     return Said(seat, ctx, n, after, text, body, identity.sign(SAY_TAG, body))
 
 
-def read_say(body: Any, sig: Any) -> Said:
+def read_say(body: object, sig: object) -> Said:
     """A say body's fields, checked for shape (not the signature: ``signed_by``);
     ``RemoteProtocolError`` naming the check."""
     if type(body) is not bytes or type(sig) is not bytes or len(sig) != SIGNATURE_SIZE:
@@ -151,23 +153,32 @@ def read_say(body: Any, sig: Any) -> Said:
         raise RemoteProtocolError("a message body is {ctx, seat, n, after, text}", E_BAD_PARAMS)
     if not canonical:
         raise RemoteProtocolError("a message body is not in its shortest encoding", E_BAD_PARAMS)
-    for name, t in BODY_FIELDS.items():
-        if type(m[name]) is not t:
-            raise RemoteProtocolError(f"a message's {name!r} must be {t.__name__}", E_BAD_PARAMS)
-    if len(m["ctx"]) != NONCE_SIZE or m["n"] < 1 or m["after"] < 0 or m["seat"] < 0:
+    fields: dict[str, object] = m
+    ctx, seat = _body_field(fields, "ctx", bytes), _body_field(fields, "seat", int)
+    n, after = _body_field(fields, "n", int), _body_field(fields, "after", int)
+    text = _body_field(fields, "text", str)  # in the order of ``BODY_FIELDS``
+    if len(ctx) != NONCE_SIZE or n < 1 or after < 0 or seat < 0:
         raise RemoteProtocolError("a message's ctx is 32 bytes, n from 1, after from 0",
                                   E_BAD_PARAMS)
-    why = text_problem(m["text"])
+    why = text_problem(text)
     if why is not None:
         raise RemoteProtocolError(why, E_BAD_PARAMS)
-    return Said(m["seat"], m["ctx"], m["n"], m["after"], m["text"], body, sig)
+    return Said(seat, ctx, n, after, text, body, sig)
+
+
+def _body_field(m: dict[str, object], name: str, t: type[_F]) -> _F:
+    """Field ``name`` of a say body, of exactly type ``t`` (``BODY_FIELDS``)."""
+    v = m[name]
+    if type(v) is not t or not isinstance(v, t):
+        raise RemoteProtocolError(f"a message's {name!r} must be {t.__name__}", E_BAD_PARAMS)
+    return v
 
 
 def signed_by(said: Said, key: bytes) -> bool:
     return verify(key, SAY_TAG, said.body, said.sig)
 
 
-def check_record(said: Any, author: int, seq: int, last_n: int,
+def check_record(said: Value, author: int, seq: int, last_n: int,
                  last_after: int) -> list[tuple[int, int, str]]:
     """The ``said`` field of entry ``seq`` by seat ``author``, checked (module rules), as
     (n, after, text); ``CheatDetected`` naming the author. ``last_n``, ``last_after``: its last
@@ -189,6 +200,7 @@ def check_record(said: Any, author: int, seq: int, last_n: int,
         why = text_problem(text)
         if why is not None:
             raise bad(f"message {n}: {why}")
+        assert type(text) is str  # ``text_problem`` passed it
         out.append((n, after, text))
         last_n, last_after = n, after
     return out
@@ -265,7 +277,7 @@ class ChatHost:
             self._talk[key] = s
         return s
 
-    def say(self, seat: int | None, key: bytes, ctx: bytes, params: Any) -> Said:
+    def say(self, seat: int | None, key: bytes, ctx: bytes, params: Value) -> Said:
         """Check one ``say`` from the connection holding ``seat`` (``key``, contribution
         ``ctx``); the message to relay, or ``RemoteProtocolError`` naming the check."""
         if seat is None or seat < 0:
@@ -435,7 +447,7 @@ class ChatPeer:
     def _remember(self, key: bytes, said: Said) -> None:
         self.seen.setdefault((key, said.ctx), {})[said.n] = (said.after, said.text)
 
-    def heard(self, m: dict[str, Any], table: Table, lobby: dict[str, Any]) -> None:
+    def heard(self, m: Fields, table: Table, lobby: Fields) -> None:
         """A ``said`` notification from the host: checked, then shown or noted."""
         seat = m.get("seat")
         if type(seat) is not int:
@@ -519,7 +531,7 @@ class ChatPeer:
                                self.identity.public_key})
 
 
-def _author(table: Table, lobby: dict[str, Any],
+def _author(table: Table, lobby: Fields,
             seat: int) -> tuple[bytes | None, str, bytes | None]:
     """The key, name and contribution of ``seat``: from the start, or from the host's lobby
     before it (no contribution known then)."""
@@ -528,14 +540,16 @@ def _author(table: Table, lobby: dict[str, Any],
             s = table.seats[seat]
             return s.key, s.name, s.nonce
         return None, "", None
-    for s in lobby.get("seats", []) if type(lobby.get("seats")) is list else []:
-        if type(s) is dict and s.get("seat") == seat and type(s.get("key")) is bytes \
-                and type(s.get("name")) is str:
-            name = "".join(c if c.isprintable() else "?" for c in s["name"][:32])
-            return s["key"], name, None  # the host's word, as one printable line
+    seats = lobby.get("seats")
+    for row in seats if type(seats) is list else []:
+        key, name = (row.get("key"), row.get("name")) if type(row) is dict else (None, None)
+        if type(row) is dict and row.get("seat") == seat and type(key) is bytes \
+                and type(name) is str:
+            name = "".join(c if c.isprintable() else "?" for c in name[:32])
+            return key, name, None  # the host's word, as one printable line
     return None, "", None
 
 
-def _shown(said: Said, name: str, live: bool, mine: bool = False) -> dict[str, Any]:
+def _shown(said: Said, name: str, live: bool, mine: bool = False) -> Fields:
     return {"seat": said.seat, "name": name, "n": said.n, "after": said.after,
             "text": said.text, "live": live, "mine": mine}

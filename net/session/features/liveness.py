@@ -35,9 +35,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
-from net.wire.rpc import Request
+from net.wire.rpc import Event, Request
+
+if TYPE_CHECKING:  # the host session's parts (its door imports this module's neighbours)
+    from net.session.features.presence import HostPresence
+    from net.session.machines.host_door import Conn, Seat
 
 log = logging.getLogger("palazzo.net")
 
@@ -97,13 +101,13 @@ class HostHeartbeat:
     """The host's side: its pings and its word on who does not answer, in the game and in the
     lobby; a mixin of ``HostSession``, whose attributes these are."""
 
-    conns: dict[int, Any]
-    seats: list[Any]
-    presence: Any
+    conns: dict[int, Conn]
+    seats: list[Seat]
+    presence: HostPresence
     hearing: Hearing
     clock: Callable[[], float]
 
-    def _send(self, conn: int, message: Any) -> None:
+    def _send(self, conn: int, message: Event) -> None:
         raise NotImplementedError  # the door's
 
     def _broadcast_lobby(self) -> None:
@@ -112,7 +116,7 @@ class HostHeartbeat:
     #: the connections of seats that are not responding in the lobby (set by the session)
     quiet_lobby: set[int]
 
-    def _heard(self, c: Any) -> None:
+    def _heard(self, c: Conn) -> None:
         """A byte from connection ``c``: it is alive."""
         c.heard = self.clock()
         if c.seat is None:

@@ -46,9 +46,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal, TypeGuard
 
 from net.session.features.limits import Bucket
+from net.wire.rpc import Fields, Value
 
 #: a seat's presence, as the host says it (the wire's words)
 Mark = Literal["here", "away", "reconnecting", "left", "silent"]
@@ -86,7 +87,7 @@ class HostPresence:
         self.marks: list[_Mark] = []
         #: the watchers' names, as the host would show them (set by whoever seats watchers)
         self.watchers: list[str] = []
-        self._sent: tuple[Any, ...] | None = None
+        self._sent: tuple[object, ...] | None = None
         self._sent_at = -math.inf
 
     @property
@@ -163,7 +164,7 @@ class HostPresence:
         return min(found, default=None)
 
     def message(self, due: int | None, deadline: float | None, due_since: float | None = None,
-                at: int = 0, acks: dict[str, Any] | None = None) -> dict[str, Any]:
+                at: int = 0, acks: Fields | None = None) -> Fields:
         now = self.clock()
         seat = due if due is not None and 0 <= due < len(self.marks) else -1
         return {
@@ -179,14 +180,15 @@ class HostPresence:
         }
 
     def take(self, due: int | None, deadline: float | None, due_since: float | None = None,
-             at: int = 0, acks: dict[str, Any] | None = None) -> dict[str, Any] | None:
+             at: int = 0, acks: Fields | None = None) -> Fields | None:
         """The presence to send now: one when something changed since the last one sent and
         ``PRESENCE_EVERY`` has passed since; else ``None``."""
         if not self.marks:
             return None
+        owing = (acks or {}).get("acks")
         key = (tuple(m.state for m in self.marks), due, at,
                None if deadline is None else round(deadline, 1), tuple(self.watchers),
-               tuple((acks or {}).get("acks", ())))
+               tuple(owing) if type(owing) is list else ())
         now = self.clock()
         if key == self._sent or now - self._sent_at < PRESENCE_EVERY:
             return None
@@ -237,13 +239,17 @@ class Presence:
         return None if self.ack_deadline is None else max(0, math.ceil(self.ack_deadline - now))
 
 
-def _whole(v: Any, name: str) -> int:
+def _is_mark(v: Value) -> TypeGuard[Mark]:
+    return type(v) is str and v in STATES
+
+
+def _whole(v: Value, name: str) -> int:
     if type(v) is not int or not 0 <= v <= MAX_SECONDS:
         raise ValueError(f"presence: {name} must be whole seconds from 0 to {MAX_SECONDS}")
     return v
 
 
-def read_presence(m: Any, players: int, now: float, last: Presence | None = None,
+def read_presence(m: Value, players: int, now: float, last: Presence | None = None,
                   length: int | None = None, live_since: float | None = None) -> Presence:
     """A ``presence`` message for a game of ``players`` seats, read at ``now``; ``ValueError``
     naming the field when it is malformed. ``length``: this peer's transcript length; the
@@ -258,9 +264,10 @@ def read_presence(m: Any, players: int, now: float, last: Presence | None = None
         raise ValueError(f"presence: 'seats' must list the game's {players} seats")
     read: list[SeatPresence] = []
     for i, s in enumerate(seats):
-        if type(s) is not dict or s.get("state") not in STATES or type(s.get("state")) is not str:
+        state = s.get("state") if type(s) is dict else None
+        if type(s) is not dict or not _is_mark(state):
             raise ValueError(f"presence: seat {i}'s state must be one of {', '.join(STATES)}")
-        read.append(SeatPresence(s["state"], now - _whole(s.get("for"), f"seat {i}'s 'for'")))
+        read.append(SeatPresence(state, now - _whole(s.get("for"), f"seat {i}'s 'for'")))
     due = m.get("due")
     if type(due) is not int or not -1 <= due < players:
         raise ValueError(f"presence: 'due' must be a seat from -1 to {players - 1}")
@@ -292,8 +299,10 @@ def read_presence(m: Any, players: int, now: float, last: Presence | None = None
         due_since = last.due_since
     else:
         due_since = now
-    return Presence(tuple(read), due, due_since, deadline, tuple(watchers), at, hosts,
-                    tuple(acks), ack_deadline if acks else None)
+    return Presence(tuple(read), due, due_since, deadline,
+                    tuple(w for w in watchers if type(w) is str),  # every one is (checked)
+                    at, hosts, tuple(s for s in acks if type(s) is int),  # every one is
+                    ack_deadline if acks else None)
 
 
 def notes(old: Presence | None, new: Presence, names: Sequence[str], me: int) -> list[str]:
