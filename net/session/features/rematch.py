@@ -45,9 +45,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from net.wire.errors import E_NOT_YOUR_SEAT, E_WRONG_PHASE, RemoteProtocolError
+from net.wire.rpc import Fields, Value
 from net.wire.transcript import Entry
 
 if TYPE_CHECKING:
@@ -162,11 +163,11 @@ class HostRematch:
         who = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " and " + missing[-1]
         return f"the rematch did not start: {who} did not come back within {REMATCH_WAIT:g} seconds"
 
-    def message(self) -> dict[str, Any]:
+    def message(self) -> Fields:
         """The ``rematch`` notification's map."""
-        m: dict[str, Any] = {"agreed": sorted(self.agreed), "declined": sorted(self.declined)}
+        m: Fields = {"agreed": [*sorted(self.agreed)], "declined": [*sorted(self.declined)]}
         if self.unanswered:
-            m["unanswered"] = sorted(self.unanswered)
+            m["unanswered"] = [*sorted(self.unanswered)]
         if self.state == "go":
             m["go"] = True
         return m
@@ -245,7 +246,7 @@ class PeerRematch:
         """Whether this seat still waits for the rematch's answer."""
         return self.wanted and not self.go and not self.off
 
-    def update(self, m: dict[str, Any], names: Sequence[str]) -> list[str]:
+    def update(self, m: Fields, names: Sequence[str]) -> list[str]:
         """A ``rematch`` message from the host: the lines to tell this seat's player."""
         if self.go or self.off:
             return []
@@ -303,12 +304,12 @@ def _gone_line(names: Sequence[str], left: Sequence[int], silent: Sequence[int],
     return _within(" and ".join(parts) + ": no rematch", ", ".join(short) + ": no rematch")
 
 
-def _seat_list(v: Any, n: int) -> list[int] | None:
+def _seat_list(v: Value, n: int) -> list[int] | None:
     """``v`` if it is a list of distinct seats of ``n``, else ``None``."""
-    if type(v) is list and all(type(i) is int and 0 <= i < n for i in v) \
-            and len(set(v)) == len(v):
-        return v
-    return None
+    if type(v) is not list:
+        return None
+    seats = [i for i in v if type(i) is int and 0 <= i < n]
+    return seats if len(seats) == len(v) and len(set(seats)) == len(seats) else None
 
 
 def _within(line: str, short: str) -> str:

@@ -456,8 +456,8 @@ class HostSession(HostGather, HostDoor, HostAgreement, HostRelay, HostDeadlines,
         watcher may follow."""
         m = self.rematch.message()
         names = [s.name for s in self.seats]
-        log.info("rematch: %s of %s agreed%s%s", len(m["agreed"]), len(names),
-                 "".join(f"; {names[i]} declined" for i in m["declined"]),
+        log.info("rematch: %s of %s agreed%s%s", len(self.rematch.agreed), len(names),
+                 "".join(f"; {names[i]} declined" for i in sorted(self.rematch.declined)),
                  "; it starts" if self.rematch.go else
                  f" (the host waits {REMATCH_WAIT:g} seconds)" if self.rematch.waiting else "")
         for conn, c in list(self.conns.items()):

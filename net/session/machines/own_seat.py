@@ -37,7 +37,7 @@ journal) never writes and never opens a note.
 
 from __future__ import annotations
 
-from typing import Any, Generic
+from typing import Generic
 
 from engine.core import REVEAL, GameRules, IllegalActionError, InvalidActionError
 from net.games.dealer import FairDealer
@@ -76,7 +76,7 @@ class OwnSeat(Generic[S, A, C]):
     #: faults noted (lines naming nobody), and this seat's secrets kept in this process
     faults: list[str]
     log: list[str]
-    kept: dict[str, dict[str, Any]]
+    kept: dict[str, Fields]
 
     def writer(self) -> int | None:
         raise NotImplementedError  # the table's
@@ -166,13 +166,13 @@ class OwnSeat(Generic[S, A, C]):
 
     # -- secrets --------------------------------------------------------------------------------
 
-    def _keep(self, slot: str, value: dict[str, Any]) -> None:
+    def _keep(self, slot: str, value: Fields) -> None:
         """Keep this seat's secret before the entry that needs it is signed."""
         self.kept[slot] = value
         if self.journal is not None:
             self.journal.keep_secret(self.game_id, slot, value)
 
-    def _own_secret(self, slot: str) -> dict[str, Any] | None:
+    def _own_secret(self, slot: str) -> Fields | None:
         """This seat's secret of ``slot`` (this process's, or its journal's), or ``None``."""
         if self.journal is not None and self.journal.finished(self.game_id):
             return None  # a finished game's secrets are erased, and never taken back

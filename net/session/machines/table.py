@@ -361,9 +361,9 @@ class Table(OwnSeat[S, A, C]):
 
         def apply() -> None:
             self.seed_commits.append(c)
-            if mine is not None and type(mine.get("value")) is bytes \
-                    and type(mine.get("salt")) is bytes:
-                self.my_seed = (mine["value"], mine["salt"])
+            value, salt = (mine.get("value"), mine.get("salt")) if mine is not None else (None, None)
+            if type(value) is bytes and type(salt) is bytes:
+                self.my_seed = (value, salt)
 
         return apply
 

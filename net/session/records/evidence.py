@@ -42,7 +42,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from net.session.machines.agreement import ack_valid, attested
 from net.session.records.relayed import check_relayed, relayed
@@ -52,6 +52,9 @@ from net.session.records.talk import check_talk, talk
 from net.wire.errors import HOST, RemoteProtocolError
 from net.wire.identity import InvalidKey, check_public_key
 from net.wire.rpc import Fields, Value
+
+if TYPE_CHECKING:  # the caller's
+    from net.session.machines.table import Table
 from net.wire.transcript import Entry, Transcript, data_dir, file_name, pack, save, unpack
 
 EVIDENCE_MAGIC = b"palazzo evidence v1\n"
@@ -73,10 +76,10 @@ def two_heads(signer: int, n: int, a: Mapping[str, Value], b: Mapping[str, Value
 def _keys(start: Entry) -> tuple[bytes, list[bytes]]:
     if start.kind != "start" or start.author != HOST or start.seq != 0:
         raise ValueError("evidence check: the record's first entry is not the host's start")
-    host: Any = start.fields.get("host")
-    seats: Any = start.fields.get("seats")
-    if type(host) is not bytes or type(seats) is not list or \
-            any(type(s) is not dict or type(s.get("key")) is not bytes for s in seats):
+    host, seats = start.fields.get("host"), start.fields.get("seats")
+    keys = [s.get("key") if type(s) is dict else None for s in seats] if type(seats) is list else []
+    seat_keys = [k for k in keys if type(k) is bytes]
+    if type(host) is not bytes or type(seats) is not list or len(seat_keys) != len(keys):
         raise ValueError("evidence check: the start names no keys")
     try:
         check_public_key(host)
@@ -84,10 +87,10 @@ def _keys(start: Entry) -> tuple[bytes, list[bytes]]:
         raise ValueError(f"evidence check: the host key is refused ({e})") from None
     if not start.signed_by(host):
         raise ValueError("evidence check: the start is not signed by the host key it names")
-    return host, [s["key"] for s in seats]
+    return host, seat_keys
 
 
-def _head(statement: Any, signer: int, n: int, game: bytes, key: bytes) -> bytes:
+def _head(statement: Value, signer: int, n: int, game: bytes, key: bytes) -> bytes:
     """The head for ``n`` entries that ``statement`` is signed for by ``key``."""
     if type(statement) is not dict:
         raise ValueError("evidence check: a statement is a map")
@@ -196,7 +199,7 @@ def save_evidence(start: Entry, item: Fields, folder: Path | None = None) -> Pat
     raise OSError(f"no free name for {stem} in {folder}")
 
 
-def save_refused_entry(table: Any, entry: Entry, folder: Path | None = None) -> Path | None:
+def save_refused_entry(table: Table | None, entry: Entry, folder: Path | None = None) -> Path | None:
     """Keep an entry that ``table`` refused naming its author: the record up to it, then the
     entry (``<record name>-refused-<seq>.palazzo``, which ``palazzo verify`` names the author
     from); where (``None`` when the table holds no game, or less than the record before it)."""
@@ -225,7 +228,8 @@ def verify_evidence(data: bytes) -> tuple[Finding | None, str]:
         finding = check_evidence(start, m.get("item"))
     except (ValueError, RemoteProtocolError) as e:
         return None, f"rejected: {e}"
-    seats: Any = start.fields["seats"]
-    names = [str(s.get("name", "?")) for s in seats]
+    seats = start.fields["seats"]  # a list of maps (``check_evidence`` read the keys in it)
+    names = [str(s.get("name", "?")) if type(s) is dict else "?"
+             for s in (seats if type(seats) is list else [])]
     who = "the host" if finding.signer == HOST else f"{names[finding.signer]} (seat {finding.signer})"
     return finding, f"cheat: {who}: {finding.reason} (evidence checked)"

@@ -68,10 +68,11 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from net.session.records.disk import Trouble
 from net.wire.errors import LocalProtocolError
+from net.wire.rpc import Fields, is_value
 from net.wire.transcript import GAME_ID_SIZE, HASH_SIZE, NONCE_SIZE, Entry, pack, unpack
 
 if TYPE_CHECKING:
@@ -193,7 +194,7 @@ class Journal:
 
     # -- secrets ------------------------------------------------------------------------------
 
-    def keep_secret(self, game: bytes, slot: str, value: dict[str, Any]) -> None:
+    def keep_secret(self, game: bytes, slot: str, value: Fields) -> None:
         """Keep this seat's secret of ``slot`` for ``game`` (before the entry that needs it)."""
         plain = pack(value)
         if self.folder is None:
@@ -204,7 +205,7 @@ class Journal:
             nonce, plain, game + b"/" + slot.encode())
         self._store(f"{game.hex()}/secret-{slot}", sealed)
 
-    def secret(self, game: bytes, slot: str) -> dict[str, Any] | None:
+    def secret(self, game: bytes, slot: str) -> Fields | None:
         """This seat's secret of ``slot`` for ``game``, or ``None`` (never kept here, erased,
         or damaged)."""
         if self.folder is None:
@@ -221,8 +222,8 @@ class Journal:
                     self.damaged.append(f"{game.hex()}/secret-{slot}")
         if plain is None:
             return None
-        value = unpack(plain)
-        return value if type(value) is dict else None
+        value = unpack(plain)  # what ``keep_secret`` packed: plain protocol data
+        return value if is_value(value) and type(value) is dict else None
 
     def erase_secrets(self, game: bytes) -> None:
         """Forget every secret of ``game``: the key is overwritten and removed, then the

@@ -24,35 +24,42 @@ The rules (``docs/protocol.md``, section 8.2, "confirmed" and "withdrawn"):
 
 from __future__ import annotations
 
-from typing import Any
-
 from net.session.machines.agreement import ack_valid
 from net.session.machines.relay import withdraw_valid
 from net.wire.errors import RemoteProtocolError
+from net.wire.rpc import Fields
 from net.wire.transcript import Entry, Transcript, chain
 
 #: the kinds of evidence this module checks
 KINDS = ("confirmed", "withdrawn")
 
 
-def settled(kind: str, record: list[Entry], entry: Entry, proof: bytes) -> dict[str, Any]:
+def settled(kind: str, record: list[Entry], entry: Entry, proof: bytes) -> Fields:
     """The item for ``entry``, relayed after ``record``, that the host settled against its check:
     ``proof`` is its acknowledgement (``confirmed``) or its signed withdrawal (``withdrawn``)."""
-    item: dict[str, Any] = {"kind": kind, "record": [[e.body, e.sig] for e in record],
+    item: Fields = {"kind": kind, "record": [[e.body, e.sig] for e in record],
                             "entry": {"body": entry.body, "sig": entry.sig}}
     item["ack" if kind == "confirmed" else "sig"] = proof
     return item
 
 
-def clean_settled(item: dict[str, Any]) -> dict[str, Any]:
-    """A checked item with nothing but its kind's fields."""
-    proof = item["ack"] if item["kind"] == "confirmed" else item["sig"]
-    record = [Entry.parse(b, s) for b, s in item["record"]]
-    entry = Entry.parse(item["entry"]["body"], item["entry"]["sig"])
-    return settled(item["kind"], record, entry, proof)
+def clean_settled(item: Fields) -> Fields:
+    """A checked item with nothing but its kind's fields (the asserts hold what
+    ``check_settled`` found of it)."""
+    kind, rows, wire = item["kind"], item["record"], item["entry"]
+    proof = item["ack"] if kind == "confirmed" else item["sig"]
+    assert type(kind) is str and type(rows) is list and type(wire) is dict \
+        and type(proof) is bytes
+    record = []
+    for pair in rows:
+        assert type(pair) is list
+        b, s = pair
+        record.append(Entry.parse(b, s))
+    entry = Entry.parse(wire["body"], wire["sig"])
+    return settled(kind, record, entry, proof)
 
 
-def _entries(start: Entry, item: dict[str, Any]) -> tuple[list[Entry], Entry]:
+def _entries(start: Entry, item: Fields) -> tuple[list[Entry], Entry]:
     record, wire = item.get("record"), item.get("entry")
     if type(record) is not list or not record or type(wire) is not dict:
         raise ValueError("evidence check: a settled item is {record, entry, ack or sig}")
@@ -70,12 +77,12 @@ def _entries(start: Entry, item: dict[str, Any]) -> tuple[list[Entry], Entry]:
     return entries, entry
 
 
-def check_settled(start: Entry, item: Any, host: bytes) -> tuple[int, str]:
+def check_settled(start: Entry, item: Fields, host: bytes) -> tuple[int, str]:
     """``(n, reason)`` of a confirmed or withdrawn item of the game ``start`` begins (``host``
     the key it names); ``ValueError`` naming the failed check when it shows nothing."""
     from net.session.records.verify import verify_bytes  # (verify reads evidence files)
 
-    kind = item.get("kind") if type(item) is dict else None
+    kind = item.get("kind")
     if kind not in KINDS:
         raise ValueError(f"evidence check: not a settled item ({kind!r})")
     entries, entry = _entries(start, item)

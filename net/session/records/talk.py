@@ -17,11 +17,9 @@ The rules (``docs/protocol.md``, section 8.2, "talk"; the talk itself is
 
 from __future__ import annotations
 
-from typing import Any
-
 from net.session.features.chat import read_say, signed_by
 from net.wire.errors import RemoteProtocolError
-from net.wire.rpc import Fields
+from net.wire.rpc import Fields, Value
 from net.wire.transcript import Entry
 
 
@@ -31,19 +29,20 @@ def talk(seat: int, n: int, a: Fields, b: Fields) -> Fields:
     return {"kind": "talk", "seat": seat, "n": n, "a": dict(a), "b": dict(b)}
 
 
-def _form(stmt: Any, seat: int, n: int, start: Entry, key: bytes) -> tuple[int, str]:
+def _form(stmt: Value, seat: int, n: int, start: Entry, key: bytes) -> tuple[int, str]:
     """``(after, text)`` of message ``n`` as ``stmt`` gives it, signed by ``key``."""
-    if type(stmt) is not dict or len(stmt) != 1 or type(next(iter(stmt.values()))) is not dict:
+    (kind, wire), = stmt.items() if type(stmt) is dict and len(stmt) == 1 else (("", None),)
+    if type(wire) is not dict:
         raise ValueError("evidence check: a form of a message is {say} or {entry}")
-    (kind, wire), = stmt.items()
     body, sig = wire.get("body"), wire.get("sig")
     if kind == "say":
         try:
             said = read_say(body, sig)
         except RemoteProtocolError as e:
             raise ValueError(f"evidence check: {e}") from None
-        seats: Any = start.fields["seats"]
-        ctx = seats[seat].get("nonce")
+        seats = start.fields["seats"]  # checked by the evidence's reader: seat ``seat`` is one
+        row = seats[seat] if type(seats) is list else None
+        ctx = row.get("nonce") if type(row) is dict else None
         if said.seat != seat or said.n != n or said.ctx != ctx or not signed_by(said, key):
             raise ValueError(f"evidence check: not message {n} of seat {seat} in this game, "
                              "signed by it")
@@ -56,11 +55,11 @@ def _form(stmt: Any, seat: int, n: int, start: Entry, key: bytes) -> tuple[int, 
         raise ValueError(f"evidence check: {e}") from None
     if entry.author != seat or entry.game_id != start.game_id or not entry.signed_by(key):
         raise ValueError(f"evidence check: not an entry of seat {seat} in this game, signed by it")
-    records: Any = entry.fields.get("said")
+    records = entry.fields.get("said")
     for m in records if type(records) is list else []:
-        if type(m) is dict and m.get("n") == n and type(m.get("after")) is int \
-                and type(m.get("text")) is str:
-            return m["after"], m["text"]
+        after, text = (m.get("after"), m.get("text")) if type(m) is dict else (None, None)
+        if type(m) is dict and m.get("n") == n and type(after) is int and type(text) is str:
+            return after, text
     raise ValueError(f"evidence check: the entry does not carry message {n}")
 
 
