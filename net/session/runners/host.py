@@ -32,6 +32,7 @@ import contextlib
 import contextvars
 import ctypes
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from net.session.features.code import address_key
@@ -48,7 +49,7 @@ DRAIN_TIMEOUT = 5.0  # seconds for the last words to reach a peer at the end
 TRIM_EVERY = 500  # closed connections between two heap trims
 
 
-def _heap_trimmer() -> Any:
+def _heap_trimmer() -> Callable[[int], object] | None:
     """The C library's ``malloc_trim`` (glibc), or ``None`` where there is none."""
     try:
         return ctypes.CDLL(None).malloc_trim
@@ -65,7 +66,7 @@ class HostRunner(MemoryLink):
 
     settle_at_once = False
 
-    def __init__(self, session: HostSession, on_change: Any = None,
+    def __init__(self, session: HostSession, on_change: Callable[[], object] | None = None,
                  write_limit: int = WRITE_LIMIT) -> None:
         super().__init__(session)
         self.write_limit = write_limit
@@ -76,7 +77,7 @@ class HostRunner(MemoryLink):
         self.done = asyncio.Event()
         self.on_change = on_change  # called after every burst of traffic (e.g. to print moves)
         #: called with the old session when its seats agreed to a rematch: it sets ``host``
-        self.rematch: Any = None
+        self.rematch: Callable[[HostSession], object] | None = None
 
     def deliver(self, outputs: list[Output]) -> None:
         """Hand the session's output to the in-process peers and the sockets: what one burst

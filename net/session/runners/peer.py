@@ -46,6 +46,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
+from engine.core import GameAction
 from net.session.features import liveness
 from net.session.features.liveness import Hearing
 from net.session.machines.peer_session import PeerEvent, PeerSession, PeerState
@@ -102,7 +103,7 @@ class PeerRunner:
         self._leave_by = 0.0  # on ``session.clock``: when a leave not yet said is given up
         self._leaving = asyncio.Event()  # set by ``leave()``: a pause between tries ends
 
-    def act(self, action: Any) -> None:
+    def act(self, action: GameAction) -> None:
         """This seat's decision, from outside (``LocalProtocolError`` if not legal or not due)."""
         self.session.act(action)
         self._wake.set()
