@@ -19,7 +19,6 @@ watches the new game on a new connection, its start checked as a seat's is (``Ex
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from net.session.commands.hosting import (
     Say,
@@ -33,17 +32,19 @@ from net.session.commands.hosting import (
 from net.session.features.liveness import gone_line
 from net.session.machines.conversation import printable_line
 from net.session.machines.peer_session import PeerEvent, PeerState
+from net.session.machines.table import Table
 from net.session.machines.watch_session import WatchSession
 from net.session.runners.peer import PeerGone, run_peer
 from net.wire.identity import Identity
+from net.wire.rpc import Fields
 
 
-def lobby_line(lobby: dict[str, Any]) -> str:
+def lobby_line(lobby: Fields) -> str:
     """The lobby in one line: the seats, and the watchers if any (whatever the host sent)."""
     given = lobby.get("seats")
     seats = [x for x in given if type(x) is dict] if type(given) is list else []
-    line = f"lobby {len(seats)}/{lobby.get('players')}: " + (", ".join(
-        f"{x.get('name')} [{x.get('fp')}]" + ("" if x.get("online") else " (away)")
+    line = f"lobby {len(seats)}/{lobby.get('players')!s}: " + (", ".join(
+        f"{x.get('name')!s} [{x.get('fp')!s}]" + ("" if x.get("online") else " (away)")
         + (" (not responding)" if x.get("silent") else "")
         for x in seats) or "no seat taken yet")
     watchers = lobby.get("watchers")
@@ -52,7 +53,7 @@ def lobby_line(lobby: dict[str, Any]) -> str:
     return line
 
 
-def named(line: str, table: Any) -> str:
+def named(line: str, table: Table | None) -> str:
     """A line of the public log with the player of the seat it starts with named:
     "Blue: ..." is "Blue (Jo): ..."."""
     if table is None or table.rules is None:

@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from net.session.machines.conversation import SUPPLY_CHUNK, check_equivocation, param_map
 from net.session.machines.entries import Phase
 from net.session.machines.host_door import Answer, Conn, Seat
 from net.session.machines.table import Table
 from net.wire.errors import E_BAD_PARAMS, E_WRONG_PHASE, CheatDetected, RemoteProtocolError
-from net.wire.rpc import Event, Fields, Request
+from net.wire.rpc import Event, Fields, Request, Value
 from net.wire.transcript import Entry
 
 log = logging.getLogger("palazzo.net")
@@ -142,7 +142,7 @@ class HostGather:
                      len(self.table.transcript) - 1)
         return {"length": len(self.table.transcript)}
 
-    def _adopt(self, conn: int, items: list[Any]) -> list[Any]:
+    def _adopt(self, conn: int, items: list[Value]) -> list[Value]:
         """A supplier's first entries: the start of ``lost_game``, signed by this host and
         naming the supplier's key; the host goes on with that game, the supplier seated. The
         entries after the start are returned, to be taken as any supply."""
@@ -150,10 +150,11 @@ class HostGather:
         assert c.supplier is not None
         key, nonce, have = c.supplier
         start: Entry | None = None
-        keys: list[Any] = [s.key for s in self.seats]  # another seat gave the start back
+        keys: list[Value] = [s.key for s in self.seats]  # another seat gave the start back
         if self.lost_game is not None:
-            start = Entry.parse(items[0].get("body"), items[0].get("sig")) \
-                if items and type(items[0]) is dict else None
+            first = items[0] if items else None
+            start = Entry.parse(first.get("body"), first.get("sig")) \
+                if type(first) is dict else None
             if start is None or start.kind != "start" or start.seq != 0 or \
                     start.fields.get("game") != self.lost_game:
                 raise RemoteProtocolError("this host waits for the start of the game it lost",
