@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
 
 from net.session.machines.entries import Phase
 from net.session.machines.table import Table
@@ -201,7 +200,7 @@ def verify_bytes(data: bytes) -> Verdict:
     return Verdict(True, printable_line(text), "verified", None, None, n, table.game, talk)
 
 
-def _pending_cheat(table: Any) -> CheatDetected | None:
+def _pending_cheat(table: Table) -> CheatDetected | None:
     """The first shuffle whose proof fails among those taken and not yet checked, if any.
 
     verify reads the shuffles as a seat does (``FairDealer.defer``), without the worker thread:
@@ -224,7 +223,7 @@ def _rejected(text: str, step: int | str | None = None, entries: int = 0,
     return Verdict(False, printable_line(text), "rejected", None, step, entries, game)
 
 
-def _cheat(table: Any, c: CheatDetected, entries: int) -> Verdict:
+def _cheat(table: Table, c: CheatDetected, entries: int) -> Verdict:
     if c.seat == HOST:
         who = "the host"
     elif 0 <= c.seat < len(table.seats):
