@@ -372,8 +372,7 @@ class PeerSession(PeerAgreement, PeerRelay):
         },))
 
     def _on_welcome(self, result: Value) -> None:
-        seat = result.get("seat") if type(result) is dict else None
-        if type(result) is not dict or type(seat) is not int:
+        if type(result) is not dict or type(seat := result.get("seat")) is not int:
             raise RemoteProtocolError("hello check: a malformed hello answer", E_BAD_PARAMS)
         assert self.table is not None
         proof = result.get("proof")
@@ -385,8 +384,7 @@ class PeerSession(PeerAgreement, PeerRelay):
         self.seat = seat
         if result.get("resume") and self.table.game_id and self.table.me >= 0:
             self.seat = self.table.me  # its own start says which (a host may have lost it)
-        length = result.get("length")
-        self._sync_to = length if type(length) is int else 0
+        self._sync_to = length if type(length := result.get("length")) is int else 0
         held = self.table.transcript.entries
         if result.get("resume") and 0 <= self._sync_to < len(held):  # the host lost some
             self.events.append(PeerEvent("note", f"the host holds {self._sync_to} of this "
@@ -484,8 +482,8 @@ class PeerSession(PeerAgreement, PeerRelay):
         if m.get("code") in RETRY:  # the host makes room or is busy: it closes, a retry may do
             self.refusal = f"the host says: {message}"
             return
-        code = m.get("code")
-        self._fail(RemoteProtocolError(f"the host says: {message}", code if type(code) is int and code else 1))
+        self._fail(RemoteProtocolError(f"the host says: {message}",
+                                       code if type(code := m.get("code")) is int and code else 1))
 
     def _on_disk(self, m: Fields) -> None:
         """The host cannot write its record (``cannot save: <reason>``), or can again (``""``)."""
