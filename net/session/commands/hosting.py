@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from engine.core import GameAction, GameState
 from engine.registry import game_names, get_game
 from net.session.features import rematch
 from net.session.features.code import new_code
@@ -57,9 +58,11 @@ from net.session.records.evidence import save_refused_entry
 from net.session.records.journal import Journal
 from net.session.records.verify import verify_bytes
 from net.session.runners.host import HostRunner
+from net.session.runners.link import SomeBot
 from net.wire import transcript as files
 from net.wire.errors import E_KEY_IN_USE, CheatDetected, RemoteProtocolError
 from net.wire.identity import Identity
+from net.wire.transcript import Entry
 
 if TYPE_CHECKING:  # zeroconf is imported only by a host that advertises
     from net.session.commands.discovery import Advertiser
@@ -136,9 +139,9 @@ class LateBot:
     def __init__(self, session: PeerSession, name: str | None = None) -> None:
         self.session = session
         self.name = name
-        self.bot: Any = None
+        self.bot: SomeBot | None = None
 
-    def choose(self, view: Any, seat: int) -> Any:
+    def choose(self, view: GameState, seat: int) -> GameAction:
         if self.bot is None:
             assert self.session.table is not None
             entry = get_game(self.session.table.game)
@@ -215,7 +218,7 @@ def save_transcript(table: Table | None, say: Say | None) -> Path | None:
     return path
 
 
-def save_refused(table: Table | None, refused: list[Any], say: Say) -> None:
+def save_refused(table: Table | None, refused: list[Entry], say: Say) -> None:
     """Keep each entry shown refused (that this table refused too) as evidence: the record up
     to it, then the entry, a file ``palazzo verify`` names its author from (the session kept
     it when it found it: the same bytes stay one file)."""
