@@ -109,34 +109,3 @@ def test_a_folder_that_cannot_be_written_is_refused_in_one_line_naming_it(tmp_pa
     assert str(folder) in str(e.value) and "\n" not in str(e.value)
     assert check_writable(tmp_path / "fine") == tmp_path / "fine"
     assert list((tmp_path / "fine").iterdir()) == []  # the probe is gone
-
-
-async def test_a_players_screen_says_when_the_host_cannot_save(profile):
-    import asyncio
-
-    from net.session.commands.hosting import Hosting, HostSettings
-    from net.wire.identity import Identity
-    from tests.tui.conftest import screen_text as text
-    from tests.tui.conftest import until
-    from tui.netapp import join_app
-
-    hosting = Hosting(HostSettings(game="medici", players=3, options={}, port=0,
-                                   bind="127.0.0.1", seat=False, bots=2, open=True), print)
-    line = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(hosting.serve(None, listening=line.set_result))
-    port = int((await line).rsplit(":", 1)[1])
-    app = join_app("127.0.0.1", port, None, "Bea", Identity.generate())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: "Press r when you are ready" in text(app), "the lobby")
-        hosting.session.disk_trouble("cannot save: no space left on device")
-        hosting.runner.deliver(hosting.session.take_output())
-        await until(pilot, lambda: app.game.trouble == "the host cannot save: no space left "
-                    "on device", "the warning")
-        assert any("the host cannot save: no space left on device" in n.message
-                   for n in app._notifications)
-        hosting.session.disk_trouble("")
-        hosting.runner.deliver(hosting.session.take_output())
-        await until(pilot, lambda: app.game.trouble == "", "the all-clear")
-        await pilot.press("q")
-    hosting.runner.stop()
-    await serving
