@@ -175,3 +175,20 @@ def test_the_start_screen_loads_neither_the_network_nor_the_search():
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert "loaded: []" in run.stderr, run.stderr
+
+
+async def test_the_form_is_filled_once_and_its_selects_are_never_taken_away_while_they_mount(ui):
+    """The players select posts its first value at its mount, and that message may be handled
+    once the form is filled: it must not fill the seats and opponents again, which took away
+    selects still mounting (a crash of the app under load). A count chosen later still does."""
+    app = PalazzoApp(GameSetup(seed=1, pace=0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ui.until(pilot, lambda: app.screen.query("#bot-1"), what="the form")
+        start = app.screen
+        seat, opponent = start.query_one("#seat"), start.query_one("#bot-1")
+        for _ in range(5):
+            await pilot.pause()
+        assert start.query_one("#seat") is seat and start.query_one("#bot-1") is opponent
+        start.query_one("#players").value = 3
+        await ui.until(pilot, lambda: not start.query("#bot-3"), what="three players")
+        assert start.query_one("#seat") is not seat and len(start.query(".bot")) == 2

@@ -172,6 +172,7 @@ class StartScreen(Screen[StartChoice]):
     def on_mount(self) -> None:
         self._shown = self.setup.game
         self._seat = self.setup.seat
+        self._players = self.setup.players
 
     #: the first frame was handed to the terminal (``_compositor_refresh``)
     _painted = False
@@ -278,6 +279,7 @@ class StartScreen(Screen[StartChoice]):
 
     async def _fill_seats(self, game: str, players: int, s: GameSetup) -> None:
         # a new select: one whose options change under an unchanged value keeps its old label
+        self._players = players
         old = self.query_one("#seat", Select)
         seat = s.seat if s.seat < players else 0
         row = old.parent
@@ -332,7 +334,9 @@ class StartScreen(Screen[StartChoice]):
 
     @on(Select.Changed, "#players")
     async def _players_changed(self, event: Select.Changed) -> None:
-        if not self._filled:  # the select's first value, posted at its mount
+        # the select's first value, posted at its mount (it may come once the form is filled:
+        # filling it again then would take away the selects still mounting), or the count shown
+        if not self._filled or _chosen(event.value) == self._players:
             return
         game = self._game()
         await self._fill_seats(game, _chosen(event.value), self._current(partial=True))
