@@ -1,0 +1,120 @@
+"""A judgement of a Court of the Medici position a few turns ahead, for rollouts that stop there.
+
+Under the full game (the default end: no house has a shadow alliance left) a game lasts about
+seventeen moves a seat, so a rollout played to the end is one long, noisy game of the rollout
+policy's. A rollout that stops at a horizon (``HORIZON_TURNS`` turns past where it starts)
+and judges the position there is cheaper and, on the whole, a better estimate: the search's
+setting ``judge=fitted`` (the default of the levels) does that; ``judge=rollout`` plays every
+rollout to the end, as before.
+
+The judgement (``evaluate``) gives each seat a chance to win: a soft maximum of a weighted sum
+of its figures (``figures``):
+
+* its influence in the middle (the score so far), in tens;
+* the face-up cards of its shadow alliances still in front of it (they go to the middle with its
+  strikes), in tens, and how many such alliances it holds;
+* how many hidden cards it placed in front of others are still hidden (they score for its house
+  once struck);
+* the value of its hand, in tens, and how many cards it has left (hand and deck), in tens;
+* whether it is the seat to move.
+
+It reads nothing a seat cannot know of itself or the table: the middle and the face-up cards are
+public, a hidden card counts only as a place (never its value), and a seat's hand is its own.
+In the search's full states the other seats' hands are the ones its beliefs drew.
+
+``FITTED`` was fitted by ``scripts/fit_medici_judge.py`` (a conditional logit) to how games end.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from engine.medici import rules
+from engine.medici.cards import RANK_VALUE, RANKS
+from engine.medici.state import VARIANTS, Action, State
+from engine.search.game import SearchGame, mirrored_judged
+from engine.search.medici import dealt_action, fast_action, rewards, sample_chance
+from engine.search.medici_sim import MIRRORED, simulate
+
+#: turns a rollout plays past the position searched before the position is judged
+HORIZON_TURNS = 8
+
+#: the weights of ``figures``: score, alliance tops, alliances held, hidden cards placed,
+#: hand value, cards left, to move. Fitted by ``scripts/fit_medici_judge.py``
+FITTED = (0.14, -0.56, 5.56, -0.34, -0.20, -0.22, -0.07)
+
+_VALUE = tuple(RANK_VALUE[c % RANKS] for c in range(4 * RANKS))
+
+
+def horizon(s: State) -> int:
+    return s.turns + HORIZON_TURNS
+
+
+def figures(s: State) -> list[list[float]]:
+    """Per seat, the figures ``FITTED`` weighs (see the module docstring)."""
+    n = s.players
+    score = [0] * n
+    for _, _, cards in s.middle:
+        for c, _ in cards:
+            score[c // RANKS] += _VALUE[c]
+    tops = [0] * n
+    held = [0] * n
+    placed = [0] * n
+    for holder, row in enumerate(s.alliances):
+        for a in row:
+            if a is not None:
+                held[holder] += 1
+                if a[3] and a[2] >= 0:
+                    tops[holder] += _VALUE[a[2]]
+                if a[0] != holder:
+                    placed[a[0]] += 1
+    out = []
+    turn = s.turn
+    for q in range(n):
+        hand = s.hands[q]
+        value = 0
+        for c in hand:
+            if c >= 0:
+                value += _VALUE[c]
+        left = len(hand) + len(s.pools[q]) + len(s.bottoms[q])
+        out.append([score[q] / 10, tops[q] / 10, held[q] / 3, placed[q] / 3, value / 10,
+                    left / 10, 1.0 if q == turn else 0.0])
+    return out
+
+
+def chances(s: State, weights: tuple[float, ...] = FITTED) -> list[float]:
+    """Each seat's chance to win as the judgement sees it."""
+    scores = [sum(w * x for w, x in zip(weights, f, strict=True)) for f in figures(s)]
+    top = max(scores)
+    e = [math.exp(x - top) for x in scores]
+    z = sum(e)
+    return [x / z for x in e]
+
+
+def evaluate(s: State, until: int) -> list[float] | None:
+    """At a turn's start at or past the horizon ``until``, each seat's chance to win
+    (``chances``); ``None`` before it."""
+    if s.phase != "play" or s.turns < until:
+        return None
+    return chances(s)
+
+
+def judged(game: SearchGame[State, Action]) -> SearchGame[State, Action]:
+    """``game`` (the search's Court of the Medici, drawing hidden cards its own way) with
+    rollouts that stop at the horizon and judge the position by ``evaluate``."""
+    return replace(
+        game,
+        horizon=horizon,
+        evaluate=evaluate,
+        judged_simulations={
+            "fast": mirrored_judged(
+                lambda s, until, rng: simulate(s, rng, fast_action, sample_chance, rewards,
+                                               evaluate=evaluate, until=until),
+                rules, VARIANTS, MIRRORED, fast_action, sample_chance, rewards, evaluate),
+            "dealt": mirrored_judged(
+                lambda s, until, rng: simulate(s, rng, dealt_action, sample_chance, rewards,
+                                               guess=False, evaluate=evaluate, until=until),
+                rules, VARIANTS, MIRRORED, dealt_action, sample_chance, rewards, evaluate),
+        },
+    )
