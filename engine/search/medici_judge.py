@@ -23,6 +23,10 @@ public, a hidden card counts only as a place (never its value), and a seat's han
 In the search's full states the other seats' hands are the ones its beliefs drew.
 
 ``FITTED`` was fitted by ``scripts/fit_medici_judge.py`` (a conditional logit) to how games end.
+
+The same setting gives the set-up's moves (hiding, crowning) a prior (``setup_prior``): the
+greedy rule's order, so that a set-up searched with a progressive bias starts from the greedy
+choices (with ``judge=rollout`` every set-up move starts alike, as before).
 """
 
 from __future__ import annotations
@@ -31,10 +35,10 @@ import math
 from dataclasses import replace
 
 from engine.medici import rules
-from engine.medici.cards import RANK_VALUE, RANKS
+from engine.medici.cards import JESTER, RANK_VALUE, RANKS
 from engine.medici.state import VARIANTS, Action, State
 from engine.search.game import SearchGame, mirrored_judged
-from engine.search.medici import dealt_action, fast_action, rewards, sample_chance
+from engine.search.medici import dealt_action, fast_action, prior, rewards, sample_chance
 from engine.search.medici_sim import MIRRORED, simulate
 
 #: turns a rollout plays past the position searched before the position is judged
@@ -100,13 +104,34 @@ def evaluate(s: State, until: int) -> list[float] | None:
     return chances(s)
 
 
+def _keep(c: int) -> int:
+    """How much a seat wants to keep a card of its opening eleven (a Jester most)."""
+    return 20 if c % RANKS == JESTER else _VALUE[c]
+
+
+def setup_prior(s: State, a: Action, seat: int) -> float:
+    """``engine.search.medici.prior``, and in the set-up the greedy rule's order
+    (``engine.medici.bots.GreedyBot``) as a judgement in [-1, 1]: hide the cards least worth
+    keeping (a Minister 1, a Noble 10 0, a Jester -1), crown with the strongest (a Duke 1, a
+    Jester -1). A set-up searched with a progressive bias (and ``widen``) looks at the greedy
+    choices first and leaves them only for what its iterations show."""
+    kind = a.kind
+    if kind == "hide":
+        return max(-1.0, 1.0 - _keep(a.card) / 10)
+    if kind == "top":
+        return -1.0 if a.card % RANKS == JESTER else _VALUE[a.card] / 15
+    return prior(s, a, seat)
+
+
 def judged(game: SearchGame[State, Action]) -> SearchGame[State, Action]:
     """``game`` (the search's Court of the Medici, drawing hidden cards its own way) with
-    rollouts that stop at the horizon and judge the position by ``evaluate``."""
+    rollouts that stop at the horizon and judge the position by ``evaluate``, and the set-up's
+    moves judged by ``setup_prior``."""
     return replace(
         game,
         horizon=horizon,
         evaluate=evaluate,
+        prior=setup_prior,
         judged_simulations={
             "fast": mirrored_judged(
                 lambda s, until, rng: simulate(s, rng, fast_action, sample_chance, rewards,
