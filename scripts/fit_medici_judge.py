@@ -8,7 +8,8 @@ seat's figures (``engine.search.medici_judge.figures``) and who won the game. It
 conditional logit (the chance that seat ``q`` wins is the soft maximum of the weighted sums, the
 form of ``medici_judge.chances``) by gradient ascent on the first 70% of the games, and prints
 the weights and, on the other 30%, the mean log-loss of the fitted weights, of the weights in
-``FITTED`` and of the score alone (lower is better; ``ln 4`` = 1.386 knows nothing).
+``FITTED`` (the full game's) and ``FITTED_SHORT`` (the short game's) and of the score alone
+(lower is better; ``ln 4`` = 1.386 knows nothing).
 
     scripts/fit_medici_judge.py --games 400 --level easy --seed 10000
 """
@@ -25,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.core import TERMINAL, LocalGame  # noqa: E402
 from engine.registry import get_game  # noqa: E402
-from engine.search.medici_judge import FITTED, figures  # noqa: E402
+from engine.search.medici_judge import FITTED, FITTED_SHORT, figures  # noqa: E402
 
 Row = tuple[list[list[float]], list[int]]
 NAMES = ("score", "tops", "held", "placed", "hand", "left", "to move")
@@ -106,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     judges = {
         "fitted now": lambda f: weighted(w, f),
         "FITTED": lambda f: weighted(FITTED, f),
+        "FITTED_SHORT": lambda f: weighted(FITTED_SHORT, f),
         "score alone": lambda f: 2.0 * f[0],
     }
     for name, judge in judges.items():

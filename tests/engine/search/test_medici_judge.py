@@ -1,7 +1,8 @@
 """Court of the Medici's judgement at the horizon (``engine.search.medici_judge``): it judges
 a turn's start at or past the horizon and nothing before, it never reads the value of a hidden
-alliance card, it favours a seat that still holds its shadow alliances (how games under the full
-game are won), and the set-up's prior follows the greedy rule."""
+alliance card, it favours a seat that still holds its shadow alliances under the full game (it
+strikes last) and disfavours it under the short game (whoever strikes out ends the game), and
+the set-up's prior follows the greedy rule."""
 
 from __future__ import annotations
 
@@ -48,15 +49,17 @@ def test_the_judgement_never_reads_a_hidden_alliance_cards_value():
             assert judge.chances(t) == judge.chances(s)
 
 
-def test_a_seat_that_still_holds_its_alliances_is_judged_likelier_to_win():
+@pytest.mark.parametrize("short", [False, True])
+def test_a_seat_that_still_holds_its_alliances_is_judged_likelier_to_win_in_the_full_game_only(short):
     s = _play_state()
+    s.config = RULES.make_config(4, {"short_game": True} if short else {})
     holder = next(h for h, row in enumerate(s.alliances) if sum(a is not None for a in row) >= 2)
     before = judge.chances(s)[holder]
     t = s.copy()
     row = list(t.alliances[holder])
     row[next(k for k, a in enumerate(row) if a is not None)] = None
     t.alliances = t.alliances[:holder] + (tuple(row),) + t.alliances[holder + 1 :]
-    assert judge.chances(t)[holder] < before
+    assert (judge.chances(t)[holder] > before) if short else (judge.chances(t)[holder] < before)
 
 
 @pytest.mark.parametrize("players", [3, 4])
