@@ -185,8 +185,9 @@ def main(argv: list[str] | None = None) -> int:
                 f.write(json.dumps({"game": index, "points": got}) + "\n")
         points += got
         index += 1
+    source = f"the positions of {args.replay}" if args.replay else f"seed {args.seed}"
     print(f"{args.game}, {args.players} players, options {args.option or 'none'}, coached seat "
-          f"against 3 {args.opponents}, seed {args.seed}, {index} games")
+          f"against 3 {args.opponents}, {source}, {index} games")
     stated = [(r if args.raw else c, w) for c, r, w in points]
     off = table(stated, "raw figure" if args.raw else "stated chance")
     if args.fit:
