@@ -20,7 +20,9 @@ Settings (from the registry's levels and the command line):
                 seat's choices show, e.g. ``engine.search.medici_beliefs``) or ``"uniform"``
 ``judge``       how a rollout that stops at the horizon judges the position, where a game
                 offers more than one way (Condottiere: ``"fitted"``, the default, or
-                ``"progress"``, ``engine.search.condottiere``)
+                ``"progress"``, ``engine.search.condottiere``; Court of the Medici:
+                ``"rollout"``, the default, every rollout played to the end, or ``"fitted"``,
+                stopping at a horizon, ``engine.search.medici_judge``)
 ``widen``       progressive widening (0, the default, off): a node of the tree tries a new
                 action only while it has fewer than ``widen * sqrt(visits + 1)`` children, the
                 best by the game's prior first (``engine.search.ismcts``)
