@@ -5,7 +5,8 @@ Each game's module ``engine.<game>.report`` turns one finished game into plain d
 ``seats`` with per-seat counts named by its ``FIELDS``); its ``SHARES`` name the ratios worth
 printing. ``Tally`` gathers those per bot name (a seat's counts go to the bot that sat there)
 and ``Tally.lines()`` prints them: game length in turns and in moves per seat (medians and
-ranges), the end reasons, the share of games ended by a seat that lost them, and each share.
+ranges), the end reasons, the share of the games a seat chose to end that it won, the share
+of games ended by a seat that lost them, per bot, and each share.
 ``wilson`` gives a win rate's 95% interval, for the scripts that measure bots.
 """
 
@@ -80,6 +81,11 @@ class Tally:
             f"length: median {statistics.median(self.turns)} turns ({min(self.turns)}-{max(self.turns)}){moves}",
             "ends: " + ", ".join(f"{end} {k}" for end, k in self.ends.most_common()),
         ]
+        chosen = sum(self.ended.values())
+        if chosen:
+            won = chosen - sum(self.ended_lost.values())
+            out.append(f"whoever ended the game won {won}/{chosen} ({won / chosen:.0%}) of the games "
+                       "a seat chose to end")
         for bot in sorted(self.counts):
             c = self.counts[bot]
             parts = []

@@ -14,7 +14,10 @@ gap between the two. A calibrated coach's buckets lie close to the diagonal. ``-
 the search's own figure instead (before ``engine.search.coach.CALIBRATION``); ``--fit`` prints
 the ``(a, b)`` of the calibration that fits these positions (a logistic regression of the
 outcome on the logit of the raw figure). Positions of one game are not independent: read the
-intervals as a little narrower than they are.
+intervals as a little narrower than they are. ``--replay FILE`` reads the positions a run
+logged (``--log``) instead of playing: their raw figures through today's calibration, so a
+calibration just fitted can be checked on the positions it was fitted to in a moment (a run
+with another seed checks it on positions it has not seen).
 
     scripts/coach_calibration.py --game medici --positions 1000 --seed 1 --opponents easy \\
         --option end_when_all_struck
@@ -33,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.core import CHANCE, TERMINAL, LocalGame, sample_chance  # noqa: E402
 from engine.registry import get_game, parse_options  # noqa: E402
 from engine.report import wilson  # noqa: E402
-from engine.search.coach import suggest  # noqa: E402
+from engine.search.coach import calibrated, suggest  # noqa: E402
 from engine.sim import bot_rng, game_seed  # noqa: E402
 
 
@@ -155,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--raw", action="store_true", help="judge the search's own figure")
     p.add_argument("--fit", action="store_true", help="print the calibration that fits")
     p.add_argument("--log", default="", help="append one JSON line per game to this file")
+    p.add_argument("--replay", default="", help="the positions a --log holds, instead of playing")
     args = p.parse_args(argv)
     try:
         entry = get_game(args.game)
@@ -164,15 +168,26 @@ def main(argv: list[str] | None = None) -> int:
         p.error(str(e))
     points: list[tuple[float, float, bool]] = []
     index = 0
-    while len(points) < args.positions:
+    if args.replay:
+        level = "easy" if args.opponents == "greedy" else args.opponents  # as the coach names it
+        levels = [level] * (args.players - 1)
+        with open(args.replay) as f:
+            for line in f:
+                for _, raw, won in json.loads(line)["points"]:
+                    chance = calibrated(args.game, raw, levels)
+                    assert chance is not None
+                    points.append((chance, raw, bool(won)))
+                index += 1
+    while len(points) < args.positions and not args.replay:
         got = play(args, index)
         if args.log:
             with open(args.log, "a") as f:
                 f.write(json.dumps({"game": index, "points": got}) + "\n")
         points += got
         index += 1
+    source = f"the positions of {args.replay}" if args.replay else f"seed {args.seed}"
     print(f"{args.game}, {args.players} players, options {args.option or 'none'}, coached seat "
-          f"against 3 {args.opponents}, seed {args.seed}, {index} games")
+          f"against 3 {args.opponents}, {source}, {index} games")
     stated = [(r if args.raw else c, w) for c, r, w in points]
     off = table(stated, "raw figure" if args.raw else "stated chance")
     if args.fit:

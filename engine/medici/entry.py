@@ -30,10 +30,12 @@ def _search_factory() -> Callable[[random.Random, Settings], Any]:
     from engine.search import bot as search_bot
     from engine.search.medici import GAME as UNIFORM_GAME
     from engine.search.medici_beliefs import GAME as SEARCH_GAME
+    from engine.search.medici_judge import judged
 
     return search_bot.factory(
         SEARCH_GAME, GreedyBot, ("hide", "top"), {"rollout": "fast", "bias": 2.0},
         beliefs={"uniform": UNIFORM_GAME},
+        judges={"rollout": SEARCH_GAME, "fitted": judged(SEARCH_GAME)},
     )
 
 

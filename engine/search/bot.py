@@ -20,7 +20,12 @@ Settings (from the registry's levels and the command line):
                 seat's choices show, e.g. ``engine.search.medici_beliefs``) or ``"uniform"``
 ``judge``       how a rollout that stops at the horizon judges the position, where a game
                 offers more than one way (Condottiere: ``"fitted"``, the default, or
-                ``"progress"``, ``engine.search.condottiere``)
+                ``"progress"``, ``engine.search.condottiere``; Court of the Medici:
+                ``"rollout"``, the default, every rollout played to the end, or ``"fitted"``,
+                stopping at a horizon, ``engine.search.medici_judge``)
+``widen``       progressive widening (0, the default, off): a node of the tree tries a new
+                action only while it has fewer than ``widen * sqrt(visits + 1)`` children, the
+                best by the game's prior first (``engine.search.ismcts``)
 ``path``        ``"fast"`` (in place, the game's rollout loops) or ``"legacy"`` (a state copy
                 a step, the policy called step by step): the same moves, only slower; kept
                 to measure the speed against (``scripts/bench_search.py``)
@@ -64,6 +69,7 @@ class SearchBot(Generic[S, A]):
         horizon: bool = True,
         path: str = "fast",
         setup_budget: Budget | None = None,
+        widen: float = 0.0,
     ) -> None:
         if rollout not in game.rollouts:
             raise ValueError(f"unknown rollout {rollout!r} (choose from {', '.join(game.rollouts)})")
@@ -71,7 +77,7 @@ class SearchBot(Generic[S, A]):
         self.rng = rng
         self.budget = Budget(seconds=think, iterations=iterations, cap=cap)
         self.search = Search(game, rng, exploration=exploration, rollout=rollout, bias=bias,
-                             horizon=horizon, path=path)
+                             horizon=horizon, path=path, widen=widen)
         self.fallback = fallback
         self.setup_phases = setup_phases
         #: the budget of a set-up decision searched (None: the budget of any other decision)
@@ -180,6 +186,7 @@ def factory(
             horizon=settings.get("horizon", 1) not in (0, "0", "no", False),
             path=str(settings.get("path", "fast")),
             setup_budget=_setup_budget(settings) if setup == "search" and setup_phases else None,
+            widen=_number(settings, "widen") or 0.0,
         )
 
     return make

@@ -29,7 +29,11 @@ Each iteration:
    was played, so it is modelled as random: the "POM" part). Chance and reveal steps draw their
    outcome in the determinization and follow (or create) the child of its observation.
 3. **Expand** one untried group (at random, or the best by the prior): add its child and play
-   one of its actions.
+   one of its actions. With progressive widening (``widen``, Coulom 2007; Chaslot et al. 2008)
+   a node expands only while it has fewer than ``widen * sqrt(visits + 1)`` children among
+   the groups legal here, and otherwise selects among those it has: with a prior, a node with
+   many moves spends its iterations on its few best-judged ones first and lets the others in
+   as its visits grow, so the tree grows deeper instead of wider.
 4. **Roll out**: play to the end of the game with a cheap default policy.
 5. **Backpropagate** the finished game's per-seat rewards: each node adds the reward of the
    seat that chose the edge into it.
@@ -118,6 +122,7 @@ class Search(Generic[S, A]):
         bias: float = 0.0,
         horizon: bool = True,
         path: str = "fast",
+        widen: float = 0.0,
     ) -> None:
         if path not in PATHS:
             raise ValueError(f"unknown search path {path!r} (choose from {', '.join(PATHS)})")
@@ -128,6 +133,9 @@ class Search(Generic[S, A]):
         self.c = exploration
         self.bias = bias if game.prior is not None else 0.0
         self.rollout_name = rollout
+        #: progressive widening (0: off): a node tries a new group only while it has fewer
+        #: than ``widen * sqrt(visits + 1)`` children available, the best by the prior first
+        self.widen = widen
         self.rollout_policy = game.rollouts[rollout]
         self.fast = path == "fast" and game.copy is not None and game.play is not None
         self.simulation = game.simulations.get(rollout) if self.fast else None
@@ -223,14 +231,14 @@ class Search(Generic[S, A]):
                     untried.append(key)
                 else:
                     child.avail += 1
-            if untried:
+            if untried and (not self.widen or self._may_widen(node, groups, untried)):
                 key, prior = self._pick_untried(state, untried, groups, p)
                 child = children[key] = Node(prior)
                 path.append((child, p))
                 options = groups[key]
                 play(state, options[rng.randrange(len(options))])
                 break
-            key = self._select(children, groups)
+            key = self._select(children, groups if not untried else self._tried(children, groups))
             child = children[key]
             path.append((child, p))
             node = child
@@ -285,14 +293,14 @@ class Search(Generic[S, A]):
                     untried.append(key)
                 else:
                     child.avail += 1
-            if untried:
+            if untried and (not self.widen or self._may_widen(node, groups, untried)):
                 key, prior = self._pick_untried(state, untried, groups, p)
                 child = children[key] = Node(prior)
                 path.append((child, p))
                 options = groups[key]
                 state = apply(state, options[rng.randrange(len(options))])
                 break
-            key = self._select(children, groups)
+            key = self._select(children, groups if not untried else self._tried(children, groups))
             child = children[key]
             path.append((child, p))
             node = child
@@ -304,6 +312,15 @@ class Search(Generic[S, A]):
             n.visits += 1
             if mover >= 0:
                 n.reward += rewards[mover]
+
+    def _may_widen(self, node: Node, groups: dict[Hashable, list[A]], untried: list[Hashable]) -> bool:
+        """With progressive widening: whether a node may take one more of its untried groups,
+        i.e. it has fewer children available here than ``widen * sqrt(visits + 1)``."""
+        return len(groups) - len(untried) < self.widen * math.sqrt(node.visits + 1)
+
+    @staticmethod
+    def _tried(children: dict[Hashable, Node], groups: dict[Hashable, list[A]]) -> dict[Hashable, list[A]]:
+        return {key: g for key, g in groups.items() if key in children}
 
     def _groups(self, state: S, legal: list[A], p: int, seat: int) -> dict[Hashable, list[A]]:
         if p == seat:

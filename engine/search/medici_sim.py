@@ -317,11 +317,14 @@ def simulate(
     sample_chance: Callable[[State, random.Random], Action],
     rewards: Callable[[State], list[float]],
     guess: bool = True,
+    evaluate: Callable[[State, int], list[float] | None] | None = None,
+    until: int = 0,
 ) -> list[float]:
     """Play private full state ``s`` to its end in place with the ``fast`` policy, which
     ``policy`` is (it decides the steps ``fast_play`` and ``fast_resolve`` do not; ``guess``
     as the policy's), ``sample_chance`` the chance steps other than a draw; return
-    ``rewards`` of the end."""
+    ``rewards`` of the end. With ``evaluate``, stop at the first turn's start that it judges
+    against the horizon ``until`` (it judges only a turn's start) and return its judgement."""
     apply = rules._APPLY
     take = rules._take_from_hand
     randrange = rng.randrange
@@ -329,6 +332,10 @@ def simulate(
     while True:
         phase = s.phase
         if phase == "play":
+            if evaluate is not None:
+                judged = evaluate(s, until)
+                if judged is not None:
+                    return judged
             seat = s.turn
             a = fast_play(s, seat, rng, 0.3, guess)
             kind = a.kind

@@ -44,11 +44,20 @@ def test_a_tally_tells_length_ends_and_shares_per_bot():
     lines = t.lines()
     assert lines[0] == "length: median 16.0 turns (12-20), median 4.0 moves a seat (2-5)"
     assert lines[1] == "ends: alliances-gone 1, no-playable-card 1"
+    assert lines[2] == "whoever ended the game won 0/1 (0%) of the games a seat chose to end"
     easy = next(line for line in lines if line.startswith("easy: "))
     hard = next(line for line in lines if line.startswith("hard: "))
     assert easy.startswith("easy: fizzled strikes 3/3 (100%); unlucky 0/3 (0%); ")
     assert hard.startswith("hard: ended 1 games and lost 1 of them (100%); fizzled strikes 1/3 (33%); ")
     assert "hopeless behind, not forced 0/3 (0%)" in hard
+
+
+def test_a_tally_tells_the_share_of_games_won_by_whoever_ended_them():
+    t = Tally(medici_report)
+    for ender, lost in ((0, 0), (1, 0), (2, 1), (-1, 0)):
+        t.add(["a", "b", "a", "b"], 10, "alliances-gone" if ender >= 0 else "no-playable-card",
+              {"moves": [3] * 4, "ender": ender, "ender_lost": lost, "seats": [{}] * 4})
+    assert "whoever ended the game won 2/3 (67%) of the games a seat chose to end" in t.lines()
 
 
 def test_sim_json_lines_carry_moves_the_ender_and_figures(capsys):

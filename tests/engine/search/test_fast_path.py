@@ -26,6 +26,7 @@ from engine.medici import rules as mrules
 from engine.medici.entry import ENTRY as MEDICI
 from engine.search import condottiere as csearch
 from engine.search import medici as msearch
+from engine.search import medici_judge
 from engine.search.condottiere_sim import MIRRORED as CMIRRORED
 from engine.search.condottiere_sim import sample_play
 from engine.search.game import SearchGame
@@ -105,6 +106,19 @@ def judged_step_by_step(game: SearchGame, policy: str, state: Any, rng: random.R
 def test_a_condottiere_rollout_to_the_horizon_is_the_step_by_step_one(truth, seed):
     game = csearch.GAME
     assert set(game.judged_simulations) == set(game.rollouts)
+    for policy, simulate in game.judged_simulations.items():
+        old_rng, new_rng = random.Random(seed), random.Random(seed)
+        end, rewards = judged_step_by_step(game, policy, truth, old_rng)
+        mine = truth.copy()
+        assert simulate(mine, game.horizon(truth), new_rng) == rewards
+        assert mine == end
+        assert new_rng.getstate() == old_rng.getstate()
+
+
+@given(medici_positions, seeds)
+def test_a_medici_rollout_to_the_horizon_is_the_step_by_step_one(truth, seed):
+    game = medici_judge.judged(msearch.GAME)
+    assert set(game.judged_simulations) == set(game.simulations)
     for policy, simulate in game.judged_simulations.items():
         old_rng, new_rng = random.Random(seed), random.Random(seed)
         end, rewards = judged_step_by_step(game, policy, truth, old_rng)

@@ -49,3 +49,24 @@ def test_a_single_legal_action_is_played_without_search():
     one = SearchGame(**{**game.__dict__, "legal_actions": lambda s: [1]})
     result = Search(one, random.Random(0)).run((UNKNOWN, -1), 0, Budget(iterations=50))
     assert result.action == 1 and result.iterations == 0
+
+
+def wide_game() -> SearchGame:
+    """Ten moves, judged better the higher they are; move 7 wins, the others lose."""
+    game = toy_game(prior=True)
+    return SearchGame(**{
+        **game.__dict__,
+        "legal_actions": lambda s: list(range(10)),
+        "determinize": lambda v, seat, rng: v,
+        "rewards": lambda s: [float(s[1] == 7), float(s[1] != 7)],
+        "prior": lambda s, a, seat: a / 10,
+    })
+
+
+def test_progressive_widening_tries_the_best_judged_moves_first_and_few_of_them():
+    wide = Search(wide_game(), random.Random(3), bias=1.0, widen=1.0)
+    result = wide.run((0, -1), 0, Budget(iterations=15))
+    assert set(result.visits) == {9, 8, 7, 6}  # sqrt(16) children, by the prior
+    assert result.action == 7
+    full = Search(wide_game(), random.Random(3), bias=1.0).run((0, -1), 0, Budget(iterations=15))
+    assert set(full.visits) == set(range(10))  # without it, every move is tried

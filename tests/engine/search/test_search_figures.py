@@ -55,3 +55,18 @@ def test_a_levels_decisions_are_timed_in_its_own_games(capsys):
     out = capsys.readouterr().out
     assert f"level normal: {len(times)} decisions with a choice in 1 games" in out
     assert "95th percentile" in out
+
+
+def test_the_calibration_table_of_logged_positions_uses_todays_calibration(tmp_path, capsys):
+    from engine.search.coach import calibrated
+
+    log = tmp_path / "positions.jsonl"
+    raws = [0.2, 0.35, 0.5, 0.8]
+    log.write_text(json.dumps({"game": 0, "points": [[0.0, r, True] for r in raws]}) + "\n"
+                   + json.dumps({"game": 1, "points": [[0.0, 0.5, False]]}) + "\n")
+    calibration = load("coach_calibration")
+    assert calibration.main(["--game", "medici", "--replay", str(log)]) == 0
+    out = capsys.readouterr().out
+    stated = [calibrated("medici", r, ["easy"] * 3) for r in raws + [0.5]]
+    assert "2 games" in out and "all: 5 positions, " in out
+    assert f"stated {sum(stated) / 5:.1%}, observed 80.0%" in out
