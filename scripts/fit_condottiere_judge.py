@@ -16,12 +16,13 @@ knows nothing).
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from _fit import Row, fit, log_loss, weighted  # noqa: E402
 
 from engine.condottiere import rules  # noqa: E402
 from engine.condottiere.cards import STRENGTH, largest_group  # noqa: E402
@@ -29,8 +30,6 @@ from engine.condottiere.state import State  # noqa: E402
 from engine.core import TERMINAL, LocalGame  # noqa: E402
 from engine.registry import get_game  # noqa: E402
 from engine.search.condottiere import FITTED, SHARPNESS  # noqa: E402
-
-Row = tuple[list[list[float]], list[int]]
 
 
 def figures(s: State) -> list[list[float]]:
@@ -73,33 +72,6 @@ def collect(level: str, games: int, seed: int) -> list[Row]:
     return out
 
 
-def log_loss(score: list[float], winners: list[int]) -> float:
-    top = max(score)
-    z = sum(math.exp(x - top) for x in score)
-    return -sum(score[q] - top - math.log(z) for q in winners) / len(winners)
-
-
-def weighted(w: tuple[float, ...], f: list[float]) -> float:
-    return sum(a * b for a, b in zip(w, f, strict=False))
-
-
-def fit(rows: list[Row], k: int, steps: int, rate: float = 4.0) -> tuple[float, ...]:
-    w = [0.0] * k
-    for _ in range(steps):
-        grad = [0.0] * k
-        for f, winners in rows:
-            score = [weighted(tuple(w), x) for x in f]
-            top = max(score)
-            e = [math.exp(x - top) for x in score]
-            z = sum(e)
-            for i in range(k):
-                expected = sum(e[q] / z * f[q][i] for q in range(len(f)))
-                observed = sum(f[q][i] for q in winners) / len(winners)
-                grad[i] += observed - expected
-        w = [w[i] + rate * grad[i] / len(rows) for i in range(k)]
-    return tuple(w)
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=150)
@@ -110,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = [r for r in collect(args.level, args.games, args.seed) if r[1]]
     cut = int(len(rows) * 0.7)  # rows in the order played: the last games are the test's
     train, test = rows[:cut], rows[cut:]
-    w = fit(train, 4, args.steps)
+    w = fit(train, 4, args.steps, rate=4.0)
     print(f"{args.games} games of {args.level}, seed {args.seed}: {len(train)} positions to fit, "
           f"{len(test)} to test")
     print("fitted weights (group, count, hand strength, hand cards): "

@@ -17,18 +17,18 @@ the weights and, on the other 30%, the mean log-loss of the fitted weights, of t
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _fit import Row, fit, log_loss, weighted  # noqa: E402
+
 from engine.core import TERMINAL, LocalGame  # noqa: E402
 from engine.registry import get_game  # noqa: E402
 from engine.search.medici_judge import FITTED, FITTED_SHORT, figures  # noqa: E402
 
-Row = tuple[list[list[float]], list[int]]
 NAMES = ("score", "tops", "held", "placed", "hand", "left", "to move")
 
 
@@ -60,33 +60,6 @@ def collect(level: str, games: int, seed: int, every: int, options: dict[str, ob
     return out
 
 
-def log_loss(score: list[float], winners: list[int]) -> float:
-    top = max(score)
-    z = sum(math.exp(x - top) for x in score)
-    return -sum(score[q] - top - math.log(z) for q in winners) / len(winners)
-
-
-def weighted(w: tuple[float, ...], f: list[float]) -> float:
-    return sum(a * b for a, b in zip(w, f, strict=True))
-
-
-def fit(rows: list[Row], k: int, steps: int, rate: float = 2.0) -> tuple[float, ...]:
-    w = [0.0] * k
-    for _ in range(steps):
-        grad = [0.0] * k
-        for f, winners in rows:
-            score = [weighted(tuple(w), x) for x in f]
-            top = max(score)
-            e = [math.exp(x - top) for x in score]
-            z = sum(e)
-            for i in range(k):
-                expected = sum(e[q] / z * f[q][i] for q in range(len(f)))
-                observed = sum(f[q][i] for q in winners) / len(winners)
-                grad[i] += observed - expected
-        w = [w[i] + rate * grad[i] / len(rows) for i in range(k)]
-    return tuple(w)
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=400)
@@ -100,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     cut = int(len(games) * 0.7)  # the last games are the test's
     train = [r for g in games[:cut] for r in g if r[1]]
     test = [r for g in games[cut:] for r in g if r[1]]
-    w = fit(train, len(NAMES), args.steps)
+    w = fit(train, len(NAMES), args.steps, rate=2.0)
     print(f"{args.games} games of {args.level}, seed {args.seed}, options {args.option or 'none'}: "
           f"{len(train)} positions to fit, {len(test)} to test")
     print("fitted weights (" + ", ".join(NAMES) + "): " + ", ".join(f"{x:.2f}" for x in w))

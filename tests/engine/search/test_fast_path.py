@@ -106,19 +106,19 @@ def judged_step_by_step(game: SearchGame, policy: str, state: Any, rng: random.R
 def test_a_condottiere_rollout_to_the_horizon_is_the_step_by_step_one(truth, seed):
     game = csearch.GAME
     assert set(game.judged_simulations) == set(game.rollouts)
-    for policy, simulate in game.judged_simulations.items():
-        old_rng, new_rng = random.Random(seed), random.Random(seed)
-        end, rewards = judged_step_by_step(game, policy, truth, old_rng)
-        mine = truth.copy()
-        assert simulate(mine, game.horizon(truth), new_rng) == rewards
-        assert mine == end
-        assert new_rng.getstate() == old_rng.getstate()
+    _each_judged_rollout_is_the_step_by_step_one(game, truth, seed)
 
 
 @given(medici_positions, seeds)
 def test_a_medici_rollout_to_the_horizon_is_the_step_by_step_one(truth, seed):
     game = medici_judge.judged(msearch.GAME)
     assert set(game.judged_simulations) == set(game.simulations)
+    _each_judged_rollout_is_the_step_by_step_one(game, truth, seed)
+
+
+def _each_judged_rollout_is_the_step_by_step_one(game, truth, seed):
+    """Each of ``game``'s judged rollouts from ``truth`` to the horizon ends where the step by
+    step one ends, with its rewards, having drawn as many random numbers."""
     for policy, simulate in game.judged_simulations.items():
         old_rng, new_rng = random.Random(seed), random.Random(seed)
         end, rewards = judged_step_by_step(game, policy, truth, old_rng)
