@@ -16,19 +16,16 @@ knows nothing).
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _fit import Row, fit, log_loss, weighted  # noqa: E402
+from _fit import Row, fit, log_loss, play, weighted  # noqa: E402
 
 from engine.condottiere import rules  # noqa: E402
 from engine.condottiere.cards import STRENGTH, largest_group  # noqa: E402
 from engine.condottiere.state import State  # noqa: E402
-from engine.core import TERMINAL, LocalGame  # noqa: E402
-from engine.registry import get_game  # noqa: E402
 from engine.search.condottiere import FITTED, SHARPNESS  # noqa: E402
 
 
@@ -47,29 +44,16 @@ def figures(s: State) -> list[list[float]]:
 
 
 def collect(level: str, games: int, seed: int) -> list[Row]:
-    entry = get_game("condottiere")
-    game_rules = entry.rules
-    out = []
-    for g in range(games):
-        local = LocalGame(game_rules, game_rules.make_config(4, {}), seed + g)
-        bots = [entry.make_bot(level, random.Random(10 * g + i)) for i in range(4)]
-        seen: list[list[list[float]]] = []
-        last = -1
-        while True:
-            local.advance()
-            s = local.state
-            who = game_rules.current_player(s)
-            if who == TERMINAL:
-                break
-            if s.phase != "play" and s.battles != last:
-                last = s.battles
-                seen.append(figures(s))
-            if who < 0:
-                break
-            local.step(bots[who].choose(game_rules.view(s, who), who), checked=False)
-        winners = list(local.state.winners)
-        out.extend((f, winners) for f in seen)
-    return out
+    last = -1
+
+    def sample(s: State) -> list[list[float]] | None:
+        nonlocal last
+        if s.phase != "play" and s.battles != last:
+            last = s.battles
+            return figures(s)
+        return None
+
+    return [row for game in play("condottiere", level, games, seed, {}, sample) for row in game]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,16 +17,14 @@ the weights and, on the other 30%, the mean log-loss of the fitted weights, of t
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _fit import Row, fit, log_loss, weighted  # noqa: E402
+from _fit import Row, fit, log_loss, play, weighted  # noqa: E402
 
-from engine.core import TERMINAL, LocalGame  # noqa: E402
-from engine.registry import get_game  # noqa: E402
 from engine.search.medici_judge import FITTED, FITTED_SHORT, figures  # noqa: E402
 
 NAMES = ("score", "tops", "held", "placed", "hand", "left", "to move")
@@ -34,30 +32,17 @@ NAMES = ("score", "tops", "held", "placed", "hand", "left", "to move")
 
 def collect(level: str, games: int, seed: int, every: int, options: dict[str, object]) -> list[list[Row]]:
     """Per game, its rows (figures at a turn's start, the game's winners)."""
-    entry = get_game("medici")
-    game_rules = entry.rules
-    out = []
-    for g in range(games):
-        local = LocalGame(game_rules, game_rules.make_config(4, options), seed + g)
-        bots = [entry.make_bot(level, random.Random(10 * g + i)) for i in range(4)]
-        seen: list[list[list[float]]] = []
-        last = -1
-        while True:
-            local.advance()
-            s = local.state
-            who = game_rules.current_player(s)
-            if who == TERMINAL:
-                break
-            if s.phase == "play" and s.turns != last:
-                last = s.turns
-                if s.turns % every == 0:
-                    seen.append(figures(s))
-            if who < 0:
-                break
-            local.step(bots[who].choose(game_rules.view(s, who), who), checked=False)
-        winners = list(game_rules.outcome(local.state).winners)
-        out.append([(f, winners) for f in seen])
-    return out
+    last = -1
+
+    def sample(s: Any) -> list[list[float]] | None:
+        nonlocal last
+        if s.phase == "play" and s.turns != last:
+            last = s.turns
+            if last % every == 0:
+                return figures(s)
+        return None
+
+    return play("medici", level, games, seed, options, sample)
 
 
 def main(argv: list[str] | None = None) -> int:
