@@ -35,29 +35,21 @@ from tui.setup import GameSetup
 from tui.watch import WatchKeys, watch_net
 
 
-class StopsOnceScored:
-    """A seat's bot that plays until someone has scored, then stops answering (its player
-    walked away)."""
-
-    def __init__(self, link, conn, bot, rules):
-        self.link, self.conn, self.bot, self.rules = link, conn, bot, rules
-
-    def choose(self, view, seat):
-        if any(self.rules.scores(view)):
-            self.link.bots.pop(self.conn)
-        return self.bot.choose(view, seat)
-
-
 def forfeited_mid_game(make_game, clock):
-    """A 3-seat Medici game whose seat 2 (Cy) stops once someone has scored and forfeits at the
-    turn limit."""
+    """A 3-seat Medici game whose seat 2 (Cy) plays until someone has scored, then walks away at
+    its turn and forfeits at the turn limit: the scores stand as they were when it walked away
+    (a move of its own could take every card out of the middle again)."""
     g = make_game(3, turn_timeout=30, clock=clock)
     for i in range(3):
         g.add_bot(i, name=("Ada", "Bea", "Cy")[i])
-    conn = g.conns[2]
-    g.link.bots[conn] = StopsOnceScored(g.link, conn, g.link.bots[conn], get_game("medici").rules)
-    g.link.pump()
-    assert not g.host.finished
+    cy, rules = g.peers[2], get_game("medici").rules
+    bot = g.link.bots.pop(g.conns[2])  # Cy plays by hand below
+    while True:
+        g.link.pump()
+        assert not g.host.finished and cy.decision_due(), "the game waits on Cy alone"
+        if any(rules.scores(cy.table.view)):
+            break
+        cy.act(bot.choose(cy.table.view, cy.table.me))
     clock.now += 31
     g.link.pump()
     assert g.host.finished and g.host.table.forfeited == {2}
