@@ -31,7 +31,8 @@ Rules:
   the caller. ``where`` (set by a caller) is the place of the message in the caller's record,
   named in the error instead of ``"shuffle"``.
 * ``SHUFFLES_CHECKED`` remembers the digests of the shuffles this process has seen pass, so that
-  several tables in one process (a host and its bots) check each proof once. The digest covers
+  several tables in one process (a host and its bots) check each proof once: a table whose
+  thread asks while another table's thread checks the same shuffle waits for that answer. The digest covers
   every input of the check. ``size = 0`` turns it off (a benchmark of every peer's own work).
 """
 
@@ -42,32 +43,25 @@ import hashlib
 import os
 import sys
 import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from net.deck import group as g
 from net.deck import shuffle_proof as sp
 from net.deck.cipher import Ciphertext
+from net.deck.once import Once
 from net.wire.errors import CheatDetected
 
 
-class ProofMemo:
-    """Digests of the shuffles this process has already seen pass their proof (bounded)."""
+class ProofMemo(Once[bytes, bool]):
+    """Digests of the shuffles this process has already seen pass their proof (bounded; one
+    thread works each out while the others asking for it wait: ``net.deck.once``)."""
 
     def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._seen: OrderedDict[bytes, None] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def __contains__(self, digest: object) -> bool:
-        return digest in self._seen
+        super().__init__(size)
 
     def add(self, digest: bytes) -> None:
-        with self._lock:
-            self._seen[digest] = None
-            while len(self._seen) > self.size:
-                self._seen.popitem(last=False)
+        self.remember(digest, True)
 
 
 SHUFFLES_CHECKED = ProofMemo()
@@ -97,17 +91,21 @@ class ShuffleCheck:
     def __deepcopy__(self, memo: dict[int, object]) -> ShuffleCheck:
         return self
 
+    def _verify(self) -> bool:
+        sp.verify(*self._args, group=self._group)
+        return True
+
     def run(self) -> None:
         """Check the proof (once); ``CheatDetected`` naming the author if it fails."""
         with self._lock:
             if not self.done:
                 try:
-                    sp.verify(*self._args, group=self._group)
+                    if isinstance(self._args[3], bytes):  # another table's thread may have it
+                        SHUFFLES_CHECKED(self._digest, self._verify)
+                    else:
+                        self._verify()
                 except sp.ShuffleProofError as e:
                     self._error = CheatDetected(self.author, "shuffle", str(e))
-                else:
-                    if SHUFFLES_CHECKED.size:
-                        SHUFFLES_CHECKED.add(self._digest)
                 self.done = True
         if self._error is not None:
             if self.where is not None:
@@ -124,6 +122,8 @@ def together(checks: Iterable[ShuffleCheck]) -> None:
         for check in checks:
             if check.done or not check._lock.acquire(blocking=False):
                 continue
+            if check._digest in SHUFFLES_CHECKED and isinstance(check._args[3], bytes):
+                check.done = True  # another table of this process checked it meanwhile
             if check.done or (held and check._group is not held[0]._group):
                 check._lock.release()
                 continue

@@ -39,11 +39,11 @@ proof; they never raise for bad input.
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Sequence
 
 from net.deck import group as g
+from net.deck.once import Once
 
 KEY_TAG = b"palazzo/deck/key-proof/v1"
 DLEQ_TAG = b"palazzo/deck/dleq-proof/v1"
@@ -179,13 +179,19 @@ def verify_dleq_one_of(
     point already checked). ``False`` for any malformed proof.
 
     The answer depends only on these bytes, so it is remembered for the last few statements:
-    several tables in one process (a host and its bots) check each proof once."""
+    several tables in one process (a host and its bots) check each proof once, one waiting for
+    another that is checking it."""
     if not targets or not isinstance(proof, bytes) or len(proof) != PROOF_BYTES * len(targets):
         return False
-    return _verify_one_of(group, public, base, tuple(targets), proof, context)
+    key = (group.name, public, base, tuple(targets), proof, context)
+    return ONE_OF_CHECKED(key, lambda: _verify_one_of(group, public, base, tuple(targets), proof, context))
 
 
-@functools.lru_cache(maxsize=1024)
+#: the answers of the one-of checks this process made (``net.deck.once``: each worked out once,
+#: however many tables ask, and at the same moment)
+ONE_OF_CHECKED: Once[tuple[object, ...], bool] = Once(1024)
+
+
 def _verify_one_of(
     group: g.Group, public: bytes, base: bytes, targets: tuple[bytes, ...], proof: bytes, context: bytes
 ) -> bool:
