@@ -50,7 +50,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from net.deck import fair_deck, group  # noqa: E402
+from net.deck import checks as deck_checks  # noqa: E402
+from net.deck import group  # noqa: E402
 from net.deck import shuffle_proof as sp  # noqa: E402
 from net.deck.checks import check_beside  # noqa: E402
 from net.deck.cipher import CardTable, apply_draw, fresh_draw, public_mask  # noqa: E402
@@ -69,7 +70,7 @@ CONDOTTIERE = CardTable("condottiere", 110)
 MEDICI = CardTable("medici", 100)
 TABLES = {"ristretto255": {"condottiere": CONDOTTIERE, "medici": MEDICI},
           "edwards25519": {"condottiere": CardTable("condottiere", 110, group=EDWARDS25519)}}
-fair_deck.SHUFFLES_CHECKED.size = 0  # every peer checks every proof itself
+deck_checks.share_answers(False)  # every peer checks every proof itself
 
 
 class _Counting:

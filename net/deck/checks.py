@@ -47,6 +47,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from net.deck import group as g
+from net.deck import proofs as dp
 from net.deck import shuffle_proof as sp
 from net.deck.cipher import Ciphertext
 from net.deck.once import Once
@@ -210,3 +211,11 @@ def check_beside(checks: Iterable[ShuffleCheck], worker: Worker = WORKER) -> Non
     """Check each of ``checks`` not yet done nor queued in ``worker`` (this process's, unless
     given), in the order given (see the module docstring)."""
     worker.submit(checks)
+
+
+def share_answers(on: bool) -> None:
+    """Whether the tables of this process share the answers of their checks (shuffles, one-of
+    and equal-logs proofs; on by default). Off, each table checks every proof itself: a
+    benchmark of each peer's own work, as on machines of their own."""
+    SHUFFLES_CHECKED.size = 256 if on else 0
+    dp.ONE_OF_CHECKED.size = dp.DLEQ_CHECKED.size = 1024 if on else 0
