@@ -36,3 +36,34 @@ def test_the_runner_stops_its_in_process_seats_too(make_game):
     assert runner.done.is_set()
     assert seat.state == "failed" and "the host closed the game" in str(seat.error)
     assert isinstance(g.host.connect(99), list) and g.host.connect(100)[0] == Close(100, g.host.closed)
+
+
+def test_a_peer_whose_bytes_the_host_left_unread_still_reads_its_last_words(make_game):
+    """The host closes a connection while bytes the peer sent wait unread (here a malformed frame,
+    then more of them): the peer still reads the host's answer, then the end of the stream,
+    never a reset that would lose it (a seat could then take "the host closed the game" for a
+    host gone)."""
+    import asyncio
+    import socket
+
+    from tests.net.test_adapters import serve_on_loopback
+
+    async def scenario():
+        runner, serving, port = await serve_on_loopback(make_game(3).host)
+        loop = asyncio.get_running_loop()
+        s = socket.create_connection(("127.0.0.1", port))
+        s.setblocking(False)
+        await loop.sock_sendall(s, b"\xc1" * 1_000_000)  # a byte no msgpack value starts with
+        got, reset = b"", False
+        try:
+            while chunk := await asyncio.wait_for(loop.sock_recv(s, 65536), 10):
+                got += chunk
+        except ConnectionResetError:
+            reset = True
+        s.close()
+        runner.stop()
+        await serving
+        return got, reset
+
+    got, reset = asyncio.run(scenario())
+    assert not reset and b"malformed frame" in got, (reset, got[:200])

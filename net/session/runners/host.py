@@ -16,7 +16,11 @@ before that socket's close.
 
 What a stranger may cost is the session's to decide (``net.session.features.limits``): the adapter tells
 it each connection's address, and the timer's ``tick`` closes strangers that never say hello.
-Once the session closes a connection, nothing more is read from it. Connections come and go in
+Once the session closes a connection, nothing more is read from it. A connection is closed
+gently (``_shut``): this side's end of file goes after the last bytes, and the socket itself
+closes when the peer closes its side (what it still sends is read and dropped), or ``LINGER``
+seconds on. A socket closed with the peer's bytes still unread would be reset, and a reset
+peer may lose what it was sent last: "the host closed the game" would read as a host gone. Connections come and go in
 the log only at debug level; refusals are logged by the session, a few lines per address.
 
 Memory stays bounded under a stream of short connections (``scripts/fuzz_host_memory.py``):
@@ -46,6 +50,7 @@ READ_SIZE = 65536
 WRITE_LIMIT = 16 * 1024 * 1024  # bytes waiting for one socket; beyond it the peer is dropped
 JOIN_LIMIT = 64 * 1024  # bytes of one burst for one socket joined into one write, at most
 DRAIN_TIMEOUT = 5.0  # seconds for the last words to reach a peer at the end
+LINGER = 2.0  # seconds a closed connection is read on (and dropped) for the peer to close its side
 TRIM_EVERY = 500  # closed connections between two heap trims
 
 
@@ -96,7 +101,7 @@ class HostRunner(MemoryLink):
                 self._write(out.conn, waiting.pop(out.conn, []))
                 writer = self.writers.pop(out.conn, None)
                 if writer is not None:
-                    writer.close()
+                    _shut(writer)
                 if out.conn in self.closing:
                     self.closing[out.conn].set()
         for conn, chunks in waiting.items():
@@ -205,8 +210,8 @@ class HostRunner(MemoryLink):
                 if not self.host.reading(conn):  # muted: let its bytes wait in its own buffers
                     await closed.wait()
                     break
-                data = await reader.read(READ_SIZE)
-                if not data:
+                data = await _read_unless(reader, closed)
+                if not data or conn not in self.writers:  # closed: nothing more is read
                     break
                 self.send(conn, data)
                 self.pump()
@@ -218,7 +223,7 @@ class HostRunner(MemoryLink):
             self.closed_since_trim += 1
             self.deliver(self.host.disconnect(conn))
             self.pump()
-            writer.close()
+            await _linger(reader, writer)
 
     async def run(self, bind: str | None, port: int, started: asyncio.Future[Any] | None = None) -> None:
         server = await asyncio.start_server(self._serve, bind, port)
@@ -238,10 +243,56 @@ class HostRunner(MemoryLink):
                 with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError):
                     await asyncio.wait_for(writer.drain(), DRAIN_TIMEOUT)
             await asyncio.sleep(0.2)
-            for writer in list(self.writers.values()):
-                writer.close()
+            for conn in list(self.writers):
+                _shut(self.writers.pop(conn))
             for closed in self.closing.values():  # the muted ones stop waiting
                 closed.set()
             serving = [t for t in self.serving if not t.done()]
             if serving:  # every connection's task ends here, none is left to be cancelled
                 await asyncio.wait(serving, timeout=DRAIN_TIMEOUT)
+
+
+def _shut(writer: asyncio.StreamWriter) -> None:
+    """Close this side of a connection after its last bytes (end of file); its ``_serve``
+    closes the socket once the peer closes its side (``_linger``), at the latest ``LINGER``
+    seconds on."""
+    if writer.transport.is_closing():
+        return
+    try:
+        loop = asyncio.get_running_loop()
+        writer.write_eof()
+    except (RuntimeError, OSError, NotImplementedError):  # no loop, or no half-close here
+        writer.close()
+        return
+    loop.call_later(LINGER, writer.close)
+
+
+async def _read_unless(reader: asyncio.StreamReader, closed: asyncio.Event) -> bytes | None:
+    """The next bytes the peer sends, or ``None`` as soon as this side closes the connection
+    (the session forgets it at once; ``_linger`` reads on, dropping what comes)."""
+    if closed.is_set():
+        return None
+    read = asyncio.ensure_future(reader.read(READ_SIZE))
+    shut = asyncio.ensure_future(closed.wait())
+    try:
+        await asyncio.wait((read, shut), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        shut.cancel()
+        if not read.done():
+            read.cancel()
+    return read.result() if read.done() and not read.cancelled() else None
+
+
+async def _linger(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """Close a connection so that the peer reads everything it was sent: this side's end of
+    file first, then what the peer still sends is read and dropped until it closes its side, for
+    at most ``LINGER`` seconds; then the socket is closed."""
+
+    async def until_closed() -> None:
+        while await reader.read(READ_SIZE):
+            pass
+
+    _shut(writer)
+    with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError, RuntimeError):
+        await asyncio.wait_for(until_closed(), LINGER)
+    writer.close()
