@@ -11,8 +11,8 @@
 - A join frozen while another seat is due, under a turn limit: the game waits on its
   acknowledgement, every other join says so, and it is the one forfeited, never the writer.
 
-The joins' bots move no sooner than 0.2 s after their turn (``--pace``) so that the faults come
-mid-game; each wait is a hang guard, never a timed assertion (``scripts/bench_faults.py``
+The joins' bots move no sooner than 0.05 s after their turn (``--pace``) so that the faults come
+mid-game (a game of 10 points is 130 to 600 moves: 6 s at least); each wait is a hang guard, never a timed assertion (``scripts/bench_faults.py``
 measures the times)."""
 
 import hashlib
@@ -42,7 +42,7 @@ def _host_args(port: int, *extra: str) -> list[str]:
 
 
 def _join(tmp_path: Path, line: str, i: int, log: Path, *extra: str):
-    return _palazzo(["join", line, "--name", f"bot{i}", "--bot", "greedy", "--pace", "0.2",
+    return _palazzo(["join", line, "--name", f"bot{i}", "--bot", "greedy", "--pace", "0.05",
                      *extra], tmp_path / f"p{i}", log)
 
 

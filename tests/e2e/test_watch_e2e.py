@@ -78,7 +78,9 @@ def test_a_watcher_hears_a_seat_drop_and_come_back(tmp_path):
     from signal import SIGKILL
 
     logs = {i: tmp_path / f"p{i}.log" for i in range(5)}  # 0 the host, 1-3 the seats, 4 the watcher
-    host = _palazzo(["host", *HOST_ARGS], tmp_path / "p0", logs[0])
+    plain = [a for a in HOST_ARGS if a != "hidden_cards"]  # no card face down: no proof of its kind
+    plain.remove("--option")
+    host = _palazzo(["host", *plain], tmp_path / "p0", logs[0])
     procs = [host]
     try:
         line = _join_line(logs[0], host)
@@ -87,9 +89,9 @@ def test_a_watcher_hears_a_seat_drop_and_come_back(tmp_path):
                               tmp_path / "p4", logs[4]))
         _wait_for(logs[0], "watcher Wanda", "the host lists the watcher")
 
-        def join(i, log):
-            return _palazzo(["join", line, "--code", code, "--name", f"bot{i}", "--bot", "greedy",
-                             "--pace", "0.2"], tmp_path / f"p{i}", log)
+        def join(i, log):  # at once: the game waits for bot2 while it is away
+            return _palazzo(["join", line, "--code", code, "--name", f"bot{i}", "--bot", "greedy"],
+                            tmp_path / f"p{i}", log)
 
         seats = {i: join(i, logs[i]) for i in (1, 2, 3)}
         procs += list(seats.values())
