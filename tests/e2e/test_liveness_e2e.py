@@ -41,8 +41,8 @@ def _host_args(port: int, *extra: str) -> list[str]:
             "--no-seat", "--headless", "--open", "--option", "playing_for_points=10", *extra]
 
 
-def _join(tmp_path: Path, line: str, i: int, log: Path, *extra: str):
-    return _palazzo(["join", line, "--name", f"bot{i}", "--bot", "greedy", "--pace", "0.05",
+def _join(tmp_path: Path, line: str, i: int, log: Path, *extra: str, pace: str = "0.05"):
+    return _palazzo(["join", line, "--name", f"bot{i}", "--bot", "greedy", "--pace", pace,
                      *extra], tmp_path / f"p{i}", log)
 
 
@@ -56,9 +56,9 @@ def _until(what: str, done, procs=()) -> None:
 
 
 @contextmanager
-def game_night(tmp_path: Path, *host_extra: str):
+def game_night(tmp_path: Path, *host_extra: str, pace: str = "0.05"):
     """A relay-only Condottiere host on a free port of 127.0.0.1 (``_host_args`` and
-    ``host_extra``) and the three paced joins of ``SEATS``: the port, the logs (``0`` the host's),
+    ``host_extra``) and the three joins of ``SEATS`` at ``pace``: the port, the logs (``0`` the host's),
     the processes (``0`` the host; a test adds the ones it starts) and the join line. Every
     process still running at the end is woken (a test may have frozen it) and killed."""
     port = _free_port()
@@ -66,7 +66,7 @@ def game_night(tmp_path: Path, *host_extra: str):
     procs = [_palazzo(_host_args(port, *host_extra), tmp_path / "p0", logs[0])]
     try:
         line = _join_line(logs[0], procs[0])
-        procs += [_join(tmp_path, line, i, logs[i]) for i in SEATS]
+        procs += [_join(tmp_path, line, i, logs[i], pace=pace) for i in SEATS]
         yield port, logs, procs, line
     finally:
         for p in procs:

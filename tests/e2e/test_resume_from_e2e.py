@@ -27,7 +27,8 @@ SO_FAR = re.compile(r"the record so far is saved in (\S+) \(")
 
 
 def test_a_host_that_lost_its_record_resumes_the_game_from_a_players_record(tmp_path):
-    with game_night(tmp_path) as (port, logs, procs, line):
+    # the host is killed as soon as the game is under way: the seats need no pace
+    with game_night(tmp_path, pace="0") as (port, logs, procs, line):
         host = procs[0]
         _until("the game under way", lambda: _has(logs[1], "the seats agreed on a seed"))
         host.send_signal(signal.SIGKILL)
