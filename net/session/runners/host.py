@@ -19,7 +19,7 @@ it each connection's address, and the timer's ``tick`` closes strangers that nev
 Once the session closes a connection, nothing more is read from it. A connection is closed
 gently (``_shut``): this side's end of file goes after the last bytes, and the socket itself
 closes when the peer closes its side (what it still sends is read and dropped), or ``LINGER``
-seconds on. A socket closed with the peer's bytes still unread would be reset, and a reset
+seconds on; the session forgets the connection at once. A socket closed with the peer's bytes still unread would be reset, and a reset
 peer may lose what it was sent last: "the host closed the game" would read as a host gone. Connections come and go in
 the log only at debug level; refusals are logged by the session, a few lines per address.
 
@@ -92,6 +92,7 @@ class HostRunner(MemoryLink):
         wait for that."""
         local = [o for o in outputs if o.conn in self.peers]
         waiting: dict[int, list[bytes]] = {}
+        shut: list[int] = []
         for out in outputs:
             if out.conn not in self.writers:
                 continue
@@ -102,10 +103,13 @@ class HostRunner(MemoryLink):
                 writer = self.writers.pop(out.conn, None)
                 if writer is not None:
                     _shut(writer)
+                    shut.append(out.conn)
                 if out.conn in self.closing:
                     self.closing[out.conn].set()
         for conn, chunks in waiting.items():
             self._write(conn, chunks)
+        for conn in shut:  # forgotten at once, as ``MemoryLink`` forgets a peer it drops; its
+            self.deliver(self.host.disconnect(conn))  # socket lingers in ``_serve``, unread
         super().deliver(local)
         if self.host.rematch.go and self.rematch is not None:
             old = self.host
@@ -210,7 +214,7 @@ class HostRunner(MemoryLink):
                 if not self.host.reading(conn):  # muted: let its bytes wait in its own buffers
                     await closed.wait()
                     break
-                data = await _read_unless(reader, closed)
+                data = await reader.read(READ_SIZE)
                 if not data or conn not in self.writers:  # closed: nothing more is read
                     break
                 self.send(conn, data)
@@ -265,22 +269,6 @@ def _shut(writer: asyncio.StreamWriter) -> None:
         writer.close()
         return
     loop.call_later(LINGER, writer.close)
-
-
-async def _read_unless(reader: asyncio.StreamReader, closed: asyncio.Event) -> bytes | None:
-    """The next bytes the peer sends, or ``None`` as soon as this side closes the connection
-    (the session forgets it at once; ``_linger`` reads on, dropping what comes)."""
-    if closed.is_set():
-        return None
-    read = asyncio.ensure_future(reader.read(READ_SIZE))
-    shut = asyncio.ensure_future(closed.wait())
-    try:
-        await asyncio.wait((read, shut), return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        shut.cancel()
-        if not read.done():
-            read.cancel()
-    return read.result() if read.done() and not read.cancelled() else None
 
 
 async def _linger(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
