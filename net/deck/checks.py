@@ -100,11 +100,8 @@ class ShuffleCheck:
         """Check the proof (once); ``CheatDetected`` naming the author if it fails."""
         with self._lock:
             if not self.done:
-                try:
-                    if isinstance(self._args[3], bytes):  # another table's thread may have it
-                        SHUFFLES_CHECKED(self._digest, self._verify)
-                    else:
-                        self._verify()
+                try:  # another table's thread may have it (only a pass is remembered)
+                    SHUFFLES_CHECKED(self._digest, self._verify)
                 except sp.ShuffleProofError as e:
                     self._error = CheatDetected(self.author, "shuffle", str(e))
                 self.done = True
@@ -123,7 +120,7 @@ def together(checks: Iterable[ShuffleCheck]) -> None:
         for check in checks:
             if check.done or not check._lock.acquire(blocking=False):
                 continue
-            if check._digest in SHUFFLES_CHECKED and isinstance(check._args[3], bytes):
+            if check._digest in SHUFFLES_CHECKED:
                 check.done = True  # another table of this process checked it meanwhile
             if check.done or (held and check._group is not held[0]._group):
                 check._lock.release()

@@ -116,20 +116,19 @@ def verify_dleq(
     (``public`` and the bases already checked; every share is checked here, by the
     multiplication that uses it: ``False`` for a share that is no point of the subgroup).
     Remembered as the one-of checks are (``verify_dleq_one_of``)."""
-    if _split(proof) is None or not bases or len(bases) != len(shares):
+    cs = _split(proof)
+    if cs is None or not bases or len(bases) != len(shares):
         return False
     key = (group.name, public, tuple(bases), tuple(shares), proof, context)
-    return DLEQ_CHECKED(key, lambda: _verify_dleq(public, bases, shares, proof, context, group))
+    return DLEQ_CHECKED(key, lambda: _verify_dleq(public, bases, shares, cs, context, group))
 
 
 #: the answers of the equal-logs checks this process made (as ``ONE_OF_CHECKED``)
 DLEQ_CHECKED: Once[tuple[object, ...], bool] = Once(1024)
 
 
-def _verify_dleq(public: bytes, bases: Sequence[bytes], shares: Sequence[bytes], proof: object,
-                 context: bytes, group: g.Group) -> bool:
-    cs = _split(proof)
-    assert cs is not None
+def _verify_dleq(public: bytes, bases: Sequence[bytes], shares: Sequence[bytes],
+                 cs: tuple[int, int], context: bytes, group: g.Group) -> bool:
     c, s = cs
     commitments = [group.sub(group.base_mul(s), group.mul(c, public))]
     try:
