@@ -154,3 +154,17 @@ def still():
 def _own_data_dir(tmp_path, monkeypatch):
     """Every test saves its games (and reads saved ones) in a folder of its own."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
+async def medici_host_of_bots(options, say):
+    """A relay-only Medici host on a free port of 127.0.0.1 with two of its own bots and one
+    open seat: its ``Hosting``, the task serving it, and the port."""
+    import asyncio
+
+    from net.session.commands.hosting import Hosting, HostSettings
+
+    hosting = Hosting(HostSettings(game="medici", players=3, options=options, port=0,
+                                   bind="127.0.0.1", seat=False, bots=2, open=True), say)
+    line = asyncio.get_running_loop().create_future()
+    serving = asyncio.create_task(hosting.serve(None, listening=line.set_result))
+    return hosting, serving, int((await line).rsplit(":", 1)[1])

@@ -14,7 +14,7 @@ from net.session.records.journal import Journal
 from net.session.records.resume import unfinished
 from net.session.runners.link import MemoryLink
 from net.wire.identity import Identity
-from tests.tui.conftest import asking, until
+from tests.tui.conftest import asking, medici_host_of_bots, until
 from tests.tui.conftest import screen_text as text
 from tests.tui.test_net_tui import play_to_the_end
 from tui.netapp import host_app
@@ -116,16 +116,11 @@ async def test_a_host_at_the_table_plays_the_rematch_its_bots_agreed_to(profile)
 async def test_a_join_at_the_table_plays_the_rematch_on_a_new_connection(profile):
     import asyncio
 
-    from net.session.commands.hosting import Hosting
     from tui.netapp import join_app
 
     said = []
     # two whole games by keyboard: the short game (the rematch is the same for every game)
-    hosting = Hosting(HostSettings(game="medici", players=3, options={"short_game": True}, port=0,
-                                   bind="127.0.0.1", seat=False, bots=2, open=True), said.append)
-    line = asyncio.get_running_loop().create_future()
-    serving = asyncio.create_task(hosting.serve(None, listening=line.set_result))
-    port = int((await line).rsplit(":", 1)[1])
+    hosting, serving, port = await medici_host_of_bots({"short_game": True}, said.append)
     app = join_app("127.0.0.1", port, None, "Bea", Identity.generate())
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: "Press r when you are ready" in text(app), "the lobby")
