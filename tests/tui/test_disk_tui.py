@@ -1,7 +1,6 @@
 """A player's screen says when the host cannot save, and again when it can (the disk side is
 ``tests/net/test_disk.py``)."""
 
-
 from net.wire.identity import Identity
 from tests.tui.conftest import medici_host_of_bots, until
 from tests.tui.conftest import screen_text as text

@@ -14,14 +14,15 @@ burst of the session's output sends to one socket goes out in as few writes as i
 ``JOIN_LIMIT`` bytes each: a relayed entry and the answer to its post make one), in order, and
 before that socket's close.
 
-What a stranger may cost is the session's to decide (``net.session.features.limits``): the adapter tells
-it each connection's address, and the timer's ``tick`` closes strangers that never say hello.
-Once the session closes a connection, nothing more is read from it. A connection is closed
-gently (``_shut``): this side's end of file goes after the last bytes, and the socket itself
-closes when the peer closes its side (what it still sends is read and dropped), or ``LINGER``
-seconds on; the session forgets the connection at once. A socket closed with the peer's bytes still unread would be reset, and a reset
-peer may lose what it was sent last: "the host closed the game" would read as a host gone. Connections come and go in
-the log only at debug level; refusals are logged by the session, a few lines per address.
+What a stranger may cost is the session's to decide (``net.session.features.limits``): the
+adapter tells it each connection's address, and the timer's ``tick`` closes strangers that never
+say hello. Once the session closes a connection, nothing more is read from it. A connection is
+closed gently (``_shut``): this side's end of file goes after the last bytes, and the socket
+itself closes when the peer closes its side (what it still sends is read and dropped), or
+``LINGER`` seconds on; the session forgets the connection at once. A socket closed with the
+peer's bytes still unread would be reset, and a reset peer may lose what it was sent last: "the
+host closed the game" would read as a host gone. Connections come and go in the log only at
+debug level; refusals are logged by the session, a few lines per address.
 
 Memory stays bounded under a stream of short connections (``scripts/fuzz_host_memory.py``):
 Python frees what each one held, and after every ``TRIM_EVERY`` closed connections the host
@@ -108,8 +109,10 @@ class HostRunner(MemoryLink):
                     self.closing[out.conn].set()
         for conn, chunks in waiting.items():
             self._write(conn, chunks)
-        for conn in shut:  # forgotten at once, as ``MemoryLink`` forgets a peer it drops; its
-            self.deliver(self.host.disconnect(conn))  # socket lingers in ``_serve``, unread
+        # forgotten at once, as ``MemoryLink`` forgets a peer it drops (the socket lingers in
+        # ``_serve``, its bytes dropped unread)
+        for conn in shut:
+            self.deliver(self.host.disconnect(conn))
         super().deliver(local)
         if self.host.rematch.go and self.rematch is not None:
             old = self.host
