@@ -67,3 +67,44 @@ def test_a_peer_whose_bytes_the_host_left_unread_still_reads_its_last_words(make
 
     got, reset = asyncio.run(scenario())
     assert not reset and b"malformed frame" in got, (reset, got[:200])
+
+
+def test_attack_a_peer_that_never_closes_its_side_holds_no_socket_past_the_linger(make_game,
+                                                                                  monkeypatch):
+    """A peer the host closed that keeps its own side open and goes on sending (to hold the
+    host's socket, and its buffers, for ever): the session forgets it at once, and the socket
+    itself is closed ``LINGER`` seconds on, whatever the peer still sends."""
+    import asyncio
+    import socket
+    import time
+
+    from net.session.runners import host as host_runner
+    from tests.net.test_adapters import serve_on_loopback
+
+    monkeypatch.setattr(host_runner, "LINGER", 0.5)
+
+    async def scenario():
+        runner, serving, port = await serve_on_loopback(make_game(3).host)
+        loop = asyncio.get_running_loop()
+        s = socket.create_connection(("127.0.0.1", port))
+        s.setblocking(False)
+        await loop.sock_sendall(s, b"\xc1" * 1000)  # malformed: the host closes it
+        while await asyncio.wait_for(loop.sock_recv(s, 65536), 10):  # the answer, then EOF
+            pass
+        forgotten = not runner.writers
+        start, cut = time.monotonic(), None
+        while time.monotonic() - start < 10:  # the peer goes on talking into the half-closed line
+            try:
+                await loop.sock_sendall(s, b"\xc1" * 4096)
+            except (ConnectionResetError, BrokenPipeError):
+                cut = time.monotonic() - start
+                break
+            await asyncio.sleep(0.05)
+        s.close()
+        runner.stop()
+        await serving
+        return forgotten, cut
+
+    forgotten, cut = asyncio.run(scenario())
+    assert forgotten  # no longer counted against the host's connections while it lingers
+    assert cut is not None and cut < 5, cut  # the host's socket closed soon after LINGER
