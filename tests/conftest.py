@@ -14,6 +14,39 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 LONG = os.environ.get("PALAZZO_LONG") == "1"
 
+#: what the quick run says it left out, and how to run it
+LEFT_OUT = ("tests marked long (whole games over the network, games of searching bots, the rest "
+            "of the conformance games) were left out: ./scripts/test -m long runs them, "
+            "PALAZZO_LONG=1 ./scripts/test runs everything")
+
+
+def _quick(config) -> bool:
+    """The quick run: the suite as configured, no test named (no path, ``-k`` or ``-m``), and no
+    ``PALAZZO_LONG=1``. A run that names tests runs what it names, long or not."""
+    return (not LONG and not config.getoption("keyword") and not config.getoption("markexpr")
+            and config.args_source == pytest.Config.ArgsSource.TESTPATHS)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The quick run (plain ``./scripts/test``) leaves out the tests marked ``long``: the ones
+    that take a second of processor time or more to play whole games over the network (every
+    shuffle and proof made and checked), or games of searching bots, and the conformance games
+    past the first few of each configuration. They are most of the suite's processor time. The
+    quick run still plays every game, player count and variant (the engine's contract and
+    conformance runs) and networked games of each game, in memory and between processes. CI
+    runs both: ``./scripts/test``, then ``./scripts/test -m long``."""
+    if not _quick(config):
+        return
+    left = [item for item in items if item.get_closest_marker("long")]
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = [item for item in items if not item.get_closest_marker("long")]
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if _quick(config):
+        terminalreporter.write_line(LEFT_OUT)
+
 
 class Hang(BaseException):
     """Code under test ran past its budget (a ``BaseException``, so that no ``except Exception``

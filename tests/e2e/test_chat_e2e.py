@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from net.session.features.chat import BURST, SLOW_DOWN
 from tests.e2e.test_network_e2e import TIMEOUT, _env, _palazzo, _transcript
 from tests.e2e.test_one_identity_e2e import SHORT, _join, hosted
@@ -14,6 +16,7 @@ from tests.e2e.test_one_identity_e2e import SHORT, _join, hosted
 TALK = [f"offer {i}: I pass if you pass" for i in range(BURST + 2)]
 
 
+@pytest.mark.long
 def test_talk_under_and_over_the_limit_reaches_every_record(tmp_path):
     with hosted(tmp_path, SHORT) as (logs, host, procs, line):
         args = ["join", line, "--name", "talker", "--bot", "greedy"]

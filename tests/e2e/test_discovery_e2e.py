@@ -15,6 +15,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceListener, Zeroconf
 
 from net.session.commands.discovery import INTERFACES, SERVICE, Offer, advertise
@@ -105,6 +106,7 @@ def _raw_properties(key):
         zc.close()
 
 
+@pytest.mark.long
 def test_two_hosts_are_listed_and_one_told_not_to_advertise_is_not(tmp_path):
     procs = []
     try:
@@ -137,6 +139,7 @@ def test_two_hosts_are_listed_and_one_told_not_to_advertise_is_not(tmp_path):
                 p.kill()
 
 
+@pytest.mark.long
 def test_attack_join_refuses_a_host_a_forged_advertisement_led_it_to(tmp_path):
     proc, port, key, log = _host(tmp_path, 1, "medici", "--no-advertise")
     liar = Identity.generate().fingerprint

@@ -8,6 +8,8 @@ went"."""
 import hashlib
 import signal
 
+import pytest
+
 from tests.e2e.test_network_e2e import TIMEOUT, _transcript
 from tests.e2e.test_one_identity_e2e import HOST_ARGS, _join, _wait_for, hosted
 
@@ -18,6 +20,7 @@ def _records(tmp_path, logs, seats):
     return saved[0]
 
 
+@pytest.mark.long
 def test_a_joiner_killed_and_started_again_comes_back_and_the_game_verifies(tmp_path):
     with hosted(tmp_path) as (logs, host, procs, line):
         procs += [_join(tmp_path, line, i, logs[i]) for i in (1, 2, 3)]
@@ -54,6 +57,7 @@ def _ends_by_forfeit(tmp_path, logs, host, procs, reason):
     assert "Traceback" not in logs[0].read_text()
 
 
+@pytest.mark.long
 def test_a_joiner_killed_for_good_forfeits_after_the_grace(tmp_path):
     with hosted(tmp_path, [*HOST_ARGS, "--grace", "3"]) as (logs, host, procs, line):
         procs += [_join(tmp_path, line, i, logs[i]) for i in (1, 2, 3)]
@@ -64,6 +68,7 @@ def test_a_joiner_killed_for_good_forfeits_after_the_grace(tmp_path):
         assert "bot2 lost the connection" in logs[1].read_text()
 
 
+@pytest.mark.long
 def test_a_joiner_that_quits_with_ctrl_c_has_left_and_forfeits_after_the_grace(tmp_path):
     with hosted(tmp_path, [*HOST_ARGS, "--grace", "3"]) as (logs, host, procs, line):
         procs += [_join(tmp_path, line, i, logs[i]) for i in (1, 2, 3)]

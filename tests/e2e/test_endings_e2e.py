@@ -54,6 +54,7 @@ def _kept(home: Path) -> list[bytes]:
     return [p.read_bytes() for p in paths]
 
 
+@pytest.mark.long
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux for a real terminal")
 def test_a_forfeit_end_at_the_table_shows_the_scores_as_the_game_stood_the_place_and_why(tmp_path):
     """Jo at the table (Condottiere, three seats, a 10 s turn limit) plays until a battle is won
@@ -107,6 +108,7 @@ def test_a_forfeit_end_at_the_table_shows_the_scores_as_the_game_stood_the_place
         assert "Traceback" not in text
 
 
+@pytest.mark.long
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux for a real terminal")
 def test_a_watcher_at_the_table_follows_the_seats_into_the_rematch_and_saves_both_records(
         tmp_path):

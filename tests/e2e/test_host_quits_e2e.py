@@ -4,10 +4,13 @@ joiner says so in one line and keeps its record."""
 
 import signal
 
+import pytest
+
 from tests.e2e.test_network_e2e import TIMEOUT
 from tests.e2e.test_one_identity_e2e import _join, _wait_for, hosted
 
 
+@pytest.mark.long
 def test_a_host_that_quits_tells_every_peer_and_exits_0(tmp_path):
     with hosted(tmp_path) as (logs, host, procs, line):
         procs += [_join(tmp_path, line, i, logs[i]) for i in (1, 2, 3)]

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from .test_network_e2e import JOIN_LINE, TIMEOUT, _env, _join_line, _palazzo, _transcript
 
 
@@ -31,6 +33,7 @@ def _wait_for(log: Path, proc: subprocess.Popen, done) -> str:
     raise AssertionError(f"never happened: {log.read_text()[-2000:]}")
 
 
+@pytest.mark.long
 def test_a_host_killed_mid_game_comes_back_and_the_game_ends_verified(tmp_path):
     port = _free_port()
     homes = [tmp_path / f"p{i}" for i in range(3)]

@@ -6,10 +6,13 @@ saved in PATH", with no traceback, and exits 5 (``palazzo join --help``: gave up
 import signal
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.test_network_e2e import TIMEOUT
 from tests.e2e.test_one_identity_e2e import _join, _wait_for, hosted
 
 
+@pytest.mark.long
 def test_a_joiner_whose_host_was_killed_says_so_in_one_line_and_exits_5(tmp_path):
     with hosted(tmp_path) as (logs, host, procs, line):
         procs += [_join(tmp_path, line, i, logs[i], extra=["--give-up", "2"]) for i in (1, 2, 3)]

@@ -55,6 +55,7 @@ def _others_end_by_forfeit(logs, procs, reason: str) -> None:
         assert "audit: verified as far as it went" in text and "Traceback" not in text
 
 
+@pytest.mark.long
 def test_a_join_that_quits_while_its_host_is_gone_tells_the_restarted_host(tmp_path):
     with game_night(tmp_path, "--grace", "3") as (port, logs, procs, line):
         host = procs[0]
@@ -77,6 +78,7 @@ def test_a_join_that_quits_while_its_host_is_gone_tells_the_restarted_host(tmp_p
     assert "Traceback" not in again_log.read_text()
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_a_headless_join_closed_by_a_signal_has_left_at_once(tmp_path, sig):
     with game_night(tmp_path, "--grace", "3") as (port, logs, procs, line):
@@ -115,6 +117,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
+@pytest.mark.long
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux for a real terminal")
 @pytest.mark.parametrize("how", ["SIGTERM", "closed terminal"])
 def test_a_join_at_the_table_killed_or_whose_terminal_closes_has_left_at_once(tmp_path, how):

@@ -23,6 +23,8 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from net.session.commands.hosting import EXIT_ONE_SIDE
 from tests.e2e.test_network_e2e import TIMEOUT, _join_line, _palazzo, _transcript
 
@@ -92,6 +94,7 @@ def _verified_and_same(tmp_path: Path, logs, seats=SEATS) -> None:
         assert "audit: verified" in text and "Traceback" not in text, text[-2000:]
 
 
+@pytest.mark.long
 def test_a_host_killed_mid_game_is_told_by_every_join_and_the_same_command_finishes_it(tmp_path):
     with game_night(tmp_path) as (port, logs, procs, line):
         host = procs[0]
@@ -116,6 +119,7 @@ def test_a_host_killed_mid_game_is_told_by_every_join_and_the_same_command_finis
     _verified_and_same(tmp_path, logs)
 
 
+@pytest.mark.long
 def test_a_frozen_join_is_not_responding_and_a_frozen_host_is_gone_then_back(tmp_path):
     with game_night(tmp_path, "--option", "playing_for_points=12") as (port, logs, procs, line):
         host = procs[0]
@@ -145,6 +149,7 @@ def test_a_frozen_join_is_not_responding_and_a_frozen_host_is_gone_then_back(tmp
     _verified_and_same(tmp_path, logs)
 
 
+@pytest.mark.long
 def test_a_join_killed_before_the_end_and_run_again_after_it_receives_the_end(tmp_path):
     """The game ends while a seat is away: bot2 is frozen while due, forfeits after a short
     grace, and its program is killed; the same join line run after the end is sent the end by a
@@ -174,6 +179,7 @@ def _own_moves(log: Path) -> int:
     return len(re.findall(r"^[A-Z][a-z]+: ", after[1], re.M)) if len(after) == 2 else 0
 
 
+@pytest.mark.long
 def test_a_join_frozen_while_another_is_due_under_a_turn_limit_is_the_one_forfeited(tmp_path):
     """bot2 is frozen just after a move of its own, while another seat writes: the disclosures
     that wait on its acknowledgement make it the seat the game waits on, and it is the one

@@ -98,6 +98,7 @@ def test_a_six_player_condottiere_game_between_processes(tmp_path):
     play(tmp_path, "condottiere", 6, ["--no-seat", "--open"])
 
 
+@pytest.mark.long
 def test_bots_on_the_host_each_with_its_own_key(tmp_path):
     data = play(tmp_path, "medici", 3, ["--no-seat", "--bots", "2"])
     from net.session.records.verify import read_entries

@@ -11,6 +11,8 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.test_network_e2e import TIMEOUT, _join_line, _palazzo, _transcript
 
 HOST_ARGS = ["condottiere", "--players", "3", "--port", "0", "--bind", "127.0.0.1", "--no-seat",
@@ -58,6 +60,7 @@ def _same_verified_records(tmp_path, logs):
     assert all("audit: verified" in logs[i].read_text() for i in (1, 2, 3))
 
 
+@pytest.mark.long
 def test_a_second_program_is_refused_and_a_killed_joiner_comes_back(tmp_path):
     with hosted(tmp_path) as (logs, host, procs, line):
         procs += [_join(tmp_path, line, 1, logs[1]), _join(tmp_path, line, 2, logs[2])]
@@ -82,6 +85,7 @@ def test_a_second_program_is_refused_and_a_killed_joiner_comes_back(tmp_path):
     assert "Traceback" not in logs[0].read_text()
 
 
+@pytest.mark.long
 def test_the_same_join_line_again_while_the_first_program_lives_goes_on_from_the_new(tmp_path):
     with hosted(tmp_path) as (logs, host, procs, line):
         procs += [_join(tmp_path, line, i, logs[i]) for i in (1, 2, 3)]

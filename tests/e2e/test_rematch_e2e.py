@@ -5,6 +5,8 @@ verify and differ; everyone exits 0 after the second game (``net.session.feature
 import re
 from pathlib import Path
 
+import pytest
+
 from net.session.records.verify import verify_bytes
 from tests.e2e.test_network_e2e import TIMEOUT, _palazzo
 from tests.e2e.test_one_identity_e2e import SHORT, hosted
@@ -14,6 +16,7 @@ def _records(log: Path) -> list[bytes]:
     return [Path(p).read_bytes() for p in re.findall(r"transcript: (\S+)", log.read_text())]
 
 
+@pytest.mark.long
 def test_three_joiners_play_a_rematch_and_both_records_verify_and_differ(tmp_path):
     with hosted(tmp_path, SHORT) as (logs, host, procs, line):
         procs += [_palazzo(["join", line, "--name", f"bot{i}", "--bot", "greedy",

@@ -78,6 +78,7 @@ def test_a_host_or_a_join_that_cannot_write_its_data_folder_refuses_in_one_line(
         assert time.monotonic() - started < 60
 
 
+@pytest.mark.long
 def test_a_host_killed_in_its_lobby_comes_back_with_its_code_and_the_game_is_played(tmp_path):
     port = _free_port()
     home, logs = tmp_path / "host", [tmp_path / "host.log", tmp_path / "again.log"]
@@ -113,6 +114,7 @@ def test_a_host_killed_in_its_lobby_comes_back_with_its_code_and_the_game_is_pla
     _verify(p1home, saved[0], tmp_path)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("damage", ["both halved", "entries garbled"])
 def test_a_damaged_host_record_is_reported_and_the_players_give_back_the_rest(tmp_path, damage):
     port = _free_port()
@@ -168,6 +170,7 @@ def _mount_tmpfs(where: Path, size: str) -> bool:
     return out.returncode == 0
 
 
+@pytest.mark.long
 def test_a_disk_that_fills_mid_game_ends_nothing_and_blames_nobody(tmp_path):
     data = tmp_path / "disk"
     if not _mount_tmpfs(data, "2m"):

@@ -12,6 +12,8 @@ import re
 import shutil
 import signal
 
+import pytest
+
 from tests.e2e.test_liveness_e2e import (
     SEATS,
     _free_port,
@@ -26,6 +28,7 @@ from tests.e2e.test_network_e2e import TIMEOUT, _palazzo
 SO_FAR = re.compile(r"the record so far is saved in (\S+) \(")
 
 
+@pytest.mark.long
 def test_a_host_that_lost_its_record_resumes_the_game_from_a_players_record(tmp_path):
     # the host is killed as soon as the game is under way: the seats need no pace
     with game_night(tmp_path, pace="0") as (port, logs, procs, line):
@@ -53,6 +56,7 @@ def test_a_host_that_lost_its_record_resumes_the_game_from_a_players_record(tmp_
     _verified_and_same(tmp_path, logs)
 
 
+@pytest.mark.long
 def test_a_players_record_that_does_not_check_out_or_is_another_hosts_is_refused(tmp_path):
     """Garbled bytes in a saved record, and a finished game of another host: one line each,
     naming the file, and no host is started."""

@@ -8,6 +8,8 @@ any, and the game ends with the same verified record on every seat."""
 import socket
 import time
 
+import pytest
+
 from net.wire.rpc import Codec, Request
 from tests.e2e.test_liveness_e2e import (
     SEATS,
@@ -31,6 +33,7 @@ def _stranger(port: int, frame: bytes) -> bool:
     return True
 
 
+@pytest.mark.long
 def test_a_flood_of_strangers_never_reaches_a_players_screen_and_the_game_ends_verified(tmp_path):
     with game_night(tmp_path, "--option", "playing_for_points=12") as (port, logs, procs, line):
         host = procs[0]

@@ -7,6 +7,8 @@ and saves the very record every seat saved, which verifies."""
 import hashlib
 import re
 
+import pytest
+
 from tests.e2e.test_network_e2e import TIMEOUT, _join_line, _palazzo, _transcript
 from tests.e2e.test_one_identity_e2e import _wait_for
 
@@ -33,6 +35,7 @@ def _moves(text: str) -> list[str]:
             and not re.match(r"bot\d(:| says:| is (not )?responding)", line)]
 
 
+@pytest.mark.long
 def test_a_watcher_follows_a_networked_game_to_the_end_and_saves_the_seats_record(tmp_path):
     logs = {i: tmp_path / f"p{i}.log" for i in range(5)}  # 0 the host, 1-3 the seats, 4 the watcher
     host = _palazzo(["host", *HOST_ARGS], tmp_path / "p0", logs[0])
@@ -72,6 +75,7 @@ def test_a_watcher_follows_a_networked_game_to_the_end_and_saves_the_seats_recor
     assert any("face down" in line for line in watched)  # hidden cards were played
 
 
+@pytest.mark.long
 def test_a_watcher_hears_a_seat_drop_and_come_back(tmp_path):
     """A seat killed mid-game and started again: the watcher says "bot2 lost the connection",
     then "bot2 is back", and saves the record every seat saved."""

@@ -7,6 +7,8 @@ project's own ``PeerSession`` and ``HostSession``."""
 
 import random
 
+import pytest
+
 from engine.registry import get_game
 from net.session.features.acks import ACK_LEAST, ACK_SLACK, AckBook, ack_deadline, turn_start
 from net.session.features.presence import HostPresence
@@ -199,6 +201,7 @@ def test_a_seat_gone_while_another_is_due_is_the_one_forfeited_after_the_grace()
     assert not any(_named(p) for p in peers[:2])
 
 
+@pytest.mark.long
 def test_acknowledgements_that_come_at_once_change_no_ones_clock():
     """An honest table: nobody owes an acknowledgement for long, no presence names one, and the
     game ends agreed by every seat."""

@@ -6,6 +6,8 @@ fair deck."""
 
 import threading
 
+import pytest
+
 from net.session.machines import relay
 from net.session.machines.host_session import HostSession
 from net.wire.rpc import Notification
@@ -14,6 +16,7 @@ from tests.net.test_agreement import PLAYERS, cheats_named, table
 BLOCKED = 6  # entries whose check by seat 1 waits for its acknowledgement to go out first
 
 
+@pytest.mark.long
 def test_a_seat_acknowledges_a_confirmed_entry_before_its_own_check_of_it_ends(monkeypatch):
     """Seat 1's check of another seat's entry (beside the game, in its worker thread) is held
     until seat 1 has sent its acknowledgement of the head after it: were the acknowledgement to

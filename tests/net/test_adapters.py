@@ -4,6 +4,8 @@ mid-game reconnects by itself and finishes."""
 import asyncio
 import random
 
+import pytest
+
 from engine.registry import get_game
 from net.session.machines.host_session import HostSession
 from net.session.machines.peer_session import PeerSession
@@ -86,6 +88,7 @@ async def _cutting_proxy(upstream_port, cut_after):
     return server, state
 
 
+@pytest.mark.long
 async def test_a_cut_connection_is_rejoined_and_the_game_finishes():
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
@@ -106,6 +109,7 @@ async def test_a_cut_connection_is_rejoined_and_the_game_finishes():
     assert host.finished
 
 
+@pytest.mark.long
 async def test_a_raw_client_over_tcp_gets_clear_errors_and_the_host_goes_on():
     from net.wire.errors import E_MALFORMED, E_UNKNOWN_METHOD
     from net.wire.rpc import Notification, Request, Response
@@ -135,6 +139,7 @@ async def test_a_raw_client_over_tcp_gets_clear_errors_and_the_host_goes_on():
     assert [p.state for p in peers] == ["over"] * 3
 
 
+@pytest.mark.long
 async def test_a_player_deciding_from_outside_and_the_fallback_bot_after_the_timeout(clock):
     """A table screen decides through ``PeerRunner.act``; once, the player lets the turn
     timeout pass and the seat's own fallback bot decides on its machine. The host and the

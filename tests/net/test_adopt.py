@@ -22,6 +22,7 @@ def profile(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.long
 def test_a_host_resumes_from_a_players_record_and_the_game_ends_verified(make_game, profile):
     g, own = _recorded_game(make_game, profile / "hosting", steps=30, game="condottiere")
     path = _players_file(g, profile)
@@ -47,6 +48,7 @@ def test_attack_a_players_record_of_another_hosts_game_is_refused(make_game, pro
         adopt(Identity.generate(), path, {}, base=profile / "hosting")
 
 
+@pytest.mark.long
 def test_attack_a_players_record_with_an_entry_changed_is_refused(make_game, profile):
     g, _ = _recorded_game(make_game, profile / "hosting", steps=30)
     path = _players_file(g, profile)
@@ -59,6 +61,7 @@ def test_attack_a_players_record_with_an_entry_changed_is_refused(make_game, pro
     assert sorted((profile / "hosting").iterdir()) == before  # nothing made
 
 
+@pytest.mark.long
 def test_a_whole_own_record_that_holds_as_much_is_not_replaced_by_a_players(make_game, profile):
     """The same ``--resume-from`` command run again after the host resumed (and went on) does
     not go back to the player's older copy: the host's own whole record is kept."""

@@ -72,6 +72,7 @@ def cheats_named(peer):
 # -- a relay-only game ------------------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_a_relay_only_three_seat_game_leaves_identical_agreed_records(finished):
     g = finished("condottiere", 3, {"hidden_cards": True})  # greedy bots on a relay-only host
     host, peers = g.host, g.peers
@@ -86,6 +87,7 @@ def test_a_relay_only_three_seat_game_leaves_identical_agreed_records(finished):
         assert all(e.kind not in ("cheat", "evidence") for e in p.events)
 
 
+@pytest.mark.long
 def test_an_entry_that_discloses_waits_for_every_other_seats_acknowledgement():
     """The rule itself: every disclosing entry a seat posted went out only once every other
     seat still in had signed the head it is written on."""
@@ -234,6 +236,7 @@ def _disclosing_action(peer):
 COALITIONS = ["host", "host and one seat", "host and all seats but one"]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("coalition", COALITIONS)
 @pytest.mark.parametrize("what", ["reveal", "share", "end"])
 def test_attack_fork_leak(what, coalition, tmp_path):
@@ -467,6 +470,7 @@ class StackingSeat(Colluder):
         super()._handle(event)
 
 
+@pytest.mark.long
 def test_attack_cheat_named_to_every_seat():
     from net.session.machines.watch_session import WatchSession
 
@@ -525,6 +529,7 @@ def test_a_seat_away_while_its_disclosure_waited_gets_the_acknowledgements_again
     assert {p.table.result()["agreed"] for p in peers} == {"agreed by all 3 seats"}
 
 
+@pytest.mark.long
 def test_attack_forged_evidence_names_nobody_and_stops_no_game():
     """A host relays "evidence" against an honest seat: a made-up signature, the seat's real
     acknowledgement replayed from another game, and its real acknowledgement given twice. No

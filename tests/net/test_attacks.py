@@ -202,6 +202,7 @@ class ReplayHost(Attacker):
             self._relay(e)
 
 
+@pytest.mark.long
 def test_attack_replay_across_games():
     host_id = Identity.generate()
     players = [Player(i) for i in range(PLAYERS)]
@@ -336,6 +337,7 @@ class SameIdHost(Attacker):
                      "time": old["time"] + 60}, game_id=old["game"])
 
 
+@pytest.mark.long
 def test_attack_harvest_by_forfeits():
     host_id = Identity.generate()
     players = [Player(i) for i in range(PLAYERS)]
@@ -477,6 +479,7 @@ class SwallowingHost(Attacker):
         return self.take_output()
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("how", ["reconnect", "restart"])
 def test_attack_framing_by_reconnect(how, tmp_path):
     host_id = Identity.generate()
@@ -688,6 +691,7 @@ def test_attack_seed_phase_forfeit(phase, make_game, tolerant_peer, clock):
 # -- saved games -------------------------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_two_games_of_the_same_players_in_one_second_are_saved_apart(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     host_id = Identity.generate()

@@ -9,9 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.long
 def test_the_bench_times_every_seat_entry_and_the_echo(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")}
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_net.py"), "--games", "1",

@@ -74,6 +74,7 @@ def _say_bytes(identity, ctx, seat, n, after, text):
 # -- the honest game ------------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_messages_reach_every_peer_in_order_and_every_record_carries_them(make_game):
     g = make_game(3)
     a = PeerSession(Identity.generate(), "Ada", auto_ready=False)
@@ -111,6 +112,7 @@ def test_a_game_without_talk_writes_no_said_field(played):
     assert verdict.ok and verdict.messages == 0 and "table talk" not in verdict.text
 
 
+@pytest.mark.long
 def test_a_message_said_mid_game_is_recorded_at_its_place(make_game):
     g, a = _waiting(make_game)
     length = len(a.table.transcript)
@@ -137,6 +139,7 @@ def test_a_text_that_cannot_be_said_is_refused_before_it_is_sent(make_game):
 # -- the host's checks --------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_attack_each_bad_say_is_refused_and_the_game_goes_on(make_game):
     g, a = _waiting(make_game)
     conn, me = g.conns[0], a.identity
@@ -195,6 +198,7 @@ def test_attack_a_stranger_cannot_talk(make_game):
     assert not any(_texts(p) for p in g.peers)
 
 
+@pytest.mark.long
 def test_attack_a_flooding_seat_is_slowed_down_and_the_others_still_talk(make_game, clock):
     g, a = _waiting(make_game, clock=clock)
     b = g.peers[1]
@@ -372,6 +376,7 @@ def test_attack_a_message_of_another_game_is_not_shown(make_game):
     assert _texts(b) == [] and "from another game" in _notes(b)[-1]
 
 
+@pytest.mark.long
 def test_attack_a_host_reordering_two_messages_is_noted_and_the_record_sets_it_right(
         make_game, tamper):
     g, a = _waiting(make_game)
@@ -396,6 +401,7 @@ def test_attack_a_host_reordering_two_messages_is_noted_and_the_record_sets_it_r
     assert _texts(b, live=False) == [("Ada", "first")]  # from Ada's signed entry
 
 
+@pytest.mark.long
 def test_attack_a_host_withholding_a_message_from_one_peer_cannot_keep_it_from_the_record(
         make_game, tamper):
     g, a = _waiting(make_game)
@@ -410,6 +416,7 @@ def test_attack_a_host_withholding_a_message_from_one_peer_cannot_keep_it_from_t
     assert len(g.transcripts()) == 1
 
 
+@pytest.mark.long
 def test_attack_a_seat_and_host_showing_two_texts_for_one_message_are_noted_not_stopping(
         make_game):
     g, a = _waiting(make_game)
@@ -452,6 +459,7 @@ def test_a_peer_back_from_a_drop_hears_what_it_missed(make_game):
     assert _texts(b) == [("Ada", "are you there?")]
 
 
+@pytest.mark.long
 def test_a_restarted_program_goes_on_counting_its_messages(make_game):
     g = make_game(3)
     me, journal = Identity.generate(), Journal()

@@ -142,6 +142,7 @@ def no_internal_errors(caplog):
 # -- 1. false reveals --------------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_a_medici_flip_naming_another_card_is_refused(cheat_game):
     g, cheat, conn = cheat_game()
     t = drive(g, cheat, conn, lambda t: t.phase == "play" and t.dealer.due() is None
@@ -172,6 +173,7 @@ def _face_up_plays(t):
     return None
 
 
+@pytest.mark.long
 def test_a_condottiere_face_up_play_naming_another_card_is_refused(cheat_game):
     g, cheat, conn = cheat_game(3, "condottiere")
     t = drive(g, cheat, conn, lambda t: _face_up_plays(t) is not None)
@@ -197,6 +199,7 @@ def _special_in_hand(t):
     return (downs[0], specials[0]) if downs and specials else None
 
 
+@pytest.mark.long
 def test_a_special_card_played_face_down_is_refused_at_once(cheat_game):
     """With Hidden Cards only mercenaries, Heroines, Courtesans and Drummers go face down. The
     card stays hidden, but its holder proves it is one of those: a Bishop or a Winter slipped face
@@ -226,6 +229,7 @@ def _turning_up(g, t):
             and t.rules.current_player(t.view) == REVEAL and t.rules.revealer(t.view) == t.me)
 
 
+@pytest.mark.long
 def test_a_condottiere_face_down_card_turned_up_must_be_the_one_played(cheat_game):
     """A card played face down stays hidden until its seat turns it up (after a later play, or
     at the showdown): the open proves which card it is, so naming another card there, even one
@@ -248,6 +252,7 @@ def _discard_due(t):
             and any(a.kind == "discard" and len(a.cards) >= 1 for a in t.rules.legal_actions(t.view)))
 
 
+@pytest.mark.long
 def test_a_condottiere_discard_showing_other_cards_is_refused(cheat_game):
     for attempt in range(8):  # the deck is random: play until the cheat may discard its hand
         g, cheat, conn = cheat_game(2, "condottiere")
@@ -345,6 +350,7 @@ def _blind_strike(t, other):
     return None
 
 
+@pytest.mark.long
 def test_a_strike_on_the_strikers_own_hidden_card_must_make_a_match_checked_at_its_reveal(
         cheat_game, clock):
     """With three players a seat hides one card before itself and knows it: it may strike there
@@ -404,6 +410,7 @@ def _stuck_moment(t, other):
         return False
 
 
+@pytest.mark.long
 def test_a_medici_seat_that_says_it_is_stuck_shows_its_hand_and_a_playable_card_is_refused(
         cheat_game):
     """A seat with no card it may play under its limit says ``stuck`` and the game ends, with a
@@ -435,6 +442,7 @@ def _keep_due(g, t):
     return t.view.phase == "keep" and t.decision_due() and len(t.view.hands[t.me]) >= 3
 
 
+@pytest.mark.long
 def test_a_condottiere_keep_may_keep_any_two_cards_of_the_hand_and_no_other(cheat_game):
     """At the end of a round the last seat holding cards keeps up to two, unseen: any two may
     be kept, so the others check only that the handles kept are distinct cards of its hand, and
@@ -492,6 +500,7 @@ def _with_msg(cheat, entry, i=0, **changes):
     return resign(cheat, entry, msgs=msgs)
 
 
+@pytest.mark.long
 def test_a_share_that_is_not_x_times_c1_is_refused_and_the_seat_goes_on(cheat_game):
     g, cheat, conn = cheat_game()
     t = drive(g, cheat, conn, _deck_due("shares"))
@@ -527,6 +536,7 @@ def test_a_key_share_of_small_order_is_refused(cheat_game):
     finish(g, cheat, conn)
 
 
+@pytest.mark.long
 def test_a_masked_card_with_a_small_order_point_is_refused(cheat_game):
     g, cheat, conn = cheat_game()
     t = drive(g, cheat, conn, _deck_due("shuffle"))
@@ -541,6 +551,7 @@ def test_a_masked_card_with_a_small_order_point_is_refused(cheat_game):
     finish(g, cheat, conn)
 
 
+@pytest.mark.long
 def test_a_share_of_small_order_is_refused(cheat_game):
     g, cheat, conn = cheat_game()
     t = drive(g, cheat, conn, _deck_due("shares"))
@@ -587,6 +598,7 @@ def _shuffle_fields(t, honest, change=None, context=None):
     return {"cards": b"".join(ct.to_bytes() for ct in out), "proof": proof}
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("how, check", [
     ("reordered, the honest proof", "t1: permutation commitment product"),
     ("reordered, proved as its own", "t4: re-encryption"),
@@ -662,6 +674,7 @@ def test_a_host_that_swaps_two_entries_for_one_peer_is_a_fault_and_the_others_go
 # -- 8. a seat that does not sign the end ----------------------------------------------------------
 
 
+@pytest.mark.long
 def test_a_seat_that_does_not_sign_the_end_is_forfeited_the_game_stands_and_no_one_is_named(
         cheat_game, clock):
     """Once the game is over nothing is left to check and nothing is revealed: a seat that does
@@ -706,6 +719,7 @@ def test_a_masked_card_sent_twice_in_a_shuffle_is_refused_at_once(cheat_game):
     finish(g, cheat, conn)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("how", ["duplicated", "no card", "another deck's card copied in"])
 def test_a_card_duplicated_replaced_or_copied_in_by_the_last_shuffle_is_refused_at_once(
         cheat_game, how):
@@ -843,6 +857,7 @@ def test_attack_stacked_deck(cheat_game):
     assert v.ok and v.text.startswith("verified"), v.text
 
 
+@pytest.mark.long
 def test_attack_copied_card(cheat_game):
     """At a Condottiere reshuffle, the cheat copies into the pile a masked card that another seat
     holds unseen, hoping it comes back to itself (its holder's share would then show it). Every

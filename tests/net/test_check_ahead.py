@@ -31,6 +31,7 @@ def _pump_checking_ahead(g):
             return
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game", ["medici", "condottiere"])
 def test_a_game_checked_ahead_ends_verified_each_entry_checked_once_per_table(make_game, game,
                                                                               monkeypatch):

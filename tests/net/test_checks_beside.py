@@ -6,6 +6,8 @@ a bad proof reaches the seats only through a host that lets it pass (a colluding
 
 import threading
 
+import pytest
+
 from net.deck import checks
 from net.deck import shuffle_proof as sp
 from net.deck.fair_deck import FairDeck
@@ -20,6 +22,7 @@ def _shares_in(table):
             for m in e.fields["msgs"] if m["type"] == "deck/shares"]
 
 
+@pytest.mark.long
 def test_a_seat_shuffles_before_the_earlier_proofs_are_checked_and_deals_after(make_game,
                                                                                monkeypatch):
     pending_at_shuffle = []
@@ -45,6 +48,7 @@ def test_a_seat_shuffles_before_the_earlier_proofs_are_checked_and_deals_after(m
         assert table.result()["verdict"] == "verified"
 
 
+@pytest.mark.long
 def test_attack_a_bad_proof_early_in_the_chain_is_caught_before_any_card_opens(cheat_game,  # noqa: F811
                                                                                 monkeypatch):
     """Seat 1 sends a shuffle whose proof fails, and a colluding host relays it unchecked: every

@@ -21,11 +21,13 @@ def _ended(g, players):
     return g
 
 
+@pytest.mark.long
 def test_a_six_player_game_ends_with_identical_transcripts(make_game):
     g = _play(make_game, 6, {})
     assert g.host.table.result()["winners"]
 
 
+@pytest.mark.long
 def test_face_down_cards_travel_as_handles_and_each_is_opened_by_its_reveal(make_game):
     from net.deck.fair_deck import unpack_handles
 
@@ -55,6 +57,7 @@ def _was_open(t, e):
     return t.dealer.decks["pile"].is_open(h)
 
 
+@pytest.mark.long
 def test_no_view_holds_another_seat_hand(finished):
     g = _ended(finished("condottiere", 3, {"hidden_cards": True}), 3)
     for p in g.peers:
@@ -63,6 +66,7 @@ def test_no_view_holds_another_seat_hand(finished):
                 assert all(c == UNKNOWN for c in hand) or p.table.view.phase == "over"
 
 
+@pytest.mark.long
 def test_kept_cards_never_travel_in_the_transcript(make_game):
     for _ in range(6):  # the deck's order is the seats' secret: play until a round ends in a keep
         g = _play(make_game, 2, {}, bot="random")
@@ -78,7 +82,9 @@ def test_kept_cards_never_travel_in_the_transcript(make_game):
         assert len(e.fields.get("handles", b"")) == 4 * len(cards)
 
 
-@pytest.mark.parametrize("options", [{"playing_for_points": 5}, {"capturing_regions": True,
-                                                                   "bigger_kingdoms": True}])
+@pytest.mark.parametrize("options", [
+    {"playing_for_points": 5},
+    pytest.param({"capturing_regions": True, "bigger_kingdoms": True}, marks=pytest.mark.long),
+])
 def test_variants_play_to_the_end(make_game, options):
     _play(make_game, 3, options, bot="random")

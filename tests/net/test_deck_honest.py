@@ -37,6 +37,7 @@ def honest_game(seed=1):
     return t
 
 
+@pytest.mark.long
 def test_uniform_positions_over_many_shuffled_games():
     # 240 games of 3 seats shuffling 4 cards, reproducible: where does each card end up? The
     # chi-square statistic of the 4x4 table of counts (9 degrees of freedom) stays below 27.88,

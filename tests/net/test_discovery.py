@@ -9,6 +9,7 @@ the games a test advertised itself, by port and fingerprint."""
 
 import asyncio
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from zeroconf import IPVersion, ServiceInfo
@@ -235,6 +236,7 @@ async def test_a_host_told_not_to_advertise_is_not_found(tmp_path, monkeypatch):
         await asyncio.gather(*tasks)
 
 
+@pytest.mark.long
 async def test_a_failure_to_advertise_is_one_log_line_and_the_game_goes_on(tmp_path, monkeypatch,
                                                                          caplog):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))

@@ -51,6 +51,7 @@ class FullDisk:
         monkeypatch.setattr(os, "replace", faulty_replace)
 
 
+@pytest.mark.long
 def test_a_full_disk_mid_game_keeps_the_game_going_and_writes_everything_later(
         make_game, tmp_path, monkeypatch):
     g, record = _recorded_game(make_game, tmp_path, steps=10)

@@ -5,6 +5,8 @@ peer that leaves on purpose is ``left`` for everyone and forfeits after the grac
 import asyncio
 import random
 
+import pytest
+
 from engine.registry import get_game
 from net.session.machines.host_session import HostSession
 from net.session.machines.peer_session import PeerSession
@@ -27,6 +29,7 @@ async def _until(condition):
     await asyncio.wait_for(poll(), HANG)
 
 
+@pytest.mark.long
 async def test_a_reset_connection_comes_back_by_itself_and_everyone_sees_it():
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
@@ -87,6 +90,7 @@ async def test_a_peer_that_leaves_is_left_for_everyone_and_forfeits_after_the_gr
             f"verified as far as it went: p2 forfeited ({reason})"
 
 
+@pytest.mark.long
 async def test_a_connection_reset_by_the_host_side_mid_game_is_rejoined():
     """The host's end of a seat's socket aborted (a TCP reset) in mid-game: the seat's program
     reconnects by itself, and the others see it go reconnecting, then here."""

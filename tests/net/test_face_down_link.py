@@ -57,6 +57,7 @@ def _watch(host):
     return seen
 
 
+@pytest.mark.long
 def test_attack_face_down_link():
     total = {"down": 0, "linked": 0, "taken": 0}
     for seed in range(2):
@@ -81,6 +82,7 @@ def _take_back_due(g, t):
         for a in t.rules.legal_actions(t.view))
 
 
+@pytest.mark.long
 def test_a_false_new_masking_of_a_hand_is_refused_naming_its_author(cheat_game):  # noqa: F811
     g, cheat, conn, t = drive_anew(cheat_game, _take_back_due, players=3, game="condottiere",
                                    options=HIDDEN)

@@ -3,6 +3,7 @@ showed, not every record, journal and capture of the traffic together with every
 identity key. A seat's secrets of a game are in no entry (protocol version 2): they live in its
 own journal, sealed under a key of the game kept apart, and are erased when the game ends."""
 
+import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -62,6 +63,7 @@ def _opens_with_identity(seed, entries, files):
     return False
 
 
+@pytest.mark.long
 def test_attack_stolen_identity_key(tmp_path):
     seeds = [bytes([i + 1]) * 32 for i in range(PLAYERS)]
     players = [Player(i) for i in range(PLAYERS)]

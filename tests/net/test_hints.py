@@ -3,6 +3,8 @@ in the signed start entry (``hints``), so no seat gets help the others do not kn
 
 from __future__ import annotations
 
+import pytest
+
 from tui.client import GameClient
 from tui.screens.hint import hints_allowed
 
@@ -11,6 +13,7 @@ def _start(g):
     return g.peers[0].table.transcript.entries[0]
 
 
+@pytest.mark.long
 def test_hints_are_off_in_a_networked_game_unless_the_host_allows_them(make_game):
     g = make_game(3)
     for i in range(3):
@@ -20,6 +23,7 @@ def test_hints_are_off_in_a_networked_game_unless_the_host_allows_them(make_game
     assert [p.table.hints for p in g.peers] == [False, False, False]
 
 
+@pytest.mark.long
 def test_a_host_that_allows_hints_says_so_to_every_peer_in_the_start(make_game):
     g = make_game(3, allow_hints=True)
     for i in range(3):

@@ -8,6 +8,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 LONG = os.environ.get("PALAZZO_LONG") == "1"
 SCRIPT = Path(__file__).parents[2] / "scripts" / "fuzz_host_memory.py"
 
@@ -20,6 +22,7 @@ def _script():
     return module
 
 
+@pytest.mark.long
 def test_the_hosts_memory_stays_bounded_under_a_fuzz_of_connections():
     frames, bound_mib = (1_000_000, 16) if LONG else (30_000, 8)
     lines = []

@@ -11,6 +11,8 @@ import asyncio
 import random
 import socket
 
+import pytest
+
 from engine.registry import get_game
 from net.session.features import limits
 from net.session.machines.host_session import HostSession
@@ -79,6 +81,7 @@ async def test_idle_sockets_keep_neither_a_new_player_out_nor_a_dropped_one_from
         s.close()
 
 
+@pytest.mark.long
 async def test_a_flooding_stranger_is_no_longer_read_and_the_game_goes_on():
     from net.wire.rpc import Codec, Request
 

@@ -7,6 +7,8 @@ import logging
 import random
 import socket
 
+import pytest
+
 from engine.registry import get_game
 from net.session.machines.conversation import Close, Send
 from net.session.machines.host_session import HostSession
@@ -22,6 +24,7 @@ CHUNK = 64 * 1024
 HANG = 600
 
 
+@pytest.mark.long
 async def test_a_peer_that_never_reads_is_dropped_and_the_game_goes_on(caplog):
     caplog.set_level(logging.INFO, logger="palazzo.net")
     entry = get_game("medici")

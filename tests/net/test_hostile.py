@@ -76,6 +76,7 @@ def test_a_malformed_frame_closes_only_that_connection(tolerant_game, caplog):
     finish(g, cheat, conn)
 
 
+@pytest.mark.long
 def test_an_oversized_frame_closes_only_that_connection(tolerant_game):
     g, cheat, conn = tolerant_game()
     raw, rconn = g.add_raw()
@@ -138,6 +139,7 @@ def test_an_entry_with_a_bad_signature_is_refused(tolerant_game, caplog):
     finish(g, cheat, conn)
 
 
+@pytest.mark.long
 def test_replayed_and_out_of_order_entries_are_refused(tolerant_game):
     g, cheat, conn = tolerant_game()
     run_until_due(g, cheat, conn, "play")
@@ -178,6 +180,7 @@ def test_out_of_turn_illegal_and_other_seat_entries_are_refused(tolerant_game, c
     finish(g, cheat, conn)
 
 
+@pytest.mark.long
 def test_a_seat_writing_out_of_turn_is_refused(tolerant_game):
     g, cheat, conn = tolerant_game()
     t = cheat.table
@@ -218,6 +221,7 @@ def test_a_false_card_reveal_is_named_and_refused(tolerant_game):
     finish(g, cheat, conn)
 
 
+@pytest.mark.long
 def test_a_face_down_card_must_be_a_hand_card_named_by_its_handle(tolerant_game):
     g, cheat, conn = tolerant_game()
     run_until_due(g, cheat, conn, "play", lambda t: t.view.phase == "hide")
@@ -326,6 +330,7 @@ frames = st.one_of(
 )
 
 
+@pytest.mark.long
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                     HealthCheck.function_scoped_fixture])
 @given(st.lists(frames, min_size=1, max_size=6))
@@ -356,6 +361,7 @@ def _act_fields():
     })
 
 
+@pytest.mark.long
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_generated_entries_are_refused_cleanly_by_every_table(data):

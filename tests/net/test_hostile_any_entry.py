@@ -167,6 +167,7 @@ SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                  HealthCheck.data_too_large])
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game", sorted(GAMES))
 @settings(**SLOW)
 @given(data=st.data())
@@ -189,6 +190,7 @@ def test_the_host_takes_or_refuses_any_post_within_its_budget(budget, game, data
     assert answer.error is None or answer.error.code != E_INTERNAL, answer.error
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game", sorted(GAMES))
 @settings(**SLOW)
 @given(data=st.data(), seat=st.sampled_from(READERS))
@@ -204,6 +206,7 @@ def test_a_peer_takes_or_refuses_any_relayed_entry_within_its_budget(budget, gam
         assert isinstance(peer.error, (CheatDetected, RemoteProtocolError, Fault)), peer.error
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game", sorted(GAMES))
 @settings(max_examples=15, **SLOW)  # each example replays the record up to the entry
 @given(data=st.data())
@@ -226,6 +229,7 @@ NUMBERS = {"medici": ("seat", "card", "value", "target", "elim", "extra"),
            "condottiere": ("seat", "card", "target", "flip")}
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_number_of_every_action_kind_at_its_edges_is_taken_or_refused_in_time(budget, game):
     """A sweep, not a sample: each action kind's first act entry, each of its numbers set to

@@ -59,6 +59,7 @@ def _idle(g, n, address=lambda i: "10.0.0.66"):
 # -- idle connections -----------------------------------------------------------------------------
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("spread", [False, True], ids=["one address", "64 addresses"])
 def test_64_idle_connections_neither_keep_a_player_out_nor_a_seat_from_coming_back(
         make_game, clock, spread):
@@ -117,6 +118,7 @@ def test_a_seated_player_is_never_closed_for_idling(make_game, clock):
 # -- floods ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_a_strangers_flood_is_cut_after_a_few_requests_and_logged_a_few_times(make_game, clock,
                                                                               caplog):
     g = make_game(3, clock=clock)
@@ -184,6 +186,7 @@ def test_a_seated_flood_is_closed_and_its_player_may_come_back(make_game, clock)
     assert g.host.finished and back.state == "over"
 
 
+@pytest.mark.long
 def test_an_honest_game_never_meets_the_request_budget(make_game, clock):
     g = make_game(3, game="condottiere", clock=clock)
     entry = get_game("condottiere")

@@ -66,6 +66,7 @@ def _relay_to(peer, entry):
 # -- a move naming a stack that is not there ----------------------------------------------------
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("target", [-2, 999])
 @pytest.mark.parametrize("kind", ["build", "conspire"])
 def test_a_move_naming_no_stack_is_refused_by_the_host_and_every_peer(tolerant_game, budget,
@@ -146,6 +147,7 @@ def _changed(identity, honest, change):
     return Entry.sign(identity, {k: v for k, v in fields.items() if v is not None})
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("change, named", [
     ({"extra": 1}, "unknown field 'extra' in a 'seed-commit' entry"),
     # version 2 keeps every secret in the seat's own journal: a sealed note is refused
@@ -194,6 +196,7 @@ def test_a_deck_entry_with_a_loose_field_is_refused_by_the_host(tolerant_game, c
     _finish(g, cheat, conn)
 
 
+@pytest.mark.long
 def test_an_act_entry_with_an_unknown_field_is_refused(tolerant_game):
     g, cheat, conn = tolerant_game()
     t = _play_until(g, cheat, conn, _decision)

@@ -118,6 +118,7 @@ def _try(table, identity, fields):
         assert (len(table.transcript), table.dealer, table.view, table.phase) == before
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game", [g[0] for g in GAMES])
 @pytest.mark.parametrize("kind", ["act", "deck", "end"])
 @given(which=st.integers(0, 40), seat=st.sampled_from([None, 0]),
@@ -139,6 +140,7 @@ def test_a_hostile_field_is_refused_and_changes_nothing(game, kind, which, seat,
         _try(table, identity, {**entry.fields, name: [{**msg[0], key: value}, *msg[1:]]})
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game", [g[0] for g in GAMES])
 @given(which=st.integers(0, 60), seat=st.sampled_from([None, 0]),
        ints=st.dictionaries(st.sampled_from(["seat", "card", "value", "target", "elim", "extra",
@@ -162,6 +164,7 @@ def test_an_action_of_the_right_form_with_any_values_is_refused_or_taken(game, w
     _try(table, identity, {**entry.fields, "action": action})
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game", [g[0] for g in GAMES])
 @given(which=st.integers(0, 60), seat=st.sampled_from([None, 0]), author=st.integers(0, 2),
        opened=st.one_of(values, st.just("act")), extra=st.dictionaries(st.text(max_size=4), values,

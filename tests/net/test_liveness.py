@@ -5,6 +5,8 @@ answered, and a flood of strangers told in one line a minute (``net.session.feat
 
 import logging
 
+import pytest
+
 from net.session.features import limits, liveness
 from net.session.features.liveness import Hearing, gone_line
 from net.session.features.presence import TURN_SLACK, read_presence
@@ -226,6 +228,7 @@ def test_a_seat_that_left_is_not_waited_for_after_the_end(make_game, clock):
     assert g.host.finished and not g.host.end_pending()
 
 
+@pytest.mark.long
 def test_attack_a_flood_of_strangers_from_many_addresses_is_one_line_a_minute(make_game, clock,
                                                                                caplog):
     g = make_game(3, clock=clock, code="ROOK-LUTE-OWL-4821")  # so they never take a seat

@@ -5,6 +5,8 @@ again, and the game ends the same, verified, for everyone."""
 import asyncio
 import random
 
+import pytest
+
 from engine.registry import get_game
 from net.session.features import liveness
 from net.session.machines.host_session import HostSession
@@ -58,6 +60,7 @@ async def _until(done, what, seconds=60):
     raise AssertionError(what)
 
 
+@pytest.mark.long
 async def test_attack_a_host_withholding_its_heartbeat_from_one_peer_is_gone_there_alone():
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))

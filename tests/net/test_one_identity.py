@@ -23,6 +23,7 @@ def _hang(g, conn):
     g.link.bots.pop(conn, None)
 
 
+@pytest.mark.long
 def test_a_second_live_program_with_a_seated_key_is_refused_and_the_game_goes_on(make_game):
     g = make_game(3)
     me = Identity.generate()
@@ -64,6 +65,7 @@ def test_mid_game_a_second_program_is_refused_and_nothing_of_the_game_changes(ma
     assert [p.state for p in g.peers] == ["over"] * 3 and len(g.transcripts()) == 1
 
 
+@pytest.mark.long
 def test_a_half_open_holder_that_does_not_answer_the_ping_is_replaced(make_game, clock):
     g = make_game(3, clock=clock)
     me, journal = Identity.generate(), Journal()  # the seat's program, restarted

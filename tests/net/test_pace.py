@@ -31,6 +31,7 @@ class Timed:
         return self.bot.choose(view, seat)
 
 
+@pytest.mark.long
 async def test_a_paced_bot_never_moves_before_its_pace_and_the_game_verifies():
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
@@ -78,6 +79,7 @@ class Acknowledged:
         return self.bot.choose(view, seat)
 
 
+@pytest.mark.long
 async def test_a_seat_sends_its_acknowledgements_before_it_decides():
     """The others' disclosures wait on this seat's acknowledgements: a seat sends them as soon
     as it has what it acknowledges, not after its own decision (a person's, a slow bot's) or its

@@ -25,6 +25,7 @@ def _due_seat_post(g, fields):
     return g.conns[due], peer.data_to_send(), entry
 
 
+@pytest.mark.long
 def test_every_relayed_entry_is_in_the_record_and_synced_before_it_is_sent(make_game, tmp_path,
                                                                            monkeypatch):
     g, record = _recorded_game(make_game, tmp_path, steps=3)
@@ -68,6 +69,7 @@ def test_every_relayed_entry_is_in_the_record_and_synced_before_it_is_sent(make_
     assert g.host.finished and len(checked) > 100
 
 
+@pytest.mark.long
 def test_a_refused_post_is_cut_off_the_record(make_game, tmp_path):
     g, record = _recorded_game(make_game, tmp_path, steps=30)
     path = record.folder / "entries"
@@ -91,6 +93,7 @@ def _play_on(g, record, tmp_path):
     return host
 
 
+@pytest.mark.long
 def test_a_host_stopped_while_checking_a_bad_post_resumes_without_it(make_game, tmp_path):
     g, record = _recorded_game(make_game, tmp_path, steps=30)
     n = len(g.host.table.transcript)
@@ -101,6 +104,7 @@ def test_a_host_stopped_while_checking_a_bad_post_resumes_without_it(make_game, 
     assert host.table.transcript.entries[n].body != bad.body
 
 
+@pytest.mark.long
 def test_a_torn_last_entry_is_cut_before_the_resumed_host_appends(make_game, tmp_path):
     g, record = _recorded_game(make_game, tmp_path, steps=30)
     entries = record.entries()
@@ -115,6 +119,7 @@ def test_a_torn_last_entry_is_cut_before_the_resumed_host_appends(make_game, tmp
     assert [e.body for e in HostRecord(record.folder).entries()] == [e.body for e in entries]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("where", ["middle", "host's last"])
 def test_a_record_refused_elsewhere_than_at_a_seats_last_entry_is_cut_and_said(make_game, tmp_path,
                                                                              where):

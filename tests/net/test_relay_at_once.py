@@ -5,6 +5,8 @@ bad one is named by every reader with its own signature; nobody sees two histori
 
 import random
 
+import pytest
+
 from engine.registry import get_game
 from net.session.machines.agreement import ack_valid
 from net.session.machines.relay import withdraw_valid
@@ -49,6 +51,7 @@ def _heard(g, conn):
     return heard
 
 
+@pytest.mark.long
 def test_a_post_is_relayed_pending_before_its_check_and_confirmed_with_the_hosts_ack(make_game):
     g = make_game(3)
     for i in range(3):
@@ -70,6 +73,7 @@ def test_a_post_is_relayed_pending_before_its_check_and_confirmed_with_the_hosts
         assert ack_valid(host.host_key, host.game_id, e.seq + 1, chain(e.prev, e), c["ack"])
 
 
+@pytest.mark.long
 def test_no_seat_writes_acknowledges_or_discloses_on_a_pending_head(make_game):
     g = make_game(3)
     for i in range(3):
@@ -99,6 +103,7 @@ def test_no_seat_writes_acknowledges_or_discloses_on_a_pending_head(make_game):
     assert [p.state for p in g.peers] == ["over"] * 3 and len(g.transcripts()) == 1
 
 
+@pytest.mark.long
 def test_attack_a_seat_posts_a_bad_entry_to_make_the_host_withdraw_it(tolerant_game):
     """The host relays it, finds it bad, withdraws it with the author's signed entry: every
     reader checks it again, names its author, and the game goes on on one history (the host is

@@ -4,10 +4,13 @@ gets the same bytes, encoded once. A seat's entry goes out pending first to its 
 host does not know who writes next before its check), and its confirmation first to its author,
 then to the seat that writes next (``net.session.machines.relay``)."""
 
+import pytest
+
 from net.session.machines.conversation import Send
 from net.wire.rpc import Codec, Notification
 
 
+@pytest.mark.long
 def test_an_entry_goes_first_to_its_author_then_to_the_seat_due_next(make_game):
     g = make_game(players=4)
     bursts = []

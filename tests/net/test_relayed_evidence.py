@@ -162,6 +162,7 @@ def test_a_relayed_item_names_the_host_by_the_check_its_entry_fails(check):
     assert finding.reason.startswith(f"{check} check: the host acknowledged")
 
 
+@pytest.mark.long
 def test_a_seat_stopped_by_an_entry_changed_on_the_way_joins_again_and_the_game_goes_on(
         make_game, tamper):
     """The fault names nobody and costs nothing: the entry comes again, as it was signed, to

@@ -57,6 +57,7 @@ def next_game(g, host=None, expect=True):
     return n
 
 
+@pytest.mark.long
 def test_every_seat_agrees_and_the_same_seats_play_a_fresh_verified_game(make_game):
     g = first_game(make_game)
     assert g.host.rematch.go
@@ -108,6 +109,7 @@ def test_a_seat_without_a_connection_at_the_end_has_declined_at_once(clock):
     assert r.state == "off" and r.message() == {"agreed": [], "declined": [2]}
 
 
+@pytest.mark.long
 def test_seats_that_do_not_answer_in_time_decline(make_game, clock):
     g = first_game(make_game, asking=(0,), clock=clock)
     clock.now += REMATCH_WAIT - 1
@@ -119,6 +121,7 @@ def test_seats_that_do_not_answer_in_time_decline(make_game, clock):
     assert _lines(g.peers[0])[-1] == "Bo and Jo did not answer in time: no rematch"
 
 
+@pytest.mark.long
 def test_when_nobody_answers_the_rematch_the_peers_are_told_so_not_that_anyone_left(
         make_game, clock):
     g = first_game(make_game, asking=(), clock=clock)
@@ -182,6 +185,7 @@ def _tolerant_game(make_game):
     return g, cheat, conn
 
 
+@pytest.mark.long
 def test_attack_a_seat_asking_again_before_the_end_is_refused(make_game):
     g, cheat, conn = _tolerant_game(make_game)
     cheat.hold = True
@@ -223,6 +227,7 @@ def _other_host(g, change):
     return new
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("what, change", [
     ("seats", lambda new, old: new.reserve([(s.name, s.key) for s in reversed(old.table.seats)])),
     ("options", lambda new, old: setattr(new, "config",
@@ -276,6 +281,7 @@ def test_attack_a_host_that_replays_the_old_start_as_the_rematch_is_refused(make
     assert "contribution check" in str(victim.error) and "finished" in str(victim.error)
 
 
+@pytest.mark.long
 def test_attack_a_host_that_starts_a_rematch_a_seat_never_asked_for_is_not_followed(make_game):
     g = first_game(make_game, asking=(0, 1))
     jo, conn = g.peers[2], g.conns[2]
@@ -285,6 +291,7 @@ def test_attack_a_host_that_starts_a_rematch_a_seat_never_asked_for_is_not_follo
     assert _lines(jo)[-1] == "no rematch: the host started a rematch this seat did not ask for"
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("bad", [
     {"agreed": [0, 0], "declined": []}, {"agreed": [3], "declined": []},
     {"agreed": [0], "declined": [0]}, {"agreed": "all", "declined": []},
@@ -300,6 +307,7 @@ def test_attack_a_malformed_rematch_message_ends_the_rematch_not_the_game(make_g
     assert "no rematch: the host" in _lines(ada)[-1]
 
 
+@pytest.mark.long
 def test_a_reserved_host_seats_no_other_key(make_game):
     g = first_game(make_game)
     n = next_game(g)
@@ -328,6 +336,7 @@ def test_attack_a_rematch_message_before_the_end_is_not_followed_and_the_game_go
     assert [p.state for p in g.peers] == ["over"] * 3 and g.host.rematch.go
 
 
+@pytest.mark.long
 def test_a_rematch_a_seat_never_comes_back_to_is_closed_after_the_wait(make_game, clock):
     g = first_game(make_game, clock=clock)
     new = rematch.next_host(g.host)

@@ -38,6 +38,7 @@ def _come_back(g, host):
     return link
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(("game", "steps"), [("medici", 40), ("medici", 3), ("condottiere", 25)])
 def test_a_host_killed_mid_game_resumes_and_the_game_ends_verified(make_game, tmp_path, game,
                                                                    steps):
@@ -122,6 +123,7 @@ def test_a_torn_record_reads_as_its_whole_prefix(make_game, tmp_path):
     assert "entry 0 cannot be read" in " ".join(garbled.damage)
 
 
+@pytest.mark.long
 def test_a_record_that_does_not_check_out_keeps_its_valid_prefix_and_the_seats_give_the_rest(
         make_game, tmp_path):
     g, record = _recorded_game(make_game, tmp_path, steps=20)

@@ -169,6 +169,7 @@ values = st.recursive(
 )
 
 
+@pytest.mark.long
 @given(st.lists(values, max_size=5))
 def test_random_msgpack_frames_give_events_or_a_remote_error(frame):
     try:

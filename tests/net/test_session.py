@@ -126,6 +126,7 @@ def _steps_until(g, n):
                 peer.act(bot.choose(peer.view, peer.table.me))
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("seat", [2, 3])  # 3 writes the last key: the decks are made then
 def test_a_dropped_peer_rejoins_with_its_key_and_the_game_goes_on(make_game, seat):
     import random
@@ -158,6 +159,7 @@ def test_a_dropped_peer_rejoins_with_its_key_and_the_game_goes_on(make_game, sea
     assert all(p.table.result()["verdict"] == "verified" for p in g.peers)
 
 
+@pytest.mark.long
 def test_a_peer_keeps_its_game_across_a_reconnect(make_game):
     g = make_game(3)
     for i in range(3):
@@ -248,6 +250,7 @@ def test_the_wire_conversation_starts_with_a_challenge_and_a_hello(make_game):
     assert msgpack.unpackb(Codec().send(hello))[0] == 0
 
 
+@pytest.mark.long
 def test_with_on_timeout_bot_the_seat_own_client_is_told_to_let_its_bot_play(make_game, clock):
     g = make_game(3, turn_timeout=30, on_timeout="bot", clock=clock)
     g.add_bot(0)
@@ -283,7 +286,7 @@ def test_the_game_the_seats_knew_between_them_is_a_legal_game_of_the_full_state(
         assert t.rules.view(states[-1], t.me if t.me >= 0 else 3) == t.view
 
 
-@pytest.mark.parametrize("players, seed", [(3, 1), (4, 2), (3, 3)])
+@pytest.mark.parametrize("players, seed", [(3, 1), pytest.param(4, 2, marks=pytest.mark.long), (3, 3)])
 def test_random_bots_that_plan_and_strike_finish_verified(make_game, players, seed, monkeypatch,
                                                           full_game):
     """Random bots put cards under their decks and draw them back as last cards: every path of

@@ -60,6 +60,7 @@ def _refused_by_everyone(g, cheat, conn, entry, why):
     assert f"seat {cheat.table.me} at step {entry.seq}" in err.message
 
 
+@pytest.mark.long
 def test_attack_stuck_hand(cheat_game):  # noqa: F811
     # a lying stuck: the seat holds a card it may play, hidden from the others
     g, cheat, conn, t = drive_anew(cheat_game, lambda g, t: _stuck_moment(t, g.peers[1].table),
@@ -100,6 +101,7 @@ def test_attack_stuck_hand(cheat_game):  # noqa: F811
     assert all(p.table.result()["verdict"] == "verified" for p in g.peers)
 
 
+@pytest.mark.long
 def test_an_honest_stuck_reveals_nothing_and_ends_the_game(cheat_game):  # noqa: F811
     g, cheat, conn, t = drive_anew(cheat_game, _truly_stuck_hiding, bot="random", options=SHORT,
                                    attempts=30)

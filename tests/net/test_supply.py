@@ -36,6 +36,7 @@ def _resumed(g, record):
     return host, again
 
 
+@pytest.mark.long
 def test_an_entries_file_cut_mid_way_resumes_and_the_seats_give_back_the_rest(make_game,
                                                                               tmp_path):
     g, record = _recorded_game(make_game, tmp_path, steps=35)
@@ -79,6 +80,7 @@ def test_attack_a_forged_entry_given_back_is_refused_and_the_game_goes_on(make_g
     assert all(p.error is None for p in g.peers[1:]), [p.error for p in g.peers[1:]]
 
 
+@pytest.mark.long
 def test_attack_a_shorter_record_gains_nothing(make_game, tmp_path):
     g, record = _recorded_game(make_game, tmp_path, steps=35)
     entries = _cut(record, 10)
@@ -101,6 +103,7 @@ def test_attack_a_shorter_record_gains_nothing(make_game, tmp_path):
         [e.body for e in entries]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("how", ["posted", "given back"])
 def test_attack_a_seat_rewriting_its_own_move_is_named(make_game, tmp_path, how, caplog):
     g, record = _recorded_game(make_game, tmp_path, steps=35)
@@ -148,6 +151,7 @@ def test_attack_a_seat_rewriting_its_own_move_is_named(make_game, tmp_path, how,
             caplog.text
 
 
+@pytest.mark.long
 def test_a_restarted_host_holds_posts_until_its_seats_are_back(make_game, tmp_path):
     """While it gathers, the host answers no post and writes no forfeit."""
     g, record = _recorded_game(make_game, tmp_path, steps=35)
@@ -184,6 +188,7 @@ def _lost_start(g, record):
     return host, said
 
 
+@pytest.mark.long
 def test_a_host_that_lost_its_start_takes_the_game_back_from_a_player(make_game, tmp_path):
     g, record = _recorded_game(make_game, tmp_path, steps=35)
     entries = record.entries()

@@ -65,6 +65,7 @@ class FramingHost(HostSession):
         return self.take_output()
 
 
+@pytest.mark.long
 def test_attack_chat_framing():
     players = [Player(i) for i in range(PLAYERS)]
     host, link, peers, conns = table(Identity.generate(), players, FramingHost)
@@ -171,6 +172,7 @@ def test_attack_empty_journal(clock):
     assert readable(host.table.transcript.entries, host.table) == []
 
 
+@pytest.mark.long
 def test_attack_empty_journal_before_its_secrets_takes_the_seat_back():
     """Back from another machine before it has written anything secret (its seed commitment
     still due): it takes its seat back, is told of the fault, and the game is played to its end
@@ -217,6 +219,7 @@ def _damage(journal, game, how):
         path.write_bytes(bytes(flipped))
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("how", ["nonce-cut", "nonce-flip", "entry-flip", "entry-cut"])
 def test_attack_empty_journal_damaged(how, tmp_path):
     """A journal file cut short or with one bit flipped, found when the program restarts mid

@@ -46,6 +46,7 @@ def rebuild(entries):
 # -- honest games ---------------------------------------------------------------------------------
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game, players, options", GAMES)
 def test_an_honest_game_verifies(finished, game, players, options):
     g = play(finished, game, players, options)
@@ -89,6 +90,7 @@ def test_verify_file_reads_a_saved_file(saved, tmp_path):
 # -- damaged and altered files --------------------------------------------------------------------
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game", ["medici", "condottiere"])
 def test_a_flipped_byte_anywhere_never_verifies(saved, game):
     data = saved[game]
@@ -359,6 +361,7 @@ def test_names_from_the_file_cannot_break_the_line(finished):
 # -- random damage never crashes ------------------------------------------------------------------
 
 
+@pytest.mark.long
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_mutations_never_crash(saved, data):
@@ -472,6 +475,7 @@ def test_cli_a_missing_file_is_a_usage_error(files, tmp_path, capsys):
     assert capsys.readouterr().err.count("\n") == 1
 
 
+@pytest.mark.long
 def test_the_console_script_verifies(files):
     honest, tampered, _ = files
     script = Path(sys.executable).with_name("palazzo")

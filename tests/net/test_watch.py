@@ -64,6 +64,7 @@ def _raw_watcher(g, name="raw", identity=None, address="10.0.7.9", **extra):
 # -- following ----------------------------------------------------------------------------------
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game, players, options", GAMES)
 def test_a_watcher_follows_the_whole_game_seeing_only_what_the_rules_show_everyone(
         make_game, full_game, game, players, options):
@@ -87,6 +88,7 @@ def test_a_watcher_follows_the_whole_game_seeing_only_what_the_rules_show_everyo
     assert w.table.log != g.peers[0].table.log  # a seat hears its own cards: the test can fail
 
 
+@pytest.mark.long
 def test_a_watcher_that_comes_in_mid_game_gets_everything_so_far(make_game):
     g = make_game(3)
     for i in range(3):
@@ -99,6 +101,7 @@ def test_a_watcher_that_comes_in_mid_game_gets_everything_so_far(make_game):
     assert g.transcripts() == {w.table.transcript.to_bytes()}
 
 
+@pytest.mark.long
 def test_a_watcher_whose_connection_drops_comes_back_with_what_it_has(make_game):
     g = make_game(3)
     w, conn = _watcher(g)
@@ -142,6 +145,7 @@ def test_the_lobby_lists_the_watchers_to_every_seat_and_watcher_as_they_come_and
     assert w2.state == "lobby" and w2.seat == -1
 
 
+@pytest.mark.long
 def test_a_game_with_a_watcher_starts_and_ends_as_one_without(make_game):
     """A watcher is not a seat: the game starts when the seats are ready, the watcher counted
     nowhere, and the start names the seats only."""
@@ -172,6 +176,7 @@ def test_a_watcher_may_not_act_or_be_ready_on_its_side_either(make_game):
 # -- attacks by a watcher -----------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_attack_a_watcher_posting_an_entry_is_refused_and_nothing_is_relayed(make_game, played):
     """A watcher posts an entry: one of a seat's, replayed from another game, and one it signs
     itself as seat 0 and as the host. Each is refused with E_NOT_YOUR_SEAT; nothing reaches the
@@ -238,6 +243,7 @@ def test_attack_a_watch_hello_with_a_malformed_watch_field_is_refused(make_game)
     assert g.host.watchers() == [] and g.host.seats == []
 
 
+@pytest.mark.long
 def test_attack_a_ninth_watcher_is_refused_and_closed(make_game):
     g = make_game(3)
     for i in range(watch.MAX_WATCHERS):
@@ -253,6 +259,7 @@ def test_attack_a_ninth_watcher_is_refused_and_closed(make_game):
     assert g.host.finished
 
 
+@pytest.mark.long
 def test_attack_a_watcher_with_a_seated_players_key_takes_nothing_from_the_seat(make_game):
     """A player's own key watching (from another program): the seat is not claimed, its
     program is not pinged, and the game goes on."""
@@ -268,6 +275,7 @@ def test_attack_a_watcher_with_a_seated_players_key_takes_nothing_from_the_seat(
     assert g.host.finished and w.state == "over" and g.peers[0].state == "over"
 
 
+@pytest.mark.long
 def test_attack_a_watcher_flooding_the_host_is_closed_and_the_game_goes_on(make_game, clock):
     g = make_game(3, clock=clock)
     raw, conn, _, _ = _raw_watcher(g)
@@ -282,6 +290,7 @@ def test_attack_a_watcher_flooding_the_host_is_closed_and_the_game_goes_on(make_
     assert g.host.finished and [p.state for p in g.peers] == ["over"] * 3
 
 
+@pytest.mark.long
 def test_attack_a_watcher_coming_again_and_again_to_pull_the_record_is_slowed(make_game, clock):
     """Each watch hello let in costs the host the whole record; from one address only
     ``ADMIT_BURST`` come in at once, then one per ``ADMIT_EVERY`` seconds: the next is told to
@@ -308,6 +317,7 @@ def test_attack_a_watcher_coming_again_and_again_to_pull_the_record_is_slowed(ma
     assert g.host.finished
 
 
+@pytest.mark.long
 def test_a_watcher_gets_a_small_budget_but_an_honest_one_never_meets_it(make_game, clock):
     assert watch.BURST < limits.REQUEST_BURST
     g = make_game(3, clock=clock)
@@ -352,6 +362,7 @@ def test_attack_a_host_that_seats_a_watcher_is_refused_by_it(make_game):
     assert w.state == "failed" and "does not take watchers" in str(w.error)
 
 
+@pytest.mark.long
 def test_attack_an_entry_changed_on_the_way_to_a_watcher_is_a_fault_and_the_game_goes_on(
         make_game, tamper):
     """Changed after the host signed it: nothing signed shows who changed it (a host that

@@ -7,6 +7,8 @@ every entry and no acknowledgement."""
 
 import random
 
+import pytest
+
 from engine.registry import get_game
 from net.session.machines.agreement import discloses
 from net.session.machines.echo import ACK_WAIT
@@ -88,6 +90,7 @@ def test_attack_withheld_acks():
     assert readable([*host.table.transcript.entries, *host.posted], host.table) == []
 
 
+@pytest.mark.long
 def test_a_seat_whose_acknowledgements_are_relayed_never_waits_that_long():
     """The same game with an honest host: the wait ends at once, and the game reaches its
     agreed end with nobody stopped."""

@@ -3,6 +3,8 @@ Escape back to the game, a quick phrase by its number, the host's "slow down" sh
 and the talk in the log among the moves."""
 
 
+import pytest
+
 from net.session.commands.hosting import HostSettings
 from net.session.features.chat import SLOW_DOWN
 from tests.tui.conftest import asking, until
@@ -13,6 +15,7 @@ from tui.screens.lobby import LobbyScreen
 from tui.table import TableScreen
 
 
+@pytest.mark.long
 async def test_the_talk_pane_in_the_lobby_and_at_the_table(profile):
     settings = HostSettings(game="condottiere", players=3, options={}, port=0, bind="127.0.0.1",
                             bots=2, open=True, name="Ada")
@@ -69,6 +72,7 @@ async def test_the_talk_pane_in_the_lobby_and_at_the_table(profile):
         await until(pilot, lambda: len(app.client.snapshot().log) > len(log), "a move")
 
 
+@pytest.mark.long
 def test_the_replay_shows_recorded_talk_at_its_place(tmp_path):
     import random
 

@@ -7,6 +7,7 @@ saying so in full. Where the LAN cannot be searched, the list says why, and Esca
 goes back to the form as it was."""
 
 
+import pytest
 from textual.widgets import Input, OptionList
 
 from engine.registry import get_game
@@ -79,6 +80,7 @@ async def test_find_games_where_the_lan_cannot_be_searched_says_why_at_80x24(pro
         assert app.screen is form and form.query_one("#address", Input).value == ""
 
 
+@pytest.mark.long
 async def test_attack_the_join_form_refuses_a_host_a_forged_advertisement_led_it_to(profile):  # noqa: F811
     host = HostSession(Identity.generate(), "medici", get_game("medici").rules.make_config(3, {}))
     runner, serving, port = await serve_on_loopback(host)

@@ -5,6 +5,7 @@ import asyncio
 import random
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input, Select, Static
 
 import tui.app
@@ -96,6 +97,7 @@ async def test_the_forfeiter_is_told_at_80x24_its_place_and_why_the_game_ended(m
         assert str(max(scores)) in app.screen.query_one("#result", Static).render().plain
 
 
+@pytest.mark.long
 async def test_leaving_a_game_joined_through_the_join_form_tells_the_host_at_once(
         tmp_path, monkeypatch):
     """``q``, ``y`` at the table of a game joined with F4: the host hears ``leave`` and marks the
@@ -136,6 +138,7 @@ async def test_leaving_a_game_joined_through_the_join_form_tells_the_host_at_onc
         await asyncio.wait_for(serving, 30)
 
 
+@pytest.mark.long
 async def test_a_watcher_hears_the_talk_and_who_drops_and_follows_the_table_into_the_rematch(
         tmp_path, monkeypatch):
     """A watcher at the table hears what every seat hears of the table: the talk ("Bea says:
@@ -213,6 +216,7 @@ class SettledEndApp(RematchEndApp):
         return r.status(["Ada", "Bo", "Jo"]), not r.off and not r.asked, bool(r.off)
 
 
+@pytest.mark.long
 async def test_play_again_is_no_longer_offered_once_there_is_no_rematch_at_80x24():
     link, peers, conns = _ended_game()
     app = SettledEndApp(link, peers)
@@ -277,6 +281,7 @@ async def test_the_host_form_offers_turn_limits_under_a_minute(tmp_path, monkeyp
         assert form.settings().turn_timeout == 15.0
 
 
+@pytest.mark.long
 async def test_the_join_form_remembers_the_name_across_runs(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
@@ -329,6 +334,7 @@ async def _noted(app, pilot):
     return [t.region for t in toasts]
 
 
+@pytest.mark.long
 async def test_notes_cover_neither_the_end_screens_buttons_nor_the_talk_input_at_80x24(
         make_game, clock):
     g = forfeited_mid_game(make_game, clock)

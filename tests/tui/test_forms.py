@@ -31,6 +31,7 @@ def no_network(monkeypatch):
     return started
 
 
+@pytest.mark.long
 async def test_enter_in_a_host_field_moves_on_and_hosts_only_from_the_last(no_network):
     app = PalazzoApp(GameSetup())
     async with app.run_test(size=(110, 34)) as pilot:
@@ -47,6 +48,7 @@ async def test_enter_in_a_host_field_moves_on_and_hosts_only_from_the_last(no_ne
         assert len(no_network) == 1 and no_network[0].bind == "127.0.0.1"
 
 
+@pytest.mark.long
 async def test_the_host_form_keeps_its_values_when_you_come_back(no_network):
     app = PalazzoApp(GameSetup())
     async with app.run_test(size=(110, 34)) as pilot:
@@ -141,6 +143,7 @@ async def test_after_a_join_error_the_focus_is_on_the_field_at_fault(no_network)
             assert app.focused is form.query_one(fault), reason
 
 
+@pytest.mark.long
 async def test_after_a_host_error_the_focus_is_on_the_field_at_fault(no_network):
     app = PalazzoApp(GameSetup())
     async with app.run_test(size=(110, 34)) as pilot:

@@ -65,6 +65,7 @@ async def test_a_host_that_quits_from_its_lobby_tells_every_peer_and_exits_0(
     assert app.exit_status() == 0
 
 
+@pytest.mark.long
 async def test_a_host_that_quits_from_its_table_tells_every_peer_and_saves_its_record(
         profile, no_asyncio_errors):
     app = host_app(settings())
@@ -83,6 +84,7 @@ async def test_a_host_that_quits_from_its_table_tells_every_peer_and_saves_its_r
     assert "the host closed the game" in str(bea.error)
 
 
+@pytest.mark.long
 async def test_a_host_leaving_its_table_in_the_app_tells_every_peer_and_shows_the_start_screen(
         profile, no_asyncio_errors):
     app = PalazzoApp(net=host_net(settings()))
@@ -135,6 +137,7 @@ async def _vanishing_proxy(upstream):
     return server.sockets[0].getsockname()[1], vanish
 
 
+@pytest.mark.long
 async def test_a_joiner_whose_host_vanished_says_so_in_one_line_with_its_record(profile):
     entry = get_game("medici")
     host = HostSession(Identity.generate(), "medici", entry.rules.make_config(3, {}))
@@ -224,6 +227,7 @@ async def test_a_joiner_quitting_the_app_at_once_tells_its_host_it_left(profile,
     assert host.presence.state(2) == "left"
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("kind", ["join table", "app"])
 async def test_a_joiner_that_quits_while_its_host_is_gone_tells_it_once_it_is_back(
         profile, no_asyncio_errors, kind):

@@ -28,6 +28,7 @@ async def fill(pilot, selector, value):
     await pilot.pause()
 
 
+@pytest.mark.long
 async def test_host_from_the_start_screen_with_computer_seats(profile):
     app = PalazzoApp(GameSetup())
     port = free_port()
@@ -55,6 +56,7 @@ async def test_host_from_the_start_screen_with_computer_seats(profile):
         assert "(Ada)" in text(app)
 
 
+@pytest.mark.long
 async def test_join_form_refuses_an_identity_that_is_no_file_nor_profile_name(profile):
     app = PalazzoApp(GameSetup())
     async with app.run_test(size=(80, 24)) as pilot:
@@ -67,6 +69,7 @@ async def test_join_form_refuses_an_identity_that_is_no_file_nor_profile_name(pr
         assert isinstance(app.screen, JoinScreen)
 
 
+@pytest.mark.long
 async def test_join_form_when_nothing_listens_stays_with_the_reason(profile):
     app = PalazzoApp(GameSetup())
     port = free_port()
@@ -86,6 +89,7 @@ async def test_join_form_when_nothing_listens_stays_with_the_reason(profile):
         assert isinstance(app.screen, StartScreen)
 
 
+@pytest.mark.long
 async def test_join_form_with_a_wrong_code(profile):
     from engine.registry import get_game
     from net.session.machines.host_session import HostSession
@@ -107,6 +111,7 @@ async def test_join_form_with_a_wrong_code(profile):
         serving.cancel()
 
 
+@pytest.mark.long
 async def test_host_form_on_a_port_in_use_stays_with_the_reason(profile):
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
@@ -162,6 +167,7 @@ async def host_form(pilot):
     return pilot.app.screen
 
 
+@pytest.mark.long
 async def test_host_form_settings_are_the_command_lines(profile):
     app = PalazzoApp(GameSetup())
     async with app.run_test(size=(110, 34)) as pilot:
@@ -200,6 +206,7 @@ async def test_host_form_settings_are_the_command_lines(profile):
     assert s.options == {"hidden_cards": True, "playing_for_points": 30}
 
 
+@pytest.mark.long
 async def test_host_form_options_follow_the_game(profile):
     from engine.registry import get_game
 
@@ -220,6 +227,7 @@ async def test_host_form_options_follow_the_game(profile):
         assert "Hidden cards" not in text(app)
 
 
+@pytest.mark.long
 async def test_host_form_keeps_the_seats_consistent(profile):
     app = PalazzoApp(GameSetup())
     async with app.run_test(size=(110, 34)) as pilot:
@@ -238,6 +246,7 @@ async def test_host_form_keeps_the_seats_consistent(profile):
         assert form.settings().bots == 2
 
 
+@pytest.mark.long
 async def test_host_form_refuses_an_impossible_table(profile, monkeypatch):
     import tui.netgame
 
@@ -259,6 +268,7 @@ async def test_host_form_refuses_an_impossible_table(profile, monkeypatch):
         assert isinstance(app.screen, HostScreen)
 
 
+@pytest.mark.long
 async def test_host_form_at_80x24_every_field_by_tab(profile):
     from engine.registry import get_game
 
@@ -285,6 +295,7 @@ async def test_host_form_at_80x24_every_field_by_tab(profile):
         assert [x for x in seen if x in fields] == fields, seen
 
 
+@pytest.mark.long
 async def test_host_form_relay_only_with_every_seat_a_computer(profile):
     app = PalazzoApp(GameSetup())
     port = free_port()
@@ -308,6 +319,7 @@ async def test_host_form_relay_only_with_every_seat_a_computer(profile):
         assert isinstance(app.screen, HostScreen)
 
 
+@pytest.mark.long
 async def test_host_form_open_game_with_a_turn_limit(profile):
     app = PalazzoApp(GameSetup())
     port = free_port()
@@ -329,6 +341,7 @@ async def test_host_form_open_game_with_a_turn_limit(profile):
         await until(pilot, lambda: asking(app), "the first question at the table")
 
 
+@pytest.mark.long
 async def test_host_form_offers_the_coach_off_by_default_and_its_tick_allows_hints(profile):
     app = PalazzoApp(GameSetup())
     async with app.run_test(size=(110, 34)) as pilot:
@@ -353,6 +366,7 @@ def _abandoned_lobby(port):
     return code
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("choice", ["n", "r"])
 async def test_host_form_asks_whether_to_resume_an_unfinished_game_or_host_a_new_one(profile,
                                                                                     choice):
@@ -388,6 +402,7 @@ async def test_host_form_asks_whether_to_resume_an_unfinished_game_or_host_a_new
         assert f"--code {old}" not in text(app)
 
 
+@pytest.mark.long
 async def test_host_form_offers_a_players_record_when_the_hosts_own_is_damaged(profile):
     """A record that lost its game (its entries garbled) is said damaged, and the question
     offers to take the game from a player's record; a file that does not check out is refused

@@ -29,7 +29,10 @@ async def play_to_the_end(app, pilot):
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.parametrize("game, options", [("medici", {}), ("condottiere", {"hidden_cards": True})])
+@pytest.mark.parametrize("game, options", [
+    ("medici", {}),
+    pytest.param("condottiere", {"hidden_cards": True}, marks=pytest.mark.long),
+])
 async def test_the_host_plays_its_seat_at_the_table(profile, game, options):
     settings = HostSettings(game=game, players=3, options=options, port=0, bind="127.0.0.1",
                             bots=2, open=True, name="Ada")
@@ -66,6 +69,7 @@ async def test_the_host_plays_its_seat_at_the_table(profile, game, options):
     assert unfinished(app.host_session.identity.public_key) == []
 
 
+@pytest.mark.long
 async def test_a_table_host_that_crashed_resumes_its_game_with_its_bots(profile):
     """The table's host keeps the same record as ``palazzo host``: started again after a crash,
     it resumes the unfinished game, says so, and its bots come back with their keys."""
@@ -111,6 +115,7 @@ async def test_a_table_host_that_crashed_resumes_its_game_with_its_bots(profile)
     assert app.exit_status() == 0
 
 
+@pytest.mark.long
 async def test_a_join_at_the_table_and_a_wrong_code(profile):
     from engine.registry import get_game
     from net.session.machines.host_session import HostSession

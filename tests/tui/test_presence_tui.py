@@ -4,6 +4,8 @@ player away after three minutes without a key, and here again at the next key.""
 
 import asyncio
 
+import pytest
+
 from net.session.commands.hosting import HostSettings
 from net.session.features.presence import Presence, SeatPresence
 from net.session.machines.peer_session import PeerSession
@@ -90,6 +92,7 @@ def test_away_after_three_minutes_without_a_key_and_back_at_the_next():
     assert src.said == [True, False]
 
 
+@pytest.mark.long
 async def test_the_table_shows_presence_notes_and_the_waiting_line_at_80x24(profile):  # noqa: F811
     settings = HostSettings(game="medici", players=3, options={}, port=0, bind="127.0.0.1",
                             bots=1, open=True, name="Ada")
@@ -121,6 +124,7 @@ async def test_the_table_shows_presence_notes_and_the_waiting_line_at_80x24(prof
         assert app.screen.view.log[-1] == "Jo left"
 
 
+@pytest.mark.long
 async def test_a_joiner_that_leaves_the_table_is_left_for_the_others(profile):  # noqa: F811
     import random
 

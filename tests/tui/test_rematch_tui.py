@@ -4,6 +4,7 @@ once playing the rematch at a new table, both records verified."""
 
 import random
 
+import pytest
 from textual.app import App
 
 from engine.registry import get_game
@@ -64,6 +65,7 @@ class RematchEndApp(App):
         self.screen.show_rematch(*self.rematch_status())
 
 
+@pytest.mark.long
 async def test_the_end_screen_counts_the_answers_and_says_who_left_at_80x24():
     link, peers, conns = _ended_game()
     app = RematchEndApp(link, peers)
@@ -81,6 +83,7 @@ async def test_the_end_screen_counts_the_answers_and_says_who_left_at_80x24():
         assert peers[0].state == "over"  # the game that ended stands
 
 
+@pytest.mark.long
 async def test_a_host_at_the_table_plays_the_rematch_its_bots_agreed_to(profile):
     # two whole games by keyboard: the short game (the rematch is the same for every game)
     settings = HostSettings(game="medici", players=3, options={"short_game": True}, port=0,
@@ -113,6 +116,7 @@ async def test_a_host_at_the_table_plays_the_rematch_its_bots_agreed_to(profile)
     assert unfinished(app.host_session.identity.public_key) == []
 
 
+@pytest.mark.long
 async def test_a_join_at_the_table_plays_the_rematch_on_a_new_connection(profile):
     import asyncio
 

@@ -166,6 +166,7 @@ def test_a_replay_shows_the_chosen_seat_or_only_what_was_public():
     assert mine.names[0].endswith("(you)") and public.who == "the public view"
 
 
+@pytest.mark.long
 async def test_a_networked_record_replays_its_public_view(ui, record):
     replay = open_replay(record)
     assert replay.viewer is PUBLIC and replay.verdict.startswith("verified: Condottiere")
@@ -184,6 +185,7 @@ async def test_a_networked_record_replays_its_public_view(ui, record):
         assert "you are" not in ui.text(app) and "Condottiere, the public view" in ui.text(app)
 
 
+@pytest.mark.long
 def test_a_networked_record_cut_short_replays_as_far_as_it_checks(record, tmp_path):
     data = record.read_bytes()
     cut = tmp_path / "cut.palazzo"
@@ -290,6 +292,7 @@ def test_help_of_resume_and_replay(command, capsys):
     assert "exit status" in capsys.readouterr().out
 
 
+@pytest.mark.long
 async def test_replay_on_the_start_screen_offers_local_and_networked_games(ui, record):
     from net.wire.transcript import data_dir
     from tui.replay import RecordFile, ReplayKeys

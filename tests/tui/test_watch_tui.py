@@ -23,6 +23,7 @@ from tui.screens.lobby import LobbyScreen, lobby_text
 from tui.watch import WatchKeys, watch_net
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game, options", [("medici", {}), ("condottiere", {"hidden_cards": True})])
 async def test_a_watcher_follows_the_game_at_80x24_seeing_nobodys_hand(profile, game, options):  # noqa: F811
     entry = get_game(game)
@@ -151,6 +152,7 @@ def test_watch_host_port_headless_says_in_one_line_that_nobody_listens(profile, 
     assert "Traceback" not in out
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game, options", [("medici", {}), ("condottiere", {"hidden_cards": True})])
 def test_the_watchers_log_is_the_public_replays_word_for_word(make_game, tmp_path, game, options):
     """What the watcher's table says of each move is what ``palazzo replay`` says of the record

@@ -33,6 +33,8 @@ CONFIGS = (
 )
 GAMES = 400 if LONG else 12
 DEEP = 40 if LONG else 3  # games per configuration with every check at every step
+#: the quick run's games of each configuration (the first of the GAMES; ``long`` plays them all)
+QUICK = 6
 
 
 def conserved(s: State) -> bool:
@@ -123,9 +125,11 @@ def play(config: CondottiereConfig, seed: int, deep: bool) -> State:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.parametrize("games", [QUICK, pytest.param(GAMES, marks=pytest.mark.long)],
+                         ids=["quick", "all"])
 @pytest.mark.parametrize("label,config", CONFIGS, ids=[c[0] for c in CONFIGS])
-def test_random_games_keep_the_contract(label: str, config: CondottiereConfig) -> None:
-    for g in range(GAMES):
+def test_random_games_keep_the_contract(label: str, config: CondottiereConfig, games: int) -> None:
+    for g in range(games):
         end = play(config, 1000 * len(label) + g, deep=g < DEEP)
         o = RULES.outcome(end)
         assert o.winners and all(0 <= w < config.players for w in o.winners)

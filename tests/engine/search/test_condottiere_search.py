@@ -102,6 +102,7 @@ def test_the_choice_does_not_depend_on_cards_the_seat_cannot_see():
         )
 
 
+@pytest.mark.long
 def test_it_beats_random_bots():
     wins = 0
     games = 24

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine.core import LocalGame
 from engine.medici import RULES, MediciConfig, rules
 from engine.medici.bots import RandomBot
@@ -118,6 +120,7 @@ def test_it_finds_the_winning_strike():
         assert bot(seed, iterations=300).choose(view, 0) == strikes[0]
 
 
+@pytest.mark.long
 def test_it_beats_random_bots():
     wins = 0
     games = 8

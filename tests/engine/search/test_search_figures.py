@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 SCRIPTS = Path(__file__).resolve().parents[3] / "scripts"
 
 
@@ -47,6 +49,7 @@ def test_a_two_against_two_match_counts_the_games_each_side_won(tmp_path, capsys
         assert re.search(rf"{side}: CPU s a decision with a choice, over {timed}: median ", out)
 
 
+@pytest.mark.long
 def test_a_levels_decisions_are_timed_in_its_own_games(capsys):
     bench = load("bench_search")
     times = bench.decision_times("condottiere", "normal", 3, 1, {})
