@@ -57,18 +57,19 @@ async def test_undo_takes_back_the_seats_move_until_the_next_seat_has_moved():
 
 
 async def test_a_bots_move_thought_out_before_an_undo_is_dropped():
-    client = make_client(GameSetup(game="condottiere", players=3, bots=("greedy",), seed=4, pace=0.2))
+    # a second's pace: the bot is still waiting to move when the undo comes, however loaded
+    client = make_client(GameSetup(game="condottiere", players=3, bots=("greedy",), seed=4, pace=1))
     snap = await _until_my_turn(client)
     steps = snap.steps
     updates = client.updates()
     client.submit(snap.legal[-1])
     task = asyncio.ensure_future(updates.__anext__())
-    await asyncio.sleep(0)  # the stream notes the move and a bot starts thinking (0.2 s pace)
+    await asyncio.sleep(0)  # the stream notes the move and a bot starts thinking (1 s pace)
     await task
     bot = asyncio.ensure_future(updates.__anext__())
     await asyncio.sleep(0.05)
     client.undo()
-    await asyncio.wait_for(bot, 5)
+    await asyncio.wait_for(bot, 30)
     assert client.snapshot().steps == steps and client.snapshot().my_turn
     assert client.rules.current_player(client._local.state) not in (TERMINAL,)
     client.close()
@@ -86,7 +87,8 @@ async def test_u_at_a_fresh_condottiere_table_at_80x24_says_there_is_nothing_to_
 
 
 async def test_u_at_the_table_takes_the_last_move_back(ui):
-    app = PalazzoApp(GameSetup(game="condottiere", players=3, bots=("greedy",), seed=4, pace=0.5),
+    # the bots wait 5 s before each move: none moves before the u, however loaded the machine
+    app = PalazzoApp(GameSetup(game="condottiere", players=3, bots=("greedy",), seed=4, pace=5),
                      play=True)
     async with app.run_test(size=(120, 40)) as pilot:
         for _ in range(50):
