@@ -11,8 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import LONG
-
 #: hang guards only, on the wall clock (the work is in other processes): far beyond what even a
 #: loaded machine needs, never a timed assertion
 TIMEOUT = 600
@@ -91,9 +89,7 @@ def test_a_four_player_medici_game_between_processes(tmp_path):
     assert data.startswith(b"palazzo transcript v1\n")
 
 
-@pytest.mark.skipif(not LONG, reason="six seats in processes with PALAZZO_LONG=1; by default six "
-                    "seats play in one process (tests/net/test_condottiere_session.py) and "
-                    "Condottiere plays between processes with three (tests/e2e)")
+@pytest.mark.long
 def test_a_six_player_condottiere_game_between_processes(tmp_path):
     play(tmp_path, "condottiere", 6, ["--no-seat", "--open"])
 
