@@ -154,16 +154,19 @@ def test_watch_host_port_headless_says_in_one_line_that_nobody_listens(profile, 
 
 @pytest.mark.long
 @pytest.mark.parametrize("game, options", [("medici", {}), ("condottiere", {"hidden_cards": True})])
-def test_the_watchers_log_is_the_public_replays_word_for_word(make_game, tmp_path, game, options):
+def test_the_watchers_log_is_the_public_replays_word_for_word(make_game, clock, tmp_path, game,
+                                                              options):
     """What the watcher's table says of each move is what ``palazzo replay`` says of the record
     in public view: the public words (which never name a hidden card,
-    ``tests/tui/test_hidden_card_callers.py``), not a seat's."""
+    ``tests/tui/test_hidden_card_callers.py``), not a seat's. The host and the watcher run on a
+    clock that stands still: on a busy machine a real one let an acknowledgement fall due, and the
+    watcher's log rightly said "waiting for bot0 to acknowledge"."""
     from net.session.machines.watch_session import WatchSession
     from tui.replay import network_replay
     from tui.watch import WatchClient
 
-    g = make_game(3, game=game, options=options)
-    w = WatchSession(Identity.generate(), "Wat")
+    g = make_game(3, game=game, options=options, clock=clock)
+    w = WatchSession(Identity.generate(), "Wat", clock=clock)
     g.link.add(w)
     for i in range(3):
         g.add_bot(i)
