@@ -37,10 +37,12 @@ def pytest_collection_modifyitems(config, items):
     runs both: ``./scripts/test``, then ``./scripts/test -m long``."""
     if not _quick(config):
         return
-    left = [item for item in items if item.get_closest_marker("long")]
+    kept, left = [], []
+    for item in items:
+        (left if item.get_closest_marker("long") else kept).append(item)
     if left:
         config.hook.pytest_deselected(items=left)
-        items[:] = [item for item in items if not item.get_closest_marker("long")]
+        items[:] = kept
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

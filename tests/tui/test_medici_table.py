@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.core import UNKNOWN
 from engine.medici import RULES
+from tests.tui.conftest import settled
 from tui.app import PalazzoApp
 from tui.medici.table import MediciTable
 from tui.screens.end import EndScreen
@@ -187,6 +188,4 @@ async def test_quit_asks_first_and_leads_back_to_the_start_screen(ui):
         await ui.until(pilot, lambda: isinstance(app.screen, StartScreen), what="the start screen")
         # the test ends only once the start screen has settled: an app shut down while its
         # choices still mount fails inside Textual (seen once in 16 runs on a loaded machine)
-        await ui.until(pilot, lambda: all(w.is_mounted for w in app.screen.query("*")),
-                       what="the start screen settled")
-        await pilot.pause()
+        await settled(pilot)
