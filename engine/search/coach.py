@@ -58,19 +58,20 @@ PERSON = "hard"
 #: hard), fitted on 1,007 positions of 41 games (seed 1: the raw figure stated 43.9% on average
 #: against 32.0% won, 6 buckets off), checked on 1,018 positions of 41 other games (seed 2: 0
 #: buckets of 20 or more positions more than 10 points off, against 7 for the raw figure).
-#: Condottiere's at the default think against three easy bots (``scripts/coach_calibration.py
-#: --game condottiere --positions 1000 --seed 1 --fit``: before it, 7 buckets were more than 10
-#: points off, the raw figure 67.8% on average against 83.3% won). Against three normal bots,
-#: fitted on 10,047 positions of 397 games (seeds 1 and 2 at 1,000 positions, 3 to 6 at 2,000):
-#: no bucket more than 10 points off over them all (2 with the pair of before). One game's positions win or lose together,
-#: so a run of 40 to 77 games is noisy: the coached seat won 33% of its positions with one seed
-#: and 58% with another, and a single seed's table has 0 to 6 buckets off with this pair.
-#: Against three hard bots, fitted on 1,986 positions of 85 games (seed 1 at 2,000 positions,
-#: stopped early), checked on 1,985 positions of 89 other games (seed 2): 1 bucket of 20 or more
-#: positions more than 10 points off (70-80%, 35 positions, 16.8), against 5 for the raw figure.
+#: Condottiere's at the default think. One game's positions win or lose together, so a run of
+#: 40 to 90 games is noisy, and each pair is fitted on every seed run: against three easy bots,
+#: 3,048 positions of 94 games (seeds 1 and 2 at 1,500 positions): no bucket of 20 or more
+#: positions more than 10 points off over them all, against 1 with the pair fitted on seed 1's
+#: 1,007 (7 for the raw figure). Against three normal bots, 10,047 positions of 397 games (seeds
+#: 1 and 2 at 1,000 positions, 3 to 6 at 2,000): none off, against 2 with the pair fitted on
+#: seeds 1 to 3; the coached seat won 33% of its positions with one seed and 58% with another,
+#: and a single seed's table has 0 to 6 buckets off with this pair. Against three hard bots,
+#: 7,983 positions of 351 games (seeds 1 to 4 at 2,000): none off; the pair fitted on seed 1
+#: alone, checked on seeds 3 and 4 (4,012 positions it had not seen), stated 26.6% against
+#: 26.9% won, with 1 bucket off (70-80%, 49 positions, 15.7 points).
 CALIBRATION: dict[str, dict[str, tuple[float, float]]] = {
     "medici": {"easy": (3.871, 1.456), "normal": (-0.089, 0.470), "hard": (-0.639, 0.643)},
-    "condottiere": {"easy": (1.180, 0.974), "normal": (0.322, 0.774), "hard": (-0.367, 0.798)},
+    "condottiere": {"easy": (0.982, 0.819), "normal": (0.322, 0.774), "hard": (-0.329, 0.812)},
 }
 #: the levels from weakest to strongest, to find the nearest one calibrated
 ORDER = ("random", "easy", "greedy", "normal", "hard", "expert")
