@@ -34,7 +34,7 @@ CONFIGS = (
 GAMES = 400 if LONG else 12
 DEEP = 40 if LONG else 3  # games per configuration with every check at every step
 #: the quick run's games of each configuration (the first of the GAMES; ``long`` plays them all)
-QUICK = 6
+QUICK = 3
 
 
 def conserved(s: State) -> bool:
