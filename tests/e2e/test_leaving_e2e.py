@@ -191,6 +191,7 @@ def test_one_clock_a_player_back_at_the_table_counts_from_when_the_host_says_the
     clock (the time before the kill included), not from the rejoin."""
     port = _free_port()
     sock = f"palazzo-test-{os.getpid()}-{port}"
+    again = f"{sock}-again"
     logs = {i: tmp_path / f"p{i}.log" for i in range(4)}
     host = _palazzo(_host_args(port), tmp_path / "p0", logs[0])
     procs = [host]
@@ -205,10 +206,13 @@ def test_one_clock_a_player_back_at_the_table_counts_from_when_the_host_says_the
         os.kill(int((tmp_path / "jo.pid").read_text()), signal.SIGKILL)
         subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True)
         _until("the host has Jo reconnecting", lambda: _has(logs[1], "Jo lost the connection"))
-        _tui_join(tmp_path, line, sock, err=False)  # the same line again
-        _until("Jo's screen back, Jo thinking", lambda: _thinking(sock) is not None, procs)
-        first = _thinking(sock)
+        # The same line again, in a terminal of its own: a tmux server on the old socket may
+        # still be exiting, and a client that reaches it is told "server exited unexpectedly".
+        _tui_join(tmp_path, line, again, err=False)
+        _until("Jo's screen back, Jo thinking", lambda: _thinking(again) is not None, procs)
+        first = _thinking(again)
     finally:
-        subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True)
+        for name in (sock, again):
+            subprocess.run(["tmux", "-L", name, "kill-server"], capture_output=True)
         _stop(procs)
     assert before is not None and first is not None and first >= before, (before, first)
