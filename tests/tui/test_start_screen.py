@@ -57,13 +57,20 @@ async def test_every_choice_reaches_the_table(ui):
         assert table.client._local.config.players == 3
 
 
-async def test_the_levels_offered_are_easy_normal_hard(ui):
+async def test_the_levels_offered_are_easy_normal_hard_and_condottieres_expert(ui):
     app = PalazzoApp(GameSetup(pace=0))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         for select in app.screen.query(".bot"):
             assert [v for _, v in select._options] == ["easy", "normal", "hard"]
         assert "ismcts" not in ui.text(app)
+        app.screen.query_one("#game").focus()
+        await pilot.press("down", "enter")  # Condottiere
+        await ui.until(pilot, lambda: "Hidden cards" in ui.text(app), what="Condottiere's form")
+        selects = list(app.screen.query(".bot"))
+        assert selects
+        for select in selects:
+            assert [v for _, v in select._options] == ["easy", "normal", "hard", "expert"]
 
 
 async def _saved_games() -> None:

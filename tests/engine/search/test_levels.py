@@ -14,16 +14,27 @@ from engine.search.ismcts import Budget, Search
 
 from .positions import game_position
 
+LEVELS = {"medici": ["easy", "normal", "hard"], "condottiere": ["easy", "normal", "hard", "expert"]}
+
 
 @pytest.mark.parametrize("game", ["medici", "condottiere"])
 def test_the_levels_grow_and_hard_thinks_at_most_a_second(game):
     entry = get_game(game)
-    assert entry.level_names() == ["easy", "normal", "hard"]
-    easy, normal, hard = (entry.make_bot(lv, random.Random(0)) for lv in entry.level_names())
+    assert entry.level_names() == LEVELS[game]
+    easy, *searches = (entry.make_bot(lv, random.Random(0)) for lv in entry.level_names())
     assert not isinstance(easy, SearchBot)
-    assert isinstance(normal, SearchBot) and isinstance(hard, SearchBot)
-    assert normal.budget.iterations < hard.budget.iterations
-    assert normal.budget.cap <= hard.budget.cap <= 1.0
+    assert all(isinstance(bot, SearchBot) for bot in searches)
+    for lower, higher in zip(searches, searches[1:], strict=False):
+        assert lower.budget.iterations < higher.budget.iterations
+        assert lower.budget.cap <= higher.budget.cap
+    assert entry.make_bot("hard", random.Random(0)).budget.cap <= 1.0
+
+
+def test_condottiere_expert_is_hard_with_four_times_the_thought_and_at_most_two_seconds():
+    entry = get_game("condottiere")
+    hard, expert = (entry.make_bot(lv, random.Random(0)) for lv in ("hard", "expert"))
+    assert expert.budget.iterations == 4 * hard.budget.iterations
+    assert expert.budget.cap is not None and expert.budget.cap <= 1.9  # a last iteration's room
 
 
 @pytest.mark.parametrize("game", ["medici", "condottiere"])
