@@ -135,7 +135,8 @@ async def test_the_hosts_lobby_lists_a_watcher_and_its_screen_says_who_came(prof
         watcher = WatchSession(Identity.generate(), "Wanda")
         following = asyncio.create_task(PeerRunner(watcher, "127.0.0.1", port).run())
         await until(pilot, lambda: "Watching: Wanda" in text(app), "the watcher in the lobby")
-        assert any("Wanda is watching" in str(n.message) for n in app._notifications)
+        await until(pilot, lambda: any("Wanda is watching" in str(n.message)
+                                       for n in app._notifications), "the watcher's notice")
         assert "(free)" in text(app)  # it took no seat
         following.cancel()
         with contextlib.suppress(asyncio.CancelledError):
