@@ -25,8 +25,7 @@ ADAPTERS = {"medici": "tui.medici.adapter", "condottiere": "tui.condottiere.adap
 def player_levels(game: str) -> list[str]:
     """The levels offered to players on the forms (easy, normal, hard, and Condottiere's
     expert); the bot kinds behind them (greedy, ismcts, ...) stay names for the command line."""
-    entry = get_game(game)
-    return list(entry.levels) or entry.bot_names()
+    return get_game(game).level_names()
 
 
 def default_bot(game: str) -> str:

@@ -5,6 +5,7 @@ sets; the interface offers the levels, not the bot kinds."""
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 
@@ -21,13 +22,14 @@ LEVELS = {"medici": ["easy", "normal", "hard"], "condottiere": ["easy", "normal"
 def test_the_levels_grow_and_hard_thinks_at_most_a_second(game):
     entry = get_game(game)
     assert entry.level_names() == LEVELS[game]
-    easy, *searches = (entry.make_bot(lv, random.Random(0)) for lv in entry.level_names())
+    bots = {lv: entry.make_bot(lv, random.Random(0)) for lv in entry.level_names()}
+    easy, *searches = bots.values()
     assert not isinstance(easy, SearchBot)
     assert all(isinstance(bot, SearchBot) for bot in searches)
-    for lower, higher in zip(searches, searches[1:], strict=False):
+    for lower, higher in pairwise(searches):
         assert lower.budget.iterations < higher.budget.iterations
         assert lower.budget.cap <= higher.budget.cap
-    assert entry.make_bot("hard", random.Random(0)).budget.cap <= 1.0
+    assert bots["hard"].budget.cap <= 1.0
 
 
 def test_condottiere_expert_is_hard_with_four_times_the_thought_and_at_most_two_seconds():
