@@ -56,6 +56,15 @@ def _browse_until(ok, *offers, tries=3):
     return found
 
 
+async def _abrowse_until(ok, *offers, tries=3):
+    """``_browse_until`` in the event loop (the advertisers of the test run in it too)."""
+    for _ in range(tries):
+        found = _ours(await async_browse(SECONDS, LOOPBACK), *offers)
+        if ok(found):
+            break
+    return found
+
+
 async def test_two_games_at_once_are_found_with_what_they_advertise():
     a = Advertiser(_offer(41001, "medici", 4, 1, "Hosty", code=True), LOOPBACK)
     b = Advertiser(_offer(41002, "condottiere", 3, 2, "Bo", code=False), LOOPBACK)
@@ -63,7 +72,7 @@ async def test_two_games_at_once_are_found_with_what_they_advertise():
     b.start()
     try:
         assert await a.registered() and await b.registered()
-        found = _ours(await async_browse(SECONDS, LOOPBACK), a.offer, b.offer)
+        found = await _abrowse_until(lambda f: set(f) == {41001, 41002}, a.offer, b.offer)
         assert set(found) == {41001, 41002}
         fa, fb = found[41001], found[41002]
         assert (fa.game, fa.players, fa.seated, fa.host, fa.code) == ("medici", 4, 1, "Hosty", True)
@@ -90,7 +99,7 @@ def test_a_plain_thread_advertises_updates_and_withdraws():
     offer = _offer(41003, "condottiere", 2, 0, "Thread", code=False)
     ad = advertise(offer, LOOPBACK)
     try:
-        found = _ours(browse(SECONDS, LOOPBACK), offer)
+        found = _browse_until(lambda f: 41003 in f, offer)
         assert found[41003].seated == 0 and not found[41003].code
         ad.update(1)
         found = _browse_until(lambda f: f.get(41003) and f[41003].seated == 1, offer)
@@ -136,7 +145,7 @@ async def test_attack_a_forged_advertisement_leads_to_a_host_the_join_refuses(tm
     forged.start()
     try:
         assert await forged.registered()
-        found = _ours(await async_browse(SECONDS, LOOPBACK), forged.offer)[port]
+        found = (await _abrowse_until(lambda f: port in f, forged.offer))[port]
         session = seat_session(Identity.generate(), "ada", None,
                                host_fingerprint=found.fingerprint)
         await PeerRunner(session, found.address, found.port, retries=0).run()
@@ -181,8 +190,11 @@ async def test_attack_malformed_and_oversize_properties_are_ignored_without_a_cr
         await asyncio.gather(_register_raw(zc, 41100, good, "good-41100"),
                              *(_register_raw(zc, 41101 + i, props, f"bad-{41101 + i}")
                                for i, props in enumerate(bad)))
-        found = await async_browse(SECONDS, LOOPBACK)
-    ours = {f.port for f in found if 41100 <= f.port <= 41100 + len(bad)}
+        for _ in range(3):  # browsed again if a loaded machine's answer missed the window
+            found = await async_browse(SECONDS, LOOPBACK)
+            ours = {f.port for f in found if 41100 <= f.port <= 41100 + len(bad)}
+            if {41100, 41101 + len(bad) - 1} <= ours:
+                break
     assert 41100 in ours
     # only the big record with every property well formed is a game; the others are ignored
     assert ours == {41100, 41101 + len(bad) - 1}
