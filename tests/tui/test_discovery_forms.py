@@ -26,21 +26,25 @@ from tui.setup import GameSetup
 
 async def look_until_listed(pilot, fp: str, looks: int = 3) -> None:
     """Let Find games list the game whose key is ``fp``, pressing ``r`` to look again (as its
-    hint says) when a look ends with none found: a loaded machine may answer a multicast query
-    after the browse's two seconds have passed. At most ``looks`` looks."""
+    hint says) when a look ends without it (other tests' games may be found): a loaded machine
+    may answer a multicast query after the browse's two seconds have passed. At most ``looks``
+    looks."""
     app = pilot.app
 
     def listed() -> bool:
         s = app.screen
         return isinstance(s, FindGames) and any(f.fingerprint == fp for f in s.found)
 
+    def looked() -> bool:  # "No game found on the LAN ..." or "2 games found on the LAN:"
+        return isinstance(app.screen, FindGames) and "found on the LAN" in text(app)
+
     for look in range(looks):
-        await until(pilot, lambda: listed() or "No game found" in text(app), "a look's end")
+        await until(pilot, lambda: listed() or looked(), "a look's end")
         if listed():
             return
         if look + 1 < looks:
             await pilot.press("r")
-            await until(pilot, lambda: "No game found" not in text(app), "the look again")
+            await until(pilot, lambda: not looked(), "the look again")
     raise AssertionError(f"{looks} looks did not list the game advertised:\n{text(app)}")
 
 

@@ -49,7 +49,8 @@ async def test_every_choice_reaches_the_table(ui):
         start.query_one("#name").value = "Ada"
         await pilot.pause()
         await pilot.click("#play")
-        await ui.until(pilot, lambda: isinstance(app.screen, CondottiereTable), what="the table")
+        await ui.until(pilot, lambda: isinstance(app.screen, CondottiereTable)
+                       and app.screen.view is not None, what="the table and its first view")
         table = app.screen
         assert table.view.names == ("Red", "Blue (Ada)", "Green")
         assert table.client.bot_kinds == {0: default_bot("condottiere"), 2: "easy"}
