@@ -100,3 +100,13 @@ def test_the_condottiere_coach_against_easy_bots_states_more_than_its_own_figure
     assert calibrated("condottiere", 0.45, ["easy"] * 3) > 0.65
     # and 36% of the time against three hard bots, the people's level (seeds 1-4, 779 positions)
     assert calibrated("condottiere", 0.45, ["hard"] * 3) < 0.4
+
+
+def test_the_medici_coach_searches_at_the_budget_its_calibration_was_fitted_with():
+    """Court of the Medici's hard level searches 900 iterations a decision, but its coach keeps
+    the 600 its chances were calibrated at (``coach.BUDGET``): a stronger level does not change
+    what the coach's figure means."""
+    entry, view, seat = _medici_decision()
+    assert entry.make_bot("hard", random.Random(0)).budget.iterations == 900
+    hint = suggest(entry, view, seat, random.Random(1), think=60.0)  # the cap never binds
+    assert hint.iterations == 600
