@@ -45,6 +45,12 @@ MARGIN_WEIGHT = 0.1
 #: the level a person at the table is assumed to play like
 PERSON = "hard"
 
+#: per game, the coach's own search budget where it is not the hard level's: a calibration holds
+#: for the search it was fitted with, so the coach keeps that search when the level changes.
+#: Court of the Medici's pairs were fitted with 600 iterations a decision under a 1 s cap (the
+#: hard level of then; hard now searches 900), the set-up as hard searches it.
+BUDGET: dict[str, dict[str, object]] = {"medici": {"iterations": 600, "think": 1.0}}
+
 #: per game, per opponents' level: ``(a, b)`` of the calibration (see the module docstring);
 #: a level not listed takes the raw figure (``random`` the weakest listed)
 #: Court of the Medici's against three easy bots at the coach's own budget, under the full game
@@ -70,12 +76,6 @@ PERSON = "hard"
 #: 7,983 positions of 351 games (seeds 1 to 4 at 2,000): none off; the pair fitted on seed 1
 #: alone, checked on seeds 3 and 4 (4,012 positions it had not seen), stated 26.6% against
 #: 26.9% won, with 1 bucket off (70-80%, 49 positions, 15.7 points).
-#: per game, the coach's own search budget where it is not the hard level's: a calibration holds
-#: for the search it was fitted with, so the coach keeps that search when the level changes.
-#: Court of the Medici's pairs were fitted with 600 iterations a decision under a 1 s cap (the
-#: hard level of then; hard now searches 900), the set-up as hard searches it.
-BUDGET: dict[str, dict[str, object]] = {"medici": {"iterations": 600, "think": 1.0}}
-
 CALIBRATION: dict[str, dict[str, tuple[float, float]]] = {
     "medici": {"easy": (3.871, 1.456), "normal": (-0.089, 0.470), "hard": (-0.639, 0.643)},
     "condottiere": {"easy": (0.982, 0.819), "normal": (0.322, 0.774), "hard": (-0.329, 0.812)},
