@@ -5,10 +5,12 @@ Scenarios:
 
   condottiere   6 seats shuffle 110 cards in turn, each shuffle with its Terelius-Wikstrom
                 proof, checked by each of the five other peers; then 10 cards are dealt to each
-                seat (every share proved, every proof checked by every other peer). Also run on
-                edwards25519 (version 1's group: the deal's CPU before ristretto255), and with
-                the proofs checked in a worker thread beside the game (``defer``). Loopback
-                gate 2 s wall; checked beside the game, gate 1 s.
+                seat (every share proved, a message for each seat the cards go to, every proof
+                checked by every other peer). Also run on edwards25519 (version 1's group: the
+                deal's CPU before ristretto255), and with the proofs checked in a worker thread
+                beside the game (``defer``: a seat checks at once only the shares of its own
+                cards, the others' beside, after the deal). Loopback gate 2 s wall; checked
+                beside the game, gate 1 s.
   medici-setup  4 seats, four 25-card house decks, each shuffled (and proved) by all four seats,
                 11 cards dealt from each deck to its owner. Gate 1 s wall.
   proof         one shuffle of 110 cards: make its proof, check it; the six proofs of a new
@@ -53,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from net.deck import checks as deck_checks  # noqa: E402
 from net.deck import group  # noqa: E402
 from net.deck import shuffle_proof as sp  # noqa: E402
-from net.deck.checks import check_beside  # noqa: E402
+from net.deck.checks import seat_checks_beside  # noqa: E402
 from net.deck.cipher import CardTable, apply_draw, fresh_draw, public_mask  # noqa: E402
 from net.deck.edwards import EDWARDS25519  # noqa: E402
 from net.deck.fair_deck import FairDeck  # noqa: E402
@@ -81,9 +83,16 @@ class _Counting:
         self.counts: Counter[str] = Counter()
         self.by_seat: dict[int, Counter[str]] = {}
         self.seat: int | None = None
+        self.groups = groups
         for grp in groups:
             for name, label in COUNTED.items():
                 setattr(grp, name, self._wrap(getattr(grp, name), label))
+
+    def remove(self) -> None:
+        """Unwrap the groups' methods: a loopback peer times the deck as a game runs it."""
+        for grp in self.groups:
+            for name in COUNTED:
+                vars(grp).pop(name, None)
 
     def _wrap(self, fn: Callable[..., Any], label: str) -> Callable[..., Any]:
         def counted(*args: Any) -> Any:
@@ -259,7 +268,9 @@ def measure_primitives(runs: int = 2000) -> dict[str, float]:
 def measure_steps(grp: group.Group, runs: int) -> dict[str, float]:
     """The CPU of each step of the 6-seat Condottiere deal for one peer: make a shuffle of 110
     cards with its proof (``shuffle``), check another seat's (``check``), make one seat's shares
-    of the 50 cards dealt to the others (``shares``), check another seat's (``check shares``)."""
+    of the 50 cards dealt to the others, one message for each seat (``shares``), check another
+    seat's message for this seat's own 10 cards (``check shares``: the shares of cards in other
+    hands are checked beside the game, after the deal)."""
     out: dict[str, list[float]] = {"shuffle": [], "check": [], "shares": [], "check shares": []}
     for i in range(runs):
         t = LocalTable(6, game_id=b"bench-steps", rng=random.Random(i), group=grp)
@@ -280,12 +291,12 @@ def measure_steps(grp: group.Group, runs: int) -> dict[str, float]:
             for s in range(6):
                 for _ in range(10):
                     p.decks["deck"].deal(s)
-        handles = [h for h in range(60) if mine.holder(h) != 0]
         c = time.process_time()
-        shares = mine.make_shares(handles, t.context)
+        shares = [mine.make_shares([h for h in range(60) if mine.holder(h) == s], t.context)
+                  for s in range(1, 6)]
         out["shares"].append(time.process_time() - c)
         c = time.process_time()
-        other.receive(0, shares, t.context)
+        other.receive(0, shares[0], t.context, defer=True)  # seat 1's own cards: at once
         out["check shares"].append(time.process_time() - c)
     return {k: statistics.median(v) for k, v in out.items()}
 
@@ -294,7 +305,7 @@ def critical_path(steps: dict[str, float], seats: int = 6) -> tuple[float, float
     """The 6-seat deal's critical path with one machine per seat, from the measured steps:
     ``(in sequence, beside)``. In sequence: each seat checks the shuffle before it shuffles on,
     every seat checks the last one, then every seat makes its shares at once and checks the
-    others'. Beside: each seat shuffles as soon as it has the pile and its second core checks
+    others' shares of its own cards. Beside: each seat shuffles as soon as it has the pile and its second core checks
     the other seats' proofs as they come, in order; the deal waits for every seat's last check."""
     s, c = steps["shuffle"], steps["check"]
     deal = steps["shares"] + (seats - 1) * steps["check shares"]
@@ -314,7 +325,9 @@ def critical_path(steps: dict[str, float], seats: int = 6) -> tuple[float, float
 
 def _peer_process(conn: Any, table: LocalTable, seat: int, defer: bool) -> None:
     """A peer: its decks, fed commands and messages through a pipe, in order. ``defer``: it
-    takes a shuffle at once and checks its proof in a worker thread."""
+    takes a shuffle at once and checks its proof in a worker thread, and the shares of cards
+    dealt to other seats likewise (as a seat's table does)."""
+    COUNTER.remove()  # this process only: the count's wrappers are not the game's cost
     peer = table.peers[seat]
     tables = {"condottiere": CONDOTTIERE, "medici": MEDICI}
     decks: dict[str, FairDeck] = {}
@@ -331,15 +344,17 @@ def _peer_process(conn: Any, table: LocalTable, seat: int, defer: bool) -> None:
             author, msg, context = args
             deck = decks[msg["deck"]]
             deck.receive(author, msg, context, defer=defer)
-            check_beside(deck.unchecked)  # the worker thread a seat's table uses
-        elif cmd == "deal":  # deal_to: {seat: count}; answer my shares for the others' cards
-            deck_id, deal_to, context = args
-            mine = []
+            waited = not deck.shuffling or deck.next_shuffler == seat  # as a seat's FairDealer
+            dealt = all(not deck.missing_shares(h) for h in range(deck.handles))
+            seat_checks_beside(deck.unchecked, waited, dealt)  # the worker a seat's table uses
+        elif cmd == "deal":  # deal_to: {seat: count}; answer my shares for the others' cards,
+            deck_id, deal_to, context = args  # a message for each seat, as a session's dealer
+            msgs = []
             for to, count in deal_to.items():
                 handles = [decks[deck_id].deal(to) for _ in range(count)]
                 if to != seat:
-                    mine += handles
-            conn.send(decks[deck_id].make_shares(mine, context) if mine else None)
+                    msgs.append(decks[deck_id].make_shares(handles, context))
+            conn.send(msgs)
         elif cmd == "sync":
             conn.send(time.process_time() - start)
         elif cmd == "stop":
@@ -389,8 +404,7 @@ class Loopback:
         for c in self.conns:
             c.send(("deal", deck_id, deal_to, context))
         for seat, c in enumerate(self.conns):
-            msg = c.recv()
-            if msg is not None:
+            for msg in c.recv():
                 self.broadcast(seat, msg, context)
 
     def close(self) -> list[float]:

@@ -25,11 +25,23 @@ Rules:
   that arrive while it is busy are checked together. Its thread runs ``BEHIND`` nice levels
   below the game's where the system sets a priority per thread (Linux): what a seat waits on
   (its own shuffle, its shares, the screen) goes first on a busy machine, and the checks that
-  queue meanwhile are checked together, for less. A ``Worker`` of its own stands for another
+  queue meanwhile are checked together, for less. A worker whose last checks got less than
+  ``CONTENDED`` of a core (other programs, or the other seats of a table on one machine, want
+  the cores) is ``contended``: then a caller's ``now=False`` leaves the proofs of a chain still
+  being shuffled, which nothing waits on yet, to a later call (``FairDealer.check_beside``: when
+  this seat's turn to shuffle comes, or the chain is done), so that they are checked together,
+  for fewer multiplications; on a machine with a core to spare they are checked as they come,
+  for the earliest answer. A ``Worker`` of its own stands for another
   machine's (the in-memory table gives one to each peer). A check that fails there keeps its
   error for ``run``: the worker never raises, and a check it could not finish is run again by
   the caller. ``where`` (set by a caller) is the place of the message in the caller's record,
   named in the error instead of ``"shuffle"``.
+* A ``ShareCheck`` holds one ``deck/shares`` message's equal-logs proof the same way
+  (``share_error`` is its check, which ``FairDeck`` also makes at once): a seat's table takes
+  the shares of cards dealt to *other* seats with their points checked and their proof checked
+  beside the game, as a shuffle's (``FairDeck.receive(..., defer=True)``); they are only ever
+  used when such a card is shown, and every one pending is checked before that. ``together``
+  leaves share checks to ``run``.
 * ``SHUFFLES_CHECKED`` remembers the digests of the shuffles this process has seen pass, so that
   several tables in one process (a host and its bots) check each proof once: a table whose
   thread asks while another table's thread checks the same shuffle waits for that answer. The digest covers
@@ -43,6 +55,7 @@ import hashlib
 import os
 import sys
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -66,6 +79,69 @@ class ProofMemo(Once[bytes, bool]):
 
 
 SHUFFLES_CHECKED = ProofMemo()
+
+
+def share_error(author: int, step: str, group: g.Group, public: bytes, handles: Sequence[int],
+                bases: Sequence[bytes], shares: Sequence[bytes], proof: object,
+                bound: bytes) -> CheatDetected | None:
+    """What is wrong with the shares ``author`` sent for ``handles`` (decryption shares of
+    ``bases`` under its key share ``public``, with one proof bound to ``bound``), naming it; or
+    ``None``."""
+    if dp.verify_dleq(public, bases, shares, proof, bound, group=group):
+        return None
+    return point_error(author, step, group, handles, shares) or CheatDetected(
+        author, step, f"the shares for cards {list(handles)} fail their proof")
+
+
+def point_error(author: int, step: str, group: g.Group, handles: Sequence[int],
+                shares: Sequence[bytes]) -> CheatDetected | None:
+    """The first of ``shares`` that is no point of the group, named; or ``None``."""
+    for h, share in zip(handles, shares, strict=True):
+        try:
+            group.decode_point(share)
+        except g.InvalidPoint as e:
+            return CheatDetected(author, step, f"share for card {h}: {e}")
+    return None
+
+
+class ShareCheck:
+    """The check of one shares message's proof, taken unchecked (see the module docstring):
+    ``run`` as ``ShuffleCheck.run``."""
+
+    def __init__(self, author: int, step: str, group: g.Group, public: bytes,
+                 handles: Sequence[int], bases: Sequence[bytes], shares: Sequence[bytes],
+                 proof: object, bound: bytes) -> None:
+        self.author = author
+        self.handles = tuple(handles)
+        self._args = (author, step, group, public, self.handles, tuple(bases), tuple(shares),
+                      proof, bound)
+        self._lock = threading.Lock()
+        self._error: CheatDetected | None = None
+        self.done = False
+        self.queued = False
+        self.where: int | None = None
+
+    def __copy__(self) -> ShareCheck:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> ShareCheck:
+        return self
+
+    def run(self) -> None:
+        with self._lock:
+            if not self.done:
+                self._error = share_error(*self._args)
+                self.done = True
+        _raise(self._error, self.where)
+
+
+def _raise(error: CheatDetected | None, where: int | None) -> None:
+    """A check's failure, named at the message's place in the caller's record if it has one."""
+    if error is None:
+        return
+    if where is not None:
+        raise CheatDetected(error.seat, where, f"{error.step}: {error.reason}")
+    raise CheatDetected(error.seat, error.step, error.reason)
 
 
 class ShuffleCheck:
@@ -105,19 +181,22 @@ class ShuffleCheck:
                 except sp.ShuffleProofError as e:
                     self._error = CheatDetected(self.author, "shuffle", str(e))
                 self.done = True
-        if self._error is not None:
-            if self.where is not None:
-                raise CheatDetected(self.author, self.where, f"shuffle: {self._error.reason}")
-            raise CheatDetected(self._error.seat, self._error.step, self._error.reason)
+        _raise(self._error, self.where)
 
 
-def together(checks: Iterable[ShuffleCheck]) -> None:
+#: a check a deck holds until it is run: a shuffle's or a shares message's
+Check = ShuffleCheck | ShareCheck
+
+
+def together(checks: Iterable[Check]) -> None:
     """Check every one of ``checks`` not yet done (nor running in another thread) together, when
     there are two or more of one group: all are done if every proof holds; else nothing changes
     (``run`` then names the bad one)."""
     held: list[ShuffleCheck] = []
     try:
         for check in checks:
+            if not isinstance(check, ShuffleCheck):
+                continue  # a share check: ``run``
             if check.done or not check._lock.acquire(blocking=False):
                 continue
             if check._digest in SHUFFLES_CHECKED:
@@ -136,13 +215,18 @@ def together(checks: Iterable[ShuffleCheck]) -> None:
             check._lock.release()
 
 
-def run_all(checks: Sequence[ShuffleCheck]) -> None:
+def run_all(checks: Sequence[Check]) -> None:
     """Run ``checks`` in order, as ``run`` runs each (``CheatDetected`` for the first bad one),
     those still to do checked together first."""
     together(checks)
     for check in checks:
         check.run()
 
+
+#: the share of a core below which a worker's checks count as contended (``Worker.contended``),
+#: and how long its thread's first look at the cores lasts (seconds)
+CONTENDED = 0.5
+PROBE = 0.003
 
 #: how much lower the worker thread's scheduling priority is than the game's (its nice value
 #: above the process's, where the system sets it per thread: Linux)
@@ -159,35 +243,83 @@ def _behind() -> None:
 
 class Worker:
     """A thread that checks what it is handed: everything queued since it last looked, together
-    (``together``, then ``run`` for each). Made on first use; ``WORKER`` is this process's."""
+    (``together``, then ``run`` for each), one batch after another while the queue holds any.
+    Made on first use; ``WORKER`` is this process's."""
 
     def __init__(self, name: str = "palazzo-proofs") -> None:
         self.name = name
         self._executor: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
-        self._queue: list[ShuffleCheck] = []  # handed over, not yet taken
+        self._queue: list[Check] = []  # handed over, not yet taken
+        self._busy = False  # a batch is being checked (or about to be)
+        self._again = False  # something waits on the queue: take it after this batch
+        #: its last batch ran on less than ``CONTENDED`` of a core: the machine is short of them
+        self.contended = False
 
     def forget(self) -> None:
         """A child process has none of its parent's threads: it makes its own."""
         self._executor = None
         self._lock = threading.Lock()
         self._queue = []
+        self._busy = self._again = self.contended = False
 
-    def submit(self, checks: Iterable[ShuffleCheck]) -> None:
-        for check in checks:
-            if check.done or check.queued:
-                continue
-            with self._lock:
+    def submit(self, checks: Iterable[Check], now: bool = True) -> None:
+        """Queue every one of ``checks`` not yet done nor queued, and check the queue together
+        as soon as this thread is free. ``now=False`` (nothing waits on them yet): while it is
+        busy they wait for its next batch, and a contended worker keeps them queued until
+        something waits on the queue (a later ``now``), or the caller runs them itself (a
+        check not begun here is the caller's to run: ``together``, ``run``)."""
+        with self._lock:
+            fresh = [c for c in checks if not (c.done or c.queued)]
+            for check in fresh:
+                check.queued = True
+            self._queue += fresh
+            if not self._queue:
+                return
+            if self._busy:
+                self._again = self._again or now
+            elif now or not self.contended:
                 if self._executor is None:
                     self._executor = ThreadPoolExecutor(1, thread_name_prefix=self.name,
-                                                        initializer=_behind)
-                check.queued = True
-                self._queue.append(check)
-                self._executor.submit(self._run_queued)
+                                                        initializer=self._start)
+                self._busy = True
+                self._executor.submit(self._run_queued, now)
 
-    def _run_queued(self) -> None:
+    def _start(self) -> None:
+        """The thread's start: behind the game, and a first look at how busy the cores are
+        (``PROBE`` seconds of hashing), so that the first proofs are held on a busy machine."""
+        _behind()
+        if PROBE <= 0:
+            return
+        wall, cpu, digest = time.perf_counter(), time.thread_time(), b""
+        while time.perf_counter() - wall < PROBE:
+            digest = hashlib.sha256(digest).digest()
         with self._lock:
-            checks, self._queue = self._queue, []
+            self.contended = time.thread_time() - cpu < CONTENDED * (time.perf_counter() - wall)
+
+    def _run_queued(self, now: bool = True) -> None:
+        with self._lock:  # the first look found the cores busy: held unless something waits
+            if not now and not self._again and self.contended:
+                self._busy = False
+                return
+        while True:
+            with self._lock:
+                checks, self._queue, self._again = self._queue, [], False
+            wall, cpu = time.perf_counter(), time.thread_time()
+            try:
+                self._check(checks)
+            finally:
+                wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
+                with self._lock:
+                    if wall > 0.005:
+                        self.contended = cpu < CONTENDED * wall
+                    go_on = bool(self._queue) and (self._again or not self.contended)
+                    self._busy = go_on
+            if not go_on:
+                return
+
+    @staticmethod
+    def _check(checks: Sequence[Check]) -> None:
         try:
             together(checks)
         except Exception:  # each is run on its own below
@@ -204,10 +336,22 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=WORKER.forget)
 
 
-def check_beside(checks: Iterable[ShuffleCheck], worker: Worker = WORKER) -> None:
+def check_beside(checks: Iterable[Check], worker: Worker = WORKER, now: bool = True) -> None:
     """Check each of ``checks`` not yet done nor queued in ``worker`` (this process's, unless
-    given), in the order given (see the module docstring)."""
-    worker.submit(checks)
+    given), in the order given (see the module docstring); ``now``: as ``Worker.submit``."""
+    worker.submit(checks, now)
+
+
+def seat_checks_beside(checks: Iterable[Check], shuffle_waited: bool, dealt: bool,
+                       worker: Worker = WORKER) -> None:
+    """A seat's checks of one deck beside its game: its shuffles' (``Worker.submit``; ``now``
+    if something waits on them: this seat's turn to shuffle, or the chain shuffled to its end);
+    the shares of cards in other hands once the deal under way is ``dealt`` (every share of it
+    in): checked in the deal, they would slow it where the seats share the machine's cores."""
+    checks = list(checks)
+    worker.submit([c for c in checks if isinstance(c, ShuffleCheck)], now=shuffle_waited)
+    if dealt:
+        worker.submit([c for c in checks if isinstance(c, ShareCheck)])
 
 
 def share_answers(on: bool) -> None:

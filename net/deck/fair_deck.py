@@ -37,7 +37,9 @@ it) to every peer's ``receive``; a peer's own messages go through ``receive`` to
    each share ``D = x_j*C1`` of the card with the handle in the same place, with one
    Chaum-Pedersen proof for them all bound to the game, deck, seat, handles and context. Once the
    others' shares are in, the receiver adds its own share privately and ``receive`` returns
-   ``CardKnown`` to it alone.
+   ``CardKnown`` to it alone. With ``defer``, a seat takes shares of cards hidden in other hands
+   with their points checked and checks the proof beside the game: they serve only once such a
+   card is shown, and are checked first (and all before this seat deals).
 4. **Open.** The holder shows cards with ``make_open(handles)`` (its own shares, a proof); every
    peer's ``receive`` returns ``CardOpened``. A card dealt face up (``s = None``) opens once every
    seat has sent its share.
@@ -72,7 +74,7 @@ from net.deck import group as g
 from net.deck import proofs as dp
 from net.deck import shuffle_proof as sp
 from net.deck.checks import SHUFFLES_CHECKED as SHUFFLES_CHECKED
-from net.deck.checks import ShuffleCheck, run_all
+from net.deck.checks import Check, ShareCheck, ShuffleCheck, point_error, run_all
 from net.deck.events import CARD_BYTES, HANDLE_BYTES
 from net.deck.events import CardKnown as CardKnown
 from net.deck.events import CardOpened as CardOpened
@@ -146,7 +148,7 @@ class FairDeck:
         self._owned: set[int] = set()
         self._seen: dict[int, int] = {}  # card -> handle, for cards known here and in play
         self._returned: dict[dc.Ciphertext, _Dealt] = {}  # cards under the pile, not re-masked
-        self._unchecked: list[ShuffleCheck] = []  # shuffles taken, their proofs not yet checked
+        self._unchecked: list[Check] = []  # messages taken, their proofs not yet checked
         self.log: list[Fields] = [
             {"op": "start", "deck": deck_id, "domain": table.domain, "size": table.size,
              "cards": list(cards)}
@@ -212,18 +214,19 @@ class FairDeck:
         return mine
 
     @property
-    def unchecked(self) -> list[ShuffleCheck]:
-        """The checks of the shuffles taken with ``defer``, not yet required, in chain order
-        (run them in a worker thread: ``ShuffleCheck.run``)."""
+    def unchecked(self) -> list[Check]:
+        """The checks of the messages taken with ``defer``, not yet required, in order (run
+        them in a worker thread: ``ShuffleCheck.run``, ``ShareCheck.run``)."""
         return list(self._unchecked)
 
-    def require_checked(self) -> None:
-        """Check every shuffle proof still pending, in chain order (each once: those a worker
-        thread ran are not run again; the others together, ``net.deck.checks.run_all``);
-        ``CheatDetected`` naming the first bad one's author.
-        Every deal and every share comes after this."""
-        run_all(self._unchecked)
-        self._unchecked = []
+    def require_checked(self, shares: bool = True) -> None:
+        """Check every proof still pending, in order (each once: those a worker thread ran are
+        not run again; the shuffles together, ``net.deck.checks.run_all``); ``CheatDetected``
+        naming the first bad one's author. Every deal comes after this, every share after the
+        shuffles' (``shares=False``: the others' shares are no input of this seat's)."""
+        now = [c for c in self._unchecked if shares or isinstance(c, ShuffleCheck)]
+        run_all(now)
+        self._unchecked = [c for c in self._unchecked if c not in now]
 
     def missing_shares(self, handle: int) -> list[int]:
         """Seats whose share for ``handle`` is still awaited (the holder's only for an open)."""
@@ -273,7 +276,7 @@ class FairDeck:
     def _shares_message(self, handles: Sequence[int], context: bytes, entropy: bytes | None) -> Fields:
         if self.seat is None or self._secret is None:
             raise ValueError("an observer has no shares")
-        self.require_checked()
+        self.require_checked(shares=False)
         if not handles or len(set(handles)) != len(handles):
             raise ValueError("give one or more distinct handles")
         for h in handles:
@@ -400,9 +403,9 @@ class FairDeck:
     def receive(self, author: int, msg: Mapping[str, Value], context: bytes, *,
                 defer: bool = False) -> list[Event]:
         """Check and apply a deck message from ``author`` (this seat's own included). A refused
-        message (``CheatDetected``) changes nothing, not even ``log``. ``defer``: a shuffle is
-        taken once its form and its points are checked, and its proof is checked later
-        (``unchecked``, ``require_checked``)."""
+        message (``CheatDetected``) changes nothing, not even ``log``. ``defer``: a shuffle, or
+        shares of cards in other hands, taken once its form and points are checked, its proof
+        checked later (``unchecked``, ``require_checked``)."""
         if not 0 <= author < self.keys.seats:
             raise ValueError(f"no seat {author}")
         if not isinstance(msg, Mapping) or msg.get("deck") != self.deck_id:
@@ -412,7 +415,7 @@ class FairDeck:
         if kind == "deck/shuffle":
             events: list[Event] = [self._receive_shuffle(author, msg, context, defer)]
         elif kind == "deck/shares":
-            events = self._receive_shares(author, msg, context)
+            events = self._receive_shares(author, msg, context, defer)
         else:
             raise CheatDetected(author, "deal", f"unknown deck message type {kind!r}")
         self.log.append(entry)
@@ -439,7 +442,8 @@ class FairDeck:
         self._to_shuffle.pop(0)
         return Shuffled(author, self.shuffles - 1, not self._to_shuffle)
 
-    def _receive_shares(self, author: int, msg: Mapping[str, Value], context: bytes) -> list[Event]:
+    def _receive_shares(self, author: int, msg: Mapping[str, Value], context: bytes,
+                        defer: bool) -> list[Event]:
         packed_handles, packed_shares = msg.get("handles"), msg.get("shares")
         if (
             not isinstance(packed_handles, bytes) or not isinstance(packed_shares, bytes)
@@ -464,17 +468,21 @@ class FairDeck:
             if author in d.shares:
                 raise CheatDetected(author, step, f"a second share for card {h}")
         shares = unpack(packed_shares, g.POINT_BYTES)  # each point checked by the proof's check
-        bases = [self._dealt[h].ciphertext.c1 for h in handles]
-        if author != self.seat and not dp.verify_dleq(
-            self.keys.shares[author], bases, shares, msg.get("proof"),
-            self._share_context(handles, author, context), group=self.group,
-        ):
-            for h, share in zip(handles, shares, strict=True):  # name a share that is no point
-                try:
-                    self.group.decode_point(share)
-                except g.InvalidPoint as e:
-                    raise CheatDetected(author, step, f"share for card {h}: {e}") from None
-            raise CheatDetected(author, step, f"the shares for cards {handles} fail their proof")
+        if author != self.seat:
+            check = ShareCheck(author, step, self.group, self.keys.shares[author], handles,
+                               [self._dealt[h].ciphertext.c1 for h in handles], shares,
+                               msg.get("proof"), self._share_context(handles, author, context))
+            hidden_elsewhere = self.seat is not None and all(  # in other hands: tell it nothing
+                self._dealt[h].holder not in (None, self.seat) and not self._dealt[h].public
+                for h in handles)  # until shown (and checked first)
+            if defer and step == "deal" and hidden_elsewhere:
+                bad = point_error(author, step, self.group, handles, shares)
+                if bad is not None:
+                    raise bad
+                self._unchecked.append(check)
+            else:
+                self._require(handles)  # the shares of these cards taken unchecked, if any
+                check.run()
         events: list[Event] = []
         for h, share in zip(handles, shares, strict=True):
             d = self._mutable(h)
@@ -483,6 +491,12 @@ class FairDeck:
             if event is not None:
                 events.append(event)
         return events
+
+    def _require(self, handles: Sequence[int]) -> None:
+        """Check the shares of ``handles`` taken unchecked, before they are used."""
+        for check in [c for c in self._unchecked if set(getattr(c, "handles", ())) & set(handles)]:
+            check.run()
+            self._unchecked.remove(check)
 
     def _progress(self, h: int, d: _Dealt) -> Event | None:
         n = self.keys.seats

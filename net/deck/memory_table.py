@@ -9,9 +9,11 @@ A ``random.Random`` makes secrets, shuffles and proof nonces reproducible; witho
 from the operating system. ``cpu[seat]`` adds up the processor time spent in each peer's deck calls (what
 that peer's own machine would spend), for the benchmark.
 
-``defer=True`` plays the shuffles as a session may: each peer takes a shuffle once its points are
-checked (``FairDeck.receive(..., defer=True)``) and its proof is checked in that peer's worker
-thread (``net.deck.checks.check_beside``) while the next seat shuffles; every deck checks every proof of its chain before the first deal.
+``defer=True`` plays the messages as a seat's table does: each peer takes a shuffle, and the shares
+of cards dealt to other seats, once their points are checked (``FairDeck.receive(...,
+defer=True)``), and checks their proofs in that peer's worker thread
+(``net.deck.checks.seat_checks_beside``) while the next seat shuffles; every deck checks every proof of
+its chain before the first deal, and the shares of a card before it is shown.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import ParamSpec, TypeVar
 
 from net.deck import group as g
-from net.deck.checks import Worker, check_beside
+from net.deck.checks import Worker, seat_checks_beside
 from net.deck.cipher import CardTable
 from net.deck.fair_deck import Event, FairDeck
 from net.deck.keys import PublicKeys, key_message
@@ -94,7 +96,9 @@ class LocalTable:
             for e in self._timed(p.seat, receive, author, msg, context):
                 p.events.append((deck_id, e))
             if self.defer:  # checked beside the game, as a seat's table does
-                check_beside(deck.unchecked, self.workers[p.seat])
+                waited = not deck.shuffling or deck.next_shuffler == p.seat
+                dealt = all(not deck.missing_shares(h) for h in range(deck.handles))
+                seat_checks_beside(deck.unchecked, waited, dealt, self.workers[p.seat])
         self.context = hashlib.sha256(context + repr((author, msg)).encode()).digest()
 
     def shuffle(self, deck_id: str) -> None:
@@ -120,17 +124,20 @@ class LocalTable:
         return handles
 
     def deal_round(self, deck_id: str, count: int) -> dict[int, list[int]]:
-        """Deal ``count`` cards to each seat (in blocks), then each seat sends one message with
-        its shares for every card dealt to the others."""
+        """Deal ``count`` cards to each seat (in blocks), then each seat sends its shares for
+        the cards dealt to the others, one message for each seat they go to (as a session's
+        ``FairDealer`` does: a seat checks at once only the shares of its own cards)."""
         dealt: dict[int, list[int]] = {}
         for s in range(len(self.peers)):
             for p in self.peers:
                 dealt[s] = [p.decks[deck_id].deal(s) for _ in range(count)]
         for p in self.peers:
             deck = p.decks[deck_id]
-            mine = [h for hs in dealt.values() for h in hs if p.seat in deck.missing_shares(h)]
-            if mine:
-                self.broadcast(p.seat, self._timed(p.seat, deck.make_shares, mine, self.context, self._bytes()))
+            for hs in dealt.values():
+                mine = [h for h in hs if p.seat in deck.missing_shares(h)]
+                if mine:
+                    self.broadcast(p.seat, self._timed(p.seat, deck.make_shares, mine, self.context,
+                                                       self._bytes()))
         return dealt
 
     def open(self, deck_id: str, handle: int) -> None:

@@ -19,7 +19,10 @@ next chance step is. Rules:
    follows without a decision between them (``plan(view)``: the deal at the start of a game,
    one card in a Medici turn, a Condottiere deal up to the end of the pile) and calls
    ``FairDeck.deal`` for each, in lockstep. Every seat that owes decryption shares for those
-   cards then writes one ``deck`` entry with all of them (seats in order). A draw is applied to
+   cards then writes one ``deck`` entry with all of them (seats in order): a ``deck/shares``
+   message for each seat the cards go to (and one for cards dealt face up), so that a seat's
+   table checks at once only the shares of its own cards and the rest beside the game
+   (``FairDeck.receive``'s ``defer``), before any card they serve is shown. A draw is applied to
    the views, card by card, as soon as its shares are in: the receiver applies the card it alone
    learnt, everyone else applies it ``UNKNOWN`` (or the card itself, when it was dealt face up).
 3. **Moves.** An ``act`` entry that takes a card from a hand, or turns one up, names the card's
@@ -62,7 +65,7 @@ from typing import Generic
 
 from engine.core import UNKNOWN, A, C, GameAction, GameConfig, GameState, S
 from net.deck import group as g
-from net.deck.checks import check_beside, together
+from net.deck.checks import ShareCheck, check_beside, seat_checks_beside, together
 from net.deck.cipher import CardTable
 from net.deck.fair_deck import CardOpened, DeckFault, FairDeck, pack_handles, unpack_handles
 from net.deck.keys import PublicKeys, key_message, read_key_message
@@ -265,11 +268,11 @@ class FairDealer(Generic[S, A, C]):
                              if d.shuffling and d.next_shuffler == self.me]
         if msgs:
             return {"msgs": msgs}, {}
-        by_deck: dict[str, list[int]] = {}
+        by_deck: dict[tuple[str, int | None], list[int]] = {}  # one message a deck and seat
         for p in self.pending + self.regiven:
             if p.to != self.me and self.me in self.decks[p.deck].missing_shares(p.handle):
-                by_deck.setdefault(p.deck, []).append(p.handle)
-        for deck_id, handles in by_deck.items():
+                by_deck.setdefault((p.deck, p.to), []).append(p.handle)
+        for (deck_id, _), handles in by_deck.items():
             for i in range(0, len(handles), MAX_HANDLES):
                 msgs.append(self.decks[deck_id].make_shares(handles[i:i + MAX_HANDLES], context))
         return {"msgs": msgs}, {}
@@ -317,11 +320,28 @@ class FairDealer(Generic[S, A, C]):
             deck.require_checked()
 
     def check_beside(self) -> None:
-        """Hand every proof taken unchecked to the worker thread (``net.deck.checks``)."""
+        """Hand every proof taken unchecked to the worker thread (``net.deck.checks``): at once
+        when something waits on it (the host's relay, this seat's turn to shuffle, a chain
+        shuffled to its end), else a contended worker keeps it for then, so that more are
+        checked together; the shares of cards in other hands once the deal is done."""
         if not self.beside:
             return
         for deck in self.decks.values():
-            check_beside(deck.unchecked)
+            if self.secret is None:
+                check_beside(deck.unchecked)
+                continue
+            dealt = all(not deck.missing_shares(h) for h in range(deck.handles))
+            seat_checks_beside(deck.unchecked, not deck.shuffling or deck.next_shuffler == self.me,
+                               dealt)
+
+    def raise_found(self) -> None:
+        """Name the author of shares the worker thread found false (``CheatDetected``, at
+        their entry), without waiting for any check still under way (a shuffle's is named
+        before the deal, as ever)."""
+        for deck in self.decks.values():
+            for check in deck.unchecked:
+                if check.done and isinstance(check, ShareCheck):
+                    check.run()
 
     def _make_decks(self) -> None:
         self.keys = PublicKeys.from_messages(self.game_id, self.key_msgs, group=self.group)

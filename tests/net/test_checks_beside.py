@@ -5,12 +5,15 @@ every proof of the chain holds. The host still checks every proof before it rela
 a bad proof reaches the seats only through a host that lets it pass (a colluding host)."""
 
 import threading
+import time
 
 import pytest
 
 from net.deck import checks
+from net.deck import group as dgroup
+from net.deck import proofs as dp
 from net.deck import shuffle_proof as sp
-from net.deck.fair_deck import FairDeck
+from net.deck.fair_deck import FairDeck, unpack_handles
 from net.session.records.verify import verify_bytes
 from net.wire.errors import E_CHEAT, CheatDetected
 from net.wire.transcript import Entry
@@ -95,6 +98,75 @@ def test_attack_a_bad_proof_early_in_the_chain_is_caught_before_any_card_opens(c
     v = verify_bytes(g.host.table.transcript.to_bytes())
     assert not v.ok and v.seat == 1 and f"entry {bad.seq}" in v.text
 
+
+
+
+@pytest.mark.long
+def test_attack_a_false_share_for_another_hand_is_named_by_its_owner_at_once_and_by_the_others_before_a_move(
+        cheat_game, monkeypatch):  # noqa: F811
+    """Seat 1 sends a false share for a card of seat 2's hand, in the message of seat 2's cards,
+    and a colluding host relays it unchecked. Seat 2 checks the shares of its own cards at once
+    and refuses the entry: it names the host, which signed it as relayed, with seat 1's false
+    shares as the check. Seats 0 and 3 take the shares of a hand not theirs with
+    their points checked (they tell them nothing until a card is shown) and hold the check for
+    later: before any move or deal each names seat 1 at that entry, from the signed entry it
+    holds. The record names seat 1 to anyone."""
+    g, cheat, conn = cheat_game(players=4, game="condottiere", seat=1)
+    t = drive(g, cheat, conn, _deck_due("shares"))
+    honest = t.auto_entry()
+    msgs = [dict(m) for m in honest.fields["msgs"]]
+    dealer = t.dealer
+
+    def holders(m):
+        return {dealer.decks[m["deck"]].holder(h) for h in unpack_handles(m["handles"])}
+
+    i = next(k for k, m in enumerate(msgs) if holders(m) == {2})
+    shares = msgs[i]["shares"]
+    msgs[i]["shares"] = dgroup.add(shares[:32], dgroup.BASE) + shares[32:]  # a point, the wrong one
+    bad = Entry.sign(cheat.identity, {**honest.fields, "msgs": msgs})
+
+    real_check, real_verify = g.host.table._check, dp.verify_dleq
+    host_thread = []
+
+    def colluding_check(entry):  # the host lets this one entry's shares pass, unchecked
+        if entry.body != bad.body:
+            return real_check(entry)
+        host_thread.append(threading.current_thread())
+        with monkeypatch.context() as m:
+            m.setattr(dp, "verify_dleq", lambda *a, **kw: True
+                      if threading.current_thread() is host_thread[0] else real_verify(*a, **kw))
+            m.setattr(dp.DLEQ_CHECKED, "size", 0)  # nor remembered as checked
+            return real_check(entry)
+
+    monkeypatch.setattr(g.host.table, "_check", colluding_check)
+    assert cheat.post_now(g.link, conn, bad) is None
+    g.link.pump()
+
+    owner = g.peers[2]  # at once: the host signed as relayed what it refuses (the rule of
+    assert owner.state == "failed"  # relayed evidence), and seat 1's shares are the check named
+    assert (owner.error.seat, owner.error.step) == (-1, bad.seq), owner.error
+    assert f"seat 1 at step {bad.seq}: deal: the shares" in owner.error.reason
+    assert "fail their proof" in owner.error.reason
+    for seat in (0, 3):
+        p = g.peers[seat]
+        assert p.table.transcript.entries[bad.seq].body == bad.body  # taken, the check held
+        assert p.state != "failed"
+        held = [c for d in p.table.dealer.decks.values() for c in d.unchecked]
+        assert held and not any(c.done for c in held)  # the deal is not done: held
+        p.table.dealer.raise_found()  # what every entry asks: nothing found yet, no waiting
+        if seat == 0:  # once the deal is done its worker checks them; the next entry names
+            checks.check_beside(held)
+            deadline = time.monotonic() + 60
+            while not all(c.done for c in held) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            ask = p.table.dealer.raise_found
+        else:
+            ask = p.table.dealer.require_checked  # what a move or a deal asks first
+        with pytest.raises(CheatDetected, match="fail their proof") as e:
+            ask()
+        assert (e.value.seat, e.value.step) == (1, bad.seq)
+    v = verify_bytes(g.host.table.transcript.to_bytes())
+    assert not v.ok and v.seat == 1 and f"entry {bad.seq}" in v.text
 
 
 def test_a_seat_proving_while_its_worker_checks_in_a_new_process_uses_the_right_generators(

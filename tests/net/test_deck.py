@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from net.deck import cipher as dc
 from net.deck import group as g
 from net.deck import shuffle_proof as sp
+from net.deck.checks import ShareCheck, Worker, check_beside
 from net.deck.fair_deck import (
     SHUFFLE_CONTEXT_TAG,
     CardKnown,
@@ -845,10 +846,101 @@ def test_checked_beside_the_game_every_card_is_dealt_once():
     t.shuffle("d")
     assert all(p.decks["d"].unchecked for p in t.peers)  # taken at once, checked later
     t.deal_round("d", 3)
-    assert not any(p.decks["d"].unchecked for p in t.peers)
+    for p in t.peers:  # only the shares of cards in other hands are left to check
+        deck = p.decks["d"]
+        assert deck.unchecked and all(isinstance(c, ShareCheck) for c in deck.unchecked)
+        assert {deck.holder(h) for c in deck.unchecked for h in c.handles} == {0, 1, 2, 3} - {p.seat}
+        deck.require_checked()
+        assert not deck.unchecked
     every_card_once(t)
     cards = [c for s in range(4) for c in known(t, s).values()]
     assert len(cards) == len(set(cards)) == 12
+
+
+def _deal_with_a_bad_share(seats=4):
+    """Seats shuffle (proofs taken unchecked) and each is dealt two cards; seat 2's shares for
+    seat 0's cards fail their proof (a valid point, the wrong one). Every other message is
+    taken by every seat as its table takes it (``defer``); seat 2's bad one is given back."""
+    t = LocalTable(seats, rng=random.Random(11), defer=True)
+    t.new_deck("d", TABLE, range(20))
+    t.shuffle("d")
+    for s in range(seats):
+        for p in t.peers:
+            p.decks["d"].deal(s)
+            p.decks["d"].deal(s)
+    bad = None
+    for author in range(seats):
+        deck = t.peers[author].decks["d"]
+        for to in range(seats):
+            if to == author:
+                continue
+            msg = deck.make_shares([2 * to, 2 * to + 1], t.context)
+            if (author, to) == (2, 0):
+                items = entries(msg)
+                items[1][1] = g.add(items[1][1], g.BASE)
+                bad = with_entries(msg, items)
+                continue
+            for p in t.peers:
+                p.decks["d"].receive(author, msg, t.context, defer=True)
+    return t, bad
+
+
+def test_shares_of_cards_in_other_hands_are_checked_beside_the_game_and_named_before_a_deal():
+    """A seat checks at once the shares of its own cards; those of cards in other hands it takes
+    with their points checked and checks beside (they tell it nothing until a card is shown).
+    A bad one is still refused at once by the seat whose cards they are, and named by every
+    other seat before it deals another card (or shows one, below)."""
+    t, bad = _deal_with_a_bad_share()
+    owner = t.peers[0].decks["d"]
+    with pytest.raises(CheatDetected, match="fail their proof") as e:
+        owner.receive(2, bad, t.context, defer=True)
+    assert (e.value.seat, e.value.step) == (2, "deal")
+    assert known(t, 0) == {} and owner.card(0) is None  # its cards stay unknown: nothing learnt
+    for seat in (1, 3):
+        deck = t.peers[seat].decks["d"]
+        deck.receive(2, bad, t.context, defer=True)  # taken: the points are points
+        worker = Worker(f"proofs-{seat}")
+        check_beside(deck.unchecked, worker)
+        deck.make_shares([0], t.context)  # the others' shares are no input of its own
+        with pytest.raises(CheatDetected, match="fail their proof") as e:
+            deck.deal(seat)
+        assert (e.value.seat, e.value.step) == (2, "deal")
+        assert deck.handles == 2 * len(t.peers)  # no card dealt
+        with pytest.raises(CheatDetected, match="fail their proof"):  # and asked again
+            deck.require_checked()
+    observer = t.peers[0].decks["d"].clone()  # an observer (the host, verify) checks at once
+    observer.seat = None
+    with pytest.raises(CheatDetected, match="fail their proof"):
+        observer.receive(2, bad, t.context, defer=True)
+
+
+def test_attack_a_bad_share_taken_unchecked_is_named_before_the_card_is_shown():
+    """Seat 0 and seat 2 together: seat 2's share for seat 0's card is false, seat 0 takes it
+    without a word and shows the card. Every other seat checks the shares of a card before it
+    unmasks it: seat 2 is named, and no card is learnt from the false share."""
+    t, bad = _deal_with_a_bad_share()
+    for seat in (1, 3):
+        t.peers[seat].decks["d"].receive(2, bad, t.context, defer=True)
+    shown = t.peers[0].decks["d"].make_open([1], t.context)
+    for seat in (1, 3):
+        deck = t.peers[seat].decks["d"]
+        with pytest.raises(CheatDetected, match="fail their proof") as e:
+            deck.receive(0, shown, t.context, defer=True)
+        assert (e.value.seat, e.value.step) == (2, "deal")
+        assert not deck.is_open(1) and deck.card(1) is None
+
+
+def test_a_bad_share_for_a_card_in_another_hand_that_is_no_point_is_refused_at_once():
+    t, bad = _deal_with_a_bad_share()
+    items = entries(bad)
+    items[0][1] = NOT_A_POINT
+    worse = with_entries(bad, items)
+    deck = t.peers[1].decks["d"]
+    before = deck.unchecked
+    with pytest.raises(CheatDetected, match="share for card 0") as e:
+        deck.receive(2, worse, t.context, defer=True)
+    assert (e.value.seat, e.value.step) == (2, "deal")
+    assert deck.unchecked == before  # nothing of it taken
 
 
 def test_attack_a_bad_proof_early_in_the_chain_is_caught_before_any_card_opens():
@@ -927,3 +1019,75 @@ def test_a_deferred_shuffle_with_a_bad_point_is_refused_at_once():
     with pytest.raises(CheatDetected, match="masked card 2: not the encoding") as e:
         t.shuffle("d")
     assert (e.value.seat, e.value.step) == (2, "shuffle")
+
+
+def _chain_taken_unchecked(seats=4, tamper=None):
+    """A chain of shuffles taken by an observer with every proof left to check, in order."""
+    t = LocalTable(seats, game_id=b"held", rng=random.Random(12), tamper=tamper)
+    t.new_deck("d", TABLE, range(12))
+    observer = FairDeck(t.keys, "d", TABLE, range(12))
+    lead = t.peers[0].decks["d"]
+    while lead.shuffling:
+        seat = lead.next_shuffler
+        msg = t.tamper(seat, t.peers[seat].decks["d"].make_shuffle(t.context)) if tamper else \
+            t.peers[seat].decks["d"].make_shuffle(t.context)
+        for deck in [p.decks["d"] for p in t.peers] + [observer]:
+            deck.receive(seat, msg, t.context, defer=True)
+        t.context = hashlib.sha256(t.context + repr(msg).encode()).digest()
+    return observer
+
+
+def _wait_done(checks, seconds=60.0):
+    import time
+
+    end = time.monotonic() + seconds
+    while not all(c.done for c in checks) and time.monotonic() < end:
+        time.sleep(0.01)
+    return all(c.done for c in checks)
+
+
+def test_a_contended_worker_keeps_proofs_nothing_waits_on_until_something_does(monkeypatch):
+    """A worker whose checks got less than half a core (the machine is short of cores) holds
+    the proofs handed to it while nothing waits on them, so that the chain's are checked
+    together later; when something waits (``now``), it checks everything it holds."""
+    from net.deck import checks
+
+    monkeypatch.setattr(checks, "PROBE", 0)  # no first look: this test says how busy it is
+    observer = _chain_taken_unchecked()
+    worker = Worker("held")
+    worker.contended = True
+    first, rest = observer.unchecked[:2], observer.unchecked[2:]
+    check_beside(first, worker, now=False)
+    check_beside(rest[:1], worker, now=False)
+    import time
+
+    time.sleep(0.3)
+    assert not any(c.done for c in observer.unchecked)  # held: nothing waits on them yet
+    check_beside(rest, worker, now=True)  # this seat's turn to shuffle: all of them, together
+    assert _wait_done(observer.unchecked)
+    observer.deal(None)  # checked: the deal goes on without checking again
+
+
+def test_a_worker_with_a_core_to_spare_checks_proofs_as_they_come(monkeypatch):
+    from net.deck import checks
+
+    monkeypatch.setattr(checks, "PROBE", 0)
+    observer = _chain_taken_unchecked()
+    worker = Worker("spare")
+    assert not worker.contended
+    check_beside(observer.unchecked[:1], worker, now=False)
+    assert _wait_done(observer.unchecked[:1])
+
+
+def test_attack_a_bad_proof_a_contended_worker_holds_is_named_before_any_card_is_dealt(monkeypatch):
+    from net.deck import checks
+
+    monkeypatch.setattr(checks, "PROBE", 0)
+    observer = _chain_taken_unchecked(tamper=_wrong_proof(2))
+    worker = Worker("held bad")
+    worker.contended = True
+    check_beside(observer.unchecked, worker, now=False)  # held, never begun
+    with pytest.raises(CheatDetected, match="t-hat|t[1-4]") as e:
+        observer.deal(None)  # the caller checks them itself
+    assert (e.value.seat, e.value.step) == (2, "shuffle")
+    assert observer.handles == 0

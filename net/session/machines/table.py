@@ -261,6 +261,8 @@ class Table(OwnSeat[S, A, C]):
         self._follow(entry.kind)
         self._advance()
         self._follow(None)
+        if self.dealer is not None:  # a false share the worker found, named at its entry
+            self.dealer.raise_found()
         if self.dealer is not None and self.phase in (Phase.END, Phase.OVER):
             # a shuffle no card was dealt from since: its proof holds before the end is signed
             self.dealer.require_checked()
@@ -396,6 +398,8 @@ class Table(OwnSeat[S, A, C]):
         try:
             fork.read_deck_entry(e.author, e.fields.get("msgs"), self.transcript.head, e.seq)
         except CheatDetected as err:
+            if err.seat != e.author:  # an earlier message taken unchecked, named at its entry
+                raise
             raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
         except (ValueError, TypeError) as err:
             raise CheatDetected(e.author, e.seq, f"deck message check: {err}", E_BAD_PARAMS) from None
@@ -422,10 +426,15 @@ class Table(OwnSeat[S, A, C]):
         if self.dealer.due() is not None:
             raise CheatDetected(e.author, e.seq, "phase check: the fair deck waits for a deck entry",
                                 E_WRONG_PHASE)
+        # the shares this seat took unchecked (of cards in other hands) hold before a move
+        # may show one: a bad one is named at its own entry
+        self.dealer.require_checked()
         fork = self.dealer.fork()
         try:
             mine, check = fork.read_act(view, action, e.fields, e.author, self.transcript.head)
         except CheatDetected as err:
+            if err.seat != e.author:  # as in _on_deck
+                raise
             raise CheatDetected(e.author, e.seq, f"{err.step}: {err.reason}", E_CHEAT) from None
         except MoveError as err:
             try:  # an illegal move is named as such, whatever its cards
