@@ -25,6 +25,28 @@ def _shares_in(table):
             for m in e.fields["msgs"] if m["type"] == "deck/shares"]
 
 
+def _post_past_a_colluding_host(g, cheat, conn, bad, monkeypatch, module, check, passes, memo):
+    """Post ``bad`` through a host that lets this one entry pass: on the host's own thread (its
+    check beside the relay) ``module.check`` answers ``passes``, and nothing is remembered as
+    checked (``memo``); every other table checks as ever."""
+    real_check, real = g.host.table._check, getattr(module, check)
+    host_thread = []
+
+    def colluding_check(entry):
+        if entry.body != bad.body:
+            return real_check(entry)
+        host_thread.append(threading.current_thread())
+        with monkeypatch.context() as m:
+            m.setattr(module, check, lambda *a, **kw: passes
+                      if threading.current_thread() is host_thread[0] else real(*a, **kw))
+            m.setattr(memo, "size", 0)
+            return real_check(entry)
+
+    monkeypatch.setattr(g.host.table, "_check", colluding_check)
+    assert cheat.post_now(g.link, conn, bad) is None
+    g.link.pump()
+
+
 @pytest.mark.long
 def test_a_seat_shuffles_before_the_earlier_proofs_are_checked_and_deals_after(make_game,
                                                                                monkeypatch):
@@ -66,22 +88,8 @@ def test_attack_a_bad_proof_early_in_the_chain_is_caught_before_any_card_opens(c
     msgs[0]["proof"] = bytes(proof)
     bad = Entry.sign(cheat.identity, {**honest.fields, "msgs": msgs})
 
-    real_check, real_verify = g.host.table._check, sp.verify
-    host_thread = []
-
-    def colluding_check(entry):  # the host lets this one entry's proof pass, unchecked
-        if entry.body != bad.body:
-            return real_check(entry)
-        host_thread.append(threading.current_thread())  # its check beside the relay
-        with monkeypatch.context() as m:
-            m.setattr(sp, "verify", lambda *a, **kw: None
-                      if threading.current_thread() is host_thread[0] else real_verify(*a, **kw))
-            m.setattr(checks.SHUFFLES_CHECKED, "size", 0)  # nor remembered as checked
-            return real_check(entry)
-
-    monkeypatch.setattr(g.host.table, "_check", colluding_check)
-    assert cheat.post_now(g.link, conn, bad) is None
-    g.link.pump()
+    _post_past_a_colluding_host(g, cheat, conn, bad, monkeypatch, sp, "verify", None,
+                                checks.SHUFFLES_CHECKED)
 
     honest_peers = [p for p in g.peers if p is not cheat]
     after = [e.author for e in g.host.table.transcript.entries[bad.seq + 1:]]
@@ -125,22 +133,8 @@ def test_attack_a_false_share_for_another_hand_is_named_by_its_owner_at_once_and
     msgs[i]["shares"] = dgroup.add(shares[:32], dgroup.BASE) + shares[32:]  # a point, the wrong one
     bad = Entry.sign(cheat.identity, {**honest.fields, "msgs": msgs})
 
-    real_check, real_verify = g.host.table._check, dp.verify_dleq
-    host_thread = []
-
-    def colluding_check(entry):  # the host lets this one entry's shares pass, unchecked
-        if entry.body != bad.body:
-            return real_check(entry)
-        host_thread.append(threading.current_thread())
-        with monkeypatch.context() as m:
-            m.setattr(dp, "verify_dleq", lambda *a, **kw: True
-                      if threading.current_thread() is host_thread[0] else real_verify(*a, **kw))
-            m.setattr(dp.DLEQ_CHECKED, "size", 0)  # nor remembered as checked
-            return real_check(entry)
-
-    monkeypatch.setattr(g.host.table, "_check", colluding_check)
-    assert cheat.post_now(g.link, conn, bad) is None
-    g.link.pump()
+    _post_past_a_colluding_host(g, cheat, conn, bad, monkeypatch, dp, "verify_dleq", True,
+                                dp.DLEQ_CHECKED)
 
     owner = g.peers[2]  # at once: the host signed as relayed what it refuses (the rule of
     assert owner.state == "failed"  # relayed evidence), and seat 1's shares are the check named
