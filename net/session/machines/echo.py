@@ -451,7 +451,7 @@ class PeerAgreement:
         try:
             t._check(entry)
         except CheatDetected as c:
-            if c.seat == entry.author:
+            if c.seat == entry.author and c.step == entry.seq:  # this entry, not an earlier one
                 cheat = CheatDetected(c.seat, c.step, c.reason, c.code)
                 cheat.evidence = {"kind": "refused", "entry": entry.to_wire()}  # type: ignore[attr-defined]
                 self._keep_refused(entry)

@@ -452,7 +452,7 @@ class PeerSession(PeerAgreement, PeerRelay):
             raise self._bad_relay(entry.seq, entry.body, entry.sig, ack,
                                   f"the host relayed a bad entry: {e}") from None
         except CheatDetected as c:  # signed by the one it names: kept as evidence
-            if c.seat == entry.author:
+            if c.seat == entry.author and c.step == entry.seq:  # not an earlier entry's
                 self._keep_refused(entry)
             raise
         self._agree_entry(entry, ack)
