@@ -55,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from net.deck import checks as deck_checks  # noqa: E402
 from net.deck import group  # noqa: E402
 from net.deck import shuffle_proof as sp  # noqa: E402
-from net.deck.checks import seat_checks_beside  # noqa: E402
+from net.deck.checks import deck_checks_beside  # noqa: E402
 from net.deck.cipher import CardTable, apply_draw, fresh_draw, public_mask  # noqa: E402
 from net.deck.edwards import EDWARDS25519  # noqa: E402
 from net.deck.fair_deck import FairDeck  # noqa: E402
@@ -344,9 +344,7 @@ def _peer_process(conn: Any, table: LocalTable, seat: int, defer: bool) -> None:
             author, msg, context = args
             deck = decks[msg["deck"]]
             deck.receive(author, msg, context, defer=defer)
-            waited = not deck.shuffling or deck.next_shuffler == seat  # as a seat's FairDealer
-            dealt = all(not deck.missing_shares(h) for h in range(deck.handles))
-            seat_checks_beside(deck.unchecked, waited, dealt)  # the worker a seat's table uses
+            deck_checks_beside(deck)  # the worker thread, as a seat's table hands it proofs
         elif cmd == "deal":  # deal_to: {seat: count}; answer my shares for the others' cards,
             deck_id, deal_to, context = args  # a message for each seat, as a session's dealer
             msgs = []

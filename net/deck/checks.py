@@ -28,7 +28,7 @@ Rules:
   queue meanwhile are checked together, for less. A worker whose last checks got less than
   ``CONTENDED`` of a core (other programs, or the other seats of a table on one machine, want
   the cores) is ``contended``: then a caller's ``now=False`` leaves the proofs of a chain still
-  being shuffled, which nothing waits on yet, to a later call (``FairDealer.check_beside``: when
+  being shuffled, which nothing waits on yet, to a later call (``deck_checks_beside``: when
   this seat's turn to shuffle comes, or the chain is done), so that they are checked together,
   for fewer multiplications; on a machine with a core to spare they are checked as they come,
   for the earliest answer. A ``Worker`` of its own stands for another
@@ -58,6 +58,7 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from net.deck import group as g
 from net.deck import proofs as dp
@@ -65,6 +66,9 @@ from net.deck import shuffle_proof as sp
 from net.deck.cipher import Ciphertext
 from net.deck.once import Once
 from net.wire.errors import CheatDetected
+
+if TYPE_CHECKING:
+    from net.deck.fair_deck import FairDeck
 
 
 class ProofMemo(Once[bytes, bool]):
@@ -104,84 +108,81 @@ def point_error(author: int, step: str, group: g.Group, handles: Sequence[int],
     return None
 
 
-class ShareCheck:
-    """The check of one shares message's proof, taken unchecked (see the module docstring):
-    ``run`` as ``ShuffleCheck.run``."""
+class _Check:
+    """What a check of one message is, whatever it checks: run once, in any thread (a lock makes
+    a second caller wait for the first's answer), its failure kept and raised every time it is
+    asked again. What it checks never changes, so every copy of a deck shares it."""
+
+    def __init__(self, author: int) -> None:
+        self.author = author
+        self._lock = threading.Lock()
+        self._error: CheatDetected | None = None
+        self.done = False
+        self.queued = False  # for a caller: handed to a worker thread
+        self.where: int | None = None  # the message's place in the caller's record, if any
+
+    def __copy__(self) -> _Check:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Check:
+        return self
+
+    def _find(self) -> CheatDetected | None:
+        raise NotImplementedError
+
+    def run(self) -> None:
+        """Check (once); ``CheatDetected`` naming the author if it fails, at ``where`` if set."""
+        with self._lock:
+            if not self.done:
+                self._error = self._find()
+                self.done = True
+        if self._error is None:
+            return
+        if self.where is not None:
+            raise CheatDetected(self._error.seat, self.where,
+                                f"{self._error.step}: {self._error.reason}")
+        raise CheatDetected(self._error.seat, self._error.step, self._error.reason)
+
+
+class ShareCheck(_Check):
+    """The check of one shares message's proof, taken unchecked (see the module docstring)."""
 
     def __init__(self, author: int, step: str, group: g.Group, public: bytes,
                  handles: Sequence[int], bases: Sequence[bytes], shares: Sequence[bytes],
                  proof: object, bound: bytes) -> None:
-        self.author = author
+        super().__init__(author)
         self.handles = tuple(handles)
         self._args = (author, step, group, public, self.handles, tuple(bases), tuple(shares),
                       proof, bound)
-        self._lock = threading.Lock()
-        self._error: CheatDetected | None = None
-        self.done = False
-        self.queued = False
-        self.where: int | None = None
 
-    def __copy__(self) -> ShareCheck:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, object]) -> ShareCheck:
-        return self
-
-    def run(self) -> None:
-        with self._lock:
-            if not self.done:
-                self._error = share_error(*self._args)
-                self.done = True
-        _raise(self._error, self.where)
+    def _find(self) -> CheatDetected | None:
+        return share_error(*self._args)
 
 
-def _raise(error: CheatDetected | None, where: int | None) -> None:
-    """A check's failure, named at the message's place in the caller's record if it has one."""
-    if error is None:
-        return
-    if where is not None:
-        raise CheatDetected(error.seat, where, f"{error.step}: {error.reason}")
-    raise CheatDetected(error.seat, error.step, error.reason)
-
-
-class ShuffleCheck:
+class ShuffleCheck(_Check):
     """The check of one shuffle's proof by ``author`` (see the module docstring)."""
 
     def __init__(self, author: int, group: g.Group, key: bytes, inputs: Sequence[Ciphertext],
                  outputs: Sequence[Ciphertext], proof: object, bound: bytes) -> None:
-        self.author = author
+        super().__init__(author)
         self._args = (key, tuple(inputs), tuple(outputs), proof, bound)
         self._group = group
         self._digest = hashlib.sha256(g.encode(
             group.name.encode(), key, b"".join(ct.to_bytes() for ct in inputs),
             b"".join(ct.to_bytes() for ct in outputs),
             proof if isinstance(proof, bytes) else b"", bound)).digest()
-        self._lock = threading.Lock()
-        self._error: CheatDetected | None = None
         self.done = isinstance(proof, bytes) and self._digest in SHUFFLES_CHECKED
-        self.queued = False  # for a caller: handed to a worker thread
-        self.where: int | None = None  # the message's place in the caller's record, if any
-
-    def __copy__(self) -> ShuffleCheck:
-        return self  # what it checks never changes: every copy of a deck shares its checks
-
-    def __deepcopy__(self, memo: dict[int, object]) -> ShuffleCheck:
-        return self
 
     def _verify(self) -> bool:
         sp.verify(*self._args, group=self._group)
         return True
 
-    def run(self) -> None:
-        """Check the proof (once); ``CheatDetected`` naming the author if it fails."""
-        with self._lock:
-            if not self.done:
-                try:  # another table's thread may have it (only a pass is remembered)
-                    SHUFFLES_CHECKED(self._digest, self._verify)
-                except sp.ShuffleProofError as e:
-                    self._error = CheatDetected(self.author, "shuffle", str(e))
-                self.done = True
-        _raise(self._error, self.where)
+    def _find(self) -> CheatDetected | None:
+        try:  # another table's thread may have it (only a pass is remembered)
+            SHUFFLES_CHECKED(self._digest, self._verify)
+        except sp.ShuffleProofError as e:
+            return CheatDetected(self.author, "shuffle", str(e))
+        return None
 
 
 #: a check a deck holds until it is run: a shuffle's or a shares message's
@@ -342,16 +343,22 @@ def check_beside(checks: Iterable[Check], worker: Worker = WORKER, now: bool = T
     worker.submit(checks, now)
 
 
-def seat_checks_beside(checks: Iterable[Check], shuffle_waited: bool, dealt: bool,
-                       worker: Worker = WORKER) -> None:
-    """A seat's checks of one deck beside its game: its shuffles' (``Worker.submit``; ``now``
-    if something waits on them: this seat's turn to shuffle, or the chain shuffled to its end);
-    the shares of cards in other hands once the deal under way is ``dealt`` (every share of it
-    in): checked in the deal, they would slow it where the seats share the machine's cores."""
-    checks = list(checks)
-    worker.submit([c for c in checks if isinstance(c, ShuffleCheck)], now=shuffle_waited)
-    if dealt:
-        worker.submit([c for c in checks if isinstance(c, ShareCheck)])
+def deck_checks_beside(deck: FairDeck, worker: Worker = WORKER) -> None:
+    """Hand the proofs ``deck`` took unchecked to ``worker`` (this process's, unless given) as
+    its peer's table does. An observer's (the host's), all at once. A seat's shuffles, at once
+    if something waits on them (its turn to shuffle, or the chain shuffled to its end), else as
+    ``Worker.submit(..., now=False)``; its shares of cards in other hands once the deal under way
+    has every share in: checked in the deal, they would slow it where the seats share the
+    machine's cores."""
+    checks = deck.unchecked
+    if deck.seat is None:
+        worker.submit(checks)
+        return
+    waited = not deck.shuffling or deck.next_shuffler == deck.seat
+    worker.submit([c for c in checks if isinstance(c, ShuffleCheck)], now=waited)
+    shares = [c for c in checks if isinstance(c, ShareCheck) and not (c.done or c.queued)]
+    if shares and all(not deck.missing_shares(h) for h in range(deck.handles)):
+        worker.submit(shares)
 
 
 def share_answers(on: bool) -> None:

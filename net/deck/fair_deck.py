@@ -472,10 +472,9 @@ class FairDeck:
             check = ShareCheck(author, step, self.group, self.keys.shares[author], handles,
                                [self._dealt[h].ciphertext.c1 for h in handles], shares,
                                msg.get("proof"), self._share_context(handles, author, context))
-            hidden_elsewhere = self.seat is not None and all(  # in other hands: tell it nothing
+            if defer and step == "deal" and self.seat is not None and all(  # in other hands:
                 self._dealt[h].holder not in (None, self.seat) and not self._dealt[h].public
-                for h in handles)  # until shown (and checked first)
-            if defer and step == "deal" and hidden_elsewhere:
+                for h in handles):  # they tell it nothing until shown (and checked first)
                 bad = point_error(author, step, self.group, handles, shares)
                 if bad is not None:
                     raise bad
@@ -494,7 +493,8 @@ class FairDeck:
 
     def _require(self, handles: Sequence[int]) -> None:
         """Check the shares of ``handles`` taken unchecked, before they are used."""
-        for check in [c for c in self._unchecked if set(getattr(c, "handles", ())) & set(handles)]:
+        wanted = set(handles)
+        for check in [c for c in self._unchecked if isinstance(c, ShareCheck) and wanted & set(c.handles)]:
             check.run()
             self._unchecked.remove(check)
 

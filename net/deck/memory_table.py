@@ -12,7 +12,7 @@ that peer's own machine would spend), for the benchmark.
 ``defer=True`` plays the messages as a seat's table does: each peer takes a shuffle, and the shares
 of cards dealt to other seats, once their points are checked (``FairDeck.receive(...,
 defer=True)``), and checks their proofs in that peer's worker thread
-(``net.deck.checks.seat_checks_beside``) while the next seat shuffles; every deck checks every proof of
+(``net.deck.checks.deck_checks_beside``) while the next seat shuffles; every deck checks every proof of
 its chain before the first deal, and the shares of a card before it is shown.
 """
 
@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import ParamSpec, TypeVar
 
 from net.deck import group as g
-from net.deck.checks import Worker, seat_checks_beside
+from net.deck.checks import Worker, deck_checks_beside
 from net.deck.cipher import CardTable
 from net.deck.fair_deck import Event, FairDeck
 from net.deck.keys import PublicKeys, key_message
@@ -96,9 +96,7 @@ class LocalTable:
             for e in self._timed(p.seat, receive, author, msg, context):
                 p.events.append((deck_id, e))
             if self.defer:  # checked beside the game, as a seat's table does
-                waited = not deck.shuffling or deck.next_shuffler == p.seat
-                dealt = all(not deck.missing_shares(h) for h in range(deck.handles))
-                seat_checks_beside(deck.unchecked, waited, dealt, self.workers[p.seat])
+                deck_checks_beside(deck, self.workers[p.seat])
         self.context = hashlib.sha256(context + repr((author, msg)).encode()).digest()
 
     def shuffle(self, deck_id: str) -> None:

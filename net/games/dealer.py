@@ -65,7 +65,7 @@ from typing import Generic
 
 from engine.core import UNKNOWN, A, C, GameAction, GameConfig, GameState, S
 from net.deck import group as g
-from net.deck.checks import ShareCheck, check_beside, seat_checks_beside, together
+from net.deck.checks import ShareCheck, deck_checks_beside, together
 from net.deck.cipher import CardTable
 from net.deck.fair_deck import CardOpened, DeckFault, FairDeck, pack_handles, unpack_handles
 from net.deck.keys import PublicKeys, key_message, read_key_message
@@ -327,12 +327,7 @@ class FairDealer(Generic[S, A, C]):
         if not self.beside:
             return
         for deck in self.decks.values():
-            if self.secret is None:
-                check_beside(deck.unchecked)
-                continue
-            dealt = all(not deck.missing_shares(h) for h in range(deck.handles))
-            seat_checks_beside(deck.unchecked, not deck.shuffling or deck.next_shuffler == self.me,
-                               dealt)
+            deck_checks_beside(deck)
 
     def raise_found(self) -> None:
         """Name the author of shares the worker thread found false (``CheatDetected``, at

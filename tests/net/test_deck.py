@@ -857,10 +857,11 @@ def test_checked_beside_the_game_every_card_is_dealt_once():
     assert len(cards) == len(set(cards)) == 12
 
 
-def _deal_with_a_bad_share(seats=4):
+def _deal_with_a_bad_share(seats=4, held_back=(0,)):
     """Seats shuffle (proofs taken unchecked) and each is dealt two cards; seat 2's shares for
     seat 0's cards fail their proof (a valid point, the wrong one). Every other message is
-    taken by every seat as its table takes it (``defer``); seat 2's bad one is given back."""
+    taken by every seat as its table takes it (``defer``), but seat 2's for the seats of
+    ``held_back``; seat 2's bad one is given back."""
     t = LocalTable(seats, rng=random.Random(11), defer=True)
     t.new_deck("d", TABLE, range(20))
     t.shuffle("d")
@@ -879,6 +880,7 @@ def _deal_with_a_bad_share(seats=4):
                 items = entries(msg)
                 items[1][1] = g.add(items[1][1], g.BASE)
                 bad = with_entries(msg, items)
+            if author == 2 and to in held_back:
                 continue
             for p in t.peers:
                 p.decks["d"].receive(author, msg, t.context, defer=True)
@@ -1091,3 +1093,24 @@ def test_attack_a_bad_proof_a_contended_worker_holds_is_named_before_any_card_is
         observer.deal(None)  # the caller checks them itself
     assert (e.value.seat, e.value.step) == (2, "shuffle")
     assert observer.handles == 0
+
+
+def test_attack_a_false_share_in_one_message_for_several_hands_is_refused_at_once_by_each_holder():
+    """A seat may still send the shares of several hands in one message (any grouping is
+    valid). Seat 2's one message for the cards of seats 0 and 1 holds a false share for seat
+    1's card: each seat with a card in it checks it whole, at once, and names seat 2; only seat
+    3, with no card in it, takes it unchecked, and names seat 2 before its next deal."""
+    t, _ = _deal_with_a_bad_share(held_back=(0, 1))
+    msg = t.peers[2].decks["d"].make_shares([0, 1, 2, 3], t.context)
+    items = entries(msg)
+    items[3][1] = g.add(items[3][1], g.BASE)  # seat 1's second card
+    bad = with_entries(msg, items)
+    for seat in (0, 1):
+        with pytest.raises(CheatDetected, match="fail their proof") as e:
+            t.peers[seat].decks["d"].receive(2, bad, t.context, defer=True)
+        assert (e.value.seat, e.value.step) == (2, "deal")
+    deck = t.peers[3].decks["d"]
+    deck.receive(2, bad, t.context, defer=True)
+    with pytest.raises(CheatDetected, match="fail their proof") as e:
+        deck.deal(3)
+    assert (e.value.seat, e.value.step) == (2, "deal")
