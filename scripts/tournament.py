@@ -17,7 +17,9 @@ such as ``hard``) with optional settings after colons: ``ismcts:think=0.3:rollou
 Every game's seed comes from the run's seed and the game's number (``engine.sim.game_seed``), so
 a run replays exactly when the bots are given iteration budgets instead of time. Games run on
 ``--workers`` processes (two by default). A shared win counts as a win for each winner. The
-interval is Wilson's score interval.
+interval is Wilson's score interval. With ``--log F`` every game is written to ``F`` as it ends;
+``--resume`` then takes the games ``F`` holds for the match (same seed, same line-up) and plays
+only the rest, so a long run that was stopped goes on where it stood.
 
     scripts/tournament.py medici --players 4 --games 200 --seed 1 \\
         --lineup ismcts:think=0.25,greedy,greedy,greedy
@@ -26,6 +28,7 @@ interval is Wilson's score interval.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import multiprocessing
@@ -113,11 +116,41 @@ def play_game(task: tuple[str, int, dict[str, Any], int, int, list[str], float |
     }
 
 
+def logged_games(args: argparse.Namespace, lineup: list[str]) -> dict[int, dict[str, Any]]:
+    """The games of this match that ``--log`` already holds (for ``--resume``).
+
+    A line counts when its game number is below ``--games``, its seed is the one this run gives
+    that game, and its seats are the line-up rotated as this run would rotate it. The game and its
+    options are not in older lines: resume a log only with the arguments that wrote it.
+    """
+    found: dict[int, dict[str, Any]] = {}
+    try:
+        with open(args.log) as f:
+            lines = f.readlines()
+    except FileNotFoundError:
+        return found
+    for line in lines:
+        try:
+            result = json.loads(line)
+            index = int(result["index"])
+        except (ValueError, KeyError, TypeError):
+            continue  # a line cut short when a run was stopped
+        shift = index % args.players
+        if (0 <= index < args.games and result.get("seed") == game_seed(args.seed, index)
+                and result.get("seats") == lineup[shift:] + lineup[:shift]):
+            found[index] = result
+    return found
+
+
 def run_match(args: argparse.Namespace, lineup: list[str], pool: Any) -> dict[str, Any]:
     options = parse_options(args.option)
+    logged = logged_games(args, lineup) if args.resume else {}
     tasks = [
-        (args.game, args.players, options, args.seed, i, lineup, args.think) for i in range(args.games)
+        (args.game, args.players, options, args.seed, i, lineup, args.think)
+        for i in range(args.games) if i not in logged
     ]
+    if logged:
+        print(f"  {len(logged)} games read back from {args.log}, {len(tasks)} to play", flush=True)
     wins: dict[str, float] = defaultdict(float)
     seat_games: dict[str, int] = defaultdict(int)
     #: per bot, games that a seat of it won (a line-up that seats a bot twice: its team's share)
@@ -125,8 +158,13 @@ def run_match(args: argparse.Namespace, lineup: list[str], pool: Any) -> dict[st
     cpu: dict[str, list[float]] = defaultdict(list)
     tally = Tally(get_game(args.game).report)
     start = time.time()
-    log = open(args.log, "a") if args.log else None  # noqa: SIM115
-    for done, result in enumerate(pool.imap_unordered(play_game, tasks), 1):
+    log = open(args.log, "a+") if args.log else None  # noqa: SIM115
+    if log and log.tell():
+        log.seek(log.tell() - 1)
+        if log.read(1) != "\n":
+            log.write("\n")  # a line cut short when a run was stopped stays apart from the next
+    played = pool.imap_unordered(play_game, tasks)
+    for done, result in enumerate(itertools.chain(logged.values(), played), 1):
         for seat, spec in enumerate(result["seats"]):
             seat_games[spec] += 1
             cpu[spec].extend(result["cpu"][seat])
@@ -135,7 +173,7 @@ def run_match(args: argparse.Namespace, lineup: list[str], pool: Any) -> dict[st
         for spec in {result["seats"][q] for q in result["winners"]}:
             team_wins[spec] += 1
         tally.add(result["seats"], result["turns"], result["end"], result["figures"])
-        if log:
+        if log and result["index"] not in logged:
             log.write(json.dumps(result) + "\n")
             log.flush()
         if args.progress and done % args.progress == 0:
@@ -149,7 +187,7 @@ def run_match(args: argparse.Namespace, lineup: list[str], pool: Any) -> dict[st
         log.close()
     return {"lineup": lineup, "wins": dict(wins), "seat_games": dict(seat_games),
             "team_wins": dict(team_wins), "games": args.games, "cpu": dict(cpu),
-            "seconds": time.time() - start, "tally": tally}
+            "seconds": time.time() - start, "tally": tally, "resumed": len(logged)}
 
 
 def describe(game: str, spec: str, think: float | None) -> str:
@@ -169,7 +207,8 @@ def describe(game: str, spec: str, think: float | None) -> str:
 def print_table(args: argparse.Namespace, match: dict[str, Any]) -> None:
     lineup = match["lineup"]
     print(f"\n{args.game}, {args.players} players, {args.games} games, seed {args.seed}, "
-          f"{args.workers} workers, {match['seconds'] / 60:.1f} min wall")
+          f"{args.workers} workers, {match['seconds'] / 60:.1f} min wall"
+          + (f" (the {match['games'] - match['resumed']} games this run played)" if match["resumed"] else ""))
     for spec in dict.fromkeys(lineup):
         print(f"  {describe(args.game, spec, args.think)}")
     print(f"| {'bot':<40} | seat-games | wins | win rate | 95% CI |")
@@ -226,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--option", action="append", default=[], help="a rules option, NAME or NAME=N")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--log", default="", help="append one JSON line per game to this file")
+    p.add_argument("--resume", action="store_true",
+                   help="take the games --log already holds for this match and play the rest")
     p.add_argument("--progress", type=int, default=0, help="print a line every N games")
     p.add_argument("--row", action="store_true", help="after each match, its README ladder row")
     args = p.parse_args(argv)
@@ -236,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
         lineups += [[a] + [b] * (args.players - 1) for a in kinds for b in kinds if a != b]
     if not lineups:
         p.error("give --lineup or --round-robin")
+    if args.resume and not args.log:
+        p.error("--resume reads the games of --log: give --log")
     for lu in lineups:
         if len(lu) != args.players:
             p.error(f"line-up {','.join(lu)} names {len(lu)} bots for {args.players} players")

@@ -49,6 +49,27 @@ def test_a_two_against_two_match_counts_the_games_each_side_won(tmp_path, capsys
         assert re.search(rf"{side}: CPU s a decision with a choice, over {timed}: median ", out)
 
 
+def test_a_stopped_match_resumes_from_its_log_and_plays_only_the_games_it_lacks(tmp_path, capsys):
+    log = tmp_path / "games.jsonl"
+    tournament = load("tournament")
+    args = ["medici", "--players", "4", "--games", "4", "--seed", "5", "--workers", "1",
+            "--lineup", "greedy,random,random,random", "--log", str(log), "--row"]
+    assert tournament.main(args) == 0
+    whole = capsys.readouterr().out.splitlines()[-1]
+    lines = log.read_text().splitlines()
+    # stopped after two games, the third cut short as it was written
+    log.write_text(lines[0] + "\n" + lines[1] + "\n" + lines[2][:30])
+    assert tournament.main([*args, "--resume"]) == 0
+    out = capsys.readouterr().out
+    assert "2 games read back from" in out and "2 to play" in out
+    assert out.splitlines()[-1] == whole  # the same row: the same games, seeded by their number
+    games = [json.loads(line) for line in log.read_text().splitlines()[:2] + log.read_text().splitlines()[3:]]
+    assert sorted(g["index"] for g in games) == [0, 1, 2, 3]
+    # a log of another seed is not this match's: nothing read back
+    assert tournament.main([*args[:6], "6", *args[7:], "--resume"]) == 0
+    assert "read back" not in capsys.readouterr().out
+
+
 @pytest.mark.long
 def test_a_levels_decisions_are_timed_in_its_own_games(capsys):
     bench = load("bench_search")
