@@ -19,23 +19,33 @@ Rules:
   generators and the key are multiplied once for all of them); if that holds, each is done;
   if not, nothing is decided, and each is checked on its own, in order, so the first bad one
   names its author as ``run`` would. A check another thread is running is left to it.
+* A seat sums the proofs of a round of a deck's shuffles (every seat once) as they come: its
+  ``FairDeck`` gives each ``ShuffleCheck`` it takes the round's ``Chain``, which adds each
+  proof's equations, with weights of its own, to one random linear combination
+  (``shuffle_proof.Sum``) as soon as the proof before it is in: the proof's own points
+  (commitments, chain, ``t`` values) are multiplied at once, a pile between two shuffles once
+  both proofs on it are in, the generators, the key and ``G`` when the round is whole. So the
+  round costs what its proofs checked together cost, and all but the last proof's share of it
+  is done while the round goes on. A round is whole when every shuffle but the seat's own is
+  summed; then the sum settles: if it holds, every check is done; if not, the checks are run on
+  their own, in order, and the first bad one keeps its error (``CheatDetected`` naming its
+  author). Nothing is done before the round is whole, so no card is dealt and no share made
+  before every proof of it holds. A caller that needs the answer before (``together``: a game
+  that ends in a round) gives the chain up, and its checks are run as any other. An observer
+  (the host, ``palazzo verify``) has no chain: it checks each proof on its own or together.
 * ``check_beside(checks)`` hands every check not yet done nor queued to this process's one
   worker thread (``WORKER``, made on first use; one for every table of the process, so a host's
-  bots share it), which runs everything queued since it last looked as ``run_all`` does: checks
-  that arrive while it is busy are checked together. Its thread runs ``BEHIND`` nice levels
-  below the game's where the system sets a priority per thread (Linux): what a seat waits on
-  (its own shuffle, its shares, the screen) goes first on a busy machine, and the checks that
-  queue meanwhile are checked together, for less. A worker whose last checks got less than
-  ``CONTENDED`` of a core (other programs, or the other seats of a table on one machine, want
-  the cores) is ``contended``: then a caller's ``now=False`` leaves the proofs of a chain still
-  being shuffled, which nothing waits on yet, to a later call (``deck_checks_beside``: when
-  this seat's turn to shuffle comes, or the chain is done), so that they are checked together,
-  for fewer multiplications; on a machine with a core to spare they are checked as they come,
-  for the earliest answer. A ``Worker`` of its own stands for another
-  machine's (the in-memory table gives one to each peer). A check that fails there keeps its
-  error for ``run``: the worker never raises, and a check it could not finish is run again by
-  the caller. ``where`` (set by a caller) is the place of the message in the caller's record,
-  named in the error instead of ``"shuffle"``.
+  bots share it), which takes everything queued since it last looked in one batch: checks of a
+  chain summed into it, the others run as ``run_all`` does (checks that arrive while it is busy
+  are checked together), those first, so that a chain of another table of this process finds
+  their answers. Its thread runs ``BEHIND`` nice levels below the game's where the system sets
+  a priority per thread (Linux): what a seat waits on (its own shuffle, its shares, the screen)
+  goes first on a busy machine. ``deck_checks_beside`` hands a deck's checks over as its peer's
+  table does. A ``Worker`` of its own stands for another machine's (the in-memory table gives
+  one to each peer). A check that fails there keeps its error for ``run``: the worker never
+  raises, and a check it could not finish is run again by the caller. ``where`` (set by a
+  caller) is the place of the message in the caller's record, named in the error instead of
+  ``"shuffle"``.
 * A ``ShareCheck`` holds one ``deck/shares`` message's equal-logs proof the same way
   (``share_error`` is its check, which ``FairDeck`` also makes at once): a seat's table takes
   the shares of cards dealt to *other* seats with their points checked and their proof checked
@@ -44,8 +54,8 @@ Rules:
   leaves share checks to ``run``.
 * ``SHUFFLES_CHECKED`` remembers the digests of the shuffles this process has seen pass, so that
   several tables in one process (a host and its bots) check each proof once: a table whose
-  thread asks while another table's thread checks the same shuffle waits for that answer. The digest covers
-  every input of the check. ``size = 0`` turns it off (a benchmark of every peer's own work).
+  thread asks while another table's thread checks the same shuffle waits for that answer, and a
+  chain does not sum a proof whose answer is there. The digest covers every input of the check. ``size = 0`` turns it off (a benchmark of every peer's own work).
 """
 
 from __future__ import annotations
@@ -55,7 +65,6 @@ import hashlib
 import os
 import sys
 import threading
-import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
@@ -160,13 +169,18 @@ class ShareCheck(_Check):
 
 
 class ShuffleCheck(_Check):
-    """The check of one shuffle's proof by ``author`` (see the module docstring)."""
+    """The check of one shuffle's proof by ``author`` (see the module docstring): the deck's
+    shuffle ``number``, and the ``Chain`` of its round when a seat takes it (``None``: an
+    observer's, checked on its own or with others, ``together``)."""
 
     def __init__(self, author: int, group: g.Group, key: bytes, inputs: Sequence[Ciphertext],
-                 outputs: Sequence[Ciphertext], proof: object, bound: bytes) -> None:
+                 outputs: Sequence[Ciphertext], proof: object, bound: bytes, number: int = 0,
+                 chain: Chain | None = None) -> None:
         super().__init__(author)
         self._args = (key, tuple(inputs), tuple(outputs), proof, bound)
         self._group = group
+        self.number = number
+        self.chain = chain
         self._digest = hashlib.sha256(g.encode(
             group.name.encode(), key, b"".join(ct.to_bytes() for ct in inputs),
             b"".join(ct.to_bytes() for ct in outputs),
@@ -184,20 +198,135 @@ class ShuffleCheck(_Check):
             return CheatDetected(self.author, "shuffle", str(e))
         return None
 
+    def _passed(self) -> None:
+        """Done: it held in its chain's sum (``Chain``)."""
+        with self._lock:
+            self.done = True
+        if SHUFFLES_CHECKED.size:
+            SHUFFLES_CHECKED.add(self._digest)
+
+
+class Chain:
+    """The shuffles of one round of a deck (every seat once, in seat order, from shuffle
+    ``first``) that a seat checks, summed as they come (``shuffle_proof.Sum``), so that the
+    round costs what its proofs checked together cost, and most of it is done before the round
+    ends (see the module docstring).
+
+    ``take(checks)`` sums each check handed to it, in the order of the chain, as soon as the one
+    before it is summed: its own points at once, a pile once both proofs on it are summed (or
+    the next is this seat's own, or none). When every shuffle but this seat's own is summed, the
+    sum is settled: if it holds, every check is done; if not, each is checked on its own, in
+    order, so that the first bad one names its author as ``run`` would. A check whose answer
+    another table of this process already has is not summed. ``settle()`` (a caller that needs
+    the answer) takes what it is given first and settles the chain if it is whole; if it is not
+    (the game ends in a round), it gives the chain up and its checks are run as any other.
+    Every method may be called from any thread."""
+
+    def __init__(self, group: g.Group, seats: int, first: int, own: int | None) -> None:
+        self.first, self.end, self.own = first, first + seats, own
+        self._sum = sp.Sum(group)
+        self._lock = threading.Lock()
+        self._next = first  # the next shuffle to sum
+        self._handed: dict[int, ShuffleCheck] = {}
+        self._summed: list[ShuffleCheck] = []
+        self._broken = False  # a proof that cannot be read: the sum cannot hold
+        self.settled = False
+        self.given_up = False
+
+    def __copy__(self) -> Chain:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Chain:
+        return self
+
+    def take(self, checks: Iterable[ShuffleCheck]) -> None:
+        """Sum every check handed over that comes next in the chain; settle a whole chain."""
+        with self._lock:
+            for check in checks:
+                if check.chain is self and not (self.settled or self.given_up):
+                    self._handed.setdefault(check.number, check)
+            self._advance()
+
+    def settle(self, checks: Iterable[ShuffleCheck] = ()) -> None:
+        """Take ``checks``, then settle the chain if it is whole, or give it up."""
+        self.take(checks)
+        with self._lock:
+            if not self.settled:
+                self.given_up = True
+
+    def _advance(self) -> None:
+        while not (self.settled or self.given_up) and self._next < self.end:
+            if self._next == self.own:
+                self._next += 1
+                continue
+            check = self._handed.pop(self._next, None)
+            if check is None:
+                return
+            self._add(check)
+            self._next += 1
+        if self._next == self.end and not (self.settled or self.given_up):
+            self._settle()
+
+    def _add(self, check: ShuffleCheck) -> None:
+        key, inputs, outputs, proof, bound = check._args
+        pile_before = [x for ct in inputs for x in (ct.c1, ct.c2)]
+        if check.done or check._digest in SHUFFLES_CHECKED:
+            check.done = True
+            self._sum.fold(pile_before)  # whole: nothing more comes on it
+            return
+        self._summed.append(check)
+        try:
+            claim = sp._read(key, inputs, outputs, proof, bound)
+        except sp.ShuffleProofError:
+            self._broken = True
+            return
+        self._sum.add(claim)
+        self._sum.fold(pile_before)  # the proof before it is summed, or is nobody's here
+        self._sum.fold_own(claim)
+        if check.number + 1 in (self.own, self.end):  # nobody here sums the pile after it
+            self._sum.fold([x for ct in outputs for x in (ct.c1, ct.c2)])
+
+    def _settle(self) -> None:
+        self.settled = True
+        if not self._broken and self._sum.holds():
+            for check in self._summed:
+                check._passed()
+            return
+        for check in self._summed:  # one of them is false: each on its own, to the first bad
+            try:
+                check.run()
+            except CheatDetected:
+                return
+
 
 #: a check a deck holds until it is run: a shuffle's or a shares message's
 Check = ShuffleCheck | ShareCheck
 
 
+def _chained(check: Check) -> bool:
+    """A shuffle's check that belongs to a chain: handed to it even when its answer is known
+    (the chain sums the others, and needs to know it is in)."""
+    return isinstance(check, ShuffleCheck) and check.chain is not None
+
+
 def together(checks: Iterable[Check]) -> None:
     """Check every one of ``checks`` not yet done (nor running in another thread) together, when
     there are two or more of one group: all are done if every proof holds; else nothing changes
-    (``run`` then names the bad one)."""
+    (``run`` then names the bad one). Checks of a ``Chain`` settle it first (``Chain.settle``)."""
+    checks = list(checks)
+    chains: dict[int, tuple[Chain, list[ShuffleCheck]]] = {}
+    for check in checks:
+        if isinstance(check, ShuffleCheck) and check.chain is not None:
+            chains.setdefault(id(check.chain), (check.chain, []))[1].append(check)
+    for chain, mine in chains.values():
+        chain.settle(mine)
     held: list[ShuffleCheck] = []
     try:
         for check in checks:
             if not isinstance(check, ShuffleCheck):
                 continue  # a share check: ``run``
+            if check.chain is not None and check.chain.settled:
+                continue  # done, or each already run on its own
             if check.done or not check._lock.acquire(blocking=False):
                 continue
             if check._digest in SHUFFLES_CHECKED:
@@ -224,11 +353,6 @@ def run_all(checks: Sequence[Check]) -> None:
         check.run()
 
 
-#: the share of a core below which a worker's checks count as contended (``Worker.contended``),
-#: and how long its thread's first look at the cores lasts (seconds)
-CONTENDED = 0.5
-PROBE = 0.003
-
 #: how much lower the worker thread's scheduling priority is than the game's (its nice value
 #: above the process's, where the system sets it per thread: Linux)
 BEHIND = 10
@@ -243,9 +367,10 @@ def _behind() -> None:
 
 
 class Worker:
-    """A thread that checks what it is handed: everything queued since it last looked, together
-    (``together``, then ``run`` for each), one batch after another while the queue holds any.
-    Made on first use; ``WORKER`` is this process's."""
+    """A thread that checks what it is handed: everything queued since it last looked, in one
+    batch (checks of a ``Chain`` summed into it; the others ``together``, then ``run`` for
+    each), one batch after another while the queue holds any. Made on first use; ``WORKER`` is
+    this process's."""
 
     def __init__(self, name: str = "palazzo-proofs") -> None:
         self.name = name
@@ -253,82 +378,65 @@ class Worker:
         self._lock = threading.Lock()
         self._queue: list[Check] = []  # handed over, not yet taken
         self._busy = False  # a batch is being checked (or about to be)
-        self._again = False  # something waits on the queue: take it after this batch
-        #: its last batch ran on less than ``CONTENDED`` of a core: the machine is short of them
-        self.contended = False
 
     def forget(self) -> None:
         """A child process has none of its parent's threads: it makes its own."""
         self._executor = None
         self._lock = threading.Lock()
         self._queue = []
-        self._busy = self._again = self.contended = False
+        self._busy = False
 
-    def submit(self, checks: Iterable[Check], now: bool = True) -> None:
-        """Queue every one of ``checks`` not yet done nor queued, and check the queue together
-        as soon as this thread is free. ``now=False`` (nothing waits on them yet): while it is
-        busy they wait for its next batch, and a contended worker keeps them queued until
-        something waits on the queue (a later ``now``), or the caller runs them itself (a
-        check not begun here is the caller's to run: ``together``, ``run``)."""
+    def submit(self, checks: Iterable[Check]) -> None:
+        """Queue every one of ``checks`` not yet done nor queued, and check the queue as soon as
+        this thread is free."""
         with self._lock:
-            fresh = [c for c in checks if not (c.done or c.queued)]
+            fresh = [c for c in checks if not c.queued and (not c.done or _chained(c))]
             for check in fresh:
                 check.queued = True
             self._queue += fresh
-            if not self._queue:
+            if not self._queue or self._busy:
                 return
-            if self._busy:
-                self._again = self._again or now
-            elif now or not self.contended:
-                if self._executor is None:
-                    self._executor = ThreadPoolExecutor(1, thread_name_prefix=self.name,
-                                                        initializer=self._start)
-                self._busy = True
-                self._executor.submit(self._run_queued, now)
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(1, thread_name_prefix=self.name,
+                                                    initializer=_behind)
+            self._busy = True
+            self._executor.submit(self._run_queued)
 
-    def _start(self) -> None:
-        """The thread's start: behind the game, and a first look at how busy the cores are
-        (``PROBE`` seconds of hashing), so that the first proofs are held on a busy machine."""
-        _behind()
-        if PROBE <= 0:
-            return
-        wall, cpu, digest = time.perf_counter(), time.thread_time(), b""
-        while time.perf_counter() - wall < PROBE:
-            digest = hashlib.sha256(digest).digest()
-        with self._lock:
-            self.contended = time.thread_time() - cpu < CONTENDED * (time.perf_counter() - wall)
-
-    def _run_queued(self, now: bool = True) -> None:
-        with self._lock:  # the first look found the cores busy: held unless something waits
-            if not now and not self._again and self.contended:
-                self._busy = False
-                return
+    def _run_queued(self) -> None:
         while True:
             with self._lock:
-                checks, self._queue, self._again = self._queue, [], False
-            wall, cpu = time.perf_counter(), time.thread_time()
+                checks, self._queue = self._queue, []
             try:
                 self._check(checks)
             finally:
-                wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
                 with self._lock:
-                    if wall > 0.005:
-                        self.contended = cpu < CONTENDED * wall
-                    go_on = bool(self._queue) and (self._again or not self.contended)
-                    self._busy = go_on
+                    self._busy = bool(self._queue)
+                    go_on = self._busy
             if not go_on:
                 return
 
     @staticmethod
     def _check(checks: Sequence[Check]) -> None:
-        try:
-            together(checks)
+        chained = [c for c in checks if isinstance(c, ShuffleCheck) and c.chain is not None
+                   and not c.chain.given_up]
+        others = [c for c in checks if c not in chained and not c.done]
+        try:  # first, so that a chain of another table of this process finds their answers
+            together(others)
         except Exception:  # each is run on its own below
             pass
-        for check in checks:
+        for check in others:
             try:
                 check.run()
             except Exception:  # kept in the check (or left for the caller to run again)
+                pass
+        chains: dict[int, tuple[Chain, list[ShuffleCheck]]] = {}
+        for check in chained:
+            assert check.chain is not None
+            chains.setdefault(id(check.chain), (check.chain, []))[1].append(check)
+        for chain, mine in chains.values():
+            try:
+                chain.take(mine)
+            except Exception:  # the caller settles it again, or gives it up
                 pass
 
 
@@ -337,25 +445,23 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=WORKER.forget)
 
 
-def check_beside(checks: Iterable[Check], worker: Worker = WORKER, now: bool = True) -> None:
+def check_beside(checks: Iterable[Check], worker: Worker = WORKER) -> None:
     """Check each of ``checks`` not yet done nor queued in ``worker`` (this process's, unless
-    given), in the order given (see the module docstring); ``now``: as ``Worker.submit``."""
-    worker.submit(checks, now)
+    given), in the order given (see the module docstring)."""
+    worker.submit(checks)
 
 
 def deck_checks_beside(deck: FairDeck, worker: Worker = WORKER) -> None:
     """Hand the proofs ``deck`` took unchecked to ``worker`` (this process's, unless given) as
-    its peer's table does. An observer's (the host's), all at once. A seat's shuffles, at once
-    if something waits on them (its turn to shuffle, or the chain shuffled to its end), else as
-    ``Worker.submit(..., now=False)``; its shares of cards in other hands once the deal under way
-    has every share in: checked in the deal, they would slow it where the seats share the
-    machine's cores."""
+    its peer's table does: every shuffle at once (a seat's are summed into their ``Chain`` as
+    they come), and a seat's shares of cards in other hands once the deal under way has every
+    share in: checked in the deal, they would slow it where the seats share the machine's
+    cores."""
     checks = deck.unchecked
     if deck.seat is None:
         worker.submit(checks)
         return
-    waited = not deck.shuffling or deck.next_shuffler == deck.seat
-    worker.submit([c for c in checks if isinstance(c, ShuffleCheck)], now=waited)
+    worker.submit([c for c in checks if isinstance(c, ShuffleCheck)])
     shares = [c for c in checks if isinstance(c, ShareCheck) and not (c.done or c.queued)]
     if shares and all(not deck.missing_shares(h) for h in range(deck.handles)):
         worker.submit(shares)

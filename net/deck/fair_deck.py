@@ -74,7 +74,7 @@ from net.deck import group as g
 from net.deck import proofs as dp
 from net.deck import shuffle_proof as sp
 from net.deck.checks import SHUFFLES_CHECKED as SHUFFLES_CHECKED
-from net.deck.checks import Check, ShareCheck, ShuffleCheck, point_error, run_all
+from net.deck.checks import Chain, Check, ShareCheck, ShuffleCheck, point_error, run_all
 from net.deck.events import CARD_BYTES, HANDLE_BYTES
 from net.deck.events import CardKnown as CardKnown
 from net.deck.events import CardOpened as CardOpened
@@ -149,6 +149,10 @@ class FairDeck:
         self._seen: dict[int, int] = {}  # card -> handle, for cards known here and in play
         self._returned: dict[dc.Ciphertext, _Dealt] = {}  # cards under the pile, not re-masked
         self._unchecked: list[Check] = []  # messages taken, their proofs not yet checked
+        self._round = 0  # the number of the first shuffle of this round (every seat once)
+        #: a seat's sum of the round's proofs it takes unchecked (``net.deck.checks.Chain``),
+        #: shared by every copy of this deck
+        self.chain: Chain | None = None
         self.log: list[Fields] = [
             {"op": "start", "deck": deck_id, "domain": table.domain, "size": table.size,
              "cards": list(cards)}
@@ -397,6 +401,7 @@ class FairDeck:
             del self._seen[c]
             self.pile.append(dc.public_mask(self.table.point(c), self.keys.joint, group=self.group))
         self._to_shuffle = list(range(self.keys.seats))
+        self._round = self.shuffles
 
     # -- receiving -------------------------------------------------------------------------
 
@@ -537,8 +542,14 @@ class FairDeck:
         out = [dc.Ciphertext(data[:32], data[32:]) for data in raw]
         if author == self.seat:
             return out
+        chain = None
+        if defer and self.seat is not None:
+            if self.chain is None or self.chain.first != self._round:
+                self.chain = Chain(self.group, self.keys.seats, self._round, self._round + self.seat)
+            chain = self.chain
         check = ShuffleCheck(author, self.group, self.keys.joint, self.pile, out, proof,
-                             self.shuffle_context(author, self.shuffles, context))
+                             self.shuffle_context(author, self.shuffles, context), self.shuffles,
+                             chain)
         if not defer:
             check.run()
             return out

@@ -51,7 +51,9 @@ which multiplies ``G`` and each chain point once for all of them; a proof that f
 checked again equation by equation, so the failure named is the same. ``verify_all`` takes the
 equations of several proofs so: a pile that is one shuffle's output and the next one's input, the
 generators ``h_i`` and ``h``, the key and ``G`` are multiplied once for all of them (a caller checks
-each proof on its own, in order, to name one that fails).
+each proof on its own, in order, to name one that fails). ``Sum`` is that combination built one
+proof at a time: a seat adds each proof of a round as it comes and multiplies the points no later
+proof shares at once (``fold``), the rest when the round is whole (``net.deck.checks.Chain``).
 
 Before those, ``format``: the proof's length, every scalar canonical (below ``L``), and every point
 of the proof and of the output a point of the subgroup. A point is checked once, where it is first
@@ -483,21 +485,40 @@ def _recompute(group: g.Group, key: bytes, inputs: Sequence[Ciphertext],
 
 
 def _holds(group: g.Group, claims: Sequence[_Claim]) -> bool:
-    """Whether every equation of every claim holds, as one random linear combination: each
-    equation (``t1``, ``t2``, ``t3``, ``t4,1``, ``t4,2``, every ``t-hat``) of each claim weighted by
-    its own scalar, fresh from the operating system and unknown to any prover, so that a false
-    equation passes with probability ``1/L``. Terms on one point are merged before it is
-    multiplied: ``G`` once (fixed-base) for everything, and each other point once, whatever its
-    roles (the generators, the key, a pile between two claims). Every point goes through
-    ``mul_checked``; one that is no point (or the identity) gives ``False``."""
-    L = g.L
-    terms: dict[bytes, int] = {}
-    base = 0
-
-    def put(k: int, point: bytes) -> None:
-        terms[point] = terms.get(point, 0) + k
-
+    """Whether every equation of every claim holds, as one random linear combination (``Sum``)."""
+    total = Sum(group)
     for cl in claims:
+        total.add(cl)
+    return total.holds()
+
+
+class Sum:
+    """Every equation of the claims added to it, as one random linear combination: each equation
+    (``t1``, ``t2``, ``t3``, ``t4,1``, ``t4,2``, every ``t-hat``) of each claim weighted by its own
+    scalar, fresh from the operating system and unknown to any prover, so that a false equation
+    passes with probability ``1/L``. Terms on one point are merged before it is multiplied: ``G``
+    once (fixed-base) for everything, and each other point once, whatever its roles (the
+    generators, the key, a pile between two claims), unless ``fold`` multiplied it earlier (the
+    sum is the same: a point's later terms are multiplied on their own). Every point goes
+    through ``mul_checked``; one that is no point (or the identity) makes ``holds`` false.
+
+    ``add`` then ``fold`` let a chain's proofs be summed as they come: a claim's own points
+    (its commitments, its chain, its ``t`` values) at once, a pile once both claims on it are in,
+    the generators, the key and ``G`` at the end (``holds``)."""
+
+    def __init__(self, group: g.Group) -> None:
+        self.group = group
+        self.terms: dict[bytes, int] = {}
+        self.base = 0
+        self.total = group.IDENTITY
+        self.ok = True
+
+    def _put(self, k: int, point: bytes) -> None:
+        self.terms[point] = self.terms.get(point, 0) + k
+
+    def add(self, cl: _Claim) -> None:
+        """Add every equation of ``cl``, each with weights of its own (nothing multiplied yet)."""
+        L, put, group = g.L, self._put, self.group
         p, u, c, n = cl.p, cl.u, cl.c, len(cl.inputs)
         s1, s2, s3, s4 = p.s
         w1, w2, w3, w4, w5 = (g.random_scalar() for _ in range(5))
@@ -505,7 +526,7 @@ def _holds(group: g.Group, claims: Sequence[_Claim]) -> bool:
         u_product = 1
         for uj in u:
             u_product = u_product * uj % L
-        base += w1 * s1 + w2 * s2 + w3 * s3 - w5 * s4 + sum(
+        self.base += w1 * s1 + w2 * s2 + w3 * s3 - w5 * s4 + sum(
             vi * sh for vi, sh in zip(v, p.s_hat, strict=True))
         for uj, cj in zip(u, p.commitments, strict=True):  # t1 and t3
             put(-c * (w1 + w3 * uj), cj)
@@ -527,11 +548,31 @@ def _holds(group: g.Group, claims: Sequence[_Claim]) -> bool:
             put(-k, t)
         for vi, t in zip(v, p.t_hat, strict=True):
             put(-vi, t)
-    base += terms.pop(group.BASE, 0)
-    total = group.base_mul(base % L)
-    try:
-        for point, k in terms.items():
-            total = group.add(total, group.mul_checked(k % L, point))
-    except g.InvalidPoint:
-        return False
-    return total == group.IDENTITY
+
+    def fold(self, points: Iterable[bytes]) -> None:
+        """Multiply the terms on ``points`` now (those with any) and add them to the sum."""
+        group, terms = self.group, self.terms
+        for point in points:
+            k = terms.pop(point, None)
+            if k is None or not self.ok:
+                continue
+            if point == group.BASE:
+                self.base += k
+                continue
+            try:
+                self.total = group.add(self.total, group.mul_checked(k % g.L, point))
+            except g.InvalidPoint:
+                self.ok = False
+
+    def fold_own(self, cl: _Claim) -> None:
+        """Multiply the points of ``cl`` that no other claim shares: its permutation commitments,
+        its commitment chain and its ``t`` values."""
+        self.fold([*cl.p.commitments, *cl.p.chain, *cl.p.t, *cl.p.t_hat])
+
+    def holds(self) -> bool:
+        """Whether the sum of every equation added is zero (everything left multiplied now)."""
+        self.fold(list(self.terms))
+        if not self.ok:
+            return False
+        total = self.group.add(self.total, self.group.base_mul(self.base % g.L))
+        return total == self.group.IDENTITY

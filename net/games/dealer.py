@@ -320,10 +320,9 @@ class FairDealer(Generic[S, A, C]):
             deck.require_checked()
 
     def check_beside(self) -> None:
-        """Hand every proof taken unchecked to the worker thread (``net.deck.checks``): at once
-        when something waits on it (the host's relay, this seat's turn to shuffle, a chain
-        shuffled to its end), else a contended worker keeps it for then, so that more are
-        checked together; the shares of cards in other hands once the deal is done."""
+        """Hand every proof taken unchecked to the worker thread (``net.deck.checks``): the
+        shuffles at once (a seat sums those of a round as they come, ``Chain``), the shares of
+        cards in other hands once the deal is done."""
         if not self.beside:
             return
         for deck in self.decks.values():

@@ -4,6 +4,7 @@ import copy
 import hashlib
 import json
 import random
+import time
 from pathlib import Path
 
 import msgpack
@@ -995,11 +996,9 @@ def test_a_proof_checked_in_a_worker_is_not_checked_again_before_the_deal(monkey
     from net.deck import fair_deck
 
     fair_deck.SHUFFLES_CHECKED.size, size = 0, fair_deck.SHUFFLES_CHECKED.size
-    calls = []  # the context of each proof checked, alone or with others
-    real, real_all = sp.verify, sp.verify_all
-    monkeypatch.setattr(sp, "verify", lambda *a, **kw: (calls.append(a[-1]), real(*a, **kw))[1])
-    monkeypatch.setattr(sp, "verify_all", lambda s, **kw: (
-        calls.extend(x[-1] for x in s), real_all(s, **kw))[1])
+    calls = []  # the context of each proof read to be checked: alone, with others, in a chain
+    real = sp._read
+    monkeypatch.setattr(sp, "_read", lambda *a: (calls.append(a[-1]), real(*a))[1])
     try:
         t = LocalTable(3, game_id=b"checked once", rng=random.Random(5), defer=True)
         t.new_deck("d", TABLE, range(9))
@@ -1048,51 +1047,102 @@ def _wait_done(checks, seconds=60.0):
     return all(c.done for c in checks)
 
 
-def test_a_contended_worker_keeps_proofs_nothing_waits_on_until_something_does(monkeypatch):
-    """A worker whose checks got less than half a core (the machine is short of cores) holds
-    the proofs handed to it while nothing waits on them, so that the chain's are checked
-    together later; when something waits (``now``), it checks everything it holds."""
+def _round_taken(seats=4, upto=None, tamper=None):
+    """A table whose seats take a round of shuffles with every proof left to their worker
+    threads (as a seat's table does), up to shuffle ``upto`` (all of them: ``None``)."""
+    t = LocalTable(seats, game_id=b"round", rng=random.Random(12), tamper=tamper, defer=True)
+    t.new_deck("d", TABLE, range(12))
+    lead = t.peers[0].decks["d"]
+    while lead.shuffling and (upto is None or lead.shuffles < upto):
+        seat = lead.next_shuffler
+        t.broadcast(seat, t.peers[seat].decks["d"].make_shuffle(t.context))
+    return t
+
+
+def _reads(monkeypatch):
+    """The contexts of the proofs read to be checked: alone, with others, or in a chain."""
+    calls = []
+    real = sp._read
+    monkeypatch.setattr(sp, "_read", lambda *a: (calls.append(a[-1]), real(*a))[1])
+    return calls
+
+
+def test_a_seat_sums_the_proofs_of_a_round_as_they_come_and_each_holds_once_the_round_is_whole(
+        monkeypatch):
+    """Each proof is summed by the seat's worker as it comes (the seat shuffles meanwhile);
+    none is done before the round is whole, every one once it is, without the caller checking
+    any again, and the deal goes on."""
+    reads = _reads(monkeypatch)
+    t = _round_taken(upto=2)  # seats 0 and 1 have shuffled
+    deck = t.peers[2].decks["d"]
+    held = deck.unchecked
+    assert len(held) == 2 and deck.chain is not None
+    end = time.monotonic() + 60
+    while len(deck.chain._summed) < 2 and time.monotonic() < end:  # summed as they came
+        time.sleep(0.01)
+    assert deck.chain._summed == held and not any(c.done for c in held)  # the round goes on
+    t.shuffle("d")
+    assert _wait_done(deck.unchecked)
+    for p in t.peers:
+        assert _wait_done(p.decks["d"].unchecked)
+    reads.clear()
+    t.deal("d", 2, count=3)
+    assert reads == []  # nothing checked again before the deal
+    assert len(known(t, 2)) == 3
+
+
+def test_attack_a_bad_proof_early_in_a_round_summed_as_it_came_is_named_before_any_card_is_dealt():
+    """Seat 0's proof is false: every other seat sums it as it comes and shuffles on; once the
+    round is whole the sum fails, the proofs are checked on their own in order, and seat 0 is
+    named before any card is dealt, each time the seat is asked."""
+    t = _round_taken(tamper=_wrong_proof(0))
+    for seat in (1, 2, 3):
+        deck = t.peers[seat].decks["d"]
+        assert _wait_done(deck.unchecked[:1])  # the worker found it (its error kept)
+        with pytest.raises(CheatDetected, match="t-hat|t[1-4]") as e:
+            deck.deal(seat)
+        assert (e.value.seat, e.value.step) == (0, "shuffle")
+        assert deck.handles == 0
+        with pytest.raises(CheatDetected) as again:
+            deck.require_checked()
+        assert (again.value.seat, again.value.step) == (0, "shuffle")
+
+
+def test_a_round_cut_short_is_given_up_and_its_proofs_checked_on_their_own():
+    """The game ends in a round (a seat left): what was taken is checked before the end, each
+    proof on its own or together, and a false one among them is named."""
+    t = _round_taken(upto=2)
+    deck = t.peers[3].decks["d"]
+    deck.require_checked()
+    assert deck.chain is not None and deck.chain.given_up and deck.unchecked == []
+    bad = _round_taken(upto=2, tamper=_wrong_proof(1))
+    with pytest.raises(CheatDetected) as e:
+        bad.peers[3].decks["d"].require_checked()
+    assert (e.value.seat, e.value.step) == (1, "shuffle")
+
+
+def test_a_proof_another_table_of_the_process_passed_is_not_summed_again(monkeypatch):
+    """A host and its bots in one process: a seat's round takes the answer of a proof the
+    host's table already checked, and sums only the others."""
     from net.deck import checks
 
-    monkeypatch.setattr(checks, "PROBE", 0)  # no first look: this test says how busy it is
-    observer = _chain_taken_unchecked()
-    worker = Worker("held")
-    worker.contended = True
-    first, rest = observer.unchecked[:2], observer.unchecked[2:]
-    check_beside(first, worker, now=False)
-    check_beside(rest[:1], worker, now=False)
-    import time
-
-    time.sleep(0.3)
-    assert not any(c.done for c in observer.unchecked)  # held: nothing waits on them yet
-    check_beside(rest, worker, now=True)  # this seat's turn to shuffle: all of them, together
-    assert _wait_done(observer.unchecked)
-    observer.deal(None)  # checked: the deal goes on without checking again
-
-
-def test_a_worker_with_a_core_to_spare_checks_proofs_as_they_come(monkeypatch):
-    from net.deck import checks
-
-    monkeypatch.setattr(checks, "PROBE", 0)
-    observer = _chain_taken_unchecked()
-    worker = Worker("spare")
-    assert not worker.contended
-    check_beside(observer.unchecked[:1], worker, now=False)
-    assert _wait_done(observer.unchecked[:1])
-
-
-def test_attack_a_bad_proof_a_contended_worker_holds_is_named_before_any_card_is_dealt(monkeypatch):
-    from net.deck import checks
-
-    monkeypatch.setattr(checks, "PROBE", 0)
-    observer = _chain_taken_unchecked(tamper=_wrong_proof(2))
-    worker = Worker("held bad")
-    worker.contended = True
-    check_beside(observer.unchecked, worker, now=False)  # held, never begun
-    with pytest.raises(CheatDetected, match="t-hat|t[1-4]") as e:
-        observer.deal(None)  # the caller checks them itself
-    assert (e.value.seat, e.value.step) == (2, "shuffle")
-    assert observer.handles == 0
+    monkeypatch.setattr(checks.SHUFFLES_CHECKED, "size", 0)  # the round played elsewhere
+    t = LocalTable(4, game_id=b"memo", rng=random.Random(3))
+    sent, real = [], t.broadcast
+    monkeypatch.setattr(t, "broadcast", lambda a, m: (sent.append((a, m, t.context)), real(a, m)))
+    t.new_deck("d", TABLE, range(12))
+    t.shuffle("d")
+    monkeypatch.setattr(checks.SHUFFLES_CHECKED, "size", 256)
+    host = FairDeck(t.keys, "d", TABLE, range(12))
+    host.receive(*sent[0])  # the host's table checks seat 0's shuffle at once
+    reads = _reads(monkeypatch)
+    bot = FairDeck(t.keys, "d", TABLE, range(12), 3, t.peers[3].secret)
+    for author, msg, context in sent:
+        bot.receive(author, msg, context, defer=True)
+    assert bot.unchecked[0].done  # its answer was there when the bot's table took it
+    check_beside(bot.unchecked, Worker("bot"))
+    assert _wait_done(bot.unchecked)  # the round settles without it
+    assert len(reads) == 2  # seats 1 and 2: seat 0's answer was the host's
 
 
 def test_attack_a_false_share_in_one_message_for_several_hands_is_refused_at_once_by_each_holder():

@@ -527,3 +527,55 @@ def test_proofs_checked_together_refuse_a_malformed_proof_without_raising():
     statements = chain_of_shuffles()
     for proof in (None, b"", statements[0][3][:-1], "x"):
         assert not sp.verify_all([*statements[:1], (*statements[1][:3], proof, statements[1][4])])
+
+
+def summed_as_they_come(statements):
+    """The chain's proofs summed one by one as a seat's worker sums them (``checks.Chain``):
+    each proof's own points at once, a pile once both proofs on it are in, the rest at the end."""
+    total = sp.Sum(g.RISTRETTO255)
+    for k, statement in enumerate(statements):
+        claim = sp._read(*statement)
+        total.add(claim)
+        total.fold([x for ct in claim.inputs for x in (ct.c1, ct.c2)])
+        total.fold_own(claim)
+        if k == len(statements) - 1:
+            total.fold([x for ct in claim.outputs for x in (ct.c1, ct.c2)])
+    return total.holds()
+
+
+def test_a_chain_summed_as_its_proofs_come_holds_for_the_multiplications_of_one_check(monkeypatch):
+    """Summed as they come, the proofs of a chain hold, and each point is multiplied once, as
+    when they are checked together."""
+    statements = chain_of_shuffles()
+    counted = []
+    real = g.RISTRETTO255.mul_checked
+    monkeypatch.setattr(g.RISTRETTO255, "mul_checked", lambda k, p: (counted.append(p), real(k, p))[1])
+    assert sp.verify_all(statements)
+    together = len(counted)
+    counted.clear()
+    assert summed_as_they_come(statements)
+    assert len(counted) == together and len(set(counted)) == together
+
+
+@pytest.mark.parametrize("bad", range(3))
+@pytest.mark.parametrize("field, i", TAMPERED[::2])
+def test_one_false_proof_in_a_chain_summed_as_it_comes_fails_the_sum(bad, field, i):
+    statements = chain_of_shuffles()
+    key, inputs, outputs, proof, context = statements[bad]
+    at = offset(field, i)
+    if field in ("s", "shat", "s'"):
+        item = ((int.from_bytes(proof[at:at + 32], "little") + 1) % g.L).to_bytes(32, "little")
+    else:
+        item = g.add(proof[at:at + 32], g.BASE)
+    statements[bad] = (key, inputs, outputs, put(proof, at, item), context)
+    assert not summed_as_they_come(statements)
+
+
+@pytest.mark.parametrize("bad, words", BAD_POINTS)
+def test_a_pile_point_that_is_no_point_fails_a_chain_summed_as_it_comes(bad, words):
+    statements = chain_of_shuffles()
+    key, inputs, outputs, proof, context = statements[1]
+    outputs = [dc.Ciphertext(outputs[0].c1, bad), *outputs[1:]]
+    statements[1] = (key, inputs, outputs, proof, context)
+    statements[2] = (statements[2][0], outputs, *statements[2][2:])
+    assert not summed_as_they_come(statements)
