@@ -270,11 +270,14 @@ class Chain:
     def _add(self, check: ShuffleCheck) -> None:
         key, inputs, outputs, proof, bound = check._args
         pile_before = [x for ct in inputs for x in (ct.c1, ct.c2)]
-        if check.done or check._digest in SHUFFLES_CHECKED:
-            check.done = True
+        if check._error is None and (check.done or check._digest in SHUFFLES_CHECKED):
+            check.done = True  # it held (here, or at another table of this process)
             self._sum.fold(pile_before)  # whole: nothing more comes on it
             return
         self._summed.append(check)
+        if check.done:  # already found false: named when the chain settles
+            self._broken = True
+            return
         try:
             claim = sp._read(key, inputs, outputs, proof, bound)
         except sp.ShuffleProofError:
