@@ -133,8 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", nargs="?", default="medici", help="medici or condottiere")
     play.add_argument("--players", type=_positive, default=None,
                       help="how many seats at the table (default: 4, or the most the game takes)")
-    play.add_argument("--bots", default="", help="the opponents' levels (easy, normal, hard; "
-                      "in Condottiere also expert), one for all or one per seat, comma-separated")
+    play.add_argument("--bots", default="", help="the opponents' levels (easy, normal, hard, "
+                      "expert), one for all or one per seat, comma-separated")
     play.add_argument("--seed", type=_int, default=None,
                       help="the seed of the shuffle: the same seed deals the same game")
     play.add_argument("--option", action="append", default=[], help="a rules option, NAME or NAME=N")

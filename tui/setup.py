@@ -23,8 +23,7 @@ ADAPTERS = {"medici": "tui.medici.adapter", "condottiere": "tui.condottiere.adap
 
 
 def player_levels(game: str) -> list[str]:
-    """The levels offered to players on the forms (easy, normal, hard, and Condottiere's
-    expert); the bot kinds behind them (greedy, ismcts, ...) stay names for the command line."""
+    """The levels offered to players on the forms (easy, normal, hard, expert); the bot kinds behind them (greedy, ismcts, ...) stay names for the command line."""
     return get_game(game).level_names()
 
 

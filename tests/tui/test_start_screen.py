@@ -58,12 +58,12 @@ async def test_every_choice_reaches_the_table(ui):
         assert table.client._local.config.players == 3
 
 
-async def test_the_levels_offered_are_easy_normal_hard_and_condottieres_expert(ui):
+async def test_the_levels_offered_are_easy_normal_hard_and_expert(ui):
     app = PalazzoApp(GameSetup(pace=0))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         for select in app.screen.query(".bot"):
-            assert [v for _, v in select._options] == ["easy", "normal", "hard"]
+            assert [v for _, v in select._options] == ["easy", "normal", "hard", "expert"]
         assert "ismcts" not in ui.text(app)
         app.screen.query_one("#game").focus()
         await pilot.press("down", "enter")  # Condottiere

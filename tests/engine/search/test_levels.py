@@ -15,7 +15,7 @@ from engine.search.ismcts import Budget, Search
 
 from .positions import game_position
 
-LEVELS = {"medici": ["easy", "normal", "hard"], "condottiere": ["easy", "normal", "hard", "expert"]}
+LEVELS = {game: ["easy", "normal", "hard", "expert"] for game in ("medici", "condottiere")}
 
 
 @pytest.mark.parametrize("game", ["medici", "condottiere"])
@@ -32,11 +32,13 @@ def test_the_levels_grow_and_hard_thinks_at_most_a_second(game):
     assert bots["hard"].budget.cap <= 1.0
 
 
-def test_condottiere_expert_is_hard_with_four_times_the_thought_and_at_most_two_seconds():
-    entry = get_game("condottiere")
+@pytest.mark.parametrize("game", ["medici", "condottiere"])
+def test_expert_is_hard_with_four_times_the_thought_and_at_most_two_seconds(game):
+    entry = get_game(game)
     hard, expert = (entry.make_bot(lv, random.Random(0)) for lv in ("hard", "expert"))
     assert expert.budget.iterations == 4 * hard.budget.iterations
     assert expert.budget.cap is not None and expert.budget.cap <= 1.9  # a last iteration's room
+    assert entry.levels["expert"][1].get("setup") == entry.levels["hard"][1].get("setup")
 
 
 @pytest.mark.parametrize("game", ["medici", "condottiere"])
