@@ -474,11 +474,9 @@ TAMPERED = [("s", 1), ("s", 3), ("s", 4), ("shat", 1), ("shat", N), ("s'", 2), (
             ("chat", N), ("t", 2), ("t", 5), ("that", 3)]
 
 
-@pytest.mark.parametrize("bad", range(3))
-@pytest.mark.parametrize("field, i", TAMPERED)
-def test_one_false_proof_among_proofs_checked_together_fails_them_all(bad, field, i):
-    """A proof with one response or one commitment changed, first, in the middle or last of
-    the chain: the proofs checked together do not hold, and checked alone only that one fails."""
+def chain_with_a_false_proof(bad, field, i):
+    """``chain_of_shuffles`` with one response (plus one) or one commitment (plus ``G``) of
+    proof ``bad`` changed."""
     statements = chain_of_shuffles()
     key, inputs, outputs, proof, context = statements[bad]
     at = offset(field, i)
@@ -487,6 +485,15 @@ def test_one_false_proof_among_proofs_checked_together_fails_them_all(bad, field
     else:
         item = g.add(proof[at:at + 32], g.BASE)
     statements[bad] = (key, inputs, outputs, put(proof, at, item), context)
+    return statements
+
+
+@pytest.mark.parametrize("bad", range(3))
+@pytest.mark.parametrize("field, i", TAMPERED)
+def test_one_false_proof_among_proofs_checked_together_fails_them_all(bad, field, i):
+    """A proof with one response or one commitment changed, first, in the middle or last of
+    the chain: the proofs checked together do not hold, and checked alone only that one fails."""
+    statements = chain_with_a_false_proof(bad, field, i)
     assert not sp.verify_all(statements)
     for k, statement in enumerate(statements):
         if k == bad:
@@ -560,14 +567,7 @@ def test_a_chain_summed_as_its_proofs_come_holds_for_the_multiplications_of_one_
 @pytest.mark.parametrize("bad", range(3))
 @pytest.mark.parametrize("field, i", TAMPERED[::2])
 def test_one_false_proof_in_a_chain_summed_as_it_comes_fails_the_sum(bad, field, i):
-    statements = chain_of_shuffles()
-    key, inputs, outputs, proof, context = statements[bad]
-    at = offset(field, i)
-    if field in ("s", "shat", "s'"):
-        item = ((int.from_bytes(proof[at:at + 32], "little") + 1) % g.L).to_bytes(32, "little")
-    else:
-        item = g.add(proof[at:at + 32], g.BASE)
-    statements[bad] = (key, inputs, outputs, put(proof, at, item), context)
+    statements = chain_with_a_false_proof(bad, field, i)
     assert not summed_as_they_come(statements)
 
 
