@@ -46,8 +46,8 @@ it) to every peer's ``receive``; a peer's own messages go through ``receive`` to
 5. **Moves without messages**, in lockstep: ``return_to_bottom(handle)`` puts a held card,
    unopened, at the bottom of the pile (Medici's plan for the future); ``reshuffle(cards)`` adds
    opened cards back face up and starts a new round of shuffles by every seat (Condottiere).
-6. **The log.** ``log`` records every move and message in order; ``replay`` applies it again
-   (a peer that rebuilds its deck).
+6. **The log.** ``log`` records every move and message in order; ``net.deck.deck_log.replay``
+   applies it again (an observer that rebuilds a deck from a record).
 7. **Clones.** ``clone`` is an independent deck to check a message on (``FairDealer.fork``);
    the records of the cards dealt are shared copy on write (``_mutable``).
 
@@ -149,10 +149,7 @@ class FairDeck:
         self._seen: dict[int, int] = {}  # card -> handle, for cards known here and in play
         self._returned: dict[dc.Ciphertext, _Dealt] = {}  # cards under the pile, not re-masked
         self._unchecked: list[Check] = []  # messages taken, their proofs not yet checked
-        self._round = 0  # the number of the first shuffle of this round (every seat once)
-        #: a seat's sum of the round's proofs it takes unchecked (``net.deck.checks.Chain``),
-        #: shared by every copy of this deck
-        self.chain: Chain | None = None
+        self.chain: Chain | None = None  # a seat's sum of a round's proofs, shared by copies
         self.log: list[Fields] = [
             {"op": "start", "deck": deck_id, "domain": table.domain, "size": table.size,
              "cards": list(cards)}
@@ -401,7 +398,6 @@ class FairDeck:
             del self._seen[c]
             self.pile.append(dc.public_mask(self.table.point(c), self.keys.joint, group=self.group))
         self._to_shuffle = list(range(self.keys.seats))
-        self._round = self.shuffles
 
     # -- receiving -------------------------------------------------------------------------
 
@@ -542,14 +538,12 @@ class FairDeck:
         out = [dc.Ciphertext(data[:32], data[32:]) for data in raw]
         if author == self.seat:
             return out
-        chain = None
-        if defer and self.seat is not None:
-            if self.chain is None or self.chain.first != self._round:
-                self.chain = Chain(self.group, self.keys.seats, self._round, self._round + self.seat)
-            chain = self.chain
+        first = self.shuffles - author  # of this round: every seat shuffles once, in seat order
+        if defer and self.seat is not None and (self.chain is None or self.chain.first != first):
+            self.chain = Chain(self.group, self.keys.seats, first, first + self.seat)
         check = ShuffleCheck(author, self.group, self.keys.joint, self.pile, out, proof,
                              self.shuffle_context(author, self.shuffles, context), self.shuffles,
-                             chain)
+                             self.chain if defer and self.seat is not None else None)
         if not defer:
             check.run()
             return out
@@ -579,30 +573,3 @@ class FairDeck:
             SHARE_CONTEXT_TAG, self.keys.game_id, self.deck_id.encode(), seat.to_bytes(2, "big"),
             b"".join(h.to_bytes(8, "big") for h in handles), context,
         )
-
-    def replay(self, entry: Mapping[str, Value]) -> list[Event]:
-        """Apply one ``log`` entry (an observer rebuilding the deck from a record)."""
-        op = entry.get("op")
-        if op == "msg":
-            author, msg, context = entry["author"], entry["msg"], entry["context"]
-            if type(author) is not int or type(msg) is not dict or type(context) is not bytes:
-                raise ValueError("a log entry of a message is {author, msg, context}")
-            return self.receive(author, msg, context)
-        if op == "deal":
-            to = entry["to"]
-            if to is not None and type(to) is not int:
-                raise ValueError("a log entry of a deal names a seat or none")
-            self.deal(to)
-        elif op == "bottom":
-            handle = entry["handle"]
-            if type(handle) is not int:
-                raise ValueError("a log entry of a card put under names its handle")
-            self.return_to_bottom(handle)
-        elif op == "reshuffle":
-            cards = entry["cards"]
-            if type(cards) is not list or any(type(c) is not int for c in cards):
-                raise ValueError("a log entry of a reshuffle lists its cards")
-            self.reshuffle([c for c in cards if type(c) is int])
-        else:
-            raise ValueError(f"unknown log entry {op!r}")
-        return []

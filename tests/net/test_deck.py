@@ -16,6 +16,7 @@ from net.deck import cipher as dc
 from net.deck import group as g
 from net.deck import shuffle_proof as sp
 from net.deck.checks import ShareCheck, Worker, check_beside
+from net.deck.deck_log import replay
 from net.deck.fair_deck import (
     SHUFFLE_CONTEXT_TAG,
     CardKnown,
@@ -127,13 +128,13 @@ def test_an_observer_learns_only_opened_cards():
     t = table(seats=2, cards=6)
     watcher = FairDeck(t.keys, "d", TABLE, range(6))
     for entry in t.peers[0].decks["d"].log[1:]:
-        watcher.replay(entry)
+        replay(watcher, entry)
     handles = t.deal("d", 1, 2)
     for entry in t.peers[0].decks["d"].log[-3:]:
-        watcher.replay(entry)
+        replay(watcher, entry)
     assert [watcher.card(h) for h in handles] == [None, None]
     t.open("d", handles[0])
-    events = watcher.replay(t.peers[0].decks["d"].log[-1])
+    events = replay(watcher, t.peers[0].decks["d"].log[-1])
     assert events == [CardOpened(handles[0], known(t, 1)[handles[0]], 1)]
 
 
@@ -163,7 +164,7 @@ def test_a_relay_sees_no_card_before_it_is_opened():
     assert not any(c in points for msg in sent for c in chunks(msg))
     watcher = FairDeck(t.keys, "d", TABLE, range(12))
     for entry in t.peers[0].decks["d"].log[1:]:
-        watcher.replay(entry)
+        replay(watcher, entry)
     assert all(watcher.card(h) is None for hs in dealt.values() for h in hs)
 
 
@@ -767,7 +768,7 @@ def test_a_peer_rebuilds_its_deck_from_the_log_alone():
     t.open("d", hands[1][0])
     old = t.peers[1].decks["d"]
     new = FairDeck(t.keys, "d", TABLE, range(9), 1, t.peers[1].secret)
-    events = [e for entry in old.log[1:] for e in new.replay(entry)]
+    events = [e for entry in old.log[1:] for e in replay(new, entry)]
     assert {e.handle: e.card for e in events if isinstance(e, CardKnown)} == known(t, 1)
     assert new.pile == old.pile and new.shuffles == old.shuffles
     assert [new.card(h) for h in range(6)] == [old.card(h) for h in range(6)]

@@ -3,6 +3,7 @@ their boundary, and the clear error for anything else."""
 
 import pytest
 
+from net.deck.deck_log import replay
 from net.deck.fair_deck import FairDeck
 from net.session.machines.conversation import typed
 from net.wire.errors import RemoteProtocolError
@@ -37,9 +38,9 @@ def test_a_deck_log_entry_of_another_shape_is_refused_with_a_clear_error():
     watcher = FairDeck(t.keys, "d", TABLE, range(6))
     msg = t.peers[0].decks["d"].log[1]
     with pytest.raises(ValueError, match="a log entry of a message is"):
-        watcher.replay({**msg, "author": "seat 0"})
+        replay(watcher, {**msg, "author": "seat 0"})
     with pytest.raises(ValueError, match="a log entry of a deal names a seat"):
-        watcher.replay({"op": "deal", "to": "everyone"})
+        replay(watcher, {"op": "deal", "to": "everyone"})
     with pytest.raises(ValueError, match="a log entry of a reshuffle lists its cards"):
-        watcher.replay({"op": "reshuffle", "cards": [1, "two"]})
-    assert watcher.replay(msg) is not None  # the well-formed entry is still taken
+        replay(watcher, {"op": "reshuffle", "cards": [1, "two"]})
+    assert replay(watcher, msg) is not None  # the well-formed entry is still taken
