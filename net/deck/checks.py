@@ -55,7 +55,8 @@ Rules:
 * ``SHUFFLES_CHECKED`` remembers the digests of the shuffles this process has seen pass, so that
   several tables in one process (a host and its bots) check each proof once: a table whose
   thread asks while another table's thread checks the same shuffle waits for that answer, and a
-  chain does not sum a proof whose answer is there. The digest covers every input of the check. ``size = 0`` turns it off (a benchmark of every peer's own work).
+  chain does not sum a proof whose answer is there. The digest covers every input of the check.
+  ``size = 0`` turns it off (a benchmark of every peer's own work).
 """
 
 from __future__ import annotations
