@@ -313,16 +313,21 @@ def _chained(check: Check) -> bool:
     return isinstance(check, ShuffleCheck) and check.chain is not None
 
 
+def _by_chain(checks: Iterable[Check]) -> list[tuple[Chain, list[ShuffleCheck]]]:
+    """The chained ones of ``checks`` by their chain, each in the order given."""
+    chains: dict[int, tuple[Chain, list[ShuffleCheck]]] = {}
+    for check in checks:
+        if isinstance(check, ShuffleCheck) and check.chain is not None:
+            chains.setdefault(id(check.chain), (check.chain, []))[1].append(check)
+    return list(chains.values())
+
+
 def together(checks: Iterable[Check]) -> None:
     """Check every one of ``checks`` not yet done (nor running in another thread) together, when
     there are two or more of one group: all are done if every proof holds; else nothing changes
     (``run`` then names the bad one). Checks of a ``Chain`` settle it first (``Chain.settle``)."""
     checks = list(checks)
-    chains: dict[int, tuple[Chain, list[ShuffleCheck]]] = {}
-    for check in checks:
-        if isinstance(check, ShuffleCheck) and check.chain is not None:
-            chains.setdefault(id(check.chain), (check.chain, []))[1].append(check)
-    for chain, mine in chains.values():
+    for chain, mine in _by_chain(checks):
         chain.settle(mine)
     held: list[ShuffleCheck] = []
     try:
@@ -421,9 +426,9 @@ class Worker:
 
     @staticmethod
     def _check(checks: Sequence[Check]) -> None:
-        chained = [c for c in checks if isinstance(c, ShuffleCheck) and c.chain is not None
-                   and not c.chain.given_up]
-        others = [c for c in checks if c not in chained and not c.done]
+        summed = [c for c in checks if isinstance(c, ShuffleCheck) and c.chain is not None
+                  and not c.chain.given_up]
+        others = [c for c in checks if c not in summed and not c.done]
         try:  # first, so that a chain of another table of this process finds their answers
             together(others)
         except Exception:  # each is run on its own below
@@ -433,11 +438,7 @@ class Worker:
                 check.run()
             except Exception:  # kept in the check (or left for the caller to run again)
                 pass
-        chains: dict[int, tuple[Chain, list[ShuffleCheck]]] = {}
-        for check in chained:
-            assert check.chain is not None
-            chains.setdefault(id(check.chain), (check.chain, []))[1].append(check)
-        for chain, mine in chains.values():
+        for chain, mine in _by_chain(summed):
             try:
                 chain.take(mine)
             except Exception:  # the caller settles it again, or gives it up

@@ -538,12 +538,15 @@ class FairDeck:
         out = [dc.Ciphertext(data[:32], data[32:]) for data in raw]
         if author == self.seat:
             return out
-        first = self.shuffles - author  # of this round: every seat shuffles once, in seat order
-        if defer and self.seat is not None and (self.chain is None or self.chain.first != first):
-            self.chain = Chain(self.group, self.keys.seats, first, first + self.seat)
+        chain = None
+        if defer and self.seat is not None:  # a seat sums the round's proofs as they come
+            first = self.shuffles - author  # every seat shuffles once a round, in seat order
+            if self.chain is None or self.chain.first != first:
+                self.chain = Chain(self.group, self.keys.seats, first, first + self.seat)
+            chain = self.chain
         check = ShuffleCheck(author, self.group, self.keys.joint, self.pile, out, proof,
                              self.shuffle_context(author, self.shuffles, context), self.shuffles,
-                             self.chain if defer and self.seat is not None else None)
+                             chain)
         if not defer:
             check.run()
             return out

@@ -997,9 +997,7 @@ def test_a_proof_checked_in_a_worker_is_not_checked_again_before_the_deal(monkey
     from net.deck import fair_deck
 
     fair_deck.SHUFFLES_CHECKED.size, size = 0, fair_deck.SHUFFLES_CHECKED.size
-    calls = []  # the context of each proof read to be checked: alone, with others, in a chain
-    real = sp._read
-    monkeypatch.setattr(sp, "_read", lambda *a: (calls.append(a[-1]), real(*a))[1])
+    calls = _reads(monkeypatch)
     try:
         t = LocalTable(3, game_id=b"checked once", rng=random.Random(5), defer=True)
         t.new_deck("d", TABLE, range(9))
@@ -1021,22 +1019,6 @@ def test_a_deferred_shuffle_with_a_bad_point_is_refused_at_once():
     with pytest.raises(CheatDetected, match="masked card 2: not the encoding") as e:
         t.shuffle("d")
     assert (e.value.seat, e.value.step) == (2, "shuffle")
-
-
-def _chain_taken_unchecked(seats=4, tamper=None):
-    """A chain of shuffles taken by an observer with every proof left to check, in order."""
-    t = LocalTable(seats, game_id=b"held", rng=random.Random(12), tamper=tamper)
-    t.new_deck("d", TABLE, range(12))
-    observer = FairDeck(t.keys, "d", TABLE, range(12))
-    lead = t.peers[0].decks["d"]
-    while lead.shuffling:
-        seat = lead.next_shuffler
-        msg = t.tamper(seat, t.peers[seat].decks["d"].make_shuffle(t.context)) if tamper else \
-            t.peers[seat].decks["d"].make_shuffle(t.context)
-        for deck in [p.decks["d"] for p in t.peers] + [observer]:
-            deck.receive(seat, msg, t.context, defer=True)
-        t.context = hashlib.sha256(t.context + repr(msg).encode()).digest()
-    return observer
 
 
 def _wait_done(checks, seconds=60.0):
